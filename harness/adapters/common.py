@@ -1,0 +1,555 @@
+"""Mapping rules every provider shares, applied once before a provider builds its body.
+
+``prepare()`` turns a canonical history into a provider-neutral *wire conversation*:
+system text collected once, developer messages degraded onto the preceding user or
+tool message, tool results paired with their calls (in call order, one result per
+call), tool ids made valid for the provider, and thinking parts paired with their
+signatures. Each adapter then only maps these wire items to its own JSON. Every
+change made here is reported as a RenderWarning naming the canonical message index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from harness.adapters.base import RenderWarning
+from harness.model import (
+    AssistantMessage,
+    DeveloperMessage,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ToolSpec
+
+__all__ = [
+    "ContentItem",
+    "IdPolicy",
+    "Prepared",
+    "ThinkingUnit",
+    "Warnings",
+    "WireAssistant",
+    "WireToolResult",
+    "WireUser",
+    "parse_arguments",
+    "parse_data_url",
+    "prepare",
+]
+
+# Signature formats each provider accepts as its own reasoning state.
+NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
+    "anthropic": frozenset({"anthropic", "anthropic-redacted"}),
+    "openai-responses": frozenset({"openai-responses"}),
+    "gemini": frozenset({"google"}),
+    "openai-chat": frozenset(),
+    "openrouter": frozenset(
+        {"anthropic-claude-v1", "openai-responses-v1", "xai-responses-v1", "google-gemini-v1", "unknown"}
+    ),
+}
+
+SYNTHETIC_RESULT_TEXT = "Tool call was not executed: the turn was interrupted before a result was recorded."
+
+
+class Warnings(list[RenderWarning]):
+    """A list of warnings with a terse ``add``."""
+
+    def add(
+        self,
+        message_index: int | None,
+        part_index: int | None,
+        part_type: str | None,
+        code: str,
+        reason: str,
+    ) -> None:
+        self.append(RenderWarning(message_index, part_index, part_type, code, reason))
+
+
+@dataclass(frozen=True)
+class ContentItem:
+    """A user-visible content part with where it came from in the canonical history."""
+
+    message_index: int
+    part_index: int | None
+    part: TextPart | ImageURLPart | ImageFilePart
+
+
+@dataclass
+class WireUser:
+    """A user turn. Consecutive user turns are NOT merged here; providers that need it merge."""
+
+    index: int
+    items: list[ContentItem]
+    from_developer: bool = False
+
+
+@dataclass(frozen=True)
+class ThinkingUnit:
+    """One native reasoning unit: a thinking text and/or its signature (either may be absent)."""
+
+    text: ThinkingTextPart | None
+    text_index: int | None
+    signature: ThinkingSignaturePart | None
+    signature_index: int | None
+
+    @property
+    def redacted(self) -> bool:
+        return self.signature is not None and self.signature.format == "anthropic-redacted"
+
+
+@dataclass(frozen=True)
+class PartUnit:
+    part: TextPart | ImageURLPart | ImageFilePart | ToolCallPart
+    index: int
+
+
+AssistantUnit = ThinkingUnit | PartUnit
+
+
+@dataclass
+class WireAssistant:
+    index: int
+    message: AssistantMessage
+    units: list[AssistantUnit]
+    # Canonical call_id -> id to send (identical unless the provider's id rules forced a change).
+    call_ids: dict[str, str] = field(default_factory=dict[str, str])
+
+
+@dataclass
+class WireToolResult:
+    """A tool result (real or synthesized for a dangling call) with developer parts appended."""
+
+    index: int | None  # None when synthesized
+    call_id: str  # the id to send
+    tool_name: str
+    status: Literal["success", "error", "aborted"]
+    output_text: str
+    images: list[ContentItem]
+    appended: list[ContentItem] = field(default_factory=list[ContentItem])
+    synthesized: bool = False
+
+    @property
+    def is_error(self) -> bool:
+        return self.status != "success"
+
+
+WireItem = WireUser | WireAssistant | WireToolResult
+
+
+@dataclass
+class Prepared:
+    system: list[tuple[int | None, str]]  # (canonical index or None for params.system, text)
+    items: list[WireItem]
+    tools: list[ToolSpec]
+    warnings: Warnings
+
+
+@dataclass(frozen=True)
+class IdPolicy:
+    """What a provider accepts as a tool-call id. Ids that fail are mapped, consistently."""
+
+    pattern: str | None = None
+    max_length: int | None = None
+
+    def ok(self, call_id: str) -> bool:
+        if not call_id:
+            return False
+        if self.max_length is not None and len(call_id) > self.max_length:
+            return False
+        return self.pattern is None or re.fullmatch(self.pattern, call_id) is not None
+
+    def map(self, call_id: str) -> str:
+        if self.ok(call_id):
+            return call_id
+        digest = hashlib.sha256(call_id.encode()).hexdigest()[:10]
+        stem = re.sub(r"[^A-Za-z0-9_-]", "_", call_id) or "call"
+        limit = (self.max_length or 64) - len(digest) - 1
+        return f"{stem[:limit]}_{digest}"
+
+
+def parse_data_url(url: str) -> tuple[str, str] | None:
+    """``data:image/png;base64,XXXX`` -> (media type, base64 data); None if not a base64 data URL."""
+    m = re.match(r"data:([^;,]+)((?:;[^;,]+)*);base64,(.*)\Z", url, re.DOTALL)
+    return (m.group(1), m.group(3)) if m else None
+
+
+def parse_arguments(arguments_json: str) -> tuple[dict[str, object], str | None]:
+    """Tool arguments as an object for providers that need one; the error reason if it was not one."""
+    if arguments_json.strip() == "":
+        return {}, None
+    try:
+        value = json.loads(arguments_json)
+    except json.JSONDecodeError as exc:
+        return {}, f"arguments_json is not valid JSON ({exc.msg}); sent as an empty object"
+    if not isinstance(value, dict):
+        return {}, f"arguments_json is a JSON {type(value).__name__}, not an object; sent as an empty object"
+    return value, None  # pyright: ignore[reportUnknownVariableType]
+
+
+# ---------------------------------------------------------------- thinking
+
+
+def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
+    """Group an assistant message's parts into native units, keeping order.
+
+    A signature pairs with the nearest preceding unpaired thinking text; the unit sits
+    at the text's position. Redacted thinking never pairs. A signature with nothing
+    to pair becomes a signature-only unit at its own position.
+    """
+    slots: list[AssistantUnit | None] = []
+    open_texts: list[int] = []  # slot positions of unpaired thinking texts
+    for idx, part in enumerate(message.parts):
+        if isinstance(part, ThinkingTextPart):
+            open_texts.append(len(slots))
+            slots.append(ThinkingUnit(part, idx, None, None))
+        elif isinstance(part, ThinkingSignaturePart):
+            if part.format != "anthropic-redacted" and open_texts:
+                pos = open_texts.pop()
+                prev = slots[pos]
+                assert isinstance(prev, ThinkingUnit)
+                slots[pos] = ThinkingUnit(prev.text, prev.text_index, part, idx)
+            else:
+                slots.append(ThinkingUnit(None, None, part, idx))
+        else:
+            slots.append(PartUnit(part, idx))
+    return [s for s in slots if s is not None]
+
+
+def signature_problem(sig: ThinkingSignaturePart, provider: str, model: str | None) -> str | None:
+    """Why a signature must not be sent to this provider/model as native, or None if it may."""
+    native = NATIVE_SIGNATURE_FORMATS.get(provider, frozenset())
+    if not sig.signature:
+        return "signature is empty (an interrupted stream); replaying it as signed is rejected"
+    if sig.format is None:
+        return "signature has no format, so it cannot be proven native"
+    if sig.format not in native:
+        return f"signature format '{sig.format}' is not native to {provider}"
+    if sig.model_id and model and sig.model_id != model:
+        return f"signature was produced by model '{sig.model_id}', not '{model}'"
+    return None
+
+
+def thinking_text_problem(text: ThinkingTextPart, model: str | None) -> str | None:
+    if text.model_id and model and text.model_id != model:
+        return f"thinking was produced by model '{text.model_id}', not '{model}'"
+    return None
+
+
+# ---------------------------------------------------------------- prepare
+
+
+def _content_items(index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart], *, developer: bool):
+    items: list[ContentItem] = []
+    for pidx, part in enumerate(parts):
+        if developer and isinstance(part, TextPart):
+            part = TextPart(text=part.text + "\n")
+        items.append(ContentItem(index, pidx, part))
+    return items
+
+
+def _collect_tools(history: Sequence[HistoryEvent], params: CallParams, warnings: Warnings) -> list[ToolSpec]:
+    tools = list(params.tools or [])
+    known = {t.name for t in tools}
+    derived: list[str] = []
+    for event in history:
+        if isinstance(event, AssistantMessage):
+            for part in event.parts:
+                if isinstance(part, ToolCallPart) and part.tool_name not in known:
+                    known.add(part.tool_name)
+                    derived.append(part.tool_name)
+    for name in derived:
+        tools.append(
+            ToolSpec(
+                name=name,
+                description="Definition derived from the history's tool calls (none was given).",
+                parameters={"type": "object", "properties": {}, "additionalProperties": True},
+            )
+        )
+    if derived:
+        warnings.add(
+            None,
+            None,
+            None,
+            "tools-derived",
+            f"history calls tools with no definition given; derived permissive definitions for {', '.join(derived)}",
+        )
+    return tools
+
+
+def prepare(history: Sequence[HistoryEvent], params: CallParams, provider: str, ids: IdPolicy) -> Prepared:
+    """Apply the shared mapping rules; see the module docstring."""
+    warnings = Warnings()
+    system: list[tuple[int | None, str]] = []
+    if params.system:
+        system.append((None, params.system))
+    items: list[WireItem] = []
+    seen_conversation = False
+    for index, event in enumerate(history):
+        if isinstance(event, SystemMessage):
+            for pidx, part in enumerate(event.parts):
+                if part.text.strip():
+                    system.append((index, part.text))
+                else:
+                    warnings.add(index, pidx, "text", "empty-text", "empty system text dropped")
+            if seen_conversation:
+                warnings.add(
+                    index,
+                    None,
+                    None,
+                    "system-hoisted",
+                    "system message after the conversation started; its text joins the system prompt",
+                )
+        elif isinstance(event, UserMessage):
+            seen_conversation = True
+            items.append(WireUser(index, _content_items(index, event.parts, developer=False)))
+        elif isinstance(event, DeveloperMessage):
+            seen_conversation = True
+            _attach_developer(items, index, event, warnings)
+        elif isinstance(event, AssistantMessage):
+            seen_conversation = True
+            items.append(WireAssistant(index, event, pair_thinking(event)))
+        elif isinstance(event, ToolResultMessage):
+            seen_conversation = True
+            items.append(
+                WireToolResult(
+                    index,
+                    event.call_id,
+                    event.tool_name,
+                    event.status,
+                    event.output_text,
+                    [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
+                )
+            )
+        # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
+    items = _pair_tool_results(items, warnings)
+    _map_ids(items, ids, warnings)
+    _drop_empty_text(items, warnings)
+    items = _drop_empty_messages(items, warnings)
+    tools = _collect_tools(history, params, warnings)
+    return Prepared(system, items, tools, warnings)
+
+
+def _attach_developer(items: list[WireItem], index: int, event: DeveloperMessage, warnings: Warnings) -> None:
+    """Append to the message right before it if that is a user or tool message; else a user message here.
+
+    Only the immediately preceding conversation message qualifies: attaching across an
+    assistant turn would rewrite an earlier request message and move the reminder
+    before the answer it follows (prefix stability, I9).
+    """
+    new = _content_items(index, event.parts, developer=True)
+    target = items[-1] if items else None
+    if isinstance(target, WireUser):
+        target.items.extend(new)
+    elif isinstance(target, WireToolResult):
+        target.appended.extend(new)
+    else:
+        items.append(WireUser(index, new, from_developer=True))
+        warnings.add(
+            index,
+            None,
+            None,
+            "developer-as-user",
+            "developer message has no user or tool message right before it; sent as a user message",
+        )
+
+
+def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
+    """Give every tool call exactly one result, right after its assistant turn, in call order."""
+    out: list[WireItem] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if isinstance(item, WireToolResult):
+            warnings.add(
+                item.index,
+                None,
+                None,
+                "tool-result-orphan",
+                f"result for call '{item.call_id}' has no matching tool call before it; dropped",
+            )
+            i += 1
+            continue
+        out.append(item)
+        i += 1
+        if not isinstance(item, WireAssistant):
+            continue
+        calls = [u.part for u in item.units if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)]
+        # Everything up to the next assistant turn belongs to this turn's results window.
+        window: list[WireItem] = []
+        while i < len(items) and not isinstance(items[i], WireAssistant):
+            window.append(items[i])
+            i += 1
+        results = [w for w in window if isinstance(w, WireToolResult)]
+        others = [w for w in window if not isinstance(w, WireToolResult)]
+        by_id: dict[str, WireToolResult] = {}
+        call_ids = {c.call_id for c in calls}
+        for r in results:
+            if r.call_id not in call_ids:
+                warnings.add(
+                    r.index,
+                    None,
+                    None,
+                    "tool-result-orphan",
+                    f"result for call '{r.call_id}' does not answer a call of the preceding assistant turn; dropped",
+                )
+            elif r.call_id in by_id:
+                warnings.add(
+                    r.index,
+                    None,
+                    None,
+                    "tool-result-duplicate",
+                    f"second result for call '{r.call_id}'; dropped",
+                )
+            else:
+                by_id[r.call_id] = r
+        ordered: list[WireItem] = []
+        seen_calls: set[str] = set()
+        for call in calls:
+            if call.call_id in seen_calls:
+                continue  # duplicate call ids: one result serves them; flagged below
+            seen_calls.add(call.call_id)
+            result = by_id.get(call.call_id)
+            if result is None:
+                warnings.add(
+                    item.index,
+                    None,
+                    "tool_call",
+                    "tool-result-missing",
+                    f"call '{call.call_id}' has no result; sent an error result saying it was not executed",
+                )
+                result = WireToolResult(
+                    None, call.call_id, call.tool_name, "error", SYNTHETIC_RESULT_TEXT, [], synthesized=True
+                )
+            ordered.append(result)
+        if len(seen_calls) != len(calls):
+            warnings.add(
+                item.index,
+                None,
+                "tool_call",
+                "tool-call-duplicate-id",
+                "two tool calls share an id; a provider sees one result for both",
+            )
+        sent_order = [r.call_id for r in ordered if isinstance(r, WireToolResult) and not r.synthesized]
+        given_order = [r.call_id for r in results if by_id.get(r.call_id) is r]
+        if sent_order != given_order:
+            first = min((r.index for r in results if r.index is not None), default=item.index)
+            warnings.add(
+                first,
+                None,
+                None,
+                "tool-results-reordered",
+                "tool results were not in call order; sent in call order",
+            )
+        # User content that slipped between the calls and their results follows the results.
+        position = {id(w): n for n, w in enumerate(window)}
+        last_result = max((position[id(r)] for r in by_id.values()), default=-1)
+        moved = [o for o in others if position[id(o)] < last_result]
+        if moved:
+            warnings.add(
+                moved[0].index,
+                None,
+                None,
+                "tool-results-moved",
+                "user content between tool calls and their results was moved after the results",
+            )
+        out.extend(ordered)
+        out.extend(others)
+    return out
+
+
+def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
+    mapping: dict[str, str] = {}
+    for item in items:
+        if isinstance(item, WireAssistant):
+            for unit in item.units:
+                if isinstance(unit, PartUnit) and isinstance(unit.part, ToolCallPart):
+                    cid = unit.part.call_id
+                    sent = ids.map(cid)
+                    if sent != cid and cid not in mapping:
+                        warnings.add(
+                            item.index,
+                            unit.index,
+                            "tool_call",
+                            "tool-id-mapped",
+                            f"call id '{cid}' is not valid for this provider; sent as '{sent}' in call and result",
+                        )
+                    mapping[cid] = sent
+                    item.call_ids[cid] = sent
+        elif isinstance(item, WireToolResult):
+            item.call_id = mapping.get(item.call_id, ids.map(item.call_id))
+
+
+def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
+    """Empty text parts carry nothing and providers reject empty text blocks."""
+    for item in items:
+        if isinstance(item, WireUser):
+            kept: list[ContentItem] = []
+            for ci in item.items:
+                if isinstance(ci.part, TextPart) and not ci.part.text.strip():
+                    warnings.add(
+                        ci.message_index,
+                        ci.part_index,
+                        "text",
+                        "empty-text",
+                        "empty or whitespace-only text part dropped",
+                    )
+                else:
+                    kept.append(ci)
+            item.items = kept
+        elif isinstance(item, WireAssistant):
+            units: list[AssistantUnit] = []
+            for unit in item.units:
+                if (
+                    isinstance(unit, PartUnit)
+                    and isinstance(unit.part, TextPart)
+                    and not unit.part.text.strip()
+                ):
+                    warnings.add(
+                        item.index,
+                        unit.index,
+                        "text",
+                        "empty-text",
+                        "empty or whitespace-only text part dropped",
+                    )
+                else:
+                    units.append(unit)
+            item.units = units
+        else:
+            kept = []
+            for ci in item.appended:
+                if isinstance(ci.part, TextPart) and not ci.part.text.strip():
+                    warnings.add(
+                        ci.message_index,
+                        ci.part_index,
+                        "text",
+                        "empty-text",
+                        "empty or whitespace-only text part dropped",
+                    )
+                else:
+                    kept.append(ci)
+            item.appended = kept
+
+
+def _drop_empty_messages(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
+    kept: list[WireItem] = []
+    for item in items:
+        if isinstance(item, WireUser) and not item.items:
+            warnings.add(item.index, None, None, "empty-message", "user message has no content left; dropped")
+        elif isinstance(item, WireAssistant) and not item.units:
+            warnings.add(
+                item.index, None, None, "empty-message", "assistant message has no content left; dropped"
+            )
+        else:
+            kept.append(item)
+    return kept

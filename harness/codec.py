@@ -1,0 +1,97 @@
+"""JSON Lines history codec: one HistoryEvent per line, errors as ``FILE:LINE: field: reason``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from harness.model import HistoryEvent
+
+__all__ = ["HistoryError", "decode_line", "dumps_history", "encode_event", "load_history", "loads_history"]
+
+_EVENT: TypeAdapter[HistoryEvent] = TypeAdapter(HistoryEvent)
+
+
+class HistoryError(ValueError):
+    """A malformed history line; ``str()`` is the one-line report ``FILE:LINE: field: reason``."""
+
+    def __init__(self, source: str, line: int, field: str, reason: str) -> None:
+        self.source, self.line, self.field, self.reason = source, line, field, reason
+        super().__init__(f"{source}:{line}: {field}: {reason}")
+
+
+def _field_path(loc: Sequence[int | str]) -> str:
+    # Drop pydantic's union tags ("user", "assistant", ...) that precede the real path.
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in {"system", "developer", "user", "assistant", "tool", "error", "task_metadata"}:
+        parts = parts[1:]
+    out = ""
+    for part in parts:
+        if part.isdigit():
+            out += f"[{part}]"
+        elif part in {
+            "text",
+            "image_url",
+            "image_file",
+            "thinking_text",
+            "thinking_signature",
+            "tool_call",
+        } and out.endswith("]"):
+            continue  # discriminated-union tag inside a parts list
+        else:
+            out += ("." if out else "") + part
+    return out or "(line)"
+
+
+def decode_line(text: str, *, source: str = "<history>", line: int = 1) -> HistoryEvent:
+    """Parse one JSONL line into a HistoryEvent, raising HistoryError with a precise location."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise HistoryError(source, line, "(json)", f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise HistoryError(source, line, "(line)", f"expected a JSON object, got {type(data).__name__}")
+    try:
+        return _EVENT.validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        return_field = _field_path(err["loc"])
+        raise HistoryError(source, line, return_field, msg) from None
+
+
+def loads_history(text: str, *, source: str = "<history>") -> list[HistoryEvent]:
+    """Decode a whole JSONL document; blank lines are skipped."""
+    events: list[HistoryEvent] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip():
+            events.append(decode_line(raw, source=source, line=number))
+    return events
+
+
+def load_history(path: str | Path) -> list[HistoryEvent]:
+    """Read a JSONL history file. Unreadable or non-UTF-8 files raise HistoryError too."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HistoryError(str(p), 0, "(file)", "no such file") from None
+    except UnicodeDecodeError as exc:
+        raise HistoryError(str(p), 0, "(file)", f"not UTF-8 (byte {exc.start})") from None
+    except OSError as exc:
+        raise HistoryError(str(p), 0, "(file)", exc.strerror or str(exc)) from None
+    return loads_history(text, source=str(p))
+
+
+def encode_event(event: HistoryEvent) -> str:
+    """One canonical JSON line: None fields omitted, keys sorted, non-ASCII kept readable."""
+    data = event.model_dump(mode="json", exclude_none=True)
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def dumps_history(events: Iterable[HistoryEvent]) -> str:
+    return "".join(encode_event(e) + "\n" for e in events)

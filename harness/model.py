@@ -1,0 +1,250 @@
+"""The canonical conversation model, exactly as DESIGN.md pins it.
+
+Parts are discriminated by ``type``, messages by ``role``; a history line is a
+message or a non-message event (``type``). The seed's rules are enforced at
+construction so that an invalid history is rejected where it is read, not deep
+inside an adapter.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, field_validator
+
+__all__ = [
+    "AnyPart",
+    "AssistantMessage",
+    "DeveloperMessage",
+    "ErrorEvent",
+    "HistoryEvent",
+    "ImageFilePart",
+    "ImageURLPart",
+    "Message",
+    "StopReason",
+    "SystemMessage",
+    "TaskMetadataEvent",
+    "TextPart",
+    "ThinkingSignaturePart",
+    "ThinkingTextPart",
+    "ToolCallPart",
+    "ToolResultMessage",
+    "ToolStatus",
+    "Usage",
+    "UserMessage",
+    "message_role",
+]
+
+StopReason = Literal["stop", "length", "tool_use", "error", "aborted"]
+ToolStatus = Literal["success", "error", "aborted"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------- parts
+
+
+class TextPart(_Model):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ImageURLPart(_Model):
+    """An image by URL or ``data:`` URL."""
+
+    type: Literal["image_url"] = "image_url"
+    url: str
+    id: str | None = None
+
+
+class ImageFilePart(_Model):
+    """An image on disk (assistant-generated artifacts)."""
+
+    type: Literal["image_file"] = "image_file"
+    file_path: str
+    mime_type: str | None = None
+    byte_size: int | None = None
+    sha256: str | None = None
+
+
+class ThinkingTextPart(_Model):
+    """Reasoning text. ``id`` is the provider's reasoning unit id (e.g. a Responses ``rs_`` item)."""
+
+    type: Literal["thinking_text"] = "thinking_text"
+    id: str | None = None
+    text: str
+    model_id: str | None = None
+
+
+class ThinkingSignaturePart(_Model):
+    """Opaque reasoning state; pairs with the nearest preceding unpaired thinking text.
+
+    ``format`` says whose signature it is (``anthropic``, ``anthropic-redacted``,
+    ``openai-responses``, ``google``, or an OpenRouter ``reasoning_details`` format).
+    """
+
+    type: Literal["thinking_signature"] = "thinking_signature"
+    id: str | None = None
+    signature: str
+    model_id: str | None = None
+    format: str | None = None
+
+
+class ToolCallPart(_Model):
+    """A tool call. ``item_id`` (beyond the seed) keeps a Responses ``fc_`` item id for round trips."""
+
+    type: Literal["tool_call"] = "tool_call"
+    call_id: str
+    tool_name: str
+    arguments_json: str
+    item_id: str | None = None
+
+
+AnyPart = Annotated[
+    TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart,
+    Field(discriminator="type"),
+]
+ContentPart = Annotated[TextPart | ImageURLPart | ImageFilePart, Field(discriminator="type")]
+ImagePart = Annotated[ImageURLPart | ImageFilePart, Field(discriminator="type")]
+
+
+class Usage(_Model):
+    """Token usage of one model call. ``input_tokens`` includes cached tokens."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    total_tokens: int | None = None
+
+
+# ---------------------------------------------------------------- messages
+
+
+class _MessageBase(_Model):
+    id: str | None = None
+    created_at: datetime | None = None
+    response_id: str | None = None
+
+
+class SystemMessage(_MessageBase):
+    role: Literal["system"] = "system"
+    parts: list[TextPart]
+
+
+class DeveloperMessage(_MessageBase):
+    """Harness-to-model reminders. Only ``parts`` ever reach a provider; the rest is UI-only."""
+
+    role: Literal["developer"] = "developer"
+    parts: list[ContentPart]
+    command_output: str | None = None
+    at_files: list[str] | None = None
+    ui_extra: dict[str, JsonValue] | None = None
+
+
+class UserMessage(_MessageBase):
+    role: Literal["user"] = "user"
+    parts: list[ContentPart]
+
+
+class AssistantMessage(_MessageBase):
+    """Exactly one per model call, carrying that call's usage and stop reason."""
+
+    role: Literal["assistant"] = "assistant"
+    parts: list[AnyPart]
+    usage: Usage | None = None
+    stop_reason: StopReason | None = None
+
+
+class ToolResultMessage(_MessageBase):
+    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images only."""
+
+    role: Literal["tool"] = "tool"
+    call_id: str
+    tool_name: str
+    status: ToolStatus
+    output_text: str
+    parts: list[ImagePart] = Field(default_factory=list[ImagePart])
+    ui_extra: dict[str, JsonValue] | None = None
+    side_effects: list[JsonValue] | None = None
+    task_metadata: dict[str, JsonValue] | None = None
+
+    @field_validator("parts", mode="before")
+    @classmethod
+    def _no_text_parts(cls, value: object) -> object:
+        items: list[object] = list(value) if isinstance(value, list) else []  # pyright: ignore[reportUnknownArgumentType]
+        for item in items:
+            kind = item.get("type") if isinstance(item, dict) else getattr(item, "type", None)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            if kind == "text":
+                raise ValueError("tool result parts must not be text; put tool text in output_text")
+        return value
+
+
+Message = Annotated[
+    SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage,
+    Field(discriminator="role"),
+]
+
+
+# ---------------------------------------------------------------- non-message events
+
+
+class ErrorEvent(_Model):
+    """A stream or call error, kept in history so replay can show it."""
+
+    type: Literal["error"] = "error"
+    error_message: str
+    created_at: datetime | None = None
+    response_id: str | None = None
+    can_retry: bool | None = None
+
+
+class TaskMetadataEvent(_Model):
+    """Task-level metadata (model, accumulated usage, duration) for replay."""
+
+    type: Literal["task_metadata"] = "task_metadata"
+    created_at: datetime | None = None
+    metadata: dict[str, JsonValue] = Field(default_factory=dict[str, JsonValue])
+
+
+def _history_tag(value: Any) -> str | None:
+    """Messages are told apart by ``role``, other events by ``type``."""
+    if isinstance(value, dict):
+        role = value.get("role")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if role is not None:
+            return str(role)  # pyright: ignore[reportUnknownArgumentType]
+        kind = value.get("type")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        return None if kind is None else str(kind)  # pyright: ignore[reportUnknownArgumentType]
+    role = getattr(value, "role", None)
+    if role is not None:
+        return str(role)
+    kind = getattr(value, "type", None)
+    return None if kind is None else str(kind)
+
+
+HistoryEvent = Annotated[
+    Annotated[SystemMessage, Tag("system")]
+    | Annotated[DeveloperMessage, Tag("developer")]
+    | Annotated[UserMessage, Tag("user")]
+    | Annotated[AssistantMessage, Tag("assistant")]
+    | Annotated[ToolResultMessage, Tag("tool")]
+    | Annotated[ErrorEvent, Tag("error")]
+    | Annotated[TaskMetadataEvent, Tag("task_metadata")],
+    Discriminator(
+        _history_tag,
+        custom_error_type="invalid_history_line",
+        custom_error_message="a line needs 'role' (system, developer, user, assistant, tool) "
+        "or 'type' (error, task_metadata)",
+    ),
+]
+
+MESSAGE_TYPES = (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolResultMessage)
+
+
+def message_role(event: object) -> str | None:
+    """The role of a message event, or None for a non-message event."""
+    return event.role if isinstance(event, MESSAGE_TYPES) else None

@@ -1,0 +1,46 @@
+"""Call parameters: everything a request needs besides the history (PARAMS.json)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+__all__ = ["CallParams", "ThinkingParams", "ToolSpec"]
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ToolSpec(_Params):
+    """A function tool: name, description and a JSON Schema for its arguments."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, JsonValue] = Field(
+        default_factory=lambda: {"type": "object", "properties": {}}  # pyright: ignore[reportUnknownLambdaType]
+    )
+
+
+class ThinkingParams(_Params):
+    """Reasoning settings, mapped per provider.
+
+    ``budget_tokens`` drives Anthropic and Gemini 2.5 budgets; ``effort`` drives
+    OpenAI reasoning effort, OpenRouter ``reasoning.effort`` and Gemini 3 thinking level.
+    """
+
+    enabled: bool = True
+    budget_tokens: int | None = None
+    effort: Literal["minimal", "low", "medium", "high"] | None = None
+    include_thoughts: bool = True
+
+
+class CallParams(_Params):
+    model: str | None = None
+    system: str | None = None
+    tools: list[ToolSpec] | None = None
+    max_tokens: int | None = None
+    thinking: ThinkingParams | None = None
+    temperature: float | None = None
+    stream: bool = True
