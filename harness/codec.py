@@ -13,6 +13,7 @@ from harness.model import HistoryEvent
 
 __all__ = ["HistoryError", "decode_line", "dumps_history", "encode_event", "load_history", "loads_history"]
 
+_PART_TAGS = frozenset({"text", "image_url", "image_file", "thinking_text", "thinking_signature", "tool_call"})
 _EVENT: TypeAdapter[HistoryEvent] = TypeAdapter(HistoryEvent)
 
 
@@ -30,20 +31,17 @@ def _field_path(loc: Sequence[int | str]) -> str:
     if parts and parts[0] in {"system", "developer", "user", "assistant", "tool", "error", "task_metadata"}:
         parts = parts[1:]
     out = ""
+    after_index = False
     for part in parts:
         if part.isdigit():
             out += f"[{part}]"
-        elif part in {
-            "text",
-            "image_url",
-            "image_file",
-            "thinking_text",
-            "thinking_signature",
-            "tool_call",
-        } and out.endswith("]"):
+            after_index = True
+            continue
+        if after_index and part in _PART_TAGS:
+            after_index = False
             continue  # discriminated-union tag inside a parts list
-        else:
-            out += ("." if out else "") + part
+        after_index = False
+        out += ("." if out else "") + part
     return out or "(line)"
 
 
@@ -67,7 +65,10 @@ def decode_line(text: str, *, source: str = "<history>", line: int = 1) -> Histo
 def loads_history(text: str, *, source: str = "<history>") -> list[HistoryEvent]:
     """Decode a whole JSONL document; blank lines are skipped."""
     events: list[HistoryEvent] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Split on "\n" only: str.splitlines() also breaks on U+2028, U+0085 and friends,
+    # which JSON strings may legally contain unescaped (found by the round-trip property).
+    for number, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")
         if raw.strip():
             events.append(decode_line(raw, source=source, line=number))
     return events

@@ -181,7 +181,7 @@ class ToolResultMessage(_MessageBase):
             kind = item.get("type") if isinstance(item, dict) else getattr(item, "type", None)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
             if kind == "text":
                 raise ValueError("tool result parts must not be text; put tool text in output_text")
-        return value
+        return value  # pyright: ignore[reportUnknownVariableType]
 
 
 Message = Annotated[

@@ -1,0 +1,13 @@
+"""Top-level pytest configuration: the ``golden`` fixture writes to ``goldens/``."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from harness.goldens import GoldenJSON
+
+
+@pytest.fixture
+def golden(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(GoldenJSON)

@@ -1,0 +1,85 @@
+"""A vcrpy serializer that reviews well: JSON request bodies as parsed YAML, SSE bodies as literal text.
+
+Register with ``vcr.VCR().register_serializer("harness", harness.cassette_format)``.
+On disk a request carries ``parsed_body`` (a mapping) instead of an escaped JSON
+string, and a response body is a ``|`` block with one SSE line per line, so a
+re-recorded cassette diffs line by line. Keys are sorted for stable diffs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+import yaml
+
+__all__ = ["deserialize", "dump_cassette", "serialize"]
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style for multi-line strings; never YAML aliases (they read badly in review)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _to_disk_request(request: dict[str, Any]) -> dict[str, Any]:
+    out = dict(request)
+    body = out.pop("body", None)
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", errors="replace")
+    if isinstance(body, str) and body.strip():
+        try:
+            out["parsed_body"] = json.loads(body)
+        except json.JSONDecodeError:
+            out["body"] = body
+    elif "parsed_body" not in out:
+        out["body"] = body or ""
+    return out
+
+
+def _to_disk_response(response: dict[str, Any]) -> dict[str, Any]:
+    out = dict(response)
+    body: Any = out.get("body") or {}
+    text = cast(dict[str, Any], body).get("string", b"") if isinstance(body, dict) else body
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            return out  # binary stays binary
+    out["body"] = {"string": text}
+    return out
+
+
+def dump_cassette(data: dict[str, Any]) -> str:
+    interactions = [
+        {"request": _to_disk_request(i["request"]), "response": _to_disk_response(i["response"])}
+        for i in data.get("interactions", [])
+    ]
+    document = {k: v for k, v in data.items() if k != "interactions"}
+    document["interactions"] = interactions
+    document.setdefault("version", 1)
+    return yaml.dump(document, Dumper=_Dumper, sort_keys=True, allow_unicode=True, width=1_000_000)
+
+
+def serialize(cassette_dict: dict[str, Any]) -> str:
+    return dump_cassette(cassette_dict)
+
+
+def deserialize(cassette_string: str) -> dict[str, Any]:
+    data: Any = yaml.safe_load(cassette_string) or {}
+    document = cast(dict[str, Any], data)
+    for interaction in cast(list[dict[str, Any]], document.get("interactions", [])):
+        request = interaction["request"]
+        if "parsed_body" in request:
+            request["body"] = json.dumps(request.pop("parsed_body"))
+    return document

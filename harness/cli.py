@@ -1,0 +1,133 @@
+"""The ``harness`` command line (pinned in DESIGN.md): render, scenarios, conformance."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from harness.adapters import PROVIDERS, canonical_json, get_adapter
+from harness.codec import HistoryError, dumps_history, load_history
+from harness.params import CallParams
+from harness.params_io import load_params
+
+app = typer.Typer(
+    help="Conformance and golden-test harness for LLM message/provider mapping.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+TARGETS = ("reference",)
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    """One clear line on stderr and a non-zero exit; never a traceback."""
+    typer.echo(f"harness: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _check_provider(provider: str) -> str:
+    if provider not in PROVIDERS:
+        _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
+    return provider
+
+
+def _check_target(target: str) -> str:
+    if target not in TARGETS:
+        _fail(f"--target: unknown target '{target}' (available: {', '.join(TARGETS)})")
+    return target
+
+
+@app.command()
+def render(
+    history: Annotated[Path, typer.Argument(help="History file (JSON Lines, one HistoryEvent per line).")],
+    provider: Annotated[str, typer.Option(help=f"Provider id: {', '.join(PROVIDERS)}.")],
+    target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
+    model: Annotated[str | None, typer.Option(help="Model id (overrides PARAMS.json).")] = None,
+    params: Annotated[Path | None, typer.Option(help="PARAMS.json: system, tools, max_tokens, thinking...")] = None,
+) -> None:
+    """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
+    _check_provider(provider)
+    _check_target(target)
+    try:
+        events = load_history(history)
+        call = load_params(params) if params else CallParams()
+    except HistoryError as exc:
+        _fail(str(exc))
+    if model:
+        call = call.model_copy(update={"model": model})
+    rendered = get_adapter(provider).render(events, call)
+    for warning in rendered.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    sys.stdout.write(canonical_json(rendered.body))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")],
+    provider: Annotated[str, typer.Option(help=f"Provider id: {', '.join(PROVIDERS)}.")],
+    target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
+) -> None:
+    """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
+    from harness.replay import ReplayInputError, replay_file, result_to_json
+
+    _check_provider(provider)
+    _check_target(target)
+    try:
+        results = replay_file(file, provider, on_note=lambda note: typer.echo(f"note: {note}", err=True))
+    except ReplayInputError as exc:
+        _fail(str(exc))
+    payload = [result_to_json(r) for r in results]
+    sys.stdout.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+
+
+@app.command()
+def scenarios(
+    name: Annotated[str | None, typer.Argument(help="Print this scenario as JSONL.")] = None,
+    show_params: Annotated[bool, typer.Option("--params", help="Print the scenario's PARAMS.json instead.")] = False,
+) -> None:
+    """List the scenario corpus, or print one scenario's history (or params)."""
+    from harness.scenarios import get_scenario, load_scenarios
+
+    if name is None:
+        corpus = load_scenarios()
+        width = max(len(n) for n in corpus)
+        for scenario in corpus.values():
+            typer.echo(f"{scenario.name.ljust(width)}  {scenario.description}")
+        return
+    try:
+        scenario = get_scenario(name)
+    except KeyError as exc:
+        _fail(str(exc.args[0]))
+    if show_params:
+        sys.stdout.write(canonical_json(scenario.params.model_dump(mode="json", exclude_none=True)))
+    else:
+        sys.stdout.write(dumps_history(scenario.history))
+
+
+@app.command()
+def conformance(
+    provider: Annotated[list[str] | None, typer.Option(help="Limit to these providers (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Render every scenario for every provider, validate against the schema oracles, summarize.
+
+    Needs no keys and no network. Exits 1 when any request fails an oracle.
+    """
+    from harness.conformance import print_summary, run_conformance
+
+    providers = [_check_provider(p) for p in provider] if provider else list(PROVIDERS)
+    summary = run_conformance(providers)
+    if as_json:
+        sys.stdout.write(json.dumps(summary.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    else:
+        print_summary(summary)
+    raise typer.Exit(0 if summary.ok else 1)
+
+
+def main() -> None:  # pragma: no cover - entry point
+    app()

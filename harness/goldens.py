@@ -1,0 +1,33 @@
+"""syrupy extension: one readable JSON file per snapshot under the top-level ``goldens/`` folder.
+
+A test module ``tests/test_X.py`` owns ``goldens/X/``; each snapshot is named by the
+test's parameter id alone (``anthropic-plain_chat.json``), so a golden is easy to find
+from a provider and a scenario name.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from syrupy.extensions.json import JSONSnapshotExtension
+from syrupy.location import PyTestLocation
+from syrupy.types import SnapshotIndex
+
+__all__ = ["GOLDENS_DIR", "GoldenJSON"]
+
+GOLDENS_DIR = Path(__file__).resolve().parent.parent / "goldens"
+
+
+class GoldenJSON(JSONSnapshotExtension):
+    goldens_dir: Path = GOLDENS_DIR
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        stem = Path(test_location.filepath).stem.removeprefix("test_")
+        return str(cls.goldens_dir / stem)
+
+    @classmethod
+    def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
+        name = super().get_snapshot_name(test_location=test_location, index=index)
+        match = re.search(r"\[(.+)\]", name)
+        return match.group(1) if match else name

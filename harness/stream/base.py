@@ -1,0 +1,292 @@
+"""What every output adapter shares: stream items, the parts builder, and the parser base.
+
+An output adapter is a pure state machine over SSE events (or a non-streamed JSON
+body): no HTTP, no clock. Whatever happens (garbage, truncation, error events, an
+exception in provider code) it ends in exactly one final assistant message plus
+error events; nothing escapes to the caller.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ErrorEvent,
+    StopReason,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    Usage,
+)
+from harness.stream.sse import SSEEvent
+
+__all__ = [
+    "CallResult",
+    "PartsBuilder",
+    "StreamItem",
+    "StreamParser",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCallStart",
+    "item_to_json",
+]
+
+
+# ---------------------------------------------------------------- stream items (runtime only, never persisted)
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+    type: Literal["text_delta"] = "text_delta"
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingDelta:
+    text: str
+    type: Literal["thinking_delta"] = "thinking_delta"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStart:
+    call_id: str
+    tool_name: str
+    type: Literal["tool_call_start"] = "tool_call_start"
+
+
+StreamItem = TextDelta | ThinkingDelta | ToolCallStart
+
+
+def item_to_json(item: StreamItem) -> dict[str, Any]:
+    if isinstance(item, ToolCallStart):
+        return {"type": item.type, "call_id": item.call_id, "tool_name": item.tool_name}
+    return {"type": item.type, "text": item.text}
+
+
+# ---------------------------------------------------------------- parts builder
+
+
+@dataclass(slots=True)
+class _Slot:
+    kind: Literal["text", "thinking", "tool_call", "signature"]
+    chunks: list[str] = field(default_factory=list[str])
+    id: str | None = None  # thinking id / signature-only id
+    call_id: str = ""
+    tool_name: str = ""
+    item_id: str | None = None
+    signature: list[str] | None = None  # a signature attached after this part
+    signature_format: str | None = None
+    signature_id: str | None = None
+
+
+class PartsBuilder:
+    """Parts in stream order. Providers address an open part by their own key (block index, item id...).
+
+    A signature attaches to a slot and is emitted right after that slot's part, which is
+    both the pairing rule (thinking text -> signature) and Gemini's rule (any part ->
+    its thoughtSignature). A signature with no part becomes a signature-only slot.
+    """
+
+    def __init__(self) -> None:
+        self._slots: list[_Slot] = []
+        self._open: dict[object, _Slot] = {}
+
+    def _slot(self, key: object, kind: Literal["text", "thinking", "tool_call", "signature"]) -> _Slot:
+        slot = self._open.get(key)
+        if slot is None or slot.kind != kind:
+            slot = _Slot(kind)
+            self._slots.append(slot)
+            self._open[key] = slot
+        return slot
+
+    def close(self, key: object) -> None:
+        """Forget a key so the next delta under it starts a new part."""
+        self._open.pop(key, None)
+
+    def has(self, key: object) -> bool:
+        return key in self._open
+
+    def text(self, key: object, delta: str) -> None:
+        self._slot(key, "text").chunks.append(delta)
+
+    def thinking(self, key: object, delta: str, *, id: str | None = None) -> None:
+        slot = self._slot(key, "thinking")
+        slot.chunks.append(delta)
+        if id is not None:
+            slot.id = id
+
+    def signature(self, key: object, signature: str, *, format: str, id: str | None = None) -> None:
+        """Append to the signature of the part under ``key`` (or a new signature-only part)."""
+        slot = self._open.get(key)
+        if slot is None:
+            slot = self._slot(key, "signature")
+        if slot.signature is None:
+            slot.signature = []
+        slot.signature.append(signature)
+        slot.signature_format = format
+        if id is not None:
+            slot.signature_id = id
+
+    def tool_call(self, key: object, call_id: str, tool_name: str, *, item_id: str | None = None) -> None:
+        slot = self._slot(key, "tool_call")
+        slot.call_id, slot.tool_name = call_id or slot.call_id, tool_name or slot.tool_name
+        if item_id is not None:
+            slot.item_id = item_id
+
+    def tool_args(self, key: object, delta: str) -> None:
+        self._slot(key, "tool_call").chunks.append(delta)
+
+    def has_tool_calls(self) -> bool:
+        return any(s.kind == "tool_call" for s in self._slots)
+
+    def parts(self, model_id: str | None) -> list[AnyPart]:
+        out: list[AnyPart] = []
+        for slot in self._slots:
+            body = "".join(slot.chunks)
+            if slot.kind == "text":
+                if body:
+                    out.append(TextPart(text=body))
+            elif slot.kind == "thinking":
+                out.append(ThinkingTextPart(id=slot.id, text=body, model_id=model_id))
+            elif slot.kind == "tool_call":
+                out.append(
+                    ToolCallPart(call_id=slot.call_id, tool_name=slot.tool_name, arguments_json=body, item_id=slot.item_id)
+                )
+            if slot.signature is not None:
+                out.append(
+                    ThinkingSignaturePart(
+                        id=slot.signature_id if slot.kind != "thinking" else (slot.signature_id or slot.id),
+                        signature="".join(slot.signature),
+                        model_id=model_id,
+                        format=slot.signature_format,
+                    )
+                )
+        return out
+
+
+# ---------------------------------------------------------------- parser base
+
+
+@dataclass
+class CallResult:
+    """One model call: the final message, the stream items, and error events (plus notes)."""
+
+    message: AssistantMessage
+    items: list[StreamItem]
+    errors: list[ErrorEvent]
+    notes: list[str] = field(default_factory=list[str])
+
+
+class StreamParser:
+    """Base state machine. Subclasses implement ``on_event`` (and ``on_response`` for JSON bodies).
+
+    Subclass state goes in ``self.parts`` (PartsBuilder), ``self.usage``,
+    ``self.provider_stop`` (the mapped stop reason), ``self.response_id``,
+    ``self.model``; set ``self.completed = True`` on the provider's final event.
+    """
+
+    provider: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self.parts = PartsBuilder()
+        self.items: list[StreamItem] = []
+        self.errors: list[ErrorEvent] = []
+        self.notes: list[str] = []
+        self.usage: Usage | None = None
+        self.provider_stop: StopReason | None = None
+        self.response_id: str | None = None
+        self.model: str | None = None
+        self.completed = False
+        self._result: CallResult | None = None
+
+    # -- subclass hooks
+    def on_event(self, event: SSEEvent) -> None:
+        raise NotImplementedError
+
+    def on_response(self, body: dict[str, Any]) -> None:
+        """A non-streamed response body (the whole message in one JSON object)."""
+        raise NotImplementedError
+
+    # -- helpers for subclasses
+    def emit(self, item: StreamItem) -> None:
+        self.items.append(item)
+
+    def error(self, message: str, *, can_retry: bool | None = None) -> None:
+        self.errors.append(ErrorEvent(error_message=message, response_id=self.response_id, can_retry=can_retry))
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+    def load(self, event: SSEEvent) -> Any:
+        """The event's JSON data, or None after recording an error for an unparseable line."""
+        try:
+            return json.loads(event.data)
+        except json.JSONDecodeError as exc:
+            snippet = event.data[:60].replace("\n", " ")
+            self.error(f"{self.provider}: unparseable data line ({exc.msg}): {snippet!r}")
+            return None
+
+    # -- driving
+    def feed(self, event: SSEEvent) -> list[StreamItem]:
+        """Process one SSE event; returns the items it produced. Never raises."""
+        if self._result is not None:
+            self.note(f"event after the call ended ignored: {event.event or 'data'}")
+            return []
+        before = len(self.items)
+        try:
+            self.on_event(event)
+        except Exception as exc:  # a provider bug or hostile input must not escape
+            self.error(f"{self.provider}: could not process event {event.event or 'data'!s}: {type(exc).__name__}: {exc}")
+        return self.items[before:]
+
+    def feed_response(self, body: Any) -> None:
+        try:
+            if not isinstance(body, dict):
+                raise TypeError(f"expected a JSON object, got {type(body).__name__}")
+            self.on_response(body)  # pyright: ignore[reportUnknownArgumentType]
+        except Exception as exc:
+            self.error(f"{self.provider}: could not process response body: {type(exc).__name__}: {exc}")
+
+    def finish(self) -> CallResult:
+        """End of input. A stream without its final event ends with stop_reason ``error``."""
+        if self._result is None:
+            if not self.completed and not self.errors:
+                self.error(f"{self.provider}: stream ended before the final event (truncated response)")
+            self._result = self._build(None)
+        return self._result
+
+    def fail(self, message: str) -> CallResult:
+        """Transport or HTTP failure: keep what arrived, report the error."""
+        if self._result is None:
+            self.error(message)
+            self._result = self._build(None)
+        return self._result
+
+    def abort(self) -> CallResult:
+        """User interrupt: ``aborted`` wins over whatever the provider said."""
+        if self._result is None:
+            self._result = self._build("aborted")
+        return self._result
+
+    def _build(self, forced: StopReason | None) -> CallResult:
+        stop: StopReason
+        if forced is not None:
+            stop = forced
+        elif self.errors or not self.completed:
+            stop = "error"
+        elif self.provider_stop in (None, "stop") and self.parts.has_tool_calls():
+            stop = "tool_use"  # a turn that ends in tool calls is tool_use for every provider
+        else:
+            stop = self.provider_stop or "stop"
+        message = AssistantMessage(
+            parts=self.parts.parts(self.model),
+            usage=self.usage or Usage(),
+            stop_reason=stop,
+            response_id=self.response_id,
+        )
+        return CallResult(message, list(self.items), list(self.errors), list(self.notes))

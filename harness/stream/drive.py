@@ -1,0 +1,33 @@
+"""Drive a parser from bytes: the one path cassettes, raw SSE files and tests share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from harness.stream.base import CallResult, StreamParser
+from harness.stream.sse import SSEDecoder
+
+__all__ = ["chunked", "parse_bytes", "parse_chunks"]
+
+
+def chunked(body: bytes, size: int | None) -> list[bytes]:
+    if not size:
+        return [body]
+    return [body[i : i + size] for i in range(0, len(body), size)]
+
+
+def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
+    """Feed SSE bytes in the given chunking to ``parser`` and finish it (EOF)."""
+    decoder = SSEDecoder()
+    for chunk in chunks:
+        for event in decoder.feed(chunk):
+            parser.feed(event)
+    for event in decoder.close():
+        parser.feed(event)
+    if decoder.malformed_utf8:
+        parser.note("stream contained bytes that are not UTF-8; replaced")
+    return parser.finish()
+
+
+def parse_bytes(parser_class: type[StreamParser], body: bytes, chunk_size: int | None = None) -> CallResult:
+    return parse_chunks(parser_class(), chunked(body, chunk_size))

@@ -1,0 +1,51 @@
+"""The SSE decoder: spec framing, any chunk boundary, comments, CRLF, a last unterminated event."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.stream.drive import chunked
+from harness.stream.sse import SSEDecoder, SSEEvent, iter_sse
+
+BODY = (
+    b"event: message_start\r\ndata: {\"a\": 1}\r\n\r\n"
+    b": OPENROUTER PROCESSING\n\n"
+    b"data: first\ndata: second\n\n"
+    b"event: only-event-no-data\n\n"
+    b"id: 7\ndata:no-space\n\n"
+    b"data: \xe2\x9c\x93 caf\xc3\xa9\n\n"
+    b"data: last without blank line"
+)
+EXPECTED = [
+    SSEEvent("message_start", '{"a": 1}'),
+    SSEEvent(None, "first\nsecond"),
+    SSEEvent(None, "no-space", "7"),
+    SSEEvent(None, "\u2713 caf\u00e9", "7"),
+    SSEEvent(None, "last without blank line", "7"),
+]
+
+
+def test_decodes_the_spec_framing() -> None:
+    decoder = SSEDecoder()
+    events = decoder.feed(BODY) + decoder.close()
+    assert events == EXPECTED
+    assert decoder.comments == 1
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len(BODY)), max_size=12))
+def test_any_chunk_boundaries_give_the_same_events(cuts: list[int]) -> None:
+    points = sorted(set(cuts))
+    pieces = [BODY[a:b] for a, b in zip([0, *points], [*points, len(BODY)], strict=True)]
+    assert list(iter_sse(pieces)) == EXPECTED
+
+
+def test_byte_at_a_time_including_split_utf8_and_crlf() -> None:
+    assert list(iter_sse(chunked(BODY, 1))) == EXPECTED
+
+
+def test_invalid_utf8_is_replaced_and_flagged() -> None:
+    decoder = SSEDecoder()
+    events = decoder.feed(b"data: \xff\xfe\n\n")
+    assert events == [SSEEvent(None, "\ufffd\ufffd")]
+    assert decoder.malformed_utf8
