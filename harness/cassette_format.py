@@ -49,6 +49,9 @@ def _to_disk_request(request: dict[str, Any]) -> dict[str, Any]:
 
 def _to_disk_response(response: dict[str, Any]) -> dict[str, Any]:
     out = dict(response)
+    if "parsed_body" in out:  # a JSON (non-streamed) body already stored readably
+        out.pop("body", None)
+        return out
     body: Any = out.get("body") or {}
     text = cast(dict[str, Any], body).get("string", b"") if isinstance(body, dict) else body
     if isinstance(text, bytes):
@@ -78,8 +81,12 @@ def serialize(cassette_dict: dict[str, Any]) -> str:
 def deserialize(cassette_string: str) -> dict[str, Any]:
     data: Any = yaml.safe_load(cassette_string) or {}
     document = cast(dict[str, Any], data)
+    # vcrpy wants string bodies back; JSON bodies are stored parsed for review.
     for interaction in cast(list[dict[str, Any]], document.get("interactions", [])):
         request = interaction["request"]
         if "parsed_body" in request:
             request["body"] = json.dumps(request.pop("parsed_body"))
+        response = interaction["response"]
+        if "parsed_body" in response:
+            response["body"] = {"string": json.dumps(response.pop("parsed_body"))}
     return document

@@ -48,7 +48,9 @@ def render(
     provider: Annotated[str, typer.Option(help=f"Provider id: {', '.join(PROVIDERS)}.")],
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
     model: Annotated[str | None, typer.Option(help="Model id (overrides PARAMS.json).")] = None,
-    params: Annotated[Path | None, typer.Option(help="PARAMS.json: system, tools, max_tokens, thinking...")] = None,
+    params: Annotated[
+        Path | None, typer.Option(help="PARAMS.json: system, tools, max_tokens, thinking...")
+    ] = None,
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
     _check_provider(provider)
@@ -68,7 +70,9 @@ def render(
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")],
+    file: Annotated[
+        Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")
+    ],
     provider: Annotated[str, typer.Option(help=f"Provider id: {', '.join(PROVIDERS)}.")],
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
@@ -88,7 +92,9 @@ def replay(
 @app.command()
 def scenarios(
     name: Annotated[str | None, typer.Argument(help="Print this scenario as JSONL.")] = None,
-    show_params: Annotated[bool, typer.Option("--params", help="Print the scenario's PARAMS.json instead.")] = False,
+    show_params: Annotated[
+        bool, typer.Option("--params", help="Print the scenario's PARAMS.json instead.")
+    ] = False,
 ) -> None:
     """List the scenario corpus, or print one scenario's history (or params)."""
     from harness.scenarios import get_scenario, load_scenarios

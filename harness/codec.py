@@ -13,7 +13,9 @@ from harness.model import HistoryEvent
 
 __all__ = ["HistoryError", "decode_line", "dumps_history", "encode_event", "load_history", "loads_history"]
 
-_PART_TAGS = frozenset({"text", "image_url", "image_file", "thinking_text", "thinking_signature", "tool_call"})
+_PART_TAGS = frozenset(
+    {"text", "image_url", "image_file", "thinking_text", "thinking_signature", "tool_call"}
+)
 _EVENT: TypeAdapter[HistoryEvent] = TypeAdapter(HistoryEvent)
 
 

@@ -86,7 +86,7 @@ def run_conformance(providers: Sequence[str]) -> Summary:
 
 
 def print_summary(summary: Summary, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or Console(width=None if Console().is_terminal else 120)
     table = Table(title="Reference adapters x scenario corpus x schema oracles")
     for column in ("provider", "requests", "valid", "oracle errors", "allowed", "warnings", "deterministic"):
         table.add_column(column, justify="left" if column == "provider" else "right")
@@ -103,8 +103,12 @@ def print_summary(summary: Summary, console: Console | None = None) -> None:
     console.print(table)
     for case in summary.cases:
         for error in case.errors:
-            console.print(f"[red]FAIL[/red] {case.provider} {case.scenario}: {error}", markup=True, highlight=False)
+            console.print(
+                f"[red]FAIL[/red] {case.provider} {case.scenario}: {error}", markup=True, highlight=False
+            )
         if not case.deterministic:
-            console.print(f"[red]FAIL[/red] {case.provider} {case.scenario}: two renders differ", highlight=False)
+            console.print(
+                f"[red]FAIL[/red] {case.provider} {case.scenario}: two renders differ", highlight=False
+            )
     verdict = "[green]all requests valid[/green]" if summary.ok else "[red]conformance failures[/red]"
     console.print(verdict)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+
 from syrupy.extensions.json import JSONSnapshotExtension
 from syrupy.location import PyTestLocation
 from syrupy.types import SnapshotIndex

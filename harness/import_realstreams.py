@@ -75,7 +75,7 @@ def _provenance(row: dict[str, str], source: Path, converted: bool) -> dict[str,
 def _convert(source: Path, provider: str) -> dict[str, Any]:
     if source.name.endswith(".chunks.txt"):
         body = chunks_to_sse(source.read_text(encoding="utf-8"), provider).decode()
-        interaction = {
+        interaction: dict[str, Any] = {
             "request": {"body": "", "headers": {}, "method": "POST", "uri": ENDPOINTS[provider]},
             "response": {
                 "body": {"string": body},

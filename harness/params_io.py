@@ -34,7 +34,9 @@ def load_params(path: str | Path) -> CallParams:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise HistoryError(str(p), exc.lineno, "(json)", f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        raise HistoryError(
+            str(p), exc.lineno, "(json)", f"invalid JSON: {exc.msg} at column {exc.colno}"
+        ) from None
     try:
         return CallParams.model_validate(data)
     except ValidationError as exc:

@@ -125,7 +125,11 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
             request: dict[str, Any] = item["request"]
             response: dict[str, Any] = item["response"]
             headers: dict[str, list[str]] = dict(response.get("headers") or {})
-            body = _body_bytes(response.get("body"))
+            body = (
+                json.dumps(response["parsed_body"]).encode()
+                if "parsed_body" in response
+                else _body_bytes(response.get("body"))
+            )
             encoding = next((v[0] for k, v in headers.items() if k.lower() == "content-encoding" and v), "")
             if encoding == "gzip" or body[:2] == b"\x1f\x8b":
                 body = gzip.decompress(body)
@@ -140,7 +144,9 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
                 )
             )
         except (KeyError, TypeError, AttributeError, ValueError, OSError) as exc:
-            raise ReplayInputError(f"{path}: interactions[{n}]: malformed interaction ({type(exc).__name__}: {exc})") from None
+            raise ReplayInputError(
+                f"{path}: interactions[{n}]: malformed interaction ({type(exc).__name__}: {exc})"
+            ) from None
     return exchanges
 
 
@@ -170,7 +176,9 @@ def _error_text(exchange: Exchange) -> str:
     detail = exchange.body.decode("utf-8", errors="replace").strip()
     try:
         payload = json.loads(detail)
-        err: Any = cast(dict[str, Any], payload).get("error", payload) if isinstance(payload, dict) else payload
+        err: Any = (
+            cast(dict[str, Any], payload).get("error", payload) if isinstance(payload, dict) else payload
+        )
         if isinstance(err, dict) and "message" in err:
             detail = str(cast(dict[str, Any], err)["message"])
     except json.JSONDecodeError:
@@ -178,7 +186,9 @@ def _error_text(exchange: Exchange) -> str:
     return f"HTTP {exchange.status}: {detail[:300]}"
 
 
-def replay_exchange(parser_class: type[StreamParser], exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+def replay_exchange(
+    parser_class: type[StreamParser], exchange: Exchange, chunk_size: int | None = None
+) -> CallResult:
     """Run one model response through a fresh parser, whatever its framing or status."""
     parser = parser_class()
     if exchange.status >= 400:

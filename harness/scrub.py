@@ -15,7 +15,9 @@ __all__ = ["KEY_PATTERN", "REDACTED", "find_keys", "scrub_interaction", "scrub_t
 REDACTED = "REDACTED"
 
 #: Headers kept in cassettes; every other header (auth, cookies, org/project ids, tracing) is dropped.
-ALLOWED_REQUEST_HEADERS = frozenset({"content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta"})
+ALLOWED_REQUEST_HEADERS = frozenset(
+    {"content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta"}
+)
 ALLOWED_RESPONSE_HEADERS = frozenset({"content-type"})
 SECRET_QUERY_PARAMETERS = frozenset({"key", "api_key", "api-key", "apikey", "access_token", "token"})
 
@@ -43,12 +45,17 @@ def scrub_uri(uri: str) -> str:
     parts = urlsplit(uri)
     if not parts.query:
         return uri
-    query = [(k, REDACTED if k.lower() in SECRET_QUERY_PARAMETERS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    query = [
+        (k, REDACTED if k.lower() in SECRET_QUERY_PARAMETERS else v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    ]
     return urlunsplit(parts._replace(query=urlencode(query, safe=":/")))
 
 
 def _headers(headers: dict[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
-    return {k.lower(): v for k, v in sorted(headers.items(), key=lambda kv: kv[0].lower()) if k.lower() in allowed}
+    return {
+        k.lower(): v for k, v in sorted(headers.items(), key=lambda kv: kv[0].lower()) if k.lower() in allowed
+    }
 
 
 def _scrub_json(value: Any) -> Any:

@@ -32,8 +32,8 @@ from harness.model import (
 __all__ = [
     "assistant_messages",
     "content_parts",
-    "history_events",
     "histories",
+    "history_events",
     "ids",
     "image_parts",
     "text",
@@ -65,14 +65,20 @@ def _json_args() -> st.SearchStrategy[str]:
     import json
 
     objects = st.dictionaries(st.text(max_size=8), json_scalars, max_size=3)
-    return objects.map(lambda d: json.dumps(d, sort_keys=True)) | st.sampled_from(["", "{}", "{not json", "[1]"])
+    return objects.map(lambda d: json.dumps(d, sort_keys=True)) | st.sampled_from(
+        ["", "{}", "{not json", "[1]"]
+    )
 
 
 text_parts = st.builds(TextPart, text=text)
 image_url_parts = st.builds(
     ImageURLPart,
     url=st.sampled_from(
-        ["https://example.com/cat.png", "data:image/png;base64,iVBORw0KGgo=", "data:image/jpeg;base64,/9j/4AAQ"]
+        [
+            "https://example.com/cat.png",
+            "data:image/png;base64,iVBORw0KGgo=",
+            "data:image/jpeg;base64,/9j/4AAQ",
+        ]
     ),
     id=optional_ids,
 )
@@ -94,7 +100,11 @@ thinking_signature_parts = st.builds(
     format=st.none() | st.sampled_from(SIGNATURE_FORMATS),
 )
 tool_call_parts = st.builds(
-    ToolCallPart, call_id=ids, tool_name=st.sampled_from(["read", "bash", "search"]), arguments_json=_json_args(), item_id=optional_ids
+    ToolCallPart,
+    call_id=ids,
+    tool_name=st.sampled_from(["read", "bash", "search"]),
+    arguments_json=_json_args(),
+    item_id=optional_ids,
 )
 usages = st.builds(
     Usage,
@@ -139,10 +149,16 @@ tool_messages = st.builds(
     **_common,
 )
 error_events = st.builds(
-    ErrorEvent, error_message=text, created_at=timestamps, response_id=optional_ids, can_retry=st.none() | st.booleans()
+    ErrorEvent,
+    error_message=text,
+    created_at=timestamps,
+    response_id=optional_ids,
+    can_retry=st.none() | st.booleans(),
 )
 task_metadata_events = st.builds(
-    TaskMetadataEvent, created_at=timestamps, metadata=st.dictionaries(st.text(max_size=8), json_scalars, max_size=3)
+    TaskMetadataEvent,
+    created_at=timestamps,
+    metadata=st.dictionaries(st.text(max_size=8), json_scalars, max_size=3),
 )
 
 history_events: st.SearchStrategy[HistoryEvent] = st.one_of(

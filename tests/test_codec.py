@@ -29,7 +29,10 @@ def test_encode_then_decode_is_identity(history: list[HistoryEvent]) -> None:
             '"parts":[{"type":"text","text":"x"}]}',
             "h.jsonl:2: parts: tool result parts must not be text",
         ),
-        ('{"role":"tool","call_id":"c","tool_name":"t","status":"cancelled","output_text":""}', "h.jsonl:2: status:"),
+        (
+            '{"role":"tool","call_id":"c","tool_name":"t","status":"cancelled","output_text":""}',
+            "h.jsonl:2: status:",
+        ),
         ('{"role":"system","parts":[{"type":"image_url","url":"u"}]}', "h.jsonl:2: parts[0].type:"),
         ('{"role":"user","parts":[],"colour":"red"}', "h.jsonl:2: colour: Extra inputs are not permitted"),
         ('{"role":"robot","parts":[]}', "h.jsonl:2: (line): a line needs 'role'"),

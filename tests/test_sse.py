@@ -9,20 +9,21 @@ from harness.stream.drive import chunked
 from harness.stream.sse import SSEDecoder, SSEEvent, iter_sse
 
 BODY = (
-    b"event: message_start\r\ndata: {\"a\": 1}\r\n\r\n"
+    b'event: message_start\r\ndata: {"a": 1}\r\n\r\n'
     b": OPENROUTER PROCESSING\n\n"
     b"data: first\ndata: second\n\n"
     b"event: only-event-no-data\n\n"
     b"id: 7\ndata:no-space\n\n"
     b"data: \xe2\x9c\x93 caf\xc3\xa9\n\n"
-    b"data: last without blank line"
+    b"data: last without blank line\n"
+    b"data: cut mid-li"
 )
 EXPECTED = [
     SSEEvent("message_start", '{"a": 1}'),
     SSEEvent(None, "first\nsecond"),
     SSEEvent(None, "no-space", "7"),
     SSEEvent(None, "\u2713 caf\u00e9", "7"),
-    SSEEvent(None, "last without blank line", "7"),
+    SSEEvent(None, "last without blank line", "7"),  # lines complete, blank line missing: dispatched
 ]
 
 
@@ -31,6 +32,7 @@ def test_decodes_the_spec_framing() -> None:
     events = decoder.feed(BODY) + decoder.close()
     assert events == EXPECTED
     assert decoder.comments == 1
+    assert decoder.discarded_bytes == len(b"data: cut mid-li")
 
 
 @given(st.lists(st.integers(min_value=0, max_value=len(BODY)), max_size=12))

@@ -54,8 +54,19 @@ NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
     "openai-responses": frozenset({"openai-responses"}),
     "gemini": frozenset({"google"}),
     "openai-chat": frozenset(),
+    # OpenRouter's ReasoningFormat enum (openrouter SDK components/reasoningformat.py).
     "openrouter": frozenset(
-        {"anthropic-claude-v1", "openai-responses-v1", "xai-responses-v1", "google-gemini-v1", "unknown"}
+        {
+            "anthropic-claude-v1",
+            "openai-responses-v1",
+            "azure-openai-responses-v1",
+            "bedrock-openai-responses-v1",
+            "xai-responses-v1",
+            "bedrock-xai-responses-v1",
+            "meta-responses-v1",
+            "google-gemini-v1",
+            "unknown",
+        }
     ),
 }
 

@@ -155,7 +155,12 @@ class PartsBuilder:
                 out.append(ThinkingTextPart(id=slot.id, text=body, model_id=model_id))
             elif slot.kind == "tool_call":
                 out.append(
-                    ToolCallPart(call_id=slot.call_id, tool_name=slot.tool_name, arguments_json=body, item_id=slot.item_id)
+                    ToolCallPart(
+                        call_id=slot.call_id,
+                        tool_name=slot.tool_name,
+                        arguments_json=body,
+                        item_id=slot.item_id,
+                    )
                 )
             if slot.signature is not None:
                 out.append(
@@ -217,7 +222,9 @@ class StreamParser:
         self.items.append(item)
 
     def error(self, message: str, *, can_retry: bool | None = None) -> None:
-        self.errors.append(ErrorEvent(error_message=message, response_id=self.response_id, can_retry=can_retry))
+        self.errors.append(
+            ErrorEvent(error_message=message, response_id=self.response_id, can_retry=can_retry)
+        )
 
     def note(self, message: str) -> None:
         self.notes.append(message)
@@ -241,7 +248,9 @@ class StreamParser:
         try:
             self.on_event(event)
         except Exception as exc:  # a provider bug or hostile input must not escape
-            self.error(f"{self.provider}: could not process event {event.event or 'data'!s}: {type(exc).__name__}: {exc}")
+            self.error(
+                f"{self.provider}: could not process event {event.event or 'data'!s}: {type(exc).__name__}: {exc}"
+            )
         return self.items[before:]
 
     def feed_response(self, body: Any) -> None:

@@ -24,6 +24,8 @@ def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
             parser.feed(event)
     for event in decoder.close():
         parser.feed(event)
+    if decoder.discarded_bytes:
+        parser.note(f"stream ended mid-line; {decoder.discarded_bytes} bytes of an incomplete line discarded")
     if decoder.malformed_utf8:
         parser.note("stream contained bytes that are not UTF-8; replaced")
     return parser.finish()

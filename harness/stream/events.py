@@ -43,7 +43,12 @@ def derive_events(result: CallResult) -> list[dict[str, Any]]:
         elif isinstance(item, ToolCallStart):  # pyright: ignore[reportUnnecessaryIsInstance]
             close()
             events.append(
-                {"type": "tool_call_start", "response_id": rid, "tool_call_id": item.call_id, "tool_name": item.tool_name}
+                {
+                    "type": "tool_call_start",
+                    "response_id": rid,
+                    "tool_call_id": item.call_id,
+                    "tool_name": item.tool_name,
+                }
             )
     close()
     message = result.message
@@ -60,9 +65,16 @@ def derive_events(result: CallResult) -> list[dict[str, Any]]:
             }
         )
     if message.usage is not None and message.stop_reason != "aborted":
-        events.append({"type": "usage", "response_id": rid, "usage": message.usage.model_dump(exclude_none=True)})
+        events.append(
+            {"type": "usage", "response_id": rid, "usage": message.usage.model_dump(exclude_none=True)}
+        )
     for error in result.errors:
         events.append(
-            {"type": "error", "response_id": rid, "error_message": error.error_message, "can_retry": bool(error.can_retry)}
+            {
+                "type": "error",
+                "response_id": rid,
+                "error_message": error.error_message,
+                "can_retry": bool(error.can_retry),
+            }
         )
     return events

@@ -29,7 +29,7 @@ class SSEDecoder:
     Comment lines (``: OPENROUTER PROCESSING``) are counted in ``comments`` and skipped.
     """
 
-    __slots__ = ("_buffer", "_data", "_event", "_id", "comments", "malformed_utf8")
+    __slots__ = ("_buffer", "_data", "_event", "_id", "comments", "discarded_bytes", "malformed_utf8")
 
     def __init__(self) -> None:
         self._buffer = b""
@@ -37,6 +37,7 @@ class SSEDecoder:
         self._data: list[str] = []
         self._id: str | None = None
         self.comments = 0
+        self.discarded_bytes = 0
         self.malformed_utf8 = False
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
@@ -59,9 +60,15 @@ class SSEDecoder:
         return self._lines(buffer[:cut].split(b"\n"))
 
     def close(self) -> list[SSEEvent]:
-        """End of stream: dispatch whatever complete fields remain (a last event without its blank line)."""
-        rest, self._buffer = self._buffer, b""
-        out = self._lines(rest.split(b"\n")) if rest else []
+        """End of stream: a last event whose lines all ended is dispatched even without its blank line.
+
+        A final line cut before its newline is incomplete and discarded (counted in
+        ``discarded_bytes``), so a body truncated mid-line reads as a truncated stream
+        rather than as garbage JSON.
+        """
+        rest, self._buffer = self._buffer.rstrip(b"\r"), b""
+        self.discarded_bytes = len(rest)
+        out: list[SSEEvent] = []
         if self._data:
             out.append(self._dispatch())
         return out

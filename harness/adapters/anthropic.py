@@ -1,0 +1,726 @@
+"""Anthropic Messages API input adapter (provider id ``anthropic``).
+
+Maps a canonical history to a ``POST /v1/messages`` body
+(https://docs.claude.com/en/api/messages, spec ``CreateMessageParams``). The shared
+rules run first in ``common.prepare()``; this module only maps the wire items and
+enforces Anthropic's own request rules. Decisions where the design left room:
+
+- Model: ``params.model`` or ``DEFAULT_MODEL`` (``claude-sonnet-4-5``: takes manual
+  ``thinking.budget_tokens`` and ``temperature``). ``max_tokens`` is required: the given
+  value, else ``DEFAULT_MAX_TOKENS`` (plus the thinking budget when thinking is on, so the
+  answer keeps room and ``max_tokens > budget_tokens`` holds).
+- Thinking: ``params.thinking`` None -> no ``thinking`` key (model default);
+  ``enabled=False`` -> ``{"type": "disabled"}``; enabled -> ``{"type": "enabled",
+  "budget_tokens": B}`` with B = the given budget, else a budget from ``effort``
+  (``EFFORT_BUDGETS``; effort is not sent as ``output_config.effort``, which only some
+  models take), else ``DEFAULT_THINKING_BUDGET``. B is raised to the 1024 minimum and kept
+  below ``max_tokens`` (warned); if ``max_tokens`` leaves no room for 1024, thinking is
+  disabled (warned). ``include_thoughts=False`` -> ``display: "omitted"``.
+- Field lesson 3: with thinking on and a tool-use loop open (the current turn, i.e. the
+  assistant messages after the last user message that holds no ``tool_result``, contains
+  a ``tool_use``), the turn's first assistant message must start with a thinking block. If
+  it does not after mapping, thinking is disabled for this request (``{"type":
+  "disabled"}``, warning ``thinking-disabled``) rather than inventing a block. The turn's
+  first message, not the last one, is checked: without interleaved thinking Claude thinks
+  only once per turn, so later assistant messages of a loop legitimately carry none.
+- Native thinking blocks are sent whether or not thinking is on (Anthropic accepts and
+  strips them from earlier turns; keeping them keeps the request prefix stable), except in
+  an assistant message in the final position (prefill), where Anthropic rejects them when
+  thinking is off and rejects a trailing thinking block always: those are dropped (warned).
+- Thinking mapping: anthropic-signed pair -> ``thinking`` block; ``anthropic-redacted`` ->
+  ``redacted_thinking`` with ``data`` = signature byte-exact. Foreign, other-model,
+  unsigned or empty-signature thinking is dropped (field lessons 1, 2). A non-redacted
+  signature with no text is dropped too (shared decision: not displayed).
+- Alternation: consecutive user-side items (user, developer, tool results) merge into one
+  user message, ``tool_result`` blocks first. Consecutive assistant messages merge (as
+  Claude Code merges per-block pieces of one response, seed 001); merging two messages with
+  different ``id``/``response_id`` is warned (``assistant-merged``). A conversation that
+  starts with an assistant message (or is empty) gets a placeholder user message first.
+- A final assistant message is sent as prefill (warned ``assistant-prefill``: models
+  without prefill support reject it); trailing whitespace of its last text block is
+  stripped (Anthropic rejects it there).
+- Tool results: ``content`` is a list of text/image blocks (output text, images, then the
+  developer parts appended to it); an empty result omits ``content`` (optional in the
+  spec; no invented placeholder). ``is_error: true`` for status error/aborted (and
+  synthesized results); omitted for success.
+- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` (mapped consistently by prepare); tool
+  names must match ``^[a-zA-Z0-9_-]{1,128}$`` (mapped consistently in definitions and
+  calls, warned). A second ``tool_use`` with an id already used in the same message is
+  dropped (Anthropic requires unique ids; its one result answers the first).
+- Images: http(s) URL -> ``url`` source; base64 data URL with jpeg/png/gif/webp ->
+  ``base64`` source (``image/jpg`` read as jpeg); anything else dropped (warned). Images in
+  assistant messages are dropped (not allowed there). ``image_file`` is never inlined.
+- ``temperature``: sent only if given, clamped to the spec's 0..1, dropped when thinking is
+  on and it is not 1 (Anthropic rejects that). Note: SDK 2.12's ``MessageCreateParams`` has
+  no ``temperature`` field although the spec does. No ``cache_control`` is added.
+- Tools: ``{name, description (omitted when empty), input_schema}``; a schema without
+  ``type: "object"`` gets it (or a permissive object schema), warned ``tool-schema-degraded``;
+  a second definition of a name is dropped (``tool-duplicate``).
+
+Warning codes emitted here (besides ``prepare()``'s): thinking-foreign, thinking-unsigned,
+thinking-signature-unpaired, thinking-disabled, thinking-budget-raised,
+thinking-budget-clamped, prefill-thinking-dropped, prefill-trailing-whitespace,
+assistant-prefill, assistant-merged, placeholder-user, empty-message, empty-text,
+image-unsupported, image-in-assistant, image-file-not-inlined, tool-arguments-invalid,
+tool-call-duplicate-dropped, tool-name-mapped, tool-schema-degraded, tool-duplicate,
+temperature-clamped, temperature-dropped, max-tokens-invalid.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from harness.adapters.base import Rendered
+from harness.adapters.common import (
+    ContentItem,
+    IdPolicy,
+    PartUnit,
+    Prepared,
+    ThinkingUnit,
+    Warnings,
+    WireAssistant,
+    WireToolResult,
+    WireUser,
+    parse_arguments,
+    parse_data_url,
+    prepare,
+    signature_problem,
+    thinking_text_problem,
+)
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.params import CallParams, ThinkingParams, ToolSpec
+
+__all__ = [
+    "ADAPTER",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "DEFAULT_THINKING_BUDGET",
+    "PROVIDER_ID",
+    "AnthropicAdapter",
+]
+
+PROVIDER_ID = "anthropic"
+DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MAX_TOKENS = 4096
+DEFAULT_THINKING_BUDGET = 4096
+MIN_THINKING_BUDGET = 1024
+EFFORT_BUDGETS: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 4096, "high": 16384}
+PLACEHOLDER_USER_TEXT = "(conversation start)"
+
+# https://docs.claude.com/en/docs/build-with-claude/vision: the four accepted media types.
+IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+_MEDIA_TYPE_ALIASES = {"image/jpg": "image/jpeg"}
+
+# Spec RequestToolUseBlock.id / RequestToolResultBlock.tool_use_id, and Tool.name.
+TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
+TOOL_NAME_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]{1,128}", max_length=128)
+
+_THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
+
+Json = dict[str, Any]
+
+
+@dataclass
+class _Block:
+    """One content block plus the canonical part it came from (for warnings on later drops)."""
+
+    body: Json
+    message_index: int | None
+    part_index: int | None
+    part_type: str | None
+    # Further canonical parts folded into this block (a thinking text's signature).
+    also: tuple[tuple[int, int | None, str], ...] = ()
+
+    @property
+    def type(self) -> str:
+        return str(self.body["type"])
+
+
+@dataclass
+class _Message:
+    """A wire message being built; ``sources`` are the canonical assistant ids merged into it."""
+
+    role: Literal["user", "assistant"]
+    index: int | None
+    blocks: list[_Block]
+    sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
+
+
+@dataclass(frozen=True)
+class _Thinking:
+    """The resolved thinking setting: the JSON to send (or None) and whether it is on."""
+
+    config: Json | None
+    enabled: bool
+
+
+# ---------------------------------------------------------------- images
+
+
+def _image_block(part: ImageURLPart) -> tuple[Json | None, str]:
+    """An Anthropic image block for an image URL, or None and why it cannot be sent.
+
+    Implements https://docs.claude.com/en/api/messages (RequestImageBlock: base64 / url source).
+    """
+    url = part.url
+    if url.startswith(("http://", "https://")):
+        return {"type": "image", "source": {"type": "url", "url": url}}, ""
+    data = parse_data_url(url)
+    if data is None:
+        return None, "image URL is neither http(s) nor a base64 data URL; dropped"
+    media_type = data[0].lower()
+    media_type = _MEDIA_TYPE_ALIASES.get(media_type, media_type)
+    if media_type not in IMAGE_MEDIA_TYPES:
+        return None, f"media type '{data[0]}' is not one of jpeg, png, gif, webp; dropped"
+    return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data[1]}}, ""
+
+
+def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
+    """A user-side text or image part as a content block (RequestTextBlock / RequestImageBlock)."""
+    part = item.part
+    where = (item.message_index, item.part_index)
+    if isinstance(part, TextPart):
+        return _Block({"type": "text", "text": part.text}, *where, "text")
+    if isinstance(part, ImageFilePart):
+        warnings.add(
+            *where, "image_file", "image-file-not-inlined", "image files are not read or inlined; dropped"
+        )
+        return None
+    block, reason = _image_block(part)
+    if block is None:
+        warnings.add(*where, "image_url", "image-unsupported", reason)
+        return None
+    return _Block(block, *where, "image_url")
+
+
+# ---------------------------------------------------------------- user side
+
+
+def _user_message(item: WireUser, warnings: Warnings) -> _Message:
+    """A user (or degraded developer) turn; see Messages API ``messages[].content``."""
+    blocks = [b for ci in item.items if (b := _content_block(ci, warnings)) is not None]
+    return _Message("user", item.index, blocks)
+
+
+def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Block]:
+    """Output text, images, then appended developer parts: all allowed inside a tool_result."""
+    blocks: list[_Block] = []
+    if item.output_text.strip():
+        blocks.append(_Block({"type": "text", "text": item.output_text}, item.index, None, "output_text"))
+    elif item.output_text:
+        warnings.add(item.index, None, "output_text", "empty-text", "whitespace-only tool output dropped")
+    for ci in [*item.images, *item.appended]:
+        block = _content_block(ci, warnings)
+        if block is not None:
+            blocks.append(block)
+    return blocks
+
+
+def _tool_result_message(item: WireToolResult, warnings: Warnings) -> _Message:
+    """A ``tool_result`` block (RequestToolResultBlock) in its own user message, merged later.
+
+    ``is_error`` marks error and aborted results; empty results omit the optional ``content``.
+    """
+    body: Json = {"type": "tool_result", "tool_use_id": item.call_id}
+    content = _tool_result_content(item, warnings)
+    if content:
+        body["content"] = [b.body for b in content]
+    if item.is_error:
+        body["is_error"] = True
+    return _Message("user", item.index, [_Block(body, item.index, None, "tool_result")])
+
+
+# ---------------------------------------------------------------- assistant side
+
+
+def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnings) -> _Block | None:
+    """A native ``thinking`` / ``redacted_thinking`` block, or None (warned) for anything else.
+
+    Implements https://docs.claude.com/en/docs/build-with-claude/extended-thinking
+    (preserving thinking blocks; redacted thinking is passed back unchanged).
+    """
+    sig, text = unit.signature, unit.text
+    if sig is not None and unit.redacted:
+        problem = signature_problem(sig, PROVIDER_ID, model)
+        if problem is None:
+            return _Block(
+                {"type": "redacted_thinking", "data": sig.signature},
+                index,
+                unit.signature_index,
+                "thinking_signature",
+            )
+        warnings.add(
+            index, unit.signature_index, "thinking_signature", "thinking-foreign", f"{problem}; dropped"
+        )
+        return None
+    if text is None:
+        if sig is not None:
+            warnings.add(
+                index,
+                unit.signature_index,
+                "thinking_signature",
+                "thinking-signature-unpaired",
+                "signature has no thinking text to pair with; stays in history but is not sent",
+            )
+        return None
+    if sig is None:
+        warnings.add(
+            index, unit.text_index, "thinking_text", "thinking-unsigned", "thinking has no signature; dropped"
+        )
+        return None
+    problem = signature_problem(sig, PROVIDER_ID, model) or thinking_text_problem(text, model)
+    if problem is None:
+        body = {"type": "thinking", "thinking": text.text, "signature": sig.signature}
+        return _Block(
+            body,
+            index,
+            unit.text_index,
+            "thinking_text",
+            ((index, unit.signature_index, "thinking_signature"),),
+        )
+    code = "thinking-unsigned" if not sig.signature else "thinking-foreign"
+    warnings.add(index, unit.text_index, "thinking_text", code, f"{problem}; dropped")
+    warnings.add(index, unit.signature_index, "thinking_signature", code, f"{problem}; dropped")
+    return None
+
+
+def _tool_use_block(
+    item: WireAssistant, part: ToolCallPart, part_index: int, names: dict[str, str], warnings: Warnings
+) -> _Block:
+    """A ``tool_use`` block (RequestToolUseBlock): ``input`` must be a JSON object."""
+    arguments, reason = parse_arguments(part.arguments_json)
+    if reason is not None:
+        warnings.add(item.index, part_index, "tool_call", "tool-arguments-invalid", reason)
+    body = {
+        "type": "tool_use",
+        "id": item.call_ids.get(part.call_id, part.call_id),
+        "name": names.get(part.tool_name, part.tool_name),
+        "input": arguments,
+    }
+    return _Block(body, item.index, part_index, "tool_call")
+
+
+def _assistant_part_block(
+    item: WireAssistant, unit: PartUnit, names: dict[str, str], warnings: Warnings
+) -> _Block | None:
+    """Text and tool calls map natively; images are not allowed in assistant content."""
+    part = unit.part
+    if isinstance(part, TextPart):
+        return _Block({"type": "text", "text": part.text}, item.index, unit.index, "text")
+    if isinstance(part, ToolCallPart):
+        return _tool_use_block(item, part, unit.index, names, warnings)
+    if isinstance(part, ImageFilePart):
+        warnings.add(
+            item.index,
+            unit.index,
+            "image_file",
+            "image-file-not-inlined",
+            "image files are not inlined; dropped",
+        )
+        return None
+    warnings.add(
+        item.index,
+        unit.index,
+        "image_url",
+        "image-in-assistant",
+        "Anthropic does not accept images in assistant messages; dropped",
+    )
+    return None
+
+
+def _assistant_message(
+    item: WireAssistant, model: str, names: dict[str, str], warnings: Warnings
+) -> _Message:
+    """An assistant turn; parts keep their order (thinking may interleave with tool use)."""
+    blocks: list[_Block] = []
+    used_ids: set[str] = set()
+    for unit in item.units:
+        if isinstance(unit, ThinkingUnit):
+            block = _thinking_block(unit, item.index, model, warnings)
+        else:
+            block = _assistant_part_block(item, unit, names, warnings)
+        if block is not None and block.type == "tool_use":
+            if block.body["id"] in used_ids:
+                warnings.add(
+                    item.index,
+                    block.part_index,
+                    "tool_call",
+                    "tool-call-duplicate-dropped",
+                    f"tool_use id '{block.body['id']}' already used in this message; Anthropic requires unique ids",
+                )
+                continue
+            used_ids.add(block.body["id"])
+        if block is not None:
+            blocks.append(block)
+    source = (item.message.id, item.message.response_id)
+    return _Message("assistant", item.index, blocks, [source])
+
+
+# ---------------------------------------------------------------- alternation
+
+
+def _drop_empty(messages: list[_Message], warnings: Warnings) -> list[_Message]:
+    """Anthropic rejects messages with empty content."""
+    kept: list[_Message] = []
+    for msg in messages:
+        if msg.blocks:
+            kept.append(msg)
+        else:
+            warnings.add(
+                msg.index, None, None, "empty-message", f"{msg.role} message has no content left; dropped"
+            )
+    return kept
+
+
+def _same_response(a: tuple[str | None, str | None], b: tuple[str | None, str | None]) -> bool:
+    """Pieces of one model response share a message id or a response id (seed 001)."""
+    return (a[0] is not None and a[0] == b[0]) or (a[1] is not None and a[1] == b[1])
+
+
+def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]:
+    """Strict user/assistant alternation: merge runs of the same role.
+
+    User runs put ``tool_result`` blocks first (they must lead the message after a
+    ``tool_use`` turn). Assistant merges of distinct canonical messages are warned.
+    """
+    out: list[_Message] = []
+    for msg in messages:
+        prev = out[-1] if out else None
+        if prev is None or prev.role != msg.role:
+            out.append(_Message(msg.role, msg.index, list(msg.blocks), list(msg.sources)))
+            continue
+        if msg.role == "assistant" and not any(
+            _same_response(a, b) for a in prev.sources for b in msg.sources
+        ):
+            warnings.add(
+                msg.index,
+                None,
+                None,
+                "assistant-merged",
+                f"consecutive assistant messages merged into one (with message {prev.index}) for alternation",
+            )
+        prev.blocks.extend(msg.blocks)
+        prev.sources.extend(msg.sources)
+    for msg in out:
+        if msg.role == "user":
+            msg.blocks.sort(key=lambda b: b.type != "tool_result")  # stable: keeps order otherwise
+    return out
+
+
+def _ensure_user_first(messages: list[_Message], warnings: Warnings) -> list[_Message]:
+    """The first message must be a user message; an empty conversation gets one too."""
+    if messages and messages[0].role == "user":
+        return messages
+    reason = (
+        "conversation starts with an assistant message; a placeholder user message was inserted before it"
+        if messages
+        else "no message left to send; a placeholder user message was sent"
+    )
+    warnings.add(None, None, None, "placeholder-user", reason)
+    placeholder = _Block({"type": "text", "text": PLACEHOLDER_USER_TEXT}, None, None, None)
+    return [_Message("user", None, [placeholder]), *messages]
+
+
+# ---------------------------------------------------------------- thinking and max_tokens
+
+
+def _requested_budget(thinking: ThinkingParams) -> int:
+    """The budget asked for: explicit, else from effort, else the default."""
+    if thinking.budget_tokens is not None:
+        return thinking.budget_tokens
+    if thinking.effort is not None:
+        return EFFORT_BUDGETS[thinking.effort]
+    return DEFAULT_THINKING_BUDGET
+
+
+def _given_max_tokens(params: CallParams, warnings: Warnings) -> int | None:
+    """The caller's ``max_tokens`` if valid (the spec's minimum is 0)."""
+    if params.max_tokens is not None and params.max_tokens < 0:
+        warnings.add(
+            None, None, None, "max-tokens-invalid", f"max_tokens {params.max_tokens} < 0; default used"
+        )
+        return None
+    return params.max_tokens
+
+
+def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) -> tuple[int, _Thinking]:
+    """``max_tokens`` and the thinking config, keeping 1024 <= budget_tokens < max_tokens.
+
+    Implements CreateMessageParams.max_tokens (required) and ThinkingConfigEnabled;
+    ``loop_blocked`` is field lesson 3 (see ``_tool_loop_needs_thinking``).
+    """
+    thinking = params.thinking
+    max_tokens = _given_max_tokens(params, warnings)
+    off = (DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens), _Thinking({"type": "disabled"}, False)
+    if thinking is None:
+        return off[0], _Thinking(None, False)
+    if not thinking.enabled:
+        return off
+    if loop_blocked:
+        warnings.add(
+            None,
+            None,
+            None,
+            "thinking-disabled",
+            "the open tool-use turn does not start with a native thinking block (lost or foreign); "
+            "thinking is disabled for this request, as Anthropic would reject it",
+        )
+        return off
+    budget = _requested_budget(thinking)
+    explicit = thinking.budget_tokens is not None
+    if budget < MIN_THINKING_BUDGET:
+        if explicit:
+            warnings.add(None, None, None, "thinking-budget-raised", f"budget_tokens {budget} raised to 1024")
+        budget = MIN_THINKING_BUDGET
+    if max_tokens is None:
+        max_tokens = budget + DEFAULT_MAX_TOKENS
+    elif budget >= max_tokens:
+        if max_tokens - 1 < MIN_THINKING_BUDGET:
+            warnings.add(
+                None,
+                None,
+                None,
+                "thinking-disabled",
+                f"max_tokens {max_tokens} leaves no room for the minimum thinking budget of 1024",
+            )
+            return off
+        if explicit:
+            warnings.add(
+                None,
+                None,
+                None,
+                "thinking-budget-clamped",
+                f"budget_tokens {budget} must be below max_tokens {max_tokens}; sent {max_tokens - 1}",
+            )
+        budget = max_tokens - 1
+    config: Json = {"type": "enabled", "budget_tokens": budget}
+    if not thinking.include_thoughts:
+        config["display"] = "omitted"
+    return max_tokens, _Thinking(config, True)
+
+
+def _current_turn(messages: list[_Message]) -> list[_Message]:
+    """The assistant messages after the last user message that is not (only) tool results."""
+    start = 0
+    for pos, msg in enumerate(messages):
+        if msg.role == "user" and not any(b.type == "tool_result" for b in msg.blocks):
+            start = pos + 1
+    return [m for m in messages[start:] if m.role == "assistant"]
+
+
+def _tool_loop_needs_thinking(messages: list[_Message]) -> bool:
+    """Field lesson 3: in an open tool-use loop the turn must start with a thinking block.
+
+    Anthropic: "When thinking is enabled, a final assistant message must start with a
+    thinking block (preceding the lastmost set of tool_use and tool_result blocks)".
+    True when that rule would fail, so thinking must be disabled for this request.
+    """
+    turn = _current_turn(messages)
+    if not any(b.type == "tool_use" for m in turn for b in m.blocks):
+        return False
+    return turn[0].blocks[0].type not in _THINKING_TYPES
+
+
+# ---------------------------------------------------------------- final assistant (prefill)
+
+
+def _fix_prefill(messages: list[_Message], thinking: _Thinking, warnings: Warnings) -> list[_Message]:
+    """A final assistant message is a prefill: no trailing thinking, no thinking when off,
+    no trailing whitespace (https://docs.claude.com/en/api/messages, ``messages``)."""
+    if not messages or messages[-1].role != "assistant":
+        return messages
+    last = messages[-1]
+    kept: list[_Block] = []
+    for block in last.blocks:
+        if block.type in _THINKING_TYPES and not thinking.enabled:
+            _warn_block(
+                block, warnings, "prefill-thinking-dropped", "thinking is off and this is the final message"
+            )
+        else:
+            kept.append(block)
+    while kept and kept[-1].type in _THINKING_TYPES:
+        _warn_block(
+            kept.pop(), warnings, "prefill-thinking-dropped", "a final message cannot end with thinking"
+        )
+    if not kept:
+        warnings.add(
+            last.index, None, None, "empty-message", "final assistant message has no content left; dropped"
+        )
+        return messages[:-1]
+    tail = kept[-1]
+    if tail.type == "text" and tail.body["text"] != tail.body["text"].rstrip():
+        kept[-1] = replace(tail, body={**tail.body, "text": tail.body["text"].rstrip()})
+        _warn_block(
+            tail, warnings, "prefill-trailing-whitespace", "trailing whitespace stripped from the final text"
+        )
+    warnings.add(
+        last.index,
+        None,
+        None,
+        "assistant-prefill",
+        "history ends with an assistant message; sent as prefill (models without prefill support reject it)",
+    )
+    return [*messages[:-1], _Message("assistant", last.index, kept, last.sources)]
+
+
+def _warn_block(block: _Block, warnings: Warnings, code: str, why: str) -> None:
+    warnings.add(block.message_index, block.part_index, block.part_type, code, f"{block.type} block: {why}")
+    for message_index, part_index, part_type in block.also:
+        warnings.add(message_index, part_index, part_type, code, f"{block.type} block: {why}")
+
+
+# ---------------------------------------------------------------- params
+
+
+def _tool_names(tools: Sequence[ToolSpec], warnings: Warnings) -> dict[str, str]:
+    """Canonical tool name -> the name to send (Tool.name pattern), consistent in calls."""
+    names: dict[str, str] = {}
+    for tool in tools:
+        sent = TOOL_NAME_POLICY.map(tool.name)
+        if sent != tool.name:
+            warnings.add(
+                None,
+                None,
+                None,
+                "tool-name-mapped",
+                f"tool name '{tool.name}' is not valid for Anthropic; sent as '{sent}'",
+            )
+        names[tool.name] = sent
+    return names
+
+
+def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
+    """Tool.input_schema must be an object schema (``type: "object"``)."""
+    schema: Json = dict(tool.parameters)
+    kind = schema.get("type")
+    if kind == "object":
+        return schema
+    if kind is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            "tool-schema-degraded",
+            f"tool '{tool.name}' schema has no type; sent as an object",
+        )
+        return {"type": "object", **schema}
+    warnings.add(
+        None,
+        None,
+        None,
+        "tool-schema-degraded",
+        f"tool '{tool.name}' schema has type {kind!r}, not object; sent a permissive object schema",
+    )
+    return {"type": "object", "properties": {}, "additionalProperties": True}
+
+
+def _tools(tools: Sequence[ToolSpec], names: dict[str, str], warnings: Warnings) -> list[Json]:
+    """Client tool definitions (spec ``Tool``): name, description, input_schema."""
+    out: list[Json] = []
+    seen: set[str] = set()
+    for tool in tools:
+        if tool.name in seen:
+            warnings.add(
+                None, None, None, "tool-duplicate", f"second definition of tool '{tool.name}' dropped"
+            )
+            continue
+        seen.add(tool.name)
+        spec: Json = {"name": names[tool.name], "input_schema": _input_schema(tool, warnings)}
+        if tool.description:
+            spec["description"] = tool.description
+        out.append(spec)
+    return out
+
+
+def _system(prepared: Prepared) -> list[Json]:
+    """System prompt as text blocks, one per collected entry (``system``: RequestTextBlock[])."""
+    blocks: list[Json] = []
+    for index, text in prepared.system:
+        if text.strip():
+            blocks.append({"type": "text", "text": text})
+        else:
+            prepared.warnings.add(index, None, "text", "empty-text", "whitespace-only system text dropped")
+    return blocks
+
+
+def _temperature(params: CallParams, thinking: _Thinking, warnings: Warnings) -> float | None:
+    """``temperature`` is 0..1, and must be 1 (or unset) while thinking is on."""
+    value = params.temperature
+    if value is None:
+        return None
+    if not math.isfinite(value):
+        warnings.add(
+            None, None, None, "temperature-dropped", f"temperature {value} is not a number; not sent"
+        )
+        return None
+    if thinking.enabled and value != 1:
+        warnings.add(
+            None,
+            None,
+            None,
+            "temperature-dropped",
+            "Anthropic requires temperature 1 with thinking; not sent",
+        )
+        return None
+    clamped = min(1.0, max(0.0, value))
+    if clamped != value:
+        warnings.add(
+            None, None, None, "temperature-clamped", f"temperature {value} clamped to Anthropic's 0..1"
+        )
+    return clamped
+
+
+# ---------------------------------------------------------------- adapter
+
+
+def _wire_messages(prepared: Prepared, model: str, names: dict[str, str]) -> list[_Message]:
+    warnings = prepared.warnings
+    messages: list[_Message] = []
+    for item in prepared.items:
+        if isinstance(item, WireUser):
+            messages.append(_user_message(item, warnings))
+        elif isinstance(item, WireToolResult):
+            messages.append(_tool_result_message(item, warnings))
+        else:
+            messages.append(_assistant_message(item, model, names, warnings))
+    messages = _drop_empty(messages, warnings)
+    return _ensure_user_first(_merge_roles(messages, warnings), warnings)
+
+
+class AnthropicAdapter:
+    """history + params -> Anthropic Messages request body; see the module docstring."""
+
+    provider = PROVIDER_ID
+
+    def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY)
+        warnings = prepared.warnings
+        model = params.model or DEFAULT_MODEL
+        names = _tool_names(prepared.tools, warnings)
+        messages = _wire_messages(prepared, model, names)
+        max_tokens, thinking = _resolve_tokens(params, _tool_loop_needs_thinking(messages), warnings)
+        messages = _fix_prefill(messages, thinking, warnings)  # never drops the leading user message
+        body: Json = {
+            "model": model,
+            "max_tokens": max_tokens,
+            "messages": [{"role": m.role, "content": [b.body for b in m.blocks]} for m in messages],
+        }
+        system = _system(prepared)
+        if system:
+            body["system"] = system
+        if prepared.tools:
+            body["tools"] = _tools(prepared.tools, names, warnings)
+        if thinking.config is not None:
+            body["thinking"] = thinking.config
+        temperature = _temperature(params, thinking, warnings)
+        if temperature is not None:
+            body["temperature"] = temperature
+        if params.stream:
+            body["stream"] = True
+        return Rendered(body, list(warnings))
+
+
+ADAPTER = AnthropicAdapter()

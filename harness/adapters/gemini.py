@@ -1,0 +1,646 @@
+"""Input adapter for the Google Gemini API (``generateContent`` REST, v1beta), provider id ``gemini``.
+
+Maps a canonical history to the camelCase REST body of
+https://ai.google.dev/api/generate-content#request-body (Discovery schema
+``GenerateContentRequest``). The model and streaming live in the URL
+(``models/{model}:streamGenerateContent?alt=sse``, see ``endpoint_path``), so the
+body has neither a ``model`` nor a ``stream`` field.
+
+Decisions where the design left room (each also in the adapter report):
+
+- Default model ``gemini-2.5-flash`` (stable GA) when ``params.model`` is None. The
+  *effective* model drives every model-dependent choice: thinking config, the Gemini 3
+  signature rule, and the model check on signatures (a signature from another model is
+  not replayed to the model the request will go to).
+- ``systemInstruction``: one text part per system entry, no ``role``; omitted when empty.
+- Alternation: Gemini wants alternating ``user``/``model`` contents. Consecutive
+  same-role contents are merged into one (warning ``roles-merged``).
+- Tools: one ``{"functionDeclarations": [...]}`` tool; each declaration carries the
+  canonical JSON Schema verbatim as ``parametersJsonSchema`` (full JSON Schema) rather
+  than ``parameters`` (an OpenAPI 3.0 subset we would have to convert lossily).
+  ``description`` is always sent (an empty string is accepted, as real traffic shows).
+- Call ids: our (policy-mapped) call ids go in ``functionCall.id`` and
+  ``functionResponse.id`` consistently. Gemini's ids are optional and free-form; the
+  recorded pydantic-ai traffic sends client-made ids to gemini-3-pro and is accepted.
+- Function results: all results of one model turn go, in call order, into one ``user``
+  content as ``functionResponse`` parts, ``response`` = ``{"output": text}`` on success
+  and ``{"error": text}`` for ``error`` and ``aborted`` (the keys google-genai's
+  ``FunctionResponse.response`` documents). ``name`` is the call's name.
+- Tool result images and developer parts appended to a result are sent as ordinary
+  parts of that same user content right after the turn's function responses.
+  ``functionResponse.parts`` (multimodal function responses) is Gemini-3-only and
+  inline-data-only in the Discovery schema, so it is not used (``tool-image-outside-result``).
+- Images: base64 data URLs -> ``inlineData``; http(s) URLs -> ``fileData`` with a
+  ``mimeType`` guessed from the path's extension (omitted with ``image-mime-unknown``
+  otherwise). Images in ``model`` contents are sent natively: ``Content.parts`` is the
+  same ``Part`` for both roles and image models return inline data in model turns.
+- Thought signatures (DESIGN "Thinking pairing"): a native ``google`` signature belongs
+  to the part right before it (text, function call, thinking text or image) and becomes
+  that part's ``thoughtSignature``. Signed thinking text -> ``{"text", "thought": true,
+  "thoughtSignature"}``; unsigned thinking text is dropped (thought summaries are
+  output-only); foreign signatures and signatures with no carrier are dropped.
+- Gemini 3 validates the signature of the first ``functionCall`` of every model step in
+  the current turn (the contents after the last user content without function
+  responses). When that call has no native signature and the model is Gemini 3 or
+  later, the documented sentinel ``skip_thought_signature_validator`` is sent
+  (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ). Only the first call of
+  a step: in parallel calls Gemini itself signs only the first one.
+- Thinking params: Gemini >= 3 uses ``thinkingLevel`` from ``effort`` (else
+  ``thinkingBudget`` from ``budget_tokens``, which Gemini 3 accepts for backward
+  compatibility); Gemini 2.5 uses ``thinkingBudget`` only; aliases without a version
+  (``gemini-flash-latest``) get the budget if one is given, else the level; older models
+  get no ``thinkingConfig`` (it is an error there). ``enabled=False`` sends
+  ``thinkingBudget: 0`` except where thinking cannot be turned off (2.5 Pro, Gemini 3).
+  ``includeThoughts: true`` when thinking is on and ``include_thoughts`` is set.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from harness.adapters.base import Rendered
+from harness.adapters.common import (
+    ContentItem,
+    IdPolicy,
+    PartUnit,
+    Warnings,
+    WireAssistant,
+    WireItem,
+    WireToolResult,
+    WireUser,
+    parse_arguments,
+    parse_data_url,
+    prepare,
+    signature_problem,
+    thinking_text_problem,
+)
+from harness.model import (
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
+from harness.params import CallParams, ThinkingParams, ToolSpec
+
+__all__ = [
+    "ADAPTER",
+    "DEFAULT_MODEL",
+    "PROVIDER_ID",
+    "SKIP_SIGNATURE",
+    "GeminiAdapter",
+    "endpoint_path",
+    "model_name",
+]
+
+PROVIDER_ID = "gemini"
+DEFAULT_MODEL = "gemini-2.5-flash"
+# Documented sentinel for function calls with no real signature (Gemini 3 validation).
+SKIP_SIGNATURE = "skip_thought_signature_validator"
+# Gemini's function call ids are optional and unconstrained; only empty ids get mapped.
+ID_POLICY = IdPolicy()
+
+Json = dict[str, Any]
+
+_MIME_BY_EXTENSION = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+    ".gif": "image/gif",
+    ".heic": "image/heic",
+    ".heif": "image/heif",
+}
+_EFFORT_TO_LEVEL = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"}
+# FunctionDeclaration.name: a-z, A-Z, 0-9, underscores, colons, dots and dashes, at most 128.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+
+
+class GeminiAdapter:
+    """``history + params -> generateContent body``; see the module docstring."""
+
+    provider = PROVIDER_ID
+
+    def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        model = model_name(params)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        warnings = prepared.warnings
+        body: Json = {"contents": _contents(prepared.items, model, warnings)}
+        system = _system_instruction(prepared.system)
+        if system is not None:
+            body["systemInstruction"] = system
+        if prepared.tools:
+            body["tools"] = [_function_tool(prepared.tools, warnings)]
+        config = _generation_config(params, model, warnings)
+        if config:
+            body["generationConfig"] = config
+        return Rendered(body, list(warnings))
+
+
+ADAPTER = GeminiAdapter()
+
+
+# ---------------------------------------------------------------- model and URL
+
+
+def model_name(params: CallParams) -> str:
+    """The model the request goes to, without a ``models/`` prefix (default when unset)."""
+    name = params.model or DEFAULT_MODEL
+    return name.removeprefix("models/")
+
+
+def endpoint_path(params: CallParams) -> str:
+    """Where the body is POSTed, relative to ``https://generativelanguage.googleapis.com/v1beta/``.
+
+    Why: the model and streaming are URL-level in Gemini (Discovery methods
+    ``models.generateContent`` / ``models.streamGenerateContent``), not body fields.
+    """
+    method = "streamGenerateContent?alt=sse" if params.stream else "generateContent"
+    return f"models/{model_name(params)}:{method}"
+
+
+def _model_version(model: str) -> float | None:
+    """``gemini-2.5-pro`` -> 2.5, ``gemini-3-pro-preview`` -> 3.0; None for aliases like ``gemini-flash-latest``."""
+    m = re.match(r"gemini-(\d+(?:\.\d+)?)", model)
+    return float(m.group(1)) if m else None
+
+
+def _validates_call_signatures(model: str) -> bool:
+    """Gemini 3 and later reject current-turn function calls without a thought signature."""
+    version = _model_version(model)
+    return version is not None and version >= 3
+
+
+# ---------------------------------------------------------------- system and tools
+
+
+def _system_instruction(system: list[tuple[int | None, str]]) -> Json | None:
+    """``systemInstruction`` is a Content of text parts; one part per system entry.
+
+    https://ai.google.dev/gemini-api/docs/system-instructions
+    """
+    if not system:
+        return None
+    return {"parts": [{"text": text} for _, text in system]}
+
+
+def _function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
+    """One Tool with every function declaration, parameters as full JSON Schema.
+
+    https://ai.google.dev/api/caching#FunctionDeclaration (``parametersJsonSchema``)
+    """
+    declarations: list[Json] = []
+    for tool in tools:
+        if not _TOOL_NAME.fullmatch(tool.name):
+            warnings.add(
+                None,
+                None,
+                None,
+                "tool-name-invalid",
+                f"tool name '{tool.name}' breaks Gemini's name rule (a-z, A-Z, 0-9, _ . : -, at most 128); "
+                "sent as is",
+            )
+        declarations.append(
+            {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
+        )
+    return {"functionDeclarations": declarations}
+
+
+# ---------------------------------------------------------------- generation config
+
+
+def _generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
+    """``generationConfig``: maxOutputTokens, temperature, thinkingConfig.
+
+    https://ai.google.dev/api/generate-content#generationconfig
+    """
+    config: Json = {}
+    if params.max_tokens is not None:
+        config["maxOutputTokens"] = params.max_tokens
+    if params.temperature is not None:
+        config["temperature"] = params.temperature
+    if params.thinking is not None:
+        thinking = _thinking_config(params.thinking, model, warnings)
+        if thinking:
+            config["thinkingConfig"] = thinking
+    return config
+
+
+def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -> Json:
+    """``thinkingConfig`` for the model's generation: level (3+), budget (2.5), none (older).
+
+    https://ai.google.dev/gemini-api/docs/thinking#set-budget and #thinking-levels
+    """
+    version = _model_version(model)
+    if version is not None and version < 2.5:
+        if thinking.enabled:
+            warnings.add(
+                None,
+                None,
+                None,
+                "thinking-unsupported",
+                f"'{model}' does not think; thinking settings not sent",
+            )
+        return {}
+    if not thinking.enabled:
+        return _thinking_off(model, version, warnings)
+    config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
+    level = _EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
+    if version is not None and version >= 3 and level is not None:
+        config["thinkingLevel"] = level
+    elif thinking.budget_tokens is not None:
+        config["thinkingBudget"] = thinking.budget_tokens
+    elif version is None and level is not None:
+        config["thinkingLevel"] = level  # an alias: send what was asked for
+    elif thinking.effort is not None:
+        warnings.add(
+            None,
+            None,
+            None,
+            "thinking-effort-ignored",
+            f"'{model}' takes a thinking budget, not an effort level; effort '{thinking.effort}' not sent "
+            "(the model's dynamic budget applies)",
+        )
+    return config
+
+
+def _thinking_off(model: str, version: float | None, warnings: Warnings) -> Json:
+    """``thinkingBudget: 0`` turns thinking off where the model allows it (2.5 Flash / Flash-Lite)."""
+    if (version is not None and version >= 3) or model.startswith("gemini-2.5-pro"):
+        warnings.add(
+            None,
+            None,
+            None,
+            "thinking-cannot-disable",
+            f"'{model}' cannot turn thinking off; thinking config not sent (model default applies)",
+        )
+        return {}
+    return {"thinkingBudget": 0}
+
+
+# ---------------------------------------------------------------- contents
+
+
+@dataclass
+class _Turn:
+    """One ``Content`` under construction, with the canonical message it starts at (for warnings)."""
+
+    role: str
+    index: int | None
+    parts: list[Json] = field(default_factory=list[Json])
+
+
+def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Json]:
+    """Wire items -> alternating ``user``/``model`` contents.
+
+    https://ai.google.dev/api/caching#Content
+    """
+    current_from = _current_turn_start(items)
+    turns: list[_Turn] = []
+    calls: dict[str, str] = {}  # sent call id -> tool name, for functionResponse.name
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if isinstance(item, WireAssistant):
+            calls = _call_names(item)
+            validate = i > current_from and _validates_call_signatures(model)
+            turns.append(_Turn("model", item.index, _assistant_parts(item, model, validate, warnings)))
+            i += 1
+        elif isinstance(item, WireToolResult):
+            group: list[WireToolResult] = []
+            while i < len(items) and isinstance(items[i], WireToolResult):
+                result = items[i]
+                assert isinstance(result, WireToolResult)
+                group.append(result)
+                i += 1
+            turns.append(_Turn("user", group[0].index, _tool_results_parts(group, calls, warnings)))
+        else:
+            turns.append(_Turn("user", item.index, _user_parts(item, warnings)))
+            i += 1
+    contents = [{"role": t.role, "parts": t.parts} for t in _merge_turns(turns, warnings)]
+    if not contents:
+        warnings.add(
+            None, None, None, "empty-conversation", "history has no content to send; contents is empty"
+        )
+    return contents
+
+
+def _current_turn_start(items: list[WireItem]) -> int:
+    """Position of the last user message that starts a turn; -1 if none.
+
+    Gemini's "current turn" begins at the most recent user content with standard
+    content rather than function responses. A user message right after tool results
+    merges into their content, so only one right after a model turn (or first) counts.
+    """
+    start = -1
+    for pos, item in enumerate(items):
+        if isinstance(item, WireUser) and (pos == 0 or isinstance(items[pos - 1], WireAssistant)):
+            start = pos
+    return start
+
+
+def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
+    """Merge consecutive same-role contents; drop contents left without parts."""
+    merged: list[_Turn] = []
+    for turn in turns:
+        if not turn.parts:
+            warnings.add(
+                turn.index, None, None, "empty-message", f"{turn.role} content has no parts left; dropped"
+            )
+            continue
+        if merged and merged[-1].role == turn.role:
+            merged[-1].parts.extend(turn.parts)
+            warnings.add(
+                turn.index,
+                None,
+                None,
+                "roles-merged",
+                f"consecutive {turn.role} contents merged into one (Gemini alternates user and model)",
+            )
+            continue
+        merged.append(turn)
+    return merged
+
+
+def _call_names(item: WireAssistant) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for unit in item.units:
+        if isinstance(unit, PartUnit) and isinstance(unit.part, ToolCallPart):
+            names.setdefault(item.call_ids.get(unit.part.call_id, unit.part.call_id), unit.part.tool_name)
+    return names
+
+
+# ---------------------------------------------------------------- user content
+
+
+def _user_parts(item: WireUser, warnings: Warnings) -> list[Json]:
+    """A user (or degraded developer) message: text and image parts.
+
+    https://ai.google.dev/api/caching#Part
+    """
+    parts: list[Json] = []
+    for ci in item.items:
+        part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
+        if part is not None:
+            parts.append(part)
+    return parts
+
+
+def _content_part(
+    part: TextPart | ImageURLPart | ImageFilePart, index: int, part_index: int | None, warnings: Warnings
+) -> Json | None:
+    """Text -> ``{"text"}``; images -> ``inlineData``/``fileData``; None when dropped (warned)."""
+    if isinstance(part, TextPart):
+        return {"text": part.text}
+    if isinstance(part, ImageFilePart):
+        warnings.add(
+            index,
+            part_index,
+            "image_file",
+            "image-file-not-inlined",
+            f"image file '{part.file_path}' is not read by a pure adapter; dropped",
+        )
+        return None
+    return _image_part(part.url, index, part_index, warnings)
+
+
+def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings) -> Json | None:
+    """Base64 data URL -> ``inlineData``; http(s) URL -> ``fileData`` (mime type from the extension).
+
+    https://ai.google.dev/gemini-api/docs/image-understanding (inline data and file URIs)
+    """
+    data = parse_data_url(url)
+    if data is not None:
+        return {"inlineData": {"mimeType": data[0], "data": data[1]}}
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in ("http", "https"):
+        warnings.add(
+            index,
+            part_index,
+            "image_url",
+            "image-url-unsupported",
+            "image URL is neither http(s) nor a base64 data URL; dropped",
+        )
+        return None
+    file_data: Json = {"fileUri": url}
+    mime = _guess_image_mime(url)
+    if mime is None:
+        warnings.add(
+            index,
+            part_index,
+            "image_url",
+            "image-mime-unknown",
+            "no image type could be told from the URL's extension; fileData sent without mimeType",
+        )
+    else:
+        file_data["mimeType"] = mime
+    return {"fileData": file_data}
+
+
+def _guess_image_mime(url: str) -> str | None:
+    """Deterministic guess from the URL path's extension (never from the network)."""
+    extension = posixpath.splitext(urlsplit(url).path)[1].lower()
+    return _MIME_BY_EXTENSION.get(extension)
+
+
+# ---------------------------------------------------------------- model content
+
+
+def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warnings: Warnings) -> list[Json]:
+    """An assistant message -> ``model`` parts, with ``google`` signatures on the part before them.
+
+    Iterates the canonical parts (not ThinkingUnits): for Gemini a signature belongs to
+    the part that carried it, which the canonical message stores right before it.
+    https://ai.google.dev/gemini-api/docs/thought-signatures
+    """
+    parts = item.message.parts
+    # Indices prepare kept (it drops empty text and already warned about it).
+    kept = {unit.index for unit in item.units if isinstance(unit, PartUnit)}
+    built: dict[int, Json] = {}
+    out: list[Json] = []
+    first_call: tuple[int, Json] | None = None
+    for idx, part in enumerate(parts):
+        wire: Json | None = None
+        if isinstance(part, ThinkingSignaturePart):
+            _attach_signature(item, idx, part, built, model, warnings)
+        elif isinstance(part, ThinkingTextPart):
+            following = parts[idx + 1] if idx + 1 < len(parts) else None
+            wire = _thought_part(item.index, idx, part, following, model, warnings)
+        elif idx not in kept:
+            continue  # dropped (and warned) by prepare
+        elif isinstance(part, ToolCallPart):
+            wire = _function_call_part(item, idx, part, warnings)
+            if first_call is None:
+                first_call = (idx, wire)
+        else:
+            wire = _content_part(part, item.index, idx, warnings)
+        if wire is not None:
+            built[idx] = wire
+            out.append(wire)
+    if validate_calls and first_call is not None and "thoughtSignature" not in first_call[1]:
+        first_call[1]["thoughtSignature"] = SKIP_SIGNATURE
+        warnings.add(
+            item.index,
+            first_call[0],
+            "tool_call",
+            "thought-signature-dummy",
+            f"Gemini 3 validates the first function call of each step in the current turn and this one has "
+            f"no native signature; sent '{SKIP_SIGNATURE}'",
+        )
+    return out
+
+
+def _function_call_part(item: WireAssistant, idx: int, part: ToolCallPart, warnings: Warnings) -> Json:
+    """``{"functionCall": {"id", "name", "args"}}``; args must be an object.
+
+    https://ai.google.dev/api/caching#FunctionCall
+    """
+    args, problem = parse_arguments(part.arguments_json)
+    if problem is not None:
+        warnings.add(item.index, idx, "tool_call", "tool-arguments-invalid", problem)
+    call_id = item.call_ids.get(part.call_id, part.call_id)
+    return {"functionCall": {"id": call_id, "name": part.tool_name, "args": args}}
+
+
+def _thought_part(
+    index: int,
+    idx: int,
+    part: ThinkingTextPart,
+    following: object,
+    model: str,
+    warnings: Warnings,
+) -> Json | None:
+    """Thinking text that carries a native signature -> a ``thought: true`` text part; else None.
+
+    Gemini thought summaries are output-only: replayed without their signature they
+    carry nothing the model can use, so unsigned or foreign thinking is dropped (lesson 1).
+    """
+    problem = _thought_problem(part, following, model)
+    if problem is not None:
+        code, reason = problem
+        warnings.add(index, idx, "thinking_text", code, f"{reason}; thinking dropped")
+        return None
+    if not part.text.strip():
+        warnings.add(index, idx, "thinking_text", "empty-text", "empty thinking text dropped")
+        return None
+    return {"text": part.text, "thought": True}
+
+
+def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> tuple[str, str] | None:
+    """(warning code, reason) when thinking text cannot be replayed as a native thought."""
+    problem = thinking_text_problem(part, model)
+    if problem is not None:
+        return "thinking-foreign", problem
+    if not isinstance(following, ThinkingSignaturePart):
+        return (
+            "thinking-unsigned",
+            "thinking text has no signature after it; Gemini thought summaries are output-only",
+        )
+    sig_problem = signature_problem(following, PROVIDER_ID, model)
+    if sig_problem is not None:
+        return "thinking-foreign", f"its signature cannot be sent ({sig_problem})"
+    return None
+
+
+def _attach_signature(
+    item: WireAssistant,
+    idx: int,
+    sig: ThinkingSignaturePart,
+    built: dict[int, Json],
+    model: str,
+    warnings: Warnings,
+) -> None:
+    """Put a native ``google`` signature on the part right before it; warn and drop otherwise."""
+    problem = signature_problem(sig, PROVIDER_ID, model)
+    if problem is not None:
+        warnings.add(item.index, idx, "thinking_signature", "signature-foreign", f"{problem}; dropped")
+        return
+    parts = item.message.parts
+    if idx == 0 or isinstance(parts[idx - 1], ThinkingSignaturePart):
+        reason = "no part before it carries it"
+    elif idx - 1 not in built:
+        reason = "the part it belongs to was dropped"
+    else:
+        built[idx - 1]["thoughtSignature"] = sig.signature
+        return
+    warnings.add(
+        item.index,
+        idx,
+        "thinking_signature",
+        "signature-orphan",
+        f"{reason}; the signature stays in history but is not sent",
+    )
+
+
+# ---------------------------------------------------------------- function responses
+
+
+def _tool_results_parts(
+    results: list[WireToolResult], calls: dict[str, str], warnings: Warnings
+) -> list[Json]:
+    """One user content for a model turn's results: ``functionResponse`` parts in call order,
+    then the results' images and appended developer parts.
+
+    https://ai.google.dev/gemini-api/docs/function-calling (function responses)
+    """
+    parts = [_function_response_part(r, calls, warnings) for r in results]
+    for pos, result in enumerate(results):
+        for ci in result.images:
+            part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
+            if part is not None:
+                parts.append(part)
+                warnings.add(
+                    ci.message_index,
+                    ci.part_index,
+                    ci.part.type,
+                    "tool-image-outside-result",
+                    "functionResponse cannot hold this image for every model; sent right after the "
+                    "turn's function responses in the same user content",
+                )
+        parts.extend(_appended_parts(result, is_last=pos == len(results) - 1, warnings=warnings))
+    return parts
+
+
+def _appended_parts(result: WireToolResult, *, is_last: bool, warnings: Warnings) -> list[Json]:
+    """Developer parts attached to a tool result, as ordinary user parts."""
+    items: list[ContentItem] = result.appended
+    if items and not is_last:
+        warnings.add(
+            items[0].message_index,
+            None,
+            None,
+            "tool-attachment-moved",
+            "developer content attached to a tool result is sent after all of the turn's function responses",
+        )
+    parts: list[Json] = []
+    for ci in items:
+        part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
+        if part is not None:
+            parts.append(part)
+    return parts
+
+
+def _function_response_part(result: WireToolResult, calls: dict[str, str], warnings: Warnings) -> Json:
+    """``{"functionResponse": {"id", "name", "response": {"output"|"error": text}}}``.
+
+    google-genai documents ``output`` for the function output and ``error`` for failures.
+    https://ai.google.dev/api/caching#FunctionResponse
+    """
+    name = calls.get(result.call_id, result.tool_name)
+    if name != result.tool_name:
+        warnings.add(
+            result.index,
+            None,
+            None,
+            "tool-name-mismatch",
+            f"result names tool '{result.tool_name}' but its call is '{name}'; sent the call's name",
+        )
+    key = "error" if result.is_error else "output"
+    return {"functionResponse": {"id": result.call_id, "name": name, "response": {key: result.output_text}}}

@@ -1,0 +1,516 @@
+"""OpenAI Responses API input adapter (provider id ``openai-responses``).
+
+Maps a prepared canonical history to a ``POST /v1/responses`` body
+(https://platform.openai.com/docs/api-reference/responses/create; OpenAPI schema
+``CreateResponse``, SDK type ``ResponseCreateParamsStreaming``).
+
+Decisions (where DESIGN.md left room):
+
+- Stateless replay: ``store: false`` plus ``include: ["reasoning.encrypted_content"]``.
+  The harness owns the history, so nothing may depend on server-side state; with
+  ``store`` false a reasoning item is only accepted when it carries its
+  ``encrypted_content`` (field lesson 5: "Item with id 'rs_...' not found"), so we
+  always ask for it. ``include`` is left out only when thinking is explicitly
+  disabled, because non-reasoning models reject that include.
+- ``params.model`` None -> ``DEFAULT_MODEL`` (``gpt-5``: a reasoning model that
+  accepts every ``ThinkingParams.effort`` value, including ``minimal``). Signature
+  model checks use the model actually sent.
+- User content: always the EasyInputMessage form with an explicit ``type: message``
+  and a content *list* (``input_text`` / ``input_image`` with ``detail: auto``; the
+  spec's ``InputImageContent`` requires ``detail``). Developer-as-user turns use role
+  ``user`` (a developer message never reaches a provider as its own message).
+- Assistant text: each run of consecutive canonical text parts becomes one message
+  item. It is sent as an OutputMessage (``id``, ``status: completed``, ``output_text``
+  parts with ``annotations: []`` and ``logprobs: []``) only when we hold a trustworthy
+  Responses message id: the canonical assistant ``id`` starts with ``msg_``, the
+  message has exactly one text run, and the id was not already used in this request.
+  Otherwise an EasyInputMessage with the run's texts concatenated as a string (an
+  OutputMessage requires ``id``; ``input_text`` is not accepted for the assistant
+  role). Ids are never minted.
+- ``logprobs: []``: the spec's ``OutputTextContent`` requires it, the SDK type makes it
+  optional and the real recording omits it; the API accepts both (``response.output``
+  echoed back as input carries ``logprobs: []``), so we send it and satisfy both oracles.
+- Reasoning: consecutive thinking units of one assistant message are grouped into one
+  reasoning item per signed unit; thinking texts right before it whose id is the
+  item's id (or None) become its ``summary`` parts in order (a Responses item streams
+  several ``summary_index`` parts but one ``encrypted_content``). The item id comes
+  from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
+  require ``id``, so a reasoning item without one is dropped with a warning.
+- Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
+  when it is an ``fc_`` id not used before in the request. ``call_id`` capped at 64
+  characters by ``IdPolicy`` (field lesson 6).
+- Tool results: ``output`` is ``output_text`` as a string; when the result carries
+  images or appended developer parts, ``output`` is a list of ``input_text`` /
+  ``input_image`` (``FunctionCallOutputItemParam``), so developer reminders stay
+  inside the result. Responses has no error flag: the text is sent unchanged and an
+  error/aborted status yields a ``tool-status-not-sent`` warning.
+- Images in assistant messages cannot be sent (assistant content is output_text or
+  refusal only): dropped with a warning.
+- ``reasoning``: ``{"effort", "summary": "auto"}`` when thinking is enabled (summary
+  only when ``include_thoughts``); omitted when thinking is unset or disabled.
+  ``budget_tokens`` has no Responses equivalent (warning when given without effort).
+- ``max_output_tokens`` below the spec minimum of 16 is raised to 16 with a warning.
+- Tools: ``strict: false`` (canonical schemas are not written for strict mode);
+  ``description`` only when non-empty. No ``tool_choice`` (API default ``auto``).
+- Not representable: an assistant message's ``phase`` (commentary/final_answer) has
+  no canonical field, so it is never sent.
+
+Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
+image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
+thinking-model-mismatch, reasoning-no-id, reasoning-duplicate-id, item-id-dropped,
+tool-status-not-sent, empty-message, max-tokens-raised, thinking-budget-ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.adapters.base import Rendered
+from harness.adapters.common import (
+    AssistantUnit,
+    ContentItem,
+    IdPolicy,
+    PartUnit,
+    Prepared,
+    ThinkingUnit,
+    Warnings,
+    WireAssistant,
+    WireToolResult,
+    WireUser,
+    parse_data_url,
+    prepare,
+    signature_problem,
+    thinking_text_problem,
+)
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
+from harness.params import CallParams, ThinkingParams, ToolSpec
+
+__all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "OpenAIResponsesAdapter"]
+
+PROVIDER_ID = "openai-responses"
+DEFAULT_MODEL = "gpt-5"
+# FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).
+ID_POLICY = IdPolicy(max_length=64)
+# CreateResponse.max_output_tokens: minimum 16.
+MIN_OUTPUT_TOKENS = 16
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class _Ctx:
+    """Per-render state: warnings, the model sent, and item ids already used (the API rejects duplicates)."""
+
+    warnings: Warnings
+    model: str
+    used_ids: set[str] = field(default_factory=set[str])
+
+    def claim(self, item_id: str) -> bool:
+        """Reserve an item id; False if an earlier item already sent it."""
+        if item_id in self.used_ids:
+            return False
+        self.used_ids.add(item_id)
+        return True
+
+
+class OpenAIResponsesAdapter:
+    """``history + params -> CreateResponse body + warnings``; pure and deterministic."""
+
+    provider: str = PROVIDER_ID
+
+    def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        """Shared rules first (``prepare``), then the Responses item mapping."""
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        ctx = _Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
+        body = _body(prepared, params, ctx)
+        return Rendered(body, list(prepared.warnings))
+
+
+ADAPTER = OpenAIResponsesAdapter()
+
+
+# ---------------------------------------------------------------- request level
+
+
+def _body(prepared: Prepared, params: CallParams, ctx: _Ctx) -> JSON:
+    """Top-level CreateResponse fields, in a stable order."""
+    body: JSON = {"model": ctx.model, "input": _input_items(prepared, ctx)}
+    instructions = _instructions(prepared.system)
+    if instructions is not None:
+        body["instructions"] = instructions
+    if prepared.tools:
+        body["tools"] = [_function_tool(t) for t in prepared.tools]
+    if params.max_tokens is not None:
+        body["max_output_tokens"] = _max_output_tokens(params.max_tokens, ctx.warnings)
+    reasoning = _reasoning_config(params.thinking, ctx.warnings)
+    if reasoning is not None:
+        body["reasoning"] = reasoning
+    if params.temperature is not None:
+        body["temperature"] = params.temperature
+    body["store"] = False
+    if params.thinking is None or params.thinking.enabled:
+        body["include"] = ["reasoning.encrypted_content"]
+    if params.stream:
+        body["stream"] = True
+    return body
+
+
+def _instructions(system: list[tuple[int | None, str]]) -> str | None:
+    """CreateResponse.instructions: one string, so system entries are joined with a blank line."""
+    texts = [text for _, text in system]
+    return "\n\n".join(texts) if texts else None
+
+
+def _function_tool(tool: ToolSpec) -> JSON:
+    """FunctionTool (docs: guides/function-calling); strict off since schemas are not strict-ready."""
+    out: JSON = {"type": "function", "name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    out["parameters"] = tool.parameters
+    out["strict"] = False
+    return out
+
+
+def _max_output_tokens(max_tokens: int, warnings: Warnings) -> int:
+    """CreateResponse.max_output_tokens has a minimum of 16."""
+    if max_tokens < MIN_OUTPUT_TOKENS:
+        warnings.add(
+            None,
+            None,
+            None,
+            "max-tokens-raised",
+            f"max_tokens {max_tokens} is below the Responses minimum; sent {MIN_OUTPUT_TOKENS}",
+        )
+        return MIN_OUTPUT_TOKENS
+    return max_tokens
+
+
+def _reasoning_config(thinking: ThinkingParams | None, warnings: Warnings) -> JSON | None:
+    """Reasoning (docs: guides/reasoning): effort plus an auto summary so thinking can be shown."""
+    if thinking is None or not thinking.enabled:
+        return None
+    out: JSON = {}
+    if thinking.effort is not None:
+        out["effort"] = thinking.effort
+    elif thinking.budget_tokens is not None:
+        warnings.add(
+            None,
+            None,
+            None,
+            "thinking-budget-ignored",
+            "Responses has no reasoning token budget; budget_tokens ignored (set effort instead)",
+        )
+    if thinking.include_thoughts:
+        out["summary"] = "auto"
+    return out
+
+
+# ---------------------------------------------------------------- input items
+
+
+def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
+    """InputParam as an item list, in canonical order."""
+    items: list[JSON] = []
+    for wire in prepared.items:
+        if isinstance(wire, WireUser):
+            items.extend(_user_items(wire, ctx.warnings))
+        elif isinstance(wire, WireAssistant):
+            items.extend(_assistant_items(wire, ctx))
+        else:
+            items.append(_tool_result_item(wire, ctx.warnings))
+    return items
+
+
+def _user_items(wire: WireUser, warnings: Warnings) -> list[JSON]:
+    """EasyInputMessage, role user, content list (docs: guides/text, guides/images)."""
+    content = [c for c in (_input_content(ci, warnings) for ci in wire.items) if c is not None]
+    if not content:
+        warnings.add(wire.index, None, None, "empty-message", "user message has no content left; dropped")
+        return []
+    return [{"type": "message", "role": "user", "content": content}]
+
+
+def _input_content(ci: ContentItem, warnings: Warnings) -> JSON | None:
+    """One InputContent part (input_text / input_image), or None (warned) when it cannot be sent."""
+    part = ci.part
+    if isinstance(part, TextPart):
+        return {"type": "input_text", "text": part.text}
+    return _input_image(ci.message_index, ci.part_index, part, warnings)
+
+
+def _input_image(
+    message_index: int, part_index: int | None, part: ImageURLPart | ImageFilePart, warnings: Warnings
+) -> JSON | None:
+    """InputImageContent: an http(s) URL or a base64 data URL; files on disk are never read."""
+    if isinstance(part, ImageFilePart):
+        warnings.add(
+            message_index,
+            part_index,
+            "image_file",
+            "image-file-not-inlined",
+            f"image file '{part.file_path}' is not inlined (adapters do not read files); dropped",
+        )
+        return None
+    url = part.url
+    if url.startswith(("http://", "https://")):
+        return {"type": "input_image", "image_url": url, "detail": "auto"}
+    data = parse_data_url(url)
+    if data is not None and data[0].startswith("image/"):
+        return {"type": "input_image", "image_url": url, "detail": "auto"}
+    warnings.add(
+        message_index,
+        part_index,
+        "image_url",
+        "image-url-unsupported",
+        "image URL is neither http(s) nor a base64 image data URL; dropped",
+    )
+    return None
+
+
+# ---------------------------------------------------------------- assistant
+
+
+def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
+    """Reasoning, message and function_call items in the order the parts appear."""
+    items: list[JSON] = []
+    msg_id = _trusted_message_id(wire, ctx)
+    thinking: list[ThinkingUnit] = []
+    texts: list[str] = []
+    for unit in [*wire.units, None]:  # None flushes the trailing runs
+        if not isinstance(unit, ThinkingUnit) and thinking:
+            items.extend(_reasoning_items(wire.index, thinking, ctx))
+            thinking = []
+        if not _is_text(unit) and texts:
+            items.append(_assistant_message(texts, msg_id))
+            texts = []
+        if isinstance(unit, ThinkingUnit):
+            thinking.append(unit)
+        elif isinstance(unit, PartUnit):
+            part = unit.part
+            if isinstance(part, TextPart):
+                texts.append(part.text)
+            elif isinstance(part, ToolCallPart):
+                items.append(_function_call(wire.index, unit.index, part, wire.call_ids, ctx))
+            else:
+                _warn_assistant_image(wire.index, unit.index, part, ctx.warnings)
+    return items
+
+
+def _is_text(unit: AssistantUnit | None) -> bool:
+    return isinstance(unit, PartUnit) and isinstance(unit.part, TextPart)
+
+
+def _text_runs(units: Sequence[AssistantUnit]) -> int:
+    """How many runs of consecutive text parts (each becomes one message item)."""
+    runs = 0
+    previous = False
+    for unit in units:
+        current = _is_text(unit)
+        if current and not previous:
+            runs += 1
+        previous = current
+    return runs
+
+
+def _trusted_message_id(wire: WireAssistant, ctx: _Ctx) -> str | None:
+    """The canonical id, if it is a Responses ``msg_`` id that maps to exactly one message item.
+
+    A canonical id may be ours rather than OpenAI's; the API checks the prefix and
+    rejects duplicate item ids, and one id cannot name two message items.
+    """
+    mid = wire.message.id
+    if not mid or not mid.startswith("msg_") or _text_runs(wire.units) != 1:
+        return None
+    if not ctx.claim(mid):
+        ctx.warnings.add(
+            wire.index,
+            None,
+            None,
+            "item-id-dropped",
+            f"message id '{mid}' already used in this request; not sent",
+        )
+        return None
+    return mid
+
+
+def _assistant_message(texts: list[str], msg_id: str | None) -> JSON:
+    """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage."""
+    if msg_id is None:
+        return {"type": "message", "role": "assistant", "content": "".join(texts)}
+    return {
+        "type": "message",
+        "role": "assistant",
+        "id": msg_id,
+        "status": "completed",
+        "content": [{"type": "output_text", "text": t, "annotations": [], "logprobs": []} for t in texts],
+    }
+
+
+def _warn_assistant_image(
+    index: int, part_index: int, part: ImageURLPart | ImageFilePart, warnings: Warnings
+) -> None:
+    """Assistant message content is output_text/refusal only: images cannot be replayed there."""
+    warnings.add(
+        index,
+        part_index,
+        part.type,
+        "assistant-image-dropped",
+        "Responses assistant messages cannot carry images; dropped",
+    )
+
+
+def _function_call(
+    index: int, part_index: int, part: ToolCallPart, call_ids: dict[str, str], ctx: _Ctx
+) -> JSON:
+    """FunctionToolCall item (docs: guides/function-calling); arguments stay the model's JSON string."""
+    out: JSON = {
+        "type": "function_call",
+        "call_id": call_ids.get(part.call_id, part.call_id),
+        "name": part.tool_name,
+        "arguments": part.arguments_json,
+    }
+    item_id = part.item_id
+    if item_id:
+        if not item_id.startswith("fc_"):
+            ctx.warnings.add(
+                index,
+                part_index,
+                "tool_call",
+                "item-id-dropped",
+                f"item id '{item_id}' is not an fc_ id; not sent",
+            )
+        elif not ctx.claim(item_id):
+            ctx.warnings.add(
+                index,
+                part_index,
+                "tool_call",
+                "item-id-dropped",
+                f"item id '{item_id}' already used in this request; not sent",
+            )
+        else:
+            out["id"] = item_id
+    return out
+
+
+# ---------------------------------------------------------------- reasoning
+
+
+def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> list[JSON]:
+    """ReasoningItem per signed unit of a run of consecutive thinking units (docs: guides/reasoning).
+
+    Texts waiting before a signed unit join its summary when their id matches; texts
+    that end up with no native signature cannot be replayed (field lesson 5).
+    """
+    items: list[JSON] = []
+    pending: list[ThinkingUnit] = []
+    for unit in run:
+        if unit.signature is None:
+            pending.append(unit)
+            continue
+        item_id = unit.signature.id or (unit.text.id if unit.text else None)
+        members = [u for u in pending if _same_item(u.text, item_id)]
+        for u in pending:
+            if not any(u is m for m in members):
+                _warn_text(
+                    index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx
+                )
+        pending = []
+        if _same_item(unit.text, item_id):
+            members.append(unit)
+        elif unit.text is not None:
+            _warn_text(index, unit, "thinking-unsigned", "reasoning text of another item id; dropped", ctx)
+        item = _reasoning_item(index, unit, members, item_id, ctx)
+        if item is not None:
+            items.append(item)
+    for u in pending:
+        _warn_text(index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx)
+    return items
+
+
+def _same_item(text: ThinkingTextPart | None, item_id: str | None) -> bool:
+    return text is not None and (text.id is None or text.id == item_id)
+
+
+def _reasoning_item(
+    index: int, signed: ThinkingUnit, members: list[ThinkingUnit], item_id: str | None, ctx: _Ctx
+) -> JSON | None:
+    """One ReasoningItem with encrypted_content, or None (every part warned) when it cannot be sent."""
+    assert signed.signature is not None
+    problem = signature_problem(signed.signature, PROVIDER_ID, ctx.model)
+    code = "thinking-foreign"
+    if problem is None and not item_id:
+        problem = "reasoning item has no id (the API requires one)"
+        code = "reasoning-no-id"
+    elif problem is None and item_id and not item_id.startswith("rs_"):
+        problem = f"reasoning item id '{item_id}' is not a Responses rs_ id"
+        code = "reasoning-no-id"
+    if problem is None and item_id and not ctx.claim(item_id):
+        problem = f"reasoning item '{item_id}' already sent in this request"
+        code = "reasoning-duplicate-id"
+    if problem is not None:
+        for u in members:
+            _warn_text(index, u, code, f"{problem}; reasoning item dropped", ctx)
+        _warn_signature(index, signed, code, f"{problem}; reasoning item dropped", ctx)
+        return None
+    summary: list[JSON] = []
+    for u in members:
+        assert u.text is not None
+        text_problem = thinking_text_problem(u.text, ctx.model)
+        if text_problem is not None:
+            _warn_text(index, u, "thinking-model-mismatch", f"{text_problem}; left out of the summary", ctx)
+        elif u.text.text:
+            summary.append({"type": "summary_text", "text": u.text.text})
+    return {
+        "type": "reasoning",
+        "id": item_id,
+        "summary": summary,
+        "encrypted_content": signed.signature.signature,
+    }
+
+
+def _warn_text(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:
+    ctx.warnings.add(index, unit.text_index, "thinking_text", code, reason)
+
+
+def _warn_signature(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:
+    ctx.warnings.add(index, unit.signature_index, "thinking_signature", code, reason)
+
+
+# ---------------------------------------------------------------- tool results
+
+
+def _tool_result_item(wire: WireToolResult, warnings: Warnings) -> JSON:
+    """FunctionCallOutputItemParam (docs: guides/function-calling); string output unless images/reminders."""
+    if wire.is_error and not wire.synthesized:
+        warnings.add(
+            wire.index,
+            None,
+            None,
+            "tool-status-not-sent",
+            f"Responses has no tool error flag; status '{wire.status}' is only visible through the output text",
+        )
+    out: JSON = {
+        "type": "function_call_output",
+        "call_id": wire.call_id,
+        "output": _tool_output(wire, warnings),
+    }
+    return out
+
+
+def _tool_output(wire: WireToolResult, warnings: Warnings) -> str | list[JSON]:
+    """Tool text as a string, or an input_text/input_image list when images or developer parts ride along."""
+    if not wire.images and not wire.appended:
+        return wire.output_text
+    parts: list[JSON] = []
+    if wire.output_text:
+        parts.append({"type": "input_text", "text": wire.output_text})
+    for ci in [*wire.images, *wire.appended]:
+        content = _input_content(ci, warnings)
+        if content is not None:
+            parts.append(content)
+    tool_text_only = [{"type": "input_text", "text": wire.output_text}] if wire.output_text else []
+    if parts == tool_text_only:
+        return wire.output_text  # every extra part was dropped (warned): plain string output
+    return parts

@@ -1,0 +1,218 @@
+"""OpenRouter input adapter (provider id ``openrouter``).
+
+OpenRouter's ``POST /api/v1/chat/completions`` is the OpenAI Chat Completions API plus
+extensions (https://openrouter.ai/docs/api-reference/chat-completion; SDK model
+``openrouter.components.chatrequest.ChatRequest``). Everything Chat already does is
+reused from ``openai_chat``; this module adds the reasoning round trip and OpenRouter's
+own parameters.
+
+Decisions (where DESIGN.md left room), besides those documented in ``openai_chat``:
+
+- ``params.model`` None -> ``DEFAULT_MODEL`` (``openai/gpt-4.1-mini``, the model of the
+  recorded tool-call round trip). Signature model checks use the model actually sent.
+- Reasoning round trip (docs: guides/best-practices/reasoning-tokens, "Preserving
+  reasoning"): each native thinking unit of an assistant turn becomes entries of the
+  message's ``reasoning_details``, in the shapes OpenRouter itself streams them (see
+  the recordings under realstreams/openrouter):
+  * ``anthropic-claude-v1`` / ``unknown``, text + signature -> one
+    ``{"type": "reasoning.text", "text", "signature", "format", "index", "id"?}``;
+  * ``*-responses-v1`` (OpenAI, xAI, ...), text + signature -> ``reasoning.summary``
+    ``{"summary"}`` plus ``reasoning.encrypted`` ``{"data": signature}`` (the signature is
+    the reasoning item's encrypted content, the text its summary: exactly the pair the
+    recorded gpt-5-mini response carries);
+  * ``google-gemini-v1``, text + signature -> ``reasoning.text`` ``{"text"}`` plus
+    ``reasoning.encrypted`` ``{"data": thought signature}``;
+  * a signature alone (any native format) -> ``reasoning.encrypted`` ``{"data"}``: that
+    is how OpenRouter sends o-series encrypted reasoning (recorded), Anthropic redacted
+    thinking and Gemini thought signatures.
+  ``index`` is the unit's ordinal among the units sent in that message (0, 1, ...); both
+  entries of a split unit share it, as the recording's summary/encrypted pair does.
+  ``id`` is the part's own id (an encrypted entry falls back to its text's id); no id is
+  minted. An id equal to a tool call id that the id policy remapped is remapped the
+  same way (Gemini signatures name their function call).
+- No plain ``reasoning`` string on assistant messages: ``reasoning_details`` is the
+  documented round-trip carrier, and plain text would replay unsigned thinking as
+  text (field lesson 1).
+- Thinking text without a signature, or with a foreign/other-model/empty signature, is
+  dropped (``thinking-unsigned`` / ``thinking-foreign`` / ``thinking-model-mismatch``).
+- Tool call ids: ``^[A-Za-z0-9_-]+$`` and at most 64 characters, the intersection of the
+  upstreams' rules (Anthropic's pattern, Responses' 64; field lesson 6: Kimi's
+  ``functions.x:0`` ids through OpenRouter broke Anthropic).
+- Tool result images: sent as in Chat (a user message after the tool run), although
+  OpenRouter's schema accepts image parts in tool messages: not every upstream does.
+- ``reasoning``: ``{"effort"}`` when ``thinking.effort`` is set (a budget given too is
+  ignored, with ``thinking-budget-ignored``: ThinkingParams says effort drives
+  OpenRouter), else ``{"max_tokens": budget_tokens}``, else ``{"enabled": true}`` (as
+  the recorded request sends); ``"exclude": true`` when ``include_thoughts`` is false;
+  ``{"effort": "none"}`` when thinking is disabled. ``max_tokens``, ``enabled`` and
+  ``exclude`` are documented by OpenRouter and accepted live (the recorded request sends
+  ``enabled``), but SDK 1.3.84's ``ChatRequestReasoning`` lists only ``effort`` and
+  ``summary``: a strict SDK check flags them (a known SDK gap).
+- ``max_completion_tokens`` (the SDK marks ``max_tokens`` deprecated). No
+  ``stream_options`` (the SDK documents ``include_usage`` as having no effect: usage is
+  always included) and no ``usage: {include}`` (not in the SDK's ChatRequest).
+
+Warning codes emitted here (besides ``prepare()`` and ``openai_chat``'s):
+thinking-unsigned, thinking-foreign, thinking-model-mismatch, thinking-budget-ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from harness.adapters import openai_chat as chat
+from harness.adapters.base import Rendered
+from harness.adapters.common import (
+    IdPolicy,
+    ThinkingUnit,
+    Warnings,
+    WireAssistant,
+    prepare,
+    signature_problem,
+    thinking_text_problem,
+)
+from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
+from harness.params import CallParams, ThinkingParams
+
+__all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
+
+PROVIDER_ID = "openrouter"
+DEFAULT_MODEL = "openai/gpt-4.1-mini"
+ID_POLICY = IdPolicy(pattern=r"[A-Za-z0-9_-]+", max_length=64)
+# Formats whose signature rides on the reasoning.text entry (Anthropic thinking blocks).
+SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})
+
+JSON = dict[str, Any]
+
+
+class OpenRouterAdapter:
+    provider: str = PROVIDER_ID
+
+    def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        model = params.model or DEFAULT_MODEL
+
+        def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
+            return reasoning_details(item, units, warnings, model)
+
+        body = chat.base_body(prepared, params, model, reasoning)
+        config = reasoning_config(params.thinking, prepared.warnings)
+        if config is not None:
+            body["reasoning"] = config
+        return Rendered(body, list(prepared.warnings))
+
+
+ADAPTER = OpenRouterAdapter()
+
+
+# ---------------------------------------------------------------- request level
+
+
+def reasoning_config(thinking: ThinkingParams | None, warnings: Warnings) -> JSON | None:
+    """ChatRequest.reasoning (docs: reasoning-tokens, "Controlling reasoning tokens")."""
+    if thinking is None:
+        return None
+    if not thinking.enabled:
+        return {"effort": "none"}
+    out: JSON = {}
+    if thinking.effort is not None:
+        out["effort"] = thinking.effort
+        if thinking.budget_tokens is not None:
+            warnings.add(
+                None,
+                None,
+                None,
+                "thinking-budget-ignored",
+                "OpenRouter takes effort or max_tokens, not both; effort sent, budget_tokens ignored",
+            )
+    elif thinking.budget_tokens is not None:
+        out["max_tokens"] = thinking.budget_tokens
+    else:
+        out["enabled"] = True
+    if not thinking.include_thoughts:
+        out["exclude"] = True
+    return out
+
+
+# ---------------------------------------------------------------- reasoning_details
+
+
+def reasoning_details(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings, model: str) -> JSON:
+    """``reasoning_details`` for one assistant turn; units that cannot be sent are warned and left out."""
+    details: list[JSON] = []
+    ordinal = 0
+    for unit in units:
+        problem = unit_problem(unit, model)
+        if problem is not None:
+            code, why = problem
+            chat.warn_thinking(item.index, [unit], warnings, code, why)
+            continue
+        details.extend(unit_details(unit, ordinal, item.call_ids))
+        ordinal += 1
+    return {"reasoning_details": details} if details else {}
+
+
+def unit_problem(unit: ThinkingUnit, model: str) -> tuple[str, str] | None:
+    """(warning code, reason) when a unit is not native reasoning for this model; None if it is."""
+    if unit.signature is None:
+        return "thinking-unsigned", "reasoning text has no signature, so it cannot be replayed as native"
+    problem = signature_problem(unit.signature, PROVIDER_ID, model)
+    if problem is not None:
+        return "thinking-foreign", problem
+    if unit.text is not None:
+        problem = thinking_text_problem(unit.text, model)
+        if problem is not None:
+            return "thinking-model-mismatch", problem
+    return None
+
+
+def unit_details(unit: ThinkingUnit, index: int, call_ids: dict[str, str]) -> list[JSON]:
+    """The ReasoningDetail entries of one native unit, in the shape OpenRouter streams for its format."""
+    sig = unit.signature
+    assert sig is not None  # unit_problem() rejected unsigned units
+    text = unit.text
+    if text is None:
+        return [encrypted_detail(sig, None, index, call_ids)]
+    if sig.format in SIGNATURE_ON_TEXT:
+        return [signed_text_detail(text, sig, index, call_ids)]
+    entries: list[JSON] = []
+    if text.text:
+        entries.append(text_detail(text, str(sig.format), index, call_ids))
+    entries.append(encrypted_detail(sig, text, index, call_ids))
+    return entries
+
+
+def signed_text_detail(
+    text: ThinkingTextPart, sig: ThinkingSignaturePart, index: int, call_ids: dict[str, str]
+) -> JSON:
+    """ReasoningDetailText with its signature (Anthropic thinking block)."""
+    entry: JSON = {"type": "reasoning.text", "text": text.text, "signature": sig.signature}
+    return _common(entry, text.id or sig.id, sig.format, index, call_ids)
+
+
+def text_detail(text: ThinkingTextPart, fmt: str, index: int, call_ids: dict[str, str]) -> JSON:
+    """ReasoningDetailSummary for Responses-family formats, else ReasoningDetailText without signature."""
+    if fmt.endswith("-responses-v1"):
+        entry: JSON = {"type": "reasoning.summary", "summary": text.text}
+    else:
+        entry = {"type": "reasoning.text", "text": text.text}
+    return _common(entry, text.id, fmt, index, call_ids)
+
+
+def encrypted_detail(
+    sig: ThinkingSignaturePart, text: ThinkingTextPart | None, index: int, call_ids: dict[str, str]
+) -> JSON:
+    """ReasoningDetailEncrypted: opaque reasoning state sent back byte-exact."""
+    entry: JSON = {"type": "reasoning.encrypted", "data": sig.signature}
+    return _common(entry, sig.id or (text.id if text else None), sig.format, index, call_ids)
+
+
+def _common(entry: JSON, part_id: str | None, fmt: str | None, index: int, call_ids: dict[str, str]) -> JSON:
+    """id (remapped like its tool call when it names one), format and index."""
+    if part_id:
+        entry["id"] = call_ids.get(part_id, part_id)
+    if fmt:
+        entry["format"] = fmt
+    entry["index"] = index
+    return entry

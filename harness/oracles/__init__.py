@@ -1,0 +1,104 @@
+"""Independent schema oracles for provider request bodies (invariant I12).
+
+Two oracles judge a request body for a provider id, neither written by us:
+
+- ``spec``: the provider's published schema, vendored under ``specs/`` (``spec.py``);
+- ``sdk``: the official SDK's request types, made strict (``sdk.py``).
+
+Known quirks of either are tolerated only through ``allowances.py``. Everything is
+built once, on first use, and reused: a check costs microseconds (spec) to well under
+a millisecond (sdk) after that.
+
+    report = validate("anthropic", body)
+    report.ok, report.errors, report.allowed  # bool, [OracleError], [(OracleError, allowance id)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.oracles.allowances import ALLOWANCES, Allowance, find_allowance
+from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
+from harness.oracles.spec import SPEC_TARGETS, spec_oracle
+
+__all__ = [
+    "ALLOWANCES",
+    "ORACLES",
+    "PROVIDERS",
+    "Allowance",
+    "OracleError",
+    "OracleReport",
+    "describe",
+    "validate",
+]
+
+ORACLES: tuple[str, ...] = ("spec", "sdk")
+PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
+
+
+@dataclass(frozen=True)
+class OracleError:
+    """One violation: which oracle, where in the body (``/``-joined path), what."""
+
+    oracle: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.oracle}] {self.path or '<root>'}: {self.message}"
+
+
+@dataclass(frozen=True)
+class OracleReport:
+    """The verdict on one body: failures, and errors tolerated by a named allowance."""
+
+    provider: str
+    errors: list[OracleError] = field(default_factory=list[OracleError])
+    allowed: list[tuple[OracleError, str]] = field(default_factory=list[tuple[OracleError, str]])
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def __str__(self) -> str:
+        lines = [f"{self.provider}: {'ok' if self.ok else f'{len(self.errors)} error(s)'}"]
+        lines += [f"  {e}" for e in self.errors]
+        lines += [f"  allowed ({aid}): {e}" for e, aid in self.allowed]
+        return "\n".join(lines)
+
+
+def describe(provider: str) -> dict[str, str]:
+    """What each oracle checks a provider's body against (for reports and docs)."""
+    return {"spec": SPEC_TARGETS[provider][0], "sdk": SDK_TARGETS[provider][0]}
+
+
+def _check(oracle: str, provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
+    if oracle == "spec":
+        return spec_oracle(provider).errors(body)
+    if oracle == "sdk":
+        try:
+            return sdk_oracle(provider).errors(body)
+        except ImportError as e:  # the SDKs are the optional `oracles` extra
+            raise RuntimeError(
+                f"the sdk oracle needs the provider SDKs: install harness[oracles] ({e})"
+            ) from e
+    raise ValueError(f"unknown oracle {oracle!r} (expected one of: {', '.join(ORACLES)})")
+
+
+def validate(provider: str, body: dict[str, Any], *, oracles: Iterable[str] = ORACLES) -> OracleReport:
+    """Judge a request body with each oracle; the body is not modified."""
+    if provider not in PROVIDERS:
+        raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
+    errors: list[OracleError] = []
+    allowed: list[tuple[OracleError, str]] = []
+    for oracle in oracles:
+        for path, message in _check(oracle, provider, body):
+            error = OracleError(oracle, path, message)
+            allowance = find_allowance(provider, oracle, path, message)
+            if allowance is None:
+                errors.append(error)
+            else:
+                allowed.append((error, allowance.id))
+    return OracleReport(provider, errors, allowed)

@@ -1,0 +1,335 @@
+"""Official-SDK oracle: a request body against each provider SDK's own request types.
+
+Why a second oracle: the SDKs are what most clients send through, and a disagreement
+between SDK and spec (version skew) is worth seeing. Used naively the SDK types
+accept almost anything, so each is wrapped (recipes in ``notes/oracles.md``):
+
+- openai / anthropic ship TypedDicts. ``TypeAdapter(List[TD], config=extra forbid,
+  strict)``: the config is refused on a TypedDict but allowed on ``List[TD]``, and it
+  reaches every nested TypedDict. ``Iterable[...]`` fields validate lazily, so the
+  result is walked to force them (``_materialize``); anthropic's block union also
+  holds the response *models* (``extra='allow'``), whose ``model_extra`` we reject.
+  The streaming or non-streaming params type is chosen by ``body["stream"]``.
+- google-genai has no type for the REST body: each top-level key is validated with
+  its own pydantic type (``Content``, ``Tool``, ...); unknown top-level keys fail and
+  unknown-enum ``UserWarning``s become errors. genai also accepts snake_case names;
+  the spec oracle is the one that enforces camelCase.
+- openrouter: ``ChatRequest`` (pydantic models, ``extra`` left at ignore). Instead of
+  the global ``BaseModel.model_config["extra"] = "forbid"`` patch from the notes,
+  which only works if it runs before anything imports ``openrouter.components`` and
+  then changes the SDK for every user in the process, unknown keys are found by
+  walking the input beside the validated model (``_unknown_keys``). Same verdicts,
+  no global state, import order irrelevant. Models that opt into ``extra='allow'``
+  keep it. ``strict=True`` also turns off the SDK's open-enum fallback
+  (``UnrecognizedStr``), so unknown enum values fail.
+
+Every oracle returns ``(path, message)`` pairs with ``path`` a ``/``-joined path into
+the body (union-branch tags removed). Oracles are built once, on first use.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any, NamedTuple, Protocol, cast
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+__all__ = ["SDK_TARGETS", "SdkOracle", "sdk_oracle"]
+
+Loc = tuple[str | int, ...]
+RawError = tuple[Loc, str, str]  # (pydantic loc, error type, message)
+_DISCRIMINATORS = ("type", "role")
+_MAX_ERRORS = 25
+
+
+class SdkOracle(Protocol):
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]: ...
+
+
+# --- error reporting -----------------------------------------------------------------
+
+
+def _body_path(body: Any, loc: Loc) -> tuple[str | int, ...]:
+    """The parts of a pydantic ``loc`` that address the body; union-branch tags dropped."""
+    out: list[str | int] = []
+    cur = body
+    for part in loc:
+        if isinstance(cur, dict) and isinstance(part, str) and part in cur:
+            out.append(part)
+            cur = cast(dict[str, Any], cur)[part]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cast(list[Any], cur)):
+            out.append(part)
+            cur = cast(list[Any], cur)[part]
+    return tuple(out)
+
+
+class _Err(NamedTuple):
+    loc: Loc  # pydantic's, with union-branch tags
+    kind: str
+    msg: str
+    path: Loc  # into the body
+
+
+def _under(path: Loc, site: Loc) -> bool:
+    return path[: len(site)] == site
+
+
+def _drop_wrong_variants(errs: list[_Err]) -> list[_Err]:
+    """Drop union branches whose own ``type``/``role`` literal failed: not the meant variant.
+
+    Where that leaves a spot with nothing said about it (nor about a non-root ancestor,
+    other than "wrong type"), the literal errors are restored: they list the values that
+    were expected there.
+    """
+    off = {
+        e.loc[:-1]
+        for e in errs
+        if e.kind == "literal_error" and e.loc and e.loc[-1] in _DISCRIMINATORS and e.path[:-1] != e.loc[:-1]
+    }
+    kept = [e for e in errs if not any(_under(e.loc, b) for b in off)]
+    below = [e.path for e in kept]
+    above = [e.path for e in kept if e.path and not _is_shape(e)]
+    literals = [e for e in errs if e.loc[:-1] in off and e.kind == "literal_error"]
+    restored: set[Loc] = set()
+    for site in sorted({e.path[:-1] for e in literals}, key=len, reverse=True):
+        if not any(_under(p, site) for p in below) and not any(_under(site, p) for p in above):
+            restored.add(site)
+            below.append(site)
+    return kept + [e for e in literals if e.path[:-1] in restored]
+
+
+def _is_shape(e: _Err) -> bool:
+    return e.kind.endswith("_type") or e.kind == "none_required"
+
+
+def _drop_shape_mismatches(errs: list[_Err]) -> list[_Err]:
+    """Drop "wrong type" errors of union branches when another branch got further.
+
+    E.g. ``input: str | list[...]`` reports "should be a valid string" beside the real
+    error deep in the list; Speakeasy's ``Nullable``/``Unset`` add two more per field.
+    """
+
+    def superseded(e: _Err) -> bool:
+        return any(
+            f is not e and ((len(f.path) > len(e.path) and _under(f.path, e.path))
+                            or (f.path == e.path and (not _is_shape(f) or "Unset" in e.msg)))
+            for f in errs
+        )  # fmt: skip
+
+    return [e for e in errs if not (_is_shape(e) and superseded(e))]
+
+
+def _report(body: Any, raw: list[RawError]) -> list[tuple[str, str]]:
+    """Pydantic errors as ``(path, message)``, minus the noise of failed union branches."""
+    errs = [_Err(loc, kind, msg, _body_path(body, loc)) for loc, kind, msg in raw]
+    errs = _drop_shape_mismatches(_drop_wrong_variants(errs))
+    seen: dict[tuple[str, str], None] = {}
+    for e in errs:
+        detail = f"{e.msg}: {e.loc[-1]}" if e.kind in ("missing", "extra_forbidden") and e.loc else e.msg
+        seen.setdefault(("/".join(str(p) for p in e.path), f"{detail} [{e.kind}]"), None)
+    out = list(seen)
+    if len(out) > _MAX_ERRORS:
+        out = [*out[:_MAX_ERRORS], ("", f"... {len(out) - _MAX_ERRORS} more errors")]
+    return out
+
+
+def _raw(err: ValidationError, prefix: Loc = ()) -> list[RawError]:
+    return [(prefix + tuple(e["loc"]), e["type"], e["msg"]) for e in err.errors()]
+
+
+# --- TypedDict params (openai, anthropic) ------------------------------------------------
+
+
+class _Invalid(Exception):
+    def __init__(self, errors: list[RawError]) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+def _materialize(value: Any, loc: Loc) -> Any:
+    """Force lazy ``Iterable[...]`` validators and reject extras on response-model branches."""
+    if isinstance(value, dict):
+        d = cast(dict[Any, Any], value)
+        for k, v in d.items():
+            d[k] = _materialize(v, (*loc, k))
+        return d
+    if isinstance(value, list):
+        return [_materialize(v, (*loc, i)) for i, v in enumerate(cast(list[Any], value))]
+    if isinstance(value, BaseModel):
+        if value.model_extra:
+            raise _Invalid(
+                [((*loc, k), "extra_forbidden", "Extra inputs are not permitted") for k in value.model_extra]
+            )
+        for name in type(value).model_fields:
+            _materialize(getattr(value, name), (*loc, name))
+        return value
+    if type(value).__name__ == "ValidatorIterator":  # pydantic's lazy Iterable[...]
+        out: list[Any] = []
+        try:
+            for i, v in enumerate(cast(Iterable[Any], value)):
+                out.append(_materialize(v, (*loc, i)))
+        except ValidationError as e:
+            raise _Invalid(_raw(e, loc)) from None
+        return out
+    return value
+
+
+class TypedDictOracle:
+    """Strict, closed validation of a params TypedDict; streaming variant chosen per body."""
+
+    def __init__(self, streaming: type, non_streaming: type) -> None:
+        self._types = {True: streaming, False: non_streaming}
+        self._adapters: dict[bool, TypeAdapter[list[Any]]] = {}
+
+    def _adapter(self, stream: bool) -> TypeAdapter[list[Any]]:
+        if stream not in self._adapters:
+            tp = self._types[stream]
+            self._adapters[stream] = TypeAdapter(list[tp], config=ConfigDict(extra="forbid", strict=True))  # pyright: ignore[reportInvalidTypeForm]
+        return self._adapters[stream]
+
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        try:
+            # [body] and loc[1:]: config= is only accepted on the List wrapper.
+            _materialize(self._adapter(body.get("stream") is True).validate_python([body]), ())
+        except ValidationError as e:
+            return _report(body, [(loc[1:], k, m) for loc, k, m in _raw(e)])
+        except _Invalid as e:
+            return _report(body, [(loc[1:], k, m) for loc, k, m in e.errors])
+        return []
+
+
+def _openai_chat() -> TypedDictOracle:
+    from openai.types.chat import completion_create_params as p
+
+    return TypedDictOracle(p.CompletionCreateParamsStreaming, p.CompletionCreateParamsNonStreaming)
+
+
+def _openai_responses() -> TypedDictOracle:
+    from openai.types.responses import response_create_params as p
+
+    return TypedDictOracle(p.ResponseCreateParamsStreaming, p.ResponseCreateParamsNonStreaming)
+
+
+def _anthropic() -> TypedDictOracle:
+    from anthropic.types import message_create_params as p
+
+    return TypedDictOracle(p.MessageCreateParamsStreaming, p.MessageCreateParamsNonStreaming)
+
+
+# --- google-genai (piecewise) --------------------------------------------------------------
+
+
+class GenaiOracle:
+    """Each top-level key of a ``generateContent`` body through its google-genai type.
+
+    The keys are the ones the SDK itself writes into a Gemini API request body
+    (``models._GenerateContentConfig_to_mldev``); anything else is an unknown key.
+    """
+
+    def __init__(self) -> None:
+        from google.genai import types as gt
+
+        self._pieces: dict[str, TypeAdapter[Any]] = {
+            "contents": TypeAdapter(list[gt.Content]),
+            "systemInstruction": TypeAdapter(gt.Content),
+            "tools": TypeAdapter(list[gt.Tool]),
+            "toolConfig": TypeAdapter(gt.ToolConfig),
+            "generationConfig": TypeAdapter(gt.GenerationConfig),
+            "safetySettings": TypeAdapter(list[gt.SafetySetting]),
+            "cachedContent": TypeAdapter(str, config=ConfigDict(strict=True)),
+            "serviceTier": TypeAdapter(str, config=ConfigDict(strict=True)),
+            "store": TypeAdapter(bool, config=ConfigDict(strict=True)),
+            "labels": TypeAdapter(dict[str, str], config=ConfigDict(strict=True)),
+        }
+
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        raw: list[RawError] = []
+        for key, value in body.items():
+            adapter = self._pieces.get(key)
+            if adapter is None:
+                raw.append(((key,), "extra_forbidden", "Extra inputs are not permitted"))
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # genai only warns on unknown enum values
+                try:
+                    adapter.validate_python(value)
+                except ValidationError as e:
+                    raw.extend(_raw(e, (key,)))
+                except Warning as w:
+                    raw.append(((key,), "warning", str(w)))
+        return _report(body, raw)
+
+
+# --- openrouter ----------------------------------------------------------------------------
+
+
+def _field_names(cls: type[BaseModel]) -> dict[str, str]:
+    """Input key -> attribute name, by alias and (populate_by_name) by name."""
+    names: dict[str, str] = {}
+    for name, field in cls.model_fields.items():
+        names[name] = name
+        for alias in (field.alias, field.validation_alias):
+            if isinstance(alias, str):
+                names[alias] = name
+    return names
+
+
+def _unknown_keys(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
+    """Keys of the input that the validated model silently ignored (``extra='ignore'``)."""
+    if isinstance(value, BaseModel) and isinstance(raw, dict):
+        names = _field_names(type(value))
+        allow = type(value).model_config.get("extra") == "allow"
+        for key, sub in cast(dict[str, Any], raw).items():
+            if key in names:
+                _unknown_keys(sub, getattr(value, names[key]), (*loc, key), out)
+            elif not allow:
+                out.append(((*loc, key), "extra_forbidden", "Extra inputs are not permitted"))
+    elif isinstance(value, list | tuple) and isinstance(raw, list):
+        for i, (r, v) in enumerate(zip(cast(list[Any], raw), cast(list[Any], value), strict=False)):
+            _unknown_keys(r, v, (*loc, i), out)
+    elif isinstance(value, dict) and isinstance(raw, dict):
+        d = cast(dict[Any, Any], value)
+        for key, sub in cast(dict[Any, Any], raw).items():
+            if key in d:
+                _unknown_keys(sub, d[key], (*loc, key), out)
+
+
+class OpenRouterOracle:
+    """``openrouter.components.ChatRequest``, strict, plus an unknown-key walk."""
+
+    def __init__(self) -> None:
+        from openrouter.components.chatrequest import ChatRequest
+
+        self._model: type[BaseModel] = ChatRequest
+
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        try:
+            validated = self._model.model_validate(body, strict=True)
+        except ValidationError as e:
+            return _report(body, _raw(e))
+        raw: list[RawError] = []
+        _unknown_keys(body, validated, (), raw)
+        return _report(body, raw)
+
+
+SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
+    "openai-chat": ("openai.types.chat.completion_create_params.CompletionCreateParams{Streaming,NonStreaming}",
+                    _openai_chat),
+    "openai-responses": ("openai.types.responses.response_create_params.ResponseCreateParams{Streaming,NonStreaming}",
+                         _openai_responses),
+    "anthropic": ("anthropic.types.message_create_params.MessageCreateParams{Streaming,NonStreaming}", _anthropic),
+    "gemini": ("google.genai.types.{Content,Tool,ToolConfig,GenerationConfig,SafetySetting} per key", GenaiOracle),
+    "openrouter": ("openrouter.components.chatrequest.ChatRequest (strict, unknown keys rejected)", OpenRouterOracle),
+}  # fmt: skip
+
+
+@cache
+def sdk_oracle(provider: str) -> SdkOracle:
+    """The SDK oracle for a provider id, built on first use (SDK imports take seconds)."""
+    try:
+        _, build = SDK_TARGETS[provider]
+    except KeyError:
+        raise ValueError(f"no SDK oracle for provider {provider!r}") from None
+    return build()

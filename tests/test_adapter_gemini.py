@@ -1,0 +1,435 @@
+"""The Gemini input adapter: the mappings that are easy to get wrong, asserted on the body."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from harness.adapters.base import Rendered, canonical_json
+from harness.adapters.gemini import ADAPTER, SKIP_SIGNATURE, endpoint_path
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    DeveloperMessage,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    ToolResultMessage,
+    ToolStatus,
+    UserMessage,
+)
+from harness.params import CallParams, ThinkingParams, ToolSpec
+
+G3 = "gemini-3-pro-preview"
+G25 = "gemini-2.5-flash"
+PNG = "data:image/png;base64,iVBORw0KGgo="
+
+
+TOOLS = [ToolSpec(name="get_weather"), ToolSpec(name="get_country")]
+
+
+def render(history: Sequence[HistoryEvent], **params: Any) -> Rendered:
+    """Render with the tools the calls use (pass ``tools=None`` to test derivation)."""
+    params.setdefault("tools", TOOLS)
+    return ADAPTER.render(history, CallParams(**params))
+
+
+def codes(rendered: Rendered) -> list[str]:
+    return [w.code for w in rendered.warnings]
+
+
+def user(text: str) -> UserMessage:
+    return UserMessage(parts=[TextPart(text=text)])
+
+
+def assistant(*parts: AnyPart) -> AssistantMessage:
+    return AssistantMessage(parts=list(parts))
+
+
+def call(call_id: str, name: str = "get_weather", args: str = '{"city": "Paris"}') -> ToolCallPart:
+    return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=args)
+
+
+def result(
+    call_id: str, text: str = "sunny", status: ToolStatus = "success", name: str = "get_weather", **kw: Any
+) -> ToolResultMessage:
+    return ToolResultMessage(call_id=call_id, tool_name=name, status=status, output_text=text, **kw)
+
+
+def gsig(signature: str, model: str | None = None) -> ThinkingSignaturePart:
+    return ThinkingSignaturePart(signature=signature, format="google", model_id=model)
+
+
+# ---------------------------------------------------------------- request shape and params
+
+
+def test_body_has_no_model_or_stream_and_system_is_one_part_per_entry() -> None:
+    history = [SystemMessage(parts=[TextPart(text="Be brief.")]), user("hi")]
+    out = render(history, model=G25, system="You are a bot.", max_tokens=256, temperature=0.5, tools=None)
+    assert out.body == {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "systemInstruction": {"parts": [{"text": "You are a bot."}, {"text": "Be brief."}]},
+        "generationConfig": {"maxOutputTokens": 256, "temperature": 0.5},
+    }
+    assert out.warnings == []
+
+
+def test_no_system_means_no_system_instruction() -> None:
+    body = render([user("hi")], tools=None).body
+    assert set(body) == {"contents"}
+
+
+def test_endpoint_path_carries_model_and_streaming() -> None:
+    assert endpoint_path(CallParams(model=G3)) == f"models/{G3}:streamGenerateContent?alt=sse"
+    assert endpoint_path(CallParams(model=f"models/{G3}", stream=False)) == f"models/{G3}:generateContent"
+    assert endpoint_path(CallParams()) == "models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+
+
+def test_tools_use_parameters_json_schema_verbatim() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"city": {"type": "string", "minLength": 1}},
+        "required": ["city"],
+        "additionalProperties": False,
+    }
+    out = render(
+        [user("hi")], tools=[ToolSpec(name="get_weather", description="Weather.", parameters=schema)]
+    )
+    assert out.body["tools"] == [
+        {
+            "functionDeclarations": [
+                {"name": "get_weather", "description": "Weather.", "parametersJsonSchema": schema}
+            ]
+        }
+    ]
+
+
+def test_tools_are_derived_from_calls_when_none_given() -> None:
+    out = render([user("hi"), assistant(call("c1")), result("c1")], tools=None)
+    [tool] = out.body["tools"]
+    assert [d["name"] for d in tool["functionDeclarations"]] == ["get_weather"]
+    assert "tools-derived" in codes(out)
+
+
+@pytest.mark.parametrize(
+    ("model", "thinking", "expected", "warning"),
+    [
+        (
+            G3,
+            ThinkingParams(effort="high", budget_tokens=2048),
+            {"includeThoughts": True, "thinkingLevel": "HIGH"},
+            None,
+        ),
+        (G3, ThinkingParams(budget_tokens=2048, include_thoughts=False), {"thinkingBudget": 2048}, None),
+        (G25, ThinkingParams(budget_tokens=1024), {"includeThoughts": True, "thinkingBudget": 1024}, None),
+        (G25, ThinkingParams(effort="low"), {"includeThoughts": True}, "thinking-effort-ignored"),
+        (G25, ThinkingParams(enabled=False), {"thinkingBudget": 0}, None),
+        ("gemini-2.5-pro", ThinkingParams(enabled=False), None, "thinking-cannot-disable"),
+        (G3, ThinkingParams(enabled=False), None, "thinking-cannot-disable"),
+        ("gemini-2.0-flash", ThinkingParams(budget_tokens=512), None, "thinking-unsupported"),
+        (
+            "gemini-flash-latest",
+            ThinkingParams(effort="low"),
+            {"includeThoughts": True, "thinkingLevel": "LOW"},
+            None,
+        ),
+        (
+            "gemini-pro-latest",
+            ThinkingParams(effort="low", budget_tokens=64),
+            {"includeThoughts": True, "thinkingBudget": 64},
+            None,
+        ),
+    ],
+)
+def test_thinking_config_per_model_generation(
+    model: str, thinking: ThinkingParams, expected: dict[str, Any] | None, warning: str | None
+) -> None:
+    out = render([user("hi")], model=model, thinking=thinking)
+    assert out.body.get("generationConfig", {}).get("thinkingConfig") == expected
+    assert codes(out) == ([warning] if warning else [])
+
+
+# ---------------------------------------------------------------- tool calls and results
+
+
+def test_function_call_roundtrip_matches_recorded_wire_shape() -> None:
+    """The shape pydantic-ai sent to gemini-3-pro in the recorded round trip (ids, signature, response)."""
+    history = [
+        user("What is the capital of the user country? Call the tool"),
+        assistant(call("pyd_ai_29bf", "get_country", "{}"), gsig("EpwICpk=", G3)),
+        result("pyd_ai_29bf", "Mexico", name="get_country"),
+    ]
+    out = render(history, model=G3)
+    assert out.body["contents"][1:] == [
+        {
+            "role": "model",
+            "parts": [
+                {
+                    "functionCall": {"id": "pyd_ai_29bf", "name": "get_country", "args": {}},
+                    "thoughtSignature": "EpwICpk=",
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "pyd_ai_29bf",
+                        "name": "get_country",
+                        "response": {"output": "Mexico"},
+                    }
+                }
+            ],
+        },
+    ]
+    assert out.warnings == []
+
+
+def test_results_of_one_turn_share_one_user_content_in_call_order_with_error_status() -> None:
+    history = [
+        user("go"),
+        assistant(call("a"), call("b"), call("c")),
+        result("c", "cancelled", status="aborted"),
+        result("a", "ok"),
+        result("b", "boom", status="error"),
+    ]
+    out = render(history, model=G25)
+    assert len(out.body["contents"]) == 3
+    responses = [p["functionResponse"] for p in out.body["contents"][2]["parts"]]
+    assert [(r["id"], r["response"]) for r in responses] == [
+        ("a", {"output": "ok"}),
+        ("b", {"error": "boom"}),
+        ("c", {"error": "cancelled"}),
+    ]
+    assert "tool-results-reordered" in codes(out)
+
+
+def test_dangling_call_gets_an_error_response() -> None:
+    out = render([user("go"), assistant(call("a")), user("never mind")], model=G25)
+    last = out.body["contents"][-1]
+    assert last["role"] == "user"
+    assert last["parts"][0]["functionResponse"]["id"] == "a"
+    assert "error" in last["parts"][0]["functionResponse"]["response"]
+    assert last["parts"][1] == {"text": "never mind"}  # merged: Gemini alternates roles
+    assert {"tool-result-missing", "roles-merged"} <= set(codes(out))
+
+
+def test_call_ids_are_sent_verbatim_when_foreign_looking() -> None:
+    out = render([user("go"), assistant(call("functions.write_todos:0")), result("functions.write_todos:0")])
+    assert out.body["contents"][1]["parts"][0]["functionCall"]["id"] == "functions.write_todos:0"
+    assert out.body["contents"][2]["parts"][0]["functionResponse"]["id"] == "functions.write_todos:0"
+
+
+def test_invalid_arguments_become_an_empty_object_with_a_warning() -> None:
+    out = render([user("go"), assistant(call("a", args="[1, 2]")), result("a")], model=G25)
+    assert out.body["contents"][1]["parts"][0]["functionCall"]["args"] == {}
+    assert "tool-arguments-invalid" in codes(out)
+
+
+def test_tool_images_and_developer_parts_follow_the_function_responses() -> None:
+    history = [
+        user("go"),
+        assistant(call("a"), call("b")),
+        result("a", parts=[ImageURLPart(url=PNG)]),
+        DeveloperMessage(parts=[TextPart(text="reminder A")]),
+        result("b"),
+        DeveloperMessage(parts=[TextPart(text="reminder B")]),
+    ]
+    out = render(history, model=G25)
+    parts = out.body["contents"][2]["parts"]
+    assert [next(iter(p)) for p in parts] == [
+        "functionResponse",
+        "functionResponse",
+        "inlineData",
+        "text",
+        "text",
+    ]
+    assert parts[3:] == [{"text": "reminder A\n"}, {"text": "reminder B\n"}]
+    assert {"tool-image-outside-result", "tool-attachment-moved"} <= set(codes(out))
+
+
+# ---------------------------------------------------------------- thought signatures
+
+
+def test_signature_belongs_to_the_part_right_before_it() -> None:
+    history = [
+        user("hi"),
+        assistant(
+            ThinkingTextPart(text="Let me think."),
+            gsig("sigT"),
+            TextPart(text="Answer."),
+            gsig("sigA"),
+            call("a"),
+            gsig("sigC"),
+        ),
+        result("a"),
+    ]
+    out = render(history, model=G25)
+    assert out.body["contents"][1]["parts"] == [
+        {"text": "Let me think.", "thought": True, "thoughtSignature": "sigT"},
+        {"text": "Answer.", "thoughtSignature": "sigA"},
+        {
+            "functionCall": {"id": "a", "name": "get_weather", "args": {"city": "Paris"}},
+            "thoughtSignature": "sigC",
+        },
+    ]
+    assert out.warnings == []
+
+
+def test_unsigned_and_foreign_thinking_is_dropped_never_sent_as_text() -> None:
+    history = [
+        user("hi"),
+        assistant(
+            ThinkingTextPart(text="unsigned"),
+            ThinkingTextPart(text="claude thoughts"),
+            ThinkingSignaturePart(signature="anth", format="anthropic"),
+            TextPart(text="Answer."),
+            gsig("other-model", "gemini-2.5-pro"),
+        ),
+    ]
+    out = render(history, model=G25)
+    assert out.body["contents"][1]["parts"] == [{"text": "Answer."}]
+    assert [(w.part_index, w.code) for w in out.warnings] == [
+        (0, "thinking-unsigned"),
+        (1, "thinking-foreign"),
+        (2, "signature-foreign"),
+        (4, "signature-foreign"),
+    ]
+
+
+def test_signature_without_a_carrier_is_dropped_with_a_warning() -> None:
+    history = [
+        user("hi"),
+        assistant(gsig("first"), TextPart(text=""), gsig("after-empty"), TextPart(text="ok")),
+    ]
+    out = render(history, model=G25)
+    assert out.body["contents"][1]["parts"] == [{"text": "ok"}]
+    assert [(w.part_index, w.code) for w in out.warnings] == [
+        (1, "empty-text"),
+        (0, "signature-orphan"),
+        (2, "signature-orphan"),
+    ]
+
+
+def test_gemini3_current_turn_unsigned_first_call_gets_the_documented_sentinel() -> None:
+    history = [
+        user("earlier"),
+        assistant(call("old")),  # previous turn: not validated, no sentinel
+        result("old"),
+        assistant(TextPart(text="done")),
+        user("now"),
+        assistant(call("p1"), call("p2")),  # current turn, parallel calls: only the first is validated
+        result("p1"),
+        result("p2"),
+        assistant(call("s1"), gsig("real")),  # current turn, natively signed: untouched
+        result("s1"),
+    ]
+    out = render(history, model=G3)
+    contents = out.body["contents"]
+    assert "thoughtSignature" not in contents[1]["parts"][0]
+    assert contents[5]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
+    assert "thoughtSignature" not in contents[5]["parts"][1]
+    assert contents[7]["parts"][0]["thoughtSignature"] == "real"
+    dummies = [w for w in out.warnings if w.code == "thought-signature-dummy"]
+    assert [(w.message_index, w.part_index) for w in dummies] == [(5, 0)]
+
+
+def test_foreign_signature_on_a_gemini3_call_is_replaced_by_the_sentinel() -> None:
+    history = [user("go"), assistant(call("a"), gsig("from-2.5", "gemini-2.5-pro")), result("a")]
+    out = render(history, model=G3)
+    assert out.body["contents"][1]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
+    assert codes(out) == ["signature-foreign", "thought-signature-dummy"]
+
+
+def test_no_sentinel_for_gemini_25() -> None:
+    out = render([user("go"), assistant(call("a")), result("a")], model=G25)
+    assert "thoughtSignature" not in out.body["contents"][1]["parts"][0]
+
+
+# ---------------------------------------------------------------- images, developer, alternation
+
+
+def test_images_map_to_inline_and_file_data() -> None:
+    history = [
+        UserMessage(
+            parts=[
+                ImageURLPart(url=PNG),
+                ImageURLPart(url="https://example.com/cat.JPG?size=2"),
+                ImageURLPart(url="https://example.com/render"),
+                ImageURLPart(url="ftp://example.com/a.png"),
+                ImageFilePart(file_path="/tmp/a.png"),
+            ]
+        )
+    ]
+    out = render(history)
+    assert out.body["contents"][0]["parts"] == [
+        {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}},
+        {"fileData": {"mimeType": "image/jpeg", "fileUri": "https://example.com/cat.JPG?size=2"}},
+        {"fileData": {"fileUri": "https://example.com/render"}},
+    ]
+    assert [(w.part_index, w.code) for w in out.warnings] == [
+        (2, "image-mime-unknown"),
+        (3, "image-url-unsupported"),
+        (4, "image-file-not-inlined"),
+    ]
+
+
+def test_images_in_model_turns_are_sent_natively() -> None:
+    out = render([user("draw"), assistant(ImageURLPart(url=PNG), gsig("img-sig"))], model=G25)
+    assert out.body["contents"][1]["parts"] == [
+        {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}, "thoughtSignature": "img-sig"}
+    ]
+
+
+def test_developer_text_joins_the_user_turn_and_consecutive_users_merge() -> None:
+    history = [
+        user("one"),
+        DeveloperMessage(parts=[TextPart(text="dev")], ui_extra={"x": 1}),
+        assistant(TextPart(text="reply")),
+        assistant(TextPart(text="more")),
+        user("two"),
+    ]
+    out = render(history, model=G25)
+    assert out.body["contents"] == [
+        {"role": "user", "parts": [{"text": "one"}, {"text": "dev\n"}]},
+        {"role": "model", "parts": [{"text": "reply"}, {"text": "more"}]},
+        {"role": "user", "parts": [{"text": "two"}]},
+    ]
+    assert codes(out) == ["roles-merged"]
+
+
+def test_assistant_left_without_parts_is_not_sent_empty() -> None:
+    out = render([user("a"), assistant(ThinkingTextPart(text="unsigned")), user("b")], model=G25)
+    assert out.body["contents"] == [{"role": "user", "parts": [{"text": "a"}, {"text": "b"}]}]
+    assert codes(out) == ["thinking-unsigned", "empty-message", "roles-merged"]
+
+
+def test_render_is_deterministic() -> None:
+    history = [
+        user("go"),
+        assistant(ThinkingTextPart(text="t"), gsig("c2ln"), call("a"), call("b")),
+        result("b"),
+        result("a"),
+    ]
+    params = {"model": G3, "thinking": ThinkingParams(effort="low"), "max_tokens": 100}
+    assert canonical_json(render(history, **params).body) == canonical_json(render(history, **params).body)
+
+
+def test_function_response_uses_the_call_name() -> None:
+    out = render([user("go"), assistant(call("a")), result("a", name="weather")], model=G25)
+    assert out.body["contents"][2]["parts"][0]["functionResponse"]["name"] == "get_weather"
+    assert codes(out) == ["tool-name-mismatch"]
+
+
+def test_empty_history_is_flagged() -> None:
+    out = render([], tools=None)
+    assert out.body == {"contents": []}
+    assert codes(out) == ["empty-conversation"]

@@ -1,0 +1,343 @@
+"""The OpenAI Chat Completions input adapter on small hand-built histories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.adapters import canonical_json
+from harness.adapters.base import Rendered
+from harness.adapters.common import SYNTHETIC_RESULT_TEXT
+from harness.adapters.openai_chat import ADAPTER, DEFAULT_MODEL
+from harness.model import (
+    AssistantMessage,
+    DeveloperMessage,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ThinkingParams, ToolSpec
+
+PNG = "data:image/png;base64,iVBORw0KGgo="
+READ = ToolSpec(name="read", description="Read a file", parameters={"type": "object", "properties": {}})
+
+
+def render(history: list[HistoryEvent], params: CallParams | None = None) -> Rendered:
+    return ADAPTER.render(history, params or CallParams(model="gpt-4.1", tools=[READ]))
+
+
+def codes(rendered: Rendered) -> list[tuple[int | None, int | None, str]]:
+    return [(w.message_index, w.part_index, w.code) for w in rendered.warnings]
+
+
+def user(*parts: TextPart | ImageURLPart | ImageFilePart) -> UserMessage:
+    return UserMessage(parts=list(parts))
+
+
+def call(call_id: str, args: str = "{}") -> ToolCallPart:
+    return ToolCallPart(call_id=call_id, tool_name="read", arguments_json=args)
+
+
+def result(call_id: str, text: str = "ok", **kw: Any) -> ToolResultMessage:
+    return ToolResultMessage(
+        call_id=call_id, tool_name="read", status=kw.pop("status", "success"), output_text=text, **kw
+    )
+
+
+# ---------------------------------------------------------------- system and user
+
+
+def test_system_prompt_is_one_system_message_first() -> None:
+    history: list[HistoryEvent] = [
+        SystemMessage(parts=[TextPart(text="Be brief.")]),
+        user(TextPart(text="hi")),
+    ]
+    body = render(history, CallParams(system="You are helpful.")).body
+    assert body["messages"][0] == {"role": "system", "content": "You are helpful.\n\nBe brief."}
+    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+
+
+def test_single_text_is_a_string_and_mixed_content_is_an_array() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="just text")),
+        user(TextPart(text="look"), ImageURLPart(url="https://example.com/a.png"), ImageURLPart(url=PNG)),
+        user(ImageURLPart(url=PNG)),
+    ]
+    messages = render(history).body["messages"]
+    assert messages[0] == {"role": "user", "content": "just text"}
+    assert messages[1]["content"] == [
+        {"type": "text", "text": "look"},
+        {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
+        {"type": "image_url", "image_url": {"url": PNG}},
+    ]
+    assert messages[2]["content"] == [{"type": "image_url", "image_url": {"url": PNG}}]
+
+
+def test_unsendable_images_are_dropped_with_warnings() -> None:
+    history: list[HistoryEvent] = [
+        user(
+            TextPart(text="see"),
+            ImageFilePart(file_path="/tmp/x.png"),
+            ImageURLPart(url="file:///tmp/x.png"),
+            ImageURLPart(url="data:text/plain;base64,aGk="),
+        )
+    ]
+    rendered = render(history)
+    assert rendered.body["messages"] == [{"role": "user", "content": "see"}]
+    assert codes(rendered) == [
+        (0, 1, "image-file-not-inlined"),
+        (0, 2, "image-url-unsupported"),
+        (0, 3, "image-url-unsupported"),
+    ]
+
+
+# ---------------------------------------------------------------- assistant
+
+
+def test_assistant_text_and_tool_calls_keep_arguments_verbatim() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="read both")),
+        AssistantMessage(
+            parts=[
+                TextPart(text="Reading"),
+                TextPart(text=" now."),
+                call("c1", '{"path": "a"}'),
+                call("c2", "not json"),
+            ]
+        ),
+        result("c1"),
+        result("c2"),
+    ]
+    assistant = render(history).body["messages"][1]
+    assert assistant == {
+        "role": "assistant",
+        "content": "Reading now.",
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "read", "arguments": '{"path": "a"}'}},
+            {"id": "c2", "type": "function", "function": {"name": "read", "arguments": "not json"}},
+        ],
+    }
+
+
+def test_tool_call_only_turn_omits_content() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go")),
+        AssistantMessage(parts=[call("c1")]),
+        result("c1"),
+    ]
+    assistant = render(history).body["messages"][1]
+    assert "content" not in assistant
+    assert assistant["tool_calls"][0]["id"] == "c1"
+
+
+def test_thinking_is_dropped_never_sent_as_text() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="q")),
+        AssistantMessage(
+            parts=[
+                ThinkingTextPart(text="secret reasoning"),
+                ThinkingSignaturePart(signature="sig", format="openai-responses"),
+                TextPart(text="answer"),
+            ]
+        ),
+    ]
+    rendered = render(history)
+    assert rendered.body["messages"][1] == {"role": "assistant", "content": "answer"}
+    assert "secret reasoning" not in canonical_json(rendered.body)
+    assert codes(rendered) == [(1, 0, "thinking-unsupported"), (1, 1, "thinking-unsupported")]
+
+
+def test_thinking_only_turn_is_dropped_with_warnings() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="q")),
+        AssistantMessage(parts=[ThinkingTextPart(text="partial")], stop_reason="aborted"),
+        user(TextPart(text="again")),
+    ]
+    rendered = render(history)
+    assert [m["role"] for m in rendered.body["messages"]] == ["user", "user"]
+    assert codes(rendered) == [(1, 0, "empty-message"), (1, None, "empty-message")]
+
+
+def test_assistant_images_are_dropped_with_a_warning() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="draw")),
+        AssistantMessage(
+            parts=[TextPart(text="here"), ImageURLPart(url=PNG), ImageFilePart(file_path="/o.png")]
+        ),
+    ]
+    rendered = render(history)
+    assert rendered.body["messages"][1] == {"role": "assistant", "content": "here"}
+    assert codes(rendered) == [(1, 1, "assistant-image-dropped"), (1, 2, "assistant-image-dropped")]
+
+
+# ---------------------------------------------------------------- tool results
+
+
+def test_results_follow_call_order_and_dangling_calls_get_a_result() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go")),
+        AssistantMessage(parts=[call("a"), call("b"), call("c")]),
+        result("b", "B"),
+        result("a", "A"),
+    ]
+    rendered = render(history)
+    tools = [m for m in rendered.body["messages"] if m["role"] == "tool"]
+    assert tools == [
+        {"role": "tool", "tool_call_id": "a", "content": "A"},
+        {"role": "tool", "tool_call_id": "b", "content": "B"},
+        {"role": "tool", "tool_call_id": "c", "content": SYNTHETIC_RESULT_TEXT},
+    ]
+    assert {"tool-results-reordered", "tool-result-missing"} <= {w.code for w in rendered.warnings}
+
+
+def test_long_call_ids_are_mapped_consistently_to_40_chars() -> None:
+    long_id = "fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f"
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go")),
+        AssistantMessage(parts=[call(long_id)]),
+        result(long_id),
+    ]
+    rendered = render(history)
+    sent = rendered.body["messages"][1]["tool_calls"][0]["id"]
+    assert len(sent) <= 40 and sent != long_id
+    assert rendered.body["messages"][2]["tool_call_id"] == sent
+    assert (1, 0, "tool-id-mapped") in codes(rendered)
+
+
+def test_tool_images_go_in_one_user_message_after_the_tool_run() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="shoot")),
+        AssistantMessage(parts=[call("a"), call("b")]),
+        result("a", "shot A", parts=[ImageURLPart(url=PNG)]),
+        result("b", "shot B", parts=[ImageURLPart(url="https://example.com/b.png")]),
+    ]
+    rendered = render(history)
+    assert [m["role"] for m in rendered.body["messages"]] == ["user", "assistant", "tool", "tool", "user"]
+    assert rendered.body["messages"][2] == {"role": "tool", "tool_call_id": "a", "content": "shot A"}
+    assert rendered.body["messages"][4]["content"] == [
+        {"type": "image_url", "image_url": {"url": PNG}},
+        {"type": "image_url", "image_url": {"url": "https://example.com/b.png"}},
+    ]
+    assert codes(rendered) == [(2, 0, "tool-image-moved"), (3, 0, "tool-image-moved")]
+
+
+def test_developer_text_stays_inside_the_tool_message_and_its_images_follow() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go")),
+        AssistantMessage(parts=[call("a")]),
+        result("a", "done"),
+        DeveloperMessage(
+            parts=[TextPart(text="<reminder>"), ImageURLPart(url=PNG)], command_output="ui only"
+        ),
+        user(TextPart(text="next")),
+    ]
+    messages = render(history).body["messages"]
+    assert messages[2] == {
+        "role": "tool",
+        "tool_call_id": "a",
+        "content": [{"type": "text", "text": "done"}, {"type": "text", "text": "<reminder>\n"}],
+    }
+    assert messages[3] == {"role": "user", "content": [{"type": "image_url", "image_url": {"url": PNG}}]}
+    assert messages[4] == {"role": "user", "content": "next"}
+    assert "ui only" not in canonical_json(messages)
+
+
+def test_error_status_keeps_the_text_and_warns() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go")),
+        AssistantMessage(parts=[call("a")]),
+        result("a", "Error: no such file", status="error"),
+    ]
+    rendered = render(history)
+    assert rendered.body["messages"][2] == {
+        "role": "tool",
+        "tool_call_id": "a",
+        "content": "Error: no such file",
+    }
+    assert (2, None, "tool-status-not-sent") in codes(rendered)
+
+
+# ---------------------------------------------------------------- params
+
+
+def test_params_map_to_chat_fields() -> None:
+    params = CallParams(
+        model="o3",
+        tools=[READ],
+        max_tokens=512,
+        temperature=0.2,
+        thinking=ThinkingParams(effort="high"),
+    )
+    body = render([user(TextPart(text="hi"))], params).body
+    assert body["model"] == "o3"
+    assert body["max_completion_tokens"] == 512 and "max_tokens" not in body
+    assert body["temperature"] == 0.2
+    assert body["reasoning_effort"] == "high"
+    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "read",
+                "description": "Read a file",
+                "parameters": {"type": "object", "properties": {}},
+            },
+        }
+    ]
+
+
+def test_reasoning_effort_only_when_thinking_is_enabled() -> None:
+    history: list[HistoryEvent] = [user(TextPart(text="hi"))]
+    off = render(history, CallParams(thinking=ThinkingParams(enabled=False, effort="high")))
+    assert "reasoning_effort" not in off.body
+    assert codes(off) == [(None, None, "thinking-param-ignored")]
+    budget = render(history, CallParams(thinking=ThinkingParams(budget_tokens=1024)))
+    assert "reasoning_effort" not in budget.body
+    assert codes(budget) == [(None, None, "thinking-param-ignored")]
+
+
+def test_defaults_without_stream_or_model() -> None:
+    body = render([user(TextPart(text="hi"))], CallParams(stream=False)).body
+    assert body == {"model": DEFAULT_MODEL, "messages": [{"role": "user", "content": "hi"}]}
+
+
+def test_tools_are_derived_when_none_are_given() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go")),
+        AssistantMessage(parts=[call("a")]),
+        result("a"),
+    ]
+    rendered = render(history, CallParams())
+    assert [t["function"]["name"] for t in rendered.body["tools"]] == ["read"]
+    assert (None, None, "tools-derived") in codes(rendered)
+
+
+# ---------------------------------------------------------------- prefix stability and determinism
+
+
+def test_appending_a_turn_only_appends_messages() -> None:
+    first: list[HistoryEvent] = [
+        SystemMessage(parts=[TextPart(text="sys")]),
+        user(TextPart(text="shoot")),
+        AssistantMessage(parts=[TextPart(text="ok"), call("a")]),
+        result("a", "shot", parts=[ImageURLPart(url=PNG)]),
+    ]
+    later = [*first, AssistantMessage(parts=[TextPart(text="done")]), user(TextPart(text="thanks"))]
+    before = render(first).body["messages"]
+    after = render(later).body["messages"]
+    assert [canonical_json(m) for m in after[: len(before)]] == [canonical_json(m) for m in before]
+
+
+def test_same_input_same_bytes() -> None:
+    history: list[HistoryEvent] = [
+        user(TextPart(text="go"), ImageURLPart(url=PNG)),
+        AssistantMessage(parts=[call("a"), call("b")]),
+        result("b"),
+    ]
+    assert canonical_json(render(history).body) == canonical_json(render(history).body)

@@ -1,0 +1,410 @@
+"""Anthropic output adapter on real recorded streams, against the anthropic SDK's own accumulation.
+
+Oracle: the recorded bytes served through an ``httpx2.MockTransport`` to
+``anthropic.Anthropic().messages.stream(...)``; ``get_final_message()`` is the SDK's
+final ``Message`` (notes/oracles.md, section 3).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import yaml
+from anthropic import Anthropic
+from anthropic.types import Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.stream.anthropic import PARSER, AnthropicParser
+from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.drive import parse_bytes, parse_chunks
+
+REAL = Path("/work/shared/realstreams/anthropic")
+SDK_STOP = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_use"}
+ERROR_EVENT = (
+    b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
+)
+
+
+# ---------------------------------------------------------------- recordings
+
+
+def _load_streams(path: Path) -> list[bytes]:
+    """The model-call response bodies of one recording (chunks files get their ``event:`` lines)."""
+    if path.suffix == ".txt":
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        return [b"".join(f"event: {json.loads(line)['type']}\ndata: {line}\n\n".encode() for line in lines)]
+    bodies: list[bytes] = []
+    for interaction in yaml.safe_load(path.read_text())["interactions"]:
+        if interaction["request"]["method"] == "POST":
+            body = interaction["response"]["body"]["string"]
+            bodies.append(body if isinstance(body, bytes) else body.encode())
+    return bodies
+
+
+RECORDINGS: dict[str, bytes] = {
+    f"{path.stem}#{n}": body for path in sorted(REAL.iterdir()) for n, body in enumerate(_load_streams(path))
+}
+IDS = sorted(RECORDINGS)
+
+
+# ---------------------------------------------------------------- oracle
+
+
+_BOX: dict[str, Any] = {"body": b""}
+
+
+def _serve(request: httpx2.Request) -> httpx2.Response:
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=_BOX["body"])
+
+
+@functools.cache
+def _client() -> Anthropic:
+    http = httpx2.Client(transport=httpx2.MockTransport(_serve))
+    return Anthropic(api_key="sk-ant-test", base_url="http://oracle.invalid", max_retries=0, http_client=http)
+
+
+def sdk_final(body: bytes) -> Message:
+    _BOX["body"] = body
+    with _client().messages.stream(
+        model="claude-oracle-test", max_tokens=64, messages=[{"role": "user", "content": "hi"}]
+    ) as stream:
+        for _ in stream:
+            pass
+        return stream.get_final_message()
+
+
+def expected(message: Message) -> dict[str, Any]:
+    """The SDK message projected onto what the canonical message must carry."""
+    parts: list[tuple[Any, ...]] = []
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            if block.text:
+                parts.append(("text", block.text))
+        elif isinstance(block, ThinkingBlock):
+            parts.append(("thinking", block.thinking, message.model))
+            if block.signature:
+                parts.append(("signature", block.signature, "anthropic", message.model))
+        elif isinstance(block, RedactedThinkingBlock):
+            parts.append(("signature", block.data, "anthropic-redacted", message.model))
+        elif isinstance(block, ToolUseBlock):
+            parts.append(("tool", block.id, block.name, block.input))
+    usage = message.usage
+    read, created = usage.cache_read_input_tokens, usage.cache_creation_input_tokens
+    details = usage.output_tokens_details
+    return {
+        "parts": parts,
+        "stop_reason": SDK_STOP[str(message.stop_reason)],
+        "response_id": message.id,
+        "usage": {
+            "input_tokens": usage.input_tokens + (read or 0) + (created or 0),
+            "output_tokens": usage.output_tokens,
+            "cached_input_tokens": read,
+            "cache_creation_input_tokens": created,
+            "reasoning_tokens": details.thinking_tokens if details else None,
+            "total_tokens": None,
+        },
+    }
+
+
+def projected(result: CallResult) -> dict[str, Any]:
+    parts: list[tuple[Any, ...]] = []
+    for part in result.message.parts:
+        if isinstance(part, TextPart):
+            parts.append(("text", part.text))
+        elif isinstance(part, ThinkingTextPart):
+            parts.append(("thinking", part.text, part.model_id))
+        elif isinstance(part, ThinkingSignaturePart):
+            parts.append(("signature", part.signature, part.format, part.model_id))
+        elif isinstance(part, ToolCallPart):
+            parts.append(("tool", part.call_id, part.tool_name, json.loads(part.arguments_json)))
+    message = result.message
+    return {
+        "parts": parts,
+        "stop_reason": message.stop_reason,
+        "response_id": message.response_id,
+        "usage": message.usage.model_dump() if message.usage else None,
+    }
+
+
+# ---------------------------------------------------------------- (a) real recordings vs the SDK
+
+
+def test_recordings_found() -> None:
+    assert len(RECORDINGS) >= 6
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_final_message_matches_the_sdk(rec: str) -> None:
+    body = RECORDINGS[rec]
+    result = parse_bytes(PARSER, body)
+    assert result.errors == []
+    assert projected(result) == expected(sdk_final(body))
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_stream_items_follow_the_parts(rec: str) -> None:
+    result = parse_bytes(PARSER, RECORDINGS[rec])
+    text = "".join(i.text for i in result.items if isinstance(i, TextDelta))
+    thinking = "".join(i.text for i in result.items if isinstance(i, ThinkingDelta))
+    starts = [(i.call_id, i.tool_name) for i in result.items if isinstance(i, ToolCallStart)]
+    parts = result.message.parts
+    assert text == "".join(p.text for p in parts if isinstance(p, TextPart))
+    assert thinking == "".join(p.text for p in parts if isinstance(p, ThinkingTextPart))
+    assert starts == [(p.call_id, p.tool_name) for p in parts if isinstance(p, ToolCallPart)]
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_non_streamed_body_gives_the_same_message(rec: str) -> None:
+    message = sdk_final(RECORDINGS[rec])
+    parser = AnthropicParser()
+    parser.feed_response(message.model_dump(mode="json"))
+    result = parser.finish()
+    assert result.errors == []
+    assert projected(result) == projected(parse_bytes(PARSER, RECORDINGS[rec]))
+
+
+def test_partial_json_split_mid_token_is_kept_byte_exact() -> None:
+    result = parse_bytes(PARSER, RECORDINGS["pai__sonnet45_thinking_tool_use_roundtrip#0"])
+    call = result.message.parts[-1]
+    assert isinstance(call, ToolCallPart)
+    assert call.arguments_json == '{"city": "Utrecht"}'
+    assert result.message.stop_reason == "tool_use"
+
+
+def test_no_args_tool_gets_an_empty_object() -> None:
+    result = parse_bytes(PARSER, RECORDINGS["vercelai__anthropic-tool-no-args.chunks#0"])
+    calls = [p for p in result.message.parts if isinstance(p, ToolCallPart)]
+    assert [(c.tool_name, c.arguments_json) for c in calls] == [("updateIssueList", "{}")]
+
+
+def test_empty_thinking_delta_before_signature_pairs_the_signature() -> None:
+    result = parse_bytes(PARSER, RECORDINGS["pai__sonnet40_thinking_then_text#0"])
+    kinds = [p.type for p in result.message.parts]
+    assert kinds == ["thinking_text", "thinking_signature", "text"]
+
+
+# ---------------------------------------------------------------- synthetic events the recordings lack
+
+
+def _events(*payloads: dict[str, Any]) -> bytes:
+    return b"".join(f"event: {p['type']}\ndata: {json.dumps(p)}\n\n".encode() for p in payloads)
+
+
+def _start(**usage: int) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-x",
+        "content": [],
+    }
+    return {"type": "message_start", "message": {**message, "usage": {"input_tokens": 5, **usage}}}
+
+
+START = _start()
+STOP = {"type": "message_stop"}
+
+
+def _delta_stop(reason: str) -> dict[str, Any]:
+    return {"type": "message_delta", "delta": {"stop_reason": reason}, "usage": {"output_tokens": 3}}
+
+
+def test_redacted_thinking_is_a_signature_only_part() -> None:
+    body = _events(
+        START,
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "redacted_thinking", "data": "EmwK=="},
+        },
+        {"type": "content_block_stop", "index": 0},
+        _delta_stop("end_turn"),
+        STOP,
+    )
+    result = parse_bytes(PARSER, body)
+    assert result.message.parts == [
+        ThinkingSignaturePart(signature="EmwK==", format="anthropic-redacted", model_id="claude-x")
+    ]
+    assert projected(result) == expected(sdk_final(body))
+
+
+def test_cache_tokens_count_as_input() -> None:
+    start = _start(cache_read_input_tokens=100, cache_creation_input_tokens=20)
+    body = _events(start, _delta_stop("max_tokens"), STOP)
+    result = parse_bytes(PARSER, body)
+    assert projected(result) == expected(sdk_final(body))
+    usage = result.message.usage
+    assert usage is not None
+    assert (usage.input_tokens, usage.cached_input_tokens, usage.cache_creation_input_tokens) == (
+        125,
+        100,
+        20,
+    )
+    assert usage.output_tokens == 3
+    assert result.message.stop_reason == "length"
+
+
+def test_refusal_is_an_error_with_the_partial_text_kept() -> None:
+    body = _events(
+        START,
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": "I "}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "won't"}},
+        {"type": "content_block_stop", "index": 0},
+        _delta_stop("refusal"),
+        STOP,
+    )
+    result = parse_bytes(PARSER, body)
+    assert result.message.stop_reason == "error"
+    assert result.message.parts == [TextPart(text="I won't")]
+    assert len(result.errors) == 1
+    assert "refusal" in result.errors[0].error_message
+
+
+def test_server_tool_use_is_noted_not_a_tool_call() -> None:
+    body = _events(
+        START,
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {
+                "type": "server_tool_use",
+                "id": "srvtoolu_1",
+                "name": "web_search",
+                "input": {},
+            },
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"q":1}'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        _delta_stop("end_turn"),
+        STOP,
+    )
+    result = parse_bytes(PARSER, body)
+    assert result.message.parts == []
+    assert result.message.stop_reason == "stop"
+    assert any("server_tool_use" in note for note in result.notes)
+
+
+# ---------------------------------------------------------------- (b) chunk boundaries
+
+
+@pytest.mark.parametrize("size", [1, 3, 17, 256])
+@pytest.mark.parametrize("rec", IDS)
+def test_chunk_size_does_not_change_the_result(rec: str, size: int) -> None:
+    body = RECORDINGS[rec]
+    assert parse_bytes(PARSER, body, size) == parse_bytes(PARSER, body)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_any_split_gives_the_same_result(data: st.DataObject) -> None:
+    body = RECORDINGS[data.draw(st.sampled_from(IDS))]
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(body)), max_size=20))))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    assert parse_chunks(AnthropicParser(), pieces) == parse_bytes(PARSER, body)
+
+
+# ---------------------------------------------------------------- (c) bad endings on real bytes
+
+
+def _split_events(body: bytes) -> list[bytes]:
+    return [event + b"\n\n" for event in body.split(b"\n\n") if event.strip()]
+
+
+def _texts(result: CallResult) -> tuple[str, str, str]:
+    parts = result.message.parts
+    return (
+        "".join(p.text for p in parts if isinstance(p, TextPart)),
+        "".join(p.text for p in parts if isinstance(p, ThinkingTextPart)),
+        "".join(p.arguments_json for p in parts if isinstance(p, ToolCallPart)),
+    )
+
+
+def _assert_one_error(result: CallResult, fragment: str) -> None:
+    assert result.message.stop_reason == "error"
+    assert len(result.errors) == 1, result.errors
+    assert fragment in result.errors[0].error_message
+
+
+def _assert_partial_of(partial: CallResult, full: CallResult) -> None:
+    for got, whole in zip(_texts(partial), _texts(full), strict=True):
+        assert whole.startswith(got)
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_truncated_mid_event(rec: str) -> None:
+    body = RECORDINGS[rec]
+    events = _split_events(body)
+    k = len(events) * 2 // 3
+    cut = len(b"".join(events[:k])) + len(events[k]) // 2
+    result = parse_bytes(PARSER, body[:cut])
+    assert result.message.stop_reason == "error"
+    assert len(result.errors) == 1
+    _assert_partial_of(result, parse_bytes(PARSER, body))
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_clean_eof_before_the_final_event(rec: str) -> None:
+    body = RECORDINGS[rec]
+    events = _split_events(body)
+    result = parse_bytes(PARSER, b"".join(events[: len(events) * 2 // 3]))
+    _assert_one_error(result, "ended before the final event")
+    _assert_partial_of(result, parse_bytes(PARSER, body))
+    assert result.message.parts  # partial parts kept
+
+
+def test_eof_right_before_message_stop() -> None:
+    events = _split_events(RECORDINGS["pai__sonnet45_thinking_tool_use_roundtrip#0"])
+    result = parse_bytes(PARSER, b"".join(events[:-1]))
+    _assert_one_error(result, "ended before the final event")
+    assert [p.type for p in result.message.parts] == ["thinking_text", "thinking_signature", "tool_call"]
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_error_event_mid_stream(rec: str) -> None:
+    events = _split_events(RECORDINGS[rec])
+    k = len(events) // 2
+    result = parse_bytes(PARSER, b"".join([*events[:k], ERROR_EVENT, *events[k:]]))
+    _assert_one_error(result, "overloaded_error: Overloaded")
+    assert result.errors[0].can_retry is True
+    assert result.errors[0].response_id is not None
+    assert result.message.parts == parse_bytes(PARSER, RECORDINGS[rec]).message.parts
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_garbled_data_line(rec: str) -> None:
+    events = _split_events(RECORDINGS[rec])
+    k = len(events) // 2
+    garbled = b'event: content_block_delta\ndata: {"type":"content_block_delta","ind\x00ex\n\n'
+    result = parse_bytes(PARSER, b"".join([*events[:k], garbled, *events[k:]]))
+    _assert_one_error(result, "unparseable data line")
+
+
+@pytest.mark.parametrize("rec", IDS)
+def test_unknown_event_type_is_only_noted(rec: str) -> None:
+    events = _split_events(RECORDINGS[rec])
+    k = len(events) // 2
+    unknown = b'event: brand_new_event\ndata: {"type":"brand_new_event","x":1}\n\n'
+    result = parse_bytes(PARSER, b"".join([*events[:k], unknown, *events[k:]]))
+    clean = parse_bytes(PARSER, RECORDINGS[rec])
+    assert result.message == clean.message
+    assert result.errors == []
+    assert any("brand_new_event" in note for note in result.notes)
+
+
+def test_error_body_when_not_streamed() -> None:
+    parser = AnthropicParser()
+    parser.feed_response({"type": "error", "error": {"type": "invalid_request_error", "message": "bad"}})
+    result = parser.finish()
+    _assert_one_error(result, "invalid_request_error: bad")
+    assert result.errors[0].can_retry is False

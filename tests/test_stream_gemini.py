@@ -1,0 +1,613 @@
+"""Gemini output adapter on real recorded streams, against google-genai's parsed chunks.
+
+google-genai has no stream accumulator (notes/oracles.md, section 3): the oracle is
+``Client.models.generate_content_stream`` served the recorded bytes through an
+``httpx2.MockTransport``, and what its parsed chunks hold, summed over the chunks (text,
+thoughts, function calls, signatures as decoded bytes), must equal our final message.
+The merge rules themselves (which chunks form one part, where a signature stands) are
+ours and are pinned by the structure tests below.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import yaml
+from google import genai
+from google.genai import types as gt
+
+from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.drive import parse_bytes
+from harness.stream.gemini import PARSER, GeminiParser, parse_json_array
+from harness.stream.sse import SSEEvent
+
+REAL = Path("/work/shared/realstreams/gemini")
+
+pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="real recordings not available")
+
+
+# ---------------------------------------------------------------- recordings
+
+
+def _chunk_streams(path: Path) -> list[tuple[bytes, dict[str, Any] | None]]:
+    """AI SDK chunks (one JSON per line) -> ``data:`` SSE framing, as with ``alt=sse``."""
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    return [("".join(f"data: {line}\n\n" for line in lines).encode(), None)]
+
+
+def _cassette_streams(path: Path) -> list[tuple[bytes, dict[str, Any] | None]]:
+    """Each interaction's response body, with the next request (the replayed history) when there is one."""
+    interactions = yaml.safe_load(path.read_text())["interactions"]
+    out: list[tuple[bytes, dict[str, Any] | None]] = []
+    for n, interaction in enumerate(interactions):
+        body = interaction["response"]["body"]["string"]
+        following = interactions[n + 1]["request"].get("parsed_body") if n + 1 < len(interactions) else None
+        out.append((body if isinstance(body, bytes) else body.encode(), following))
+    return out
+
+
+def _load() -> dict[str, tuple[bytes, dict[str, Any] | None]]:
+    if not REAL.is_dir():
+        return {}
+    out: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
+    for path in sorted(REAL.iterdir()):
+        streams = _chunk_streams(path) if path.suffix == ".txt" else _cassette_streams(path)
+        for n, stream in enumerate(streams):
+            out[f"{path.name.removesuffix('.chunks.txt').removesuffix('.yaml')}#{n}"] = stream
+    return out
+
+
+RECORDINGS = _load()
+IDS = sorted(RECORDINGS)
+
+
+def body_of(name: str) -> bytes:
+    return RECORDINGS[name][0]
+
+
+def events_of(body: bytes) -> list[bytes]:
+    """The body's SSE events (blank-line separated), each without its terminator."""
+    return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+
+
+def join(events: list[bytes]) -> bytes:
+    return b"".join(e + b"\n\n" for e in events)
+
+
+def payloads(body: bytes) -> list[dict[str, Any]]:
+    return [json.loads(e.decode().removeprefix("data: ")) for e in events_of(body)]
+
+
+def decoded(signature: str) -> bytes:
+    """Signature bytes, whether standard or URL-safe base64 (Gemini accepts and echoes both)."""
+    return base64.b64decode(signature.replace("-", "+").replace("_", "/") + "=" * (-len(signature) % 4))
+
+
+# ---------------------------------------------------------------- oracle
+
+
+_BOX: dict[str, Any] = {"body": b""}
+
+
+def _serve(request: httpx2.Request) -> httpx2.Response:
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=_BOX["body"])
+
+
+@functools.cache
+def _client() -> genai.Client:
+    http = httpx2.Client(transport=httpx2.MockTransport(_serve))
+    return genai.Client(
+        api_key="k", http_options=gt.HttpOptions(base_url="http://oracle.invalid", httpx_client=http)
+    )
+
+
+def sdk_chunks(body: bytes) -> list[gt.GenerateContentResponse]:
+    _BOX["body"] = body
+    models = _client().models
+    return list(models.generate_content_stream(model="gemini-2.5-flash", contents="hi"))  # pyright: ignore[reportUnknownMemberType]
+
+
+def expected(chunks: list[gt.GenerateContentResponse]) -> dict[str, Any]:
+    """What the SDK's parsed chunks carry, summed; usage/stop from the chunks, mapped per our rules."""
+    text, thoughts = "", ""
+    calls: list[tuple[str | None, dict[str, Any]]] = []
+    sigs: list[bytes] = []
+    usage, finish = None, None
+    for chunk in chunks:
+        usage = chunk.usage_metadata or usage
+        candidate = chunk.candidates[0] if chunk.candidates else None
+        if candidate is None:
+            continue
+        finish = candidate.finish_reason or finish
+        for part in candidate.content.parts or () if candidate.content else ():
+            if part.thought_signature:
+                sigs.append(part.thought_signature)
+            if part.function_call:
+                calls.append((part.function_call.name, part.function_call.args or {}))
+            elif part.text and part.thought:
+                thoughts += part.text
+            elif part.text:
+                text += part.text
+    assert usage is not None and finish is not None
+    thought_tokens = usage.thoughts_token_count
+    return {
+        "text": text,
+        "thinking": thoughts,
+        "calls": calls,
+        "signatures": sigs,
+        "stop_reason": "tool_use"
+        if calls and finish == gt.FinishReason.STOP
+        else {"STOP": "stop"}[finish.value],
+        "response_id": chunks[-1].response_id,
+        "usage": {
+            "input_tokens": (usage.prompt_token_count or 0) + (usage.tool_use_prompt_token_count or 0),
+            "output_tokens": (usage.candidates_token_count or 0) + (thought_tokens or 0),
+            "cached_input_tokens": usage.cached_content_token_count,
+            "cache_creation_input_tokens": None,
+            "reasoning_tokens": thought_tokens,
+            "total_tokens": usage.total_token_count,
+        },
+    }
+
+
+def projected(result: CallResult) -> dict[str, Any]:
+    message = result.message
+    parts = message.parts
+    assert message.usage is not None
+    return {
+        "text": "".join(p.text for p in parts if isinstance(p, TextPart)),
+        "thinking": "".join(p.text for p in parts if isinstance(p, ThinkingTextPart)),
+        "calls": [(p.tool_name, json.loads(p.arguments_json)) for p in parts if isinstance(p, ToolCallPart)],
+        "signatures": [decoded(p.signature) for p in parts if isinstance(p, ThinkingSignaturePart)],
+        "stop_reason": message.stop_reason,
+        "response_id": message.response_id,
+        "usage": message.usage.model_dump(),
+    }
+
+
+# ---------------------------------------------------------------- (a) real recordings vs the SDK
+
+STRUCTURE = {
+    # gemini-3 call with its signature, then an empty text part + STOP (no signature)
+    "pai__gemini3pro_functioncall_thoughtsig_roundtrip#0": ["tool_call", "thinking_signature"],
+    "pai__gemini3pro_functioncall_thoughtsig_roundtrip#1": ["text"],
+    # four thought chunks -> one thinking part; 18 text chunks -> one text part, signed on its first chunk
+    "pai__gemini25pro_thought_parts#0": ["thinking_text", "text", "thinking_signature"],
+    "vercelai__google-tool-call-gemini3#0": ["tool_call", "thinking_signature"],
+}
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_matches_the_sdk_chunks(name: str) -> None:
+    body = body_of(name)
+    result = parse_bytes(PARSER, body)
+    chunks = sdk_chunks(body)
+    assert result.errors == []
+    assert projected(result) == expected(chunks)
+    models = {
+        p.model_id for p in result.message.parts if isinstance(p, ThinkingTextPart | ThinkingSignaturePart)
+    }
+    assert models <= {chunks[-1].model_version}
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_part_structure(name: str) -> None:
+    parts = parse_bytes(PARSER, body_of(name)).message.parts
+    assert [p.type for p in parts] == STRUCTURE[name]
+    assert all(p.format == "google" and p.id is None for p in parts if isinstance(p, ThinkingSignaturePart))
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_stream_items(name: str) -> None:
+    result = parse_bytes(PARSER, body_of(name))
+    parts = result.message.parts
+    text = "".join(i.text for i in result.items if isinstance(i, TextDelta))
+    thinking = "".join(i.text for i in result.items if isinstance(i, ThinkingDelta))
+    starts = [(i.call_id, i.tool_name) for i in result.items if isinstance(i, ToolCallStart)]
+    assert text == "".join(p.text for p in parts if isinstance(p, TextPart))
+    assert thinking == "".join(p.text for p in parts if isinstance(p, ThinkingTextPart))
+    assert starts == [(p.call_id, p.tool_name) for p in parts if isinstance(p, ToolCallPart)]
+
+
+def test_minted_call_id_is_deterministic() -> None:
+    name = "pai__gemini3pro_functioncall_thoughtsig_roundtrip#0"
+    call = parse_bytes(PARSER, body_of(name)).message.parts[0]
+    assert isinstance(call, ToolCallPart)
+    assert call.call_id == "call_QUVVadTSNJ6_qtsPvN7J8Q0_0"
+    assert call.arguments_json == "{}"
+
+
+def test_the_accepted_follow_up_request_carries_our_signature_on_the_call() -> None:
+    """Turn 2 (HTTP 200) sent the signature on the functionCall part, base64url: same bytes as ours."""
+    body, following = RECORDINGS["pai__gemini3pro_functioncall_thoughtsig_roundtrip#0"]
+    assert following is not None
+    model_part = following["contents"][1]["parts"][0]
+    call, signature = parse_bytes(PARSER, body).message.parts
+    assert isinstance(call, ToolCallPart) and isinstance(signature, ThinkingSignaturePart)
+    assert model_part["functionCall"]["name"] == call.tool_name
+    assert decoded(model_part["thoughtSignature"]) == decoded(signature.signature)
+    assert model_part["thoughtSignature"] != signature.signature  # base64url there, standard base64 here
+
+
+# ---------------------------------------------------------------- (b) chunk boundaries
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 64, 1000])
+@pytest.mark.parametrize("name", IDS)
+def test_any_chunking_gives_the_same_result(name: str, size: int) -> None:
+    body = body_of(name)
+    whole, split = parse_bytes(PARSER, body), parse_bytes(PARSER, body, size)
+    assert split.message == whole.message
+    assert split.items == whole.items
+
+
+# ---------------------------------------------------------------- (c) bad endings on real bytes
+
+BAD = "pai__gemini25pro_thought_parts#0"
+
+
+def _assert_error_ending(result: CallResult) -> None:
+    assert result.message.stop_reason == "error"
+    assert result.errors
+
+
+def test_truncated_mid_event() -> None:
+    events = events_of(body_of(BAD))
+    body = join(events[:9]) + events[9][: len(events[9]) // 2]
+    result = parse_bytes(PARSER, body)
+    _assert_error_ending(result)
+    assert len(result.errors) == 1  # the cut line is garbled JSON or dropped: either way one error
+    assert [p.type for p in result.message.parts] == ["thinking_text", "text", "thinking_signature"]
+
+
+def test_clean_eof_before_the_final_event() -> None:
+    events = events_of(body_of(BAD))
+    assert b"finishReason" in events[-1]
+    result = parse_bytes(PARSER, join(events[:-1]))
+    _assert_error_ending(result)
+    assert len(result.errors) == 1 and "truncated" in result.errors[0].error_message
+    full = parse_bytes(PARSER, body_of(BAD)).message.parts
+    kept = result.message.parts
+    assert kept[0] == full[0] and kept[2] == full[2]
+    assert isinstance(kept[1], TextPart) and isinstance(full[1], TextPart)
+    assert full[1].text.startswith(kept[1].text) and kept[1].text != full[1].text
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        b'event: error\ndata: {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}',
+        b'data: {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}',
+    ],
+    ids=["event-error", "error-object"],
+)
+def test_error_mid_stream(error: bytes) -> None:
+    events = events_of(body_of(BAD))
+    result = parse_bytes(PARSER, join([*events[:6], error]))
+    _assert_error_ending(result)
+    assert [(e.error_message, e.can_retry) for e in result.errors] == [
+        ("gemini: UNAVAILABLE (503): overloaded", True)
+    ]
+    assert [p.type for p in result.message.parts] == ["thinking_text", "text", "thinking_signature"]
+
+
+def test_garbled_data_line() -> None:
+    events = events_of(body_of(BAD))
+    events[7] = b'data: {"candidates": [{"content": {"parts": [{"text": "bro'
+    result = parse_bytes(PARSER, join(events))
+    _assert_error_ending(result)
+    assert len(result.errors) == 1 and "unparseable" in result.errors[0].error_message
+
+
+def test_unknown_event_type_is_only_noted() -> None:
+    events = events_of(body_of(BAD))
+    result = parse_bytes(PARSER, join([*events[:5], b"event: ping\ndata: {}", *events[5:]]))
+    assert result.errors == []
+    assert result.message == parse_bytes(PARSER, body_of(BAD)).message
+    assert any("'ping'" in n for n in result.notes)
+
+
+# ---------------------------------------------------------------- JSON array framing (no alt=sse)
+
+
+def feed_elements(elements: list[dict[str, Any]]) -> CallResult:
+    parser = GeminiParser()
+    for element in elements:
+        parser.feed(SSEEvent(None, json.dumps(element)))
+    return parser.finish()
+
+
+def as_json_array(body: bytes) -> bytes:
+    """The same responses framed the way Gemini sends them without alt=sse."""
+    return ("[" + ",\r\n".join(json.dumps(p, indent=2) for p in payloads(body)) + "]").encode()
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_json_array_framing_gives_the_same_message(name: str) -> None:
+    body = body_of(name)
+    elements = parse_json_array(as_json_array(body))
+    assert elements == payloads(body)
+    assert feed_elements(elements).message == parse_bytes(PARSER, body).message
+
+
+def test_json_array_cut_short_keeps_complete_elements() -> None:
+    array = as_json_array(body_of(BAD))
+    elements = parse_json_array(array[: len(array) // 2])
+    assert 0 < len(elements) < len(payloads(body_of(BAD)))
+    result = feed_elements(elements)
+    assert result.message.stop_reason == "error" and "truncated" in result.errors[0].error_message
+
+
+def test_json_array_edge_cases() -> None:
+    assert parse_json_array(b"") == []
+    assert parse_json_array(b"[]") == []
+    assert parse_json_array(b' {"a": 1} ') == [{"a": 1}]
+    assert parse_json_array(b'[{"a": 1}, 2, {"b": 2}]') == [{"a": 1}, {"b": 2}]
+    assert parse_json_array(b'[{"a": 1}, {"b": ') == [{"a": 1}]
+
+
+def test_whole_array_in_one_event() -> None:
+    elements = payloads(body_of(BAD))
+    parser = GeminiParser()
+    parser.feed(SSEEvent(None, json.dumps(elements)))
+    assert parser.finish().message == parse_bytes(PARSER, body_of(BAD)).message
+
+
+# ---------------------------------------------------------------- non-streamed body
+
+
+def test_non_streamed_response() -> None:
+    body = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [
+                        {"text": "plan", "thought": True},
+                        {"text": "Hi!", "thoughtSignature": "c2ln"},
+                        {
+                            "functionCall": {"id": "fc-1", "name": "f", "args": {"x": "é"}},
+                            "thoughtSignature": "c2ln",
+                        },
+                    ],
+                },
+                "finishReason": "STOP",
+            }
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "gemini-2.5-flash",
+        "responseId": "r1",
+    }
+    parser = GeminiParser()
+    parser.feed_response(body)
+    result = parser.finish()
+    model = "gemini-2.5-flash"
+    assert result.message.parts == [
+        ThinkingTextPart(text="plan", model_id=model),
+        TextPart(text="Hi!"),
+        ThinkingSignaturePart(signature="c2ln", model_id=model, format="google"),
+        ToolCallPart(call_id="fc-1", tool_name="f", arguments_json='{"x":"é"}'),
+        ThinkingSignaturePart(signature="c2ln", model_id=model, format="google"),
+    ]
+    assert result.message.stop_reason == "tool_use" and result.message.response_id == "r1"
+
+
+# ---------------------------------------------------------------- synthetic edge cases
+
+
+def chunk(*parts: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+    candidate: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "responseId": "r1", "modelVersion": "gemini-3-pro-preview", **extra}
+
+
+def sig(value: str) -> ThinkingSignaturePart:
+    return ThinkingSignaturePart(signature=value, model_id="gemini-3-pro-preview", format="google")
+
+
+def test_trailing_empty_text_signature_signs_the_text_run() -> None:
+    result = feed_elements(
+        [
+            chunk({"text": "Hello "}),
+            chunk({"text": "world"}),
+            chunk({"text": "", "thoughtSignature": "AAA"}, finish="STOP"),
+        ]
+    )
+    assert result.message.parts == [TextPart(text="Hello world"), sig("AAA")]
+
+
+def test_trailing_empty_text_signature_after_an_unsigned_call_signs_the_call() -> None:
+    result = feed_elements(
+        [
+            chunk({"functionCall": {"name": "f", "args": {}}}),
+            chunk({"text": "", "thoughtSignature": "AAA"}, finish="STOP"),
+        ]
+    )
+    assert [p.type for p in result.message.parts] == ["tool_call", "thinking_signature"]
+
+
+def test_signature_after_a_signed_part_stands_alone() -> None:
+    result = feed_elements(
+        [
+            chunk({"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "AAA"}),
+            chunk({"text": "", "thoughtSignature": "BBB"}, finish="STOP"),
+        ]
+    )
+    parts = result.message.parts
+    assert [p.type for p in parts] == ["tool_call", "thinking_signature", "thinking_signature"]
+    assert parts[1:] == [sig("AAA"), sig("BBB")]
+
+
+def test_second_signature_in_a_run_starts_a_new_part() -> None:
+    result = feed_elements(
+        [
+            chunk({"text": "a", "thoughtSignature": "AAA"}),
+            chunk({"text": "b"}),
+            chunk({"text": "c", "thoughtSignature": "BBB"}, finish="STOP"),
+        ]
+    )
+    assert result.message.parts == [TextPart(text="ab"), sig("AAA"), TextPart(text="c"), sig("BBB")]
+
+
+def test_thought_then_text_are_separate_parts_and_thought_signature_stays_on_thoughts() -> None:
+    result = feed_elements(
+        [
+            chunk({"text": "hmm", "thought": True}),
+            chunk({"thought": True, "thoughtSignature": "AAA"}),
+            chunk({"text": "ok"}, finish="STOP"),
+        ]
+    )
+    model = "gemini-3-pro-preview"
+    assert result.message.parts == [
+        ThinkingTextPart(text="hmm", model_id=model),
+        sig("AAA"),
+        TextPart(text="ok"),
+    ]
+    assert result.items == [ThinkingDelta("hmm"), TextDelta("ok")]
+
+
+def test_parallel_calls_get_distinct_deterministic_ids() -> None:
+    elements = [
+        chunk(
+            {"functionCall": {"name": "f", "args": {"a": 1}}}, {"functionCall": {"name": "f"}}, finish="STOP"
+        )
+    ]
+    first, second = feed_elements(elements), feed_elements(elements)
+    calls = [p for p in first.message.parts if isinstance(p, ToolCallPart)]
+    assert [(c.call_id, c.arguments_json) for c in calls] == [("call_r1_0", '{"a":1}'), ("call_r1_1", "{}")]
+    assert first.message == second.message
+
+
+def test_streamed_function_call_arguments() -> None:
+    """Vertex ``streamFunctionCallArguments``: partialArgs at JSONPaths, willContinue until the end."""
+    result = feed_elements(
+        [
+            chunk({"functionCall": {"name": "book", "willContinue": True}, "thoughtSignature": "AAA"}),
+            chunk(
+                {
+                    "functionCall": {
+                        "partialArgs": [
+                            {"jsonPath": "$.city", "stringValue": "San ", "willContinue": True},
+                            {"jsonPath": "$.guests", "numberValue": 2},
+                        ],
+                        "willContinue": True,
+                    }
+                }
+            ),
+            chunk(
+                {
+                    "functionCall": {
+                        "partialArgs": [
+                            {"jsonPath": "$.city", "stringValue": "Francisco"},
+                            {"jsonPath": "$.opts.late", "boolValue": True},
+                            {"jsonPath": "$.rooms[1].kind", "stringValue": "twin"},
+                            {"jsonPath": "$['note']", "nullValue": "NULL_VALUE"},
+                        ],
+                        "willContinue": True,
+                    }
+                }
+            ),
+            chunk({"functionCall": {}}, finish="STOP"),
+        ]
+    )
+    call, signature = result.message.parts
+    assert isinstance(call, ToolCallPart) and signature == sig("AAA")
+    assert call.call_id == "call_r1_0" and call.tool_name == "book"
+    assert json.loads(call.arguments_json) == {
+        "city": "San Francisco",
+        "guests": 2,
+        "opts": {"late": True},
+        "rooms": [None, {"kind": "twin"}],
+        "note": None,
+    }
+    assert list(json.loads(call.arguments_json)) == ["city", "guests", "opts", "rooms", "note"]
+    assert result.items == [ToolCallStart("call_r1_0", "book")]
+    assert result.message.stop_reason == "tool_use"
+
+
+def test_streamed_call_cut_short_keeps_what_arrived() -> None:
+    result = feed_elements(
+        [
+            chunk({"functionCall": {"name": "book", "id": "c9", "willContinue": True}}),
+            chunk(
+                {
+                    "functionCall": {
+                        "partialArgs": [{"jsonPath": "$.city", "stringValue": "Par"}],
+                        "willContinue": True,
+                    }
+                }
+            ),
+        ]
+    )
+    assert result.message.parts == [
+        ToolCallPart(call_id="c9", tool_name="book", arguments_json='{"city":"Par"}')
+    ]
+    assert result.message.stop_reason == "error"
+
+
+def test_usage_mapping() -> None:
+    usage = {
+        "promptTokenCount": 100,
+        "cachedContentTokenCount": 60,
+        "toolUsePromptTokenCount": 7,
+        "candidatesTokenCount": 20,
+        "thoughtsTokenCount": 30,
+        "totalTokenCount": 157,
+    }
+    message = feed_elements([chunk({"text": "x"}, finish="STOP", usageMetadata=usage)]).message
+    assert message.usage is not None
+    assert message.usage.model_dump() == {
+        "input_tokens": 107,
+        "output_tokens": 50,
+        "cached_input_tokens": 60,
+        "cache_creation_input_tokens": None,
+        "reasoning_tokens": 30,
+        "total_tokens": 157,
+    }
+
+
+def test_max_tokens_is_length() -> None:
+    result = feed_elements([chunk({"text": "x"}, finish="MAX_TOKENS")])
+    assert result.message.stop_reason == "length" and result.errors == []
+
+
+@pytest.mark.parametrize(
+    "reason", ["SAFETY", "RECITATION", "PROHIBITED_CONTENT", "MALFORMED_FUNCTION_CALL", "OTHER"]
+)
+def test_filter_and_malformed_stops_are_errors(reason: str) -> None:
+    result = feed_elements([chunk({"text": "partial"}), chunk(finish=reason, **{})])
+    assert result.message.stop_reason == "error"
+    assert [e.error_message for e in result.errors] == [f"gemini: generation stopped: {reason}"]
+    assert result.message.parts == [TextPart(text="partial")]
+
+
+def test_finish_message_is_reported() -> None:
+    element = chunk(finish="MALFORMED_FUNCTION_CALL")
+    element["candidates"][0]["finishMessage"] = "Malformed function call: f(x=)"
+    result = feed_elements([element])
+    assert (
+        result.errors[0].error_message
+        == "gemini: generation stopped: MALFORMED_FUNCTION_CALL: Malformed function call: f(x=)"
+    )
+
+
+def test_prompt_blocked() -> None:
+    result = feed_elements([{"promptFeedback": {"blockReason": "SAFETY"}, "responseId": "r1"}])
+    assert result.message.stop_reason == "error"
+    assert [e.error_message for e in result.errors] == ["gemini: prompt blocked (SAFETY)"]
+
+
+def test_other_candidates_and_parts_are_noted() -> None:
+    element = chunk({"inlineData": {"mimeType": "image/png", "data": "AAAA"}}, {"text": "hi"}, finish="STOP")
+    element["candidates"].append({"content": {"parts": [{"text": "other"}]}, "index": 1})
+    result = feed_elements([element])
+    assert result.message.parts == [TextPart(text="hi")]
+    assert any("inlineData" in n for n in result.notes) and any("candidate 0" in n for n in result.notes)

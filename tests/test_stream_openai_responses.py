@@ -1,0 +1,524 @@
+"""OpenAI Responses output adapter on real recorded streams, against the openai SDK.
+
+Oracle: the recorded bytes served through an ``httpx2.MockTransport`` to
+``openai.OpenAI().responses.stream(...)``; ``get_final_response()`` is the SDK's own
+accumulation (``ResponseStreamState``; notes/oracles.md, section 3).
+
+One deliberate difference: the SDK's final response is ``response.completed``'s
+``output``, whose reasoning ``encrypted_content`` can differ from the
+``response.output_item.done`` copy (two valid encryptions of the same reasoning). We keep
+the ``output_item.done`` one; the recorded follow-up request that the API accepted
+replays exactly that value (asserted below).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import yaml
+from openai import OpenAI
+from openai.types.responses import Response
+
+from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.drive import parse_bytes
+from harness.stream.openai_responses import PARSER, OpenAIResponsesParser
+from harness.stream.sse import SSEEvent
+
+REAL = Path("/work/shared/realstreams/openai-responses")
+
+pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="real recordings not available")
+
+
+# ---------------------------------------------------------------- recordings
+
+
+def _sse(lines: list[str]) -> bytes:
+    """AI SDK chunks (one JSON per line) -> the SSE framing the API sends (``event:`` + ``data:``)."""
+    return "".join(f"event: {json.loads(line)['type']}\ndata: {line}\n\n" for line in lines).encode()
+
+
+def _chunk_streams(path: Path) -> list[tuple[bytes, dict[str, Any] | None]]:
+    """A chunks file holds several responses back to back: split at each ``response.created``."""
+    calls: list[list[str]] = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        if json.loads(line)["type"] == "response.created" or not calls:
+            calls.append([])
+        calls[-1].append(line)
+    return [(_sse(lines), None) for lines in calls]
+
+
+def _cassette_streams(path: Path) -> list[tuple[bytes, dict[str, Any] | None]]:
+    """Each interaction's response body, with the next request (the replayed history) when there is one."""
+    interactions = yaml.safe_load(path.read_text())["interactions"]
+    out: list[tuple[bytes, dict[str, Any] | None]] = []
+    for n, interaction in enumerate(interactions):
+        body = interaction["response"]["body"]["string"]
+        following = interactions[n + 1]["request"].get("parsed_body") if n + 1 < len(interactions) else None
+        out.append((body if isinstance(body, bytes) else body.encode(), following))
+    return out
+
+
+def _load() -> dict[str, tuple[bytes, dict[str, Any] | None]]:
+    if not REAL.is_dir():
+        return {}
+    out: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
+    for path in sorted(REAL.iterdir()):
+        streams = _chunk_streams(path) if path.suffix == ".txt" else _cassette_streams(path)
+        for n, stream in enumerate(streams):
+            out[f"{path.name.removesuffix('.chunks.txt').removesuffix('.yaml')}#{n}"] = stream
+    return out
+
+
+RECORDINGS = _load()
+IDS = sorted(RECORDINGS)
+
+
+def body_of(name: str) -> bytes:
+    return RECORDINGS[name][0]
+
+
+def events_of(body: bytes) -> list[bytes]:
+    """The body's SSE events (blank-line separated), each without its terminator."""
+    return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
+
+
+def join(events: list[bytes]) -> bytes:
+    return b"".join(e + b"\n\n" for e in events)
+
+
+def raw_events(body: bytes) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for event in events_of(body):
+        for line in event.decode().split("\n"):
+            if line.startswith("data: "):
+                out.append(json.loads(line[6:]))
+    return out
+
+
+# ---------------------------------------------------------------- oracle
+
+
+_BOX: dict[str, Any] = {"body": b""}
+
+
+def _serve(request: httpx2.Request) -> httpx2.Response:
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=_BOX["body"])
+
+
+@functools.cache
+def _client() -> OpenAI:
+    http = httpx2.Client(transport=httpx2.MockTransport(_serve))
+    return OpenAI(api_key="sk-test", base_url="http://oracle.invalid/v1", max_retries=0, http_client=http)
+
+
+def sdk_final(body: bytes) -> Response:
+    _BOX["body"] = body
+    with _client().responses.stream(model="gpt-5", input="hi") as stream:
+        for _ in stream:
+            pass
+        return stream.get_final_response()
+
+
+def expected(response: Response) -> dict[str, Any]:
+    """The SDK's final Response projected onto what the canonical message must carry."""
+    parts: list[tuple[Any, ...]] = []
+    for item in response.output:
+        if item.type == "reasoning":
+            parts += [("thinking", item.id, s.text) for s in item.summary if s.text]
+            parts += [("thinking", item.id, c.text) for c in item.content or () if c.text]
+            if item.encrypted_content:
+                parts.append(("signature", item.id, "openai-responses", response.model))
+        elif item.type == "message":
+            for content in item.content:
+                text = content.text if content.type == "output_text" else content.refusal
+                if text:
+                    parts.append(("text", text))
+        elif item.type == "function_call":
+            parts.append(("tool_call", item.call_id, item.name, json.loads(item.arguments), item.id))
+    usage = response.usage
+    assert usage is not None
+    has_calls = any(p[0] == "tool_call" for p in parts)
+    return {
+        "parts": parts,
+        "stop_reason": "tool_use" if has_calls else {"completed": "stop"}[str(response.status)],
+        "response_id": response.id,
+        "usage": {
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cached_input_tokens": usage.input_tokens_details.cached_tokens,
+            "cache_creation_input_tokens": getattr(usage.input_tokens_details, "cache_write_tokens", None),
+            "reasoning_tokens": usage.output_tokens_details.reasoning_tokens,
+            "total_tokens": usage.total_tokens,
+        },
+    }
+
+
+def projected(result: CallResult) -> dict[str, Any]:
+    message = result.message
+    parts: list[tuple[Any, ...]] = []
+    for part in message.parts:
+        if isinstance(part, ThinkingTextPart):
+            parts.append(("thinking", part.id, part.text))
+        elif isinstance(part, ThinkingSignaturePart):
+            parts.append(("signature", part.id, part.format, part.model_id))
+        elif isinstance(part, TextPart):
+            parts.append(("text", part.text))
+        elif isinstance(part, ToolCallPart):
+            parts.append(
+                ("tool_call", part.call_id, part.tool_name, json.loads(part.arguments_json), part.item_id)
+            )
+    assert message.usage is not None
+    return {
+        "parts": parts,
+        "stop_reason": message.stop_reason,
+        "response_id": message.response_id,
+        "usage": message.usage.model_dump(),
+    }
+
+
+def done_signatures(body: bytes) -> dict[str, str]:
+    """``encrypted_content`` per reasoning item, as ``response.output_item.done`` gave it."""
+    return {
+        e["item"]["id"]: e["item"]["encrypted_content"]
+        for e in raw_events(body)
+        if e.get("type") == "response.output_item.done" and e["item"].get("type") == "reasoning"
+    }
+
+
+def signatures(result: CallResult) -> dict[str | None, str]:
+    return {p.id: p.signature for p in result.message.parts if isinstance(p, ThinkingSignaturePart)}
+
+
+# ---------------------------------------------------------------- (a) real recordings vs the SDK
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_matches_the_sdk_accumulation(name: str) -> None:
+    body = body_of(name)
+    result = parse_bytes(PARSER, body)
+    assert result.errors == []
+    assert projected(result) == expected(sdk_final(body))
+    thinking = [p for p in result.message.parts if isinstance(p, ThinkingTextPart)]
+    assert all(p.model_id == sdk_final(body).model for p in thinking)
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_signatures_are_the_output_item_done_values(name: str) -> None:
+    """Deliberate difference from the SDK: ``output_item.done``'s encrypted_content, byte-exact."""
+    body = body_of(name)
+    assert signatures(parse_bytes(PARSER, body)) == done_signatures(body)
+
+
+@pytest.mark.parametrize("name", [n for n in IDS if RECORDINGS[n][1] is not None])
+def test_the_accepted_follow_up_request_replays_our_signatures(name: str) -> None:
+    """The next request of a round trip (HTTP 200) carries the reasoning items we produced."""
+    body, following = RECORDINGS[name]
+    assert following is not None
+    replayed = {i["id"]: i["encrypted_content"] for i in following["input"] if i.get("type") == "reasoning"}
+    assert replayed and signatures(parse_bytes(PARSER, body)) == replayed
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_stream_items(name: str) -> None:
+    result = parse_bytes(PARSER, body_of(name))
+    parts = result.message.parts
+    text = "".join(i.text for i in result.items if isinstance(i, TextDelta))
+    thinking = "".join(i.text for i in result.items if isinstance(i, ThinkingDelta))
+    starts = [(i.call_id, i.tool_name) for i in result.items if isinstance(i, ToolCallStart)]
+    assert text == "".join(p.text for p in parts if isinstance(p, TextPart))
+    assert thinking == "".join(p.text for p in parts if isinstance(p, ThinkingTextPart))
+    assert starts == [(p.call_id, p.tool_name) for p in parts if isinstance(p, ToolCallPart)]
+
+
+def test_gpt55_reasoning_without_summary_and_phase() -> None:
+    """A reasoning item with no summary gives a signature-only part; ``phase`` is noted."""
+    result = parse_bytes(PARSER, body_of("pai__gpt55_reasoning_function_call_phase_roundtrip#0"))
+    kinds = [p.type for p in result.message.parts]
+    assert kinds == ["thinking_signature", "text", "tool_call"]
+    assert result.message.stop_reason == "tool_use"
+    assert any("phase 'commentary'" in n for n in result.notes)
+
+
+def test_codex_summary_then_signature() -> None:
+    result = parse_bytes(PARSER, body_of("vercelai__openai-reasoning-encrypted-content.1#0"))
+    text, sig, call = result.message.parts
+    assert isinstance(text, ThinkingTextPart) and isinstance(sig, ThinkingSignaturePart)
+    assert text.id == sig.id and text.id is not None and text.id.startswith("rs_")
+    assert isinstance(call, ToolCallPart) and call.item_id is not None and call.item_id.startswith("fc_")
+
+
+# ---------------------------------------------------------------- (b) chunk boundaries
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 64, 1000])
+@pytest.mark.parametrize("name", IDS)
+def test_any_chunking_gives_the_same_result(name: str, size: int) -> None:
+    body = body_of(name)
+    whole, split = parse_bytes(PARSER, body), parse_bytes(PARSER, body, size)
+    assert split.message == whole.message
+    assert split.items == whole.items
+
+
+# ---------------------------------------------------------------- (c) bad endings on real bytes
+
+BAD = "pai__gpt55_reasoning_function_call_phase_roundtrip#0"
+
+
+def _assert_error_ending(result: CallResult) -> None:
+    assert result.message.stop_reason == "error"
+    assert result.errors
+
+
+def test_truncated_mid_event() -> None:
+    body = body_of(BAD)
+    cut = body.index(b'"delta":"Land"')  # inside an output_text.delta event
+    result = parse_bytes(PARSER, body[:cut])
+    _assert_error_ending(result)
+    kept = result.message.parts
+    assert [p.type for p in kept] == ["thinking_signature", "text"]
+    assert kept[1] == TextPart(text="I\u2019ll check the capital lookup tool for \u201cPotato")
+
+
+def test_clean_eof_before_the_final_event() -> None:
+    events = events_of(body_of(BAD))
+    assert b"response.completed" in events[-1]
+    result = parse_bytes(PARSER, join(events[:-1]))
+    _assert_error_ending(result)
+    assert len(result.errors) == 1 and "truncated" in result.errors[0].error_message
+    full = parse_bytes(PARSER, body_of(BAD))
+    assert result.message.parts == full.message.parts  # every item was done before the cut
+
+
+def test_error_event_mid_stream() -> None:
+    events = events_of(body_of(BAD))
+    error = b'event: error\ndata: {"type":"error","code":"server_error","message":"boom","param":null}'
+    result = parse_bytes(PARSER, join([*events[:10], error]))
+    _assert_error_ending(result)
+    assert [e.error_message for e in result.errors] == ["openai-responses: error event: server_error: boom"]
+
+
+def test_garbled_data_line() -> None:
+    events = events_of(body_of(BAD))
+    events[8] = b'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","de'
+    result = parse_bytes(PARSER, join(events))
+    _assert_error_ending(result)
+    assert len(result.errors) == 1 and "unparseable" in result.errors[0].error_message
+
+
+def test_unknown_event_type_is_only_noted() -> None:
+    events = events_of(body_of(BAD))
+    unknown = b'event: response.future_thing\ndata: {"type":"response.future_thing","x":1}'
+    result = parse_bytes(PARSER, join([*events[:5], unknown, *events[5:]]))
+    assert result.errors == []
+    assert result.message == parse_bytes(PARSER, body_of(BAD)).message
+    assert any("response.future_thing" in n for n in result.notes)
+
+
+# ---------------------------------------------------------------- non-streamed body
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_non_streamed_response_body(name: str) -> None:
+    """The Response object (``response.completed``'s) gives the same message, its own signatures."""
+    body = body_of(name)
+    final = next(e["response"] for e in raw_events(body) if e["type"] == "response.completed")
+    parser = OpenAIResponsesParser()
+    parser.feed_response(final)
+    result = parser.finish()
+    assert result.errors == []
+    streamed = projected(parse_bytes(PARSER, body))
+    assert projected(result) == streamed
+    sdk = sdk_final(body)
+    assert signatures(result) == {i.id: i.encrypted_content for i in sdk.output if i.type == "reasoning"}
+
+
+# ---------------------------------------------------------------- synthetic edge cases
+
+
+def run(*events: dict[str, Any]) -> CallResult:
+    parser = OpenAIResponsesParser()
+    for event in events:
+        parser.feed(SSEEvent(event["type"], json.dumps(event)))
+    return parser.finish()
+
+
+def created() -> dict[str, Any]:
+    return {
+        "type": "response.created",
+        "response": {"id": "resp_1", "model": "gpt-5", "status": "in_progress"},
+    }
+
+
+def completed(status: str = "completed", **extra: Any) -> dict[str, Any]:
+    usage = {
+        "input_tokens": 100,
+        "input_tokens_details": {"cached_tokens": 60, "cache_write_tokens": 5},
+        "output_tokens": 40,
+        "output_tokens_details": {"reasoning_tokens": 30},
+        "total_tokens": 140,
+    }
+    response = {"id": "resp_1", "model": "gpt-5", "status": status, "usage": usage, **extra}
+    return {
+        "type": f"response.{status}" if status != "completed" else "response.completed",
+        "response": response,
+    }
+
+
+def test_usage_mapping() -> None:
+    usage = run(created(), completed()).message.usage
+    assert usage is not None
+    assert usage.model_dump() == {
+        "input_tokens": 100,
+        "output_tokens": 40,
+        "cached_input_tokens": 60,
+        "cache_creation_input_tokens": 5,
+        "reasoning_tokens": 30,
+        "total_tokens": 140,
+    }
+
+
+def test_summary_parts_each_a_thinking_part_signature_after_the_last() -> None:
+    rs = "rs_1"
+    result = run(
+        created(),
+        {"type": "response.output_item.added", "item": {"id": rs, "type": "reasoning", "summary": []}},
+        {"type": "response.reasoning_summary_text.delta", "item_id": rs, "summary_index": 0, "delta": "one"},
+        {"type": "response.reasoning_summary_text.delta", "item_id": rs, "summary_index": 1, "delta": "two"},
+        {
+            "type": "response.output_item.done",
+            "item": {
+                "id": rs,
+                "type": "reasoning",
+                "summary": [
+                    {"type": "summary_text", "text": "one"},
+                    {"type": "summary_text", "text": "two!"},
+                ],
+                "encrypted_content": "gAAA-enc",
+            },
+        },
+        completed(),
+    )
+    assert result.message.parts == [
+        ThinkingTextPart(id=rs, text="one", model_id="gpt-5"),
+        ThinkingTextPart(id=rs, text="two!", model_id="gpt-5"),  # the done item's missing tail is added
+        ThinkingSignaturePart(id=rs, signature="gAAA-enc", model_id="gpt-5", format="openai-responses"),
+    ]
+
+
+def test_raw_reasoning_text() -> None:
+    result = run(
+        created(),
+        {"type": "response.reasoning_text.delta", "item_id": "rs_2", "content_index": 0, "delta": "raw"},
+        {
+            "type": "response.output_item.done",
+            "item": {
+                "id": "rs_2",
+                "type": "reasoning",
+                "summary": [],
+                "content": [{"type": "reasoning_text", "text": "raw"}],
+            },
+        },
+        completed(),
+    )
+    assert result.message.parts == [ThinkingTextPart(id="rs_2", text="raw", model_id="gpt-5")]
+
+
+def test_items_without_deltas_come_from_output_item_done() -> None:
+    message: dict[str, Any] = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "hello", "annotations": []}],
+    }
+    call = {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "f", "arguments": '{"a":1}'}
+    result = run(
+        created(),
+        {"type": "response.output_item.done", "item": message},
+        {"type": "response.output_item.done", "item": call},
+        completed(),
+    )
+    assert result.message.parts == [
+        TextPart(text="hello"),
+        ToolCallPart(call_id="call_1", tool_name="f", arguments_json='{"a":1}', item_id="fc_1"),
+    ]
+    assert result.items == [TextDelta("hello"), ToolCallStart("call_1", "f")]
+    assert result.message.stop_reason == "tool_use"
+
+
+def test_completed_output_fills_items_never_streamed() -> None:
+    message = {"id": "msg_1", "type": "message", "content": [{"type": "output_text", "text": "late"}]}
+    result = run(created(), completed(output=[message]))
+    assert result.message.parts == [TextPart(text="late")]
+
+
+def test_incomplete_max_output_tokens_is_length() -> None:
+    result = run(created(), completed("incomplete", incomplete_details={"reason": "max_output_tokens"}))
+    assert result.message.stop_reason == "length" and result.errors == []
+
+
+def test_incomplete_content_filter_is_an_error() -> None:
+    result = run(created(), completed("incomplete", incomplete_details={"reason": "content_filter"}))
+    assert result.message.stop_reason == "error"
+    assert [e.error_message for e in result.errors] == [
+        "openai-responses: response incomplete (content_filter)"
+    ]
+
+
+def test_failed_response() -> None:
+    result = run(created(), completed("failed", error={"code": "server_error", "message": "kaput"}))
+    assert result.message.stop_reason == "error"
+    assert [e.error_message for e in result.errors] == [
+        "openai-responses: response failed: server_error: kaput"
+    ]
+    assert result.errors[0].response_id == "resp_1"
+
+
+def test_nested_error_event() -> None:
+    result = run(created(), {"type": "error", "error": {"type": "invalid_request_error", "message": "bad"}})
+    assert [e.error_message for e in result.errors] == [
+        "openai-responses: error event: invalid_request_error: bad"
+    ]
+    assert result.message.stop_reason == "error"
+
+
+def test_refusal_is_kept_as_text() -> None:
+    result = run(
+        created(),
+        {"type": "response.refusal.delta", "item_id": "msg_1", "content_index": 0, "delta": "I can't"},
+        {"type": "response.refusal.done", "item_id": "msg_1", "content_index": 0, "refusal": "I can't help."},
+        completed(),
+    )
+    assert result.message.parts == [TextPart(text="I can't help.")]
+    assert result.message.stop_reason == "stop"
+    assert any("refusal" in n for n in result.notes)
+
+
+def test_hosted_tool_items_are_noted_and_skipped() -> None:
+    search = {"id": "ws_1", "type": "web_search_call", "status": "completed"}
+    result = run(
+        created(),
+        {"type": "response.output_item.added", "item": search},
+        {"type": "response.web_search_call.completed", "item_id": "ws_1"},
+        {"type": "response.output_item.done", "item": search},
+        completed(),
+    )
+    assert result.message.parts == [] and result.errors == []
+    assert any("web_search_call" in n for n in result.notes)
+
+
+def test_error_body_as_non_streamed_response() -> None:
+    parser = OpenAIResponsesParser()
+    parser.feed_response({"error": {"code": "rate_limit_exceeded", "message": "slow down"}})
+    result = parser.finish()
+    assert result.message.stop_reason == "error"
+    assert [e.error_message for e in result.errors] == [
+        "openai-responses: error event: rate_limit_exceeded: slow down"
+    ]
