@@ -46,6 +46,7 @@ __all__ = [
     "parse_arguments",
     "parse_data_url",
     "prepare",
+    "same_model",
 ]
 
 # Signature formats each provider accepts as its own reasoning state.
@@ -237,6 +238,19 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
     return [s for s in slots if s is not None]
 
 
+_SNAPSHOT_SUFFIX = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$")
+
+
+def same_model(produced_by: str, model: str) -> bool:
+    """Whether two model ids name the same model: an alias and its dated snapshot match.
+
+    Providers report the snapshot that answered (``claude-sonnet-4-5-20250929``,
+    ``gpt-5.5-2026-04-23``) while requests name the alias (``claude-sonnet-4-5``,
+    ``gpt-5.5``); the signature is the same model's either way.
+    """
+    return _SNAPSHOT_SUFFIX.sub("", produced_by) == _SNAPSHOT_SUFFIX.sub("", model)
+
+
 def signature_problem(sig: ThinkingSignaturePart, provider: str, model: str | None) -> str | None:
     """Why a signature must not be sent to this provider/model as native, or None if it may."""
     native = NATIVE_SIGNATURE_FORMATS.get(provider, frozenset())
@@ -246,13 +260,13 @@ def signature_problem(sig: ThinkingSignaturePart, provider: str, model: str | No
         return "signature has no format, so it cannot be proven native"
     if sig.format not in native:
         return f"signature format '{sig.format}' is not native to {provider}"
-    if sig.model_id and model and sig.model_id != model:
+    if sig.model_id and model and not same_model(sig.model_id, model):
         return f"signature was produced by model '{sig.model_id}', not '{model}'"
     return None
 
 
 def thinking_text_problem(text: ThinkingTextPart, model: str | None) -> str | None:
-    if text.model_id and model and text.model_id != model:
+    if text.model_id and model and not same_model(text.model_id, model):
         return f"thinking was produced by model '{text.model_id}', not '{model}'"
     return None
 
