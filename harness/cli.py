@@ -9,10 +9,11 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from harness.adapters import PROVIDERS, canonical_json, get_adapter
+from harness.adapters import PROVIDERS, canonical_json
 from harness.codec import HistoryError, dumps_history, load_history
 from harness.params import CallParams
 from harness.params_io import load_params
+from harness.targets import Target, TargetError, get_target
 
 app = typer.Typer(
     help="Conformance and golden-test harness for LLM message/provider mapping.",
@@ -20,9 +21,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-TARGETS = ("reference",)
-
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     """One clear line on stderr and a non-zero exit; never a traceback."""
@@ -36,9 +34,13 @@ def _check_provider(provider: str) -> str:
     return provider
 
 
-def _check_target(target: str) -> str:
-    if target not in TARGETS:
-        _fail(f"--target: unknown target '{target}' (available: {', '.join(TARGETS)})")
+def _load_target(name: str, provider: str | None = None) -> Target:
+    try:
+        target = get_target(name)
+    except TargetError as exc:
+        _fail(f"--target: {exc}")
+    if provider is not None and provider not in target.providers():
+        _fail(f"--provider: target '{name}' does not implement provider '{provider}'")
     return target
 
 
@@ -54,7 +56,7 @@ def render(
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
     _check_provider(provider)
-    _check_target(target)
+    chosen = _load_target(target, provider)
     try:
         events = load_history(history)
         call = load_params(params) if params else CallParams()
@@ -62,7 +64,7 @@ def render(
         _fail(str(exc))
     if model:
         call = call.model_copy(update={"model": model})
-    rendered = get_adapter(provider).render(events, call)
+    rendered = chosen.render(provider, events, call)
     for warning in rendered.warnings:
         typer.echo(f"warning: {warning}", err=True)
     sys.stdout.write(canonical_json(rendered.body))
@@ -80,9 +82,14 @@ def replay(
     from harness.replay import ReplayInputError, replay_file, result_to_json
 
     _check_provider(provider)
-    _check_target(target)
+    chosen = _load_target(target, provider)
     try:
-        results = replay_file(file, provider, on_note=lambda note: typer.echo(f"note: {note}", err=True))
+        results = replay_file(
+            file,
+            provider,
+            replay=lambda exchange: chosen.replay(provider, exchange),
+            on_note=lambda note: typer.echo(f"note: {note}", err=True),
+        )
     except ReplayInputError as exc:
         _fail(str(exc))
     payload = [result_to_json(r) for r in results]
@@ -118,6 +125,7 @@ def scenarios(
 @app.command()
 def conformance(
     provider: Annotated[list[str] | None, typer.Option(help="Limit to these providers (repeatable).")] = None,
+    target: Annotated[str, typer.Option(help="Adapter set to check.")] = "reference",
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Render every scenario for every provider, validate against the schema oracles, summarize.
@@ -126,8 +134,9 @@ def conformance(
     """
     from harness.conformance import print_summary, run_conformance
 
-    providers = [_check_provider(p) for p in provider] if provider else list(PROVIDERS)
-    summary = run_conformance(providers)
+    chosen = _load_target(target)
+    providers = [_check_provider(p) for p in provider] if provider else list(chosen.providers())
+    summary = run_conformance(providers, chosen)
     if as_json:
         sys.stdout.write(json.dumps(summary.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -9,9 +9,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from harness.adapters import canonical_json, get_adapter
+from harness.adapters import canonical_json
 from harness.oracles import validate
 from harness.scenarios import load_scenarios
+from harness.targets import Target, get_target
 
 __all__ = ["CaseResult", "Summary", "print_summary", "run_conformance"]
 
@@ -61,15 +62,15 @@ class Summary:
         }
 
 
-def run_conformance(providers: Sequence[str]) -> Summary:
+def run_conformance(providers: Sequence[str], target: Target | None = None) -> Summary:
     """Render each (provider, scenario) twice (determinism), then validate the body."""
+    chosen = target or get_target("reference")
     summary = Summary()
     corpus = load_scenarios()
     for provider in providers:
-        adapter = get_adapter(provider)
         for scenario in corpus.values():
-            first = adapter.render(scenario.history, scenario.params)
-            second = adapter.render(scenario.history, scenario.params)
+            first = chosen.render(provider, scenario.history, scenario.params)
+            second = chosen.render(provider, scenario.history, scenario.params)
             report = validate(provider, first.body)
             summary.cases.append(
                 CaseResult(

@@ -218,17 +218,29 @@ def result_to_json(result: CallResult) -> dict[str, Any]:
 
 
 def replay_file(
-    path: str | Path, provider: str, *, on_note: Callable[[str], None] | None = None
+    path: str | Path,
+    provider: str,
+    *,
+    replay: Callable[[Exchange], CallResult] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> list[CallResult]:
-    """One CallResult per model response in the file; non-model calls (e.g. GET /models) are skipped."""
+    """One CallResult per model response in the file; non-model calls (e.g. GET /models) are skipped.
+
+    ``replay`` runs one exchange (a target's output side); the reference parser by default.
+    """
     parser_class = get_parser(provider)
+
+    def reference(exchange: Exchange) -> CallResult:
+        return replay_exchange(parser_class, exchange)
+
+    run = replay or reference
     results: list[CallResult] = []
     for exchange in load_exchanges(path, provider):
         if not exchange.is_model_call and exchange.uri != "(replayed body)":
             if on_note:
                 on_note(f"skipped {exchange.method} {exchange.uri}: not a model call")
             continue
-        result = replay_exchange(parser_class, exchange)
+        result = run(exchange)
         if on_note:
             for note in result.notes:
                 on_note(note)

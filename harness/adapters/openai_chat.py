@@ -39,8 +39,10 @@ Decisions (where DESIGN.md left room):
 - Params: ``max_completion_tokens`` (``max_tokens`` is deprecated), ``stream`` plus
   ``stream_options.include_usage`` (usage arrives only when asked for), function tools
   (``description`` only when non-empty), ``reasoning_effort`` from ``thinking.effort``
-  only when thinking is enabled, ``temperature`` as given. Chat has no thinking budget
-  and no explicit "off": ``thinking-param-ignored`` says so.
+  only when thinking is enabled and the model is not a known non-reasoning model
+  (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``: OpenAI rejects reasoning parameters there;
+  see ``accepts_reasoning``), ``temperature`` as given. Chat has no thinking budget and
+  no explicit "off": ``thinking-param-ignored`` says so.
 
 Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
 image-url-unsupported, assistant-image-dropped, thinking-unsupported, tool-image-moved,
@@ -49,6 +51,7 @@ tool-status-not-sent, empty-message, thinking-param-ignored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -76,6 +79,7 @@ __all__ = [
     "PROVIDER_ID",
     "OpenAIChatAdapter",
     "ReasoningMapper",
+    "accepts_reasoning",
     "base_body",
     "content_value",
     "drop_thinking",
@@ -89,6 +93,11 @@ PROVIDER_ID = "openai-chat"
 DEFAULT_MODEL = "gpt-4.1-mini"
 # ChatCompletionMessageToolCall.id: the API enforces maxLength 40 (not in the spec).
 ID_POLICY = IdPolicy(max_length=40)
+# OpenAI model families without reasoning: they reject ``reasoning_effort`` / ``reasoning``
+# and Responses' ``include: ["reasoning.encrypted_content"]`` ("Encrypted content is not
+# supported with this model"; pydantic/pydantic-ai PR 2867, ShishirPatil/gorilla issue 1148).
+# A denylist: an unknown model keeps the reasoning fields it was asked for.
+_NON_REASONING_MODEL = re.compile(r"(?:openai/)?(?:gpt-4|gpt-3\.5|chatgpt-4o)")
 
 JSON = dict[str, Any]
 # Maps the native thinking units of one assistant turn to extra message fields
@@ -106,7 +115,7 @@ class OpenAIChatAdapter:
         if params.stream:
             # ChatCompletionStreamOptions: the final usage chunk only comes when asked for.
             body["stream_options"] = {"include_usage": True}
-        effort = reasoning_effort(params.thinking, warnings)
+        effort = reasoning_effort(params.thinking, warnings, params.model or DEFAULT_MODEL)
         if effort is not None:
             body["reasoning_effort"] = effort
         return Rendered(body, list(warnings))
@@ -142,9 +151,23 @@ def function_tool(tool: ToolSpec) -> JSON:
     return {"type": "function", "function": function}
 
 
-def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings) -> str | None:
+def accepts_reasoning(model: str) -> bool:
+    """False for OpenAI model families known to have no reasoning (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``)."""
+    return _NON_REASONING_MODEL.match(model) is None
+
+
+def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model: str) -> str | None:
     """CreateChatCompletionRequest.reasoning_effort (docs: guides/reasoning); Chat has no budget."""
     if thinking is None:
+        return None
+    if thinking.enabled and thinking.effort is not None and not accepts_reasoning(model):
+        warnings.add(
+            None,
+            None,
+            None,
+            "thinking-param-ignored",
+            f"model '{model}' is not a reasoning model and rejects reasoning_effort; not sent",
+        )
         return None
     if not thinking.enabled:
         warnings.add(

@@ -10,8 +10,10 @@ Decisions (where DESIGN.md left room):
   The harness owns the history, so nothing may depend on server-side state; with
   ``store`` false a reasoning item is only accepted when it carries its
   ``encrypted_content`` (field lesson 5: "Item with id 'rs_...' not found"), so we
-  always ask for it. ``include`` is left out only when thinking is explicitly
-  disabled, because non-reasoning models reject that include.
+  always ask for it. ``include`` is left out when thinking is explicitly disabled, and
+  for known non-reasoning models (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``; see
+  ``openai_chat.accepts_reasoning``), which reject it with "Encrypted content is not
+  supported with this model"; they also get no ``reasoning`` config and no reasoning items.
 - ``params.model`` None -> ``DEFAULT_MODEL`` (``gpt-5``: a reasoning model that
   accepts every ``ThinkingParams.effort`` value, including ``minimal``). Signature
   model checks use the model actually sent.
@@ -31,14 +33,20 @@ Decisions (where DESIGN.md left room):
   optional and the real recording omits it; the API accepts both (``response.output``
   echoed back as input carries ``logprobs: []``), so we send it and satisfy both oracles.
 - Reasoning: consecutive thinking units of one assistant message are grouped into one
-  reasoning item per signed unit; thinking texts right before it whose id is the
-  item's id (or None) become its ``summary`` parts in order (a Responses item streams
+  reasoning item per signed unit; thinking texts right before an ``openai-responses``
+  signature whose id is the item's id (or None) become its ``summary`` parts in order (a Responses item streams
   several ``summary_index`` parts but one ``encrypted_content``). The item id comes
   from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
   require ``id``, so a reasoning item without one is dropped with a warning.
 - Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
   when it is an ``fc_`` id not used before in the request. ``call_id`` capped at 64
   characters by ``IdPolicy`` (field lesson 6).
+- Item ids only beside their reasoning: when any thinking part of an assistant message
+  is not sent (foreign, other model, unsigned, no id), that message's ``fc_`` and ``msg_``
+  ids are not sent either: the API links them to the response's reasoning item and
+  rejects "Item 'fc_...' of type 'function_call' was provided without its required
+  'reasoning' item" (laravel/ai PR 1052, NousResearch/hermes-agent PR 102282). The
+  ``call_id`` still pairs the call with its output.
 - Tool results: ``output`` is ``output_text`` as a string; when the result carries
   images or appended developer parts, ``output`` is a list of ``input_text`` /
   ``input_image`` (``FunctionCallOutputItemParam``), so developer reminders stay
@@ -57,8 +65,9 @@ Decisions (where DESIGN.md left room):
 
 Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
 image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
-thinking-model-mismatch, reasoning-no-id, reasoning-duplicate-id, item-id-dropped,
-tool-status-not-sent, empty-message, max-tokens-raised, thinking-budget-ignored.
+thinking-model-mismatch, thinking-unsupported, reasoning-no-id, reasoning-duplicate-id,
+item-id-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
+thinking-budget-ignored, thinking-param-ignored.
 """
 
 from __future__ import annotations
@@ -68,6 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.adapters.base import Rendered
+from harness.adapters.openai_chat import accepts_reasoning
 from harness.adapters.common import (
     AssistantUnit,
     ContentItem,
@@ -144,13 +154,13 @@ def _body(prepared: Prepared, params: CallParams, ctx: _Ctx) -> JSON:
         body["tools"] = [_function_tool(t) for t in prepared.tools]
     if params.max_tokens is not None:
         body["max_output_tokens"] = _max_output_tokens(params.max_tokens, ctx.warnings)
-    reasoning = _reasoning_config(params.thinking, ctx.warnings)
+    reasoning = _reasoning_config(params.thinking, ctx)
     if reasoning is not None:
         body["reasoning"] = reasoning
     if params.temperature is not None:
         body["temperature"] = params.temperature
     body["store"] = False
-    if params.thinking is None or params.thinking.enabled:
+    if (params.thinking is None or params.thinking.enabled) and accepts_reasoning(ctx.model):
         body["include"] = ["reasoning.encrypted_content"]
     if params.stream:
         body["stream"] = True
@@ -187,9 +197,19 @@ def _max_output_tokens(max_tokens: int, warnings: Warnings) -> int:
     return max_tokens
 
 
-def _reasoning_config(thinking: ThinkingParams | None, warnings: Warnings) -> JSON | None:
+def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None:
     """Reasoning (docs: guides/reasoning): effort plus an auto summary so thinking can be shown."""
     if thinking is None or not thinking.enabled:
+        return None
+    warnings = ctx.warnings
+    if not accepts_reasoning(ctx.model):
+        warnings.add(
+            None,
+            None,
+            None,
+            "thinking-param-ignored",
+            f"model '{ctx.model}' is not a reasoning model and rejects reasoning settings; not sent",
+        )
         return None
     out: JSON = {}
     if thinking.effort is not None:
@@ -273,26 +293,37 @@ def _input_image(
 
 
 def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
-    """Reasoning, message and function_call items in the order the parts appear."""
+    """Reasoning, message and function_call items in the order the parts appear.
+
+    The reasoning items are built first: whether every thinking part made it decides
+    whether the message's ``msg_`` / ``fc_`` ids may be sent (see the module docstring).
+    """
+    runs: dict[int, list[JSON]] = {}  # position of a run's first unit -> its reasoning items
+    complete = True
+    run: list[ThinkingUnit] = []
+    for position, unit in enumerate([*wire.units, None]):  # None flushes the trailing run
+        if isinstance(unit, ThinkingUnit):
+            run.append(unit)
+        elif run:
+            built, whole = _reasoning_items(wire.index, run, ctx)
+            runs[position - len(run)] = built
+            complete = complete and whole
+            run = []
     items: list[JSON] = []
-    msg_id = _trusted_message_id(wire, ctx)
-    thinking: list[ThinkingUnit] = []
+    msg_id = _trusted_message_id(wire, ctx, complete)
     texts: list[str] = []
-    for unit in [*wire.units, None]:  # None flushes the trailing runs
-        if not isinstance(unit, ThinkingUnit) and thinking:
-            items.extend(_reasoning_items(wire.index, thinking, ctx))
-            thinking = []
+    for position, unit in enumerate([*wire.units, None]):  # None flushes the trailing text run
         if not _is_text(unit) and texts:
             items.append(_assistant_message(texts, msg_id))
             texts = []
         if isinstance(unit, ThinkingUnit):
-            thinking.append(unit)
+            items.extend(runs.get(position, []))
         elif isinstance(unit, PartUnit):
             part = unit.part
             if isinstance(part, TextPart):
                 texts.append(part.text)
             elif isinstance(part, ToolCallPart):
-                items.append(_function_call(wire.index, unit.index, part, wire.call_ids, ctx))
+                items.append(_function_call(wire.index, unit.index, part, wire.call_ids, ctx, complete))
             else:
                 _warn_assistant_image(wire.index, unit.index, part, ctx.warnings)
     return items
@@ -314,14 +345,25 @@ def _text_runs(units: Sequence[AssistantUnit]) -> int:
     return runs
 
 
-def _trusted_message_id(wire: WireAssistant, ctx: _Ctx) -> str | None:
+def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool) -> str | None:
     """The canonical id, if it is a Responses ``msg_`` id that maps to exactly one message item.
 
     A canonical id may be ours rather than OpenAI's; the API checks the prefix and
-    rejects duplicate item ids, and one id cannot name two message items.
+    rejects duplicate item ids, and one id cannot name two message items. Nor may it
+    stand without the message's reasoning (``reasoning_complete``).
     """
     mid = wire.message.id
     if not mid or not mid.startswith("msg_") or _text_runs(wire.units) != 1:
+        return None
+    if not reasoning_complete:
+        ctx.warnings.add(
+            wire.index,
+            None,
+            None,
+            "item-id-dropped",
+            f"message id '{mid}' not sent: a reasoning item of this turn was not sent, "
+            "and the API rejects a message item without its reasoning item",
+        )
         return None
     if not ctx.claim(mid):
         ctx.warnings.add(
@@ -362,7 +404,12 @@ def _warn_assistant_image(
 
 
 def _function_call(
-    index: int, part_index: int, part: ToolCallPart, call_ids: dict[str, str], ctx: _Ctx
+    index: int,
+    part_index: int,
+    part: ToolCallPart,
+    call_ids: dict[str, str],
+    ctx: _Ctx,
+    reasoning_complete: bool,
 ) -> JSON:
     """FunctionToolCall item (docs: guides/function-calling); arguments stay the model's JSON string."""
     out: JSON = {
@@ -381,6 +428,15 @@ def _function_call(
                 "item-id-dropped",
                 f"item id '{item_id}' is not an fc_ id; not sent",
             )
+        elif not reasoning_complete:
+            ctx.warnings.add(
+                index,
+                part_index,
+                "tool_call",
+                "item-id-dropped",
+                f"item id '{item_id}' not sent: a reasoning item of this turn was not sent, "
+                "and the API rejects a function_call without its reasoning item",
+            )
         elif not ctx.claim(item_id):
             ctx.warnings.add(
                 index,
@@ -397,22 +453,27 @@ def _function_call(
 # ---------------------------------------------------------------- reasoning
 
 
-def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> list[JSON]:
+def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> tuple[list[JSON], bool]:
     """ReasoningItem per signed unit of a run of consecutive thinking units (docs: guides/reasoning).
 
-    Texts waiting before a signed unit join its summary when their id matches; texts
-    that end up with no native signature cannot be replayed (field lesson 5).
+    Texts waiting before an ``openai-responses`` signature join its summary when their
+    id matches (another format's signature pairs with one text only, as canonical
+    pairing says); texts that end up with no native signature cannot be replayed
+    (field lesson 5). Also returns whether every part of the run was sent.
     """
     items: list[JSON] = []
+    complete = True
     pending: list[ThinkingUnit] = []
     for unit in run:
         if unit.signature is None:
             pending.append(unit)
             continue
         item_id = unit.signature.id or (unit.text.id if unit.text else None)
-        members = [u for u in pending if _same_item(u.text, item_id)]
+        groups = unit.signature.format == "openai-responses"
+        members = [u for u in pending if groups and _same_item(u.text, item_id)]
         for u in pending:
             if not any(u is m for m in members):
+                complete = False
                 _warn_text(
                     index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx
                 )
@@ -420,13 +481,17 @@ def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> list[JSO
         if _same_item(unit.text, item_id):
             members.append(unit)
         elif unit.text is not None:
+            complete = False
             _warn_text(index, unit, "thinking-unsigned", "reasoning text of another item id; dropped", ctx)
         item = _reasoning_item(index, unit, members, item_id, ctx)
-        if item is not None:
+        if item is None:
+            complete = False
+        else:
             items.append(item)
     for u in pending:
+        complete = False
         _warn_text(index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx)
-    return items
+    return items, complete
 
 
 def _same_item(text: ThinkingTextPart | None, item_id: str | None) -> bool:
@@ -440,6 +505,9 @@ def _reasoning_item(
     assert signed.signature is not None
     problem = signature_problem(signed.signature, PROVIDER_ID, ctx.model)
     code = "thinking-foreign"
+    if problem is None and not accepts_reasoning(ctx.model):
+        problem = f"model '{ctx.model}' is not a reasoning model and accepts no reasoning items"
+        code = "thinking-unsupported"
     if problem is None and not item_id:
         problem = "reasoning item has no id (the API requires one)"
         code = "reasoning-no-id"

@@ -1,0 +1,31 @@
+"""The ``reference`` target: this package's own adapters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.adapters import PROVIDERS, get_adapter
+from harness.adapters.base import Rendered
+from harness.model import HistoryEvent
+from harness.params import CallParams
+from harness.replay import Exchange, replay_exchange
+from harness.stream import get_parser
+from harness.stream.base import CallResult
+
+__all__ = ["TARGET", "ReferenceTarget"]
+
+
+class ReferenceTarget:
+    name = "reference"
+
+    def providers(self) -> Sequence[str]:
+        return PROVIDERS
+
+    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        return get_adapter(provider).render(history, params)
+
+    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+        return replay_exchange(get_parser(provider), exchange, chunk_size)
+
+
+TARGET = ReferenceTarget()
