@@ -69,8 +69,9 @@ def run_conformance(providers: Sequence[str], target: Target | None = None) -> S
     corpus = load_scenarios()
     for provider in providers:
         for scenario in corpus.values():
-            first = chosen.render(provider, scenario.history, scenario.params)
-            second = chosen.render(provider, scenario.history, scenario.params)
+            params = scenario.params_for(provider)
+            first = chosen.render(provider, scenario.history, params)
+            second = chosen.render(provider, scenario.history, params)
             report = validate(provider, first.body)
             summary.cases.append(
                 CaseResult(

@@ -217,6 +217,41 @@ def test_unsigned_text_and_unpaired_signature_dropped() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("signature", "code", "why"),
+    [
+        (sig("gsig", "google", "gemini-3-pro-preview"), "thinking-foreign", "format 'google'"),
+        (sig("gAAAA", "openai-responses", "gpt-5.5"), "thinking-foreign", "format 'openai-responses'"),
+        (
+            sig("gAAAA", "openai-responses-v1", "openai/o3"),
+            "thinking-foreign",
+            "format 'openai-responses-v1'",
+        ),
+        (sig("S", "anthropic", "claude-opus-4-1"), "thinking-foreign", "model 'claude-opus-4-1'"),
+        (sig("", "anthropic"), "thinking-unsigned", "empty"),
+        (sig("S", "anthropic"), "thinking-signature-unpaired", "no thinking text"),
+    ],
+)
+def test_lone_signature_warning_names_the_real_reason(
+    signature: ThinkingSignaturePart, code: str, why: str
+) -> None:
+    # Scenarios signature_orphan_responses_no_summary, thinking_google_signature_on_function_call,
+    # thinking_openrouter_openai_responses_v1: a foreign signature with no thinking text before it
+    # is not sent because it is foreign; "unpaired" is only true of Anthropic's own.
+    history: list[HistoryEvent] = [
+        user(),
+        AssistantMessage(parts=[TextPart(text="a"), call("c1"), signature]),
+        result("c1"),
+    ]
+    r = render(history, CallParams(tools=TOOLS))
+    assert content(r, 1) == [
+        {"type": "text", "text": "a"},
+        {"type": "tool_use", "id": "c1", "name": "read", "input": {"path": "a"}},
+    ]
+    assert [(w.part_index, w.code) for w in r.warnings] == [(2, code)]
+    assert why in r.warnings[0].reason
+
+
 def test_foreign_redacted_dropped() -> None:
     history: list[HistoryEvent] = [
         user(),

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from harness.adapters.base import Rendered, canonical_json
-from harness.adapters.gemini import ADAPTER, SKIP_SIGNATURE, endpoint_path
+from harness.adapters.gemini import ADAPTER, PLACEHOLDER_USER_TEXT, SKIP_SIGNATURE, endpoint_path
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -429,7 +429,48 @@ def test_function_response_uses_the_call_name() -> None:
     assert codes(out) == ["tool-name-mismatch"]
 
 
-def test_empty_history_is_flagged() -> None:
+def test_empty_history_still_sends_a_user_content() -> None:
+    # Gemini rejects a request without contents: a placeholder is sent, warned.
     out = render([], tools=None)
-    assert out.body == {"contents": []}
-    assert codes(out) == ["empty-conversation"]
+    assert out.body == {"contents": [{"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]}]}
+    assert codes(out) == ["placeholder-user"]
+
+
+def test_history_trimmed_to_a_model_turn_opens_with_a_placeholder_user_content() -> None:
+    # Scenario tool_result_orphan_after_trim: the orphan result is dropped, which left the
+    # model's answer first; Gemini (and Google's SDKs) want contents to open with a user turn.
+    history = [result("gone"), assistant(TextPart(text="Three call sites.")), user("Fix them.")]
+    out = render(history, model=G25)
+    assert out.body["contents"] == [
+        {"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]},
+        {"role": "model", "parts": [{"text": "Three call sites."}]},
+        {"role": "user", "parts": [{"text": "Fix them."}]},
+    ]
+    assert codes(out) == ["tool-result-orphan", "placeholder-user"]
+
+
+def test_leading_model_function_call_gets_a_user_content_before_it() -> None:
+    # "function call turn comes immediately after a user turn or after a function response turn"
+    out = render([assistant(call("a")), result("a")], model=G3)
+    contents = out.body["contents"]
+    assert [c["role"] for c in contents] == ["user", "model", "user"]
+    assert contents[1]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
+
+
+def test_empty_signature_is_unsigned_not_foreign() -> None:
+    # Field lesson 2 (scenario thinking_interrupted_empty_signature): the thinking is dropped
+    # because its signature never arrived, which is not another provider's signature.
+    history = [
+        user("plan"),
+        assistant(ThinkingTextPart(text="half a thought"), gsig("", G25)),
+        user("go on"),
+    ]
+    out = render(history, model=G25)
+    assert out.body["contents"] == [{"role": "user", "parts": [{"text": "plan"}, {"text": "go on"}]}]
+    assert [(w.part_index, w.code) for w in out.warnings] == [
+        (0, "thinking-unsigned"),
+        (1, "thinking-unsigned"),
+        (None, "empty-message"),
+        (None, "roles-merged"),
+    ]
+    assert all("empty" in w.reason for w in out.warnings[:2])

@@ -302,6 +302,18 @@ def test_reasoning_effort_only_when_thinking_is_enabled() -> None:
     assert codes(budget) == [(None, None, "thinking-param-ignored")]
 
 
+def test_reasoning_effort_is_not_sent_to_a_non_reasoning_model() -> None:
+    # Review finding: OpenAI rejects reasoning parameters on gpt-4* models (the Responses
+    # twin of this, include=["reasoning.encrypted_content"], broke a golden).
+    history: list[HistoryEvent] = [user(TextPart(text="hi"))]
+    plain = render(history, CallParams(model="gpt-4o-mini", thinking=ThinkingParams(effort="low")))
+    assert "reasoning_effort" not in plain.body
+    assert codes(plain) == [(None, None, "thinking-param-ignored")]
+    assert "gpt-4o-mini" in plain.warnings[0].reason
+    reasoning = render(history, CallParams(model="gpt-5", thinking=ThinkingParams(effort="low")))
+    assert reasoning.body["reasoning_effort"] == "low" and reasoning.warnings == []
+
+
 def test_defaults_without_stream_or_model() -> None:
     body = render([user(TextPart(text="hi"))], CallParams(stream=False)).body
     assert body == {"model": DEFAULT_MODEL, "messages": [{"role": "user", "content": "hi"}]}

@@ -126,6 +126,28 @@ def test_thinking_without_summary_and_budget_only() -> None:
     assert codes(r) == ["thinking-budget-ignored"]
 
 
+def test_non_reasoning_model_gets_no_include_reasoning_or_reasoning_items() -> None:
+    # Review finding (golden openai-responses-tool_single_call, model gpt-4o-mini): OpenAI
+    # answers include=["reasoning.encrypted_content"] on a non-reasoning model with 400
+    # "Encrypted content is not supported with this model" (ShishirPatil/gorilla issue 1148).
+    plain = render([USER], CallParams(model="gpt-4o-mini"))
+    assert "include" not in plain.body
+    assert plain.body["store"] is False
+    assert plain.warnings == []
+    asked = render(
+        [USER, assistant(sig("ENC", model=None), TextPart(text="a")), USER],
+        CallParams(model="gpt-4.1", thinking=ThinkingParams(effort="low")),
+    )
+    assert "include" not in asked.body and "reasoning" not in asked.body
+    assert [i["type"] for i in items(asked)] == ["message", "message", "message"]
+    assert codes(asked) == ["thinking-unsupported", "thinking-param-ignored"]
+    # reasoning models (and models this adapter does not know) keep both
+    for model in ("gpt-5", "o3", "gpt-5.1-codex-max", "some-future-model"):
+        body = render([USER], CallParams(model=model, thinking=ThinkingParams(effort="low"))).body
+        assert body["include"] == ["reasoning.encrypted_content"]
+        assert body["reasoning"] == {"effort": "low", "summary": "auto"}
+
+
 def test_max_tokens_below_minimum_is_raised() -> None:
     r = render([USER], CallParams(model=MODEL, max_tokens=5))
     assert r.body["max_output_tokens"] == 16
@@ -280,6 +302,31 @@ def test_text_of_another_item_is_not_merged_into_the_summary() -> None:
     assert [(w.part_index, w.code) for w in r.warnings] == [(1, "thinking-unsigned")]
 
 
+def test_texts_before_a_foreign_signature_are_reported_unsigned() -> None:
+    # Review finding (golden openai-responses-thinking_google_signature_on_text): three
+    # unsigned Gemini thoughts were reported as dropped because "signature format 'google'
+    # is not native"; they never had a signature (a google signature belongs to the part
+    # right before it, here the answer text, so none of the thoughts is signed).
+    r = render(
+        [
+            USER,
+            assistant(
+                ThinkingTextPart(text="a"),
+                ThinkingTextPart(text="b"),
+                ThinkingTextPart(text="c"),
+                TextPart(text="answer"),
+                sig("G", id=None, fmt="google", model="gemini-2.5-pro"),
+            ),
+        ]
+    )
+    assert [(w.part_index, w.code) for w in r.warnings] == [
+        (0, "thinking-unsigned"),
+        (1, "thinking-unsigned"),
+        (2, "thinking-unsigned"),
+        (4, "thinking-foreign"),
+    ]
+
+
 def test_foreign_redacted_and_empty_signatures_are_dropped() -> None:
     r = render(
         [
@@ -425,6 +472,45 @@ def test_function_call_fields_and_item_ids() -> None:
     assert [o["call_id"] for o in outputs] == [c["call_id"] for c in calls]
     assert [o["output"] for o in outputs] == ["r1", "r2", "r3"]
     assert codes(r) == ["tool-id-mapped", "item-id-dropped"]
+
+
+def test_item_ids_are_not_sent_when_their_reasoning_is_dropped() -> None:
+    # Review finding (golden openai-responses-mixed_provider_history): the gpt-5.1-codex-max
+    # turn's reasoning item is dropped for another model, but its fc_ id was still sent;
+    # the API rejects "Item 'fc_...' of type 'function_call' was provided without its
+    # required 'reasoning' item" (laravel/ai PR 1052, cline/cline issue 12242).
+    turn = assistant(
+        ThinkingTextPart(id="rs_1", text="t", model_id="o3"),
+        sig("ENC", model="o3"),
+        TextPart(text="calling"),
+        ToolCallPart(call_id="call_1", tool_name="f", arguments_json="{}", item_id="fc_1"),
+        id="msg_1",
+    )
+    result = ToolResultMessage(call_id="call_1", tool_name="f", status="success", output_text="r")
+    r = render([USER, turn, result])
+    assert items(r)[1:] == [
+        {"type": "message", "role": "assistant", "content": "calling"},
+        {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "r"},
+    ]
+    assert [(w.part_index, w.code) for w in r.warnings] == [
+        (0, "thinking-foreign"),
+        (1, "thinking-foreign"),
+        (None, "item-id-dropped"),
+        (3, "item-id-dropped"),
+    ]
+    # the same turn from the model being called keeps every id, beside its reasoning
+    native = render([USER, turn, result], CallParams(model="o3", tools=[ToolSpec(name="f")]))
+    assert [(i["type"], i.get("id")) for i in items(native)[1:]] == [
+        ("reasoning", "rs_1"),
+        ("message", "msg_1"),
+        ("function_call", "fc_1"),
+        ("function_call_output", None),
+    ]
+    assert native.warnings == []
+    # a turn without any reasoning keeps its fc_ id (the recorded codex chain does this)
+    bare = render([USER, assistant(turn.parts[3]), result])
+    assert items(bare)[1]["id"] == "fc_1"
 
 
 def test_results_in_call_order_and_dangling_call_answered() -> None:

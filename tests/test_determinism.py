@@ -17,7 +17,7 @@ from harness.scenarios import load_scenarios
 h = hashlib.sha256()
 for provider in PROVIDERS:
     for s in load_scenarios().values():
-        r = get_adapter(provider).render(s.history, s.params)
+        r = get_adapter(provider).render(s.history, s.params_for(provider))
         h.update(canonical_json(r.body).encode())
         h.update("\\n".join(map(str, r.warnings)).encode())
 print(h.hexdigest())
@@ -28,7 +28,7 @@ def _digest_here() -> str:
     h = hashlib.sha256()
     for provider in PROVIDERS:
         for s in load_scenarios().values():
-            r = get_adapter(provider).render(s.history, s.params)
+            r = get_adapter(provider).render(s.history, s.params_for(provider))
             h.update(canonical_json(r.body).encode())
             h.update("\n".join(map(str, r.warnings)).encode())
     return h.hexdigest()

@@ -14,5 +14,5 @@ CASES = [(p, name) for p in PROVIDERS for name in load_scenarios()]
 @pytest.mark.parametrize(("provider", "scenario"), CASES, ids=[f"{p}-{s}" for p, s in CASES])
 def test_request_golden(provider: str, scenario: str, golden: SnapshotAssertion) -> None:
     case = load_scenarios()[scenario]
-    rendered = get_adapter(provider).render(case.history, case.params)
+    rendered = get_adapter(provider).render(case.history, case.params_for(provider))
     assert {"body": rendered.body, "warnings": [str(w) for w in rendered.warnings]} == golden

@@ -1,151 +1,45 @@
-"""Anthropic output adapter on real recorded streams, against the anthropic SDK's own accumulation.
+"""Anthropic output adapter on the committed cassettes (real recordings, scrubbed).
 
-Oracle: the recorded bytes served through an ``httpx2.MockTransport`` to
-``anthropic.Anthropic().messages.stream(...)``; ``get_final_message()`` is the SDK's
-final ``Message`` (notes/oracles.md, section 3).
+The final message of every recorded call is checked against the anthropic SDK's own
+accumulation (``get_final_message``) in ``tests/test_crosscheck.py``; this module pins
+the Anthropic-specific behaviour, chunk-boundary invariance and bad endings on real bytes.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
-import yaml
-from anthropic import Anthropic
-from anthropic.types import Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
+from anthropic.types import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.oracles.streams import crosscheck, project_ours, recorded_calls, sdk_accumulate
 from harness.stream.anthropic import PARSER, AnthropicParser
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes, parse_chunks
+from tests.cassette_cases import cassette_cases, model_calls
 
-REAL = Path("/work/shared/realstreams/anthropic")
-SDK_STOP = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_use"}
+PROVIDER = "anthropic"
+RECORDINGS: dict[str, bytes] = {
+    call.id: call.body
+    for provider, path in cassette_cases()
+    if provider == PROVIDER
+    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
+}
+IDS = sorted(RECORDINGS)
 ERROR_EVENT = (
     b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
 )
 
 
-# ---------------------------------------------------------------- recordings
-
-
-def _load_streams(path: Path) -> list[bytes]:
-    """The model-call response bodies of one recording (chunks files get their ``event:`` lines)."""
-    if path.suffix == ".txt":
-        lines = [line for line in path.read_text().splitlines() if line.strip()]
-        return [b"".join(f"event: {json.loads(line)['type']}\ndata: {line}\n\n".encode() for line in lines)]
-    bodies: list[bytes] = []
-    for interaction in yaml.safe_load(path.read_text())["interactions"]:
-        if interaction["request"]["method"] == "POST":
-            body = interaction["response"]["body"]["string"]
-            bodies.append(body if isinstance(body, bytes) else body.encode())
-    return bodies
-
-
-RECORDINGS: dict[str, bytes] = {
-    f"{path.stem}#{n}": body for path in sorted(REAL.iterdir()) for n, body in enumerate(_load_streams(path))
-}
-IDS = sorted(RECORDINGS)
-
-
-# ---------------------------------------------------------------- oracle
-
-
-_BOX: dict[str, Any] = {"body": b""}
-
-
-def _serve(request: httpx2.Request) -> httpx2.Response:
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=_BOX["body"])
-
-
-@functools.cache
-def _client() -> Anthropic:
-    http = httpx2.Client(transport=httpx2.MockTransport(_serve))
-    return Anthropic(api_key="sk-ant-test", base_url="http://oracle.invalid", max_retries=0, http_client=http)
-
-
-def sdk_final(body: bytes) -> Message:
-    _BOX["body"] = body
-    with _client().messages.stream(
-        model="claude-oracle-test", max_tokens=64, messages=[{"role": "user", "content": "hi"}]
-    ) as stream:
-        for _ in stream:
-            pass
-        return stream.get_final_message()
-
-
-def expected(message: Message) -> dict[str, Any]:
-    """The SDK message projected onto what the canonical message must carry."""
-    parts: list[tuple[Any, ...]] = []
-    for block in message.content:
-        if isinstance(block, TextBlock):
-            if block.text:
-                parts.append(("text", block.text))
-        elif isinstance(block, ThinkingBlock):
-            parts.append(("thinking", block.thinking, message.model))
-            if block.signature:
-                parts.append(("signature", block.signature, "anthropic", message.model))
-        elif isinstance(block, RedactedThinkingBlock):
-            parts.append(("signature", block.data, "anthropic-redacted", message.model))
-        elif isinstance(block, ToolUseBlock):
-            parts.append(("tool", block.id, block.name, block.input))
-    usage = message.usage
-    read, created = usage.cache_read_input_tokens, usage.cache_creation_input_tokens
-    details = usage.output_tokens_details
-    return {
-        "parts": parts,
-        "stop_reason": SDK_STOP[str(message.stop_reason)],
-        "response_id": message.id,
-        "usage": {
-            "input_tokens": usage.input_tokens + (read or 0) + (created or 0),
-            "output_tokens": usage.output_tokens,
-            "cached_input_tokens": read,
-            "cache_creation_input_tokens": created,
-            "reasoning_tokens": details.thinking_tokens if details else None,
-            "total_tokens": None,
-        },
-    }
-
-
-def projected(result: CallResult) -> dict[str, Any]:
-    parts: list[tuple[Any, ...]] = []
-    for part in result.message.parts:
-        if isinstance(part, TextPart):
-            parts.append(("text", part.text))
-        elif isinstance(part, ThinkingTextPart):
-            parts.append(("thinking", part.text, part.model_id))
-        elif isinstance(part, ThinkingSignaturePart):
-            parts.append(("signature", part.signature, part.format, part.model_id))
-        elif isinstance(part, ToolCallPart):
-            parts.append(("tool", part.call_id, part.tool_name, json.loads(part.arguments_json)))
-    message = result.message
-    return {
-        "parts": parts,
-        "stop_reason": message.stop_reason,
-        "response_id": message.response_id,
-        "usage": message.usage.model_dump() if message.usage else None,
-    }
-
-
-# ---------------------------------------------------------------- (a) real recordings vs the SDK
+# ---------------------------------------------------------------- (a) real recordings
 
 
 def test_recordings_found() -> None:
     assert len(RECORDINGS) >= 6
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_final_message_matches_the_sdk(rec: str) -> None:
-    body = RECORDINGS[rec]
-    result = parse_bytes(PARSER, body)
-    assert result.errors == []
-    assert projected(result) == expected(sdk_final(body))
 
 
 @pytest.mark.parametrize("rec", IDS)
@@ -162,16 +56,18 @@ def test_stream_items_follow_the_parts(rec: str) -> None:
 
 @pytest.mark.parametrize("rec", IDS)
 def test_non_streamed_body_gives_the_same_message(rec: str) -> None:
-    message = sdk_final(RECORDINGS[rec])
+    """The SDK's final ``Message``, fed back as a non-streamed body, maps to the same message."""
+    message = sdk_accumulate(PROVIDER, RECORDINGS[rec])
+    assert isinstance(message, Message)
     parser = AnthropicParser()
     parser.feed_response(message.model_dump(mode="json"))
     result = parser.finish()
     assert result.errors == []
-    assert projected(result) == projected(parse_bytes(PARSER, RECORDINGS[rec]))
+    assert project_ours(result) == project_ours(parse_bytes(PARSER, RECORDINGS[rec]))
 
 
 def test_partial_json_split_mid_token_is_kept_byte_exact() -> None:
-    result = parse_bytes(PARSER, RECORDINGS["pai__sonnet45_thinking_tool_use_roundtrip#0"])
+    result = parse_bytes(PARSER, RECORDINGS["anthropic-pai__sonnet45_thinking_tool_use_roundtrip-0"])
     call = result.message.parts[-1]
     assert isinstance(call, ToolCallPart)
     assert call.arguments_json == '{"city": "Utrecht"}'
@@ -179,13 +75,13 @@ def test_partial_json_split_mid_token_is_kept_byte_exact() -> None:
 
 
 def test_no_args_tool_gets_an_empty_object() -> None:
-    result = parse_bytes(PARSER, RECORDINGS["vercelai__anthropic-tool-no-args.chunks#0"])
+    result = parse_bytes(PARSER, RECORDINGS["anthropic-vercelai__anthropic-tool-no-args-0"])
     calls = [p for p in result.message.parts if isinstance(p, ToolCallPart)]
     assert [(c.tool_name, c.arguments_json) for c in calls] == [("updateIssueList", "{}")]
 
 
 def test_empty_thinking_delta_before_signature_pairs_the_signature() -> None:
-    result = parse_bytes(PARSER, RECORDINGS["pai__sonnet40_thinking_then_text#0"])
+    result = parse_bytes(PARSER, RECORDINGS["anthropic-pai__sonnet40_thinking_then_text-0"])
     kinds = [p.type for p in result.message.parts]
     assert kinds == ["thinking_text", "thinking_signature", "text"]
 
@@ -232,14 +128,14 @@ def test_redacted_thinking_is_a_signature_only_part() -> None:
     assert result.message.parts == [
         ThinkingSignaturePart(signature="EmwK==", format="anthropic-redacted", model_id="claude-x")
     ]
-    assert projected(result) == expected(sdk_final(body))
+    assert crosscheck(PROVIDER, body).ok
 
 
 def test_cache_tokens_count_as_input() -> None:
     start = _start(cache_read_input_tokens=100, cache_creation_input_tokens=20)
     body = _events(start, _delta_stop("max_tokens"), STOP)
     result = parse_bytes(PARSER, body)
-    assert projected(result) == expected(sdk_final(body))
+    assert crosscheck(PROVIDER, body).ok
     usage = result.message.usage
     assert usage is not None
     assert (usage.input_tokens, usage.cached_input_tokens, usage.cache_creation_input_tokens) == (
@@ -364,7 +260,7 @@ def test_clean_eof_before_the_final_event(rec: str) -> None:
 
 
 def test_eof_right_before_message_stop() -> None:
-    events = _split_events(RECORDINGS["pai__sonnet45_thinking_tool_use_roundtrip#0"])
+    events = _split_events(RECORDINGS["anthropic-pai__sonnet45_thinking_tool_use_roundtrip-0"])
     result = parse_bytes(PARSER, b"".join(events[:-1]))
     _assert_one_error(result, "ended before the final event")
     assert [p.type for p in result.message.parts] == ["thinking_text", "thinking_signature", "tool_call"]

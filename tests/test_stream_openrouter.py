@@ -1,171 +1,44 @@
-"""OpenRouter output adapter on real recordings, against the openai SDK's accumulation.
+"""OpenRouter output adapter on the committed cassettes (real recordings, scrubbed).
 
-Oracle: OpenRouter speaks Chat Completions, so the recorded bytes go through an
-``httpx2.MockTransport`` to ``openai.OpenAI().chat.completions.stream(...)``. The SDK
-merges OpenRouter's extra delta fields generically (notes/oracles.md, section 3):
-``reasoning`` strings concatenated, ``reasoning_details`` merged by ``index`` into
-``message.model_extra``. The non-streamed recording goes through ``create()``.
+OpenRouter speaks Chat Completions: the final message of every recorded call (streamed
+or not) is checked against the openai SDK's accumulation, with its generic merge of
+``reasoning_details``, in ``tests/test_crosscheck.py``. This module pins the
+OpenRouter-specific reasoning mapping, chunk-boundary invariance and bad endings on real
+bytes.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from openai import OpenAI
 from openai.types.chat import ChatCompletion
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.oracles.streams import crosscheck, recorded_calls, sdk_accumulate
 from harness.stream.base import CallResult, ThinkingDelta
 from harness.stream.drive import parse_bytes, parse_chunks
 from harness.stream.openai_chat import OpenAIChatParser
 from harness.stream.openrouter import PARSER, OpenRouterParser
+from tests.cassette_cases import cassette_cases, model_calls
 
-REAL = Path("/work/shared/realstreams/openrouter")
-SDK_STOP = {"stop": "stop", "length": "length", "tool_calls": "tool_use"}
-CLAUDE = "pai__or_claude45_reasoning_text_signature#0"
-O3 = "pai__or_o3_reasoning_encrypted#0"
-GPT5_NONSTREAM = "pai__or_gpt5mini_reasoning_details_roundtrip_NONSTREAM#1"
+PROVIDER = "openrouter"
+CLAUDE = "openrouter-pai__or_claude45_reasoning_text_signature-0"
+O3 = "openrouter-pai__or_o3_reasoning_encrypted-0"
+GPT5_NONSTREAM = "openrouter-pai__or_gpt5mini_reasoning_details_roundtrip_NONSTREAM-1"
 
-
-# ---------------------------------------------------------------- recordings
-
-
-def _load(path: Path) -> list[bytes | dict[str, Any]]:
-    """Model-call responses of one cassette: SSE bytes, or the JSON body of a non-streamed call.
-
-    Calls that are not model calls (llm-openrouter's ``GET /models``) are skipped.
-    """
-    out: list[bytes | dict[str, Any]] = []
-    for interaction in yaml.safe_load(path.read_text())["interactions"]:
-        if interaction["request"]["method"] != "POST":
-            continue
-        response = interaction["response"]
-        if "parsed_body" in response:
-            out.append(response["parsed_body"])
-        else:
-            body = response["body"]["string"]
-            out.append(body if isinstance(body, bytes) else body.encode())
-    return out
-
-
-_ALL = {f"{path.stem}#{n}": r for path in sorted(REAL.iterdir()) for n, r in enumerate(_load(path))}
-STREAMS: dict[str, bytes] = {k: v for k, v in _ALL.items() if isinstance(v, bytes)}
-BODIES: dict[str, dict[str, Any]] = {k: v for k, v in _ALL.items() if isinstance(v, dict)}
+_ALL: dict[str, bytes] = {
+    call.id: call.body
+    for provider, path in cassette_cases()
+    if provider == PROVIDER
+    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
+}
+STREAMS: dict[str, bytes] = {k: v for k, v in _ALL.items() if not v.lstrip().startswith(b"{")}
+BODIES: dict[str, dict[str, Any]] = {k: json.loads(v) for k, v in _ALL.items() if k not in STREAMS}
 IDS = sorted(STREAMS)
-
-
-# ---------------------------------------------------------------- oracle
-
-
-_BOX: dict[str, Any] = {"body": b"", "type": "text/event-stream"}
-
-
-def _serve(request: httpx2.Request) -> httpx2.Response:
-    return httpx2.Response(200, headers={"content-type": _BOX["type"]}, content=_BOX["body"])
-
-
-@functools.cache
-def _client() -> OpenAI:
-    http = httpx2.Client(transport=httpx2.MockTransport(_serve))
-    return OpenAI(api_key="sk-test", base_url="http://oracle.invalid/v1", max_retries=0, http_client=http)
-
-
-def sdk_stream(body: bytes) -> ChatCompletion:
-    _BOX.update(body=body, type="text/event-stream")
-    with _client().chat.completions.stream(model="m", messages=[{"role": "user", "content": "hi"}]) as stream:
-        for _ in stream:
-            pass
-        return stream.get_final_completion()
-
-
-def sdk_body(body: dict[str, Any]) -> ChatCompletion:
-    _BOX.update(body=json.dumps(body).encode(), type="application/json")
-    return _client().chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
-
-
-def _unrepeat(value: str) -> str:
-    """Undo the SDK merge's concatenation of a string repeated in every chunk ("abab" -> "ab")."""
-    for size in range(1, len(value) + 1):
-        if len(value) % size == 0 and value[:size] * (len(value) // size) == value:
-            return value[:size]
-    return value
-
-
-def _sdk_reasoning(extra: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """The SDK's merged ``reasoning_details`` (or plain ``reasoning``) as thinking/signature parts."""
-    details: list[dict[str, Any]] = extra.get("reasoning_details") or []
-    if not details:
-        return [("thinking", extra["reasoning"])] if extra.get("reasoning") else []
-    out: list[tuple[Any, ...]] = []
-    for detail in details:
-        fmt = _unrepeat(detail.get("format") or "unknown")
-        if detail["type"] == "reasoning.text":
-            out.append(("thinking", detail.get("text") or ""))
-            if detail.get("signature"):
-                out.append(("signature", detail["signature"], fmt, detail.get("id")))
-        elif detail["type"] == "reasoning.summary":
-            out.append(("thinking", detail.get("summary") or ""))
-        elif detail["type"] == "reasoning.encrypted":
-            out.append(("signature", detail["data"], fmt, detail.get("id")))
-    return out
-
-
-def expected(completion: ChatCompletion) -> dict[str, Any]:
-    choice = completion.choices[0]
-    message = choice.message
-    usage = completion.usage
-    assert usage is not None
-    prompt, done = usage.prompt_tokens_details, usage.completion_tokens_details
-    return {
-        "text": message.content or "",
-        "reasoning": _sdk_reasoning(message.model_extra or {}),
-        "tools": [
-            (c.id, c.function.name, json.loads(c.function.arguments))
-            for c in message.tool_calls or ()
-            if c.type == "function"
-        ],
-        "stop_reason": SDK_STOP[choice.finish_reason],
-        "response_id": completion.id,
-        "usage": {
-            "input_tokens": usage.prompt_tokens,
-            "output_tokens": usage.completion_tokens,
-            "cached_input_tokens": prompt.cached_tokens if prompt else None,
-            "cache_creation_input_tokens": prompt.cache_write_tokens if prompt else None,
-            "reasoning_tokens": done.reasoning_tokens if done else None,
-            "total_tokens": usage.total_tokens,
-        },
-    }
-
-
-def projected(result: CallResult) -> dict[str, Any]:
-    message = result.message
-    parts = message.parts
-    reasoning: list[tuple[Any, ...]] = []
-    for part in parts:
-        if isinstance(part, ThinkingTextPart):
-            reasoning.append(("thinking", part.text))
-        elif isinstance(part, ThinkingSignaturePart):
-            reasoning.append(("signature", part.signature, part.format, part.id))
-    return {
-        "text": "".join(p.text for p in parts if isinstance(p, TextPart)),
-        "reasoning": reasoning,
-        "tools": [
-            (p.call_id, p.tool_name, json.loads(p.arguments_json))
-            for p in parts
-            if isinstance(p, ToolCallPart)
-        ],
-        "stop_reason": message.stop_reason,
-        "response_id": message.response_id,
-        "usage": message.usage.model_dump() if message.usage else None,
-    }
 
 
 def respond(body: dict[str, Any]) -> CallResult:
@@ -174,27 +47,23 @@ def respond(body: dict[str, Any]) -> CallResult:
     return parser.finish()
 
 
-# ---------------------------------------------------------------- (a) real recordings vs the SDK
+def reasoning(result: CallResult) -> list[tuple[str, str, str | None]]:
+    """Thinking texts and signatures in order, with each signature's format."""
+    out: list[tuple[str, str, str | None]] = []
+    for part in result.message.parts:
+        if isinstance(part, ThinkingTextPart):
+            out.append(("thinking", part.text, None))
+        elif isinstance(part, ThinkingSignaturePart):
+            out.append(("signature", part.signature, part.format))
+    return out
+
+
+# ---------------------------------------------------------------- (a) real recordings
 
 
 def test_recordings_found_and_models_listing_skipped() -> None:
     assert len(STREAMS) == 4  # llm-openrouter's GET /models is not a model call
     assert len(BODIES) == 2
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_streamed_message_matches_the_sdk(rec: str) -> None:
-    body = STREAMS[rec]
-    result = parse_bytes(PARSER, body)
-    assert result.errors == []
-    assert projected(result) == expected(sdk_stream(body))
-
-
-@pytest.mark.parametrize("rec", sorted(BODIES))
-def test_non_streamed_message_matches_the_sdk(rec: str) -> None:
-    result = respond(BODIES[rec])
-    assert result.errors == []
-    assert projected(result) == expected(sdk_body(BODIES[rec]))
 
 
 def test_signature_follows_its_thinking_with_the_verbatim_format() -> None:
@@ -210,7 +79,9 @@ def test_signature_follows_its_thinking_with_the_verbatim_format() -> None:
 
 def test_reasoning_and_reasoning_details_are_not_counted_twice() -> None:
     result = parse_bytes(PARSER, STREAMS[CLAUDE])
-    sdk_reasoning = (sdk_stream(STREAMS[CLAUDE]).choices[0].message.model_extra or {})["reasoning"]
+    completion = sdk_accumulate(PROVIDER, STREAMS[CLAUDE])
+    assert isinstance(completion, ChatCompletion)
+    sdk_reasoning = (completion.choices[0].message.model_extra or {})["reasoning"]
     thinking = "".join(i.text for i in result.items if isinstance(i, ThinkingDelta))
     assert thinking == sdk_reasoning == "This is a simple arithmetic question. 2+2 equals 4."
 
@@ -289,13 +160,14 @@ def test_two_reasoning_units_by_index() -> None:
         + DONE
     )
     result = parse_bytes(PARSER, body)
-    assert projected(result)["reasoning"] == [
-        ("thinking", "a"),
-        ("signature", "S0", "anthropic-claude-v1", None),
-        ("thinking", "b"),
-        ("signature", "S1", "anthropic-claude-v1", None),
+    assert reasoning(result) == [
+        ("thinking", "a", None),
+        ("signature", "S0", "anthropic-claude-v1"),
+        ("thinking", "b", None),
+        ("signature", "S1", "anthropic-claude-v1"),
     ]
-    assert projected(result) == expected(sdk_stream(body))
+    verdict = crosscheck(PROVIDER, body)
+    assert verdict.ok and "openrouter-format-verbatim" in verdict.applied
 
 
 def test_mid_stream_error_chunk() -> None:

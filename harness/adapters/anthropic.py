@@ -30,7 +30,9 @@ enforces Anthropic's own request rules. Decisions where the design left room:
 - Thinking mapping: anthropic-signed pair -> ``thinking`` block; ``anthropic-redacted`` ->
   ``redacted_thinking`` with ``data`` = signature byte-exact. Foreign, other-model,
   unsigned or empty-signature thinking is dropped (field lessons 1, 2). A non-redacted
-  signature with no text is dropped too (shared decision: not displayed).
+  signature with no text is dropped too (shared decision: not displayed), warned as
+  ``thinking-foreign`` when it is not Anthropic's own (the real reason it is not sent),
+  ``thinking-signature-unpaired`` only when it is.
 - Alternation: consecutive user-side items (user, developer, tool results) merge into one
   user message, ``tool_result`` blocks first. Consecutive assistant messages merge (as
   Claude Code merges per-block pieces of one response, seed 001); merging two messages with
@@ -90,7 +92,14 @@ from harness.adapters.common import (
     signature_problem,
     thinking_text_problem,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import (
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ToolCallPart,
+)
 from harness.params import CallParams, ThinkingParams, ToolSpec
 
 __all__ = [
@@ -253,18 +262,12 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
                 "thinking_signature",
             )
         warnings.add(
-            index, unit.signature_index, "thinking_signature", "thinking-foreign", f"{problem}; dropped"
+            index, unit.signature_index, "thinking_signature", _drop_code(sig), f"{problem}; dropped"
         )
         return None
     if text is None:
         if sig is not None:
-            warnings.add(
-                index,
-                unit.signature_index,
-                "thinking_signature",
-                "thinking-signature-unpaired",
-                "signature has no thinking text to pair with; stays in history but is not sent",
-            )
+            _warn_lone_signature(sig, index, unit.signature_index, model, warnings)
         return None
     if sig is None:
         warnings.add(
@@ -281,10 +284,38 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
             "thinking_text",
             ((index, unit.signature_index, "thinking_signature"),),
         )
-    code = "thinking-unsigned" if not sig.signature else "thinking-foreign"
+    code = _drop_code(sig)
     warnings.add(index, unit.text_index, "thinking_text", code, f"{problem}; dropped")
     warnings.add(index, unit.signature_index, "thinking_signature", code, f"{problem}; dropped")
     return None
+
+
+def _drop_code(sig: ThinkingSignaturePart) -> str:
+    """An empty signature is an interrupted stream (unsigned); any other refusal is foreign."""
+    return "thinking-unsigned" if not sig.signature else "thinking-foreign"
+
+
+def _warn_lone_signature(
+    sig: ThinkingSignaturePart, index: int, part_index: int | None, model: str, warnings: Warnings
+) -> None:
+    """A signature with no thinking text to pair with is never sent; say why.
+
+    A foreign one (a Responses ``encrypted_content``, a Gemini ``thoughtSignature`` that
+    belongs to the part before it, another model's) is reported as foreign: that is the
+    reason it is not sent, whatever it would have paired with. Only a native one is
+    "unpaired" (shared decision: it stays in history but is not sent or displayed).
+    """
+    problem = signature_problem(sig, PROVIDER_ID, model)
+    if problem is not None:
+        warnings.add(index, part_index, "thinking_signature", _drop_code(sig), f"{problem}; dropped")
+        return
+    warnings.add(
+        index,
+        part_index,
+        "thinking_signature",
+        "thinking-signature-unpaired",
+        "signature has no thinking text to pair with; stays in history but is not sent",
+    )
 
 
 def _tool_use_block(

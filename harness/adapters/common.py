@@ -216,7 +216,8 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
     """Group an assistant message's parts into native units, keeping order.
 
     A signature pairs with the nearest preceding unpaired thinking text; the unit sits
-    at the text's position. Redacted thinking never pairs. A signature with nothing
+    at the text's position. Redacted thinking never pairs, and a ``google`` signature
+    pairs only with a thinking text right before it (it belongs to the part it follows). A signature with nothing
     to pair becomes a signature-only unit at its own position.
     """
     slots: list[AssistantUnit | None] = []
@@ -226,7 +227,13 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
             open_texts.append(len(slots))
             slots.append(ThinkingUnit(part, idx, None, None))
         elif isinstance(part, ThinkingSignaturePart):
-            if part.format != "anthropic-redacted" and open_texts:
+            # A google signature belongs to the part right before it (DESIGN); it pairs with a
+            # thinking text only when that text is that part.
+            previous = message.parts[idx - 1] if idx else None
+            google_unpaired = part.format == "google" and not (
+                isinstance(previous, ThinkingTextPart) and open_texts and open_texts[-1] == len(slots) - 1
+            )
+            if part.format != "anthropic-redacted" and not google_unpaired and open_texts:
                 pos = open_texts.pop()
                 prev = slots[pos]
                 assert isinstance(prev, ThinkingUnit)

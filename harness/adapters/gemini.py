@@ -14,7 +14,9 @@ Decisions where the design left room (each also in the adapter report):
   not replayed to the model the request will go to).
 - ``systemInstruction``: one text part per system entry, no ``role``; omitted when empty.
 - Alternation: Gemini wants alternating ``user``/``model`` contents. Consecutive
-  same-role contents are merged into one (warning ``roles-merged``).
+  same-role contents are merged into one (warning ``roles-merged``). Contents open with a
+  ``user`` content: a history that starts with a model turn (trimmed) or has no content
+  gets a placeholder user content first (warning ``placeholder-user``), as for Anthropic.
 - Tools: one ``{"functionDeclarations": [...]}`` tool; each declaration carries the
   canonical JSON Schema verbatim as ``parametersJsonSchema`` (full JSON Schema) rather
   than ``parameters`` (an OpenAPI 3.0 subset we would have to convert lossily).
@@ -38,7 +40,9 @@ Decisions where the design left room (each also in the adapter report):
   to the part right before it (text, function call, thinking text or image) and becomes
   that part's ``thoughtSignature``. Signed thinking text -> ``{"text", "thought": true,
   "thoughtSignature"}``; unsigned thinking text is dropped (thought summaries are
-  output-only); foreign signatures and signatures with no carrier are dropped.
+  output-only); foreign signatures and signatures with no carrier are dropped. An empty
+  signature (an interrupted stream, field lesson 2) is warned ``thinking-unsigned``, as
+  in every adapter, not as foreign.
 - Gemini 3 validates the signature of the first ``functionCall`` of every model step in
   the current turn (the contents after the last user content without function
   responses). When that call has no native signature and the model is Gemini 3 or
@@ -93,6 +97,7 @@ from harness.params import CallParams, ThinkingParams, ToolSpec
 __all__ = [
     "ADAPTER",
     "DEFAULT_MODEL",
+    "PLACEHOLDER_USER_TEXT",
     "PROVIDER_ID",
     "SKIP_SIGNATURE",
     "GeminiAdapter",
@@ -104,6 +109,8 @@ PROVIDER_ID = "gemini"
 DEFAULT_MODEL = "gemini-2.5-flash"
 # Documented sentinel for function calls with no real signature (Gemini 3 validation).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
+# The user content put first when the history opens with a model turn (or has none).
+PLACEHOLDER_USER_TEXT = "(conversation start)"
 # Gemini's function call ids are optional and unconstrained; only empty ids get mapped.
 ID_POLICY = IdPolicy()
 
@@ -325,11 +332,28 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
             turns.append(_Turn("user", item.index, _user_parts(item, warnings)))
             i += 1
     contents = [{"role": t.role, "parts": t.parts} for t in _merge_turns(turns, warnings)]
-    if not contents:
-        warnings.add(
-            None, None, None, "empty-conversation", "history has no content to send; contents is empty"
-        )
-    return contents
+    return _ensure_user_first(contents, warnings)
+
+
+def _ensure_user_first(contents: list[Json], warnings: Warnings) -> list[Json]:
+    """``contents`` must open with a ``user`` content, and must not be empty.
+
+    Gemini rejects a request without contents, and a conversation whose first content is
+    the model's (Google's own SDKs refuse such a history: "First content should be with
+    role 'user'"; a leading ``functionCall`` breaks "function call turn comes immediately
+    after a user turn or after a function response turn"). That happens when trimming cut
+    the history before an assistant turn. As in the Anthropic adapter, a placeholder user
+    content is put first (warned), rather than dropping the model's turn.
+    """
+    if contents and contents[0]["role"] == "user":
+        return contents
+    reason = (
+        "conversation starts with a model turn; a placeholder user content was inserted before it"
+        if contents
+        else "history has no content to send; a placeholder user content was sent"
+    )
+    warnings.add(None, None, None, "placeholder-user", reason)
+    return [{"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]}, *contents]
 
 
 def _current_turn_start(items: list[WireItem]) -> int:
@@ -545,8 +569,15 @@ def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> t
         )
     sig_problem = signature_problem(following, PROVIDER_ID, model)
     if sig_problem is not None:
-        return "thinking-foreign", f"its signature cannot be sent ({sig_problem})"
+        code = _signature_drop_code(following, "thinking-foreign")
+        return code, f"its signature cannot be sent ({sig_problem})"
     return None
+
+
+def _signature_drop_code(sig: ThinkingSignaturePart, foreign_code: str) -> str:
+    """An empty signature is an interrupted stream, not another provider's: ``thinking-unsigned``
+    (the code every adapter uses for field lesson 2); any other refusal is ``foreign_code``."""
+    return "thinking-unsigned" if not sig.signature else foreign_code
 
 
 def _attach_signature(
@@ -560,7 +591,8 @@ def _attach_signature(
     """Put a native ``google`` signature on the part right before it; warn and drop otherwise."""
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        warnings.add(item.index, idx, "thinking_signature", "signature-foreign", f"{problem}; dropped")
+        code = _signature_drop_code(sig, "signature-foreign")
+        warnings.add(item.index, idx, "thinking_signature", code, f"{problem}; dropped")
         return
     parts = item.message.parts
     if idx == 0 or isinstance(parts[idx - 1], ThinkingSignaturePart):

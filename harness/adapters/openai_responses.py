@@ -34,8 +34,9 @@ Decisions (where DESIGN.md left room):
   echoed back as input carries ``logprobs: []``), so we send it and satisfy both oracles.
 - Reasoning: consecutive thinking units of one assistant message are grouped into one
   reasoning item per signed unit; thinking texts right before an ``openai-responses``
-  signature whose id is the item's id (or None) become its ``summary`` parts in order (a Responses item streams
-  several ``summary_index`` parts but one ``encrypted_content``). The item id comes
+  signature whose id is the item's id (or None) become its ``summary`` parts in order
+  (a Responses item streams several ``summary_index`` parts but one
+  ``encrypted_content``); before another format's signature they stay unsigned. The item id comes
   from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
   require ``id``, so a reasoning item without one is dropped with a warning.
 - Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
@@ -55,7 +56,8 @@ Decisions (where DESIGN.md left room):
 - Images in assistant messages cannot be sent (assistant content is output_text or
   refusal only): dropped with a warning.
 - ``reasoning``: ``{"effort", "summary": "auto"}`` when thinking is enabled (summary
-  only when ``include_thoughts``); omitted when thinking is unset or disabled.
+  only when ``include_thoughts``); omitted when thinking is unset or disabled, and for
+  known non-reasoning models (``thinking-param-ignored``).
   ``budget_tokens`` has no Responses equivalent (warning when given without effort).
 - ``max_output_tokens`` below the spec minimum of 16 is raised to 16 with a warning.
 - Tools: ``strict: false`` (canonical schemas are not written for strict mode);
@@ -77,7 +79,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.adapters.base import Rendered
-from harness.adapters.openai_chat import accepts_reasoning
 from harness.adapters.common import (
     AssistantUnit,
     ContentItem,
@@ -94,6 +95,7 @@ from harness.adapters.common import (
     signature_problem,
     thinking_text_problem,
 )
+from harness.adapters.openai_chat import accepts_reasoning
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
 

@@ -27,6 +27,7 @@ __all__ = [
     "Scenario",
     "get_scenario",
     "load_scenarios",
+    "model_providers",
     "scenario_names",
 ]
 
@@ -114,6 +115,36 @@ class Scenario:
     tags: tuple[str, ...]
     params: CallParams
     history: list[HistoryEvent]
+
+    def params_for(self, provider: str) -> CallParams:
+        """The params to render for ``provider``: a model that provider does not serve is left to its default.
+
+        A scenario names one model (the one its signatures are native to); sending
+        ``claude-…`` to OpenAI would be a request no API accepts, so other providers
+        render with their adapter's default model, and the signatures stay foreign.
+        """
+        model = self.params.model
+        if model is None or provider in model_providers(model):
+            return self.params
+        return self.params.model_copy(update={"model": None})
+
+
+_ALL_PROVIDERS = frozenset({"anthropic", "gemini", "openai-chat", "openai-responses", "openrouter"})
+
+
+def model_providers(model: str) -> frozenset[str]:
+    """Which provider ids serve a model id, by its naming family (unknown names: all of them)."""
+    if "/" in model:
+        return frozenset({"openrouter"})
+    if model.startswith("claude"):
+        return frozenset({"anthropic"})
+    if model.startswith("gemini"):
+        return frozenset({"gemini"})
+    if "codex" in model:
+        return frozenset({"openai-responses"})  # codex models are served by the Responses API only
+    if model.startswith(("gpt-", "o1", "o3", "o4", "chatgpt-")):
+        return frozenset({"openai-chat", "openai-responses"})
+    return _ALL_PROVIDERS
 
 
 @functools.cache

@@ -1,0 +1,169 @@
+"""What every invariant check shares: the context it runs in, the violation it reports, JSON helpers.
+
+A check is a plain function ``CheckContext -> list[Violation]``. The context holds one
+history, its call params, one provider and the target under audit; it renders lazily
+and caches the request, so thirteen checks cost one render (plus what a check needs
+on top, e.g. I9's second render).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from harness.adapters.base import Rendered, RenderWarning
+from harness.invariants.replay_events import history_to_ui_events
+from harness.model import HistoryEvent
+from harness.params import CallParams
+from harness.stream.base import CallResult
+from harness.stream.events import derive_events
+from harness.targets import Target
+
+__all__ = [
+    "CheckContext",
+    "EventDeriver",
+    "Json",
+    "UIEventDeriver",
+    "Violation",
+    "as_dict",
+    "as_list",
+    "dicts",
+    "has_subdict",
+    "leaves",
+    "snippet",
+]
+
+Json = dict[str, Any]
+#: Runtime events of one model call (seed 002), ``derive_events`` by default.
+EventDeriver = Callable[[CallResult], list[Json]]
+#: UI events replayed from a persisted history, ``history_to_ui_events`` by default.
+UIEventDeriver = Callable[[Sequence[HistoryEvent]], list[Json]]
+
+_SNIPPET_LIMIT = 200
+
+
+def snippet(value: object, limit: int = _SNIPPET_LIMIT) -> str:
+    """A short one-line JSON rendering for a violation's example (cut with an ellipsis)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        text = json.dumps(repr(value), ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True, order=True)
+class Violation:
+    """One broken invariant: where (provider, canonical message index), why, and a minimal example."""
+
+    invariant: str
+    provider: str | None
+    message_index: int | None
+    reason: str
+    example: str = ""
+
+    def __str__(self) -> str:
+        where = self.provider or "history"
+        if self.message_index is not None:
+            where += f" message {self.message_index}"
+        return f"{self.invariant} {where}: {self.reason}"
+
+    def to_json(self) -> Json:
+        return {
+            "example": self.example,
+            "invariant": self.invariant,
+            "message_index": self.message_index,
+            "provider": self.provider,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class CheckContext:
+    """One (history, params, provider, target) under check; ``rendered`` is computed once."""
+
+    history: Sequence[HistoryEvent]
+    params: CallParams
+    provider: str
+    target: Target
+    events: EventDeriver = derive_events
+    ui_events: UIEventDeriver = history_to_ui_events
+    notes: list[str] = field(default_factory=list[str])
+    _rendered: Rendered | None = field(default=None, repr=False)
+
+    @property
+    def rendered(self) -> Rendered:
+        if self._rendered is None:
+            self._rendered = self.render(self.history)
+        return self._rendered
+
+    @property
+    def body(self) -> Json:
+        return self.rendered.body
+
+    def render(self, history: Sequence[HistoryEvent], params: CallParams | None = None) -> Rendered:
+        """A fresh render (no cache): for checks that compare renders."""
+        return self.target.render(self.provider, list(history), params or self.params)
+
+    def warned(self, message_index: int, part_index: int | None = None, *, exact: bool = False) -> bool:
+        """Whether a warning names this message, and this part (``exact``) or this part or the whole message."""
+        return any(_names(w, message_index, part_index, exact) for w in self.rendered.warnings)
+
+    def violation(
+        self, invariant: str, message_index: int | None, reason: str, example: object = None
+    ) -> Violation:
+        shown = "" if example is None else example if isinstance(example, str) else snippet(example)
+        return Violation(invariant, self.provider, message_index, reason, shown)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+def _names(warning: RenderWarning, message_index: int, part_index: int | None, exact: bool) -> bool:
+    if warning.message_index != message_index:
+        return False
+    if part_index is None:
+        return True
+    return warning.part_index == part_index or (not exact and warning.part_index is None)
+
+
+# ---------------------------------------------------------------- JSON helpers
+
+
+def as_dict(value: object) -> Json | None:
+    return cast(Json, value) if isinstance(value, dict) else None
+
+
+def as_list(value: object) -> list[Any]:
+    return cast(list[Any], value) if isinstance(value, list) else []
+
+
+def leaves(value: object, key: str | None = None) -> Iterator[tuple[str | None, str]]:
+    """Every string value (not keys) in document order, with the dict key it sits under."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, dict):
+        for k, v in cast(Json, value).items():
+            yield from leaves(v, k)
+    elif isinstance(value, list):
+        for v in cast(list[Any], value):
+            yield from leaves(v, key)
+
+
+def dicts(value: object) -> Iterator[Json]:
+    """Every JSON object in a document, outermost first."""
+    if isinstance(value, dict):
+        obj = cast(Json, value)
+        yield obj
+        for v in obj.values():
+            yield from dicts(v)
+    elif isinstance(value, list):
+        for v in cast(list[Any], value):
+            yield from dicts(v)
+
+
+def has_subdict(haystack: object, needle: Json) -> bool:
+    """Whether some object in ``haystack`` has every key of ``needle`` with an equal value."""
+    return any(all(k in d and d[k] == v for k, v in needle.items()) for d in dicts(haystack))

@@ -1,0 +1,260 @@
+"""What the design's mapping rules say about a canonical history, independent of any adapter.
+
+The checks compare a request body against these expectations: where a developer
+message belongs, which thinking parts form a native pair, which signatures are native
+to the provider and model, which strings a request may legitimately contain, and
+which id each canonical tool call was sent under.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from harness.adapters.common import NATIVE_SIGNATURE_FORMATS, same_model
+from harness.invariants.base import Json, dicts, leaves
+from harness.invariants.wire import WireCall, tool_turns
+from harness.model import (
+    AssistantMessage,
+    DeveloperMessage,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams
+
+__all__ = [
+    "DEFAULT_MODELS",
+    "CanonicalCall",
+    "ThinkingPair",
+    "canonical_calls",
+    "degradation_target",
+    "effective_model",
+    "found_text",
+    "is_native",
+    "sendable_strings",
+    "sent_call_ids",
+    "thinking_pairs",
+]
+
+#: The reference adapters' default models, used when neither params nor the body name one.
+DEFAULT_MODELS: dict[str, str] = {
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-2.5-flash",
+    "openai-chat": "gpt-4.1-mini",
+    "openai-responses": "gpt-5",
+    "openrouter": "openai/gpt-4.1-mini",
+}
+
+
+def effective_model(provider: str, params: CallParams, body: Json) -> str:
+    """The model the request goes to: the body's ``model`` (Gemini keeps it in the URL)."""
+    model = body.get("model")
+    if isinstance(model, str) and model:
+        return model
+    return (params.model or DEFAULT_MODELS.get(provider, "")).removeprefix("models/")
+
+
+# ---------------------------------------------------------------- developer degradation
+
+Target = tuple[Literal["user", "tool", "own"], int]
+
+
+def degradation_target(history: Sequence[HistoryEvent], index: int) -> Target:
+    """Where the developer message at ``index`` must go (DESIGN "Developer degradation").
+
+    The conversation message right before it (system messages and non-message events
+    are not conversation): a user or tool message takes it; a developer message passes
+    on its own target; anything else (an assistant, or nothing) makes it a user message
+    at its own position.
+    """
+    for prev in range(index - 1, -1, -1):
+        event = history[prev]
+        if isinstance(event, UserMessage):
+            return ("user", prev)
+        if isinstance(event, ToolResultMessage):
+            return ("tool", prev)
+        if isinstance(event, DeveloperMessage):
+            return degradation_target(history, prev)
+        if isinstance(event, AssistantMessage):
+            return ("own", index)
+    return ("own", index)
+
+
+# ---------------------------------------------------------------- thinking
+
+
+@dataclass(frozen=True)
+class ThinkingPair:
+    """A signature and the thinking text it pairs with (None: nothing to pair)."""
+
+    message_index: int
+    text: ThinkingTextPart | None
+    text_index: int | None
+    signature: ThinkingSignaturePart
+    signature_index: int
+
+
+def thinking_pairs(message_index: int, message: AssistantMessage) -> list[ThinkingPair]:
+    """The design's pairing rule: nearest preceding unpaired thinking text; redacted never pairs."""
+    open_texts: list[tuple[int, ThinkingTextPart]] = []
+    pairs: list[ThinkingPair] = []
+    for idx, part in enumerate(message.parts):
+        if isinstance(part, ThinkingTextPart):
+            open_texts.append((idx, part))
+        elif isinstance(part, ThinkingSignaturePart):
+            if part.format != "anthropic-redacted" and open_texts:
+                text_index, text = open_texts.pop()
+                pairs.append(ThinkingPair(message_index, text, text_index, part, idx))
+            else:
+                pairs.append(ThinkingPair(message_index, None, None, part, idx))
+    return pairs
+
+
+def is_native(sig: ThinkingSignaturePart, text: ThinkingTextPart | None, provider: str, model: str) -> bool:
+    """Whether this provider may receive the signature (and its text) as its own reasoning state."""
+    if not sig.signature or sig.format not in NATIVE_SIGNATURE_FORMATS.get(provider, frozenset()):
+        return False
+    for produced_by in (sig.model_id, text.model_id if text else None):
+        if produced_by and model and not same_model(produced_by, model):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- strings a request may contain
+
+
+def _part_strings(part: object) -> Iterator[str]:
+    if isinstance(part, TextPart | ThinkingTextPart):
+        yield part.text
+    elif isinstance(part, ImageURLPart):
+        yield part.url
+        yield part.url.partition(",")[2]
+    elif isinstance(part, ImageFilePart):
+        yield part.file_path
+    elif isinstance(part, ToolCallPart):
+        yield from (part.call_id, part.tool_name, part.arguments_json)
+
+
+def sendable_strings(history: Sequence[HistoryEvent], params: CallParams, provider: str, model: str) -> list[str]:
+    """Every string the request may carry verbatim (content, ids, names, native signatures, params).
+
+    Used to tell a leak apart from a coincidence: a UI-only value or a foreign signature
+    that also occurs in legitimate content cannot be judged, so it is not reported.
+    """
+    out: list[str] = []
+    if params.system:
+        out.append(params.system)
+    if params.model:
+        out.append(params.model)
+    for tool in params.tools or []:
+        out += [tool.name, tool.description, json.dumps(tool.parameters)]
+        out += [v for _, v in leaves(tool.parameters)]
+    for index, event in enumerate(history):
+        if isinstance(event, SystemMessage | UserMessage | DeveloperMessage):
+            for part in event.parts:
+                out += list(_part_strings(part))
+                if isinstance(event, DeveloperMessage) and isinstance(part, TextPart):
+                    out.append(part.text + "\n")
+        elif isinstance(event, ToolResultMessage):
+            out += [event.output_text, event.call_id, event.tool_name]
+            for part in event.parts:
+                out += list(_part_strings(part))
+        elif isinstance(event, AssistantMessage):
+            for part in event.parts:
+                if not isinstance(part, ThinkingTextPart | ThinkingSignaturePart):
+                    out += list(_part_strings(part))
+            for pair in thinking_pairs(index, event):
+                if is_native(pair.signature, pair.text, provider, model):
+                    out.append(pair.signature.signature)
+                    if pair.text is not None:
+                        out.append(pair.text.text)
+            if provider == "gemini":  # a google signature rides on the part before it
+                out += [
+                    p.signature
+                    for p in event.parts
+                    if isinstance(p, ThinkingSignaturePart) and is_native(p, None, provider, model)
+                ]
+    return [s for s in out if s]
+
+
+def explained(value: str, sendable: Sequence[str]) -> bool:
+    """Whether legitimate content could account for ``value`` appearing in a request."""
+    return any(value in s for s in sendable)
+
+
+def found_text(value: str, body: object) -> bool:
+    """Whether ``value`` (stripped) occurs inside some string of the body; empty is vacuously found."""
+    needle = value.strip()
+    return not needle or any(needle in leaf for _, leaf in leaves(body))
+
+
+def found_arguments(arguments_json: str, body: object) -> bool:
+    """Tool arguments sent verbatim (a string) or as the equal JSON object."""
+    if not arguments_json.strip():
+        return True
+    if any(leaf == arguments_json for _, leaf in leaves(body)):
+        return True
+    try:
+        value = json.loads(arguments_json)
+    except json.JSONDecodeError:
+        return False
+    return any(d == value for d in dicts(body))
+
+
+# ---------------------------------------------------------------- tool calls
+
+
+@dataclass(frozen=True)
+class CanonicalCall:
+    message_index: int
+    part_index: int
+    part: ToolCallPart
+
+
+def canonical_calls(history: Sequence[HistoryEvent]) -> list[CanonicalCall]:
+    """Every tool call in history order, one per (message, call id): duplicates share one result."""
+    out: list[CanonicalCall] = []
+    for index, event in enumerate(history):
+        if isinstance(event, AssistantMessage):
+            seen: set[str] = set()
+            for pidx, part in enumerate(event.parts):
+                if isinstance(part, ToolCallPart) and part.call_id not in seen:
+                    seen.add(part.call_id)
+                    out.append(CanonicalCall(index, pidx, part))
+    return out
+
+
+def body_calls(provider: str, body: Json) -> list[WireCall]:
+    turns, _ = tool_turns(provider, body)
+    return [call for turn in turns for call in turn.calls]
+
+
+def sent_call_ids(history: Sequence[HistoryEvent], provider: str, body: Json) -> dict[str, str]:
+    """Canonical call id -> the id it was sent under.
+
+    Verbatim when the body has it; otherwise, when the body has exactly one call per
+    canonical call, the call at the same position (an id the provider's rules forced
+    to change, which the adapter must warn about).
+    """
+    calls = canonical_calls(history)
+    sent = body_calls(provider, body)
+    sent_ids = {c.id for c in sent if isinstance(c.id, str)}
+    mapping: dict[str, str] = {}
+    positional = len(calls) == len(sent)
+    for pos, call in enumerate(calls):
+        cid = call.part.call_id
+        if cid in sent_ids:
+            mapping.setdefault(cid, cid)
+        elif positional and isinstance(sent[pos].id, str):
+            mapping.setdefault(cid, str(sent[pos].id))
+    return mapping

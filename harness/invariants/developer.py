@@ -1,0 +1,157 @@
+"""I1 developer-degradation: developer parts land where the design says, UI-only fields never leave.
+
+Rule (DESIGN "Developer degradation", seed 000 decision 7): a developer message never
+reaches a provider as its own message; each text is appended, with a trailing ``\\n``,
+to the immediately preceding user or tool message, or becomes a user message at its
+own position when there is none. ``command_output``, ``at_files`` and ``ui_extra`` are
+UI-only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from harness.invariants.base import CheckContext, Json, Violation, leaves
+from harness.invariants.canonical import (
+    degradation_target,
+    effective_model,
+    explained,
+    sendable_strings,
+    sent_call_ids,
+)
+from harness.invariants.wire import tool_turns, wire_messages, wire_role
+from harness.model import DeveloperMessage, TextPart, ToolResultMessage, UserMessage
+
+__all__ = ["check_developer_degradation"]
+
+ID = "I1"
+_TEXT_KEYS = frozenset({"text", "content", "output"})
+# Values this short are judged by equality with a text leaf only (else "a" is everywhere).
+_SUBSTRING_MIN = 8
+
+
+def check_developer_degradation(ctx: CheckContext) -> list[Violation]:
+    body = ctx.body
+    out: list[Violation] = []
+    for pos, item in enumerate(wire_messages(ctx.provider, body)):
+        if wire_role(ctx.provider, item) == "developer":
+            out.append(
+                ctx.violation(ID, None, f"a developer message was sent as its own message (position {pos})", item)
+            )
+    for index, event in enumerate(ctx.history):
+        if isinstance(event, DeveloperMessage):
+            out += _check_parts(ctx, index, event)
+            out += _check_ui_fields(ctx, index, event)
+    return out
+
+
+def _texts(ctx: CheckContext, index: int) -> list[str]:
+    """The non-blank texts message ``index`` contributes to a request (developer texts with ``\\n``)."""
+    event = ctx.history[index]
+    if isinstance(event, UserMessage):
+        return [p.text for p in event.parts if isinstance(p, TextPart) and p.text.strip()]
+    if isinstance(event, DeveloperMessage):
+        return [p.text + "\n" for p in event.parts if isinstance(p, TextPart) and p.text.strip()]
+    return []
+
+
+def _contains(container: object, value: str) -> bool:
+    return any(value in leaf for key, leaf in leaves(container) if key in _TEXT_KEYS)
+
+
+def _user_containers(ctx: CheckContext) -> list[Json]:
+    return [m for m in wire_messages(ctx.provider, ctx.body) if wire_role(ctx.provider, m) == "user"]
+
+
+def _result_containers(ctx: CheckContext, tool_index: int) -> list[Json] | None:
+    """The units carrying the tool result at ``tool_index``; None when it was not sent."""
+    event = ctx.history[tool_index]
+    assert isinstance(event, ToolResultMessage)
+    sent = sent_call_ids(ctx.history, ctx.provider, ctx.body).get(event.call_id, event.call_id)
+    turns, orphans = tool_turns(ctx.provider, ctx.body)
+    found = [r.container for t in turns for r in t.results if r.id == sent] + [
+        r.container for r in orphans if r.id == sent
+    ]
+    return found or None
+
+
+def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list[Violation]:
+    kind, target = degradation_target(ctx.history, index)
+    out: list[Violation] = []
+    for pidx, part in enumerate(event.parts):
+        if not isinstance(part, TextPart) or not part.text.strip():
+            continue
+        value = part.text + "\n"
+        example = {"developer": part.text, "expected": value, "target": f"{kind} message {target}"}
+        if not _contains(ctx.body, value):
+            out.append(ctx.violation(ID, index, f"developer text (part {pidx}) is missing from the request", example))
+            continue
+        if kind == "tool":
+            containers = _result_containers(ctx, target)
+            if containers is None:
+                continue  # the result itself was not sent (I7/I13 judge that); the text was kept
+            where = f"the tool result of message {target}"
+        else:
+            containers = _user_containers(ctx)
+            anchor = _texts(ctx, target) if kind == "user" else []
+            containers = [c for c in containers if all(_contains(c, t) for t in anchor)]
+            where = f"the user message {target}" if kind == "user" else "a user message at its own position"
+        if not any(_contains(c, value) for c in containers):
+            out.append(ctx.violation(ID, index, f"developer text (part {pidx}) is not inside {where}", example))
+        elif kind == "user" and not _appended(containers, _texts(ctx, target), value):
+            out.append(ctx.violation(ID, index, f"developer text (part {pidx}) comes before {where}", example))
+    return out
+
+
+def _appended(containers: Sequence[Json], anchor: Sequence[str], value: str) -> bool:
+    """Whether ``value`` follows the anchor texts in some container (appended, not prepended)."""
+    for container in containers:
+        texts = [leaf for key, leaf in leaves(container) if key in _TEXT_KEYS]
+        at = next((n for n, t in enumerate(texts) if value in t), None)
+        if at is None:
+            continue
+        ok = True
+        for a in anchor:
+            first = next((n for n, t in enumerate(texts) if a in t), None)
+            if first is None or first > at or (first == at and texts[at].find(a) > texts[at].rfind(value)):
+                ok = False
+        if ok:
+            return True
+    return False
+
+
+def _ui_values(event: DeveloperMessage) -> list[str]:
+    values: list[str] = []
+    if event.command_output:
+        values.append(event.command_output)
+    values += event.at_files or []
+    if event.ui_extra:
+        values += [v for _, v in leaves(event.ui_extra)]
+        values.append(json.dumps(event.ui_extra))
+        values.append(json.dumps(event.ui_extra, ensure_ascii=False, sort_keys=True))
+    return [v for v in values if v.strip()]
+
+
+def _check_ui_fields(ctx: CheckContext, index: int, event: DeveloperMessage) -> list[Violation]:
+    values = _ui_values(event)
+    if not values:
+        return []
+    model = effective_model(ctx.provider, ctx.params, ctx.body)
+    sendable = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
+    body_leaves = list(leaves(ctx.body))
+    out: list[Violation] = []
+    for value in values:
+        if explained(value, sendable):
+            continue
+        long_enough = len(value.strip()) >= _SUBSTRING_MIN
+        leaked = any(
+            (key in _TEXT_KEYS and leaf.strip() == value.strip()) or (long_enough and value.strip() in leaf)
+            for key, leaf in body_leaves
+        )
+        if leaked:
+            out.append(
+                ctx.violation(ID, index, "a UI-only developer field value was sent to the provider", {"value": value})
+            )
+            break
+    return out

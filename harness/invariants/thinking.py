@@ -1,0 +1,189 @@
+"""I2 thinking-pairing: native pairs go out as one native unit, byte-exact; nothing foreign is signed.
+
+Rule (DESIGN "Thinking pairing"): a signature pairs with the nearest preceding unpaired
+thinking text of its message and the pair maps to one native unit (Anthropic thinking
+block; Responses reasoning item; OpenRouter ``reasoning_details``; for Gemini the
+``google`` signature rides on the part right before it). A signature of another
+provider or model, an empty one (interrupted stream, field lesson 2) or none at all is
+never sent as native, and foreign thinking is never re-sent as literal text (lesson 1).
+"""
+
+from __future__ import annotations
+
+from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, has_subdict, leaves
+from harness.invariants.canonical import (
+    ThinkingPair,
+    effective_model,
+    explained,
+    is_native,
+    sendable_strings,
+    thinking_pairs,
+)
+from harness.invariants.wire import signature_fields, wire_messages
+from harness.model import (
+    AssistantMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
+
+__all__ = ["GEMINI_SKIP_SIGNATURE", "check_thinking_pairing"]
+
+ID = "I2"
+#: Gemini's documented placeholder for a function call without a real thought signature.
+GEMINI_SKIP_SIGNATURE = "skip_thought_signature_validator"
+_LEAK_MIN = 8
+
+
+def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
+    model = effective_model(ctx.provider, ctx.params, ctx.body)
+    out: list[Violation] = []
+    native: set[str] = set()
+    native_texts: set[int] = set()  # id() of thinking parts sent inside a native unit
+    for index, event in enumerate(ctx.history):
+        if not isinstance(event, AssistantMessage):
+            continue
+        if ctx.provider == "gemini":
+            out += _gemini(ctx, index, event, model, native, native_texts)
+            continue
+        for pair in thinking_pairs(index, event):
+            if not is_native(pair.signature, pair.text, ctx.provider, model):
+                continue
+            native.add(pair.signature.signature)
+            if pair.text is not None:
+                native_texts.add(id(pair.text))
+            found = _found(ctx.provider, ctx.body, pair)
+            warned = ctx.warned(index, pair.signature_index, exact=True) or (
+                pair.text_index is not None and ctx.warned(index, pair.text_index, exact=True)
+            )
+            if found is False and not warned:
+                out.append(
+                    ctx.violation(
+                        ID,
+                        index,
+                        f"native thinking pair (part {pair.text_index}, signature part {pair.signature_index}) "
+                        "is not sent as one native unit and no warning names it",
+                        {"text": pair.text.text if pair.text else None, "signature": pair.signature.signature},
+                    )
+                )
+    out += _signature_fields(ctx, native)
+    out += _leaks(ctx, model, native_texts)
+    return out
+
+
+def _found(provider: str, body: Json, pair: ThinkingPair) -> bool | None:
+    """Whether the pair's native unit is in the body; None when the design expects no unit."""
+    sig, text = pair.signature.signature, pair.text
+    if provider == "anthropic":
+        if pair.signature.format == "anthropic-redacted":
+            return has_subdict(body, {"type": "redacted_thinking", "data": sig})
+        if text is None:
+            return None  # a signature with nothing to pair is kept in history, not sent
+        return has_subdict(body, {"type": "thinking", "thinking": text.text, "signature": sig})
+    if provider == "openai-responses":
+        for item in wire_messages(provider, body):
+            if item.get("type") == "reasoning" and item.get("encrypted_content") == sig:
+                if text is None or not text.text:
+                    return True
+                return has_subdict(item.get("summary"), {"type": "summary_text", "text": text.text})
+        return False
+    if provider == "openrouter":
+        for item in wire_messages(provider, body):
+            details = [d for d in (as_dict(x) for x in as_list(item.get("reasoning_details"))) if d]
+            for entry in details:
+                if entry.get("signature") == sig or (entry.get("type") == "reasoning.encrypted" and entry.get("data") == sig):
+                    if text is None or not text.text:
+                        return True
+                    return any(
+                        (d.get("text") == text.text or d.get("summary") == text.text) and d.get("index") == entry.get("index")
+                        for d in details
+                    )
+        return False
+    return None
+
+
+def _gemini(
+    ctx: CheckContext, index: int, message: AssistantMessage, model: str, native: set[str], native_texts: set[int]
+) -> list[Violation]:
+    """Gemini: a ``google`` signature belongs to the part right before it, whatever that part is."""
+    out: list[Violation] = []
+    parts = message.parts
+    for idx, sig in enumerate(parts):
+        if not isinstance(sig, ThinkingSignaturePart) or idx == 0:
+            continue
+        carrier = parts[idx - 1]
+        text = carrier if isinstance(carrier, ThinkingTextPart) else None
+        if isinstance(carrier, ThinkingSignaturePart) or not is_native(sig, text, "gemini", model):
+            continue
+        native.add(sig.signature)
+        needle: Json = {"thoughtSignature": sig.signature}
+        if isinstance(carrier, ThinkingTextPart):
+            native_texts.add(id(carrier))
+            needle |= {"text": carrier.text, "thought": True}
+        elif isinstance(carrier, TextPart):
+            needle["text"] = carrier.text
+        if isinstance(carrier, ToolCallPart):
+            found = any(
+                (as_dict(d.get("functionCall")) or {}).get("name") == carrier.tool_name
+                for d in _parts_with(ctx.body, sig.signature)
+            )
+        else:
+            found = has_subdict(ctx.body, needle)
+        if not found and not ctx.warned(index, idx, exact=True) and not ctx.warned(index, idx - 1, exact=True):
+            out.append(
+                ctx.violation(
+                    ID,
+                    index,
+                    f"google signature (part {idx}) is not sent on the part before it ({carrier.type}) "
+                    "and no warning names it",
+                    {"carrier": carrier.type, "signature": sig.signature},
+                )
+            )
+    return out
+
+
+def _parts_with(body: Json, signature: str) -> list[Json]:
+    found: list[Json] = []
+    for item in wire_messages("gemini", body):
+        for part in as_list(item.get("parts")):
+            p = as_dict(part)
+            if p is not None and p.get("thoughtSignature") == signature:
+                found.append(p)
+    return found
+
+
+def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
+    out: list[Violation] = []
+    for where, value, unit in signature_fields(ctx.provider, ctx.body):
+        if not value:
+            out.append(ctx.violation(ID, None, f"empty or missing signature sent at {where}", unit))
+        elif value not in native and not (ctx.provider == "gemini" and value == GEMINI_SKIP_SIGNATURE):
+            out.append(
+                ctx.violation(
+                    ID, None, f"signature at {where} is not a native signature of this provider and model", unit
+                )
+            )
+    return out
+
+
+def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violation]:
+    """Foreign signatures and unsent thinking must not reappear anywhere (e.g. as literal text)."""
+    sendable = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
+    body_leaves = [leaf for _, leaf in leaves(ctx.body)]
+    out: list[Violation] = []
+    for index, event in enumerate(ctx.history):
+        if not isinstance(event, AssistantMessage):
+            continue
+        for pidx, part in enumerate(event.parts):
+            if isinstance(part, ThinkingTextPart) and id(part) not in native_texts:
+                value, what = part.text.strip(), "thinking text that is not sent as native reasoning"
+            elif isinstance(part, ThinkingSignaturePart) and part.signature not in sendable:
+                value, what = part.signature.strip(), "a signature that is not native to this provider and model"
+            else:
+                continue
+            if len(value) < _LEAK_MIN or explained(value, sendable):
+                continue
+            if any(value in leaf for leaf in body_leaves):
+                out.append(ctx.violation(ID, index, f"part {pidx}: {what} appears in the request", {"value": value}))
+    return out

@@ -1,0 +1,120 @@
+"""Run klaude-code's real clients offline: render = capture the request, replay = serve recorded bytes.
+
+Each call goes through ``client.call(param)`` exactly as klaude's agent step makes it,
+so request building (``llm/*/input.py`` + ``build_payload``), the provider SDK's own
+serialization and the stream parsing are all klaude's (and its pinned SDKs') code.
+The request body reported is the JSON the SDK put on the wire.
+"""
+
+# pyright: reportMissingImports=false, reportUnknownMemberType=false, reportUnknownVariableType=false
+# pyright: reportUnknownArgumentType=false, reportUnknownParameterType=false, reportAttributeAccessIssue=false
+
+from __future__ import annotations
+
+import asyncio
+import re
+import tempfile
+from collections.abc import Sequence
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from klaude_code.llm.registry import create_llm_client
+from klaude_code.protocol import message
+
+from harness.adapters.base import Rendered
+from harness.model import HistoryEvent
+from harness.params import CallParams
+from harness.replay import Exchange
+from harness.stream.base import CallResult
+from harness.targets.klaude_bridge import convert_in, convert_out
+from harness.targets.klaude_bridge.transport import Wire, patched_factories
+
+__all__ = ["Driver", "KlaudeCallError"]
+
+_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
+
+
+class KlaudeCallError(RuntimeError):
+    """klaude-code raised, or ended a render without sending a request."""
+
+
+def _is_stream(exchange: Exchange) -> bool:
+    if "event-stream" in exchange.header("content-type"):
+        return True
+    return exchange.body.lstrip()[:6] in (b"data:", b"event:") or exchange.body.lstrip()[:1] == b":"
+
+
+def _replay_model(provider: str, exchange: Exchange) -> str:
+    if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
+        return match.group(1)
+    body = exchange.request_body
+    if isinstance(body, dict) and isinstance(body.get("model"), str):
+        return str(body["model"])
+    return convert_in.default_model(provider)
+
+
+class Driver:
+    """One event loop and one klaude client per (provider, model), reused across calls."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.work_dir = Path(tempfile.mkdtemp(prefix="harness-klaude-"))
+        self._clients: dict[tuple[str, str], tuple[Any, Wire]] = {}
+
+    @staticmethod
+    def version() -> str:
+        return version("klaude-code")
+
+    def _client(self, provider: str, model: str) -> tuple[Any, Wire]:
+        key = (provider, model)
+        if key not in self._clients:
+            wire = Wire()
+            with patched_factories(wire):
+                client = create_llm_client(convert_in.config(provider, model))
+            self._clients[key] = (client, wire)
+        return self._clients[key]
+
+    async def _drain(self, client: Any, param: Any) -> list[Any]:
+        stream = await client.call(param)
+        return [item async for item in stream]
+
+    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        model = convert_in.model_id(provider, params)
+        client, wire = self._client(provider, model)
+        inputs = convert_in.llm_input(history, self.work_dir)
+        param = convert_in.call_parameter(provider, inputs, params)
+        wire.requests.clear()
+        wire.reply = None
+        try:
+            items = self.loop.run_until_complete(self._drain(client, param))
+        except Exception as exc:
+            if not wire.requests:
+                raise KlaudeCallError(f"klaude-code raised {type(exc).__name__}: {exc}") from None
+            items = []
+        if len(wire.requests) != 1:
+            errors = "; ".join(i.error for i in items if isinstance(i, message.StreamErrorItem))
+            raise KlaudeCallError(
+                f"klaude-code sent {len(wire.requests)} requests for one call" + (f" ({errors})" if errors else "")
+            )
+        body = wire.requests[0].body
+        if not isinstance(body, dict):
+            raise KlaudeCallError("klaude-code sent a request body that is not a JSON object")
+        return Rendered(body=body, warnings=[])
+
+    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+        if not _is_stream(exchange) and exchange.status < 400:
+            raise NotImplementedError("klaude-code always streams; a non-streamed response body cannot reach it")
+        model = _replay_model(provider, exchange)
+        client, wire = self._client(provider, model)
+        user = message.UserMessage(parts=[message.TextPart(text="(replayed response)")])
+        param = convert_in.call_parameter(provider, [user], CallParams(model=model))
+        wire.requests.clear()
+        wire.reply, wire.chunk_size = exchange, chunk_size
+        try:
+            items = self.loop.run_until_complete(self._drain(client, param))
+        except Exception as exc:
+            raise KlaudeCallError(f"klaude-code raised {type(exc).__name__}: {exc}") from None
+        finally:
+            wire.reply, wire.chunk_size = None, None
+        return convert_out.call_result(items)
