@@ -22,6 +22,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     """One clear line on stderr and a non-zero exit; never a traceback."""
     typer.echo(f"harness: {message}", err=True)
@@ -144,5 +145,59 @@ def conformance(
     raise typer.Exit(0 if summary.ok else 1)
 
 
+@app.command()
+def check(
+    history: Annotated[
+        Path | None, typer.Argument(help="History file (JSON Lines, one HistoryEvent per line).")
+    ] = None,
+    provider: Annotated[
+        str | None,
+        typer.Option(help=f"Only this provider (default: all of the target's): {', '.join(PROVIDERS)}."),
+    ] = None,
+    target: Annotated[str, typer.Option(help="Adapter set to check.")] = "reference",
+    params: Annotated[
+        Path | None, typer.Option(help="PARAMS.json: system, tools, max_tokens, thinking...")
+    ] = None,
+    list_invariants: Annotated[
+        bool, typer.Option("--list", help="List the invariants (id, name, what each demands) and exit.")
+    ] = False,
+) -> None:
+    """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated."""
+    from rich.console import Console
+
+    from harness.invariants import run_invariants
+    from harness.invariants.report import print_invariant_list, print_report
+
+    console = Console(width=None if Console().is_terminal else 120, highlight=False)
+    if list_invariants:
+        print_invariant_list(console)
+        return
+    if history is None:
+        _fail("HISTORY: missing (give a JSON Lines history file, or --list)")
+    if provider is not None:
+        _check_provider(provider)
+    chosen = _load_target(target, provider)
+    try:
+        events = load_history(history)
+        call = load_params(params) if params else CallParams()
+    except HistoryError as exc:
+        _fail(str(exc))
+    providers = [provider] if provider else list(chosen.providers())
+    report = run_invariants(events, call, target=chosen, providers=providers)
+    print_report(report, console)
+    raise typer.Exit(0 if report.ok else 1)
+
+
 def main() -> None:  # pragma: no cover - entry point
     app()
+
+
+from harness.record.commands import diff_command, record_command, scan_command  # noqa: E402
+
+app.command(name="record")(record_command)
+app.command(name="scan")(scan_command)
+app.command(name="diff")(diff_command)
+
+from harness.audit.command import audit as audit_command  # noqa: E402  (see harness/audit/command.py)
+
+app.command(name="audit")(audit_command)

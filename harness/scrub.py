@@ -52,9 +52,10 @@ SECRET_HEADERS = frozenset(
     }
 )
 
-#: Provider API key shapes. Bounded on the left so base64 signatures that merely contain "sk-" don't match.
+#: Provider API key shapes. Bounded on the left so base64 signatures that merely contain "sk-" don't match
+#: ("=" may precede a key: ``x=sk-...`` in a query string; in base64 it is only trailing padding).
 KEY_PATTERN = re.compile(
-    r"(?<![A-Za-z0-9_+/=-])("
+    r"(?<![A-Za-z0-9_+/-])("
     r"sk-ant-[A-Za-z0-9_-]{20,}"
     r"|sk-or-v1-[A-Za-z0-9]{20,}"
     r"|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"

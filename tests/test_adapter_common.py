@@ -49,7 +49,9 @@ def codes(history: list[HistoryEvent], params: CallParams | None = None) -> list
 
 
 def test_developer_after_user_is_appended_with_trailing_newline() -> None:
-    dev = DeveloperMessage(parts=[TextPart(text="remember"), ImageURLPart(url="https://x/y.png")], command_output="UI ONLY")
+    dev = DeveloperMessage(
+        parts=[TextPart(text="remember"), ImageURLPart(url="https://x/y.png")], command_output="UI ONLY"
+    )
     prepared = prepare([user("hi"), dev], CallParams(), "anthropic", IdPolicy())
     (item,) = prepared.items
     assert isinstance(item, WireUser)
@@ -71,7 +73,9 @@ def test_developer_after_tool_result_is_appended_to_the_result() -> None:
 
 
 @pytest.mark.parametrize("before", [[], [user("q"), AssistantMessage(parts=[TextPart(text="a")])]])
-def test_developer_with_no_user_or_tool_right_before_becomes_a_user_message(before: list[HistoryEvent]) -> None:
+def test_developer_with_no_user_or_tool_right_before_becomes_a_user_message(
+    before: list[HistoryEvent],
+) -> None:
     history = [*before, DeveloperMessage(parts=[TextPart(text="reminder")])]
     prepared = prepare(history, CallParams(), "anthropic", IdPolicy())
     last = prepared.items[-1]
@@ -152,8 +156,16 @@ def test_thinking_pairs_with_nearest_preceding_unpaired_text() -> None:
 @pytest.mark.parametrize(
     ("sig", "model", "problem"),
     [
-        (ThinkingSignaturePart(signature="S", format="anthropic", model_id="claude-sonnet-4-5-20250929"), "claude-sonnet-4-5", None),
-        (ThinkingSignaturePart(signature="S", format="anthropic", model_id="claude-opus-4-1"), "claude-sonnet-4-5", "produced by model"),
+        (
+            ThinkingSignaturePart(signature="S", format="anthropic", model_id="claude-sonnet-4-5-20250929"),
+            "claude-sonnet-4-5",
+            None,
+        ),
+        (
+            ThinkingSignaturePart(signature="S", format="anthropic", model_id="claude-opus-4-1"),
+            "claude-sonnet-4-5",
+            "produced by model",
+        ),
         (ThinkingSignaturePart(signature="S", format="google"), "claude-sonnet-4-5", "not native"),
         (ThinkingSignaturePart(signature="", format="anthropic"), "claude-sonnet-4-5", "empty"),
         (ThinkingSignaturePart(signature="S"), "claude-sonnet-4-5", "no format"),
@@ -189,6 +201,10 @@ def test_google_signature_pairs_only_with_the_part_right_before_it() -> None:
     answer = TextPart(text="answer")
     sig = ThinkingSignaturePart(signature="G", format="google")
     units = pair_thinking(AssistantMessage(parts=[thought, answer, sig]))
-    assert units == [ThinkingUnit(thought, 0, None, None), PartUnit(answer, 1), ThinkingUnit(None, None, sig, 2)]
+    assert units == [
+        ThinkingUnit(thought, 0, None, None),
+        PartUnit(answer, 1),
+        ThinkingUnit(None, None, sig, 2),
+    ]
     signed = pair_thinking(AssistantMessage(parts=[thought, sig]))
     assert signed == [ThinkingUnit(thought, 0, sig, 1)]

@@ -37,14 +37,20 @@ def test_render_prints_sorted_json_and_warnings_on_stderr(tmp_path: Path) -> Non
 
 def test_render_model_option_overrides_params(tmp_path: Path) -> None:
     history, params = _write_scenario(tmp_path, "plain_single_turn")
-    result = runner.invoke(app, ["render", str(history), "--provider", "openai-chat", "--model", "gpt-4o", "--params", str(params)])
+    result = runner.invoke(
+        app,
+        ["render", str(history), "--provider", "openai-chat", "--model", "gpt-4o", "--params", str(params)],
+    )
     assert json.loads(result.stdout)["model"] == "gpt-4o"
 
 
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ('{"role":"user","parts":[{"type":"text","text":"hi"}]}\n{"role":"assistant","parts":[{"type":"tool_call"}]}\n', "h.jsonl:2: parts[0].call_id: Field required"),
+        (
+            '{"role":"user","parts":[{"type":"text","text":"hi"}]}\n{"role":"assistant","parts":[{"type":"tool_call"}]}\n',
+            "h.jsonl:2: parts[0].call_id: Field required",
+        ),
         ('{"role":"user","parts":[]}\nnot json\n', "h.jsonl:2: (json): invalid JSON"),
     ],
 )

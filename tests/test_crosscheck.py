@@ -50,7 +50,13 @@ def _sse(*payloads: dict[str, Any], events: bool = False, done: bool = False) ->
 
 
 def _anthropic(*blocks: tuple[dict[str, Any], list[dict[str, Any]]], stop: str = "end_turn") -> bytes:
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x", "content": []}
+    message: dict[str, Any] = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-x",
+        "content": [],
+    }
     payloads: list[dict[str, Any]] = [
         {"type": "message_start", "message": {**message, "usage": {"input_tokens": 5, "output_tokens": 1}}}
     ]
@@ -64,7 +70,7 @@ def _anthropic(*blocks: tuple[dict[str, Any], list[dict[str, Any]]], stop: str =
 
 
 def _chat(*deltas: dict[str, Any], finish: str = "stop") -> bytes:
-    head = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    head: dict[str, Any] = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
     chunks = [{**head, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
     chunks.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
     usage = {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
@@ -72,7 +78,13 @@ def _chat(*deltas: dict[str, Any], finish: str = "stop") -> bytes:
     return _sse(*chunks, done=True)
 
 
-_RESPONSE = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5", "output": []}
+_RESPONSE: dict[str, Any] = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1,
+    "model": "gpt-5",
+    "output": [],
+}
 _USAGE = {
     "input_tokens": 10,
     "input_tokens_details": {"cached_tokens": 0},

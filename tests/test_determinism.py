@@ -39,5 +39,7 @@ def test_corpus_renders_identically_under_three_hash_seeds() -> None:
     assert _digest_here() == expected  # a second run in the same process
     for seed in ("0", "1", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        out = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, check=True
+        )
         assert out.stdout.strip() == expected, f"PYTHONHASHSEED={seed} rendered different bytes"

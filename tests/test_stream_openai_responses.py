@@ -1,88 +1,45 @@
-"""OpenAI Responses output adapter on real recorded streams, against the openai SDK.
+"""OpenAI Responses output adapter on the committed cassettes (real recordings, scrubbed).
 
-Oracle: the recorded bytes served through an ``httpx2.MockTransport`` to
-``openai.OpenAI().responses.stream(...)``; ``get_final_response()`` is the SDK's own
-accumulation (``ResponseStreamState``; notes/oracles.md, section 3).
+The final message of every recorded call is checked against the openai SDK's own
+accumulation (``ResponseStreamState``) in ``tests/test_crosscheck.py``; this module pins
+the Responses-specific behaviour, chunk-boundary invariance and bad endings on real bytes.
 
-One deliberate difference: the SDK's final response is ``response.completed``'s
-``output``, whose reasoning ``encrypted_content`` can differ from the
-``response.output_item.done`` copy (two valid encryptions of the same reasoning). We keep
-the ``output_item.done`` one; the recorded follow-up request that the API accepted
+One deliberate difference from the SDK (``responses-signature-from-output-item-done`` in
+``harness.oracles.streams.DIFFERENCES``): the SDK's final response is
+``response.completed``'s ``output``, whose reasoning ``encrypted_content`` can differ from
+the ``response.output_item.done`` copy (two valid encryptions of the same reasoning). We
+keep the ``output_item.done`` one; the recorded follow-up request that the API accepted
 replays exactly that value (asserted below).
 """
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
-import yaml
-from openai import OpenAI
 from openai.types.responses import Response
 
-from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.oracles.streams import RecordedCall, crosscheck, recorded_calls, sdk_accumulate
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.openai_responses import PARSER, OpenAIResponsesParser
 from harness.stream.sse import SSEEvent
+from tests.cassette_cases import cassette_cases, model_calls
 
-REAL = Path("/work/shared/realstreams/openai-responses")
-
-pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="real recordings not available")
-
-
-# ---------------------------------------------------------------- recordings
-
-
-def _sse(lines: list[str]) -> bytes:
-    """AI SDK chunks (one JSON per line) -> the SSE framing the API sends (``event:`` + ``data:``)."""
-    return "".join(f"event: {json.loads(line)['type']}\ndata: {line}\n\n" for line in lines).encode()
-
-
-def _chunk_streams(path: Path) -> list[tuple[bytes, dict[str, Any] | None]]:
-    """A chunks file holds several responses back to back: split at each ``response.created``."""
-    calls: list[list[str]] = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        if json.loads(line)["type"] == "response.created" or not calls:
-            calls.append([])
-        calls[-1].append(line)
-    return [(_sse(lines), None) for lines in calls]
-
-
-def _cassette_streams(path: Path) -> list[tuple[bytes, dict[str, Any] | None]]:
-    """Each interaction's response body, with the next request (the replayed history) when there is one."""
-    interactions = yaml.safe_load(path.read_text())["interactions"]
-    out: list[tuple[bytes, dict[str, Any] | None]] = []
-    for n, interaction in enumerate(interactions):
-        body = interaction["response"]["body"]["string"]
-        following = interactions[n + 1]["request"].get("parsed_body") if n + 1 < len(interactions) else None
-        out.append((body if isinstance(body, bytes) else body.encode(), following))
-    return out
-
-
-def _load() -> dict[str, tuple[bytes, dict[str, Any] | None]]:
-    if not REAL.is_dir():
-        return {}
-    out: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
-    for path in sorted(REAL.iterdir()):
-        streams = _chunk_streams(path) if path.suffix == ".txt" else _cassette_streams(path)
-        for n, stream in enumerate(streams):
-            out[f"{path.name.removesuffix('.chunks.txt').removesuffix('.yaml')}#{n}"] = stream
-    return out
-
-
-RECORDINGS = _load()
+PROVIDER = "openai-responses"
+RECORDINGS: dict[str, RecordedCall] = {
+    call.id: call
+    for provider, path in cassette_cases()
+    if provider == PROVIDER
+    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
+}
 IDS = sorted(RECORDINGS)
 
 
 def body_of(name: str) -> bytes:
-    return RECORDINGS[name][0]
+    return RECORDINGS[name].body
 
 
 def events_of(body: bytes) -> list[bytes]:
@@ -103,85 +60,10 @@ def raw_events(body: bytes) -> list[dict[str, Any]]:
     return out
 
 
-# ---------------------------------------------------------------- oracle
-
-
-_BOX: dict[str, Any] = {"body": b""}
-
-
-def _serve(request: httpx2.Request) -> httpx2.Response:
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=_BOX["body"])
-
-
-@functools.cache
-def _client() -> OpenAI:
-    http = httpx2.Client(transport=httpx2.MockTransport(_serve))
-    return OpenAI(api_key="sk-test", base_url="http://oracle.invalid/v1", max_retries=0, http_client=http)
-
-
 def sdk_final(body: bytes) -> Response:
-    _BOX["body"] = body
-    with _client().responses.stream(model="gpt-5", input="hi") as stream:
-        for _ in stream:
-            pass
-        return stream.get_final_response()
-
-
-def expected(response: Response) -> dict[str, Any]:
-    """The SDK's final Response projected onto what the canonical message must carry."""
-    parts: list[tuple[Any, ...]] = []
-    for item in response.output:
-        if item.type == "reasoning":
-            parts += [("thinking", item.id, s.text) for s in item.summary if s.text]
-            parts += [("thinking", item.id, c.text) for c in item.content or () if c.text]
-            if item.encrypted_content:
-                parts.append(("signature", item.id, "openai-responses", response.model))
-        elif item.type == "message":
-            for content in item.content:
-                text = content.text if content.type == "output_text" else content.refusal
-                if text:
-                    parts.append(("text", text))
-        elif item.type == "function_call":
-            parts.append(("tool_call", item.call_id, item.name, json.loads(item.arguments), item.id))
-    usage = response.usage
-    assert usage is not None
-    has_calls = any(p[0] == "tool_call" for p in parts)
-    return {
-        "parts": parts,
-        "stop_reason": "tool_use" if has_calls else {"completed": "stop"}[str(response.status)],
-        "response_id": response.id,
-        "usage": {
-            "input_tokens": usage.input_tokens,
-            "output_tokens": usage.output_tokens,
-            "cached_input_tokens": usage.input_tokens_details.cached_tokens,
-            "cache_creation_input_tokens": getattr(usage.input_tokens_details, "cache_write_tokens", None),
-            "reasoning_tokens": usage.output_tokens_details.reasoning_tokens,
-            "total_tokens": usage.total_tokens,
-        },
-    }
-
-
-def projected(result: CallResult) -> dict[str, Any]:
-    message = result.message
-    parts: list[tuple[Any, ...]] = []
-    for part in message.parts:
-        if isinstance(part, ThinkingTextPart):
-            parts.append(("thinking", part.id, part.text))
-        elif isinstance(part, ThinkingSignaturePart):
-            parts.append(("signature", part.id, part.format, part.model_id))
-        elif isinstance(part, TextPart):
-            parts.append(("text", part.text))
-        elif isinstance(part, ToolCallPart):
-            parts.append(
-                ("tool_call", part.call_id, part.tool_name, json.loads(part.arguments_json), part.item_id)
-            )
-    assert message.usage is not None
-    return {
-        "parts": parts,
-        "stop_reason": message.stop_reason,
-        "response_id": message.response_id,
-        "usage": message.usage.model_dump(),
-    }
+    response = sdk_accumulate(PROVIDER, body)
+    assert isinstance(response, Response)
+    return response
 
 
 def done_signatures(body: bytes) -> dict[str, str]:
@@ -200,14 +82,9 @@ def signatures(result: CallResult) -> dict[str | None, str]:
 # ---------------------------------------------------------------- (a) real recordings vs the SDK
 
 
-@pytest.mark.parametrize("name", IDS)
-def test_matches_the_sdk_accumulation(name: str) -> None:
-    body = body_of(name)
-    result = parse_bytes(PARSER, body)
-    assert result.errors == []
-    assert projected(result) == expected(sdk_final(body))
-    thinking = [p for p in result.message.parts if isinstance(p, ThinkingTextPart)]
-    assert all(p.model_id == sdk_final(body).model for p in thinking)
+def test_recordings_found() -> None:
+    """The converted AI SDK fixture holds four responses back to back: four calls."""
+    assert len(RECORDINGS) == 6
 
 
 @pytest.mark.parametrize("name", IDS)
@@ -217,11 +94,10 @@ def test_signatures_are_the_output_item_done_values(name: str) -> None:
     assert signatures(parse_bytes(PARSER, body)) == done_signatures(body)
 
 
-@pytest.mark.parametrize("name", [n for n in IDS if RECORDINGS[n][1] is not None])
+@pytest.mark.parametrize("name", [n for n in IDS if RECORDINGS[n].following is not None])
 def test_the_accepted_follow_up_request_replays_our_signatures(name: str) -> None:
     """The next request of a round trip (HTTP 200) carries the reasoning items we produced."""
-    body, following = RECORDINGS[name]
-    assert following is not None
+    body, following = body_of(name), RECORDINGS[name].following
     replayed = {i["id"]: i["encrypted_content"] for i in following["input"] if i.get("type") == "reasoning"}
     assert replayed and signatures(parse_bytes(PARSER, body)) == replayed
 
@@ -240,7 +116,9 @@ def test_stream_items(name: str) -> None:
 
 def test_gpt55_reasoning_without_summary_and_phase() -> None:
     """A reasoning item with no summary gives a signature-only part; ``phase`` is noted."""
-    result = parse_bytes(PARSER, body_of("pai__gpt55_reasoning_function_call_phase_roundtrip#0"))
+    result = parse_bytes(
+        PARSER, body_of("openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip-0")
+    )
     kinds = [p.type for p in result.message.parts]
     assert kinds == ["thinking_signature", "text", "tool_call"]
     assert result.message.stop_reason == "tool_use"
@@ -248,7 +126,7 @@ def test_gpt55_reasoning_without_summary_and_phase() -> None:
 
 
 def test_codex_summary_then_signature() -> None:
-    result = parse_bytes(PARSER, body_of("vercelai__openai-reasoning-encrypted-content.1#0"))
+    result = parse_bytes(PARSER, body_of("openai-responses-vercelai__openai-reasoning-encrypted-content.1-0"))
     text, sig, call = result.message.parts
     assert isinstance(text, ThinkingTextPart) and isinstance(sig, ThinkingSignaturePart)
     assert text.id == sig.id and text.id is not None and text.id.startswith("rs_")
@@ -269,7 +147,7 @@ def test_any_chunking_gives_the_same_result(name: str, size: int) -> None:
 
 # ---------------------------------------------------------------- (c) bad endings on real bytes
 
-BAD = "pai__gpt55_reasoning_function_call_phase_roundtrip#0"
+BAD = "openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip-0"
 
 
 def _assert_error_ending(result: CallResult) -> None:
@@ -334,10 +212,19 @@ def test_non_streamed_response_body(name: str) -> None:
     parser.feed_response(final)
     result = parser.finish()
     assert result.errors == []
-    streamed = projected(parse_bytes(PARSER, body))
-    assert projected(result) == streamed
+    assert unsigned(result) == unsigned(parse_bytes(PARSER, body))
     sdk = sdk_final(body)
     assert signatures(result) == {i.id: i.encrypted_content for i in sdk.output if i.type == "reasoning"}
+    assert crosscheck(PROVIDER, json.dumps(final).encode()).ok  # the SDK's create() on the same body
+
+
+def unsigned(result: CallResult) -> AssistantMessage:
+    """The message with signature values blanked: a body's differ from the stream's by design (above)."""
+    parts = [
+        p.model_copy(update={"signature": ""}) if isinstance(p, ThinkingSignaturePart) else p
+        for p in result.message.parts
+    ]
+    return result.message.model_copy(update={"parts": parts})
 
 
 # ---------------------------------------------------------------- synthetic edge cases

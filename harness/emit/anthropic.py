@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 from harness.emit.common import check_common, json_object, nonnegative, pieces, sse
+from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
 
@@ -60,15 +60,19 @@ def _plan(message: AssistantMessage) -> list[_Block] | str:
             if part.id is not None:
                 return f"{where}: Anthropic thinking blocks have no id"
             if not isinstance(following, ThinkingSignaturePart) or following.format != "anthropic":
-                return f"{where}: a thinking text without its anthropic signature (Anthropic signs every block)"
+                return (
+                    f"{where}: a thinking text without its anthropic signature (Anthropic signs every block)"
+                )
             if following.id is not None or not following.signature:
                 return f"part {index + 1}: an anthropic signature has no id and is non-empty"
             blocks.append(_Block("thinking", part.text, following.signature))
             index += 1
         elif isinstance(part, ThinkingSignaturePart):
             if part.format != "anthropic-redacted":
-                what = "an anthropic signature with no thinking before it" if part.format == "anthropic" else (
-                    f"a {part.format!r} signature is not Anthropic's"
+                what = (
+                    "an anthropic signature with no thinking before it"
+                    if part.format == "anthropic"
+                    else (f"a {part.format!r} signature is not Anthropic's")
                 )
                 return f"{where}: {what}"
             if part.id is not None or not part.signature:
@@ -98,7 +102,9 @@ def check(message: AssistantMessage) -> str | None:
     if usage.total_tokens is not None:
         return "usage.total_tokens is set; Anthropic reports none"
     if usage.input_tokens < (usage.cached_input_tokens or 0) + (usage.cache_creation_input_tokens or 0):
-        return "usage.input_tokens is less than cache reads plus writes (Anthropic's input_tokens excludes both)"
+        return (
+            "usage.input_tokens is less than cache reads plus writes (Anthropic's input_tokens excludes both)"
+        )
     plan = _plan(message)
     return plan if isinstance(plan, str) else None
 
@@ -155,7 +161,7 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
     """The SSE body of ``POST /v1/messages`` (``stream: true``) answering with ``message``."""
     plan = _plan(message)
     assert not isinstance(plan, str), plan
-    start = {
+    start: dict[str, Any] = {
         "type": "message_start",
         "message": {
             "id": response_id,

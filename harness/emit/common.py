@@ -8,6 +8,7 @@ clock, no randomness), so a failing property example replays byte for byte.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from typing import Any
 
 from harness.model import (
@@ -63,7 +64,7 @@ def pieces(text: str, count: int = 3) -> list[str]:
         return [text]
     count = min(count, len(text))
     cuts = [len(text) * i // count for i in range(count + 1)]
-    return [text[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+    return [text[a:b] for a, b in pairwise(cuts)]
 
 
 def _reject_constant(name: str) -> Any:
@@ -119,8 +120,13 @@ def check_common(message: AssistantMessage) -> str | None:
             if not part.call_id or not part.tool_name:
                 return f"part {index}: a tool call needs a non-empty call_id and tool_name"
     if has_calls and message.stop_reason == "stop":
-        return "stop_reason 'stop' with tool calls: every parser reports 'tool_use' for a turn ending in calls"
-    if len({p.model_id for p in message.parts if isinstance(p, ThinkingTextPart | ThinkingSignaturePart)}) > 1:
+        return (
+            "stop_reason 'stop' with tool calls: every parser reports 'tool_use' for a turn ending in calls"
+        )
+    if (
+        len({p.model_id for p in message.parts if isinstance(p, ThinkingTextPart | ThinkingSignaturePart)})
+        > 1
+    ):
         return "thinking parts carry different model_ids; one stream has one model"
     for part in message.parts:
         if isinstance(part, ThinkingTextPart | ThinkingSignaturePart) and not part.model_id:

@@ -81,7 +81,9 @@ def _plan(message: AssistantMessage) -> list[_Unit] | str:
                 return f"{where}: Gemini function calls have no item id"
             args = json_object(part.arguments_json)
             if args is None or dumps(args) != part.arguments_json:
-                return f"{where}: arguments_json is not the compact JSON of an object (args travel as an object)"
+                return (
+                    f"{where}: arguments_json is not the compact JSON of an object (args travel as an object)"
+                )
             units.append(_Unit("call", call=part, signature=signature))
         elif isinstance(part, ThinkingSignaturePart):
             reason = _signature_reason(part, index)
@@ -174,7 +176,12 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
             candidate["finishReason"] = finish
         candidate["index"] = 0
         return sse(
-            {"candidates": [candidate], "usageMetadata": usage, "modelVersion": model, "responseId": response_id}
+            {
+                "candidates": [candidate],
+                "usageMetadata": usage,
+                "modelVersion": model,
+                "responseId": response_id,
+            }
         )
 
     events: list[str] = []

@@ -21,7 +21,8 @@ Representable (besides ``common.check_common``):
 - Tool calls carry their ``fc_`` item id (``item_id``; the API always sends one);
   ``arguments_json`` is any string.
 - Item ids (reasoning ids and tool ``item_id``\\ s) are unique within the message: the
-  parser keys items by id.
+  parser keys items by id; so are tool ``call_id``\\ s: the openai SDK keys function-call
+  items by ``call_id`` (and rejects a repeat), as the API never repeats one.
 - ``stop_reason``: stop and tool_use -> ``completed`` (tool_use exactly when the message
   has tool calls: the status is the same, the parser decides by the calls), length ->
   ``incomplete`` (``max_output_tokens``), error -> ``incomplete`` (``content_filter``).
@@ -57,6 +58,7 @@ def _plan(message: AssistantMessage) -> list[_Item] | str:
     items: list[_Item] = []
     parts = message.parts
     used: set[str] = set()
+    calls: set[str] = set()
     index = 0
     while index < len(parts):
         part = parts[index]
@@ -103,6 +105,9 @@ def _plan(message: AssistantMessage) -> list[_Item] | str:
                 return f"{where}: a function_call item has an fc_ id; the tool call needs item_id"
             if part.item_id in used:
                 return f"{where}: item id {part.item_id!r} used twice"
+            if part.call_id in calls:
+                return f"{where}: call_id {part.call_id!r} used twice (a response's function calls are keyed by it)"
+            calls.add(part.call_id)
             used.add(part.item_id)
             items.append(_Item("function_call", part.item_id, call=part))
         else:
@@ -189,7 +194,9 @@ def _final_item(item: _Item) -> dict[str, Any]:
             "id": item.id,
             "type": "message",
             "status": "completed",
-            "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": t} for t in item.texts],
+            "content": [
+                {"type": "output_text", "annotations": [], "logprobs": [], "text": t} for t in item.texts
+            ],
             "role": "assistant",
         }
     call = item.call
@@ -218,15 +225,17 @@ def _item_events(write: _Writer, position: int, item: _Item) -> None:
     where = {"item_id": item.id, "output_index": position}
     if item.kind == "reasoning":
         for j, text in enumerate(item.texts):
-            part = {"type": "summary_text", "text": ""}
+            part: dict[str, Any] = {"type": "summary_text", "text": ""}
             write("response.reasoning_summary_part.added", **where, summary_index=j, part=part)
             for piece in pieces(text):
                 write("response.reasoning_summary_text.delta", **where, summary_index=j, delta=piece)
             write("response.reasoning_summary_text.done", **where, summary_index=j, text=text)
-            write("response.reasoning_summary_part.done", **where, summary_index=j, part={**part, "text": text})
+            write(
+                "response.reasoning_summary_part.done", **where, summary_index=j, part={**part, "text": text}
+            )
     elif item.kind == "message":
         for j, text in enumerate(item.texts):
-            part = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
+            part: dict[str, Any] = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
             write("response.content_part.added", **where, content_index=j, part=part)
             for piece in pieces(text):
                 write("response.output_text.delta", **where, content_index=j, delta=piece, logprobs=[])
@@ -271,9 +280,17 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
     if message.stop_reason in ("length", "error"):
         reason = "max_output_tokens" if message.stop_reason == "length" else "content_filter"
         final = _response(
-            response_id, model, "incomplete", output=output, usage=usage, incomplete_details={"reason": reason}
+            response_id,
+            model,
+            "incomplete",
+            output=output,
+            usage=usage,
+            incomplete_details={"reason": reason},
         )
         write("response.incomplete", response=final)
     else:
-        write("response.completed", response=_response(response_id, model, "completed", output=output, usage=usage))
+        write(
+            "response.completed",
+            response=_response(response_id, model, "completed", output=output, usage=usage),
+        )
     return "".join(write.events).encode()

@@ -57,7 +57,7 @@ class OpenRouterEmitter(ChatEmitter):
         self, parts: list[Any], index: int, units: list[Unit], last: str
     ) -> tuple[int, str] | str:
         part = parts[index]
-        taken = sum(1 + (u.kind == "reasoning" and _two_entries(u)) for u in units if u.kind == "reasoning")
+        taken = sum(2 if _two_entries(u) else 1 for u in units if u.kind == "reasoning")  # indices used
         if isinstance(part, ThinkingSignaturePart):
             reason = _signature_reason(part, index)
             if reason is not None:
@@ -120,8 +120,10 @@ class OpenRouterEmitter(ChatEmitter):
         if thinking is None:
             assert signature is not None
             return [_delta(None, _encrypted(unit.index, signature))]
-        fmt = signature.format or "unknown" if signature is not None else "unknown"
-        kind, field = ("reasoning.summary", "summary") if fmt in _SUMMARY_FORMATS else ("reasoning.text", "text")
+        fmt = (signature.format or "unknown") if signature is not None else "unknown"
+        kind, field = (
+            ("reasoning.summary", "summary") if fmt in _SUMMARY_FORMATS else ("reasoning.text", "text")
+        )
         out: list[dict[str, Any]] = []
         for n, piece in enumerate(pieces(thinking.text)):
             entry: dict[str, Any] = {"type": kind, field: piece}
@@ -132,7 +134,12 @@ class OpenRouterEmitter(ChatEmitter):
             if _two_entries(unit):
                 out.append(_delta(None, _encrypted(unit.index + 1, signature)))
             else:
-                entry = {"type": "reasoning.text", "signature": signature.signature, "format": fmt, "index": unit.index}
+                entry = {
+                    "type": "reasoning.text",
+                    "signature": signature.signature,
+                    "format": fmt,
+                    "index": unit.index,
+                }
                 out.append(_delta(None, entry))
         return out
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from harness.adapters.base import Rendered, RenderWarning
+from harness.invariants.continuation import next_turn
 from harness.invariants.replay_events import history_to_ui_events
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -23,6 +24,7 @@ from harness.targets import Target
 
 __all__ = [
     "CheckContext",
+    "Continuation",
     "EventDeriver",
     "Json",
     "UIEventDeriver",
@@ -40,6 +42,8 @@ Json = dict[str, Any]
 EventDeriver = Callable[[CallResult], list[Json]]
 #: UI events replayed from a persisted history, ``history_to_ui_events`` by default.
 UIEventDeriver = Callable[[Sequence[HistoryEvent]], list[Json]]
+#: The events appended to a history for I9, ``continuation.next_turn`` by default.
+Continuation = Callable[[Sequence[HistoryEvent]], list[HistoryEvent]]
 
 _SNIPPET_LIMIT = 200
 
@@ -89,7 +93,12 @@ class CheckContext:
     target: Target
     events: EventDeriver = derive_events
     ui_events: UIEventDeriver = history_to_ui_events
+    next_turn: Continuation = next_turn
     notes: list[str] = field(default_factory=list[str])
+    #: Emitted provider streams by message index (None: the provider's stream cannot carry it).
+    streams: dict[int, bytes | None] = field(default_factory=dict[int, bytes | None], repr=False)
+    #: Why a message has no stream, by message index.
+    stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)
 
     @property
@@ -119,6 +128,18 @@ class CheckContext:
     def note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)
+
+    def all_notes(self) -> list[str]:
+        """The notes, plus one line summing up the messages the stream checks skipped."""
+        if not self.stream_skips:
+            return list(self.notes)
+        first, reason = next(iter(sorted(self.stream_skips.items())))
+        count = len(self.stream_skips)
+        summary = (
+            f"{self.provider}: {count} assistant message(s) have no {self.provider} stream form, so the "
+            f"stream checks (I3, I6, I11) skip them (message {first}: {reason})"
+        )
+        return [*self.notes, summary]
 
 
 def _names(warning: RenderWarning, message_index: int, part_index: int | None, exact: bool) -> bool:

@@ -36,9 +36,13 @@ __all__ = [
     "DEFAULT_MODELS",
     "CanonicalCall",
     "ThinkingPair",
+    "answered_results",
+    "body_calls",
     "canonical_calls",
     "degradation_target",
     "effective_model",
+    "explained",
+    "found_arguments",
     "found_text",
     "is_native",
     "sendable_strings",
@@ -145,7 +149,9 @@ def _part_strings(part: object) -> Iterator[str]:
         yield from (part.call_id, part.tool_name, part.arguments_json)
 
 
-def sendable_strings(history: Sequence[HistoryEvent], params: CallParams, provider: str, model: str) -> list[str]:
+def sendable_strings(
+    history: Sequence[HistoryEvent], params: CallParams, provider: str, model: str
+) -> list[str]:
     """Every string the request may carry verbatim (content, ids, names, native signatures, params).
 
     Used to tell a leak apart from a coincidence: a UI-only value or a foreign signature
@@ -232,6 +238,28 @@ def canonical_calls(history: Sequence[HistoryEvent]) -> list[CanonicalCall]:
                     seen.add(part.call_id)
                     out.append(CanonicalCall(index, pidx, part))
     return out
+
+
+def answered_results(history: Sequence[HistoryEvent]) -> dict[int, CanonicalCall]:
+    """Tool result index -> the call it answers: the first result for a call of the assistant message before it.
+
+    Results that answer nothing there (orphans, e.g. after history trimming) and second
+    results for a call are not the call's result; a request cannot carry them as such.
+    """
+    window: dict[str, CanonicalCall] = {}
+    answered: dict[int, CanonicalCall] = {}
+    taken: set[str] = set()
+    for index, event in enumerate(history):
+        if isinstance(event, AssistantMessage):
+            window = {c.part.call_id: c for c in canonical_calls([event])}
+            window = {cid: CanonicalCall(index, c.part_index, c.part) for cid, c in window.items()}
+            taken = set()
+        elif isinstance(event, ToolResultMessage):
+            call = window.get(event.call_id)
+            if call is not None and event.call_id not in taken:
+                answered[index] = call
+            taken.add(event.call_id)
+    return answered
 
 
 def body_calls(provider: str, body: Json) -> list[WireCall]:

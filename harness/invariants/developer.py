@@ -34,10 +34,20 @@ _SUBSTRING_MIN = 8
 def check_developer_degradation(ctx: CheckContext) -> list[Violation]:
     body = ctx.body
     out: list[Violation] = []
+    developer_texts = [
+        p.text
+        for e in ctx.history
+        if isinstance(e, DeveloperMessage)
+        for p in e.parts
+        if isinstance(p, TextPart) and p.text.strip()
+    ]
     for pos, item in enumerate(wire_messages(ctx.provider, body)):
-        if wire_role(ctx.provider, item) == "developer":
+        # A developer-role message may carry the system prompt (reasoning models); that is I8's to judge.
+        if wire_role(ctx.provider, item) == "developer" and any(_contains(item, t) for t in developer_texts):
             out.append(
-                ctx.violation(ID, None, f"a developer message was sent as its own message (position {pos})", item)
+                ctx.violation(
+                    ID, None, f"a developer message was sent as its own message (position {pos})", item
+                )
             )
     for index, event in enumerate(ctx.history):
         if isinstance(event, DeveloperMessage):
@@ -85,7 +95,9 @@ def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list
         value = part.text + "\n"
         example = {"developer": part.text, "expected": value, "target": f"{kind} message {target}"}
         if not _contains(ctx.body, value):
-            out.append(ctx.violation(ID, index, f"developer text (part {pidx}) is missing from the request", example))
+            out.append(
+                ctx.violation(ID, index, f"developer text (part {pidx}) is missing from the request", example)
+            )
             continue
         if kind == "tool":
             containers = _result_containers(ctx, target)
@@ -98,25 +110,30 @@ def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list
             containers = [c for c in containers if all(_contains(c, t) for t in anchor)]
             where = f"the user message {target}" if kind == "user" else "a user message at its own position"
         if not any(_contains(c, value) for c in containers):
-            out.append(ctx.violation(ID, index, f"developer text (part {pidx}) is not inside {where}", example))
+            out.append(
+                ctx.violation(ID, index, f"developer text (part {pidx}) is not inside {where}", example)
+            )
         elif kind == "user" and not _appended(containers, _texts(ctx, target), value):
-            out.append(ctx.violation(ID, index, f"developer text (part {pidx}) comes before {where}", example))
+            out.append(
+                ctx.violation(ID, index, f"developer text (part {pidx}) comes before {where}", example)
+            )
     return out
 
 
 def _appended(containers: Sequence[Json], anchor: Sequence[str], value: str) -> bool:
-    """Whether ``value`` follows the anchor texts in some container (appended, not prepended)."""
+    """Whether ``value`` occurs after the anchor texts in some container (appended, not prepended)."""
     for container in containers:
         texts = [leaf for key, leaf in leaves(container) if key in _TEXT_KEYS]
-        at = next((n for n, t in enumerate(texts) if value in t), None)
-        if at is None:
+        starts = [next((n for n, t in enumerate(texts) if a in t), None) for a in anchor]
+        if any(n is None for n in starts):
             continue
-        ok = True
-        for a in anchor:
-            first = next((n for n, t in enumerate(texts) if a in t), None)
-            if first is None or first > at or (first == at and texts[at].find(a) > texts[at].rfind(value)):
-                ok = False
-        if ok:
+        last = max((n for n in starts if n is not None), default=-1)
+        tail = max(
+            (texts[last].find(a) + len(a) for a in anchor if last >= 0 and a in texts[last]), default=0
+        )
+        if any(value in t for t in texts[last + 1 :]) or (last >= 0 and value in texts[last][tail:]):
+            return True
+        if last < 0 and any(value in t for t in texts):
             return True
     return False
 
@@ -151,7 +168,9 @@ def _check_ui_fields(ctx: CheckContext, index: int, event: DeveloperMessage) -> 
         )
         if leaked:
             out.append(
-                ctx.violation(ID, index, "a UI-only developer field value was sent to the provider", {"value": value})
+                ctx.violation(
+                    ID, index, "a UI-only developer field value was sent to the provider", {"value": value}
+                )
             )
             break
     return out

@@ -10,8 +10,8 @@ replay derives them. The rules implemented here:
 - ``stop_reason == "aborted"`` is the interrupt marker: an ``interrupt`` event and no
   ``response_complete`` (the partial text was already replayed);
 - a tool result replays as ``tool_result`` whose status is ``success`` or ``error``:
-  ``aborted`` shows as ``error`` (the UI status has no abort) followed by one
-  ``interrupt`` after the run of results it belongs to;
+  ``aborted`` shows as ``error`` (the UI status has no abort) and is followed by an
+  ``interrupt`` (one for consecutive aborted results: parallel calls cancelled together);
 - error and task metadata events replay as themselves; system messages are not shown.
 
 Every event carries ``history_index``, the canonical message it came from, so a check

@@ -9,38 +9,80 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from types import ModuleType
+from typing import Protocol
 
 from harness.invariants.base import CheckContext, Violation
 from harness.model import AssistantMessage
 from harness.replay import Exchange
 from harness.stream.base import CallResult
 
-__all__ = ["Emitter", "emit_for", "emitter", "replay_bytes", "sse_exchange"]
+__all__ = [
+    "DEFAULT_RESPONSE_ID",
+    "Emitter",
+    "emit_for",
+    "emitter",
+    "replay_bytes",
+    "response_id_for",
+    "sse_exchange",
+]
 
-Emitter = Callable[[str, AssistantMessage], bytes]
+#: The response id given to streams of messages that have none.
+DEFAULT_RESPONSE_ID = "resp_emit"
+
+
+class Emitter(Protocol):
+    """``harness.emit.emit_stream``: canonical assistant message -> the provider's SSE body."""
+
+    def __call__(self, provider: str, message: AssistantMessage, *, response_id: str = ...) -> bytes: ...
+
+
+def _emit_module() -> ModuleType | None:
+    try:
+        return importlib.import_module("harness.emit")
+    except ImportError:
+        return None
 
 
 def emitter() -> Emitter | None:
     """``harness.emit.emit_stream`` if the emitters are installed, else None."""
-    try:
-        module = importlib.import_module("harness.emit")
-    except ImportError:
-        return None
-    emit: Emitter | None = getattr(module, "emit_stream", None)
+    module = _emit_module()
+    emit: Emitter | None = getattr(module, "emit_stream", None) if module is not None else None
     return emit
 
 
+def response_id_for(message: AssistantMessage) -> str:
+    """The response id the emitted stream carries (the message's own, else a fixed one)."""
+    return message.response_id or DEFAULT_RESPONSE_ID
+
+
 def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes | None:
-    """The provider stream for one message, or None (with a note) when it cannot be made."""
+    """The provider stream for one message (emitted once per context), or None when there is none.
+
+    None, with a note, when ``harness.emit`` is missing or the provider's stream cannot
+    carry the message (``harness.emit.representable`` says why).
+    """
+    if index in ctx.streams:
+        return ctx.streams[index]
+    module = _emit_module()
     emit = emitter()
-    if emit is None:
+    body: bytes | None = None
+    if module is None or emit is None:
         ctx.note("stream checks skipped: harness.emit is not importable (no emitters installed)")
-        return None
-    try:
-        return emit(ctx.provider, message)
-    except (NotImplementedError, ValueError) as exc:
-        ctx.note(f"{ctx.provider}: message {index} cannot be emitted as a stream ({type(exc).__name__}: {exc})")
-        return None
+    else:
+        representable: Callable[[str, AssistantMessage], str | None] | None = getattr(
+            module, "representable", None
+        )
+        reason = representable(ctx.provider, message) if representable is not None else None
+        if reason is None:
+            try:
+                body = emit(ctx.provider, message, response_id=response_id_for(message))
+            except (NotImplementedError, ValueError) as exc:
+                reason = f"{type(exc).__name__}: {exc}"
+        if reason is not None:
+            ctx.stream_skips[index] = reason
+    ctx.streams[index] = body
+    return body
 
 
 def sse_exchange(body: bytes, status: int = 200, content_type: str = "text/event-stream") -> Exchange:

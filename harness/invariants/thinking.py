@@ -53,6 +53,7 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
             native.add(pair.signature.signature)
             if pair.text is not None:
                 native_texts.add(id(pair.text))
+            native_texts.update(id(t) for t in _same_item_texts(ctx.provider, event, pair))
             found = _found(ctx.provider, ctx.body, pair)
             warned = ctx.warned(index, pair.signature_index, exact=True) or (
                 pair.text_index is not None and ctx.warned(index, pair.text_index, exact=True)
@@ -64,12 +65,25 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
                         index,
                         f"native thinking pair (part {pair.text_index}, signature part {pair.signature_index}) "
                         "is not sent as one native unit and no warning names it",
-                        {"text": pair.text.text if pair.text else None, "signature": pair.signature.signature},
+                        {
+                            "text": pair.text.text if pair.text else None,
+                            "signature": pair.signature.signature,
+                        },
                     )
                 )
     out += _signature_fields(ctx, native)
     out += _leaks(ctx, model, native_texts)
     return out
+
+
+def _same_item_texts(provider: str, message: AssistantMessage, pair: ThinkingPair) -> list[ThinkingTextPart]:
+    """Responses: every summary text of the signed reasoning item (same ``rs_`` id) is native too."""
+    if provider != "openai-responses":
+        return []
+    item_id = pair.signature.id or (pair.text.id if pair.text else None)
+    if not item_id:
+        return []
+    return [p for p in message.parts if isinstance(p, ThinkingTextPart) and p.id == item_id]
 
 
 def _found(provider: str, body: Json, pair: ThinkingPair) -> bool | None:
@@ -81,30 +95,43 @@ def _found(provider: str, body: Json, pair: ThinkingPair) -> bool | None:
         if text is None:
             return None  # a signature with nothing to pair is kept in history, not sent
         return has_subdict(body, {"type": "thinking", "thinking": text.text, "signature": sig})
-    if provider == "openai-responses":
-        for item in wire_messages(provider, body):
-            if item.get("type") == "reasoning" and item.get("encrypted_content") == sig:
-                if text is None or not text.text:
-                    return True
-                return has_subdict(item.get("summary"), {"type": "summary_text", "text": text.text})
-        return False
+    if provider == "openai-responses":  # the same signature may recur: any item that carries the pair
+        return any(
+            text is None
+            or not text.text
+            or has_subdict(item.get("summary"), {"type": "summary_text", "text": text.text})
+            for item in wire_messages(provider, body)
+            if item.get("type") == "reasoning" and item.get("encrypted_content") == sig
+        )
     if provider == "openrouter":
         for item in wire_messages(provider, body):
             details = [d for d in (as_dict(x) for x in as_list(item.get("reasoning_details"))) if d]
             for entry in details:
-                if entry.get("signature") == sig or (entry.get("type") == "reasoning.encrypted" and entry.get("data") == sig):
-                    if text is None or not text.text:
-                        return True
-                    return any(
-                        (d.get("text") == text.text or d.get("summary") == text.text) and d.get("index") == entry.get("index")
-                        for d in details
-                    )
+                signed = entry.get("signature") == sig or (
+                    entry.get("type") == "reasoning.encrypted" and entry.get("data") == sig
+                )
+                if signed and (
+                    text is None or not text.text or _has_text(details, text.text, entry.get("index"))
+                ):
+                    return True
         return False
     return None
 
 
+def _has_text(details: list[Json], text: str, index: object) -> bool:
+    """An OpenRouter entry with the unit's text (``text`` or ``summary``) at the unit's ``index``."""
+    return any(
+        (d.get("text") == text or d.get("summary") == text) and d.get("index") == index for d in details
+    )
+
+
 def _gemini(
-    ctx: CheckContext, index: int, message: AssistantMessage, model: str, native: set[str], native_texts: set[int]
+    ctx: CheckContext,
+    index: int,
+    message: AssistantMessage,
+    model: str,
+    native: set[str],
+    native_texts: set[int],
 ) -> list[Violation]:
     """Gemini: a ``google`` signature belongs to the part right before it, whatever that part is."""
     out: list[Violation] = []
@@ -130,7 +157,11 @@ def _gemini(
             )
         else:
             found = has_subdict(ctx.body, needle)
-        if not found and not ctx.warned(index, idx, exact=True) and not ctx.warned(index, idx - 1, exact=True):
+        if (
+            not found
+            and not ctx.warned(index, idx, exact=True)
+            and not ctx.warned(index, idx - 1, exact=True)
+        ):
             out.append(
                 ctx.violation(
                     ID,
@@ -161,7 +192,10 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
         elif value not in native and not (ctx.provider == "gemini" and value == GEMINI_SKIP_SIGNATURE):
             out.append(
                 ctx.violation(
-                    ID, None, f"signature at {where} is not a native signature of this provider and model", unit
+                    ID,
+                    None,
+                    f"signature at {where} is not a native signature of this provider and model",
+                    unit,
                 )
             )
     return out
@@ -179,11 +213,16 @@ def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violat
             if isinstance(part, ThinkingTextPart) and id(part) not in native_texts:
                 value, what = part.text.strip(), "thinking text that is not sent as native reasoning"
             elif isinstance(part, ThinkingSignaturePart) and part.signature not in sendable:
-                value, what = part.signature.strip(), "a signature that is not native to this provider and model"
+                value, what = (
+                    part.signature.strip(),
+                    "a signature that is not native to this provider and model",
+                )
             else:
                 continue
             if len(value) < _LEAK_MIN or explained(value, sendable):
                 continue
             if any(value in leaf for leaf in body_leaves):
-                out.append(ctx.violation(ID, index, f"part {pidx}: {what} appears in the request", {"value": value}))
+                out.append(
+                    ctx.violation(ID, index, f"part {pidx}: {what} appears in the request", {"value": value})
+                )
     return out

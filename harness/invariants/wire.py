@@ -75,6 +75,7 @@ class WireResult:
     container: Json
     text: str | None
     is_error: bool | None
+    name: str | None = None
 
 
 @dataclass
@@ -101,7 +102,9 @@ def _calls(provider: str, pos: int, item: Json) -> list[WireCall]:
     if provider == "anthropic":
         blocks = [b for b in (as_dict(x) for x in as_list(item.get("content"))) if b]
         return [
-            WireCall(b.get("id"), b.get("name"), b.get("input"), pos) for b in blocks if b.get("type") == "tool_use"
+            WireCall(b.get("id"), b.get("name"), b.get("input"), pos)
+            for b in blocks
+            if b.get("type") == "tool_use"
         ]
     if provider in _CHAT:
         out: list[WireCall] = []
@@ -152,7 +155,10 @@ def _results(provider: str, pos: int, item: Json) -> list[WireResult]:
             payload = as_dict(response.get("response")) or {}
             value = payload.get("output", payload.get("error"))
             text = value if isinstance(value, str) else None
-            out.append(WireResult(response.get("id"), pos, response, item, text, "error" in payload))
+            is_error = "error" in payload
+            out.append(
+                WireResult(response.get("id"), pos, response, item, text, is_error, response.get("name"))
+            )
         return out
     return []
 
@@ -182,7 +188,9 @@ def tool_turns(provider: str, body: Json) -> tuple[list[ToolTurn], list[WireResu
 def system_carriers(provider: str, body: Json) -> list[str]:
     """Each place the body carries a system prompt (``top-level`` field or a message position)."""
     found: list[str] = []
-    top = {"anthropic": "system", "openai-responses": "instructions", "gemini": "systemInstruction"}.get(provider)
+    top = {"anthropic": "system", "openai-responses": "instructions", "gemini": "systemInstruction"}.get(
+        provider
+    )
     if top is not None and body.get(top) not in (None, "", []):
         found.append(top)
     for pos, item in enumerate(wire_messages(provider, body)):

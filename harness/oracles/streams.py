@@ -162,15 +162,19 @@ def sdk_accumulate(provider: str, body: bytes, chunk_size: int | None = None) ->
                     pass
                 return chat.get_final_completion()
             except (LengthFinishReasonError, ContentFilterFinishReasonError) as refused:
+                if refused.completion is None:
+                    raise
                 return refused.completion  # what it accumulated before refusing to finish
     if provider == "openai-responses":
         responses = _openai().responses
         if not streamed:
             return responses.create(model="m", input="hi")
+        from openai.types.responses import ResponseFailedEvent, ResponseIncompleteEvent
+
         ended: Response | None = None
         with responses.stream(model="m", input="hi") as stream:
             for event in stream:
-                if event.type in ("response.incomplete", "response.failed"):
+                if isinstance(event, ResponseIncompleteEvent | ResponseFailedEvent):
                     ended = event.response  # the SDK filled its output from the items it accumulated
             return stream.get_final_response() if ended is None else ended
     if provider == "anthropic":

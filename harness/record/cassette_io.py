@@ -22,7 +22,14 @@ from harness.record.endpoints import HttpRequest
 from harness.replay import Exchange
 from harness.scrub import ACCOUNT_ID_PATTERN, find_keys, scrub_interaction
 
-__all__ = ["UnsafeCassetteError", "check_clean", "exchange_from", "render_cassette", "scrubbed_interaction", "write_atomic"]
+__all__ = [
+    "UnsafeCassetteError",
+    "check_clean",
+    "exchange_from",
+    "render_cassette",
+    "scrubbed_interaction",
+    "write_atomic",
+]
 
 
 class UnsafeCassetteError(RuntimeError):
@@ -83,7 +90,9 @@ def check_clean(text: str, secrets: list[str]) -> None:
     if found_ids := ACCOUNT_ID_PATTERN.findall(text):
         problems.append(f"{len(found_ids)} organization/project id(s)")
     if problems:
-        raise UnsafeCassetteError(f"refusing to write: the scrubbed cassette still contains {', '.join(problems)}")
+        raise UnsafeCassetteError(
+            f"refusing to write: the scrubbed cassette still contains {', '.join(problems)}"
+        )
 
 
 def write_atomic(path: Path, text: str) -> None:

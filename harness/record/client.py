@@ -7,6 +7,7 @@ API key: URLs are reported without their query and error bodies are scrubbed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -44,10 +45,8 @@ class RetryPolicy:
     def delay(self, attempt: int, retry_after: str | None = None) -> float:
         wait = self.base_delay * 2 ** (attempt - 1)
         if retry_after:
-            try:
+            with contextlib.suppress(ValueError):  # an HTTP date: keep the exponential wait
                 wait = max(wait, float(retry_after))
-            except ValueError:
-                pass  # an HTTP date: keep the exponential wait
         return max(0.0, min(self.max_delay, wait))
 
 
@@ -144,7 +143,9 @@ def send(
             except httpx.TimeoutException as exc:
                 failure = RecordHTTPError(f"{where}: timed out ({type(exc).__name__}, limit {timeout:g} s)")
             except httpx.TransportError as exc:
-                failure = RecordHTTPError(f"{where}: {type(exc).__name__}: {scrub_text(str(exc)) or 'failed'}")
+                failure = RecordHTTPError(
+                    f"{where}: {type(exc).__name__}: {scrub_text(str(exc)) or 'failed'}"
+                )
             else:
                 if response.status < 400:
                     response.attempts, response.retries = attempt, notes

@@ -39,6 +39,8 @@ class Change:
             return f"added   {self.path} = {_short(self.new)}"
         if self.kind == "removed":
             return f"removed {self.path} (was {_short(self.old)})"
+        if isinstance(self.old, str) and isinstance(self.new, str):
+            return f"changed {self.path}: {_string_change(self.old, self.new)}"
         return f"changed {self.path}: {_short(self.old)} -> {_short(self.new)}"
 
 
@@ -58,6 +60,19 @@ class DriftReport:
 def _short(value: Any, width: int = 80) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _string_change(old: str, new: str, context: int = 30) -> str:
+    """Long texts often differ late (a trailing space): show the first difference, not just the start."""
+    if len(old) <= context * 2 and len(new) <= context * 2:
+        return f"{_short(old)} -> {_short(new)}"
+    at = next((i for i, (x, y) in enumerate(zip(old, new, strict=False)) if x != y), min(len(old), len(new)))
+    start = max(0, at - context)
+    mark = "..." if start else ""
+    return (
+        f"{len(old)} -> {len(new)} chars, first difference at char {at}: "
+        f"{mark}{_short(old[start : at + context])} -> {mark}{_short(new[start : at + context])}"
+    )
 
 
 def _key(path: str, key: str) -> str:
@@ -80,7 +95,7 @@ def json_changes(old: Any, new: Any, path: str = "$") -> list[Change]:
         return out
     if isinstance(old, list) and isinstance(new, list):
         a_list, b_list = cast(list[Any], old), cast(list[Any], new)
-        out = []
+        out = list[Change]()
         for i in range(max(len(a_list), len(b_list))):
             sub = f"{path}[{i}]"
             if i >= len(b_list):
@@ -90,8 +105,9 @@ def json_changes(old: Any, new: Any, path: str = "$") -> list[Change]:
             else:
                 out += json_changes(a_list[i], b_list[i], sub)
         return out
-    if old != new or type(old) is not type(new):
-        return [Change(path, "changed", old, new)]
+    a_leaf, b_leaf = cast(object, old), cast(object, new)
+    if a_leaf != b_leaf or type(a_leaf) is not type(b_leaf):
+        return [Change(path, "changed", a_leaf, b_leaf)]
     return []
 
 
@@ -137,7 +153,9 @@ def stream_summary(provider: str, exchange: Exchange) -> dict[str, Any]:
     return {
         "status": exchange.status,
         "final text": "".join(p.text for p in message.parts if isinstance(p, TextPart)),
-        "tool calls": [f"{p.tool_name}({p.arguments_json})" for p in message.parts if isinstance(p, ToolCallPart)],
+        "tool calls": [
+            f"{p.tool_name}({p.arguments_json})" for p in message.parts if isinstance(p, ToolCallPart)
+        ],
         "stop reason": message.stop_reason,
         "usage": message.usage.model_dump(exclude_none=True) if message.usage else {},
         "event types": event_types(exchange.body),
@@ -153,10 +171,12 @@ def _response_lines(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if a == b:
             continue
         if name == "final text":
-            lines.append(f"final text: changed ({len(a)} -> {len(b)} chars): {_short(a, 60)} -> {_short(b, 60)}")
+            lines.append(f"final text: {_string_change(a, b)}")
         elif name == "usage":
             keys = sorted(set(a) | set(b))
-            lines.append("usage: " + "; ".join(f"{k} {a.get(k)} -> {b.get(k)}" for k in keys if a.get(k) != b.get(k)))
+            lines.append(
+                "usage: " + "; ".join(f"{k} {a.get(k)} -> {b.get(k)}" for k in keys if a.get(k) != b.get(k))
+            )
         elif name == "event types":
             added, removed = sorted(b - a), sorted(a - b)
             parts = ([f"added {added}"] if added else []) + ([f"removed {removed}"] if removed else [])

@@ -111,8 +111,10 @@ class FakeProvider:
         self.requests: list[ReceivedRequest] = []
         self.chunks_sent: list[int] = []
         self._served = 0
+        self.stopped = threading.Event()  # set once the port is released (by stop() or the expiry timer)
         self._lock = threading.Lock()
         self._server: _Server | None = None
+        self._port: int | None = None
         self._thread: threading.Thread | None = None
         self._timer: threading.Timer | None = None
 
@@ -124,9 +126,10 @@ class FakeProvider:
 
     @property
     def port(self) -> int:
-        if self._server is None:
-            raise RuntimeError("FakeProvider is not running")
-        return int(self._server.server_address[1])
+        """The bound port (still known after stop, for messages that name the URL)."""
+        if self._port is None:
+            raise RuntimeError("FakeProvider was never started")
+        return self._port
 
     @property
     def base_url(self) -> str:
@@ -136,6 +139,7 @@ class FakeProvider:
         server = _Server(("127.0.0.1", 0), _Handler)
         server.fake = self
         self._server = server
+        self._port = int(server.server_address[1])
         self._thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-provider", daemon=True
         )
@@ -156,6 +160,7 @@ class FakeProvider:
             server.server_close()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
+        self.stopped.set()
 
     def __enter__(self) -> FakeProvider:
         return self.start()
@@ -188,7 +193,9 @@ class FakeProvider:
         content_type = exchange.header("content-type") or "text/event-stream"
         streamed = "event-stream" in content_type or body.lstrip()[:5] in (b"data:", b"event")
         pieces = split_events(body) if streamed else [body]
-        sent = handler.send_chunked(exchange.status, content_type, pieces, self.chunk_delay if streamed else 0)
+        sent = handler.send_chunked(
+            exchange.status, content_type, pieces, self.chunk_delay if streamed else 0
+        )
         with self._lock:
             self.chunks_sent.append(sent)
 

@@ -54,8 +54,9 @@ class PlayRegistry:
         loaded = int(getattr(cassette, "_loaded_count", len(data)))
         for index, (request, response) in enumerate(data):
             if counts.get(index, 0) > 0 or index >= loaded:
-                body: Any = (response.get("body") or {}).get("string") or b""
-                raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+                stored: dict[str, Any] = response.get("body") or {}
+                body: Any = stored.get("string") or b""
+                raw = body.encode("utf-8") if isinstance(body, str) else bytes(cast(bytes, body))
                 self.played.add(fingerprint(str(request.method), int(response["status"]["code"]), raw))
 
     def was_played(self, exchange: Exchange) -> bool:
@@ -75,9 +76,7 @@ def install_tracking(registry: PlayRegistry) -> Callable[[], None]:
         return original(parser_class, exchange, chunk_size)
 
     rebound = [
-        module
-        for module in list(sys.modules.values())
-        if module is not None and vars(module).get("replay_exchange") is original
+        module for module in list(sys.modules.values()) if vars(module).get("replay_exchange") is original
     ]
     for module in rebound:
         module.replay_exchange = tracked  # pyright: ignore[reportAttributeAccessIssue]
@@ -98,5 +97,7 @@ def unplayed(cassettes: Iterable[Path], registry: PlayRegistry, root: Path | Non
         shown = path.relative_to(root) if root is not None and path.is_relative_to(root) else path
         for index, exchange in enumerate(load_exchanges(path, provider)):
             if exchange.is_model_call and not registry.was_played(exchange):
-                lines.append(f"{shown}: interactions[{index}] {exchange.method} {exchange.uri}: never replayed")
+                lines.append(
+                    f"{shown}: interactions[{index}] {exchange.method} {exchange.uri}: never replayed"
+                )
     return lines

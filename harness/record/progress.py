@@ -6,7 +6,7 @@ free for machine-readable output, and nothing shown here comes from request head
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -24,7 +24,7 @@ class StreamProgress:
         self.console = console or Console(stderr=True)
 
     @contextmanager
-    def track(self, label: str) -> Iterator[Callable[[bytes], None]]:
+    def track(self, label: str) -> Generator[Callable[[bytes], None]]:
         decoder = SSEDecoder()
         counts = {"bytes": 0, "events": 0, "chunks": 0}
         columns = (
@@ -33,14 +33,17 @@ class StreamProgress:
             TextColumn("{task.fields[stats]}"),
             TimeElapsedColumn(),
         )
-        with Progress(*columns, console=self.console, transient=True) as progress:
+        live = self.console.is_terminal  # in logs, the per-turn summary line is enough
+        with Progress(*columns, console=self.console, transient=True, disable=not live) as progress:
             task = progress.add_task(label, stats="waiting for the response")
 
             def on_chunk(chunk: bytes) -> None:
                 counts["bytes"] += len(chunk)
                 counts["chunks"] += 1
                 counts["events"] += len(decoder.feed(chunk))
-                stats = f"{counts['bytes'] / 1000:.1f} kB, {counts['events']} events, {counts['chunks']} chunks"
+                stats = (
+                    f"{counts['bytes'] / 1000:.1f} kB, {counts['events']} events, {counts['chunks']} chunks"
+                )
                 progress.update(task, stats=stats)
 
             yield on_chunk

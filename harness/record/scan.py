@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -54,7 +54,10 @@ def classify(secret: str) -> str:
 
 def mask(secret: str) -> str:
     """A recognisable but useless form: the kind's public prefix and the length."""
-    prefix = next((p for p, _ in _KINDS if secret.startswith(p)), secret[:6] if secret.lower().startswith("bearer") else "")
+    prefix = next(
+        (p for p, _ in _KINDS if secret.startswith(p)),
+        secret[:6] if secret.lower().startswith("bearer") else "",
+    )
     return f"{prefix}*** ({len(secret)} chars)"
 
 
@@ -84,7 +87,7 @@ def scan_text(text: str, path: str) -> list[Finding]:
 def _yaml_strings(text: str) -> Iterator[tuple[int, str]]:
     """(1-based start line, decoded value) of every scalar in a YAML document; nothing if it does not parse."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = cast("yaml.Node | None", yaml.compose(text, Loader=yaml.SafeLoader))  # pyright: ignore[reportUnknownMemberType]
     except yaml.YAMLError:
         return
     stack: list[Any] = [root] if root is not None else []

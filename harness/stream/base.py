@@ -9,6 +9,7 @@ error events; nothing escapes to the caller.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -36,6 +37,11 @@ __all__ = [
     "item_to_json",
 ]
 
+
+# ``json.loads(s)`` is ``JSONDecoder().decode(s)``: two whitespace regexes around this scanner.
+# Data that starts with whitespace or has anything after its value (or is no JSON) falls
+# back to ``json.loads``, which decides and words the error exactly as before.
+_scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
 
 # ---------------------------------------------------------------- stream items (runtime only, never persisted)
 
@@ -112,9 +118,15 @@ class PartsBuilder:
         return key in self._open
 
     def text(self, key: object, delta: str) -> None:
-        self._slot(key, "text").chunks.append(delta)
+        _need_str(delta, "text delta")
+        slot = self._open.get(key)  # inlined _slot: this runs once per text delta
+        if slot is None or slot.kind != "text":
+            slot = self._slot(key, "text")
+        slot.chunks.append(delta)
 
     def thinking(self, key: object, delta: str, *, id: str | None = None) -> None:
+        _need_str(delta, "thinking delta")
+        _need_str_or_none(id, "thinking id")
         slot = self._slot(key, "thinking")
         slot.chunks.append(delta)
         if id is not None:
@@ -122,6 +134,9 @@ class PartsBuilder:
 
     def signature(self, key: object, signature: str, *, format: str, id: str | None = None) -> None:
         """Append to the signature of the part under ``key`` (or a new signature-only part)."""
+        _need_str(signature, "signature")
+        _need_str(format, "signature format")
+        _need_str_or_none(id, "signature id")
         slot = self._open.get(key)
         if slot is None:
             slot = self._slot(key, "signature")
@@ -133,13 +148,20 @@ class PartsBuilder:
             slot.signature_id = id
 
     def tool_call(self, key: object, call_id: str, tool_name: str, *, item_id: str | None = None) -> None:
+        _need_str(call_id, "tool call id")
+        _need_str(tool_name, "tool name")
+        _need_str_or_none(item_id, "tool call item id")
         slot = self._slot(key, "tool_call")
         slot.call_id, slot.tool_name = call_id or slot.call_id, tool_name or slot.tool_name
         if item_id is not None:
             slot.item_id = item_id
 
     def tool_args(self, key: object, delta: str) -> None:
-        self._slot(key, "tool_call").chunks.append(delta)
+        _need_str(delta, "tool arguments delta")
+        slot = self._open.get(key)  # inlined _slot: this runs once per argument delta
+        if slot is None or slot.kind != "tool_call":
+            slot = self._slot(key, "tool_call")
+        slot.chunks.append(delta)
 
     def has_tool_calls(self) -> bool:
         return any(s.kind == "tool_call" for s in self._slots)
@@ -174,6 +196,20 @@ class PartsBuilder:
         return out
 
 
+def _need_str(value: object, what: str) -> None:
+    """Reject a value of the wrong JSON type where it arrives, so ``feed`` reports that event.
+
+    Stored as is, it would only fail when the final message is built, inside ``finish``.
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{what} is a {type(value).__name__}, not a string")
+
+
+def _need_str_or_none(value: object, what: str) -> None:
+    if value is not None:
+        _need_str(value, what)
+
+
 # ---------------------------------------------------------------- parser base
 
 
@@ -204,10 +240,28 @@ class StreamParser:
         self.notes: list[str] = []
         self.usage: Usage | None = None
         self.provider_stop: StopReason | None = None
-        self.response_id: str | None = None
-        self.model: str | None = None
+        self._response_id: str | None = None
+        self._model: str | None = None
         self.completed = False
         self._result: CallResult | None = None
+
+    @property
+    def response_id(self) -> str | None:
+        return self._response_id
+
+    @response_id.setter
+    def response_id(self, value: str | None) -> None:
+        _need_str_or_none(value, "response id")  # provider JSON: checked where it arrives
+        self._response_id = value
+
+    @property
+    def model(self) -> str | None:
+        return self._model
+
+    @model.setter
+    def model(self, value: str | None) -> None:
+        _need_str_or_none(value, "model")
+        self._model = value
 
     # -- subclass hooks
     def on_event(self, event: SSEEvent) -> None:
@@ -231,8 +285,16 @@ class StreamParser:
 
     def load(self, event: SSEEvent) -> Any:
         """The event's JSON data, or None after recording an error for an unparseable line."""
+        data = event.data
+        try:  # json.loads' own C scanner, minus its Python layers; anything unusual goes to json.loads
+            value, end = _scan_json(data, 0)
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if end == len(data):
+                return value
         try:
-            return json.loads(event.data)
+            return json.loads(data)
         except json.JSONDecodeError as exc:
             snippet = event.data[:60].replace("\n", " ")
             self.error(f"{self.provider}: unparseable data line ({exc.msg}): {snippet!r}")
@@ -248,10 +310,25 @@ class StreamParser:
         try:
             self.on_event(event)
         except Exception as exc:  # a provider bug or hostile input must not escape
-            self.error(
-                f"{self.provider}: could not process event {event.event or 'data'!s}: {type(exc).__name__}: {exc}"
-            )
+            self._failed(event, exc)
         return self.items[before:]
+
+    def feed_all(self, events: Iterable[SSEEvent]) -> None:
+        """``feed`` each event, without slicing out the items each produced (the replay hot path)."""
+        on_event = self.on_event
+        for event in events:
+            if self._result is not None:
+                self.note(f"event after the call ended ignored: {event.event or 'data'}")
+                continue
+            try:
+                on_event(event)
+            except Exception as exc:  # a provider bug or hostile input must not escape
+                self._failed(event, exc)
+
+    def _failed(self, event: SSEEvent, exc: Exception) -> None:
+        self.error(
+            f"{self.provider}: could not process event {event.event or 'data'!s}: {type(exc).__name__}: {exc}"
+        )
 
     def feed_response(self, body: Any) -> None:
         try:
@@ -266,21 +343,33 @@ class StreamParser:
         if self._result is None:
             if not self.completed and not self.errors:
                 self.error(f"{self.provider}: stream ended before the final event (truncated response)")
-            self._result = self._build(None)
+            self._result = self._safe_build(None)
         return self._result
 
     def fail(self, message: str) -> CallResult:
         """Transport or HTTP failure: keep what arrived, report the error."""
         if self._result is None:
             self.error(message)
-            self._result = self._build(None)
+            self._result = self._safe_build(None)
         return self._result
 
     def abort(self) -> CallResult:
         """User interrupt: ``aborted`` wins over whatever the provider said."""
         if self._result is None:
-            self._result = self._build("aborted")
+            self._result = self._safe_build("aborted")
         return self._result
+
+    def _safe_build(self, forced: StopReason | None) -> CallResult:
+        """``_build``, with a last line of defence: a state that cannot become a message (a parser
+        bug) gives an empty ``error`` message and an error event instead of an exception."""
+        try:
+            return self._build(forced)
+        except Exception as exc:
+            self.error(f"{self.provider}: could not build the final message: {type(exc).__name__}: {exc}")
+            message = AssistantMessage(
+                parts=[], usage=Usage(), stop_reason=forced or "error", response_id=self.response_id
+            )
+            return CallResult(message, list(self.items), list(self.errors), list(self.notes))
 
     def _build(self, forced: StopReason | None) -> CallResult:
         stop: StopReason

@@ -20,10 +20,8 @@ def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
     """Feed SSE bytes in the given chunking to ``parser`` and finish it (EOF)."""
     decoder = SSEDecoder()
     for chunk in chunks:
-        for event in decoder.feed(chunk):
-            parser.feed(event)
-    for event in decoder.close():
-        parser.feed(event)
+        parser.feed_all(decoder.feed(chunk))
+    parser.feed_all(decoder.close())
     if decoder.discarded_bytes:
         parser.note(f"stream ended mid-line; {decoder.discarded_bytes} bytes of an incomplete line discarded")
     if decoder.malformed_utf8:

@@ -64,7 +64,6 @@ _STOP: dict[str, StopReason] = {
 _RETRYABLE_TYPES = frozenset(
     {"server_error", "rate_limit_error", "rate_limit_exceeded", "timeout", "overloaded"}
 )
-_CHUNK_KEYS = ("choices", "usage", "x_groq")
 
 
 def map_stop_reason(reason: str | None) -> StopReason | None:
@@ -129,7 +128,7 @@ class OpenAIChatParser(StreamParser):
         chunk = cast(dict[str, Any], data)
         if event.event == "error" or chunk.get("error"):
             self._error(chunk)
-        elif any(key in chunk for key in _CHUNK_KEYS):
+        elif "choices" in chunk or "usage" in chunk or "x_groq" in chunk:
             self._chunk(chunk)
         else:
             self.note(f"{self.provider}: data that is no chunk skipped: {event.data[:60]!r}")

@@ -23,6 +23,14 @@ class SSEEvent:
     id: str | None = None
 
 
+# A frozen dataclass's __init__ sets each field through object.__setattr__ (~0.75 us per
+# event here); the decoder fills the same slots through their descriptors instead.
+_new_event = object.__new__
+_set_event = SSEEvent.__dict__["event"].__set__
+_set_data = SSEEvent.__dict__["data"].__set__
+_set_id = SSEEvent.__dict__["id"].__set__
+
+
 class SSEDecoder:
     """Feed bytes in any chunking; get complete events. ``close()`` flushes a final unterminated event.
 
@@ -57,7 +65,15 @@ class SSEDecoder:
             self._buffer = buffer + self._buffer
             return []
         self._buffer = buffer[cut + 1 :] + self._buffer
-        return self._lines(buffer[:cut].split(b"\n"))
+        # One decode for all complete lines: a newline byte never sits inside a UTF-8
+        # sequence, so this equals decoding line by line (replacement included).
+        block = buffer[:cut]
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            text = block.decode("utf-8", errors="replace")
+            self.malformed_utf8 = True
+        return self._lines(text.split("\n"))
 
     def close(self) -> list[SSEEvent]:
         """End of stream: a last event whose lines all ended is dispatched even without its blank line.
@@ -73,20 +89,24 @@ class SSEDecoder:
             out.append(self._dispatch())
         return out
 
-    def _lines(self, lines: list[bytes]) -> list[SSEEvent]:
+    def _lines(self, lines: list[str]) -> list[SSEEvent]:
         out: list[SSEEvent] = []
-        for raw in lines:
-            if not raw:
-                if self._data:
+        data = self._data
+        for line in lines:
+            if not line:
+                if data:
                     out.append(self._dispatch())
+                    data = self._data
                 else:
                     self._event = None  # an event with no data is not dispatched (spec)
                 continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                line = raw.decode("utf-8", errors="replace")
-                self.malformed_utf8 = True
+            # The hot paths, same result as the general field parsing below.
+            if line.startswith("data:"):
+                data.append(line[6:] if line.startswith(" ", 5) else line[5:])
+                continue
+            if line.startswith("event:"):
+                self._event = line[7:] if line.startswith(" ", 6) else line[6:]
+                continue
             if line[0] == ":":
                 self.comments += 1
                 continue
@@ -94,7 +114,7 @@ class SSEDecoder:
             if sep and value.startswith(" "):
                 value = value[1:]
             if name == "data":
-                self._data.append(value)
+                data.append(value)
             elif name == "event":
                 self._event = value
             elif name == "id":
@@ -103,7 +123,11 @@ class SSEDecoder:
         return out
 
     def _dispatch(self) -> SSEEvent:
-        event = SSEEvent(self._event, "\n".join(self._data), self._id)
+        data = self._data
+        event = _new_event(SSEEvent)
+        _set_event(event, self._event)
+        _set_data(event, data[0] if len(data) == 1 else "\n".join(data))
+        _set_id(event, self._id)
         self._event, self._data = None, []
         return event
 

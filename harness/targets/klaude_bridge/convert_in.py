@@ -22,7 +22,15 @@ from klaude_code.session.session import Session
 from harness import model as canon
 from harness.params import CallParams, ThinkingParams
 
-__all__ = ["PROTOCOLS", "SESSION_ID", "call_parameter", "config", "default_model", "klaude_history", "llm_input"]
+__all__ = [
+    "PROTOCOLS",
+    "SESSION_ID",
+    "call_parameter",
+    "config",
+    "default_model",
+    "klaude_history",
+    "llm_input",
+]
 
 #: Provider id -> klaude-code's LLMClientProtocol value.
 PROTOCOLS: dict[str, str] = {
@@ -75,7 +83,9 @@ def _part(part: canon.AnyPart, paired_format: str | None) -> Any:
             file_path=part.file_path, mime_type=part.mime_type, byte_size=part.byte_size, sha256=part.sha256
         )
     if isinstance(part, canon.ThinkingTextPart):
-        return message.ThinkingTextPart(id=part.id, text=part.text, model_id=part.model_id, format=paired_format)
+        return message.ThinkingTextPart(
+            id=part.id, text=part.text, model_id=part.model_id, format=paired_format
+        )
     if isinstance(part, canon.ThinkingSignaturePart):
         return message.ThinkingSignaturePart(
             id=part.id, signature=part.signature, model_id=part.model_id, format=part.format
@@ -90,7 +100,13 @@ def _parts(parts: Sequence[canon.AnyPart]) -> list[Any]:
     return [_part(p, formats.get(i)) for i, p in enumerate(parts)]
 
 
-def _common(event: canon.SystemMessage | canon.DeveloperMessage | canon.UserMessage | canon.AssistantMessage | canon.ToolResultMessage) -> dict[str, Any]:
+def _common(
+    event: canon.SystemMessage
+    | canon.DeveloperMessage
+    | canon.UserMessage
+    | canon.AssistantMessage
+    | canon.ToolResultMessage,
+) -> dict[str, Any]:
     return {"id": event.id, "response_id": event.response_id, "created_at": event.created_at or _EPOCH}
 
 
@@ -102,7 +118,9 @@ def _event(event: canon.HistoryEvent) -> Any | None:
     if isinstance(event, canon.UserMessage):
         return message.UserMessage(parts=_parts(event.parts), **_common(event))
     if isinstance(event, canon.AssistantMessage):
-        return message.AssistantMessage(parts=_parts(event.parts), stop_reason=event.stop_reason, **_common(event))
+        return message.AssistantMessage(
+            parts=_parts(event.parts), stop_reason=event.stop_reason, **_common(event)
+        )
     if isinstance(event, canon.ToolResultMessage):
         return message.ToolResultMessage(
             call_id=event.call_id,

@@ -38,7 +38,10 @@ def canonical_part(part: Any) -> canon.AnyPart:
         )
     if isinstance(part, message.ToolCallPart):
         return canon.ToolCallPart(
-            call_id=part.call_id, tool_name=part.tool_name, arguments_json=part.arguments_json, item_id=part.id
+            call_id=part.call_id,
+            tool_name=part.tool_name,
+            arguments_json=part.arguments_json,
+            item_id=part.id,
         )
     raise TypeError(f"klaude-code part type {type(part).__name__} has no canonical counterpart")
 

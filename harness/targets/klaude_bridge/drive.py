@@ -72,6 +72,11 @@ class Driver:
             wire = Wire()
             with patched_factories(wire):
                 client = create_llm_client(convert_in.config(provider, model))
+            sdk: Any = getattr(client, "client", None)
+            if sdk is not None and hasattr(
+                sdk, "max_retries"
+            ):  # a recorded failure would only be served again
+                sdk.max_retries = 0
             self._clients[key] = (client, wire)
         return self._clients[key]
 
@@ -95,7 +100,8 @@ class Driver:
         if len(wire.requests) != 1:
             errors = "; ".join(i.error for i in items if isinstance(i, message.StreamErrorItem))
             raise KlaudeCallError(
-                f"klaude-code sent {len(wire.requests)} requests for one call" + (f" ({errors})" if errors else "")
+                f"klaude-code sent {len(wire.requests)} requests for one call"
+                + (f" ({errors})" if errors else "")
             )
         body = wire.requests[0].body
         if not isinstance(body, dict):
@@ -104,7 +110,9 @@ class Driver:
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
         if not _is_stream(exchange) and exchange.status < 400:
-            raise NotImplementedError("klaude-code always streams; a non-streamed response body cannot reach it")
+            raise NotImplementedError(
+                "klaude-code always streams; a non-streamed response body cannot reach it"
+            )
         model = _replay_model(provider, exchange)
         client, wire = self._client(provider, model)
         user = message.UserMessage(parts=[message.TextPart(text="(replayed response)")])

@@ -25,8 +25,8 @@ __all__ = [
     "decode_result",
     "dumps",
     "encode_exchange",
-    "encode_rendered",
     "encode_render_request",
+    "encode_rendered",
     "encode_result",
 ]
 
@@ -64,7 +64,9 @@ def decode_exchange(data: Json) -> Exchange:
         uri=str(data["uri"]),
         request_body=data["request_body"],
         status=int(data["status"]),
-        headers={str(k): [str(v) for v in vs] for k, vs in cast(dict[str, list[Any]], data["headers"]).items()},
+        headers={
+            str(k): [str(v) for v in vs] for k, vs in cast(dict[str, list[Any]], data["headers"]).items()
+        },
         body=base64.b64decode(str(data["body"])),
     )
 

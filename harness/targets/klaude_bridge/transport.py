@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,7 +78,9 @@ class Wire:
             error = {"error": {"type": "invalid_request_error", "message": "harness: request captured"}}
             return response_class(400, json=error)
         headers = {
-            k: v[0] for k, v in self.reply.headers.items() if v and k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+            k: v[0]
+            for k, v in self.reply.headers.items()
+            if v and k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
         }
         return response_class(
             self.reply.status, headers=headers, stream=_Chunks(self.reply.body, self.chunk_size)
@@ -92,7 +94,7 @@ class Wire:
 
 
 @contextmanager
-def patched_factories(wire: Wire) -> Iterator[None]:
+def patched_factories(wire: Wire) -> Generator[None]:
     """Point klaude's client modules' HTTP-client factories at ``wire`` while clients are built."""
     saved: list[tuple[Any, str, Callable[[], Any]]] = []
     try:

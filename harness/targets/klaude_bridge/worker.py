@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
 from typing import Any, TextIO
 
 from harness.targets.klaude_bridge import protocol
@@ -40,8 +39,8 @@ def serve(driver: Any, requests: TextIO, replies: TextIO) -> None:
         except NotImplementedError as exc:
             reply = {"ok": False, "kind": "unsupported", "error": str(exc)}
         except Exception as exc:  # reported to the harness, which decides what a failure means
-            detail = "".join(traceback.format_exception_only(exc)).strip()
-            reply = {"ok": False, "kind": "error", "error": detail}
+            detail = str(exc) if type(exc).__name__ == "KlaudeCallError" else f"{type(exc).__name__}: {exc}"
+            reply = {"ok": False, "kind": "error", "error": detail.splitlines()[0] if detail else repr(exc)}
         replies.write(protocol.dumps(reply))
         replies.flush()
 

@@ -1,0 +1,153 @@
+"""Baselines: known failures to accept, and earlier request bodies to diff against.
+
+A baseline is an earlier audit's JSON (any target or version) or a goldens directory
+(``goldens/`` or ``goldens/requests/``: the reference adapters' bodies per
+``<provider>-<scenario>.json``, no failures). A failure is accepted when the baseline has
+the same (provider, check, case) failing, whatever the details; the wire diff shows,
+per case, how the request body changed, and nothing else.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from harness.adapters import PROVIDERS
+from harness.adapters.base import canonical_json
+from harness.audit.model import AuditResult, Failure
+
+__all__ = ["Baseline", "BaselineError", "BodyChange", "Comparison", "compare", "load_baseline"]
+
+Json = dict[str, Any]
+
+
+class BaselineError(ValueError):
+    """An unreadable baseline; ``str()`` is one line naming the file."""
+
+
+@dataclass
+class Baseline:
+    label: str
+    kind: str  # "audit" or "goldens"
+    requests: dict[tuple[str, str], Json]
+    failures: set[Failure] = field(default_factory=set[Failure])
+    options: Json = field(default_factory=dict[str, Any])
+
+
+@dataclass(frozen=True)
+class BodyChange:
+    """One case whose request body differs: a unified diff of the canonical JSON."""
+
+    provider: str
+    case: str
+    diff: tuple[str, ...]
+
+
+@dataclass
+class Comparison:
+    baseline: Baseline | None
+    accepted: list[Failure] = field(default_factory=list[Failure])
+    new: list[Failure] = field(default_factory=list[Failure])
+    fixed: list[Failure] = field(default_factory=list[Failure])
+    changed: list[BodyChange] = field(default_factory=list[BodyChange])
+    added: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    removed: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    notes: list[str] = field(default_factory=list[str])
+
+    @property
+    def ok(self) -> bool:
+        """No failure the baseline does not know."""
+        return not self.new
+
+
+def _provider_of(stem: str) -> str | None:
+    matches = [p for p in PROVIDERS if stem.startswith(p + "-")]
+    return max(matches, key=len) if matches else None
+
+
+def _load_goldens(path: Path) -> Baseline:
+    folder = path / "requests" if (path / "requests").is_dir() else path
+    requests: dict[tuple[str, str], Json] = {}
+    for file in sorted(folder.glob("*.json")):
+        provider = _provider_of(file.stem)
+        if provider is None:
+            continue
+        try:
+            data: Any = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise BaselineError(f"{file}: not a golden ({exc})") from None
+        if isinstance(data, dict) and isinstance(cast(Json, data).get("body"), dict):
+            scenario = file.stem[len(provider) + 1 :]
+            requests[(provider, f"scenario/{scenario}")] = cast(Json, cast(Json, data)["body"])
+    if not requests:
+        raise BaselineError(f"{path}: no request goldens (<provider>-<scenario>.json) found")
+    return Baseline(label=f"goldens ({folder.name})", kind="goldens", requests=requests)
+
+
+def load_baseline(path: Path) -> Baseline:
+    """An audit JSON file or a goldens directory."""
+    if path.is_dir():
+        return _load_goldens(path)
+    try:
+        result = AuditResult.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise BaselineError(f"{path}: no such file") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BaselineError(f"{path}: not an audit JSON ({type(exc).__name__}: {exc})") from None
+    requests = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
+    return Baseline(
+        label=result.label,
+        kind="audit",
+        requests=requests,
+        failures=set(result.failures()),
+        options=result.options,
+    )
+
+
+def _diff(before: Json, after: Json, before_label: str, after_label: str) -> tuple[str, ...]:
+    lines = difflib.unified_diff(
+        canonical_json(before).splitlines(),
+        canonical_json(after).splitlines(),
+        fromfile=before_label,
+        tofile=after_label,
+        lineterm="",
+    )
+    return tuple(lines)
+
+
+def compare(result: AuditResult, baseline: Baseline | None) -> Comparison:
+    """Accepted, new and fixed failures, and per-case request body changes, for the audited providers."""
+    failures = result.failures()
+    if baseline is None:
+        return Comparison(None, new=failures)
+    providers = set(result.providers)
+    known = {f for f in baseline.failures if f.provider in providers}
+    current = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
+    if baseline.kind == "goldens":
+        current = {key: body for key, body in current.items() if key[1].startswith("scenario/")}
+    before = {key: body for key, body in baseline.requests.items() if key[0] in providers}
+    changed = [
+        BodyChange(
+            p, c, _diff(before[(p, c)], body, f"{baseline.label}: {p} {c}", f"{result.label}: {p} {c}")
+        )
+        for (p, c), body in sorted(current.items())
+        if (p, c) in before and canonical_json(before[(p, c)]) != canonical_json(body)
+    ]
+    notes = [
+        f"the baseline was made with {key}={baseline.options.get(key)!r}, this audit with {value!r}"
+        for key, value in sorted(result.options.items())
+        if baseline.kind == "audit" and baseline.options.get(key) != value
+    ]
+    return Comparison(
+        baseline,
+        notes=notes,
+        accepted=[f for f in failures if f in known],
+        new=[f for f in failures if f not in known],
+        fixed=sorted(known - set(failures)),
+        changed=changed,
+        added=sorted(set(current) - set(before)),
+        removed=sorted(set(before) - set(current)),
+    )

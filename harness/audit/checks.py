@@ -1,0 +1,99 @@
+"""The audit's own checks: a case renders, a cassette replays (whole, chunked, like the reference).
+
+``render`` fails when the target raises for a valid history; every other request check
+then skips. ``replay`` demands what DESIGN asks of an output adapter (one final message
+with usage and a stop reason consistent with the errors and tool calls);
+``replay-chunks`` that chunk boundaries change nothing; ``replay-vs-reference`` that the
+text, thinking, signatures, tool calls, stop reason and token counts agree with the
+reference parser, which is itself checked against the official SDKs' accumulation.
+"""
+
+from __future__ import annotations
+
+from harness.audit.corpus import CassetteCase, RequestCase
+from harness.audit.invariant_checks import INVARIANT_IDS, InvariantRunner
+from harness.audit.model import Outcome, Record
+from harness.audit.replay_summary import compare, summarize
+from harness.stream.base import CallResult
+from harness.targets import Target
+
+__all__ = ["CHUNK_SIZE", "REPLAY_CHECKS", "REQUEST_CHECKS", "check_replay", "check_request"]
+
+REQUEST_CHECKS: tuple[str, ...] = ("render", *INVARIANT_IDS)
+REPLAY_CHECKS: tuple[str, ...] = ("replay", "replay-chunks", "replay-vs-reference")
+#: An odd chunk size splits events, lines and UTF-8 sequences at many different offsets.
+CHUNK_SIZE = 7
+
+
+def _raised(exc: Exception) -> str:
+    return f"raised {type(exc).__name__}: {exc}".splitlines()[0]
+
+
+def check_request(target: Target, provider: str, case: RequestCase, runner: InvariantRunner) -> Record:
+    record = Record(provider, case.case, case.kind, case.size)
+    try:
+        first = target.render(provider, list(case.history), case.params)
+    except NotImplementedError as exc:
+        record.checks = {name: Outcome.skip(f"unsupported: {exc}") for name in REQUEST_CHECKS}
+        return record
+    except Exception as exc:
+        record.checks = {name: Outcome.skip("the history did not render") for name in REQUEST_CHECKS}
+        record.checks["render"] = Outcome.fail(_raised(exc))
+    else:
+        record.request = first.body
+        record.checks["render"] = Outcome.ok()
+        record.checks.update(runner.run(case.history, case.params, provider, target, first))
+    if record.failed:
+        record.example = case.example
+    return record
+
+
+def _structure(result: CallResult) -> list[str]:
+    message = result.message
+    problems: list[str] = []
+    if message.usage is None:
+        problems.append("the final message has no usage")
+    if message.stop_reason is None:
+        problems.append("the final message has no stop_reason")
+    if result.errors and message.stop_reason not in ("error", "aborted"):
+        problems.append(f"errors were reported but stop_reason is {message.stop_reason!r}")
+    if not result.errors and message.stop_reason == "error":
+        problems.append("stop_reason is 'error' but no error event says why")
+    return problems
+
+
+def check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
+    record = Record(case.provider, case.case, "cassette", case.size)
+    try:
+        whole = target.replay(case.provider, case.exchange)
+    except NotImplementedError as exc:
+        record.checks = {name: Outcome.skip(f"unsupported: {exc}") for name in REPLAY_CHECKS}
+        return record
+    except Exception as exc:
+        record.checks = {name: Outcome.skip("the response did not replay") for name in REPLAY_CHECKS}
+        record.checks["replay"] = Outcome.fail(_raised(exc))
+        record.example = case.example
+        return record
+    summary = summarize(whole, case.exchange)
+    record.replay = summary
+    problems = _structure(whole)
+    record.checks["replay"] = Outcome.fail(*problems) if problems else Outcome.ok()
+    try:
+        chunked = summarize(target.replay(case.provider, case.exchange, CHUNK_SIZE), case.exchange)
+        diff = compare(chunked, summary)
+        record.checks["replay-chunks"] = (
+            Outcome.fail(*(d.replace("reference", "whole body", 1) for d in diff)) if diff else Outcome.ok()
+        )
+    except Exception as exc:
+        record.checks["replay-chunks"] = Outcome.fail(_raised(exc))
+    if reference is None:
+        record.checks["replay-vs-reference"] = Outcome.skip(
+            "the reference parser could not replay this response"
+        )
+    else:
+        keys = ("signatures", "stop_reason", "text", "thinking", "tool_calls", "usage")
+        diff = compare(summary, summarize(reference, case.exchange), keys)
+        record.checks["replay-vs-reference"] = Outcome.fail(*diff) if diff else Outcome.ok()
+    if record.failed:
+        record.example = case.example
+    return record

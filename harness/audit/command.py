@@ -1,0 +1,85 @@
+"""``harness audit``: the command line over :mod:`harness.audit` (registered in ``harness.cli``).
+
+Exit codes: 0 when every failure is accepted by the baseline (or there is none),
+1 when some failure is not, 2 with one line on stderr for unusable options.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from harness.audit.model import DEFAULT_EXAMPLES
+
+__all__ = ["audit"]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"harness: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def audit(
+    target: Annotated[str, typer.Option(help="Adapter set to audit.")] = "reference",
+    baseline: Annotated[
+        Path | None,
+        typer.Option(help="An earlier audit.json (known failures, earlier bodies) or a goldens directory."),
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Directory for audit.json, audit.html and audit.md.")] = Path(
+        "report"
+    ),
+    provider: Annotated[list[str] | None, typer.Option(help="Limit to these providers (repeatable).")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Render every case with this model (model-specific code paths).")
+    ] = None,
+    examples: Annotated[
+        int, typer.Option(min=0, help="Generated histories (fixed seed).")
+    ] = DEFAULT_EXAMPLES,
+    cassettes: Annotated[
+        Path | None, typer.Option(help="Cassette directory (<provider>/*.yaml); default: the checkout's.")
+    ] = None,
+) -> None:
+    """Run scenarios, generated histories, invariants, schema oracles and cassette replays against a target.
+
+    Writes the conformance matrix to the terminal and to OUT/audit.{json,html,md}; with
+    --baseline, also accepts known failures and shows each changed request body as a diff.
+    """
+    from harness.adapters import PROVIDERS
+    from harness.audit.baseline import BaselineError, compare, load_baseline
+    from harness.audit.corpus import CASSETTES
+    from harness.audit.reports import print_report, write_reports
+    from harness.audit.run import run_audit
+    from harness.targets import TargetError, get_target
+
+    try:
+        chosen = get_target(target)
+    except TargetError as exc:
+        _fail(f"--target: {exc}")
+    providers = list(provider) if provider else list(chosen.providers())
+    for name in providers:
+        if name not in PROVIDERS:
+            _fail(f"--provider: unknown provider '{name}' (expected one of: {', '.join(PROVIDERS)})")
+        if name not in chosen.providers():
+            _fail(f"--provider: target '{target}' does not implement provider '{name}'")
+    try:
+        before = load_baseline(baseline) if baseline is not None else None
+    except BaselineError as exc:
+        _fail(f"--baseline: {exc}")
+    try:
+        result = run_audit(
+            chosen,
+            providers,
+            examples=examples,
+            model=model,
+            cassettes=cassettes or CASSETTES,
+            progress=lambda line: typer.echo(f"audit: {line}", err=True),
+        )
+    except TargetError as exc:
+        _fail(f"--target: {exc}")
+    comparison = compare(result, before)
+    written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them
+    typer.echo("audit: wrote " + ", ".join(str(p) for p in written.values()), err=True)
+    print_report(result, comparison)
+    raise typer.Exit(0 if comparison.ok else 1)

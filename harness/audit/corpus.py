@@ -1,0 +1,93 @@
+"""What an audit runs: the scenario corpus, generated histories, and the bundled cassettes.
+
+Case ids are stable and sortable: ``scenario/<name>``, ``generated/<nn>``,
+``cassette/<file stem>#<model call>``. A case's ``size`` orders failing cases so the
+report can show the smallest one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.codec import dumps_history
+from harness.model import HistoryEvent
+from harness.params import CallParams
+from harness.replay import Exchange, load_exchanges
+
+__all__ = ["CASSETTES", "CassetteCase", "RequestCase", "cassette_cases", "request_cases"]
+
+#: The cassettes of a source checkout (the package does not ship them).
+CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
+
+
+@dataclass(frozen=True)
+class RequestCase:
+    """A history and the params it is rendered with."""
+
+    case: str
+    kind: str
+    history: list[HistoryEvent]
+    params: CallParams
+
+    @property
+    def example(self) -> str:
+        params = self.params.model_dump_json(exclude_none=True, exclude_defaults=True)
+        return f"# params: {params}\n{dumps_history(self.history)}"
+
+    @property
+    def size(self) -> int:
+        return len(self.example)
+
+
+@dataclass(frozen=True)
+class CassetteCase:
+    """One recorded model call of a cassette, for its own provider."""
+
+    case: str
+    provider: str
+    path: str
+    exchange: Exchange
+
+    @property
+    def example(self) -> str:
+        return f"{self.path} (model call {self.case.rsplit('#', 1)[1]})"
+
+    @property
+    def size(self) -> int:
+        return len(self.exchange.body)
+
+
+def request_cases(
+    generated: Sequence[tuple[list[HistoryEvent], CallParams]], model: str | None = None
+) -> list[RequestCase]:
+    """Scenarios, then generated histories; ``model`` replaces every case's model (model-specific code paths)."""
+    from harness.scenarios import load_scenarios
+
+    def params(given: CallParams) -> CallParams:
+        return given if model is None else given.model_copy(update={"model": model})
+
+    cases = [
+        RequestCase(f"scenario/{s.name}", "scenario", s.history, params(s.params))
+        for s in load_scenarios().values()
+    ]
+    width = max(2, len(str(len(generated) - 1)))
+    cases += [
+        RequestCase(f"generated/{n:0{width}d}", "generated", history, params(given))
+        for n, (history, given) in enumerate(generated)
+    ]
+    return cases
+
+
+def cassette_cases(root: Path, providers: Sequence[str]) -> list[CassetteCase]:
+    """Every model call in ``root/<provider>/*.yaml``; paths are shown relative to ``root``'s parent."""
+    cases: list[CassetteCase] = []
+    for provider in providers:
+        for path in sorted((root / provider).glob("*.yaml")):
+            calls = [e for e in load_exchanges(path, provider) if e.is_model_call]
+            shown = f"{root.name}/{provider}/{path.name}"
+            cases += [
+                CassetteCase(f"cassette/{path.stem}#{n}", provider, shown, e) for n, e in enumerate(calls)
+            ]
+    return cases

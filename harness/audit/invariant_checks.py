@@ -1,0 +1,110 @@
+"""The invariants I1..I13 as audit checks, from ``harness.invariants`` when it is importable.
+
+Only violations attributed to a provider count against the target; a violation of the
+history itself (provider None, e.g. a generated assistant message without usage) makes
+that check skip for the case, since the input, not the target, broke the rule.
+
+Without it, I10 (determinism) and I12 (schema oracles) fall back to the audit's own
+minimal versions and the other invariants are skipped with a note, so the matrix keeps
+the same columns either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from harness.adapters.base import Rendered, canonical_json
+from harness.audit.model import Outcome
+from harness.model import HistoryEvent
+from harness.oracles import validate
+from harness.params import CallParams
+from harness.targets import Target
+
+if TYPE_CHECKING:
+    from harness.invariants import Invariant
+
+__all__ = ["INVARIANT_IDS", "InvariantRunner", "load_runner"]
+
+INVARIANT_IDS: tuple[str, ...] = tuple(f"I{n}" for n in range(1, 14))
+Check = Callable[[Sequence[HistoryEvent], CallParams, str, Target, Rendered], Outcome]
+
+
+def _fallback_determinism(
+    history: Sequence[HistoryEvent], params: CallParams, provider: str, target: Target, first: Rendered
+) -> Outcome:
+    second = target.render(provider, list(history), params)
+    if canonical_json(first.body) != canonical_json(second.body):
+        return Outcome.fail("two renders of the same history differ")
+    if first.warnings != second.warnings:
+        return Outcome.fail("two renders of the same history warn differently")
+    return Outcome.ok()
+
+
+def _fallback_schema(
+    history: Sequence[HistoryEvent], params: CallParams, provider: str, target: Target, first: Rendered
+) -> Outcome:
+    del history, params, target
+    report = validate(provider, first.body)
+    return Outcome.fail(*(str(e) for e in report.errors)) if report.errors else Outcome.ok()
+
+
+@dataclass
+class InvariantRunner:
+    """Runs every invariant for one (history, params, provider) and maps violations to outcomes."""
+
+    checks: dict[str, Check]
+    missing: str | None = None
+
+    def run(
+        self,
+        history: Sequence[HistoryEvent],
+        params: CallParams,
+        provider: str,
+        target: Target,
+        first: Rendered,
+    ) -> dict[str, Outcome]:
+        outcomes: dict[str, Outcome] = {}
+        for inv_id in INVARIANT_IDS:
+            check = self.checks.get(inv_id)
+            if check is None:
+                outcomes[inv_id] = Outcome.skip(self.missing or f"{inv_id} is not registered")
+                continue
+            try:
+                outcomes[inv_id] = check(history, params, provider, target, first)
+            except NotImplementedError as exc:
+                outcomes[inv_id] = Outcome.skip(f"unsupported: {exc}")
+            except Exception as exc:  # a crash in the target or the check is a finding
+                outcomes[inv_id] = Outcome.fail(
+                    f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0]
+                )
+        return outcomes
+
+
+def _registry_check(invariant: Invariant) -> Check:
+    def run(
+        history: Sequence[HistoryEvent], params: CallParams, provider: str, target: Target, first: Rendered
+    ) -> Outcome:
+        from harness.invariants import CheckContext
+
+        del first  # the context renders (and caches) its own request
+        violations = invariant.check(CheckContext(list(history), params, provider, target))
+        lines = [f"{v}" + (f" | example: {v.example}" if v.example else "") for v in violations if v.provider]
+        if lines:
+            return Outcome.fail(*lines)
+        if violations:  # only the history itself breaks the rule: no verdict on the target
+            return Outcome.skip(f"the history itself breaks {invariant.id}, so it cannot judge the target")
+        return Outcome.ok()
+
+    return run
+
+
+def load_runner() -> InvariantRunner:
+    """The registry's invariants, or the fallbacks with the reason the registry is unavailable."""
+    try:
+        from harness.invariants import INVARIANTS
+    except Exception as exc:  # the registry is optional: its absence must not stop an audit
+        reason = f"harness.invariants unavailable ({type(exc).__name__}: {exc})"
+        return InvariantRunner({"I10": _fallback_determinism, "I12": _fallback_schema}, missing=reason)
+    return InvariantRunner({inv.id: _registry_check(inv) for inv in INVARIANTS})

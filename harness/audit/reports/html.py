@@ -1,0 +1,114 @@
+"""The HTML form: one self-contained file (inline CSS, no scripts, no external assets)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from harness.audit.baseline import BodyChange, Comparison
+from harness.audit.model import AuditResult
+from harness.audit.reports.common import FailureView, cell_view, failure_views, summary_line, verdict
+
+__all__ = ["render_html"]
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1400px}
+h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid #d0d7de}
+table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #d0d7de;padding:.3em .6em;text-align:center}
+th:first-child,td:first-child{text-align:left}
+.pass{background:#dafbe1}.fail{background:#ffebe9;font-weight:600}.skip{background:#f6f8fa;color:#6e7781}
+pre{background:#f6f8fa;padding:.8em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+.diff .add{color:#116329;background:#dafbe1}.diff .del{color:#82071e;background:#ffebe9}.diff .hunk{color:#8250df}
+.note{color:#9a6700}.verdict-ok{color:#116329;font-weight:700}.verdict-bad{color:#cf222e;font-weight:700}
+details{margin:.6em 0}summary{cursor:pointer;font-weight:600}
+"""
+
+
+def _matrix(result: AuditResult) -> list[str]:
+    out = [
+        "<table>",
+        "<tr><th>provider</th>" + "".join(f"<th>{escape(c)}</th>" for c in result.checks) + "</tr>",
+    ]
+    for provider, row in result.matrix().items():
+        cells = "".join(
+            f'<td class="{v.status}" title="{escape(v.title)}">{escape(v.text)}</td>'
+            for v in (cell_view(row[c]) for c in result.checks)
+        )
+        out.append(f"<tr><td>{escape(provider)}</td>{cells}</tr>")
+    return [*out, "</table>"]
+
+
+def _failure(view: FailureView) -> list[str]:
+    items = "".join(f"<li>{escape(d)}</li>" for d in view.details)
+    more = f"<li>… {view.more} more in audit.json</li>" if view.more else ""
+    example = escape(view.record.example or view.record.case)
+    return [
+        f'<details open><summary id="{escape(view.provider)}-{escape(view.check)}">{escape(view.title)}</summary>',
+        f"<ul>{items}{more}</ul>",
+        f"<p>Smallest failing example (<code>{escape(view.record.case)}</code>):</p><pre>{example}</pre>",
+        "</details>",
+    ]
+
+
+def _diff_line(line: str) -> str:
+    if line.startswith(("+++", "---")):
+        return f"<b>{escape(line)}</b>"
+    css = {"+": "add", "-": "del", "@": "hunk"}.get(line[:1])
+    return f'<span class="{css}">{escape(line)}</span>' if css else escape(line)
+
+
+def _change(change: BodyChange) -> list[str]:
+    body = "\n".join(_diff_line(line) for line in change.diff)
+    return [
+        f"<details open><summary>{escape(change.provider)} {escape(change.case)}</summary>",
+        f'<pre class="diff">{body}</pre></details>',
+    ]
+
+
+def _baseline(comparison: Comparison) -> list[str]:
+    assert comparison.baseline is not None
+    out = [
+        "<h2>Baseline</h2>",
+        f"<p>Compared with <b>{escape(comparison.baseline.label)}</b>: {len(comparison.accepted)} known failures, "
+        f"{len(comparison.new)} new, {len(comparison.fixed)} fixed.</p>",
+    ]
+    out += [f'<p class="note">note: {escape(note)}</p>' for note in comparison.notes]
+    for title, failures in (("New failures", comparison.new), ("Fixed", comparison.fixed)):
+        if failures:
+            out += [f"<h3>{title}</h3><ul>"] + [f"<li>{escape(str(f))}</li>" for f in failures] + ["</ul>"]
+    out.append(f"<h3>Request body changes ({len(comparison.changed)})</h3>")
+    if not comparison.changed:
+        out.append("<p>No request body changed.</p>")
+    for change in comparison.changed:
+        out += _change(change)
+    for title, keys in (
+        ("Only in this audit", comparison.added),
+        ("Only in the baseline", comparison.removed),
+    ):
+        if keys:
+            out += (
+                [f"<h3>{title}</h3><ul>"] + [f"<li>{escape(p)} {escape(c)}</li>" for p, c in keys] + ["</ul>"]
+            )
+    return out
+
+
+def render_html(result: AuditResult, comparison: Comparison) -> str:
+    title = f"Audit: {result.label}"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+        f"<p>{escape(summary_line(result))}</p>",
+    ]
+    out += [f'<p class="note">note: {escape(note)}</p>' for note in result.notes]
+    out += ["<h2>Conformance matrix</h2>", *_matrix(result), "<h2>Failures</h2>"]
+    views = failure_views(result)
+    if not views:
+        out.append("<p>None.</p>")
+    for view in views:
+        out += _failure(view)
+    if comparison.baseline is not None:
+        out += _baseline(comparison)
+    css = "verdict-ok" if comparison.ok else "verdict-bad"
+    out += [f'<p class="{css}">Verdict: {escape(verdict(comparison))}</p>', "</body></html>", ""]
+    return "\n".join(out)

@@ -1,0 +1,71 @@
+"""The Markdown form, for a CI job summary: matrix table, failures with examples, baseline diffs."""
+
+from __future__ import annotations
+
+from harness.audit.baseline import Comparison
+from harness.audit.model import AuditResult
+from harness.audit.reports.common import cell_view, failure_views, summary_line, verdict
+
+__all__ = ["render_markdown"]
+
+_ICON = {"pass": "✅", "fail": "❌", "skip": "⏭️"}
+
+
+def _fence(text: str, language: str = "") -> list[str]:
+    ticks = "```"
+    while ticks in text:
+        ticks += "`"
+    return [f"{ticks}{language}", text.rstrip("\n"), ticks]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(result: AuditResult, comparison: Comparison) -> str:
+    lines = [f"# Audit: {result.label}", "", summary_line(result), ""]
+    lines += [f"> note: {note}" for note in result.notes]
+    lines += ["", "## Conformance matrix", ""]
+    lines.append("| provider | " + " | ".join(result.checks) + " |")
+    lines.append("|---|" + "---|" * len(result.checks))
+    for provider, row in result.matrix().items():
+        views = [cell_view(row[c]) for c in result.checks]
+        lines.append(
+            f"| {provider} | " + " | ".join(f"{_ICON[v.status]} {_cell(v.text)}" for v in views) + " |"
+        )
+    failures = failure_views(result)
+    lines += ["", "## Failures", ""]
+    if not failures:
+        lines.append("None.")
+    for view in failures:
+        lines += [f"### {view.title}", ""]
+        lines += [f"- {_cell(d)}" for d in view.details]
+        if view.more:
+            lines.append(f"- ... {view.more} more in audit.json")
+        lines += ["", "Smallest failing example:", ""]
+        lines += _fence(view.record.example or view.record.case)
+        lines.append("")
+    if comparison.baseline is not None:
+        lines += ["## Baseline", "", f"Compared with **{comparison.baseline.label}**.", ""]
+        lines += [f"> note: {note}" for note in comparison.notes]
+        lines.append(
+            f"{len(comparison.accepted)} known failures, {len(comparison.new)} new, {len(comparison.fixed)} fixed."
+        )
+        for title, items in (("New failures", comparison.new), ("Fixed", comparison.fixed)):
+            if items:
+                lines += ["", f"### {title}", ""] + [f"- {f}" for f in items]
+        lines += ["", f"### Request body changes ({len(comparison.changed)})", ""]
+        if not comparison.changed:
+            lines.append("No request body changed.")
+        for change in comparison.changed:
+            lines += [f"#### {change.provider} {change.case}", ""]
+            lines += _fence("\n".join(change.diff), "diff")
+            lines.append("")
+        for title, keys in (
+            ("Only in this audit", comparison.added),
+            ("Only in the baseline", comparison.removed),
+        ):
+            if keys:
+                lines += ["", f"### {title}", ""] + [f"- {p} {c}" for p, c in keys]
+    lines += ["", f"**Verdict:** {verdict(comparison)}", ""]
+    return "\n".join(lines)

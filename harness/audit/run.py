@@ -1,0 +1,66 @@
+"""Run an audit: every request case and cassette through the target, checked, in a fixed order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from harness.audit.checks import REPLAY_CHECKS, REQUEST_CHECKS, check_replay, check_request
+from harness.audit.corpus import CASSETTES, cassette_cases, request_cases
+from harness.audit.generated import generated_histories
+from harness.audit.invariant_checks import load_runner
+from harness.audit.model import DEFAULT_EXAMPLES, AuditResult, Record
+from harness.replay import Exchange
+from harness.stream.base import CallResult
+from harness.targets import Target, get_target
+
+__all__ = ["DEFAULT_EXAMPLES", "run_audit"]
+
+
+def _reference_replay(provider: str, exchange: Exchange) -> CallResult | None:
+    try:
+        return get_target("reference").replay(provider, exchange)
+    except Exception:  # the reference cannot replay it: the comparison is skipped, not failed
+        return None
+
+
+def run_audit(
+    target: Target,
+    providers: Sequence[str] | None = None,
+    *,
+    examples: int = DEFAULT_EXAMPLES,
+    model: str | None = None,
+    cassettes: Path | None = CASSETTES,
+    progress: Callable[[str], None] | None = None,
+) -> AuditResult:
+    """Audit ``target`` for ``providers`` (all it implements by default); ``model`` overrides every case's."""
+    chosen = list(providers if providers is not None else target.providers())
+    runner = load_runner()
+    notes = [runner.missing] if runner.missing else []
+    records: list[Record] = []
+    cases = request_cases(generated_histories(examples), model)
+    for provider in chosen:
+        if progress:
+            progress(f"{provider}: {len(cases)} histories")
+        records += [check_request(target, provider, case, runner) for case in cases]
+    checks = list(REQUEST_CHECKS)
+    if cassettes is not None and cassettes.is_dir():
+        checks += REPLAY_CHECKS
+        replays = cassette_cases(cassettes, chosen)
+        if progress:
+            progress(f"{len(replays)} recorded model calls")
+        records += [check_replay(target, c, _reference_replay(c.provider, c.exchange)) for c in replays]
+    else:
+        notes.append(f"cassette replays skipped: no cassette directory at {cassettes}")
+    order = {p: n for n, p in enumerate(chosen)}
+    records.sort(key=lambda r: (order[r.provider], r.case))
+    version = getattr(target, "version", None)
+    return AuditResult(
+        target=target.name,
+        version=None if version is None else str(version),
+        providers=chosen,
+        checks=checks,
+        records=records,
+        notes=notes,
+        options={"examples": examples, "model": model},
+    )

@@ -1,0 +1,50 @@
+"""I10 determinism: the same input gives byte-identical requests and the same warnings.
+
+Rendering is pure (DESIGN "Adapters, Input"): no clock, no randomness, no state kept
+between calls, no dependence on object identity. So a second render, a render of a
+deep copy and a render of the history read back from its JSON Lines all agree, and
+rendering leaves the history unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from harness.adapters.base import Rendered, canonical_json
+from harness.codec import dumps_history, loads_history
+from harness.invariants.base import CheckContext, Violation
+from harness.invariants.prefix import first_difference
+
+__all__ = ["check_determinism"]
+
+ID = "I10"
+
+
+def check_determinism(ctx: CheckContext) -> list[Violation]:
+    first = ctx.rendered
+    before = dumps_history(ctx.history)
+    variants = {
+        "a second render": ctx.render(ctx.history),
+        "a render of a deep copy": ctx.render(copy.deepcopy(list(ctx.history))),
+        "a render of the history read back from JSON Lines": ctx.render(loads_history(before)),
+    }
+    out: list[Violation] = []
+    if dumps_history(ctx.history) != before:
+        out.append(ctx.violation(ID, None, "rendering changed the history it was given", None))
+    for what, other in variants.items():
+        problem = _differs(first, other)
+        if problem is not None:
+            out.append(ctx.violation(ID, None, f"{what} differs from the first: {problem[0]}", problem[1]))
+    return out
+
+
+def _differs(a: Rendered, b: Rendered) -> tuple[str, object] | None:
+    if canonical_json(a.body) != canonical_json(b.body):
+        diff = first_difference(a.body, b.body)
+        path, was, became = diff or ("<root>", "?", "?")
+        return f"body differs at {path}", {"first": was, "then": became}
+    wa, wb = [str(w) for w in a.warnings], [str(w) for w in b.warnings]
+    if wa != wb:
+        changed = next((x, y) for x, y in zip([*wa, ""], [*wb, ""], strict=False) if x != y)
+        return "warnings differ", {"first": changed[0], "then": changed[1]}
+    return None

@@ -1,0 +1,113 @@
+"""I11 round-trips: what is written can be read back unchanged.
+
+- Codec: a history written as JSON Lines reads back equal, and writes the same bytes again.
+- Output side: for each assistant message, the target's stream parser reads the
+  provider stream ``harness.emit`` writes for it back into the same message
+  (``parse(emit(message)) == message``; ``id`` and ``created_at`` are not stream
+  content and are left out).
+- Chunk boundaries: the same stream cut into chunks of any size parses identically
+  (message, stream items and errors), since real transports split SSE anywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.codec import dumps_history, loads_history
+from harness.invariants.base import CheckContext, Violation, snippet
+from harness.invariants.prefix import first_difference
+from harness.invariants.streams import emit_for, emitter, replay_bytes, response_id_for, sse_exchange
+from harness.model import AssistantMessage
+from harness.stream.base import CallResult, item_to_json
+
+__all__ = ["CHUNK_SIZES", "check_round_trips", "comparable"]
+
+ID = "I11"
+#: Chunk sizes the emitted stream is re-parsed with (1 only for streams up to ``_BYTEWISE_LIMIT``).
+CHUNK_SIZES = (1, 7, 64)
+_BYTEWISE_LIMIT = 20_000
+
+
+def comparable(message: AssistantMessage) -> dict[str, Any]:
+    """A message as a stream can carry it: everything but the persisted ``id`` and ``created_at``."""
+    return message.model_dump(mode="json", exclude={"id", "created_at"})
+
+
+def check_round_trips(ctx: CheckContext) -> list[Violation]:
+    out = _codec(ctx)
+    if emitter() is None:
+        ctx.note("I11 stream round trips skipped: harness.emit is not importable (no emitters installed)")
+        return out
+    for index, event in enumerate(ctx.history):
+        if isinstance(event, AssistantMessage):
+            out += _stream(ctx, index, event)
+    return out
+
+
+def _codec(ctx: CheckContext) -> list[Violation]:
+    text = dumps_history(ctx.history)
+    try:
+        back = loads_history(text)
+    except ValueError as exc:
+        return [Violation(ID, None, None, f"the history does not read back from JSON Lines: {exc}", "")]
+    out: list[Violation] = []
+    for index, (a, b) in enumerate(zip(ctx.history, back, strict=False)):
+        if a != b:
+            diff = first_difference(a.model_dump(mode="json"), b.model_dump(mode="json"))
+            out.append(Violation(ID, None, index, "codec round trip changed the event", snippet(diff)))
+    if len(back) != len(ctx.history):
+        out.append(
+            Violation(ID, None, None, f"codec round trip read {len(back)} of {len(ctx.history)} events", "")
+        )
+    elif not out and dumps_history(back) != text:
+        out.append(Violation(ID, None, None, "writing the read-back history gives different bytes", ""))
+    return out
+
+
+def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Violation]:
+    body = emit_for(ctx, message, index)
+    if body is None:
+        return []
+    full = replay_bytes(ctx, ID, index, sse_exchange(body))
+    if isinstance(full, Violation):
+        return [full]
+    out: list[Violation] = []
+    expected = message.model_copy(
+        update={"id": None, "created_at": None, "response_id": response_id_for(message)}
+    )
+    want, got = comparable(expected), comparable(full.message)
+    if want != got:
+        diff = first_difference(want, got)
+        path, was, became = diff or ("<root>", want, got)
+        out.append(
+            ctx.violation(
+                ID,
+                index,
+                f"parse(emit(message)) differs from the message at {path}",
+                {"message": was, "parsed": became},
+            )
+        )
+    for size in CHUNK_SIZES:
+        if size == 1 and len(body) > _BYTEWISE_LIMIT:
+            continue
+        chunked = replay_bytes(ctx, ID, index, sse_exchange(body), size)
+        if isinstance(chunked, Violation):
+            out.append(chunked)
+            break
+        if _result(chunked) != _result(full):
+            diff = first_difference(_result(full), _result(chunked))
+            out.append(
+                ctx.violation(
+                    ID, index, f"the stream parses differently in {size}-byte chunks", {"difference": diff}
+                )
+            )
+            break
+    return out
+
+
+def _result(result: CallResult) -> dict[str, Any]:
+    return {
+        "errors": [e.model_dump(mode="json") for e in result.errors],
+        "items": [item_to_json(i) for i in result.items],
+        "message": result.message.model_dump(mode="json"),
+    }

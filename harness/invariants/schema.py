@@ -1,0 +1,33 @@
+"""I12 schema-conformance: the request validates against the provider's published schema and SDK types.
+
+Both oracles of ``harness.oracles`` judge the body (``spec``: the vendored published
+schema; ``sdk``: the official SDK's request types, made strict); errors tolerated by a
+named allowance are not violations. Without the optional SDKs only ``spec`` runs, with
+a note saying so.
+"""
+
+from __future__ import annotations
+
+from harness.invariants.base import CheckContext, Violation
+from harness.oracles import PROVIDERS, validate
+
+__all__ = ["check_schema_conformance"]
+
+ID = "I12"
+
+
+def check_schema_conformance(ctx: CheckContext) -> list[Violation]:
+    if ctx.provider not in PROVIDERS:
+        ctx.note(f"I12 skipped for {ctx.provider}: no schema oracle for this provider")
+        return []
+    try:
+        report = validate(ctx.provider, ctx.body)
+    except RuntimeError as exc:  # the sdk oracle needs the optional provider SDKs
+        ctx.note(f"I12: {exc}; judged by the published schema only")
+        report = validate(ctx.provider, ctx.body, oracles=("spec",))
+    return [
+        ctx.violation(
+            ID, None, f"[{e.oracle}] {e.path or '<root>'}: {e.message}".splitlines()[0], {"path": e.path}
+        )
+        for e in report.errors
+    ]

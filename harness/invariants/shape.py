@@ -1,0 +1,149 @@
+"""I8 provider-shape: what each provider demands of a conversation, beyond its JSON schema.
+
+Rules (DESIGN "Provider rules", seed 001): strict user/assistant alternation where the
+provider requires it (Anthropic, starting with a user message; Gemini user/model), the
+system prompt exactly once and only in the system carrier (never dropped when the
+history or params have one), no empty content lists or text blocks (for Anthropic, no
+whitespace-only ones either), and no explicit
+``null`` (none of the five request schemas needs one; tool arguments and tool schemas
+are the caller's JSON and may hold nulls).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list
+from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
+from harness.model import SystemMessage
+
+__all__ = ["check_provider_shape"]
+
+ID = "I8"
+_ALTERNATING = frozenset({"anthropic", "gemini"})
+_TEXT_BLOCKS = frozenset({"text", "input_text", "output_text"})
+_SCHEMA_KEYS = frozenset({"parameters", "input_schema", "parametersJsonSchema"})
+
+
+def check_provider_shape(ctx: CheckContext) -> list[Violation]:
+    return _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
+
+
+def _alternation(ctx: CheckContext) -> list[Violation]:
+    if ctx.provider not in _ALTERNATING:
+        return []
+    out: list[Violation] = []
+    roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
+    if ctx.provider == "anthropic" and roles and roles[0] != "user":
+        out.append(ctx.violation(ID, None, f"the first message is {roles[0]}, not user", roles[:3]))
+    for pos in range(1, len(roles)):
+        if roles[pos] == roles[pos - 1]:
+            out.append(
+                ctx.violation(
+                    ID,
+                    None,
+                    f"two {roles[pos]} messages in a row at position {pos}",
+                    roles[pos - 1 : pos + 1],
+                )
+            )
+    for pos, role in enumerate(roles):
+        if role not in ("user", "assistant"):
+            out.append(ctx.violation(ID, None, f"message role {role!r} at position {pos}", role))
+    return out
+
+
+def _system(ctx: CheckContext) -> list[Violation]:
+    carriers = system_carriers(ctx.provider, ctx.body)
+    has_system = bool((ctx.params.system or "").strip()) or any(
+        isinstance(e, SystemMessage) and any(p.text.strip() for p in e.parts) for e in ctx.history
+    )
+    out: list[Violation] = []
+    if len(carriers) > 1:
+        out.append(ctx.violation(ID, None, f"the system prompt is sent {len(carriers)} times", carriers))
+    if ctx.provider in ("openai-chat", "openrouter") and carriers and carriers[0] != "messages[0]":
+        out.append(ctx.violation(ID, None, f"the system message is not first ({carriers[0]})", carriers))
+    if ctx.provider in ("anthropic", "gemini") and any(
+        c.startswith(LIST_KEY[ctx.provider]) for c in carriers
+    ):
+        out.append(ctx.violation(ID, None, "a system message inside the conversation list", carriers))
+    if has_system and not carriers:
+        out.append(
+            ctx.violation(ID, None, "the history has a system prompt but the request carries none", None)
+        )
+    return out
+
+
+def _empty(ctx: CheckContext) -> list[Violation]:
+    out: list[Violation] = []
+    key = LIST_KEY.get(ctx.provider, "messages")
+    for pos, item in enumerate(wire_messages(ctx.provider, ctx.body)):
+        where = f"{key}[{pos}]"
+        for field in ("content", "parts"):
+            value = item.get(field)
+            if isinstance(value, list) and not value:
+                out.append(ctx.violation(ID, None, f"{where}.{field} is empty", item))
+            elif (
+                isinstance(value, str)
+                and _blank(ctx, value)
+                and field == "content"
+                and _needs_content(ctx, item)
+            ):
+                out.append(ctx.violation(ID, None, f"{where}.content is an empty string", item))
+        for block in _blocks(item):
+            if block.get("type") in _TEXT_BLOCKS and _blank(ctx, str(block.get("text", ""))):
+                out.append(
+                    ctx.violation(ID, None, f"empty text block ({block.get('type')}) in {where}", block)
+                )
+            elif ctx.provider == "gemini" and "text" in block and not str(block["text"]) and len(block) == 1:
+                out.append(ctx.violation(ID, None, f"empty text part in {where}", block))
+    return out
+
+
+def _blank(ctx: CheckContext, text: str) -> bool:
+    """Empty text; for Anthropic also whitespace-only ("text content blocks must contain non-whitespace text")."""
+    return not text or (ctx.provider == "anthropic" and not text.strip())
+
+
+def _needs_content(ctx: CheckContext, item: Json) -> bool:
+    """A blank string is an empty message, except a tool's own (empty) output or content beside tool calls."""
+    role = wire_role(ctx.provider, item)
+    return role == "user" or (role == "assistant" and not item.get("tool_calls"))
+
+
+def _blocks(item: Json) -> list[Json]:
+    found: list[Json] = []
+    for field in ("content", "parts", "output"):
+        for block in as_list(item.get(field)):
+            d = as_dict(block)
+            if d is not None:
+                found.append(d)
+                found += [b for b in (as_dict(x) for x in as_list(d.get("content"))) if b]
+    return found
+
+
+def _caller_json(obj: Json, key: str) -> bool:
+    """Tool arguments and tool schemas are the caller's JSON: their nulls are the caller's values."""
+    if key in _SCHEMA_KEYS:
+        return True
+    if key == "input":
+        return obj.get("type") == "tool_use"
+    return key == "args" and "name" in obj  # a Gemini functionCall
+
+
+def _nulls(ctx: CheckContext) -> list[Violation]:
+    paths: list[str] = []
+
+    def walk(value: Any, path: str) -> None:
+        obj = as_dict(value)
+        if value is None:
+            paths.append(path or "<root>")
+        elif obj is not None:
+            for k, v in obj.items():
+                if not _caller_json(obj, k):
+                    walk(v, f"{path}.{k}" if path else k)
+        else:
+            for n, v in enumerate(as_list(value)):
+                walk(v, f"{path}[{n}]")
+
+    walk(ctx.body, "")
+    return [ctx.violation(ID, None, f"explicit null at {path}", {path: None}) for path in paths[:5]]

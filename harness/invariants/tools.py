@@ -1,0 +1,133 @@
+"""I7 tool-pairing and id preservation: every call sent has exactly one result, same id, in call order.
+
+Rules (DESIGN "Tool results", field lessons 4 and 6): each tool call id in the request
+is answered by exactly one result carrying the same id, after the call's turn and
+before the next one, results in call order (Chat additionally needs them right after
+the assistant message); no result without its call; a canonical call id reaches the
+provider verbatim unless the provider's id rules force a change, which is warned.
+"""
+
+from __future__ import annotations
+
+from harness.invariants.base import CheckContext, Violation
+from harness.invariants.canonical import canonical_calls, sent_call_ids
+from harness.invariants.wire import ToolTurn, tool_turns, wire_messages, wire_role
+from harness.model import ToolResultMessage
+
+__all__ = ["check_tool_pairing"]
+
+ID = "I7"
+_CHAT = frozenset({"openai-chat", "openrouter"})
+
+
+def check_tool_pairing(ctx: CheckContext) -> list[Violation]:
+    return _pairing(ctx) + _ids(ctx)
+
+
+def _pairing(ctx: CheckContext) -> list[Violation]:
+    turns, orphans = tool_turns(ctx.provider, ctx.body)
+    roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
+    out = [
+        ctx.violation(ID, None, f"result for call id {r.id!r} comes before any tool call", r.unit)
+        for r in orphans
+    ]
+    for turn in turns:
+        calls: list[str | None] = []
+        for call in turn.calls:
+            if call.id not in calls:
+                calls.append(call.id)
+        results = [r.id for r in turn.results]
+        if ctx.provider == "gemini" and None in calls:
+            out += _gemini_positional(ctx, turn)
+            continue
+        for cid in calls:
+            count = results.count(cid)
+            if count != 1:
+                out.append(
+                    ctx.violation(
+                        ID,
+                        None,
+                        f"call id {cid!r} (position {turn.position}) has {count} results; exactly one expected",
+                        {"calls": calls, "results": results},
+                    )
+                )
+        for result in turn.results:
+            if result.id not in calls:
+                out.append(
+                    ctx.violation(
+                        ID,
+                        None,
+                        f"result for call id {result.id!r} (position {result.position}) answers no call of its turn",
+                        result.unit,
+                    )
+                )
+        answered = [r for r in dict.fromkeys(results) if r in calls]
+        expected = [c for c in calls if c in answered]
+        if answered != expected:
+            out.append(
+                ctx.violation(
+                    ID, None, "tool results are not in call order", {"calls": calls, "results": results}
+                )
+            )
+        if ctx.provider in _CHAT and turn.results:
+            last = max(r.position for r in turn.results)
+            between = roles[turn.position + 1 : last]
+            if any(role != "tool" for role in between):
+                out.append(
+                    ctx.violation(
+                        ID,
+                        None,
+                        f"a non-tool message sits between the tool calls at position {turn.position} and their results",
+                        {"roles": roles[turn.position : last + 1]},
+                    )
+                )
+    return out
+
+
+def _gemini_positional(ctx: CheckContext, turn: ToolTurn) -> list[Violation]:
+    """Gemini's function call ids are optional: without them results pair by position and name."""
+    calls = [c.name for c in turn.calls]
+    results = [r.name for r in turn.results]
+    if calls == results:
+        return []
+    return [
+        ctx.violation(
+            ID,
+            None,
+            f"function calls without ids at position {turn.position} are not answered one by one, in order, by name",
+            {"calls": calls, "results": results},
+        )
+    ]
+
+
+def _ids(ctx: CheckContext) -> list[Violation]:
+    body = ctx.body
+    turns, _ = tool_turns(ctx.provider, body)
+    sent_calls = {c.id for t in turns for c in t.calls}
+    sent_results = {r.id for t in turns for r in t.results}
+    mapping = sent_call_ids(ctx.history, ctx.provider, body)
+    calls = canonical_calls(ctx.history)
+    # An id the provider's rules force to change is warned once, at the first call that uses it.
+    warned_ids = {c.part.call_id for c in calls if ctx.warned(c.message_index, c.part_index, exact=True)}
+    out: list[Violation] = []
+    for call in calls:
+        cid = call.part.call_id
+        if cid in sent_calls or cid in warned_ids:
+            continue
+        reason = f"call id {cid!r} is not sent verbatim and no warning names the call"
+        if cid in mapping:
+            reason += f" (sent as {mapping[cid]!r})"
+        out.append(ctx.violation(ID, call.message_index, reason, call.part.model_dump(exclude_none=True)))
+    for index, event in enumerate(ctx.history):
+        if isinstance(event, ToolResultMessage):
+            sent = mapping.get(event.call_id, event.call_id)
+            if sent not in sent_results and not ctx.warned(index):
+                out.append(
+                    ctx.violation(
+                        ID,
+                        index,
+                        f"tool result for call id {event.call_id!r} is not sent and no warning names it",
+                        {"call_id": event.call_id, "tool_name": event.tool_name},
+                    )
+                )
+    return out

@@ -1,0 +1,190 @@
+"""``harness record``, ``harness scan`` and ``harness diff``: the command-line side of recording.
+
+Registered on the shared app at the end of ``harness/cli.py``. Every failure is one
+line on stderr and a non-zero exit (2: bad input or missing key; 1: the call, the
+safety check or the scan failed), never a traceback, and never the key.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from harness.adapters import PROVIDERS
+from harness.params import CallParams
+
+__all__ = ["diff_command", "record_command", "scan_command"]
+
+_PROVIDER_HELP = f"Provider id: {', '.join(PROVIDERS)}."
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"harness: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _check_provider(provider: str) -> None:
+    if provider not in PROVIDERS:
+        _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
+
+
+def record_command(
+    provider: Annotated[str, typer.Option(help=_PROVIDER_HELP)],
+    history: Annotated[Path, typer.Option(help="History to send (JSON Lines, one HistoryEvent per line).")],
+    out: Annotated[Path, typer.Option(help="Cassette to write, e.g. cassettes/anthropic/NAME.yaml.")],
+    model: Annotated[str | None, typer.Option(help="Model id (overrides PARAMS.json).")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="API base URL, as the provider's SDK takes it (default: the live API).")
+    ] = None,
+    turns: Annotated[int, typer.Option(min=1, help="Continue the agent loop up to N calls.")] = 1,
+    params: Annotated[Path | None, typer.Option(help="PARAMS.json: system, tools, max_tokens...")] = None,
+    tool_results: Annotated[
+        Path | None, typer.Option(help="JSON object: tool name -> scripted output (default: echo the call).")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait to connect and for each chunk.")] = 120.0,
+    retries: Annotated[int, typer.Option(min=0, help="Retries on 429/5xx and network errors.")] = 2,
+) -> None:
+    """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var)."""
+    from harness.codec import HistoryError, load_history
+    from harness.params_io import load_params
+    from harness.record.client import RecordHTTPError, RetryPolicy
+    from harness.record.endpoints import MissingKeyError, api_key_for
+    from harness.record.progress import StreamProgress
+    from harness.record.session import RecordOptions, record_turns
+    from harness.record.tools import ToolScriptError, load_tool_script
+
+    _check_provider(provider)
+    try:
+        events = load_history(history)
+        call = load_params(params) if params else CallParams()
+        script = load_tool_script(tool_results)
+    except (HistoryError, ToolScriptError) as exc:
+        _fail(str(exc))
+    if model:
+        call = call.model_copy(update={"model": model})
+    _check_out(out)
+    try:
+        api_key = api_key_for(provider)
+    except MissingKeyError as exc:
+        _fail(str(exc))
+    options = RecordOptions(
+        provider,
+        events,
+        call,
+        api_key,
+        base_url,
+        turns,
+        script,
+        timeout,
+        RetryPolicy(attempts=retries + 1),
+    )
+
+    def note(message: str) -> None:
+        typer.echo(message, err=True)
+
+    try:
+        recorded = record_turns(options, progress=StreamProgress(), on_note=note)
+    except RecordHTTPError as exc:
+        _fail(f"{provider}: {exc}", 1)
+    _write(out, provider, [t.interaction for t in recorded], api_key, history)
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an unwritable ``--out`` before spending a live call on it."""
+    if out.is_dir():
+        _fail(f"--out: {out} is a directory")
+    parent = next((p for p in (out.parent, *out.parent.parents) if p.exists()), Path("."))
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        _fail(f"--out: cannot write under {parent}")
+
+
+def _model_of(interaction: dict[str, Any]) -> str:
+    """The model the request went to: the body's ``model``, or Gemini's URL path."""
+    body = interaction["request"].get("body")
+    model: Any = json.loads(body).get("model") if isinstance(body, str) and body.startswith("{") else None
+    found = re.search(r"/models/([^/:?]+)", str(interaction["request"].get("uri", "")))
+    return str(model or (found.group(1) if found else "unknown"))
+
+
+def _write(
+    out: Path,
+    provider: str,
+    interactions: list[dict[str, Any]],
+    api_key: str,
+    history: Path,
+) -> None:
+    """Check, write atomically, then show the semantic diff against what was there before."""
+    from harness.record.cassette_io import UnsafeCassetteError, check_clean, render_cassette, write_atomic
+    from harness.record.drift import diff_exchanges
+    from harness.replay import ReplayInputError, load_exchanges
+
+    previous = None
+    if out.exists():
+        try:
+            previous = load_exchanges(out, provider)
+        except ReplayInputError as exc:
+            typer.echo(f"note: previous cassette unreadable, no drift report: {exc}", err=True)
+    provenance = {
+        "history": history.name,
+        "model": _model_of(interactions[0]),
+        "provider": provider,
+        "recorded_on": datetime.date.today().isoformat(),
+        "recorded_with": "harness record",
+        "turns": len(interactions),
+    }
+    text = render_cassette(interactions, provenance)
+    try:
+        check_clean(text, [api_key])
+    except UnsafeCassetteError as exc:
+        _fail(str(exc), 1)
+    try:
+        write_atomic(out, text)
+    except OSError as exc:
+        _fail(f"--out: cannot write {out}: {exc.strerror or exc}", 1)
+    typer.echo(f"wrote {out}: {len(interactions)} interaction(s)", err=True)
+    if previous is not None:
+        report = diff_exchanges(previous, load_exchanges(out, provider), provider)
+        typer.echo(report.render(f"semantic diff against the previous {out}:"), err=True, nl=False)
+
+
+def scan_command(
+    paths: Annotated[list[Path], typer.Argument(help="Files or directories to scan (recursively).")],
+) -> None:
+    """Report key-like strings and account ids (masked); exit 1 when any is found."""
+    from harness.record.scan import scan_paths
+
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        _fail(f"no such file or directory: {', '.join(missing)}")
+    findings = scan_paths(paths)
+    for finding in findings:
+        typer.echo(str(finding))
+    if findings:
+        typer.echo(f"harness scan: {len(findings)} secret-like string(s) found", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"harness scan: clean ({', '.join(str(p) for p in paths)})", err=True)
+
+
+def diff_command(
+    old: Annotated[Path, typer.Argument(help="The previous cassette.")],
+    new: Annotated[Path, typer.Argument(help="The re-recorded cassette.")],
+    provider: Annotated[str, typer.Option(help=_PROVIDER_HELP)],
+) -> None:
+    """Semantic diff of two recordings: request fields (JSON paths) and stream contents. Exit 1 on drift."""
+    from harness.record.drift import diff_files
+    from harness.replay import ReplayInputError
+
+    _check_provider(provider)
+    try:
+        report = diff_files(old, new, provider)
+    except ReplayInputError as exc:
+        _fail(str(exc))
+    sys.stdout.write(report.render(f"semantic diff {old} -> {new} ({provider}):"))
+    raise typer.Exit(1 if report.drift else 0)

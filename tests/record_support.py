@@ -1,0 +1,42 @@
+"""Shared by the recording tests: fake keys, histories on disk, and ``harness record`` run in-process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+from harness.cli import app
+from harness.codec import dumps_history
+from harness.record.endpoints import ENDPOINTS
+from harness.scenarios import get_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+CASSETTES = ROOT / "cassettes"
+REALSTREAMS = ROOT.parent / "shared" / "realstreams"
+
+#: Shaped like real keys so the scrubber's patterns are what removes them (not a lucky prefix).
+FAKE_KEYS = {
+    "OPENAI_API_KEY": "sk-proj-" + "T" * 48,
+    "ANTHROPIC_API_KEY": "sk-ant-api03-" + "T" * 48,
+    "GEMINI_API_KEY": "AIza" + "T" * 35,
+    "OPENROUTER_API_KEY": "sk-or-v1-" + "0" * 64,
+}
+
+
+def key_env(provider: str) -> dict[str, str]:
+    name = ENDPOINTS[provider].key_env
+    return {name: FAKE_KEYS[name]}
+
+
+def write_history(tmp_path: Path, scenario: str = "plain_single_turn") -> Path:
+    path = tmp_path / f"{scenario}.jsonl"
+    path.write_text(dumps_history(get_scenario(scenario).history), encoding="utf-8")
+    return path
+
+
+def run_record(
+    provider: str, history: Path, out: Path, base_url: str, env: dict[str, str], *extra: str
+) -> Result:
+    args = ["record", "--provider", provider, "--history", str(history), "--out", str(out)]
+    return CliRunner().invoke(app, [*args, "--base-url", base_url, "--retries", "0", *extra], env=env)

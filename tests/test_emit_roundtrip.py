@@ -1,0 +1,267 @@
+"""I11 stream round trips: ``parse(emit(m)) == m`` for every provider, at any chunk split, and the
+official SDKs accept every emitted stream and agree with our parse of it.
+
+Compared exactly: the whole message except ``id`` and ``created_at`` (not on the wire):
+``parts`` (every field; thinking ``model_id`` is the stream's model), ``usage``,
+``stop_reason``, and ``response_id`` (the stream's). Representability rules: each
+``harness/emit/<provider>.py`` docstring.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import openai
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.emit import PROVIDERS, NotRepresentable, emit_stream, representable
+from harness.model import (
+    AssistantMessage,
+    ImageURLPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    Usage,
+)
+from harness.oracles.streams import Comparison, SdkResult, compare, ours, sdk_accumulate, split_calls
+from harness.strategies import representable_messages
+from harness.stream import get_parser
+from harness.stream.drive import parse_bytes, parse_chunks
+from tests.cassette_cases import cassette_cases, model_calls
+
+RID = "resp_roundtrip"
+
+
+def expected(message: AssistantMessage, response_id: str = RID) -> AssistantMessage:
+    return message.model_copy(update={"id": None, "created_at": None, "response_id": response_id})
+
+
+# ---------------------------------------------------------------- parse(emit(m)) == m
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_parse_of_emit_is_the_message(provider: str, data: st.DataObject) -> None:
+    message = data.draw(representable_messages(provider), label="message")
+    assert representable(provider, message) is None
+    body = emit_stream(provider, message, response_id=RID)
+    result = parse_bytes(get_parser(provider), body)
+    assert result.message == expected(message)
+    # a complete stream: an error event only for the provider's own error ending
+    assert len(result.errors) == (message.stop_reason == "error")
+    assert emit_stream(provider, message, response_id=RID) == body  # deterministic
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_any_chunk_split_gives_the_same_message(provider: str, data: st.DataObject) -> None:
+    message = data.draw(representable_messages(provider), label="message")
+    body = emit_stream(provider, message, response_id=RID)
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(body)), max_size=16), label="cuts")))
+    chunks = [body[a:b] for a, b in pairwise([0, *cuts, len(body)])]
+    assert parse_chunks(get_parser(provider)(), chunks).message == expected(message)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_byte_at_a_time(provider: str) -> None:
+    message = RICH[provider]
+    body = emit_stream(provider, message, response_id=RID)
+    assert parse_bytes(get_parser(provider), body, chunk_size=1).message == expected(message)
+
+
+# ---------------------------------------------------------------- the official SDKs agree
+
+
+def crosscheck(provider: str, body: bytes, chunk_size: int | None) -> Comparison:
+    """``oracles.streams.crosscheck``, but a Chat stream ending in ``length``/``content_filter`` too.
+
+    The openai SDK's ``get_final_completion()`` raises for those finish reasons (its
+    parse step refuses them) although it accumulated the whole stream; the accumulated
+    completion rides on the exception, so it is the SDK's final word here.
+    """
+    sdk: SdkResult
+    try:
+        sdk = sdk_accumulate(provider, body, chunk_size)
+    except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:
+        if exc.completion is None:
+            raise
+        sdk = exc.completion
+    return compare(provider, ours(provider, body, chunk_size), sdk, body)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_the_sdk_accepts_the_stream_and_agrees(provider: str, data: st.DataObject) -> None:
+    message = data.draw(representable_messages(provider), label="message")
+    body = emit_stream(provider, message, response_id=RID)
+    chunk_size = data.draw(st.sampled_from([None, 13, 256]), label="chunk_size")
+    verdict = crosscheck(provider, body, chunk_size)
+    assert verdict.ok, str(verdict)
+
+
+# ---------------------------------------------------------------- real recordings re-emit to themselves
+
+
+def _recorded() -> list[tuple[str, str, bytes]]:
+    out: list[tuple[str, str, bytes]] = []
+    for provider, path in cassette_cases():
+        for n, exchange in enumerate(model_calls(provider, path)):
+            for m, body in enumerate(split_calls(provider, exchange.body)):
+                out.append((provider, f"{provider}-{path.stem}-{n}.{m}", body))
+    return out
+
+
+RECORDED = _recorded()
+
+
+def test_recordings_found() -> None:
+    assert {p for p, _, _ in RECORDED} == set(PROVIDERS)
+
+
+@pytest.mark.parametrize(
+    ("provider", "body"), [(p, b) for p, _, b in RECORDED], ids=[i for _, i, _ in RECORDED]
+)
+def test_every_recorded_message_is_representable_and_re_emits_to_itself(provider: str, body: bytes) -> None:
+    """The emitter covers what the real APIs sent: each recorded final message round-trips."""
+    message = ours(provider, body).message
+    assert representable(provider, message) is None
+    response_id = message.response_id or RID
+    again = parse_bytes(get_parser(provider), emit_stream(provider, message, response_id=response_id))
+    assert again.message == message
+
+
+# ---------------------------------------------------------------- representability rules
+
+
+MODEL = "m-1"
+USAGE = Usage(input_tokens=5, output_tokens=3, cached_input_tokens=1, reasoning_tokens=1, total_tokens=8)
+ANTHROPIC_USAGE = USAGE.model_copy(update={"total_tokens": None})
+
+
+def _msg(*parts: object, stop: str = "stop", usage: Usage | None = USAGE) -> AssistantMessage:
+    return AssistantMessage.model_validate({"parts": [p for p in parts], "usage": usage, "stop_reason": stop})
+
+
+def _sig(fmt: str, signature: str = "c2ln", id: str | None = None) -> ThinkingSignaturePart:
+    return ThinkingSignaturePart(signature=signature, format=fmt, model_id=MODEL, id=id)
+
+
+def _think(text: str = "hmm", id: str | None = None) -> ThinkingTextPart:
+    return ThinkingTextPart(text=text, model_id=MODEL, id=id)
+
+
+def _call(args: str = '{"a":1}', item_id: str | None = None) -> ToolCallPart:
+    return ToolCallPart(call_id="c1", tool_name="bash", arguments_json=args, item_id=item_id)
+
+
+RICH: dict[str, AssistantMessage] = {
+    "anthropic": _msg(
+        _think("plan: é🙂"),
+        _sig("anthropic"),
+        _sig("anthropic-redacted"),
+        TextPart(text="answer"),
+        _call(),
+        stop="tool_use",
+        usage=ANTHROPIC_USAGE,
+    ),
+    "gemini": _msg(
+        _think(), TextPart(text="x"), _sig("google"), _call(), _sig("google", "Zw=="), stop="tool_use"
+    ),
+    "openai-chat": _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use"),
+    "openai-responses": _msg(
+        _think("a", "rs_1"),
+        _think("b", "rs_1"),
+        _sig("openai-responses", id="rs_1"),
+        TextPart(text="t"),
+        _call(item_id="fc_1"),
+        stop="tool_use",
+    ),
+    "openrouter": _msg(
+        _think(),
+        _sig("anthropic-claude-v1"),
+        _think("sum", "rs_1"),
+        _sig("openai-responses-v1", id="rs_1"),
+        TextPart(text="t"),
+        _call(),
+        stop="tool_use",
+    ),
+}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_the_rich_examples_are_representable(provider: str) -> None:
+    assert representable(provider, RICH[provider]) is None
+
+
+REJECTED: list[tuple[str, AssistantMessage, str]] = [
+    # shared rules
+    ("openai-chat", _msg(TextPart(text="x"), stop="aborted"), "client-side interrupt"),
+    ("openai-chat", _msg(TextPart(text="x"), usage=None), "no usage"),
+    ("openai-chat", _msg(ImageURLPart(url="https://x/y.png")), "image_url"),
+    ("openai-chat", _msg(_call(), stop="stop"), "tool_use"),
+    ("openai-chat", _msg(_think(), ThinkingTextPart(text="x", model_id="other")), "different model_ids"),
+    ("openai-chat", _msg(TextPart(text="\ud800")), "lone surrogate"),
+    # anthropic
+    ("anthropic", _msg(_sig("google"), usage=ANTHROPIC_USAGE), "not Anthropic's"),
+    ("anthropic", _msg(_think(), usage=ANTHROPIC_USAGE), "without its anthropic signature"),
+    ("anthropic", _msg(_sig("anthropic"), usage=ANTHROPIC_USAGE), "no thinking before it"),
+    ("anthropic", _msg(_call("[1]"), stop="tool_use", usage=ANTHROPIC_USAGE), "not a JSON object"),
+    ("anthropic", _msg(TextPart(text="x")), "total_tokens"),
+    ("anthropic", _msg(TextPart(text=""), usage=ANTHROPIC_USAGE), "empty text"),
+    # chat / openrouter
+    ("openai-chat", _msg(TextPart(text="a"), TextPart(text="b")), "merges"),
+    ("openai-chat", _msg(_think(), _sig("anthropic")), "no reasoning signatures"),
+    ("openrouter", _msg(TextPart(text="a"), _sig("openai-responses-v1"), TextPart(text="b")), "merges"),
+    ("openrouter", _msg(_think(), _sig("anthropic")), "not an OpenRouter"),
+    # responses
+    ("openai-responses", _msg(_think()), "needs its id"),
+    ("openai-responses", _msg(_call(), stop="tool_use"), "item_id"),
+    (
+        "openai-responses",
+        _msg(_think("a", "rs_1"), _sig("openai-responses", id="rs_2")),
+        "carries its reasoning item's id",
+    ),
+    ("openai-responses", _msg(TextPart(text="x"), stop="tool_use"), "without tool calls"),
+    (
+        "openai-responses",
+        _msg(TextPart(text="x"), usage=USAGE.model_copy(update={"cached_input_tokens": None})),
+        "cached_input_tokens",
+    ),
+    # gemini
+    ("gemini", _msg(_sig("anthropic")), "not a Gemini thoughtSignature"),
+    ("gemini", _msg(_sig("google", "not base64!")), "base64"),
+    ("gemini", _msg(_call('{"a": 1}'), stop="tool_use"), "compact JSON"),
+    ("gemini", _msg(TextPart(text="a"), _sig("google"), TextPart(text="b")), "unless both are signed"),
+    (
+        "gemini",
+        _msg(TextPart(text="x"), usage=USAGE.model_copy(update={"cache_creation_input_tokens": 1})),
+        "Gemini reports none",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "message", "reason"), REJECTED, ids=[f"{p}-{r}" for p, _, r in REJECTED]
+)
+def test_unrepresentable_messages_are_rejected_up_front(
+    provider: str, message: AssistantMessage, reason: str
+) -> None:
+    why = representable(provider, message)
+    assert why is not None and reason in why, why
+    with pytest.raises(NotRepresentable, match=provider):
+        emit_stream(provider, message)
+
+
+def test_a_model_that_contradicts_the_parts_is_rejected() -> None:
+    message = RICH["openai-chat"]
+    with pytest.raises(NotRepresentable, match="differs from the parts' model_id"):
+        emit_stream("openai-chat", message, model="another-model")
+    assert b'"model":"m-1"' in emit_stream("openai-chat", message)
+
+
+def test_unknown_provider() -> None:
+    with pytest.raises(ValueError, match="unknown provider"):
+        representable("mistral", RICH["openai-chat"])

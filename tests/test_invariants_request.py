@@ -1,0 +1,569 @@
+"""Request-side invariants (I1, I2, I4, I7, I8, I12, I13): they hold for every provider, and they can fail.
+
+Each holds over generated agent loops, over arbitrary valid histories and over the
+scenario corpus (known reference findings aside, see ``invariant_cases.KNOWN_FINDINGS``);
+each is then shown to report a violation when a deliberately broken target breaks it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness import strategies
+from harness.adapters import PROVIDERS
+from harness.invariants import Violation, run_invariants
+from harness.invariants.base import as_dict, as_list, dicts
+from harness.invariants.wire import tool_turns, wire_messages
+from harness.model import (
+    AssistantMessage,
+    DeveloperMessage,
+    HistoryEvent,
+    ImageURLPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from harness.params import CallParams
+from harness.scenarios import load_scenarios
+from harness.strategies import histories
+from harness.targets import Target
+from tests.invariant_cases import REFERENCE, Mutant, agent_loops, assert_holds
+
+REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13")
+SCENARIOS = sorted(load_scenarios())
+ANY_MODEL = st.sampled_from([None, "claude-sonnet-4-5", "gpt-5", "gemini-3-pro-preview", "o3"])
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_hold_on_agent_loops(provider: str, data: st.DataObject) -> None:
+    history, params = data.draw(agent_loops(provider))
+    assert_holds(history, params, provider, REQUEST)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(history=histories, model=ANY_MODEL)
+def test_hold_on_any_valid_history(provider: str, history: list[HistoryEvent], model: str | None) -> None:
+    assert_holds(history, CallParams(model=model), provider, REQUEST)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_hold_on_generated_agent_loops(provider: str, data: st.DataObject) -> None:
+    """``harness.strategies.agent_loops``: the shared loop generator, rendered for one of the provider's models."""
+    history = data.draw(strategies.agent_loops(provider))
+    model = data.draw(st.sampled_from(strategies.PROVIDER_MODELS[provider]))
+    assert_holds(history, CallParams(model=model), provider, REQUEST)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(history=strategies.adversarial_histories(), model=ANY_MODEL)
+def test_hold_on_adversarial_histories(provider: str, history: list[HistoryEvent], model: str | None) -> None:
+    assert_holds(history, CallParams(model=model), provider, REQUEST)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_hold_on_the_corpus(name: str) -> None:
+    scenario = load_scenarios()[name]
+    for provider in PROVIDERS:
+        assert_holds(scenario.history, scenario.params, provider, REQUEST)
+
+
+# ---------------------------------------------------------------- mutation helpers
+
+
+def found(
+    history: list[HistoryEvent], params: CallParams, provider: str, invariant: str, target: Target
+) -> list[Violation]:
+    return run_invariants(
+        history, params, target=target, providers=[provider], invariants=[invariant]
+    ).violations
+
+
+def assert_caught(
+    history: list[HistoryEvent],
+    params: CallParams,
+    provider: str,
+    invariant: str,
+    mutant: Target,
+    fragment: str,
+) -> None:
+    """The reference passes this history; the mutant is reported, with a reason naming what broke."""
+    assert found(history, params, provider, invariant, REFERENCE) == []
+    violations = found(history, params, provider, invariant, mutant)
+    assert violations, f"{invariant} did not notice the mutation"
+    assert all(v.invariant == invariant for v in violations)
+    assert any(fragment in v.reason for v in violations), [str(v) for v in violations]
+    assert all(v.example for v in violations if v.message_index is not None)
+
+
+def user(text: str, *images: str) -> UserMessage:
+    return UserMessage(parts=[TextPart(text=text), *(ImageURLPart(url=u) for u in images)])
+
+
+def call(call_id: str, name: str = "read") -> ToolCallPart:
+    return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=json.dumps({"path": f"{call_id}.py"}))
+
+
+def turn(*parts: Any) -> AssistantMessage:
+    calls = any(isinstance(p, ToolCallPart) for p in parts)
+    return AssistantMessage(
+        parts=list(parts),
+        usage=Usage(input_tokens=10, output_tokens=5),
+        stop_reason="tool_use" if calls else "stop",
+    )
+
+
+def result(call_id: str, text: str, status: str = "success") -> ToolResultMessage:
+    return ToolResultMessage.model_validate(
+        {"call_id": call_id, "tool_name": "read", "status": status, "output_text": text}
+    )
+
+
+PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
+AGENT_LOOP: list[HistoryEvent] = [
+    user("Fix the failing test in parser.py please", PNG),
+    DeveloperMessage(
+        parts=[TextPart(text="Reminder: keep the public API unchanged")],
+        command_output="UI-ONLY: $ git status -> clean working tree",
+        at_files=["ui/only/attached_file.py"],
+    ),
+    turn(TextPart(text="Let me look at both files."), call("call_a"), call("call_b")),
+    result("call_a", "contents of call_a.py: def parse(): ..."),
+    result("call_b", "contents of call_b.py: import parse"),
+    DeveloperMessage(parts=[TextPart(text="Reminder: the tests live in tests/test_parser.py")]),
+    turn(TextPart(text="The bug is in parse(); here is the fix.")),
+    user("Thanks, now run the tests"),
+]
+
+
+def _remove_developers(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [e for e in history if not isinstance(e, DeveloperMessage)]
+
+
+def _developer_first(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    """Moves each developer message before the message it should be appended to."""
+    out = list(history)
+    for n in range(1, len(out)):
+        if isinstance(out[n], DeveloperMessage) and isinstance(out[n - 1], UserMessage):
+            out[n - 1], out[n] = out[n], out[n - 1]
+    return out
+
+
+def _leak_ui_fields(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"parts": [*e.parts, TextPart(text=e.command_output)]})
+        if isinstance(e, DeveloperMessage) and e.command_output
+        else e
+        for e in history
+    ]
+
+
+# ---------------------------------------------------------------- I1 developer-degradation
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i1_catches_dropped_developer_parts(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I1", Mutant(history=_remove_developers), "is missing")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i1_catches_developer_text_in_the_wrong_place(provider: str) -> None:
+    mutant = Mutant(history=_developer_first)
+    violations = found(AGENT_LOOP, CallParams(), provider, "I1", mutant)
+    assert any("comes before" in v.reason or "is not inside" in v.reason for v in violations), violations
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i1_catches_ui_only_fields_sent(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I1", Mutant(history=_leak_ui_fields), "UI-only")
+
+
+# ---------------------------------------------------------------- I2 thinking-pairing
+
+THINKING: dict[str, tuple[str, list[Any]]] = {
+    "anthropic": (
+        "claude-sonnet-4-5",
+        [
+            ThinkingTextPart(text="First I consider the parser.", model_id="claude-sonnet-4-5"),
+            ThinkingSignaturePart(
+                signature="EqsBSigOneAnthropic", model_id="claude-sonnet-4-5", format="anthropic"
+            ),
+            ThinkingTextPart(text="Then I consider the tests.", model_id="claude-sonnet-4-5"),
+            ThinkingSignaturePart(
+                signature="EqsBSigTwoAnthropic", model_id="claude-sonnet-4-5", format="anthropic"
+            ),
+        ],
+    ),
+    "openai-responses": (
+        "gpt-5",
+        [
+            ThinkingTextPart(id="rs_one", text="First I consider the parser.", model_id="gpt-5"),
+            ThinkingSignaturePart(
+                id="rs_one", signature="gAAAAencryptedOne", model_id="gpt-5", format="openai-responses"
+            ),
+            ThinkingTextPart(id="rs_two", text="Then I consider the tests.", model_id="gpt-5"),
+            ThinkingSignaturePart(
+                id="rs_two", signature="gAAAAencryptedTwo", model_id="gpt-5", format="openai-responses"
+            ),
+        ],
+    ),
+    "gemini": (
+        "gemini-2.5-flash",
+        [
+            ThinkingTextPart(text="First I consider the parser.", model_id="gemini-2.5-flash"),
+            ThinkingSignaturePart(signature="Z2VtaW5pLW9uZQ==", model_id="gemini-2.5-flash", format="google"),
+            ThinkingTextPart(text="Then I consider the tests.", model_id="gemini-2.5-flash"),
+            ThinkingSignaturePart(signature="Z2VtaW5pLXR3bw==", model_id="gemini-2.5-flash", format="google"),
+        ],
+    ),
+    "openrouter": (
+        "anthropic/claude-sonnet-4.5",
+        [
+            ThinkingTextPart(text="First I consider the parser.", model_id="anthropic/claude-sonnet-4.5"),
+            ThinkingSignaturePart(
+                signature="EqsBSigOneRouter",
+                model_id="anthropic/claude-sonnet-4.5",
+                format="anthropic-claude-v1",
+            ),
+            ThinkingTextPart(text="Then I consider the tests.", model_id="anthropic/claude-sonnet-4.5"),
+            ThinkingSignaturePart(
+                signature="EqsBSigTwoRouter",
+                model_id="anthropic/claude-sonnet-4.5",
+                format="anthropic-claude-v1",
+            ),
+        ],
+    ),
+}
+FOREIGN = [
+    ThinkingTextPart(
+        id="rs_foreign", text="Foreign reasoning that must never be re-sent", model_id="other-model-x"
+    ),
+    ThinkingSignaturePart(
+        id="rs_foreign",
+        signature="ForeignSignatureFromAnotherProvider",
+        model_id="other-model-x",
+        format="xai-foreign",
+    ),
+]
+SIGNATURE_KEYS = ("signature", "encrypted_content", "thoughtSignature")
+
+
+def thinking_history(provider: str) -> tuple[list[HistoryEvent], CallParams]:
+    model, parts = THINKING[provider]
+    history: list[HistoryEvent] = [
+        user("Why does the parser fail?"),
+        turn(*FOREIGN, *parts, TextPart(text="It fails on empty input."), call("call_t")),
+        result("call_t", "test output: 1 failed"),
+    ]
+    return history, CallParams(model=model)
+
+
+def _strip_signatures(_provider: str, body: dict[str, Any]) -> None:
+    for d in dicts(body):
+        for key in SIGNATURE_KEYS:
+            if key in d:
+                d[key] = ""
+        if d.get("type") in ("redacted_thinking", "reasoning.encrypted"):
+            d["data"] = ""
+
+
+def _foreign_as_native(provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    """Relabels every signature as the provider's own: the foreign one goes out as native."""
+    model, parts = THINKING[provider]
+    native = next(p.format for p in parts if isinstance(p, ThinkingSignaturePart))
+    out: list[HistoryEvent] = []
+    for event in history:
+        if isinstance(event, AssistantMessage):
+            relabelled = [
+                p.model_copy(update={"format": native, "model_id": model})
+                if isinstance(p, ThinkingSignaturePart | ThinkingTextPart)
+                else p
+                for p in event.parts
+            ]
+            event = event.model_copy(update={"parts": relabelled})
+        out.append(event)
+    return out
+
+
+def _thinking_as_text(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    """Field lesson 1: foreign thinking re-sent as literal ``<thinking>`` text."""
+    out: list[HistoryEvent] = []
+    for event in history:
+        if isinstance(event, AssistantMessage):
+            parts = [
+                TextPart(text=f"<thinking>{p.text}</thinking>")
+                if isinstance(p, ThinkingTextPart) and p.model_id == "other-model-x"
+                else p
+                for p in event.parts
+            ]
+            event = event.model_copy(update={"parts": parts})
+        out.append(event)
+    return out
+
+
+def _swap_thinking_texts(_provider: str, body: dict[str, Any]) -> None:
+    blocks = [d for d in dicts(body) if d.get("type") == "thinking"]
+    blocks[0]["thinking"], blocks[1]["thinking"] = blocks[1]["thinking"], blocks[0]["thinking"]
+
+
+@pytest.mark.parametrize("provider", sorted(THINKING))
+def test_i2_catches_a_stripped_signature(provider: str) -> None:
+    history, params = thinking_history(provider)
+    assert_caught(
+        history, params, provider, "I2", Mutant(body=_strip_signatures), "empty or missing signature"
+    )
+
+
+@pytest.mark.parametrize("provider", sorted(THINKING))
+def test_i2_catches_a_foreign_signature_sent_as_native(provider: str) -> None:
+    history, params = thinking_history(provider)
+    assert_caught(
+        history, params, provider, "I2", Mutant(history=_foreign_as_native), "not a native signature"
+    )
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i2_catches_foreign_thinking_resent_as_text(provider: str) -> None:
+    history, params = thinking_history(provider) if provider in THINKING else thinking_history("anthropic")
+    assert_caught(
+        history, params, provider, "I2", Mutant(history=_thinking_as_text), "appears in the request"
+    )
+
+
+def test_i2_catches_a_signature_paired_with_the_wrong_text() -> None:
+    history, params = thinking_history("anthropic")
+    assert_caught(
+        history, params, "anthropic", "I2", Mutant(body=_swap_thinking_texts), "not sent as one native unit"
+    )
+
+
+# ---------------------------------------------------------------- I4 tool-result-text
+
+
+def _echo_tool_text(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    """Repeats each tool's output as a separate user text (the flattening seed 004 forbids)."""
+    out: list[HistoryEvent] = []
+    for event in history:
+        out.append(event)
+        if isinstance(event, ToolResultMessage):
+            out.append(UserMessage(parts=[TextPart(text=event.output_text)]))
+    return out
+
+
+def _rewrite_tool_text(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"output_text": f"[tool output] {e.output_text}"})
+        if isinstance(e, ToolResultMessage)
+        else e
+        for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i4_catches_tool_text_repeated_as_user_text(provider: str) -> None:
+    mutant = Mutant(history=_echo_tool_text)
+    violations = found(AGENT_LOOP, CallParams(), provider, "I4", mutant)
+    assert any("appears 2 times" in v.reason or "is not output_text" in v.reason for v in violations), (
+        violations
+    )
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i4_catches_a_result_text_that_is_not_output_text(provider: str) -> None:
+    assert_caught(
+        AGENT_LOOP, CallParams(), provider, "I4", Mutant(history=_rewrite_tool_text), "is not output_text"
+    )
+
+
+# ---------------------------------------------------------------- I7 tool-pairing
+
+_RESULT_ID_KEY = {
+    "anthropic": "tool_use_id",
+    "openai-chat": "tool_call_id",
+    "openrouter": "tool_call_id",
+    "openai-responses": "call_id",
+    "gemini": "id",
+}
+
+
+def _swap_result_ids(provider: str, body: dict[str, Any]) -> None:
+    """Answers the calls in the wrong order (the ids of the first two results swapped)."""
+    turns, _ = tool_turns(provider, body)
+    first, second = next(t.results[:2] for t in turns if len(t.results) >= 2)
+    key = _RESULT_ID_KEY[provider]
+    first.unit[key], second.unit[key] = second.unit[key], first.unit[key]
+
+
+def _rename_first_call(provider: str, body: dict[str, Any]) -> None:
+    """Sends the first tool call under another id than the one its result answers."""
+    for item in wire_messages(provider, body):
+        if provider == "anthropic":
+            units = [d for d in as_list(item.get("content")) if (as_dict(d) or {}).get("type") == "tool_use"]
+            key = "id"
+        elif provider in ("openai-chat", "openrouter"):
+            units, key = as_list(item.get("tool_calls")), "id"
+        elif provider == "openai-responses":
+            units, key = ([item] if item.get("type") == "function_call" else []), "call_id"
+        else:
+            units = [
+                p["functionCall"] for p in as_list(item.get("parts")) if "functionCall" in (as_dict(p) or {})
+            ]
+            key = "id"
+        if units:
+            units[0][key] = "renamed_call_id"
+            return
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i7_catches_results_out_of_call_order(provider: str) -> None:
+    assert_caught(
+        AGENT_LOOP, CallParams(), provider, "I7", Mutant(body=_swap_result_ids), "not in call order"
+    )
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i7_catches_a_changed_call_id(provider: str) -> None:
+    violations = found(AGENT_LOOP, CallParams(), provider, "I7", Mutant(body=_rename_first_call))
+    reasons = " / ".join(v.reason for v in violations)
+    assert "has 0 results" in reasons and "answers no call" in reasons and "not sent verbatim" in reasons
+
+
+# ---------------------------------------------------------------- I8 provider-shape
+
+
+def _inject_null(provider: str, body: dict[str, Any]) -> None:
+    wire_messages(provider, body)[0]["name"] = None
+
+
+def _second_system(provider: str, body: dict[str, Any]) -> None:
+    messages = body["messages"] if provider != "openai-responses" else body["input"]
+    messages.append({"role": "system", "content": "a second system prompt"})
+
+
+def _empty_text_block(provider: str, body: dict[str, Any]) -> None:
+    first = wire_messages(provider, body)[0]
+    block: dict[str, Any] = {"text": ""} if provider == "gemini" else {"type": "text", "text": ""}
+    if provider == "openai-responses":
+        block["type"] = "input_text"
+    key = "parts" if provider == "gemini" else "content"
+    if isinstance(first[key], str):
+        first[key] = [{"type": "text", "text": first[key]}]
+    first[key].append(block)
+
+
+def _split_user_message(provider: str, body: dict[str, Any]) -> None:
+    messages = wire_messages(provider, body)
+    key = LIST_KEYS[provider]
+    body[key] = [messages[0], json.loads(json.dumps(messages[0])), *messages[1:]]
+
+
+LIST_KEYS = {"anthropic": "messages", "gemini": "contents"}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i8_catches_an_explicit_null(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I8", Mutant(body=_inject_null), "explicit null")
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "openai-responses", "openrouter"])
+def test_i8_catches_a_second_system_prompt(provider: str) -> None:
+    params = CallParams(system="You are a careful engineer.")
+    assert_caught(
+        AGENT_LOOP, params, provider, "I8", Mutant(body=_second_system), "system prompt is sent 2 times"
+    )
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i8_catches_an_empty_text_block(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I8", Mutant(body=_empty_text_block), "empty text")
+
+
+@pytest.mark.parametrize("provider", sorted(LIST_KEYS))
+def test_i8_catches_broken_alternation(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I8", Mutant(body=_split_user_message), "in a row")
+
+
+# ---------------------------------------------------------------- I12 schema-conformance
+
+
+def _bad_role(provider: str, body: dict[str, Any]) -> None:
+    wire_messages(provider, body)[0]["role"] = 42
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i12_catches_a_request_the_schema_rejects(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I12", Mutant(body=_bad_role), "role")
+
+
+# ---------------------------------------------------------------- I13 no-silent-loss
+
+
+def _drop_user_images(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"parts": [p for p in e.parts if not isinstance(p, ImageURLPart)]})
+        if isinstance(e, UserMessage)
+        else e
+        for e in history
+    ]
+
+
+def _drop_tool_calls(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    """Drops the calls but keeps the message count (warning indices must still point at the same messages)."""
+    return [
+        e.model_copy(update={"parts": [p for p in e.parts if not isinstance(p, ToolCallPart)]})
+        if isinstance(e, AssistantMessage)
+        else e
+        for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i13_catches_an_image_dropped_without_warning(provider: str) -> None:
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I13", Mutant(history=_drop_user_images), "(image_url)")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i13_catches_tool_calls_dropped_without_warning(provider: str) -> None:
+    violations = found(AGENT_LOOP, CallParams(), provider, "I13", Mutant(history=_drop_tool_calls))
+    lost = {(v.message_index, v.reason.split(" is ")[0]) for v in violations}
+    assert {(2, "part 1 (tool_call)"), (2, "part 2 (tool_call)")} <= lost
+
+
+def _gemini_without_ids(reverse: bool) -> Any:
+    def mutate(_provider: str, body: dict[str, Any]) -> None:
+        for d in dicts(body):
+            for key in ("functionCall", "functionResponse"):
+                unit = as_dict(d.get(key))
+                if unit is not None:
+                    unit.pop("id", None)
+        if reverse:
+            for content in wire_messages("gemini", body):
+                parts = as_list(content.get("parts"))
+                responses = [p for p in parts if "functionResponse" in (as_dict(p) or {})]
+                rest = [p for p in parts if "functionResponse" not in (as_dict(p) or {})]
+                content["parts"] = [*reversed(responses), *rest]
+
+    return mutate
+
+
+def test_i7_pairs_gemini_calls_without_ids_by_position_and_name() -> None:
+    history: list[HistoryEvent] = [
+        user("look at both"),
+        turn(call("c1", "read"), call("c2", "bash")),
+        result("c1", "read output"),
+        result("c2", "bash output"),
+    ]
+    in_order = found(history, CallParams(), "gemini", "I7", Mutant(body=_gemini_without_ids(False)))
+    assert in_order and all("not sent" in v.reason for v in in_order), in_order  # ids lost, pairing fine
+    swapped = found(history, CallParams(), "gemini", "I7", Mutant(body=_gemini_without_ids(True)))
+    assert any("not answered one by one, in order, by name" in v.reason for v in swapped), swapped

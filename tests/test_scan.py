@@ -1,0 +1,68 @@
+"""``harness scan``: flags planted keys (masked, with file and line), passes the committed cassettes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from harness.cli import app
+from harness.record.scan import classify, mask, scan_text
+from tests.record_support import CASSETTES
+
+runner = CliRunner()
+PLANTED = {
+    "sk-ant-api03-" + "x" * 40: "anthropic-key",
+    "sk-proj-" + "y" * 40: "openai-project-key",
+    "AIza" + "z" * 35: "google-api-key",
+    "sk-or-v1-" + "0" * 64: "openrouter-key",
+    "gsk_" + "q" * 40: "groq-key",
+    "org-" + "w" * 24: "openai-organization-id",
+}
+
+
+def test_scan_passes_the_committed_cassettes() -> None:
+    result = runner.invoke(app, ["scan", str(CASSETTES)])
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout == ""
+    assert "clean" in result.stderr
+
+
+def test_scan_flags_planted_keys_masked(tmp_path: Path) -> None:
+    clean = tmp_path / "clean.yaml"
+    clean.write_text("interactions: []\n", encoding="utf-8")
+    planted = tmp_path / "sub" / "leak.yaml"
+    planted.parent.mkdir()
+    lines = ["interactions: []", *(f"# line with {k}" for k in PLANTED)]
+    planted.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["scan", str(tmp_path)])
+    assert result.exit_code == 1
+    reported = result.stdout.splitlines()
+    assert len(reported) == len(PLANTED)
+    for line_number, (secret, kind) in enumerate(PLANTED.items(), start=2):
+        assert f"{planted}:{line_number}: {kind}: " in result.stdout
+        assert secret not in result.stdout + result.stderr
+    assert "6 secret-like string(s) found" in result.stderr
+
+
+def test_scan_sees_keys_yaml_folds_or_escapes(tmp_path: Path) -> None:
+    key = "sk-ant-api03-" + "k" * 40
+    folded = (
+        f'uri: "https://h/p?\\\n  x={key[:10]}\\\n  {key[10:]}"\n'  # a double-quoted scalar folded mid-key
+    )
+    findings = scan_text(folded, "c.yaml")
+    assert [(f.line, f.kind) for f in findings] == [(1, "anthropic-key")]
+
+
+def test_mask_and_classify_never_return_the_secret() -> None:
+    for secret, kind in PLANTED.items():
+        assert classify(secret) == kind
+        assert secret not in mask(secret)
+        assert mask(secret).endswith(f"({len(secret)} chars)")
+    assert classify("Bearer " + "t" * 30) == "bearer-token"
+
+
+def test_scan_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["scan", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("harness: no such file or directory")
