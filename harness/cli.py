@@ -65,7 +65,10 @@ def render(
         _fail(str(exc))
     if model:
         call = call.model_copy(update={"model": model})
-    rendered = chosen.render(provider, events, call)
+    try:
+        rendered = chosen.render(provider, events, call)
+    except Exception as exc:  # a target's own crash is a finding, reported in one line
+        _fail(f"target '{target}' failed to render for {provider}: {type(exc).__name__}: {exc}", code=1)
     for warning in rendered.warnings:
         typer.echo(f"warning: {warning}", err=True)
     sys.stdout.write(canonical_json(rendered.body))
@@ -93,6 +96,8 @@ def replay(
         )
     except ReplayInputError as exc:
         _fail(str(exc))
+    except Exception as exc:  # a target's own crash is a finding, reported in one line
+        _fail(f"target '{target}' failed to replay {file}: {type(exc).__name__}: {exc}", code=1)
     payload = [result_to_json(r) for r in results]
     sys.stdout.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
 

@@ -45,6 +45,7 @@ from harness.model import (
 )
 
 __all__ = [
+    "NASTY_TEXT",
     "PROVIDERS",
     "PROVIDER_MODELS",
     "adversarial_histories",

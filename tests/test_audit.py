@@ -53,14 +53,12 @@ def _forms(result: AuditResult, comparison: Comparison, out: Path) -> dict[str, 
 
 
 def test_reference_audit_passes_and_every_form_is_deterministic(tmp_path: Path) -> None:
-    # Generated histories are left out: they are there to find adapter bugs, which the
-    # reference adapters may have; the generated path is covered by the toy targets below.
     runs: list[dict[str, bytes]] = []
     for n in range(2):
-        result = run_audit(get_target("reference"), ["anthropic", "openai-responses"], examples=0)
+        result = run_audit(get_target("reference"), ["anthropic", "openai-responses"], examples=5)
         runs.append(_forms(result, compare(result, None), tmp_path / str(n)))
         assert result.failures() == []
-        assert {r.kind for r in result.records} == {"scenario", "cassette"}
+        assert {r.kind for r in result.records} == {"scenario", "generated", "cassette"}
     assert runs[0] == runs[1]
     data = json.loads(runs[0]["json"])
     assert list(data) == sorted(data)

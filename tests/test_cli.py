@@ -110,3 +110,26 @@ def test_replay_missing_and_broken_files_exit_2(tmp_path: Path) -> None:
     broken.write_text("interactions: [\n  - {", encoding="utf-8")
     result = runner.invoke(app, ["replay", str(broken), "--provider", "anthropic"])
     assert result.exit_code == 2 and "broken.yaml" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from collections.abc import Sequence
+
+    import harness.cli as cli
+    from harness.adapters.base import Rendered
+    from harness.model import HistoryEvent
+    from harness.params import CallParams
+    from harness.targets.reference import ReferenceTarget
+
+    class Crashing(ReferenceTarget):
+        def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+            raise RuntimeError("boom")
+
+    def crashing(name: str) -> Crashing:
+        return Crashing()
+
+    monkeypatch.setattr(cli, "get_target", crashing)
+    history, _ = _write_scenario(tmp_path, "plain_single_turn")
+    result = runner.invoke(app, ["render", str(history), "--provider", "anthropic"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "harness: target 'reference' failed to render for anthropic: RuntimeError: boom"

@@ -223,6 +223,7 @@ ADVERSARIAL: dict[str, Callable[[list[HistoryEvent]], bool]] = {
 
 
 @pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")  # the >100k-character texts
 def test_adversarial_histories_cover_the_hostile_shapes(shape: str) -> None:
     assert _found(adversarial_histories(), ADVERSARIAL[shape])
 

@@ -11,8 +11,9 @@ checkout (and on what else the process imported); ``_no_local_constants`` switch
 that off for the collection, so only the seed and the strategies decide.
 The audit reports the smallest failing case it saw rather than shrinking through the
 target, which for a third-party target would mean hundreds of extra calls. Histories
-without a user message that says something (non-blank text or an image) are left out:
-there is nothing for a model to answer, so no request body can be valid.
+without a user message that says something (non-blank text or an image URL; the
+strategies' image files do not exist on disk) are left out: there is nothing for a
+model to answer, so no request body could be valid.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from harness.codec import dumps_history
-from harness.model import HistoryEvent, TextPart, UserMessage
+from harness.model import HistoryEvent, ImageURLPart, TextPart, UserMessage
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.strategies import histories
 
@@ -68,7 +69,9 @@ def _no_local_constants() -> Generator[None]:
 def _has_user_message(history: list[HistoryEvent]) -> bool:
     return any(
         isinstance(event, UserMessage)
-        and any(not isinstance(p, TextPart) or p.text.strip() for p in event.parts)
+        and any(
+            isinstance(p, ImageURLPart) or (isinstance(p, TextPart) and p.text.strip()) for p in event.parts
+        )
         for event in history
     )
 

@@ -160,8 +160,7 @@ def sendable_strings(
     out: list[str] = []
     if params.system:
         out.append(params.system)
-    if params.model:
-        out.append(params.model)
+    out += [model, params.model or ""]
     for tool in params.tools or []:
         out += [tool.name, tool.description, json.dumps(tool.parameters)]
         out += [v for _, v in leaves(tool.parameters)]

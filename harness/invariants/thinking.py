@@ -33,7 +33,13 @@ __all__ = ["GEMINI_SKIP_SIGNATURE", "check_thinking_pairing"]
 ID = "I2"
 #: Gemini's documented placeholder for a function call without a real thought signature.
 GEMINI_SKIP_SIGNATURE = "skip_thought_signature_validator"
-_LEAK_MIN = 8
+# A value shorter than this counts as leaked only where a whole string equals it (coincidences).
+_LEAK_SUBSTRING_MIN = 24
+# Where content, reasoning or reasoning state can travel (not ids, roles, types, model names).
+_CONTENT_KEYS = frozenset(
+    {"text", "content", "output", "error", "summary", "thinking", "data", "signature"}
+    | {"encrypted_content", "thoughtSignature", "arguments", "reasoning", "reasoning_content"}
+)
 
 
 def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
@@ -204,7 +210,7 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
 def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violation]:
     """Foreign signatures and unsent thinking must not reappear anywhere (e.g. as literal text)."""
     sendable = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
-    body_leaves = [leaf for _, leaf in leaves(ctx.body)]
+    body_leaves = [leaf for key, leaf in leaves(ctx.body) if key in _CONTENT_KEYS]
     out: list[Violation] = []
     for index, event in enumerate(ctx.history):
         if not isinstance(event, AssistantMessage):
@@ -219,9 +225,12 @@ def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violat
                 )
             else:
                 continue
-            if len(value) < _LEAK_MIN or explained(value, sendable):
+            if not value or explained(value, sendable):
                 continue
-            if any(value in leaf for leaf in body_leaves):
+            if any(
+                leaf.strip() == value or (len(value) >= _LEAK_SUBSTRING_MIN and value in leaf)
+                for leaf in body_leaves
+            ):
                 out.append(
                     ctx.violation(ID, index, f"part {pidx}: {what} appears in the request", {"value": value})
                 )

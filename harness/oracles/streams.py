@@ -31,13 +31,12 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-import httpx2
-
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
 from harness.replay import Exchange, replay_exchange
 from harness.stream import CallResult, get_parser
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
+    import httpx2
     from anthropic import Anthropic
     from anthropic.types import Message
     from google.genai import Client as GenaiClient
@@ -94,12 +93,16 @@ def _chunks(body: bytes, size: int) -> Iterator[bytes]:
 
 
 def _serve(request: httpx2.Request) -> httpx2.Response:
+    import httpx2
+
     body, size = _SERVED.body, _SERVED.chunk_size
     content = _chunks(body, size) if size else body
     return httpx2.Response(200, headers={"content-type": _SERVED.content_type}, content=content)
 
 
 def _http() -> httpx2.Client:
+    import httpx2
+
     return httpx2.Client(transport=httpx2.MockTransport(_serve))
 
 
@@ -357,7 +360,9 @@ _CHAT_STOP = {"stop": "stop", "length": "length", "tool_calls": "tool_use", "fun
 
 def _project_chat(completion: ChatCompletion, openrouter: bool) -> Shape:
     """The SDK joins each delta field into one string: reasoning, then text, refusal, tool calls."""
-    choice = next(c for c in completion.choices if c.index == 0)
+    choice = next((c for c in completion.choices if c.index == 0), None)
+    if choice is None:  # nothing accumulated (an error-only body): no parts, no finish
+        return _finish_shape([], "<no choice 0>", _usage(0, 0), completion.id, completion.model)
     message = choice.message
     extra: dict[str, Any] = message.model_extra or {}
     details: list[dict[str, Any]] = (extra.get("reasoning_details") or []) if openrouter else []

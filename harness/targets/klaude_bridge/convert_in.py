@@ -180,12 +180,13 @@ def model_id(provider: str, params: CallParams) -> str:
 
 
 def call_parameter(provider: str, inputs: list[Any], params: CallParams) -> Any:
-    """klaude's LLMCallParameter as agent/step.py builds it (input, system, tools, session id)."""
+    """klaude's LLMCallParameter as agent/step.py builds it (input, system, tools, session id, cache key)."""
     return llm_param.LLMCallParameter(
         input=inputs,
         system=params.system,
         tools=_tools(params),
         session_id=SESSION_ID,
+        prompt_cache_key=SESSION_ID,  # what Session.model_post_init derives from the session id
         model_id=model_id(provider, params),
         max_tokens=params.max_tokens,
         temperature=params.temperature,
