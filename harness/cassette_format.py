@@ -25,8 +25,8 @@ class _Dumper(yaml.SafeDumper):
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     if "\n" in value:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")  # pyright: ignore[reportUnknownMemberType]
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)  # pyright: ignore[reportUnknownMemberType]
 
 
 _Dumper.add_representer(str, _str)

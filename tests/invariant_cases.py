@@ -28,7 +28,6 @@ from harness.adapters.base import Rendered
 from harness.codec import dumps_history
 from harness.invariants import Violation, run_invariants
 from harness.invariants.base import Continuation
-from harness.invariants.canonical import degradation_target
 from harness.invariants.continuation import next_turn as default_next_turn
 from harness.model import (
     AnyPart,
@@ -373,54 +372,8 @@ class Finding:
     matches: Callable[[Sequence[HistoryEvent], str, Violation], bool]
 
 
-def _developer_on_dropped_result(history: Sequence[HistoryEvent], provider: str, v: Violation) -> bool:
-    if v.invariant not in ("I1", "I13") or v.message_index is None:
-        return False
-    if not isinstance(history[v.message_index], DeveloperMessage):
-        return False
-    kind, target = degradation_target(history, v.message_index)
-    if kind != "tool":
-        return False
-    warnings = REFERENCE.render(provider, list(history), CallParams()).warnings
-    return any(
-        w.message_index == target and w.code in ("tool-result-orphan", "tool-result-duplicate")
-        for w in warnings
-    )
-
-
-KNOWN_FINDINGS: tuple[Finding, ...] = (
-    Finding(
-        "F1",
-        "developer parts appended to a tool result that prepare() drops (orphan or duplicate) vanish unwarned",
-        _developer_on_dropped_result,
-    ),
-    Finding(
-        "F2",
-        "gemini: the skip_thought_signature_validator placeholder leaves earlier model contents when a turn is appended",
-        lambda _h, p, v: (
-            p == "gemini" and v.invariant == "I9" and "skip_thought_signature_validator" in v.example
-        ),
-    ),
-    Finding(
-        "F3",
-        "openai-chat/openrouter: a history with nothing to send renders messages: [] (schema minItems 1), unwarned",
-        lambda _h, p, v: (
-            p in ("openai-chat", "openrouter")
-            and v.invariant == "I12"
-            and "messages: [] has less than 1 item" in v.reason
-        ),
-    ),
-    Finding(
-        "F4",
-        "gemini: a google signature that is not base64 is sent as thoughtSignature (bytes): rejected",
-        lambda _h, p, v: (
-            p == "gemini"
-            and v.invariant == "I12"
-            and "thoughtSignature" in v.reason
-            and ("valid base64" in v.reason or "does not match" in v.reason)
-        ),
-    ),
-)
+#: Findings F1-F4 were fixed (see tests/test_invariants_findings.py); park new ones here.
+KNOWN_FINDINGS: tuple[Finding, ...] = ()
 
 
 def unexplained(

@@ -208,3 +208,25 @@ def test_google_signature_pairs_only_with_the_part_right_before_it() -> None:
     ]
     signed = pair_thinking(AssistantMessage(parts=[thought, sig]))
     assert signed == [ThinkingUnit(thought, 0, sig, 1)]
+
+
+@pytest.mark.parametrize("dropped", ["orphan", "duplicate"])
+def test_developer_parts_on_a_dropped_result_are_sent_as_a_user_message(dropped: str) -> None:
+    # Finding F1 of the invariants: they vanished with the result, unwarned.
+    dev = DeveloperMessage(parts=[TextPart(text="Reminder: tabs")])
+    if dropped == "orphan":
+        history: list[HistoryEvent] = [result("trimmed"), dev, user("continue")]
+    else:
+        history = [
+            user("go"),
+            AssistantMessage(parts=[call("c1")]),
+            result("c1"),
+            result("c1", "again"),
+            dev,
+            user("continue"),
+        ]
+    prepared = prepare(history, CallParams(), "anthropic", IdPolicy())
+    users = [i for i in prepared.items if isinstance(i, WireUser)]
+    texts = [getattr(ci.part, "text", None) for u in users for ci in u.items]
+    assert texts[-2:] == ["Reminder: tabs\n", "continue"]
+    assert "developer-as-user" in [w.code for w in prepared.warnings]

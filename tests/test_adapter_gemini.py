@@ -308,7 +308,7 @@ def test_unsigned_and_foreign_thinking_is_dropped_never_sent_as_text() -> None:
 def test_signature_without_a_carrier_is_dropped_with_a_warning() -> None:
     history = [
         user("hi"),
-        assistant(gsig("first"), TextPart(text=""), gsig("after-empty"), TextPart(text="ok")),
+        assistant(gsig("Zmlyc3Q="), TextPart(text=""), gsig("YWZ0ZXI="), TextPart(text="ok")),
     ]
     out = render(history, model=G25)
     assert out.body["contents"][1]["parts"] == [{"text": "ok"}]
@@ -319,10 +319,11 @@ def test_signature_without_a_carrier_is_dropped_with_a_warning() -> None:
     ]
 
 
-def test_gemini3_current_turn_unsigned_first_call_gets_the_documented_sentinel() -> None:
+def test_gemini3_unsigned_first_call_of_every_step_gets_the_documented_sentinel() -> None:
+    # Earlier turns get it too, so appending a turn never changes earlier contents (I9, finding F2).
     history = [
         user("earlier"),
-        assistant(call("old")),  # previous turn: not validated, no sentinel
+        assistant(call("old")),  # previous turn: not validated by Gemini, sentinel kept for prefix stability
         result("old"),
         assistant(TextPart(text="done")),
         user("now"),
@@ -334,12 +335,19 @@ def test_gemini3_current_turn_unsigned_first_call_gets_the_documented_sentinel()
     ]
     out = render(history, model=G3)
     contents = out.body["contents"]
-    assert "thoughtSignature" not in contents[1]["parts"][0]
+    assert contents[1]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
     assert contents[5]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
     assert "thoughtSignature" not in contents[5]["parts"][1]
     assert contents[7]["parts"][0]["thoughtSignature"] == "real"
     dummies = [w for w in out.warnings if w.code == "thought-signature-dummy"]
-    assert [(w.message_index, w.part_index) for w in dummies] == [(5, 0)]
+    assert [(w.message_index, w.part_index) for w in dummies] == [(1, 0), (5, 0)]
+
+
+def test_a_google_signature_that_is_not_base64_is_dropped() -> None:
+    # Finding F4 of the invariants: both oracles reject it (thoughtSignature is bytes).
+    out = render([user("go"), assistant(TextPart(text="a"), gsig("=DD6/4A4=CA"))], model=G25)
+    assert "thoughtSignature" not in out.body["contents"][1]["parts"][0]
+    assert codes(out) == ["signature-invalid"]
 
 
 def test_foreign_signature_on_a_gemini3_call_is_replaced_by_the_sentinel() -> None:

@@ -353,3 +353,14 @@ def test_same_input_same_bytes() -> None:
         result("b"),
     ]
     assert canonical_json(render(history).body) == canonical_json(render(history).body)
+
+
+def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> None:
+    # Finding F3 of the invariants: messages: [] violates the schema's minItems.
+    from harness.adapters import get_adapter
+    from harness.params import CallParams
+
+    for provider in ("openai-chat", "openrouter"):
+        out = get_adapter(provider).render([], CallParams(system="be brief"))
+        assert [m["role"] for m in out.body["messages"]] == ["system", "user"]
+        assert [w.code for w in out.warnings] == ["placeholder-user"]

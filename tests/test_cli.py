@@ -132,4 +132,7 @@ def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytes
     history, _ = _write_scenario(tmp_path, "plain_single_turn")
     result = runner.invoke(app, ["render", str(history), "--provider", "anthropic"])
     assert result.exit_code == 1
-    assert result.stderr.strip() == "harness: target 'reference' failed to render for anthropic: RuntimeError: boom"
+    assert (
+        result.stderr.strip()
+        == "harness: target 'reference' failed to render for anthropic: RuntimeError: boom"
+    )

@@ -410,6 +410,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 "tool-result-orphan",
                 f"result for call '{item.call_id}' has no matching tool call before it; dropped",
             )
+            out.extend(_rescue_developer_parts(item, warnings))
             i += 1
             continue
         out.append(item)
@@ -445,6 +446,9 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 )
             else:
                 by_id[r.call_id] = r
+        rescued = [
+            u for r in results if by_id.get(r.call_id) is not r for u in _rescue_developer_parts(r, warnings)
+        ]
         ordered: list[WireItem] = []
         seen_calls: set[str] = set()
         for call in calls:
@@ -496,8 +500,23 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 "user content between tool calls and their results was moved after the results",
             )
         out.extend(ordered)
-        out.extend(others)
+        out.extend(sorted([*others, *rescued], key=lambda w: w.index if w.index is not None else -1))
     return out
+
+
+def _rescue_developer_parts(result: WireToolResult, warnings: Warnings) -> list[WireItem]:
+    """Developer parts attached to a result that is dropped still reach the provider, as a user message."""
+    if not result.appended:
+        return []
+    first = result.appended[0].message_index
+    warnings.add(
+        first,
+        None,
+        None,
+        "developer-as-user",
+        "developer message was attached to a tool result that is dropped; sent as a user message",
+    )
+    return [WireUser(first, list(result.appended), from_developer=True)]
 
 
 def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:

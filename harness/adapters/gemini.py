@@ -48,7 +48,11 @@ Decisions where the design left room (each also in the adapter report):
   responses). When that call has no native signature and the model is Gemini 3 or
   later, the documented sentinel ``skip_thought_signature_validator`` is sent
   (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ). Only the first call of
-  a step: in parallel calls Gemini itself signs only the first one.
+  a step: in parallel calls Gemini itself signs only the first one. The sentinel is sent
+  on every model step, not only the current turn's, so appending a turn never changes
+  earlier contents (prefix stability, I9).
+- A ``google`` signature that is not base64 cannot be sent (``thoughtSignature`` is bytes
+  on the wire): dropped with ``signature-invalid``.
 - Thinking params: Gemini >= 3 uses ``thinkingLevel`` from ``effort`` (else
   ``thinkingBudget`` from ``budget_tokens``, which Gemini 3 accepts for backward
   compatibility); Gemini 2.5 uses ``thinkingBudget`` only; aliases without a version
@@ -309,7 +313,6 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
 
     https://ai.google.dev/api/caching#Content
     """
-    current_from = _current_turn_start(items)
     turns: list[_Turn] = []
     calls: dict[str, str] = {}  # sent call id -> tool name, for functionResponse.name
     i = 0
@@ -317,7 +320,10 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
         item = items[i]
         if isinstance(item, WireAssistant):
             calls = _call_names(item)
-            validate = i > current_from and _validates_call_signatures(model)
+            # Every model step, not only the current turn's: Gemini validates the current
+            # turn only, but a placeholder that vanishes once a turn is appended would change
+            # the earlier contents (prefix stability, I9; finding F2).
+            validate = _validates_call_signatures(model)
             turns.append(_Turn("model", item.index, _assistant_parts(item, model, validate, warnings)))
             i += 1
         elif isinstance(item, WireToolResult):
@@ -356,18 +362,15 @@ def _ensure_user_first(contents: list[Json], warnings: Warnings) -> list[Json]:
     return [{"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]}, *contents]
 
 
-def _current_turn_start(items: list[WireItem]) -> int:
-    """Position of the last user message that starts a turn; -1 if none.
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")
 
-    Gemini's "current turn" begins at the most recent user content with standard
-    content rather than function responses. A user message right after tool results
-    merges into their content, so only one right after a model turn (or first) counts.
-    """
-    start = -1
-    for pos, item in enumerate(items):
-        if isinstance(item, WireUser) and (pos == 0 or isinstance(items[pos - 1], WireAssistant)):
-            start = pos
-    return start
+
+def _is_base64(value: str) -> bool:
+    """Standard or URL-safe base64 (Gemini returns one and accepts both), padding optional."""
+    if _BASE64.fullmatch(value) is None:
+        return False
+    stripped = value.rstrip("=")
+    return len(stripped) % 4 != 1
 
 
 def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
@@ -515,8 +518,8 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
             first_call[0],
             "tool_call",
             "thought-signature-dummy",
-            f"Gemini 3 validates the first function call of each step in the current turn and this one has "
-            f"no native signature; sent '{SKIP_SIGNATURE}'",
+            f"Gemini 3 validates the first function call of each step (in the current turn; sent on every "
+            f"step so earlier contents never change) and this one has no native signature; sent '{SKIP_SIGNATURE}'",
         )
     return out
 
@@ -593,6 +596,15 @@ def _attach_signature(
     if problem is not None:
         code = _signature_drop_code(sig, "signature-foreign")
         warnings.add(item.index, idx, "thinking_signature", code, f"{problem}; dropped")
+        return
+    if not _is_base64(sig.signature):
+        warnings.add(
+            item.index,
+            idx,
+            "thinking_signature",
+            "signature-invalid",
+            "thoughtSignature is bytes on the wire and this signature is not base64; dropped",
+        )
         return
     parts = item.message.parts
     if idx == 0 or isinstance(parts[idx - 1], ThinkingSignaturePart):

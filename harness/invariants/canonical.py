@@ -73,6 +73,23 @@ def effective_model(provider: str, params: CallParams, body: Json) -> str:
 Target = tuple[Literal["user", "tool", "own"], int]
 
 
+def result_is_kept(history: Sequence[HistoryEvent], index: int) -> bool:
+    """Whether the tool result at ``index`` answers a call of the assistant turn before it, first.
+
+    Results are paired with the nearest preceding assistant message; one whose call is not
+    in it (trimmed away) or that repeats an earlier result's call id is dropped.
+    """
+    result = history[index]
+    assert isinstance(result, ToolResultMessage)
+    for prev in range(index - 1, -1, -1):
+        event = history[prev]
+        if isinstance(event, ToolResultMessage) and event.call_id == result.call_id:
+            return False  # a second result for the same call
+        if isinstance(event, AssistantMessage):
+            return any(isinstance(p, ToolCallPart) and p.call_id == result.call_id for p in event.parts)
+    return False
+
+
 def degradation_target(history: Sequence[HistoryEvent], index: int) -> Target:
     """Where the developer message at ``index`` must go (DESIGN "Developer degradation").
 
@@ -86,7 +103,8 @@ def degradation_target(history: Sequence[HistoryEvent], index: int) -> Target:
         if isinstance(event, UserMessage):
             return ("user", prev)
         if isinstance(event, ToolResultMessage):
-            return ("tool", prev)
+            # A result that is dropped (orphan or duplicate) cannot carry it: a user message here.
+            return ("tool", prev) if result_is_kept(history, prev) else ("own", index)
         if isinstance(event, DeveloperMessage):
             return degradation_target(history, prev)
         if isinstance(event, AssistantMessage):

@@ -65,7 +65,9 @@ def get_target(name: str) -> Target:
     try:
         target = ep.load()
     except Exception as exc:  # a broken third-party bridge must not crash the CLI with a traceback
-        raise TargetError(f"target '{name}' failed to load ({ep.value}): {type(exc).__name__}: {exc}") from None
+        raise TargetError(
+            f"target '{name}' failed to load ({ep.value}): {type(exc).__name__}: {exc}"
+        ) from None
     if not isinstance(target, Target):
         raise TargetError(f"target '{name}' ({ep.value}) does not implement the Target protocol")
     return target
