@@ -403,6 +403,7 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     "agent-loop-long": lambda s: (
         len(_assistants(s)) >= 12 and sum(isinstance(e, DeveloperMessage) for e in s.history) >= 2
     ),
+    "regression": lambda s: s.name.startswith("regression_") and "Regression F" in s.description,
 }
 
 

@@ -77,6 +77,8 @@ TAG_INFO: dict[str, str] = {
     "tools": "any tool call or tool result",
     "tools-given": "params.tools defines every tool the history calls",
     "tools-derived": "the history calls tools that params.tools does not define",
+    # regressions: minimal counterexamples the invariant properties found in our adapters
+    "regression": "a minimal counterexample that exposed a real bug (named in its description)",
     "tool-single": "one tool call and its result",
     "tool-parallel-in-order": "parallel calls whose results come back in call order",
     "tool-parallel-out-of-order": "parallel calls whose results come back out of call order",

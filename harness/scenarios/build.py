@@ -1324,6 +1324,47 @@ def tool_result_orphan_after_trim() -> Body:
     ]
 
 
+@scenario("regression", "developer", "tools", "tool-result-orphan")
+def regression_developer_on_dropped_result() -> Body:
+    """Regression F1: a developer reminder attached to an orphan tool result must still be sent (as a user message)."""
+    return CallParams(), [
+        ToolResultMessage(call_id="trimmed_call", tool_name="read", status="success", output_text="old output"),
+        developer("<system-reminder>Reminder: the repo indents with tabs.</system-reminder>"),
+        user("Continue with the refactor."),
+    ]
+
+
+@scenario("regression", "tools", "tools-derived")
+def regression_gemini3_sentinel_on_earlier_turn() -> Body:
+    """Regression F2: an unsigned gemini-3 call in an earlier turn keeps its sentinel signature (prefix stability)."""
+    ls = call("call_Ls1Gm3Pr4Ev5Wx6Yz7Ab8CdE", "bash", {"cmd": "ls"})
+    return CallParams(model=GEMINI_3), [
+        user("List the files."),
+        assistant(ls, stop="tool_use", usage=usage(61, 12)),
+        result(ls, "a.py\nb.py\n"),
+        assistant("There are two files: a.py and b.py.", stop="stop", usage=usage(90, 11)),
+        user("Which one is bigger?"),
+    ]
+
+
+@scenario("regression", "tools", "system-in-params")
+def regression_nothing_left_to_send() -> Body:
+    """Regression F3: a history whose only message is dropped (an orphan result) still renders a valid request."""
+    return CallParams(system="You are a coding agent."), [
+        ToolResultMessage(call_id="call_gone", tool_name="read", status="success", output_text="stale"),
+    ]
+
+
+@scenario("regression", "thinking")
+def regression_google_signature_not_base64() -> Body:
+    """Regression F4: a corrupt (non-base64) google signature is dropped with a warning, never sent as bytes."""
+    return CallParams(model=GEMINI_25), [
+        user("Say hello."),
+        assistant("Hello!", signature("=DD6/4A4=CA", "google", GEMINI_25), stop="stop", usage=usage(12, 3)),
+        user("Again, in French."),
+    ]
+
+
 GET_WEATHER = tool("get_weather", "Current weather for a city.", {"city": STR}, ["city"])
 
 
