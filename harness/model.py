@@ -48,8 +48,14 @@ class _Model(BaseModel):
 
 
 class TextPart(_Model):
+    """Text. ``item_id`` and ``phase`` (beyond the seed) keep an assistant text's Responses
+    message item id (``msg_``) and phase (``commentary`` / ``final_answer``) for round trips:
+    the API expects both back on the replayed message item."""
+
     type: Literal["text"] = "text"
     text: str
+    item_id: str | None = None
+    phase: str | None = None
 
 
 class ImageURLPart(_Model):

@@ -291,6 +291,15 @@ def _responses_reasoning(draw: st.DrawFn, model: str) -> list[AnyPart]:
     return parts
 
 
+@st.composite
+def _responses_message(draw: st.DrawFn) -> list[AnyPart]:
+    """One message item: 1-2 output_text parts, all with the item's msg_ id and phase."""
+    item = "msg_" + draw(ids)
+    phase = draw(st.sampled_from([None, "commentary", "final_answer"]))
+    count = draw(st.integers(1, 2))
+    return [TextPart(text=draw(nonempty_text), item_id=item, phase=phase) for _ in range(count)]
+
+
 @functools.cache  # strategies are costly to build and validate: once per argument set
 def _units(provider: str, model: str) -> st.SearchStrategy[list[AnyPart]]:
     """One unit of a provider's output (a part, or a part with its signature)."""
@@ -318,7 +327,7 @@ def _units(provider: str, model: str) -> st.SearchStrategy[list[AnyPart]]:
             _one(google),
         )
     if provider == "openai-responses":
-        return st.one_of(text_unit, _responses_reasoning(model), _one(calls))
+        return st.one_of(_responses_message(), _responses_reasoning(model), _one(calls))
     if provider == "openrouter":
         fmt = st.sampled_from(_OPENROUTER_FORMATS)
         signature = st.builds(

@@ -404,6 +404,91 @@ def test_untrusted_or_ambiguous_message_ids_are_not_sent() -> None:
     ]
 
 
+def test_text_item_ids_and_phase_give_one_output_message_per_item() -> None:
+    """Text parts keep their own message item (``item_id``, ``phase``) as the parser read it."""
+    call = ToolCallPart(call_id="c", tool_name="f", arguments_json="{}", item_id="fc_1")
+    result = ToolResultMessage(call_id="c", tool_name="f", status="success", output_text="ok")
+    turn = assistant(
+        sig("E", id="rs_1"),
+        TextPart(text="a", item_id="msg_1", phase="commentary"),
+        TextPart(text="b", item_id="msg_1", phase="commentary"),
+        call,
+        id="resp_x",
+    )
+    r = render([USER, turn, result, assistant(TextPart(text="done", item_id="msg_2", phase="final_answer"))])
+    assert r.warnings == []
+    messages = [i for i in items(r) if i.get("role") == "assistant"]
+    assert messages == [
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "status": "completed",
+            "content": [
+                {"type": "output_text", "text": "a", "annotations": [], "logprobs": []},
+                {"type": "output_text", "text": "b", "annotations": [], "logprobs": []},
+            ],
+            "phase": "commentary",
+        },
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_2",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "done", "annotations": [], "logprobs": []}],
+            "phase": "final_answer",
+        },
+    ]
+
+
+def test_text_item_id_follows_the_reasoning_rule_and_is_never_reused() -> None:
+    foreign = assistant(
+        ThinkingTextPart(id="rs_1", text="t", model_id="o3"),
+        sig("ENC", model="o3"),
+        TextPart(text="a", item_id="msg_1", phase="commentary"),
+    )
+    r = render([USER, foreign])
+    assert items(r)[1] == {"type": "message", "role": "assistant", "content": "a", "phase": "commentary"}
+    assert [(w.part_index, w.code) for w in r.warnings] == [
+        (0, "thinking-foreign"),
+        (1, "thinking-foreign"),
+        (2, "item-id-dropped"),
+    ]
+    bad = assistant(TextPart(text="a", item_id="item_1"), TextPart(text="b", item_id="msg_1", phase="other"))
+    r = render([USER, bad, USER, assistant(TextPart(text="c", item_id="msg_1"))])
+    assert [i for i in items(r) if i.get("role") == "assistant"] == [
+        {"type": "message", "role": "assistant", "content": "a"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "b", "annotations": [], "logprobs": []}],
+        },
+        {"type": "message", "role": "assistant", "content": "c"},
+    ]
+    assert [(w.message_index, w.part_index, w.code) for w in r.warnings] == [
+        (1, 0, "item-id-dropped"),
+        (1, 1, "phase-dropped"),
+        (3, 0, "item-id-dropped"),
+    ]
+
+
+def test_a_dropped_part_does_not_split_a_text_run() -> None:
+    """A foreign signature between two texts sends nothing, so the texts stay one message item."""
+    google = sig("Zw==", id=None, fmt="google", model="gemini-2.5-flash")
+    r = render([USER, assistant(TextPart(text="one "), google, TextPart(text="two"), ImageURLPart(url=PNG))])
+    assert items(r)[1:] == [{"type": "message", "role": "assistant", "content": "one two"}]
+    assert codes(r) == ["thinking-foreign", "assistant-image-dropped"]
+    image = ImageURLPart(url=PNG)
+    same_item = assistant(
+        TextPart(text="one ", item_id="msg_1"), image, TextPart(text="two", item_id="msg_1")
+    )
+    r = render([USER, same_item])
+    assert [c["text"] for c in items(r)[1]["content"]] == ["one ", "two"]
+    assert codes(r) == ["assistant-image-dropped"]
+
+
 def test_assistant_image_is_dropped_with_warning() -> None:
     r = render(
         [USER, assistant(TextPart(text="see"), ImageURLPart(url=PNG), ImageFilePart(file_path="/a.png"))]
@@ -608,18 +693,21 @@ def test_developer_text_kept_when_tool_text_is_empty() -> None:
 def test_matches_the_recorded_round_trip_request() -> None:
     """Shape of turn 2 of pydantic-ai's gpt-5.5 cassette (reasoning + message + call + output).
 
-    Differences from the recording, both deliberate: ``logprobs: []`` (the spec requires it;
-    the API accepts both) and no ``phase`` (the canonical model has no field for it).
+    One deliberate difference from the recording: ``logprobs: []`` (the spec requires it;
+    the API accepts both). The message item's id and ``phase`` come from the text part.
     """
     history = [
         UserMessage(parts=[TextPart(text="What is the capital of PotatoLand?")]),
         AssistantMessage(
-            id="msg_0fab",
             parts=[
                 ThinkingSignaturePart(
                     id="rs_0fab", signature="gAAAABqaR3", format="openai-responses", model_id=MODEL
                 ),
-                TextPart(text='I\'ll check the capital lookup tool for "PotatoLand."'),
+                TextPart(
+                    text='I\'ll check the capital lookup tool for "PotatoLand."',
+                    item_id="msg_0fab",
+                    phase="commentary",
+                ),
                 ToolCallPart(
                     call_id="call_LabG58Uhrq9kZvR52BYKjToD",
                     tool_name="get_capital",
@@ -667,6 +755,7 @@ def test_matches_the_recorded_round_trip_request() -> None:
                     "logprobs": [],
                 }
             ],
+            "phase": "commentary",
         },
         {
             "type": "function_call",

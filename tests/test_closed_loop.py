@@ -47,19 +47,7 @@ EXPECTED_ROUND_TRIPS = {
 # Open mapping bugs the loop exposes: "<kind> <path>" -> the bug. Not acceptable
 # differences, so they are not in ALLOWLIST; fixing one makes test_loop_closes fail
 # until its entry is removed here.
-_RESPONSES_MSG_ID = (
-    "harness/stream/openai_responses.py drops the message item id (msg_...) and its status; "
-    "with no trustworthy msg_ id the adapter falls back to an EasyInputMessage"
-)
-KNOWN_FINDINGS: dict[str, dict[str, str]] = {
-    "openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip": {
-        "missing input[2].id": _RESPONSES_MSG_ID,
-        "missing input[2].status": _RESPONSES_MSG_ID + " (no status field)",
-        "changed input[2].content": _RESPONSES_MSG_ID
-        + " (a plain string instead of output_text parts). The text itself is the stream's byte for "
-        "byte; the recorded request has the streamed curly quotes folded to ASCII (a recording edit)",
-    },
-}
+KNOWN_FINDINGS: dict[str, dict[str, str]] = {}
 
 
 def _keys(differences: list[Difference]) -> set[str]:
@@ -210,6 +198,24 @@ def test_a_changed_responses_encrypted_content_is_a_finding() -> None:
 
     findings = _findings_after("openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip", edit)
     assert "changed input[1].encrypted_content" in findings
+
+
+def test_the_ascii_quote_allowance_takes_only_quote_folding() -> None:
+    def edit(body: Any) -> None:
+        body["input"][2]["content"][0]["text"] = body["input"][2]["content"][0]["text"].replace(
+            "check", "chek"
+        )
+
+    findings = _findings_after("openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip", edit)
+    assert findings == {"changed input[2].content[0].text"}
+
+
+def test_a_dropped_responses_phase_is_a_finding() -> None:
+    def edit(body: Any) -> None:
+        body["input"][2]["phase"] = "final_answer"
+
+    findings = _findings_after("openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip", edit)
+    assert findings == {"changed input[2].phase"}
 
 
 def test_changed_openrouter_text_is_a_finding() -> None:

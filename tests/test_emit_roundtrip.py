@@ -157,6 +157,10 @@ def _call(args: str = '{"a":1}', item_id: str | None = None) -> ToolCallPart:
     return ToolCallPart(call_id="c1", tool_name="bash", arguments_json=args, item_id=item_id)
 
 
+def _text(text: str, item_id: str, phase: str | None = None) -> TextPart:
+    return TextPart(text=text, item_id=item_id, phase=phase)
+
+
 RICH: dict[str, AssistantMessage] = {
     "anthropic": _msg(
         _think("plan: é🙂"),
@@ -175,8 +179,10 @@ RICH: dict[str, AssistantMessage] = {
         _think("a", "rs_1"),
         _think("b", "rs_1"),
         _sig("openai-responses", id="rs_1"),
-        TextPart(text="t"),
+        _text("t", "msg_1", "commentary"),
+        _text("u", "msg_1", "commentary"),
         _call(item_id="fc_1"),
+        _text("v", "msg_2"),
         stop="tool_use",
     ),
     "openrouter": _msg(
@@ -204,6 +210,8 @@ REJECTED: list[tuple[str, AssistantMessage, str]] = [
     ("openai-chat", _msg(_call(), stop="stop"), "tool_use"),
     ("openai-chat", _msg(_think(), ThinkingTextPart(text="x", model_id="other")), "different model_ids"),
     ("openai-chat", _msg(TextPart(text="\ud800")), "lone surrogate"),
+    ("anthropic", _msg(_text("x", "msg_1"), usage=ANTHROPIC_USAGE), "Responses message item fields"),
+    ("gemini", _msg(TextPart(text="x", phase="commentary")), "Responses message item fields"),
     # anthropic
     ("anthropic", _msg(_sig("google"), usage=ANTHROPIC_USAGE), "not Anthropic's"),
     ("anthropic", _msg(_think(), usage=ANTHROPIC_USAGE), "without its anthropic signature"),
@@ -214,7 +222,6 @@ REJECTED: list[tuple[str, AssistantMessage, str]] = [
     # chat / openrouter
     ("openai-chat", _msg(TextPart(text="a"), TextPart(text="b")), "merges"),
     ("openai-chat", _msg(_think(), _sig("anthropic")), "no reasoning signatures"),
-    ("openrouter", _msg(TextPart(text="a"), _sig("openai-responses-v1"), TextPart(text="b")), "merges"),
     ("openrouter", _msg(_think(), _sig("anthropic")), "not an OpenRouter"),
     # responses
     ("openai-responses", _msg(_think()), "needs its id"),
@@ -224,12 +231,19 @@ REJECTED: list[tuple[str, AssistantMessage, str]] = [
         _msg(_think("a", "rs_1"), _sig("openai-responses", id="rs_2")),
         "carries its reasoning item's id",
     ),
-    ("openai-responses", _msg(TextPart(text="x"), stop="tool_use"), "without tool calls"),
+    ("openai-responses", _msg(_text("x", "msg_1"), stop="tool_use"), "without tool calls"),
     (
         "openai-responses",
-        _msg(TextPart(text="x"), usage=USAGE.model_copy(update={"cached_input_tokens": None})),
+        _msg(_text("x", "msg_1"), usage=USAGE.model_copy(update={"cached_input_tokens": None})),
         "cached_input_tokens",
     ),
+    ("openai-responses", _msg(TextPart(text="x")), "needs item_id"),
+    (
+        "openai-responses",
+        _msg(_text("a", "msg_1"), _call(item_id="fc_1"), _text("b", "msg_1"), stop="tool_use"),
+        "used twice",
+    ),
+    ("openai-responses", _msg(_text("a", "msg_1"), _text("b", "msg_1", "final_answer")), "used twice"),
     # gemini
     ("gemini", _msg(_sig("anthropic")), "not a Gemini thoughtSignature"),
     ("gemini", _msg(_sig("google", "not base64!")), "base64"),

@@ -111,12 +111,13 @@ _USAGE: dict[str, Usage] = {
 
 def emittable(provider: str) -> list[HistoryEvent]:
     """A short loop whose assistant messages ``harness.emit`` can write for ``provider``."""
-    item_id = "fc_0001" if provider == "openai-responses" else None
+    responses = provider == "openai-responses"
+    item_id = "fc_0001" if responses else None
     call = ToolCallPart(call_id="call_1", tool_name="read", arguments_json='{"path":"a.py"}', item_id=item_id)
     history: list[HistoryEvent] = [
         UserMessage(parts=[TextPart(text="Open a.py and summarize it.")]),
         AssistantMessage(
-            parts=[TextPart(text="Reading the file now."), call],
+            parts=[TextPart(text="Reading the file now.", item_id="msg_0001" if responses else None), call],
             usage=_USAGE[provider],
             stop_reason="tool_use",
             response_id="resp_1",
@@ -125,7 +126,9 @@ def emittable(provider: str) -> list[HistoryEvent]:
             '{"role":"tool","call_id":"call_1","tool_name":"read","status":"success","output_text":"def f(): pass"}\n'
         ),
         AssistantMessage(
-            parts=[TextPart(text="It defines one empty function, f.")],
+            parts=[
+                TextPart(text="It defines one empty function, f.", item_id="msg_0002" if responses else None)
+            ],
             usage=_USAGE[provider],
             stop_reason="stop",
             response_id="resp_2",
@@ -277,7 +280,7 @@ def _drop_last_char(_provider: str, result: CallResult, _size: int | None) -> Ca
     parts = list(result.message.parts)
     for n, part in enumerate(parts):
         if isinstance(part, TextPart) and part.text:
-            parts[n] = TextPart(text=part.text[:-1])
+            parts[n] = part.model_copy(update={"text": part.text[:-1]})
             break
     return CallResult(result.message.model_copy(update={"parts": parts}), result.items, result.errors)
 

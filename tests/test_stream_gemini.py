@@ -441,6 +441,25 @@ def test_usage_mapping() -> None:
     }
 
 
+def test_garbage_usage_is_an_error_event_and_the_parts_stay() -> None:
+    """Fuzz regression: a non-integer count used to fail only in ``finish()``, dropping every part."""
+    good = {"promptTokenCount": 4, "candidatesTokenCount": 2, "totalTokenCount": 6}
+    result = feed_elements(
+        [
+            chunk({"text": "a", "thought": True}, usageMetadata=good),
+            chunk({"text": "b"}, finish="STOP", usageMetadata={"promptTokenCount": "x"}),
+        ]
+    )
+    assert result.message.parts == [
+        ThinkingTextPart(text="a", model_id="gemini-3-pro-preview"),
+        TextPart(text="b"),
+    ]
+    assert result.message.stop_reason == "error"
+    assert len(result.errors) == 1
+    assert "usageMetadata.promptTokenCount" in result.errors[0].error_message
+    assert result.message.usage is not None and result.message.usage.total_tokens == 6  # the valid totals
+
+
 def test_max_tokens_is_length() -> None:
     result = feed_elements([chunk({"text": "x"}, finish="MAX_TOKENS")])
     assert result.message.stop_reason == "length" and result.errors == []

@@ -115,14 +115,21 @@ def test_stream_items(name: str) -> None:
 
 
 def test_gpt55_reasoning_without_summary_and_phase() -> None:
-    """A reasoning item with no summary gives a signature-only part; ``phase`` is noted."""
+    """A reasoning item with no summary gives a signature-only part; the text keeps its
+    message item's ``msg_`` id and ``phase`` (the next request replays them)."""
     result = parse_bytes(
         PARSER, body_of("openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip-0")
     )
     kinds = [p.type for p in result.message.parts]
     assert kinds == ["thinking_signature", "text", "tool_call"]
     assert result.message.stop_reason == "tool_use"
-    assert any("phase 'commentary'" in n for n in result.notes)
+    text = result.message.parts[1]
+    assert isinstance(text, TextPart)
+    assert (text.item_id, text.phase) == (
+        "msg_0fabc13af1ee0049006a691dfebdc881a1ae18d027c313d8ce",
+        "commentary",
+    )
+    assert not any("phase" in n for n in result.notes)
 
 
 def test_codex_summary_then_signature() -> None:
@@ -162,7 +169,11 @@ def test_truncated_mid_event() -> None:
     _assert_error_ending(result)
     kept = result.message.parts
     assert [p.type for p in kept] == ["thinking_signature", "text"]
-    assert kept[1] == TextPart(text="I\u2019ll check the capital lookup tool for \u201cPotato")
+    assert kept[1] == TextPart(
+        text="I\u2019ll check the capital lookup tool for \u201cPotato",
+        item_id="msg_0fabc13af1ee0049006a691dfebdc881a1ae18d027c313d8ce",
+        phase="commentary",  # from output_item.added: the item never finished
+    )
 
 
 def test_clean_eof_before_the_final_event() -> None:
@@ -333,7 +344,7 @@ def test_items_without_deltas_come_from_output_item_done() -> None:
         completed(),
     )
     assert result.message.parts == [
-        TextPart(text="hello"),
+        TextPart(text="hello", item_id="msg_1"),
         ToolCallPart(call_id="call_1", tool_name="f", arguments_json='{"a":1}', item_id="fc_1"),
     ]
     assert result.items == [TextDelta("hello"), ToolCallStart("call_1", "f")]
@@ -343,7 +354,7 @@ def test_items_without_deltas_come_from_output_item_done() -> None:
 def test_completed_output_fills_items_never_streamed() -> None:
     message = {"id": "msg_1", "type": "message", "content": [{"type": "output_text", "text": "late"}]}
     result = run(created(), completed(output=[message]))
-    assert result.message.parts == [TextPart(text="late")]
+    assert result.message.parts == [TextPart(text="late", item_id="msg_1")]
 
 
 def test_incomplete_max_output_tokens_is_length() -> None:
@@ -383,7 +394,7 @@ def test_refusal_is_kept_as_text() -> None:
         {"type": "response.refusal.done", "item_id": "msg_1", "content_index": 0, "refusal": "I can't help."},
         completed(),
     )
-    assert result.message.parts == [TextPart(text="I can't help.")]
+    assert result.message.parts == [TextPart(text="I can't help.", item_id="msg_1")]
     assert result.message.stop_reason == "stop"
     assert any("refusal" in n for n in result.notes)
 
@@ -409,3 +420,21 @@ def test_error_body_as_non_streamed_response() -> None:
     assert [e.error_message for e in result.errors] == [
         "openai-responses: error event: rate_limit_exceeded: slow down"
     ]
+
+
+def test_phase_known_only_from_output_item_done_reaches_the_text() -> None:
+    """Text streamed before the phase was seen gets it from the item's ``done`` copy."""
+    added: dict[str, Any] = {"id": "msg_1", "type": "message", "role": "assistant", "content": []}
+    done: dict[str, Any] = {
+        **added,
+        "phase": "final_answer",
+        "content": [{"type": "output_text", "text": "hi", "annotations": []}],
+    }
+    result = run(
+        created(),
+        {"type": "response.output_item.added", "item": added},
+        {"type": "response.output_text.delta", "item_id": "msg_1", "content_index": 0, "delta": "hi"},
+        {"type": "response.output_item.done", "item": done},
+        completed(),
+    )
+    assert result.message.parts == [TextPart(text="hi", item_id="msg_1", phase="final_answer")]

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
+from harness.emit import emit_stream, representable
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 from harness.oracles.streams import crosscheck, recorded_calls, sdk_accumulate
 from harness.stream.base import CallResult, ThinkingDelta
@@ -168,6 +169,30 @@ def test_two_reasoning_units_by_index() -> None:
     ]
     verdict = crosscheck(PROVIDER, body)
     assert verdict.ok and "openrouter-format-verbatim" in verdict.applied
+
+
+def test_encrypted_entry_between_texts_keeps_stream_order() -> None:
+    """Fuzz regression: a lone ``reasoning.encrypted`` entry ends the text run (it merged "a" and "b")."""
+    encrypted = {"type": "reasoning.encrypted", "data": "E", "format": "openai-responses-v1", "index": 0}
+    body = (
+        _sse(
+            _delta({"content": "a"}),
+            _delta({"reasoning_details": [encrypted]}),
+            _delta({"content": "b"}, "stop"),
+            USAGE,
+        )
+        + DONE
+    )
+    result = parse_bytes(PARSER, body)
+    assert result.message.parts == [
+        TextPart(text="a"),
+        ThinkingSignaturePart(signature="E", format="openai-responses-v1", model_id="x/y"),
+        TextPart(text="b"),
+    ]
+    assert result.errors == [] and result.message.stop_reason == "stop"
+    assert representable(PROVIDER, result.message) is None  # the emitter covers the shape: it round-trips
+    again = parse_bytes(PARSER, emit_stream(PROVIDER, result.message, response_id="gen-1"))
+    assert again.message == result.message
 
 
 def test_mid_stream_error_chunk() -> None:

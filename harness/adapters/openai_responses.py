@@ -21,14 +21,24 @@ Decisions (where DESIGN.md left room):
   and a content *list* (``input_text`` / ``input_image`` with ``detail: auto``; the
   spec's ``InputImageContent`` requires ``detail``). Developer-as-user turns use role
   ``user`` (a developer message never reaches a provider as its own message).
-- Assistant text: each run of consecutive canonical text parts becomes one message
-  item. It is sent as an OutputMessage (``id``, ``status: completed``, ``output_text``
-  parts with ``annotations: []`` and ``logprobs: []``) only when we hold a trustworthy
-  Responses message id: the canonical assistant ``id`` starts with ``msg_``, the
-  message has exactly one text run, and the id was not already used in this request.
-  Otherwise an EasyInputMessage with the run's texts concatenated as a string (an
-  OutputMessage requires ``id``; ``input_text`` is not accepted for the assistant
-  role). Ids are never minted.
+- Assistant text: each run of consecutive canonical text parts with the same
+  ``item_id`` and ``phase`` (``TextPart`` fields beyond the seed, filled by our
+  Responses parser from the message item) becomes one message item; a part that sends
+  nothing (a dropped thinking run such as a foreign signature, an image) does not end
+  the run. It is sent as an OutputMessage (``id``, ``status: completed``,
+  ``output_text`` parts with ``annotations: []`` and ``logprobs: []``) only when we hold
+  a trustworthy Responses message id: the parts' ``item_id`` when it is a ``msg_`` id
+  not already used in this request; or, for a message whose text parts carry no
+  ``item_id``, the canonical assistant ``id`` when it starts with ``msg_``, the message
+  has exactly one text run, and the id was not already used. Otherwise an
+  EasyInputMessage with the run's texts concatenated as a string (an OutputMessage
+  requires ``id``; ``input_text`` is not accepted for the assistant role). Ids are
+  never minted.
+- ``phase`` (``commentary`` / ``final_answer``): sent on the message item (either
+  form: ``OutputMessage`` and ``EasyInputMessage`` both accept ``MessagePhase``, the SDK
+  asks to "preserve and resend phase on all assistant messages", and the recorded gpt-5.5
+  round trip the API accepted carries it); a value outside ``MessagePhase`` is not sent
+  (``phase-dropped``).
 - ``logprobs: []``: the spec's ``OutputTextContent`` requires it, the SDK type makes it
   optional and the real recording omits it; the API accepts both (``response.output``
   echoed back as input carries ``logprobs: []``), so we send it and satisfy both oracles.
@@ -62,13 +72,11 @@ Decisions (where DESIGN.md left room):
 - ``max_output_tokens`` below the spec minimum of 16 is raised to 16 with a warning.
 - Tools: ``strict: false`` (canonical schemas are not written for strict mode);
   ``description`` only when non-empty. No ``tool_choice`` (API default ``auto``).
-- Not representable: an assistant message's ``phase`` (commentary/final_answer) has
-  no canonical field, so it is never sent.
 
 Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
 image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
 thinking-model-mismatch, thinking-unsupported, reasoning-no-id, reasoning-duplicate-id,
-item-id-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
+item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
 thinking-budget-ignored, thinking-param-ignored.
 """
 
@@ -107,6 +115,8 @@ DEFAULT_MODEL = "gpt-5"
 ID_POLICY = IdPolicy(max_length=64)
 # CreateResponse.max_output_tokens: minimum 16.
 MIN_OUTPUT_TOKENS = 16
+# MessagePhase (OutputMessage.phase, EasyInputMessage.phase).
+MESSAGE_PHASES = ("commentary", "final_answer")
 
 JSON = dict[str, Any]
 
@@ -299,6 +309,8 @@ def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
 
     The reasoning items are built first: whether every thinking part made it decides
     whether the message's ``msg_`` / ``fc_`` ids may be sent (see the module docstring).
+    Parts that send nothing (a dropped thinking run, an assistant image) do not end a
+    run of text: the texts around them are one message item.
     """
     runs: dict[int, list[JSON]] = {}  # position of a run's first unit -> its reasoning items
     complete = True
@@ -311,51 +323,79 @@ def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
             runs[position - len(run)] = built
             complete = complete and whole
             run = []
+    segments = _segments(wire.units, runs)
+    texts = [seg for seg in segments if isinstance(seg, list)]
+    legacy = not any(p.part.item_id for seg in texts for p in seg)  # no text carries its own msg_ id
+    msg_id = _trusted_message_id(wire, ctx, complete, len(texts)) if legacy else None
     items: list[JSON] = []
-    msg_id = _trusted_message_id(wire, ctx, complete)
-    texts: list[str] = []
-    for position, unit in enumerate([*wire.units, None]):  # None flushes the trailing text run
-        if not _is_text(unit) and texts:
-            items.append(_assistant_message(texts, msg_id))
-            texts = []
-        if isinstance(unit, ThinkingUnit):
-            items.extend(runs.get(position, []))
-        elif isinstance(unit, PartUnit):
-            part = unit.part
-            if isinstance(part, TextPart):
-                texts.append(part.text)
-            elif isinstance(part, ToolCallPart):
-                items.append(_function_call(wire.index, unit.index, part, wire.call_ids, ctx, complete))
-            else:
-                _warn_assistant_image(wire.index, unit.index, part, ctx.warnings)
+    for seg in segments:
+        if isinstance(seg, list):
+            items.append(_assistant_message(wire.index, seg, msg_id, ctx, complete, legacy))
+        elif isinstance(seg, int):
+            items.extend(runs[seg])
+        else:
+            part = seg.part
+            if isinstance(part, ToolCallPart):
+                items.append(_function_call(wire.index, seg.index, part, wire.call_ids, ctx, complete))
+            elif not isinstance(part, TextPart):
+                _warn_assistant_image(wire.index, seg.index, part, ctx.warnings)
     return items
 
 
-def _is_text(unit: AssistantUnit | None) -> bool:
-    return isinstance(unit, PartUnit) and isinstance(unit.part, TextPart)
+@dataclass(frozen=True)
+class _Text:
+    """A canonical text part of an assistant message, and its part index."""
+
+    part: TextPart
+    index: int
 
 
-def _text_runs(units: Sequence[AssistantUnit]) -> int:
-    """How many runs of consecutive text parts (each becomes one message item)."""
-    runs = 0
-    previous = False
-    for unit in units:
-        current = _is_text(unit)
-        if current and not previous:
-            runs += 1
-        previous = current
-    return runs
+# One output segment: a text run (one message item), the start position of a thinking
+# run that sends items, or a tool call / image part.
+_Segment = list[_Text] | int | PartUnit
 
 
-def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool) -> str | None:
+def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> list[_Segment]:
+    """Units grouped into what is sent, in order.
+
+    A text run is consecutive text parts with the same ``item_id`` and ``phase`` (one
+    message item); it is not ended by a part that sends nothing (a thinking run whose
+    items were all dropped, an image).
+    """
+    out: list[_Segment] = []
+    open_run: list[_Text] | None = None
+    for position, unit in enumerate(units):
+        if isinstance(unit, ThinkingUnit):
+            if runs.get(position):  # the first unit of a thinking run that sends items
+                out.append(position)
+                open_run = None
+        elif isinstance(unit.part, TextPart):
+            part = unit.part
+            if open_run is not None and (open_run[-1].part.item_id, open_run[-1].part.phase) == (
+                part.item_id,
+                part.phase,
+            ):
+                open_run.append(_Text(part, unit.index))
+            else:
+                open_run = [_Text(part, unit.index)]
+                out.append(open_run)
+        else:
+            out.append(unit)
+            if isinstance(unit.part, ToolCallPart):
+                open_run = None
+    return out
+
+
+def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool, runs: int) -> str | None:
     """The canonical id, if it is a Responses ``msg_`` id that maps to exactly one message item.
 
-    A canonical id may be ours rather than OpenAI's; the API checks the prefix and
-    rejects duplicate item ids, and one id cannot name two message items. Nor may it
-    stand without the message's reasoning (``reasoning_complete``).
+    Only for messages whose text parts carry no ``item_id`` of their own. A canonical id
+    may be ours rather than OpenAI's; the API checks the prefix and rejects duplicate
+    item ids, and one id cannot name two message items (``runs``). Nor may it stand
+    without the message's reasoning (``reasoning_complete``).
     """
     mid = wire.message.id
-    if not mid or not mid.startswith("msg_") or _text_runs(wire.units) != 1:
+    if not mid or not mid.startswith("msg_") or runs != 1:
         return None
     if not reasoning_complete:
         ctx.warnings.add(
@@ -379,17 +419,59 @@ def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool
     return mid
 
 
-def _assistant_message(texts: list[str], msg_id: str | None) -> JSON:
-    """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage."""
-    if msg_id is None:
-        return {"type": "message", "role": "assistant", "content": "".join(texts)}
-    return {
-        "type": "message",
-        "role": "assistant",
-        "id": msg_id,
-        "status": "completed",
-        "content": [{"type": "output_text", "text": t, "annotations": [], "logprobs": []} for t in texts],
-    }
+def _text_item_id(index: int, run: list[_Text], ctx: _Ctx, reasoning_complete: bool) -> str | None:
+    """The run's own ``msg_`` item id (``TextPart.item_id``), if it may be sent."""
+    first = run[0]
+    item_id = first.part.item_id
+    if not item_id:
+        return None
+    problem: str | None = None
+    if not item_id.startswith("msg_"):
+        problem = f"item id '{item_id}' is not a msg_ id; not sent"
+    elif not reasoning_complete:
+        problem = (
+            f"item id '{item_id}' not sent: a reasoning item of this turn was not sent, "
+            "and the API rejects a message item without its reasoning item"
+        )
+    elif not ctx.claim(item_id):
+        problem = f"item id '{item_id}' already used in this request; not sent"
+    if problem is not None:
+        ctx.warnings.add(index, first.index, "text", "item-id-dropped", problem)
+        return None
+    return item_id
+
+
+def _assistant_message(
+    index: int, run: list[_Text], msg_id: str | None, ctx: _Ctx, reasoning_complete: bool, legacy: bool
+) -> JSON:
+    """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage.
+
+    ``phase`` (``MessagePhase``: commentary / final_answer) is sent as the text parts
+    carry it, on either form (both accept it; the SDK asks to resend it).
+    """
+    item_id = msg_id if legacy else _text_item_id(index, run, ctx, reasoning_complete)
+    out: JSON = {"type": "message", "role": "assistant"}
+    if item_id is None:
+        out["content"] = "".join(t.part.text for t in run)
+    else:
+        out["id"] = item_id
+        out["status"] = "completed"
+        out["content"] = [
+            {"type": "output_text", "text": t.part.text, "annotations": [], "logprobs": []} for t in run
+        ]
+    phase = run[0].part.phase
+    if phase is not None:
+        if phase in MESSAGE_PHASES:
+            out["phase"] = phase
+        else:
+            ctx.warnings.add(
+                index,
+                run[0].index,
+                "text",
+                "phase-dropped",
+                f"message phase '{phase}' is not a Responses MessagePhase; not sent",
+            )
+    return out
 
 
 def _warn_assistant_image(

@@ -15,6 +15,7 @@ from harness.model import (
     AssistantMessage,
     ImageFilePart,
     ImageURLPart,
+    TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
@@ -91,7 +92,7 @@ def _strings(message: AssistantMessage) -> list[str]:
     return out
 
 
-def check_common(message: AssistantMessage) -> str | None:
+def check_common(message: AssistantMessage, *, text_items: bool = False) -> str | None:
     """Rules every provider shares (the reason, or None).
 
     - ``stop_reason`` is set and not ``aborted``: a parser always reports one, and an
@@ -104,6 +105,8 @@ def check_common(message: AssistantMessage) -> str | None:
       from the stream's model.
     - Tool calls have a non-empty id and name (every provider sends both).
     - Strings are valid Unicode (no lone surrogates): the wire is UTF-8.
+    - Text parts carry no ``item_id`` / ``phase`` unless ``text_items`` (only the
+      Responses wire has message items; every other parser leaves both None).
     """
     if message.stop_reason is None:
         return "no stop_reason: a parsed message always has one"
@@ -115,6 +118,8 @@ def check_common(message: AssistantMessage) -> str | None:
     for index, part in enumerate(message.parts):
         if isinstance(part, ImageURLPart | ImageFilePart):
             return f"part {index}: an {part.type} part has no form in a model's output stream"
+        if isinstance(part, TextPart) and not text_items and (part.item_id, part.phase) != (None, None):
+            return f"part {index}: text item_id/phase are Responses message item fields; this wire has none"
         if isinstance(part, ToolCallPart):
             has_calls = True
             if not part.call_id or not part.tool_name:

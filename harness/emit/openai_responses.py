@@ -16,11 +16,14 @@ Representable (besides ``common.check_common``):
   format ``openai-responses``, ``id`` equal to the item id, non-empty (the item's
   ``encrypted_content``). A signature with no thinking before it is an item with an
   empty summary. Other signature formats are not Responses'.
-- Text parts are non-empty (an empty ``output_text`` adds nothing); consecutive text
-  parts are the content parts of one message item.
+- Text parts are non-empty (an empty ``output_text`` adds nothing) and carry their
+  message item's id (``item_id``, non-empty: the API always sends one) and optionally
+  its ``phase``; consecutive text parts with the same ``item_id`` and ``phase`` are the
+  content parts of one message item (so one item id is not split by another part, and
+  its parts share one phase).
 - Tool calls carry their ``fc_`` item id (``item_id``; the API always sends one);
   ``arguments_json`` is any string.
-- Item ids (reasoning ids and tool ``item_id``\\ s) are unique within the message: the
+- Item ids (reasoning ids, text and tool ``item_id``\\ s) are unique within the message: the
   parser keys items by id; so are tool ``call_id``\\ s: the openai SDK keys function-call
   items by ``call_id`` (and rejects a repeat), as the API never repeats one.
 - ``stop_reason``: stop and tool_use -> ``completed`` (tool_use exactly when the message
@@ -52,6 +55,7 @@ class _Item:
     texts: list[str] = field(default_factory=list[str])
     encrypted: str | None = None
     call: ToolCallPart | None = None
+    phase: str | None = None
 
 
 def _plan(message: AssistantMessage) -> list[_Item] | str:
@@ -66,10 +70,20 @@ def _plan(message: AssistantMessage) -> list[_Item] | str:
         if isinstance(part, TextPart):
             if not part.text:
                 return f"{where}: empty text (an empty output_text adds nothing)"
-            if items and items[-1].kind == "message" and isinstance(parts[index - 1], TextPart):
+            if not part.item_id:
+                return f"{where}: a message item has a msg_ id; the text needs item_id"
+            previous = parts[index - 1] if index else None
+            if (
+                isinstance(previous, TextPart)
+                and previous.item_id == part.item_id
+                and previous.phase == part.phase
+            ):
                 items[-1].texts.append(part.text)
             else:
-                items.append(_Item("message", "", [part.text]))
+                if part.item_id in used:
+                    return f"{where}: item id {part.item_id!r} used twice"
+                used.add(part.item_id)
+                items.append(_Item("message", part.item_id, [part.text], phase=part.phase))
         elif isinstance(part, ThinkingTextPart):
             if not part.id:
                 return f"{where}: a reasoning summary belongs to an rs_ item; the thinking text needs its id"
@@ -113,20 +127,11 @@ def _plan(message: AssistantMessage) -> list[_Item] | str:
         else:
             return f"{where}: {part.type} has no Responses item"
         index += 1
-    count = 0
-    for item in items:
-        if item.kind == "message":  # minted message ids, clear of every id the message carries
-            candidate = f"msg_emit_{count}"
-            while candidate in used:
-                candidate += "_"
-            used.add(candidate)
-            item.id = candidate
-            count += 1
     return items
 
 
 def check(message: AssistantMessage) -> str | None:
-    reason = check_common(message)
+    reason = check_common(message, text_items=True)
     if reason is not None:
         return reason
     usage = message.usage
@@ -190,15 +195,18 @@ def _final_item(item: _Item) -> dict[str, Any]:
             out["encrypted_content"] = item.encrypted
         return out
     if item.kind == "message":
-        return {
+        out = {
             "id": item.id,
             "type": "message",
             "status": "completed",
             "content": [
                 {"type": "output_text", "annotations": [], "logprobs": [], "text": t} for t in item.texts
             ],
-            "role": "assistant",
         }
+        if item.phase is not None:
+            out["phase"] = item.phase
+        out["role"] = "assistant"
+        return out
     call = item.call
     assert call is not None
     return {

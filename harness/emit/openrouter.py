@@ -19,8 +19,8 @@ Representable (besides the Chat rules for text and tool calls, see ``openai_chat
 - A signature's ``format`` is one of OpenRouter's ``ReasoningFormat`` values, and it is
   non-empty. Any ``id`` on thinking texts and signatures round-trips.
 - Thinking texts may be empty and adjacent (each unit has its own index).
-- Two text parts separated only by lone signatures are rejected: the parser's text run
-  is not ended by a ``reasoning.encrypted`` entry, so the texts merge.
+- Two text parts separated only by lone signatures round-trip: a ``reasoning.encrypted``
+  entry ends the parser's text run.
 - ``stop_reason`` error -> ``content_filter`` (OpenRouter normalises finish reasons).
 """
 
@@ -63,7 +63,7 @@ class OpenRouterEmitter(ChatEmitter):
             if reason is not None:
                 return reason
             units.append(Unit("reasoning", index=taken, signature=part))
-            return index + 1, last  # a lone reasoning.encrypted entry does not end a text run
+            return index + 1, "reasoning"  # a lone reasoning.encrypted entry ends a text run
         assert isinstance(part, ThinkingTextPart)
         following = parts[index + 1] if index + 1 < len(parts) else None
         if isinstance(following, ThinkingSignaturePart):

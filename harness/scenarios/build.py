@@ -1328,7 +1328,9 @@ def tool_result_orphan_after_trim() -> Body:
 def regression_developer_on_dropped_result() -> Body:
     """Regression F1: a developer reminder attached to an orphan tool result must still be sent (as a user message)."""
     return CallParams(), [
-        ToolResultMessage(call_id="trimmed_call", tool_name="read", status="success", output_text="old output"),
+        ToolResultMessage(
+            call_id="trimmed_call", tool_name="read", status="success", output_text="old output"
+        ),
         developer("<system-reminder>Reminder: the repo indents with tabs.</system-reminder>"),
         user("Continue with the refactor."),
     ]

@@ -84,7 +84,8 @@ class _Slot:
     id: str | None = None  # thinking id / signature-only id
     call_id: str = ""
     tool_name: str = ""
-    item_id: str | None = None
+    item_id: str | None = None  # tool call / text: the provider's item id
+    phase: str | None = None  # text: the provider's message phase
     signature: list[str] | None = None  # a signature attached after this part
     signature_format: str | None = None
     signature_id: str | None = None
@@ -123,6 +124,14 @@ class PartsBuilder:
         if slot is None or slot.kind != "text":
             slot = self._slot(key, "text")
         slot.chunks.append(delta)
+
+    def text_item(self, key: object, *, item_id: str | None, phase: str | None) -> None:
+        """Set the provider message item id and phase of the text part open under ``key`` (if any)."""
+        _need_str_or_none(item_id, "text item id")
+        _need_str_or_none(phase, "message phase")
+        slot = self._open.get(key)
+        if slot is not None and slot.kind == "text":
+            slot.item_id, slot.phase = item_id, phase
 
     def thinking(self, key: object, delta: str, *, id: str | None = None) -> None:
         _need_str(delta, "thinking delta")
@@ -172,7 +181,7 @@ class PartsBuilder:
             body = "".join(slot.chunks)
             if slot.kind == "text":
                 if body:
-                    out.append(TextPart(text=body))
+                    out.append(TextPart(text=body, item_id=slot.item_id, phase=slot.phase))
             elif slot.kind == "thinking":
                 out.append(ThinkingTextPart(id=slot.id, text=body, model_id=model_id))
             elif slot.kind == "tool_call":

@@ -41,7 +41,9 @@ Mapping (where DESIGN.md left room):
   ``MALFORMED_FUNCTION_CALL``, ``OTHER``, ...) -> ``error`` with an error event naming it
   (and ``finishMessage``): the provider withheld or broke the output, which is not a
   normal ending. ``promptFeedback.blockReason`` -> an error event, call complete.
-- Usage (the last ``usageMetadata`` seen; every chunk repeats the running totals):
+- Usage (the last valid ``usageMetadata`` seen; every chunk repeats the running totals;
+  checked where it arrives: a count that is not an integer is an error event naming the
+  field, and that chunk's usage is ignored, so the parts stay):
   ``input_tokens`` = ``promptTokenCount`` (includes ``cachedContentTokenCount``) +
   ``toolUsePromptTokenCount``; ``output_tokens`` = ``candidatesTokenCount`` +
   ``thoughtsTokenCount`` (thoughts are billed as output, and OpenAI/Anthropic output
@@ -76,6 +78,14 @@ PathStep = str | int
 
 _TEXT, _THINKING, _CALL, _OTHER, _SIGNATURE = "text", "thinking", "call", "other", "signature"
 _STOP_REASONS: dict[str, StopReason] = {"STOP": "stop", "MAX_TOKENS": "length"}
+_USAGE_FIELDS = (
+    "promptTokenCount",
+    "toolUsePromptTokenCount",
+    "candidatesTokenCount",
+    "thoughtsTokenCount",
+    "cachedContentTokenCount",
+    "totalTokenCount",
+)
 _RETRYABLE = frozenset({429, 500, 502, 503, 504})
 # One JSONPath step: .name | [index] | ['name'] / ["name"]
 _PATH_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]|\[\s*(['\"])(.*?)\3\s*\]")
@@ -106,7 +116,6 @@ class GeminiParser(StreamParser):
         self._signed: set[int] = set()  # parts that already carry a signature
         self._calls = 0  # function calls so far (for minted ids)
         self._pending: _StreamedCall | None = None
-        self._usage_raw: Json | None = None
         self._noted: set[str] = set()
 
     # ------------------------------------------------------------ entry points
@@ -135,8 +144,6 @@ class GeminiParser(StreamParser):
 
     def _build(self, forced: StopReason | None) -> CallResult:
         self._flush_call()  # a streamed call cut short keeps the arguments that arrived
-        if self._usage_raw is not None:
-            self.usage = _usage(self._usage_raw)
         return super()._build(forced)
 
     # ------------------------------------------------------------ chunks
@@ -150,7 +157,7 @@ class GeminiParser(StreamParser):
         self.model = data.get("modelVersion") or self.model
         usage = data.get("usageMetadata")
         if isinstance(usage, dict):
-            self._usage_raw = usage  # pyright: ignore[reportUnknownMemberType]
+            self._usage_metadata(usage)  # pyright: ignore[reportUnknownArgumentType]
         feedback = _obj(data.get("promptFeedback"))
         if feedback.get("blockReason"):
             detail = feedback.get("blockReasonMessage")
@@ -164,6 +171,18 @@ class GeminiParser(StreamParser):
                 self._candidate(candidate)
             else:
                 self._note_once("candidates", f"{PROVIDER_ID}: only candidate 0 is mapped; others skipped")
+
+    def _usage_metadata(self, meta: Json) -> None:
+        """Running totals: kept when every count is an integer, else an error event (usage ignored)."""
+        for name in _USAGE_FIELDS:
+            value = meta.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                self.error(
+                    f"{PROVIDER_ID}: usageMetadata.{name} is a {type(value).__name__}, not an integer;"
+                    " usage ignored"
+                )
+                return
+        self.usage = _usage(meta)
 
     def _candidate(self, candidate: Json) -> None:
         for part in _obj(candidate.get("content")).get("parts") or ():

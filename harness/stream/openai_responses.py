@@ -15,7 +15,11 @@ Mapping (where DESIGN.md left room):
   after that item's last thinking text part; an item with no text gives a
   signature-only part. The signature is taken from ``response.output_item.done``:
   the ``output_item.added`` copy is provisional (it differs) and is ignored.
-- Text: ``output_text`` deltas, one text part per (message item, content index).
+- Text: ``output_text`` deltas, one text part per (message item, content index). Each
+  text part keeps its message item's ``msg_`` id (``TextPart.item_id``) and ``phase``
+  (``commentary`` / ``final_answer``, gpt-5.5; ``TextPart.phase``), both fields beyond
+  the seed: the next request replays the message item with them. The phase is read
+  from ``output_item.added`` and updated from ``output_item.done``.
   A ``refusal`` content part is the model declining in its own words: it is kept as
   text (so it is shown and replayed) with a note, and the call ends normally.
 - Function calls: ``call_id`` -> ``ToolCallPart.call_id``, the ``fc_`` item id ->
@@ -26,8 +30,6 @@ Mapping (where DESIGN.md left room):
   disagrees with the deltas otherwise is noted and the streamed text kept. Items in
   ``response.completed``'s ``output`` that never got an ``output_item.done`` are taken
   from there (so a non-streamed body and a stream without item events both work).
-- Message ``phase`` (``commentary`` / ``final_answer``, gpt-5.5) has no canonical field:
-  it is noted, not kept.
 - Usage (``response.completed``): ``input_tokens`` (already includes
   ``input_tokens_details.cached_tokens``), ``cached_input_tokens`` = ``cached_tokens``,
   ``cache_creation_input_tokens`` = ``input_tokens_details.cache_write_tokens`` when
@@ -86,6 +88,7 @@ class OpenAIResponsesParser(StreamParser):
         self._started: set[str] = set()  # function call items whose ToolCallStart was emitted
         self._done: set[str] = set()  # items finalised by output_item.done
         self._noted: set[str] = set()
+        self._phases: dict[str, str | None] = {}  # message item id -> its phase
         self._handlers: dict[str, Callable[[Json], None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -194,7 +197,7 @@ class OpenAIResponsesParser(StreamParser):
         if kind == "function_call":
             self._start_call(item)
         elif kind == "message":
-            self._note_phase(item)
+            self._message_phase(item)
         elif kind != "reasoning":
             self._note_once(
                 f"item:{kind}", f"{PROVIDER_ID}: output item type {kind!r} has no canonical part; skipped"
@@ -238,7 +241,7 @@ class OpenAIResponsesParser(StreamParser):
             self.parts.signature(key, signature, format=SIGNATURE_FORMAT, id=item_id or None)
 
     def _message_done(self, item_id: str, item: Json) -> None:
-        self._note_phase(item)
+        self._message_phase(item)
         for index, part in enumerate(item.get("content") or ()):
             kind = part.get("type")
             if kind == "output_text":
@@ -246,6 +249,20 @@ class OpenAIResponsesParser(StreamParser):
             elif kind == "refusal":
                 self._note_refusal(item_id)
                 self._settle(("text", item_id, index), part.get("refusal") or "")
+        phase = self._phases.get(item_id)
+        for key in self._streamed:  # text parts opened before the phase was known
+            if key[0] == "text" and key[1] == item_id:
+                self.parts.text_item(key, item_id=item_id or None, phase=phase)
+
+    def _message_phase(self, item: Json) -> None:
+        """Remember a message item's phase (a later ``done`` copy wins when it has one)."""
+        item_id = item.get("id") or ""
+        phase = item.get("phase")
+        if phase is not None and not isinstance(phase, str):
+            self.note(f"{PROVIDER_ID}: message {item_id} has a non-string phase; ignored")
+            phase = None
+        if phase is not None or item_id not in self._phases:
+            self._phases[item_id] = phase
 
     def _start_call(self, item: Json) -> None:
         """Open the tool call part; ToolCallStart once call_id and name are known."""
@@ -317,6 +334,9 @@ class OpenAIResponsesParser(StreamParser):
         if kind == "text":
             self.parts.text(key, delta)
             self.emit(TextDelta(delta))
+            if len(streamed) == 1:
+                item_id = key[1]
+                self.parts.text_item(key, item_id=item_id or None, phase=self._phases.get(item_id))
         elif kind == "call":
             self.parts.tool_args(key, delta)
         else:
@@ -344,14 +364,6 @@ class OpenAIResponsesParser(StreamParser):
         if tag not in self._noted:
             self._noted.add(tag)
             self.note(message)
-
-    def _note_phase(self, item: Json) -> None:
-        phase = item.get("phase")
-        if phase:
-            self._note_once(
-                f"phase:{item.get('id')}",
-                f"{PROVIDER_ID}: message {item.get('id')} has phase {phase!r} (no canonical field; not kept)",
-            )
 
     def _note_refusal(self, item_id: str) -> None:
         self._note_once(f"refusal:{item_id}", f"{PROVIDER_ID}: message {item_id} is a refusal; kept as text")

@@ -15,7 +15,9 @@ parser: the SSE decoder skips comment lines). This module adds the reasoning fie
   ``openai-responses-v1``, ``google-gemini-v1``, ...; ``unknown`` when absent), its ``id``
   the entry's ``id`` (a Responses ``rs_`` item, or the function call a Gemini signature
   belongs to). Empty strings (the first ``reasoning.text`` entry carries ``"signature":
-  ""``) add nothing.
+  ""``) add nothing. Parts keep stream order: an entry that adds a part (thinking text or
+  a signature) ends the open text run, so text, a lone ``reasoning.encrypted`` entry, then
+  text again are three parts.
 - ``delta.reasoning`` duplicates the ``reasoning_details`` text: once any
   ``reasoning_details`` entry has arrived it is ignored, and it is used as unsigned
   thinking text only by streams (or bodies) that carry no ``reasoning_details``.
@@ -71,6 +73,7 @@ class OpenRouterParser(OpenAIChatParser):
             self.note(f"openrouter: reasoning_details entry of type {kind!r} skipped")
             return
         if signature:
+            self._last = "reasoning"  # a part after the open text: the next content delta starts a new one
             self.parts.signature(
                 key, signature, format=detail.get("format") or "unknown", id=detail.get("id")
             )
