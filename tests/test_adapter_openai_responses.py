@@ -768,3 +768,14 @@ def test_matches_the_recorded_round_trip_request() -> None:
     ]
     assert r.body["instructions"] == params.system
     assert r.body["include"] == ["reasoning.encrypted_content"]
+
+
+def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> None:
+    from harness.adapters import get_adapter
+    from harness.params import CallParams
+
+    out = get_adapter("openai-responses").render([], CallParams(system="be brief"))
+    assert out.body["input"] == [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "(conversation start)"}]}
+    ]
+    assert [w.code for w in out.warnings] == ["placeholder-user"]

@@ -91,6 +91,7 @@ from harness.adapters.common import (
     prepare,
     signature_problem,
     thinking_text_problem,
+    warn_image_file,
 )
 from harness.model import (
     HistoryEvent,
@@ -194,9 +195,7 @@ def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
     if isinstance(part, TextPart):
         return _Block({"type": "text", "text": part.text}, *where, "text")
     if isinstance(part, ImageFilePart):
-        warnings.add(
-            *where, "image_file", "image-file-not-inlined", "image files are not read or inlined; dropped"
-        )
+        warn_image_file(warnings, *where, part)
         return None
     block, reason = _image_block(part)
     if block is None:
@@ -344,13 +343,7 @@ def _assistant_part_block(
     if isinstance(part, ToolCallPart):
         return _tool_use_block(item, part, unit.index, names, warnings)
     if isinstance(part, ImageFilePart):
-        warnings.add(
-            item.index,
-            unit.index,
-            "image_file",
-            "image-file-not-inlined",
-            "image files are not inlined; dropped",
-        )
+        warn_image_file(warnings, item.index, unit.index, part)
         return None
     warnings.add(
         item.index,

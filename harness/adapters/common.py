@@ -47,6 +47,7 @@ __all__ = [
     "parse_data_url",
     "prepare",
     "same_model",
+    "warn_image_file",
 ]
 
 # Signature formats each provider accepts as its own reasoning state.
@@ -188,6 +189,19 @@ class IdPolicy:
         stem = re.sub(r"[^A-Za-z0-9_-]", "_", call_id) or "call"
         limit = (self.max_length or 64) - len(digest) - 1
         return f"{stem[:limit]}_{digest}"
+
+
+def warn_image_file(
+    warnings: Warnings, message_index: int, part_index: int | None, part: ImageFilePart
+) -> None:
+    """An image on disk is never inlined: adapters are pure and read no files (one wording everywhere)."""
+    warnings.add(
+        message_index,
+        part_index,
+        "image_file",
+        "image-file-not-inlined",
+        f"image file '{part.file_path}' is not inlined (adapters do not read files); dropped",
+    )
 
 
 def parse_data_url(url: str) -> tuple[str, str] | None:

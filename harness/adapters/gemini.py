@@ -86,6 +86,7 @@ from harness.adapters.common import (
     prepare,
     signature_problem,
     thinking_text_problem,
+    warn_image_file,
 )
 from harness.model import (
     HistoryEvent,
@@ -427,13 +428,7 @@ def _content_part(
     if isinstance(part, TextPart):
         return {"text": part.text}
     if isinstance(part, ImageFilePart):
-        warnings.add(
-            index,
-            part_index,
-            "image_file",
-            "image-file-not-inlined",
-            f"image file '{part.file_path}' is not read by a pure adapter; dropped",
-        )
+        warn_image_file(warnings, index, part_index, part)
         return None
     return _image_part(part.url, index, part_index, warnings)
 

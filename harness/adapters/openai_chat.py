@@ -68,6 +68,7 @@ from harness.adapters.common import (
     WireUser,
     parse_data_url,
     prepare,
+    warn_image_file,
 )
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
@@ -270,13 +271,7 @@ def image_part(
 ) -> JSON | None:
     """ChatCompletionRequestMessageContentPartImage: http(s) URL or base64 image data URL (guides/images)."""
     if isinstance(part, ImageFilePart):
-        warnings.add(
-            message_index,
-            part_index,
-            "image_file",
-            "image-file-not-inlined",
-            f"image file '{part.file_path}' is not inlined (adapters do not read files); dropped",
-        )
+        warn_image_file(warnings, message_index, part_index, part)
         return None
     url = part.url
     data = parse_data_url(url)

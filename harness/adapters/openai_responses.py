@@ -102,8 +102,9 @@ from harness.adapters.common import (
     prepare,
     signature_problem,
     thinking_text_problem,
+    warn_image_file,
 )
-from harness.adapters.openai_chat import accepts_reasoning
+from harness.adapters.openai_chat import PLACEHOLDER_USER_TEXT, accepts_reasoning
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
 
@@ -252,6 +253,22 @@ def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
             items.extend(_assistant_items(wire, ctx))
         else:
             items.append(_tool_result_item(wire, ctx.warnings))
+    if not items:
+        # Like every adapter: a request always carries a turn to answer (finding F3).
+        ctx.warnings.add(
+            None,
+            None,
+            None,
+            "placeholder-user",
+            "history has nothing to send; sent a placeholder user message",
+        )
+        items.append(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": PLACEHOLDER_USER_TEXT}],
+            }
+        )
     return items
 
 
@@ -277,13 +294,7 @@ def _input_image(
 ) -> JSON | None:
     """InputImageContent: an http(s) URL or a base64 data URL; files on disk are never read."""
     if isinstance(part, ImageFilePart):
-        warnings.add(
-            message_index,
-            part_index,
-            "image_file",
-            "image-file-not-inlined",
-            f"image file '{part.file_path}' is not inlined (adapters do not read files); dropped",
-        )
+        warn_image_file(warnings, message_index, part_index, part)
         return None
     url = part.url
     if url.startswith(("http://", "https://")):
