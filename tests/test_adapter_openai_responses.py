@@ -776,6 +776,10 @@ def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> Non
 
     out = get_adapter("openai-responses").render([], CallParams(system="be brief"))
     assert out.body["input"] == [
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "(conversation start)"}]}
+        {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "(conversation start)"}],
+        }
     ]
     assert [w.code for w in out.warnings] == ["placeholder-user"]

@@ -231,7 +231,9 @@ def test_adversarial_histories_cover_the_hostile_shapes(shape: str) -> None:
 def test_a_failure_shrinks_to_a_small_readable_history() -> None:
     """A property failing on duplicate call ids shrinks to a history of a few short events."""
     smallest = find(
-        adversarial_histories(), _duplicate_call_ids, settings=settings(database=None, max_examples=2000, derandomize=True)
+        adversarial_histories(),
+        _duplicate_call_ids,
+        settings=settings(database=None, max_examples=2000, derandomize=True),
     )
     assert len(smallest) <= 4, smallest
     assert len(json.dumps(HISTORY.dump_python(smallest, mode="json", exclude_none=True))) < 600
