@@ -108,6 +108,9 @@ def scenarios(
     show_params: Annotated[
         bool, typer.Option("--params", help="Print the scenario's PARAMS.json instead.")
     ] = False,
+    provider: Annotated[
+        str | None, typer.Option(help="With --params: the params as rendered for this provider.")
+    ] = None,
 ) -> None:
     """List the scenario corpus, or print one scenario's history (or params)."""
     from harness.scenarios import get_scenario, load_scenarios
@@ -123,7 +126,8 @@ def scenarios(
     except KeyError as exc:
         _fail(str(exc.args[0]))
     if show_params:
-        sys.stdout.write(canonical_json(scenario.params.model_dump(mode="json", exclude_none=True)))
+        params = scenario.params_for(_check_provider(provider)) if provider else scenario.params
+        sys.stdout.write(canonical_json(params.model_dump(mode="json", exclude_none=True)))
     else:
         sys.stdout.write(dumps_history(scenario.history))
 
