@@ -117,6 +117,7 @@ class GeminiParser(StreamParser):
         self._calls = 0  # function calls so far (for minted ids)
         self._pending: _StreamedCall | None = None
         self._noted: set[str] = set()
+        self._usage_meta: Json | None = None  # the last valid usageMetadata (built once, at the end)
 
     # ------------------------------------------------------------ entry points
 
@@ -144,6 +145,8 @@ class GeminiParser(StreamParser):
 
     def _build(self, forced: StopReason | None) -> CallResult:
         self._flush_call()  # a streamed call cut short keeps the arguments that arrived
+        if self._usage_meta is not None:
+            self.usage = _usage(self._usage_meta)
         return super()._build(forced)
 
     # ------------------------------------------------------------ chunks
@@ -173,7 +176,11 @@ class GeminiParser(StreamParser):
                 self._note_once("candidates", f"{PROVIDER_ID}: only candidate 0 is mapped; others skipped")
 
     def _usage_metadata(self, meta: Json) -> None:
-        """Running totals: kept when every count is an integer, else an error event (usage ignored)."""
+        """Running totals: kept when every count is an integer, else an error event (usage ignored).
+
+        Checked as it arrives (so garbage never reaches the final message) but turned into a
+        Usage only once, at the end: Gemini repeats usage on every chunk.
+        """
         for name in _USAGE_FIELDS:
             value = meta.get(name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
@@ -182,7 +189,7 @@ class GeminiParser(StreamParser):
                     " usage ignored"
                 )
                 return
-        self.usage = _usage(meta)
+        self._usage_meta = meta
 
     def _candidate(self, candidate: Json) -> None:
         for part in _obj(candidate.get("content")).get("parts") or ():
