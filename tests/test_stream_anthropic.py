@@ -2,7 +2,8 @@
 
 The final message of every recorded call is checked against the anthropic SDK's own
 accumulation (``get_final_message``) in ``tests/test_crosscheck.py``; this module pins
-the Anthropic-specific behaviour, chunk-boundary invariance and bad endings on real bytes.
+the Anthropic-specific behaviour; chunk-boundary invariance and bad endings on real bytes are
+in ``tests/test_stream_endings.py``, for every provider.
 """
 
 from __future__ import annotations
@@ -12,14 +13,12 @@ from typing import Any
 
 import pytest
 from anthropic.types import Message
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 from harness.oracles.streams import crosscheck, project_ours, recorded_calls, sdk_accumulate
 from harness.stream.anthropic import PARSER, AnthropicParser
-from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
-from harness.stream.drive import parse_bytes, parse_chunks
+from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.drive import parse_bytes
 from tests.cassette_cases import cassette_cases, model_calls
 
 PROVIDER = "anthropic"
@@ -30,9 +29,6 @@ RECORDINGS: dict[str, bytes] = {
     for call in recorded_calls(provider, path.stem, model_calls(provider, path))
 }
 IDS = sorted(RECORDINGS)
-ERROR_EVENT = (
-    b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
-)
 
 
 # ---------------------------------------------------------------- (a) real recordings
@@ -191,116 +187,22 @@ def test_server_tool_use_is_noted_not_a_tool_call() -> None:
     assert any("server_tool_use" in note for note in result.notes)
 
 
-# ---------------------------------------------------------------- (b) chunk boundaries
-
-
-@pytest.mark.parametrize("size", [1, 3, 17, 256])
-@pytest.mark.parametrize("rec", IDS)
-def test_chunk_size_does_not_change_the_result(rec: str, size: int) -> None:
-    body = RECORDINGS[rec]
-    assert parse_bytes(PARSER, body, size) == parse_bytes(PARSER, body)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_any_split_gives_the_same_result(data: st.DataObject) -> None:
-    body = RECORDINGS[data.draw(st.sampled_from(IDS))]
-    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(body)), max_size=20))))
-    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
-    assert parse_chunks(AnthropicParser(), pieces) == parse_bytes(PARSER, body)
-
-
-# ---------------------------------------------------------------- (c) bad endings on real bytes
-
-
-def _split_events(body: bytes) -> list[bytes]:
-    return [event + b"\n\n" for event in body.split(b"\n\n") if event.strip()]
-
-
-def _texts(result: CallResult) -> tuple[str, str, str]:
-    parts = result.message.parts
-    return (
-        "".join(p.text for p in parts if isinstance(p, TextPart)),
-        "".join(p.text for p in parts if isinstance(p, ThinkingTextPart)),
-        "".join(p.arguments_json for p in parts if isinstance(p, ToolCallPart)),
-    )
-
-
-def _assert_one_error(result: CallResult, fragment: str) -> None:
-    assert result.message.stop_reason == "error"
-    assert len(result.errors) == 1, result.errors
-    assert fragment in result.errors[0].error_message
-
-
-def _assert_partial_of(partial: CallResult, full: CallResult) -> None:
-    for got, whole in zip(_texts(partial), _texts(full), strict=True):
-        assert whole.startswith(got)
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_truncated_mid_event(rec: str) -> None:
-    body = RECORDINGS[rec]
-    events = _split_events(body)
-    k = len(events) * 2 // 3
-    cut = len(b"".join(events[:k])) + len(events[k]) // 2
-    result = parse_bytes(PARSER, body[:cut])
-    assert result.message.stop_reason == "error"
-    assert len(result.errors) == 1
-    _assert_partial_of(result, parse_bytes(PARSER, body))
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_clean_eof_before_the_final_event(rec: str) -> None:
-    body = RECORDINGS[rec]
-    events = _split_events(body)
-    result = parse_bytes(PARSER, b"".join(events[: len(events) * 2 // 3]))
-    _assert_one_error(result, "ended before the final event")
-    _assert_partial_of(result, parse_bytes(PARSER, body))
-    assert result.message.parts  # partial parts kept
+# ---------------------------------------------------------------- bad endings (generic ones: test_stream_endings.py)
 
 
 def test_eof_right_before_message_stop() -> None:
-    events = _split_events(RECORDINGS["anthropic-pai__sonnet45_thinking_tool_use_roundtrip-0"])
+    body = RECORDINGS["anthropic-pai__sonnet45_thinking_tool_use_roundtrip-0"]
+    events = [event + b"\n\n" for event in body.split(b"\n\n") if event.strip()]
     result = parse_bytes(PARSER, b"".join(events[:-1]))
-    _assert_one_error(result, "ended before the final event")
+    assert result.message.stop_reason == "error"
+    assert len(result.errors) == 1 and "ended before the final event" in result.errors[0].error_message
     assert [p.type for p in result.message.parts] == ["thinking_text", "thinking_signature", "tool_call"]
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_error_event_mid_stream(rec: str) -> None:
-    events = _split_events(RECORDINGS[rec])
-    k = len(events) // 2
-    result = parse_bytes(PARSER, b"".join([*events[:k], ERROR_EVENT, *events[k:]]))
-    _assert_one_error(result, "overloaded_error: Overloaded")
-    assert result.errors[0].can_retry is True
-    assert result.errors[0].response_id is not None
-    assert result.message.parts == parse_bytes(PARSER, RECORDINGS[rec]).message.parts
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_garbled_data_line(rec: str) -> None:
-    events = _split_events(RECORDINGS[rec])
-    k = len(events) // 2
-    garbled = b'event: content_block_delta\ndata: {"type":"content_block_delta","ind\x00ex\n\n'
-    result = parse_bytes(PARSER, b"".join([*events[:k], garbled, *events[k:]]))
-    _assert_one_error(result, "unparseable data line")
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_unknown_event_type_is_only_noted(rec: str) -> None:
-    events = _split_events(RECORDINGS[rec])
-    k = len(events) // 2
-    unknown = b'event: brand_new_event\ndata: {"type":"brand_new_event","x":1}\n\n'
-    result = parse_bytes(PARSER, b"".join([*events[:k], unknown, *events[k:]]))
-    clean = parse_bytes(PARSER, RECORDINGS[rec])
-    assert result.message == clean.message
-    assert result.errors == []
-    assert any("brand_new_event" in note for note in result.notes)
 
 
 def test_error_body_when_not_streamed() -> None:
     parser = AnthropicParser()
     parser.feed_response({"type": "error", "error": {"type": "invalid_request_error", "message": "bad"}})
     result = parser.finish()
-    _assert_one_error(result, "invalid_request_error: bad")
+    assert result.message.stop_reason == "error"
+    assert len(result.errors) == 1 and "invalid_request_error: bad" in result.errors[0].error_message
     assert result.errors[0].can_retry is False

@@ -5,8 +5,8 @@ recorded call against its parsed chunks (text and thought runs, function calls,
 signatures as decoded bytes, usage, stop reason), with our merge rules and minted call
 ids as the documented differences (``gemini-merge``, ``gemini-minted-call-id``). The
 merge rules themselves (which chunks form one part, where a signature stands) are ours
-and are pinned by the structure tests below, with chunk-boundary invariance and bad
-endings on real bytes.
+and are pinned by the structure tests below; chunk-boundary invariance and bad endings on
+real bytes are in ``tests/test_stream_endings.py``, for every provider.
 """
 
 from __future__ import annotations
@@ -41,10 +41,6 @@ def body_of(name: str) -> bytes:
 def events_of(body: bytes) -> list[bytes]:
     """The body's SSE events (blank-line separated), each without its terminator."""
     return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
-
-
-def join(events: list[bytes]) -> bytes:
-    return b"".join(e + b"\n\n" for e in events)
 
 
 def payloads(body: bytes) -> list[dict[str, Any]]:
@@ -103,82 +99,7 @@ def test_the_accepted_follow_up_request_carries_our_signature_on_the_call() -> N
     assert model_part["thoughtSignature"] != signature.signature  # base64url there, standard base64 here
 
 
-# ---------------------------------------------------------------- (b) chunk boundaries
-
-
-@pytest.mark.parametrize("size", [1, 3, 7, 64, 1000])
-@pytest.mark.parametrize("name", IDS)
-def test_any_chunking_gives_the_same_result(name: str, size: int) -> None:
-    body = body_of(name)
-    whole, split = parse_bytes(PARSER, body), parse_bytes(PARSER, body, size)
-    assert split.message == whole.message
-    assert split.items == whole.items
-
-
-# ---------------------------------------------------------------- (c) bad endings on real bytes
-
 BAD = "gemini-pai__gemini25pro_thought_parts-0"
-
-
-def _assert_error_ending(result: CallResult) -> None:
-    assert result.message.stop_reason == "error"
-    assert result.errors
-
-
-def test_truncated_mid_event() -> None:
-    events = events_of(body_of(BAD))
-    body = join(events[:9]) + events[9][: len(events[9]) // 2]
-    result = parse_bytes(PARSER, body)
-    _assert_error_ending(result)
-    assert len(result.errors) == 1  # the cut line is garbled JSON or dropped: either way one error
-    assert [p.type for p in result.message.parts] == ["thinking_text", "text", "thinking_signature"]
-
-
-def test_clean_eof_before_the_final_event() -> None:
-    events = events_of(body_of(BAD))
-    assert b"finishReason" in events[-1]
-    result = parse_bytes(PARSER, join(events[:-1]))
-    _assert_error_ending(result)
-    assert len(result.errors) == 1 and "truncated" in result.errors[0].error_message
-    full = parse_bytes(PARSER, body_of(BAD)).message.parts
-    kept = result.message.parts
-    assert kept[0] == full[0] and kept[2] == full[2]
-    assert isinstance(kept[1], TextPart) and isinstance(full[1], TextPart)
-    assert full[1].text.startswith(kept[1].text) and kept[1].text != full[1].text
-
-
-@pytest.mark.parametrize(
-    "error",
-    [
-        b'event: error\ndata: {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}',
-        b'data: {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}',
-    ],
-    ids=["event-error", "error-object"],
-)
-def test_error_mid_stream(error: bytes) -> None:
-    events = events_of(body_of(BAD))
-    result = parse_bytes(PARSER, join([*events[:6], error]))
-    _assert_error_ending(result)
-    assert [(e.error_message, e.can_retry) for e in result.errors] == [
-        ("gemini: UNAVAILABLE (503): overloaded", True)
-    ]
-    assert [p.type for p in result.message.parts] == ["thinking_text", "text", "thinking_signature"]
-
-
-def test_garbled_data_line() -> None:
-    events = events_of(body_of(BAD))
-    events[7] = b'data: {"candidates": [{"content": {"parts": [{"text": "bro'
-    result = parse_bytes(PARSER, join(events))
-    _assert_error_ending(result)
-    assert len(result.errors) == 1 and "unparseable" in result.errors[0].error_message
-
-
-def test_unknown_event_type_is_only_noted() -> None:
-    events = events_of(body_of(BAD))
-    result = parse_bytes(PARSER, join([*events[:5], b"event: ping\ndata: {}", *events[5:]]))
-    assert result.errors == []
-    assert result.message == parse_bytes(PARSER, body_of(BAD)).message
-    assert any("'ping'" in n for n in result.notes)
 
 
 # ---------------------------------------------------------------- JSON array framing (no alt=sse)

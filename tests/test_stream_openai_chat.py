@@ -2,7 +2,8 @@
 
 The final message of every recorded call is checked against the openai SDK's own
 accumulation (``ChatCompletionStreamState``) in ``tests/test_crosscheck.py``; this module
-pins the Chat-specific behaviour, chunk-boundary invariance and bad endings on real bytes.
+pins the Chat-specific behaviour. Chunk-boundary invariance and bad endings on real bytes are
+in ``tests/test_stream_endings.py``, for every provider.
 """
 
 from __future__ import annotations
@@ -11,14 +12,12 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
 from harness.model import TextPart, ThinkingTextPart, ToolCallPart
 from harness.oracles.streams import crosscheck, recorded_calls, sdk_accumulate
-from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
-from harness.stream.drive import parse_bytes, parse_chunks
+from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.drive import parse_bytes
 from harness.stream.openai_chat import PARSER, OpenAIChatParser
 from tests.cassette_cases import cassette_cases, model_calls
 
@@ -200,112 +199,3 @@ def test_error_body_when_not_streamed() -> None:
     result = parser.finish()
     assert result.message.stop_reason == "error"
     assert len(result.errors) == 1 and result.errors[0].can_retry is True
-
-
-# ---------------------------------------------------------------- (b) chunk boundaries
-
-
-@pytest.mark.parametrize("size", [1, 3, 17, 256])
-@pytest.mark.parametrize("rec", IDS)
-def test_chunk_size_does_not_change_the_result(rec: str, size: int) -> None:
-    body = RECORDINGS[rec]
-    assert parse_bytes(PARSER, body, size) == parse_bytes(PARSER, body)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_any_split_gives_the_same_result(data: st.DataObject) -> None:
-    body = RECORDINGS[data.draw(st.sampled_from(IDS))]
-    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(body)), max_size=20))))
-    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
-    assert parse_chunks(OpenAIChatParser(), pieces) == parse_bytes(PARSER, body)
-
-
-# ---------------------------------------------------------------- (c) bad endings on real bytes
-
-
-def _split_events(body: bytes) -> list[bytes]:
-    return [event + b"\n\n" for event in body.split(b"\n\n") if event.strip()]
-
-
-def _texts(result: CallResult) -> tuple[str, str, str]:
-    parts = result.message.parts
-    return (
-        "".join(p.text for p in parts if isinstance(p, TextPart)),
-        "".join(p.text for p in parts if isinstance(p, ThinkingTextPart)),
-        "".join(p.arguments_json for p in parts if isinstance(p, ToolCallPart)),
-    )
-
-
-def _assert_one_error(result: CallResult, fragment: str) -> None:
-    assert result.message.stop_reason == "error"
-    assert len(result.errors) == 1, result.errors
-    assert fragment in result.errors[0].error_message
-
-
-def _assert_partial_of(partial: CallResult, full: CallResult) -> None:
-    for got, whole in zip(_texts(partial), _texts(full), strict=True):
-        assert whole.startswith(got)
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_truncated_mid_event(rec: str) -> None:
-    body = RECORDINGS[rec]
-    events = _split_events(body)
-    k = len(events) * 2 // 3
-    cut = len(b"".join(events[:k])) + len(events[k]) // 2
-    result = parse_bytes(PARSER, body[:cut])
-    assert result.message.stop_reason == "error"
-    assert len(result.errors) == 1
-    _assert_partial_of(result, parse_bytes(PARSER, body))
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_clean_eof_before_the_final_event(rec: str) -> None:
-    body = RECORDINGS[rec]
-    events = _split_events(body)
-    result = parse_bytes(PARSER, b"".join(events[: len(events) * 2 // 3]))
-    _assert_one_error(result, "ended before the final event")
-    _assert_partial_of(result, parse_bytes(PARSER, body))
-    assert result.message.parts
-
-
-@pytest.mark.parametrize(
-    "injected",
-    [
-        b'data: {"error":{"message":"The server had an error","type":"server_error"}}\n\n',
-        b'event: error\ndata: {"error":{"message":"The server had an error","type":"server_error"}}\n\n',
-    ],
-    ids=["data-error-object", "event-error"],
-)
-@pytest.mark.parametrize("rec", IDS)
-def test_error_mid_stream(rec: str, injected: bytes) -> None:
-    events = _split_events(RECORDINGS[rec])
-    k = len(events) // 2
-    result = parse_bytes(PARSER, b"".join([*events[:k], injected, *events[k:]]))
-    _assert_one_error(result, "server_error: The server had an error")
-    assert result.errors[0].can_retry is True
-    assert result.message.parts == parse_bytes(PARSER, RECORDINGS[rec]).message.parts
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_garbled_data_line(rec: str) -> None:
-    events = _split_events(RECORDINGS[rec])
-    k = len(events) // 2
-    result = parse_bytes(PARSER, b"".join([*events[:k], b'data: {"id":"x","choi\xff\n\n', *events[k:]]))
-    _assert_one_error(result, "unparseable data line")
-
-
-@pytest.mark.parametrize(
-    "unknown",
-    [b'event: brand_new_event\ndata: {"x":1}\n\n', b'data: {"type":"brand_new_event","x":1}\n\n'],
-    ids=["event-name", "non-chunk-object"],
-)
-@pytest.mark.parametrize("rec", IDS)
-def test_unknown_event_is_only_noted(rec: str, unknown: bytes) -> None:
-    events = _split_events(RECORDINGS[rec])
-    k = len(events) // 2
-    result = parse_bytes(PARSER, b"".join([*events[:k], unknown, *events[k:]]))
-    assert result.message == parse_bytes(PARSER, RECORDINGS[rec]).message
-    assert result.errors == []
-    assert any("skipped" in note for note in result.notes)

@@ -2,7 +2,8 @@
 
 The final message of every recorded call is checked against the openai SDK's own
 accumulation (``ResponseStreamState``) in ``tests/test_crosscheck.py``; this module pins
-the Responses-specific behaviour, chunk-boundary invariance and bad endings on real bytes.
+the Responses-specific behaviour. Chunk-boundary invariance and bad endings on real bytes
+are in ``tests/test_stream_endings.py``, for every provider.
 
 One deliberate difference from the SDK (``responses-signature-from-output-item-done`` in
 ``harness.oracles.streams.DIFFERENCES``): the SDK's final response is
@@ -45,10 +46,6 @@ def body_of(name: str) -> bytes:
 def events_of(body: bytes) -> list[bytes]:
     """The body's SSE events (blank-line separated), each without its terminator."""
     return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
-
-
-def join(events: list[bytes]) -> bytes:
-    return b"".join(e + b"\n\n" for e in events)
 
 
 def raw_events(body: bytes) -> list[dict[str, Any]]:
@@ -140,33 +137,14 @@ def test_codex_summary_then_signature() -> None:
     assert isinstance(call, ToolCallPart) and call.item_id is not None and call.item_id.startswith("fc_")
 
 
-# ---------------------------------------------------------------- (b) chunk boundaries
+# ---------------------------------------------------------------- bad endings (generic ones: test_stream_endings.py)
 
 
-@pytest.mark.parametrize("size", [1, 3, 7, 64, 1000])
-@pytest.mark.parametrize("name", IDS)
-def test_any_chunking_gives_the_same_result(name: str, size: int) -> None:
-    body = body_of(name)
-    whole, split = parse_bytes(PARSER, body), parse_bytes(PARSER, body, size)
-    assert split.message == whole.message
-    assert split.items == whole.items
-
-
-# ---------------------------------------------------------------- (c) bad endings on real bytes
-
-BAD = "openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip-0"
-
-
-def _assert_error_ending(result: CallResult) -> None:
-    assert result.message.stop_reason == "error"
-    assert result.errors
-
-
-def test_truncated_mid_event() -> None:
-    body = body_of(BAD)
+def test_cut_inside_a_text_delta_keeps_the_phase_from_output_item_added() -> None:
+    body = body_of("openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip-0")
     cut = body.index(b'"delta":"Land"')  # inside an output_text.delta event
     result = parse_bytes(PARSER, body[:cut])
-    _assert_error_ending(result)
+    assert result.message.stop_reason == "error" and result.errors
     kept = result.message.parts
     assert [p.type for p in kept] == ["thinking_signature", "text"]
     assert kept[1] == TextPart(
@@ -174,41 +152,6 @@ def test_truncated_mid_event() -> None:
         item_id="msg_0fabc13af1ee0049006a691dfebdc881a1ae18d027c313d8ce",
         phase="commentary",  # from output_item.added: the item never finished
     )
-
-
-def test_clean_eof_before_the_final_event() -> None:
-    events = events_of(body_of(BAD))
-    assert b"response.completed" in events[-1]
-    result = parse_bytes(PARSER, join(events[:-1]))
-    _assert_error_ending(result)
-    assert len(result.errors) == 1 and "truncated" in result.errors[0].error_message
-    full = parse_bytes(PARSER, body_of(BAD))
-    assert result.message.parts == full.message.parts  # every item was done before the cut
-
-
-def test_error_event_mid_stream() -> None:
-    events = events_of(body_of(BAD))
-    error = b'event: error\ndata: {"type":"error","code":"server_error","message":"boom","param":null}'
-    result = parse_bytes(PARSER, join([*events[:10], error]))
-    _assert_error_ending(result)
-    assert [e.error_message for e in result.errors] == ["openai-responses: error event: server_error: boom"]
-
-
-def test_garbled_data_line() -> None:
-    events = events_of(body_of(BAD))
-    events[8] = b'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","de'
-    result = parse_bytes(PARSER, join(events))
-    _assert_error_ending(result)
-    assert len(result.errors) == 1 and "unparseable" in result.errors[0].error_message
-
-
-def test_unknown_event_type_is_only_noted() -> None:
-    events = events_of(body_of(BAD))
-    unknown = b'event: response.future_thing\ndata: {"type":"response.future_thing","x":1}'
-    result = parse_bytes(PARSER, join([*events[:5], unknown, *events[5:]]))
-    assert result.errors == []
-    assert result.message == parse_bytes(PARSER, body_of(BAD)).message
-    assert any("response.future_thing" in n for n in result.notes)
 
 
 # ---------------------------------------------------------------- non-streamed body

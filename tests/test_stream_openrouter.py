@@ -3,8 +3,8 @@
 OpenRouter speaks Chat Completions: the final message of every recorded call (streamed
 or not) is checked against the openai SDK's accumulation, with its generic merge of
 ``reasoning_details``, in ``tests/test_crosscheck.py``. This module pins the
-OpenRouter-specific reasoning mapping, chunk-boundary invariance and bad endings on real
-bytes.
+OpenRouter-specific reasoning mapping; chunk-boundary invariance and bad endings on real
+bytes are in ``tests/test_stream_endings.py``, for every provider.
 """
 
 from __future__ import annotations
@@ -12,16 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
 from harness.emit import emit_stream, representable
-from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart
 from harness.oracles.streams import crosscheck, recorded_calls, sdk_accumulate
 from harness.stream.base import CallResult, ThinkingDelta
-from harness.stream.drive import parse_bytes, parse_chunks
+from harness.stream.drive import parse_bytes
 from harness.stream.openai_chat import OpenAIChatParser
 from harness.stream.openrouter import PARSER, OpenRouterParser
 from tests.cassette_cases import cassette_cases, model_calls
@@ -39,7 +36,6 @@ _ALL: dict[str, bytes] = {
 }
 STREAMS: dict[str, bytes] = {k: v for k, v in _ALL.items() if not v.lstrip().startswith(b"{")}
 BODIES: dict[str, dict[str, Any]] = {k: json.loads(v) for k, v in _ALL.items() if k not in STREAMS}
-IDS = sorted(STREAMS)
 
 
 def respond(body: dict[str, Any]) -> CallResult:
@@ -209,103 +205,3 @@ def test_finish_reason_error_without_error_object() -> None:
     result = parse_bytes(PARSER, _sse(_delta({"content": "p"}, "error"), USAGE) + DONE)
     assert result.message.stop_reason == "error"
     assert len(result.errors) == 1
-
-
-# ---------------------------------------------------------------- (b) chunk boundaries
-
-
-@pytest.mark.parametrize("size", [1, 3, 17, 256])
-@pytest.mark.parametrize("rec", IDS)
-def test_chunk_size_does_not_change_the_result(rec: str, size: int) -> None:
-    body = STREAMS[rec]
-    assert parse_bytes(PARSER, body, size) == parse_bytes(PARSER, body)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_any_split_gives_the_same_result(data: st.DataObject) -> None:
-    body = STREAMS[data.draw(st.sampled_from(IDS))]
-    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(body)), max_size=20))))
-    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
-    assert parse_chunks(OpenRouterParser(), pieces) == parse_bytes(PARSER, body)
-
-
-# ---------------------------------------------------------------- (c) bad endings on real bytes
-
-
-def _split_events(body: bytes) -> list[bytes]:
-    """Data events only (the ``: OPENROUTER PROCESSING`` comments stay attached to nothing)."""
-    return [event + b"\n\n" for event in body.split(b"\n\n") if event.strip() and not event.startswith(b":")]
-
-
-def _texts(result: CallResult) -> tuple[str, str, str, str]:
-    parts = result.message.parts
-    return (
-        "".join(p.text for p in parts if isinstance(p, TextPart)),
-        "".join(p.text for p in parts if isinstance(p, ThinkingTextPart)),
-        "".join(p.signature for p in parts if isinstance(p, ThinkingSignaturePart)),
-        "".join(p.arguments_json for p in parts if isinstance(p, ToolCallPart)),
-    )
-
-
-def _assert_one_error(result: CallResult, fragment: str) -> None:
-    assert result.message.stop_reason == "error"
-    assert len(result.errors) == 1, result.errors
-    assert fragment in result.errors[0].error_message
-
-
-def _assert_partial_of(partial: CallResult, full: CallResult) -> None:
-    for got, whole in zip(_texts(partial), _texts(full), strict=True):
-        assert whole.startswith(got)
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_truncated_mid_event(rec: str) -> None:
-    body = STREAMS[rec]
-    events = _split_events(body)
-    k = len(events) * 2 // 3
-    cut = len(b"".join(events[:k])) + len(events[k]) // 2
-    result = parse_bytes(PARSER, b"".join(events)[:cut])
-    assert result.message.stop_reason == "error"
-    assert len(result.errors) == 1
-    _assert_partial_of(result, parse_bytes(PARSER, body))
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_clean_eof_before_the_final_event(rec: str) -> None:
-    body = STREAMS[rec]
-    events = _split_events(body)
-    result = parse_bytes(PARSER, b"".join(events[: len(events) * 2 // 3]))
-    _assert_one_error(result, "ended before the final event")
-    _assert_partial_of(result, parse_bytes(PARSER, body))
-    assert result.message.parts
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_error_event_mid_stream(rec: str) -> None:
-    events = _split_events(STREAMS[rec])
-    k = len(events) // 2
-    injected = b'event: error\ndata: {"error":{"code":503,"message":"upstream overloaded"}}\n\n'
-    result = parse_bytes(PARSER, b"".join([*events[:k], injected, *events[k:]]))
-    _assert_one_error(result, "upstream overloaded")
-    assert result.errors[0].can_retry is True
-    assert result.message.parts == parse_bytes(PARSER, STREAMS[rec]).message.parts
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_garbled_data_line(rec: str) -> None:
-    events = _split_events(STREAMS[rec])
-    k = len(events) // 2
-    result = parse_bytes(PARSER, b"".join([*events[:k], b'data: {"id":"gen-1","cho\n\n', *events[k:]]))
-    _assert_one_error(result, "unparseable data line")
-
-
-@pytest.mark.parametrize("rec", IDS)
-def test_unknown_event_is_only_noted(rec: str) -> None:
-    events = _split_events(STREAMS[rec])
-    k = len(events) // 2
-    unknown = b'event: brand_new_event\ndata: {"x":1}\n\n'
-    result = parse_bytes(PARSER, b"".join([*events[:k], unknown, *events[k:]]))
-    assert result.message == parse_bytes(PARSER, STREAMS[rec]).message
-    assert result.errors == []
-    assert any("brand_new_event" in note for note in result.notes)
