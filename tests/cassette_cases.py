@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.oracles.streams import RecordedCall, recorded_calls
 from harness.replay import Exchange, load_exchanges
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
@@ -19,3 +20,18 @@ def case_id(case: tuple[str, Path]) -> str:
 
 def model_calls(provider: str, path: Path) -> list[Exchange]:
     return [e for e in load_exchanges(path, provider) if e.is_model_call]
+
+
+def recorded_calls_of(provider: str | None = None) -> dict[str, RecordedCall]:
+    """Every recorded model call of the bundled cassettes (one provider's, or all), by call id."""
+    return {
+        call.id: call
+        for name, path in cassette_cases()
+        if provider is None or name == provider
+        for call in recorded_calls(name, path.stem, model_calls(name, path))
+    }
+
+
+def events_of(body: bytes) -> list[bytes]:
+    """The body's SSE events (blank-line separated), each without its terminator."""
+    return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]

@@ -24,17 +24,12 @@ from harness.oracles.streams import (
     compare,
     crosscheck,
     ours,
-    recorded_calls,
     sdk_accumulate,
 )
 from harness.stream.base import CallResult
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.cassette_cases import cassette_cases, recorded_calls_of
 
-CALLS: dict[str, RecordedCall] = {
-    call.id: call
-    for provider, path in cassette_cases()
-    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
-}
+CALLS: dict[str, RecordedCall] = recorded_calls_of()
 
 
 # ---------------------------------------------------------------- synthetic streams for what recordings lack

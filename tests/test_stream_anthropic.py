@@ -15,19 +15,14 @@ import pytest
 from anthropic.types import Message
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import crosscheck, project_ours, recorded_calls, sdk_accumulate
+from harness.oracles.streams import crosscheck, project_ours, sdk_accumulate
 from harness.stream.anthropic import PARSER, AnthropicParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.cassette_cases import recorded_calls_of
 
 PROVIDER = "anthropic"
-RECORDINGS: dict[str, bytes] = {
-    call.id: call.body
-    for provider, path in cassette_cases()
-    if provider == PROVIDER
-    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
-}
+RECORDINGS: dict[str, bytes] = {call_id: call.body for call_id, call in recorded_calls_of(PROVIDER).items()}
 IDS = sorted(RECORDINGS)
 
 

@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import RecordedCall, recorded_calls
+from harness.oracles.streams import RecordedCall
 from harness.stream import CallResult, get_parser
 from harness.stream.drive import parse_bytes, parse_chunks
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.cassette_cases import recorded_calls_of
 
 
 @dataclass(frozen=True)
@@ -109,12 +109,7 @@ def _is_stream(call: RecordedCall) -> bool:
     return not call.body.lstrip().startswith((b"{", b"["))  # a non-streamed JSON body has no events
 
 
-CALLS: dict[str, RecordedCall] = {
-    call.id: call
-    for provider, path in cassette_cases()
-    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
-    if _is_stream(call)
-}
+CALLS: dict[str, RecordedCall] = {k: c for k, c in recorded_calls_of().items() if _is_stream(c)}
 IDS = sorted(CALLS)
 
 

@@ -17,30 +17,20 @@ from typing import Any
 import pytest
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import RecordedCall, decode_signature, recorded_calls
+from harness.oracles.streams import RecordedCall, decode_signature
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.gemini import PARSER, GeminiParser, parse_json_array
 from harness.stream.sse import SSEEvent
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.cassette_cases import events_of, recorded_calls_of
 
 PROVIDER = "gemini"
-RECORDINGS: dict[str, RecordedCall] = {
-    call.id: call
-    for provider, path in cassette_cases()
-    if provider == PROVIDER
-    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
-}
+RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)
 IDS = sorted(RECORDINGS)
 
 
 def body_of(name: str) -> bytes:
     return RECORDINGS[name].body
-
-
-def events_of(body: bytes) -> list[bytes]:
-    """The body's SSE events (blank-line separated), each without its terminator."""
-    return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
 
 
 def payloads(body: bytes) -> list[dict[str, Any]]:

@@ -22,30 +22,20 @@ import pytest
 from openai.types.responses import Response
 
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import RecordedCall, crosscheck, recorded_calls, sdk_accumulate
+from harness.oracles.streams import RecordedCall, crosscheck, sdk_accumulate
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.openai_responses import PARSER, OpenAIResponsesParser
 from harness.stream.sse import SSEEvent
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.cassette_cases import events_of, recorded_calls_of
 
 PROVIDER = "openai-responses"
-RECORDINGS: dict[str, RecordedCall] = {
-    call.id: call
-    for provider, path in cassette_cases()
-    if provider == PROVIDER
-    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
-}
+RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)
 IDS = sorted(RECORDINGS)
 
 
 def body_of(name: str) -> bytes:
     return RECORDINGS[name].body
-
-
-def events_of(body: bytes) -> list[bytes]:
-    """The body's SSE events (blank-line separated), each without its terminator."""
-    return [e for e in body.replace(b"\r\n", b"\n").split(b"\n\n") if e.strip()]
 
 
 def raw_events(body: bytes) -> list[dict[str, Any]]:

@@ -16,24 +16,19 @@ from openai.types.chat import ChatCompletion
 
 from harness.emit import emit_stream, representable
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart
-from harness.oracles.streams import crosscheck, recorded_calls, sdk_accumulate
+from harness.oracles.streams import crosscheck, sdk_accumulate
 from harness.stream.base import CallResult, ThinkingDelta
 from harness.stream.drive import parse_bytes
 from harness.stream.openai_chat import OpenAIChatParser
 from harness.stream.openrouter import PARSER, OpenRouterParser
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.cassette_cases import recorded_calls_of
 
 PROVIDER = "openrouter"
 CLAUDE = "openrouter-pai__or_claude45_reasoning_text_signature-0"
 O3 = "openrouter-pai__or_o3_reasoning_encrypted-0"
 GPT5_NONSTREAM = "openrouter-pai__or_gpt5mini_reasoning_details_roundtrip_NONSTREAM-1"
 
-_ALL: dict[str, bytes] = {
-    call.id: call.body
-    for provider, path in cassette_cases()
-    if provider == PROVIDER
-    for call in recorded_calls(provider, path.stem, model_calls(provider, path))
-}
+_ALL: dict[str, bytes] = {call_id: call.body for call_id, call in recorded_calls_of(PROVIDER).items()}
 STREAMS: dict[str, bytes] = {k: v for k, v in _ALL.items() if not v.lstrip().startswith(b"{")}
 BODIES: dict[str, dict[str, Any]] = {k: json.loads(v) for k, v in _ALL.items() if k not in STREAMS}
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.emit.common import check_common, json_object, nonnegative, pieces, sse
+from harness.emit.common import check_common, json_object, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
@@ -96,9 +96,6 @@ def check(message: AssistantMessage) -> str | None:
         return reason
     usage = message.usage
     assert usage is not None
-    reason = nonnegative(usage)
-    if reason is not None:
-        return reason
     if usage.total_tokens is not None:
         return "usage.total_tokens is set; Anthropic reports none"
     if usage.input_tokens < (usage.cached_input_tokens or 0) + (usage.cache_creation_input_tokens or 0):

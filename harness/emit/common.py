@@ -97,7 +97,8 @@ def check_common(message: AssistantMessage, *, text_items: bool = False) -> str 
 
     - ``stop_reason`` is set and not ``aborted``: a parser always reports one, and an
       interrupt is the client's doing, never something a stream says.
-    - ``usage`` is set: a parser always reports one (zeros when the stream has none).
+    - ``usage`` is set, with no negative count: a parser always reports one (zeros when
+      the stream has none).
     - No image parts: no reference parser maps a model-generated image.
     - A message with tool calls does not say ``stop``: every parser reports ``tool_use``
       for a turn that ends in calls.
@@ -114,6 +115,9 @@ def check_common(message: AssistantMessage, *, text_items: bool = False) -> str 
         return f"stop_reason {message.stop_reason!r} is a client-side interrupt; no provider stream says it"
     if message.usage is None:
         return "no usage: a parsed message always has one"
+    negative = nonnegative(message.usage)
+    if negative is not None:
+        return negative
     has_calls = False
     for index, part in enumerate(message.parts):
         if isinstance(part, ImageURLPart | ImageFilePart):

@@ -34,7 +34,7 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
-from harness.emit.common import check_common, dumps, json_object, nonnegative, pieces, sse
+from harness.emit.common import check_common, dumps, json_object, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
@@ -114,9 +114,6 @@ def check(message: AssistantMessage) -> str | None:
         return reason
     usage = message.usage
     assert usage is not None
-    reason = nonnegative(usage)
-    if reason is not None:
-        return reason
     if usage.cache_creation_input_tokens is not None:
         return "usage.cache_creation_input_tokens is set; Gemini reports none"
     if usage.total_tokens is None:

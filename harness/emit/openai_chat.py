@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from harness.emit.common import CREATED, check_common, nonnegative, pieces, sse
+from harness.emit.common import CREATED, check_common, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
 __all__ = ["DEFAULT_MODEL", "ChatEmitter", "check", "emit"]
@@ -110,9 +110,6 @@ class ChatEmitter:
             return reason
         usage = message.usage
         assert usage is not None
-        reason = nonnegative(usage)
-        if reason is not None:
-            return reason
         if usage.total_tokens is None:
             return "usage.total_tokens is None; the usage chunk always carries total_tokens"
         plan = self.plan(message)

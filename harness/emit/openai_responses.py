@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.emit.common import CREATED, check_common, nonnegative, pieces, sse
+from harness.emit.common import CREATED, check_common, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
@@ -136,9 +136,6 @@ def check(message: AssistantMessage) -> str | None:
         return reason
     usage = message.usage
     assert usage is not None
-    reason = nonnegative(usage)
-    if reason is not None:
-        return reason
     for name in ("cached_input_tokens", "reasoning_tokens", "total_tokens"):
         if getattr(usage, name) is None:
             return f"usage.{name} is None; ResponseUsage always carries it"
