@@ -1,0 +1,60 @@
+"""Which provider API a recorded HTTP request went to, from its method and URL alone.
+
+Why one place: replay (``--provider`` inferred from a cassette), calibration and the
+traffic audit all need the same answer, and a router that disagrees with itself would
+judge one request by two providers' rules.
+
+``provider`` is the pinned provider id whose rules apply; ``wire`` is the wire format of
+the body (OpenRouter serves both OpenAI Chat Completions and Responses formats, so
+``openrouter`` may carry ``wire="openai-responses"``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+__all__ = ["WIRES", "Route", "route"]
+
+#: The wire formats a model call can be in.
+WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses")
+
+_GEMINI_PATH = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
+
+
+@dataclass(frozen=True)
+class Route:
+    """A model call: the provider whose rules apply and the wire format of its body."""
+
+    provider: str
+    wire: str
+    #: Why this route was chosen (host and path), for notes.
+    reason: str
+
+
+def route(method: str, url: str) -> Route | None:
+    """The route of a model call, or None for anything else (listing models, uploads, other hosts' APIs)."""
+    if method.upper() != "POST":
+        return None
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    path = parts.path.rstrip("/")
+    if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
+        if path.endswith("/chat/completions"):
+            return Route("openrouter", "openai-chat", f"{host}{path}")
+        if path.endswith("/responses"):
+            return Route("openrouter", "openai-responses", f"{host}{path}")
+        return None
+    if host == "generativelanguage.googleapis.com" or _GEMINI_PATH.search(path):
+        return Route("gemini", "gemini", f"{host}{path}") if _GEMINI_PATH.search(path) else None
+    if host == "api.anthropic.com" or host.endswith(".anthropic.com"):
+        return Route("anthropic", "anthropic", f"{host}{path}") if path.endswith("/messages") else None
+    # OpenAI and OpenAI-compatible hosts (Groq, DeepSeek, Azure, proxies): by path.
+    if path.endswith("/chat/completions"):
+        return Route("openai-chat", "openai-chat", f"{host}{path}")
+    if path.endswith("/responses"):
+        return Route("openai-responses", "openai-responses", f"{host}{path}")
+    if path.endswith("/v1/messages"):  # Anthropic-compatible gateways
+        return Route("anthropic", "anthropic", f"{host}{path}")
+    return None
