@@ -118,7 +118,13 @@ ImagePart = Annotated[ImageURLPart | ImageFilePart, Field(discriminator="type")]
 
 
 class Usage(_Model):
-    """Token usage of one model call. ``input_tokens`` includes cached tokens."""
+    """Token usage of one model call. ``input_tokens`` includes cached tokens.
+
+    The contract every output adapter honours: ``input_tokens`` and ``output_tokens`` are
+    required (0 when the provider reports none); the optional counts are None when the
+    provider did not report them. Checks treat None and 0 of an optional count as one
+    class, since a stream often cannot say which it was.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0

@@ -63,7 +63,7 @@ def _history(ctx: CheckContext) -> list[Violation]:
 
 
 def _history_violation(index: int, reason: str, example: object) -> Violation:
-    return Violation(ID, None, index, reason, snippet(example))
+    return Violation(ID, None, index, reason, snippet(example), "policy")
 
 
 def _final(
@@ -77,11 +77,22 @@ def _final(
         "usage": message.usage is not None,
         "errors": len(result.errors),
     }
-    if message.usage is None or message.stop_reason is None:
-        out.append(ctx.violation(ID, index, f"{what}: the final message lacks usage or stop_reason", example))
+    missing = [name for name in ("usage", "stop_reason") if getattr(message, name) is None]
+    if missing:
+        out.append(
+            ctx.violation(
+                ID,
+                index,
+                f"{what}: the final message has no {' and no '.join(missing)}",
+                example,
+                kind="degrade",
+            )
+        )
     if failed and (message.stop_reason not in ("error", "aborted") or not result.errors):
         out.append(
-            ctx.violation(ID, index, f"{what}: expected stop_reason error and an error event", example)
+            ctx.violation(
+                ID, index, f"{what}: expected stop_reason error and an error event", example, kind="degrade"
+            )
         )
     return out
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from harness.adapters.base import Rendered, RenderWarning
+from harness.contract.kinds import Kind
 from harness.invariants.continuation import next_turn
 from harness.invariants.replay_events import history_to_ui_events
 from harness.model import HistoryEvent
@@ -66,17 +67,20 @@ class Violation:
     message_index: int | None
     reason: str
     example: str = ""
+    #: ``reject`` (the API refuses it), ``degrade`` (accepted, information lost), ``policy`` (design only).
+    kind: Kind = "degrade"
 
     def __str__(self) -> str:
         where = self.provider or "history"
         if self.message_index is not None:
             where += f" message {self.message_index}"
-        return f"{self.invariant} {where}: {self.reason}"
+        return f"{self.invariant} [{self.kind}] {where}: {self.reason}"
 
     def to_json(self) -> Json:
         return {
             "example": self.example,
             "invariant": self.invariant,
+            "kind": self.kind,
             "message_index": self.message_index,
             "provider": self.provider,
             "reason": self.reason,
@@ -120,10 +124,30 @@ class CheckContext:
         return any(_names(w, message_index, part_index, exact) for w in self.rendered.warnings)
 
     def violation(
-        self, invariant: str, message_index: int | None, reason: str, example: object = None
+        self,
+        invariant: str,
+        message_index: int | None,
+        reason: str,
+        example: object = None,
+        *,
+        kind: Kind,
     ) -> Violation:
+        """A violation of this provider; every check states its finding kind explicitly."""
         shown = "" if example is None else example if isinstance(example, str) else snippet(example)
-        return Violation(invariant, self.provider, message_index, reason, shown)
+        return Violation(invariant, self.provider, message_index, reason, shown, kind)
+
+    def lacks(self, channel: str) -> bool:
+        """Whether the target declares it has no such channel (``warnings``, ``events``, ...)."""
+        return channel in getattr(self.target, "lacks", frozenset[str]())
+
+    def unwarned_kind(self, *, user_content: bool) -> Kind:
+        """The kind of a drop no warning names.
+
+        ``degrade`` by default. A target that declares no warning channel cannot announce a
+        deliberate drop, so dropping what is not user content (thinking, signatures, ids) is
+        its documented ``policy``; losing user content stays ``degrade``.
+        """
+        return "policy" if self.lacks("warnings") and not user_content else "degrade"
 
     def note(self, text: str) -> None:
         if text not in self.notes:

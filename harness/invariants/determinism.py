@@ -30,11 +30,17 @@ def check_determinism(ctx: CheckContext) -> list[Violation]:
     }
     out: list[Violation] = []
     if dumps_history(ctx.history) != before:
-        out.append(ctx.violation(ID, None, "rendering changed the history it was given", None))
+        out.append(
+            ctx.violation(ID, None, "rendering changed the history it was given", None, kind="degrade")
+        )
     for what, other in variants.items():
         problem = _differs(first, other)
         if problem is not None:
-            out.append(ctx.violation(ID, None, f"{what} differs from the first: {problem[0]}", problem[1]))
+            out.append(
+                ctx.violation(
+                    ID, None, f"{what} differs from the first: {problem[0]}", problem[1], kind="degrade"
+                )
+            )
     return out
 
 

@@ -46,7 +46,11 @@ def check_developer_degradation(ctx: CheckContext) -> list[Violation]:
         if wire_role(ctx.provider, item) == "developer" and any(_contains(item, t) for t in developer_texts):
             out.append(
                 ctx.violation(
-                    ID, None, f"a developer message was sent as its own message (position {pos})", item
+                    ID,
+                    None,
+                    f"a developer message was sent as its own message (position {pos})",
+                    item,
+                    kind="policy",
                 )
             )
     for index, event in enumerate(ctx.history):
@@ -96,7 +100,13 @@ def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list
         example = {"developer": part.text, "expected": value, "target": f"{kind} message {target}"}
         if not _contains(ctx.body, value):
             out.append(
-                ctx.violation(ID, index, f"developer text (part {pidx}) is missing from the request", example)
+                ctx.violation(
+                    ID,
+                    index,
+                    f"developer text (part {pidx}) is missing from the request",
+                    example,
+                    kind="degrade",
+                )
             )
             continue
         if kind == "tool":
@@ -111,11 +121,15 @@ def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list
             where = f"the user message {target}" if kind == "user" else "a user message at its own position"
         if not any(_contains(c, value) for c in containers):
             out.append(
-                ctx.violation(ID, index, f"developer text (part {pidx}) is not inside {where}", example)
+                ctx.violation(
+                    ID, index, f"developer text (part {pidx}) is not inside {where}", example, kind="policy"
+                )
             )
         elif kind == "user" and not _appended(containers, _texts(ctx, target), value):
             out.append(
-                ctx.violation(ID, index, f"developer text (part {pidx}) comes before {where}", example)
+                ctx.violation(
+                    ID, index, f"developer text (part {pidx}) comes before {where}", example, kind="policy"
+                )
             )
     return out
 
@@ -169,7 +183,11 @@ def _check_ui_fields(ctx: CheckContext, index: int, event: DeveloperMessage) -> 
         if leaked:
             out.append(
                 ctx.violation(
-                    ID, index, "a UI-only developer field value was sent to the provider", {"value": value}
+                    ID,
+                    index,
+                    "a UI-only developer field value was sent to the provider",
+                    {"value": value},
+                    kind="policy",
                 )
             )
             break

@@ -99,7 +99,7 @@ def check_event_order(ctx: CheckContext) -> list[Violation]:
             continue
         mine = [e for e in replayed if e.get("history_index") == index]
         for problem in event_order_problems(mine, event.stop_reason):
-            out.append(Violation(ID, None, index, f"replayed UI events: {problem}", _kinds(mine)))
+            out.append(Violation(ID, None, index, f"replayed UI events: {problem}", _kinds(mine), "policy"))
         body = emit_for(ctx, event, index)
         if body is None:  # no provider stream: the runtime events of the message's own items
             result = CallResult(event, items_from_parts(event), [])
@@ -112,7 +112,9 @@ def check_event_order(ctx: CheckContext) -> list[Violation]:
             result, provider = replayed_call, ctx.provider
         runtime = ctx.events(result)
         for problem in event_order_problems(runtime, result.message.stop_reason):
-            out.append(Violation(ID, provider, index, f"runtime events: {problem}", _kinds(runtime)))
+            out.append(
+                Violation(ID, provider, index, f"runtime events: {problem}", _kinds(runtime), "policy")
+            )
     return out
 
 

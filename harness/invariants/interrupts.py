@@ -92,7 +92,7 @@ def _in_aborted_run(history: Sequence[HistoryEvent], index: int) -> bool:
 
 
 def _violation(index: int, reason: str, kinds: object) -> Violation:
-    return Violation(ID, None, index, reason, snippet(kinds))
+    return Violation(ID, None, index, reason, snippet(kinds), "policy")
 
 
 def _call_events(ctx: CheckContext) -> list[Violation]:
@@ -108,6 +108,7 @@ def _call_events(ctx: CheckContext) -> list[Violation]:
                         index,
                         "an aborted call's runtime events need an interrupt and no response_complete",
                         kinds,
+                        kind="policy",
                     )
                 )
     return out
@@ -131,7 +132,13 @@ def _request(ctx: CheckContext) -> list[Violation]:
             if all(r.is_error != failed for r in mine):  # ids may recur across turns: one must match
                 what = "is not sent as an error" if failed else "is sent as an error"
                 out.append(
-                    ctx.violation(ID, index, f"tool result with status {event.status} {what}", mine[0].unit)
+                    ctx.violation(
+                        ID,
+                        index,
+                        f"tool result with status {event.status} {what}",
+                        mine[0].unit,
+                        kind="degrade",
+                    )
                 )
         elif failed and not ctx.warned(index):
             out.append(
@@ -140,6 +147,7 @@ def _request(ctx: CheckContext) -> list[Violation]:
                     index,
                     f"tool status {event.status} cannot be flagged for this provider and no warning says so",
                     mine[0].unit,
+                    kind=ctx.unwarned_kind(user_content=False),
                 )
             )
     return out

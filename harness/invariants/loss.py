@@ -57,7 +57,15 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
 
 
 def _lost(ctx: CheckContext, index: int, what: str, example: object) -> Violation:
-    return ctx.violation(ID, index, f"{what} is neither in the request nor named by a warning", example)
+    """Losing what a person wrote (user, system, developer, tool output) is always ``degrade``."""
+    user_content = not isinstance(ctx.history[index], AssistantMessage)
+    return ctx.violation(
+        ID,
+        index,
+        f"{what} is neither in the request nor named by a warning",
+        example,
+        kind=ctx.unwarned_kind(user_content=user_content),
+    )
 
 
 def _sent(part: AnyPart, body: Json, mapping: dict[str, str], call_ids: set[str | None]) -> bool:

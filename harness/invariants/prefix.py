@@ -11,6 +11,7 @@ user question when the history already ends with an assistant message
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, cast
 
 from harness.adapters.base import canonical_json
@@ -18,7 +19,7 @@ from harness.invariants.base import CheckContext, Violation, as_dict
 from harness.invariants.continuation import next_turn
 from harness.invariants.wire import wire_messages
 
-__all__ = ["check_prefix_stability", "first_difference", "next_turn"]
+__all__ = ["check_prefix_stability", "differences", "first_difference", "next_turn"]
 
 ID = "I9"
 _SYSTEM_KEYS = ("system", "instructions", "systemInstruction")
@@ -52,6 +53,27 @@ def first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any] | N
     return None if same else (path or "<root>", a, b)
 
 
+def differences(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """Every path where two JSON values differ (document order), with both values there."""
+    da, db = as_dict(a), as_dict(b)
+    if da is not None and db is not None:
+        for key in sorted(set(da) | set(db)):
+            if key not in da or key not in db:
+                yield (f"{path}.{key}", da.get(key, "<absent>"), db.get(key, "<absent>"))
+            else:
+                yield from differences(da[key], db[key], f"{path}.{key}")
+        return
+    la, lb = _list(a), _list(b)
+    if la is not None and lb is not None:
+        for n in range(min(len(la), len(lb))):
+            yield from differences(la[n], lb[n], f"{path}[{n}]")
+        if len(la) != len(lb):
+            yield (f"{path}.length", len(la), len(lb))
+        return
+    if not (a == b and type(a) is type(b)):
+        yield (path or "<root>", a, b)
+
+
 def check_prefix_stability(ctx: CheckContext) -> list[Violation]:
     before_body = ctx.body
     after_body = ctx.render([*ctx.history, *ctx.next_turn(ctx.history)]).body
@@ -62,7 +84,11 @@ def check_prefix_stability(ctx: CheckContext) -> list[Violation]:
     if len(after) < stable:
         out.append(
             ctx.violation(
-                ID, None, f"appending a turn shrank the conversation from {len(before)} to {len(after)}", None
+                ID,
+                None,
+                f"appending a turn shrank the conversation from {len(before)} to {len(after)}",
+                None,
+                kind="degrade",
             )
         )
     for pos in range(min(stable, len(after))):
@@ -75,6 +101,7 @@ def check_prefix_stability(ctx: CheckContext) -> list[Violation]:
                     None,
                     f"appending a turn rewrote conversation entry {pos} (at {path})",
                     {"before": was, "after": became},
+                    kind="degrade",
                 )
             )
             break
@@ -86,6 +113,7 @@ def check_prefix_stability(ctx: CheckContext) -> list[Violation]:
                     None,
                     f"appending a turn changed the system prompt ({key})",
                     {"before": before_body.get(key), "after": after_body.get(key)},
+                    kind="degrade",
                 )
             )
     return out

@@ -199,7 +199,7 @@ def run_invariants(
                 continue
             except Exception as exc:  # a crash in the target (or a check) is a finding, not a traceback
                 reason = f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0]
-                found = [Violation(inv.id, provider, None, reason, "")]
+                found = [Violation(inv.id, provider, None, reason, "", "degrade")]
             for violation in found:
                 if violation not in seen:
                     seen.add(violation)

@@ -11,11 +11,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
 from harness.invariants.base import CheckContext, Violation, snippet
-from harness.invariants.prefix import first_difference
+from harness.invariants.prefix import differences, first_difference
 from harness.invariants.streams import emit_for, emitter, replay_bytes, response_id_for, sse_exchange
 from harness.model import AssistantMessage
 from harness.stream.base import CallResult, item_to_json
@@ -29,8 +29,16 @@ _BYTEWISE_LIMIT = 20_000
 
 
 def comparable(message: AssistantMessage) -> dict[str, Any]:
-    """A message as a stream can carry it: everything but the persisted ``id`` and ``created_at``."""
-    return message.model_dump(mode="json", exclude={"id", "created_at"})
+    """A message as a stream can carry it: everything but the persisted ``id`` and ``created_at``.
+
+    Usage counts that a stream does not report (None) and counts reported as zero are one
+    class (``Usage``'s contract): a stream cannot tell them apart, so neither can the check.
+    """
+    data = message.model_dump(mode="json", exclude={"id", "created_at"})
+    usage = data.get("usage")
+    if isinstance(usage, dict):
+        data["usage"] = {k: v or 0 for k, v in cast(dict[str, Any], usage).items()}
+    return data
 
 
 def check_round_trips(ctx: CheckContext) -> list[Violation]:
@@ -49,18 +57,31 @@ def _codec(ctx: CheckContext) -> list[Violation]:
     try:
         back = loads_history(text)
     except ValueError as exc:
-        return [Violation(ID, None, None, f"the history does not read back from JSON Lines: {exc}", "")]
+        return [
+            Violation(ID, None, None, f"the history does not read back from JSON Lines: {exc}", "", "degrade")
+        ]
     out: list[Violation] = []
     for index, (a, b) in enumerate(zip(ctx.history, back, strict=False)):
         if a != b:
             diff = first_difference(a.model_dump(mode="json"), b.model_dump(mode="json"))
-            out.append(Violation(ID, None, index, "codec round trip changed the event", snippet(diff)))
+            out.append(
+                Violation(ID, None, index, "codec round trip changed the event", snippet(diff), "degrade")
+            )
     if len(back) != len(ctx.history):
         out.append(
-            Violation(ID, None, None, f"codec round trip read {len(back)} of {len(ctx.history)} events", "")
+            Violation(
+                ID,
+                None,
+                None,
+                f"codec round trip read {len(back)} of {len(ctx.history)} events",
+                "",
+                "degrade",
+            )
         )
     elif not out and dumps_history(back) != text:
-        out.append(Violation(ID, None, None, "writing the read-back history gives different bytes", ""))
+        out.append(
+            Violation(ID, None, None, "writing the read-back history gives different bytes", "", "degrade")
+        )
     return out
 
 
@@ -76,17 +97,16 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
         update={"id": None, "created_at": None, "response_id": response_id_for(message)}
     )
     want, got = comparable(expected), comparable(full.message)
-    if want != got:
-        diff = first_difference(want, got)
-        path, was, became = diff or ("<root>", want, got)
-        out.append(
-            ctx.violation(
-                ID,
-                index,
-                f"parse(emit(message)) differs from the message at {path}",
-                {"message": was, "parsed": became},
-            )
+    out += [
+        ctx.violation(
+            ID,
+            index,
+            f"parse(emit(message)) differs from the message at {path}",
+            {"message": was, "parsed": became},
+            kind="degrade",
         )
+        for path, was, became in differences(want, got)
+    ]
     for size in CHUNK_SIZES:
         if size == 1 and len(body) > _BYTEWISE_LIMIT:
             continue
@@ -98,7 +118,11 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
             diff = first_difference(_result(full), _result(chunked))
             out.append(
                 ctx.violation(
-                    ID, index, f"the stream parses differently in {size}-byte chunks", {"difference": diff}
+                    ID,
+                    index,
+                    f"the stream parses differently in {size}-byte chunks",
+                    {"difference": diff},
+                    kind="degrade",
                 )
             )
             break

@@ -27,7 +27,11 @@ def check_schema_conformance(ctx: CheckContext) -> list[Violation]:
         report = validate(ctx.provider, ctx.body, oracles=("spec",))
     return [
         ctx.violation(
-            ID, None, f"[{e.oracle}] {e.path or '<root>'}: {e.message}".splitlines()[0], {"path": e.path}
+            ID,
+            None,
+            f"[{e.oracle}] {e.path or '<root>'}: {e.message}".splitlines()[0],
+            {"path": e.path},
+            kind="reject",
         )
         for e in report.errors
     ]

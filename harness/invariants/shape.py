@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list
 from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
 from harness.model import SystemMessage
@@ -35,7 +36,9 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
     out: list[Violation] = []
     roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
     if ctx.provider == "anthropic" and roles and roles[0] != "user":
-        out.append(ctx.violation(ID, None, f"the first message is {roles[0]}, not user", roles[:3]))
+        out.append(
+            ctx.violation(ID, None, f"the first message is {roles[0]}, not user", roles[:3], kind="reject")
+        )
     for pos in range(1, len(roles)):
         if roles[pos] == roles[pos - 1]:
             out.append(
@@ -44,11 +47,14 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
                     None,
                     f"two {roles[pos]} messages in a row at position {pos}",
                     roles[pos - 1 : pos + 1],
+                    kind="policy",
                 )
             )
     for pos, role in enumerate(roles):
         if role not in ("user", "assistant"):
-            out.append(ctx.violation(ID, None, f"message role {role!r} at position {pos}", role))
+            out.append(
+                ctx.violation(ID, None, f"message role {role!r} at position {pos}", role, kind="reject")
+            )
     return out
 
 
@@ -59,16 +65,28 @@ def _system(ctx: CheckContext) -> list[Violation]:
     )
     out: list[Violation] = []
     if len(carriers) > 1:
-        out.append(ctx.violation(ID, None, f"the system prompt is sent {len(carriers)} times", carriers))
+        out.append(
+            ctx.violation(
+                ID, None, f"the system prompt is sent {len(carriers)} times", carriers, kind="policy"
+            )
+        )
     if ctx.provider in ("openai-chat", "openrouter") and carriers and carriers[0] != "messages[0]":
-        out.append(ctx.violation(ID, None, f"the system message is not first ({carriers[0]})", carriers))
+        out.append(
+            ctx.violation(
+                ID, None, f"the system message is not first ({carriers[0]})", carriers, kind="policy"
+            )
+        )
     if ctx.provider in ("anthropic", "gemini") and any(
         c.startswith(LIST_KEY[ctx.provider]) for c in carriers
     ):
-        out.append(ctx.violation(ID, None, "a system message inside the conversation list", carriers))
+        out.append(
+            ctx.violation(ID, None, "a system message inside the conversation list", carriers, kind="reject")
+        )
     if has_system and not carriers:
         out.append(
-            ctx.violation(ID, None, "the history has a system prompt but the request carries none", None)
+            ctx.violation(
+                ID, None, "the history has a system prompt but the request carries none", None, kind="degrade"
+            )
         )
     return out
 
@@ -81,22 +99,37 @@ def _empty(ctx: CheckContext) -> list[Violation]:
         for field in ("content", "parts"):
             value = item.get(field)
             if isinstance(value, list) and not value:
-                out.append(ctx.violation(ID, None, f"{where}.{field} is empty", item))
+                out.append(ctx.violation(ID, None, f"{where}.{field} is empty", item, kind="reject"))
             elif (
                 isinstance(value, str)
                 and _blank(ctx, value)
                 and field == "content"
                 and _needs_content(ctx, item)
             ):
-                out.append(ctx.violation(ID, None, f"{where}.content is an empty string", item))
+                out.append(
+                    ctx.violation(
+                        ID, None, f"{where}.content is an empty string", item, kind=_blank_kind(ctx)
+                    )
+                )
         for block in _blocks(item):
             if block.get("type") in _TEXT_BLOCKS and _blank(ctx, str(block.get("text", ""))):
                 out.append(
-                    ctx.violation(ID, None, f"empty text block ({block.get('type')}) in {where}", block)
+                    ctx.violation(
+                        ID,
+                        None,
+                        f"empty text block ({block.get('type')}) in {where}",
+                        block,
+                        kind=_blank_kind(ctx),
+                    )
                 )
             elif ctx.provider == "gemini" and "text" in block and not str(block["text"]) and len(block) == 1:
-                out.append(ctx.violation(ID, None, f"empty text part in {where}", block))
+                out.append(ctx.violation(ID, None, f"empty text part in {where}", block, kind="reject"))
     return out
+
+
+def _blank_kind(ctx: CheckContext) -> Kind:
+    """Anthropic rejects empty and whitespace-only text; the OpenAI formats accept them."""
+    return "reject" if ctx.provider in ("anthropic", "gemini") else "policy"
 
 
 def _blank(ctx: CheckContext, text: str) -> bool:
@@ -146,4 +179,6 @@ def _nulls(ctx: CheckContext) -> list[Violation]:
                 walk(v, f"{path}[{n}]")
 
     walk(ctx.body, "")
-    return [ctx.violation(ID, None, f"explicit null at {path}", {path: None}) for path in paths[:5]]
+    return [
+        ctx.violation(ID, None, f"explicit null at {path}", {path: None}, kind="policy") for path in paths[:5]
+    ]

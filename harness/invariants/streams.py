@@ -107,4 +107,5 @@ def replay_bytes(
             index,
             f"the target's stream parser raised {type(exc).__name__}: {exc}".splitlines()[0],
             {"status": exchange.status, "body": exchange.body[:120].decode("utf-8", "replace")},
+            kind="degrade",
         )

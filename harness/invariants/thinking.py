@@ -10,6 +10,7 @@ never sent as native, and foreign thinking is never re-sent as literal text (les
 
 from __future__ import annotations
 
+from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, has_subdict, leaves
 from harness.invariants.canonical import (
     ThinkingPair,
@@ -26,6 +27,7 @@ from harness.model import (
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
+    UserMessage,
 )
 
 __all__ = ["GEMINI_SKIP_SIGNATURE", "check_thinking_pairing"]
@@ -75,6 +77,7 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
                             "text": pair.text.text if pair.text else None,
                             "signature": pair.signature.signature,
                         },
+                        kind=ctx.unwarned_kind(user_content=False),
                     )
                 )
     out += _signature_fields(ctx, native)
@@ -175,9 +178,30 @@ def _gemini(
                     f"google signature (part {idx}) is not sent on the part before it ({carrier.type}) "
                     "and no warning names it",
                     {"carrier": carrier.type, "signature": sig.signature},
+                    kind=_gemini_kind(ctx, index, carrier, model),
                 )
             )
     return out
+
+
+def _gemini_kind(ctx: CheckContext, index: int, carrier: object, model: str) -> Kind:
+    """Gemini 3 validates the signatures of function calls in the current turn (a 400 without them).
+
+    https://ai.google.dev/gemini-api/docs/thought-signatures: "function calls in the current
+    turn ... must include their thought signature"; elsewhere a lost signature only costs
+    the model its reasoning context.
+    """
+    if isinstance(carrier, ToolCallPart) and model.startswith("gemini-3") and _in_current_turn(ctx, index):
+        return "reject"
+    return ctx.unwarned_kind(user_content=False)
+
+
+def _in_current_turn(ctx: CheckContext, index: int) -> bool:
+    """No user message with text after ``index``: the turn is still running (tool results only)."""
+    return not any(
+        isinstance(e, UserMessage) and any(isinstance(p, TextPart) for p in e.parts)
+        for e in ctx.history[index + 1 :]
+    )
 
 
 def _parts_with(body: Json, signature: str) -> list[Json]:
@@ -194,7 +218,9 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
     out: list[Violation] = []
     for where, value, unit in signature_fields(ctx.provider, ctx.body):
         if not value:
-            out.append(ctx.violation(ID, None, f"empty or missing signature sent at {where}", unit))
+            out.append(
+                ctx.violation(ID, None, f"empty or missing signature sent at {where}", unit, kind="reject")
+            )
         elif value not in native and not (ctx.provider == "gemini" and value == GEMINI_SKIP_SIGNATURE):
             out.append(
                 ctx.violation(
@@ -202,6 +228,7 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
                     None,
                     f"signature at {where} is not a native signature of this provider and model",
                     unit,
+                    kind="reject",
                 )
             )
     return out
@@ -232,6 +259,12 @@ def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violat
                 for leaf in body_leaves
             ):
                 out.append(
-                    ctx.violation(ID, index, f"part {pidx}: {what} appears in the request", {"value": value})
+                    ctx.violation(
+                        ID,
+                        index,
+                        f"part {pidx}: {what} appears in the request",
+                        {"value": value},
+                        kind="policy",
+                    )
                 )
     return out

@@ -7,10 +7,12 @@ sits inside the provider's result unit and is never repeated as a separate user 
 
 from __future__ import annotations
 
+import json
+
 from harness.invariants.base import CheckContext, Violation, leaves
 from harness.invariants.canonical import answered_results, effective_model, sendable_strings, sent_call_ids
-from harness.invariants.wire import tool_turns
-from harness.model import ToolResultMessage
+from harness.invariants.wire import WireResult, tool_turns
+from harness.model import DeveloperMessage, TextPart, ToolResultMessage
 
 __all__ = ["check_tool_result_text"]
 
@@ -28,6 +30,13 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
     canonical = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
     out: list[Violation] = []
     answered = answered_results(ctx.history)
+    developer = "\n".join(
+        p.text
+        for e in ctx.history
+        if isinstance(e, DeveloperMessage)
+        for p in e.parts
+        if isinstance(p, TextPart)
+    )
     for index, event in enumerate(ctx.history):
         if not isinstance(event, ToolResultMessage) or not event.output_text.strip() or index not in answered:
             continue  # orphan and duplicate results are not sent as results (I7/I13 judge them)
@@ -36,13 +45,14 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
         mine = [r for r in results if r.id == sent_id]
         if not mine:
             continue  # not sent at all: I7 and I13 judge that
-        if not any(r.text == text for r in mine):
+        if not any(_carries(r, text, developer) for r in mine):
             out.append(
                 ctx.violation(
                     ID,
                     index,
                     "the tool result's text is not output_text",
                     {"output_text": text, "sent": [r.text for r in mine]},
+                    kind="degrade",
                 )
             )
         sent = sum(leaf == text for leaf in text_leaves)
@@ -54,6 +64,31 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
                     index,
                     f"tool text appears {sent} times in the request (once as the result's text expected)",
                     {"output_text": text},
+                    kind="policy",
                 )
             )
     return out
+
+
+def _carries(result: WireResult, text: str, developer: str) -> bool:
+    """Whether a result unit carries ``text`` as its own text.
+
+    Developer text that seed 000 appends to the tool result may follow it; Gemini's
+    ``functionResponse.response`` keys are the caller's choice, and a JSON output may be
+    sent as the JSON value itself.
+    """
+    candidates: list[str] = [result.text] if result.text is not None else []
+    candidates += [v for v in result.values if isinstance(v, str)]
+    if any(c == text or _then_developer(c, text, developer) for c in candidates):
+        return True
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return False
+    return any(v == parsed for v in result.values)
+
+
+def _then_developer(candidate: str, text: str, developer: str) -> bool:
+    rest = candidate[len(text) :] if candidate.startswith(text) else ""
+    pieces = [piece for piece in rest.split("\n") if piece.strip()]
+    return bool(pieces) and all(piece in developer for piece in pieces)

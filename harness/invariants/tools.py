@@ -9,6 +9,7 @@ provider verbatim unless the provider's id rules force a change, which is warned
 
 from __future__ import annotations
 
+from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, sent_call_ids
 from harness.invariants.wire import ToolTurn, tool_turns, wire_messages, wire_role
@@ -28,7 +29,9 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
     turns, orphans = tool_turns(ctx.provider, ctx.body)
     roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
     out = [
-        ctx.violation(ID, None, f"result for call id {r.id!r} comes before any tool call", r.unit)
+        ctx.violation(
+            ID, None, f"result for call id {r.id!r} comes before any tool call", r.unit, kind="reject"
+        )
         for r in orphans
     ]
     for turn in turns:
@@ -49,6 +52,7 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
                         None,
                         f"call id {cid!r} (position {turn.position}) has {count} results; exactly one expected",
                         {"calls": calls, "results": results},
+                        kind=_pairing_kind(ctx),
                     )
                 )
         for result in turn.results:
@@ -59,6 +63,7 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
                         None,
                         f"result for call id {result.id!r} (position {result.position}) answers no call of its turn",
                         result.unit,
+                        kind=_pairing_kind(ctx),
                     )
                 )
         answered = [r for r in dict.fromkeys(results) if r in calls]
@@ -66,7 +71,11 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
         if answered != expected:
             out.append(
                 ctx.violation(
-                    ID, None, "tool results are not in call order", {"calls": calls, "results": results}
+                    ID,
+                    None,
+                    "tool results are not in call order",
+                    {"calls": calls, "results": results},
+                    kind="degrade" if ctx.provider == "gemini" else "policy",
                 )
             )
         if ctx.provider in _CHAT and turn.results:
@@ -79,9 +88,15 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
                         None,
                         f"a non-tool message sits between the tool calls at position {turn.position} and their results",
                         {"roles": roles[turn.position : last + 1]},
+                        kind="reject",
                     )
                 )
     return out
+
+
+def _pairing_kind(ctx: CheckContext) -> Kind:
+    """Unanswered or unmatched calls are refused by every provider with call ids, except Gemini."""
+    return "degrade" if ctx.provider == "gemini" else "reject"
 
 
 def _gemini_positional(ctx: CheckContext, turn: ToolTurn) -> list[Violation]:
@@ -96,15 +111,17 @@ def _gemini_positional(ctx: CheckContext, turn: ToolTurn) -> list[Violation]:
             None,
             f"function calls without ids at position {turn.position} are not answered one by one, in order, by name",
             {"calls": calls, "results": results},
+            kind="degrade",
         )
     ]
 
 
 def _ids(ctx: CheckContext) -> list[Violation]:
     body = ctx.body
-    turns, _ = tool_turns(ctx.provider, body)
+    turns, orphans = tool_turns(ctx.provider, body)
     sent_calls = {c.id for t in turns for c in t.calls}
-    sent_results = {r.id for t in turns for r in t.results}
+    # An orphan result was sent (the pairing check judges where): it is not "not sent".
+    sent_results = {r.id for t in turns for r in t.results} | {r.id for r in orphans}
     mapping = sent_call_ids(ctx.history, ctx.provider, body)
     calls = canonical_calls(ctx.history)
     # An id the provider's rules force to change is warned once, at the first call that uses it.
@@ -117,7 +134,11 @@ def _ids(ctx: CheckContext) -> list[Violation]:
         reason = f"call id {cid!r} is not sent verbatim and no warning names the call"
         if cid in mapping:
             reason += f" (sent as {mapping[cid]!r})"
-        out.append(ctx.violation(ID, call.message_index, reason, call.part.model_dump(exclude_none=True)))
+        out.append(
+            ctx.violation(
+                ID, call.message_index, reason, call.part.model_dump(exclude_none=True), kind="policy"
+            )
+        )
     for index, event in enumerate(ctx.history):
         if isinstance(event, ToolResultMessage):
             sent = mapping.get(event.call_id, event.call_id)
@@ -128,6 +149,7 @@ def _ids(ctx: CheckContext) -> list[Violation]:
                         index,
                         f"tool result for call id {event.call_id!r} is not sent and no warning names it",
                         {"call_id": event.call_id, "tool_name": event.tool_name},
+                        kind=ctx.unwarned_kind(user_content=True),
                     )
                 )
     return out

@@ -76,6 +76,8 @@ class WireResult:
     text: str | None
     is_error: bool | None
     name: str | None = None
+    #: Every value that may carry the result's text: Gemini's ``functionResponse.response`` keys are free-form.
+    values: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -157,7 +159,16 @@ def _results(provider: str, pos: int, item: Json) -> list[WireResult]:
             text = value if isinstance(value, str) else None
             is_error = "error" in payload
             out.append(
-                WireResult(response.get("id"), pos, response, item, text, is_error, response.get("name"))
+                WireResult(
+                    response.get("id"),
+                    pos,
+                    response,
+                    item,
+                    text,
+                    is_error,
+                    response.get("name"),
+                    tuple(payload.values()),
+                )
             )
         return out
     return []
