@@ -58,7 +58,7 @@ def test_reference_audit_passes_and_every_form_is_deterministic(tmp_path: Path) 
         result = run_audit(get_target("reference"), ["anthropic", "openai-responses"], examples=5)
         runs.append(_forms(result, compare(result, None), tmp_path / str(n)))
         assert result.failures() == []
-        assert {r.kind for r in result.records} == {"scenario", "generated", "cassette"}
+        assert {r.kind for r in result.records} == {"scenario", "generated", "cassette", "probe"}
     assert runs[0] == runs[1]
     data = json.loads(runs[0]["json"])
     assert list(data) == sorted(data)
@@ -128,3 +128,95 @@ def test_cli_exit_codes_follow_the_baseline(tmp_path: Path, monkeypatch: pytest.
     assert second.exit_code == 0, second.output
     bad = runner.invoke(app, [*args, "--baseline", str(tmp_path / "missing.json")])
     assert bad.exit_code == 2
+
+
+class _RenamedIdsTarget(ToyTarget):
+    """Drops every native thinking pair and declares no warning channel (a deliberate, documented drop)."""
+
+    lacks = frozenset({"warnings"})
+
+    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
+
+        kept = [
+            e.model_copy(
+                update={
+                    "parts": [
+                        p for p in e.parts if not isinstance(p, ThinkingTextPart | ThinkingSignaturePart)
+                    ]
+                }
+            )
+            if isinstance(e, AssistantMessage)
+            else e
+            for e in history
+        ]
+        return Rendered(self._reference.render(provider, kept, params).body, [])
+
+
+def test_kinds_are_kept_apart_and_only_fatal_kinds_fail_the_run(tmp_path: Path) -> None:
+    rejected = run_audit(ToyTarget("toy", "1", {"messages": "nope"}), examples=0, cassettes=None)
+    assert {f.kind for f in rejected.failures() if f.check == "I12"} == {"reject"}
+    assert not compare(rejected, None).ok
+
+    quiet = run_audit(_RenamedIdsTarget("toy", "1"), examples=0, cassettes=None)
+    thinking = [f for f in quiet.failures() if f.check == "I2"]
+    assert thinking and {f.kind for f in thinking} == {"policy"}, thinking
+    policy_only = compare(quiet, None, ("reject",))
+    assert policy_only.ok and policy_only.new
+    forms = _forms(quiet, policy_only, tmp_path)
+    assert b"policy" in forms["markdown"] and b"[policy]" in forms["terminal"]
+
+
+def test_stream_probes_run_once_per_provider_and_nothing_judged_is_a_skip() -> None:
+    result = run_audit(get_target("reference"), ["anthropic"], examples=0, cassettes=None)
+    probes = [r for r in result.records if r.kind == "probe"]
+    assert [(r.case, sorted(r.checks)) for r in probes] == [("probe/stream-endings", ["I3"])]
+    assert probes[0].checks["I3"].status == "pass"
+    single = next(r for r in result.records if r.case == "scenario/plain_single_turn")
+    for check in ("I3", "I6", "I11"):
+        assert single.checks[check].status == "skip", (check, single.checks[check])
+        assert "no assistant message" in single.checks[check].details[0]
+
+
+def test_each_provider_renders_with_a_model_it_serves() -> None:
+    seen: dict[str, set[str | None]] = {}
+
+    class Recording(ToyTarget):
+        def providers(self) -> Sequence[str]:
+            return ["anthropic", "gemini"]
+
+        def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+            seen.setdefault(provider, set()).add(params.model)
+            return super().render(provider, history, params)
+
+    run_audit(Recording("toy", "1"), examples=0, cassettes=None)
+    assert not any(m and m.startswith("claude") for m in seen["gemini"]), seen["gemini"]
+    assert any(m and m.startswith("claude") for m in seen["anthropic"])
+
+
+@pytest.mark.parametrize(
+    ("document", "says"),
+    [
+        ("[]", "the document: a JSON object expected"),
+        ("null", "the document: a JSON object expected"),
+        ('{"format": "harness-audit/1"}', "format: not a harness-audit/2 document"),
+        (None, "options: a JSON object expected"),
+        (None, "providers: unknown provider"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_a_bad_baseline_is_one_line_before_the_audit_runs(
+    tmp_path: Path, document: str | None, says: str
+) -> None:
+    if document is None:
+        good = run_audit(ToyTarget("toy", "1"), examples=0, cassettes=None).to_json()
+        if "options" in says:
+            good["options"] = []
+        else:
+            good["providers"] = ["nope"]
+        document = json.dumps(good)
+    (tmp_path / "b.json").write_text(document, encoding="utf-8")
+    result = CliRunner().invoke(app, ["audit", "--baseline", str(tmp_path / "b.json"), "--examples", "0"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], lines

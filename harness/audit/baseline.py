@@ -18,6 +18,7 @@ from typing import Any, cast
 from harness.adapters import PROVIDERS
 from harness.adapters.base import canonical_json
 from harness.audit.model import AuditResult, Failure
+from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 
 __all__ = ["Baseline", "BaselineError", "BodyChange", "Comparison", "compare", "load_baseline"]
 
@@ -57,10 +58,18 @@ class Comparison:
     removed: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
     notes: list[str] = field(default_factory=list[str])
 
+    #: The finding kinds that fail the run (``--fail-on``); policy findings are listed, not fatal.
+    fail_on: tuple[Kind, ...] = DEFAULT_FAIL_ON
+
+    @property
+    def fatal(self) -> list[Failure]:
+        """New failures of a kind that fails the run."""
+        return [f for f in self.new if f.kind in self.fail_on]
+
     @property
     def ok(self) -> bool:
-        """No failure the baseline does not know."""
-        return not self.new
+        """No failure of a fatal kind that the baseline does not know."""
+        return not self.fatal
 
 
 def _provider_of(stem: str) -> str | None:
@@ -92,11 +101,13 @@ def load_baseline(path: Path) -> Baseline:
     if path.is_dir():
         return _load_goldens(path)
     try:
-        result = AuditResult.from_json(json.loads(path.read_text(encoding="utf-8")))
+        result = AuditResult.from_json(json.loads(path.read_text(encoding="utf-8")), PROVIDERS)
     except FileNotFoundError:
         raise BaselineError(f"{path}: no such file") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise BaselineError(f"{path}: not an audit JSON ({type(exc).__name__}: {exc})") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: not an audit JSON (nested too deeply)") from None
+    except (OSError, ValueError) as exc:
+        raise BaselineError(f"{path}: {exc}".splitlines()[0]) from None
     requests = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
     return Baseline(
         label=result.label,
@@ -118,11 +129,13 @@ def _diff(before: Json, after: Json, before_label: str, after_label: str) -> tup
     return tuple(lines)
 
 
-def compare(result: AuditResult, baseline: Baseline | None) -> Comparison:
+def compare(
+    result: AuditResult, baseline: Baseline | None, fail_on: tuple[Kind, ...] = DEFAULT_FAIL_ON
+) -> Comparison:
     """Accepted, new and fixed failures, and per-case request body changes, for the audited providers."""
     failures = result.failures()
     if baseline is None:
-        return Comparison(None, new=failures)
+        return Comparison(None, new=failures, fail_on=fail_on)
     providers = set(result.providers)
     known = {f for f in baseline.failures if f.provider in providers}
     current = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
@@ -148,6 +161,7 @@ def compare(result: AuditResult, baseline: Baseline | None) -> Comparison:
         new=[f for f in failures if f not in known],
         fixed=sorted(known - set(failures)),
         changed=changed,
+        fail_on=fail_on,
         added=sorted(set(current) - set(before)),
         removed=sorted(set(before) - set(current)),
     )

@@ -31,8 +31,9 @@ def _raised(exc: Exception) -> str:
 
 def check_request(target: Target, provider: str, case: RequestCase, runner: InvariantRunner) -> Record:
     record = Record(provider, case.case, case.kind, case.size)
+    params = case.params_for(provider)
     try:
-        first = target.render(provider, list(case.history), case.params)
+        first = target.render(provider, list(case.history), params)
     except NotImplementedError as exc:
         record.checks = {name: Outcome.skip(f"unsupported: {exc}") for name in REQUEST_CHECKS}
         return record
@@ -42,7 +43,7 @@ def check_request(target: Target, provider: str, case: RequestCase, runner: Inva
     else:
         record.request = first.body
         record.checks["render"] = Outcome.ok()
-        record.checks.update(runner.run(case.history, case.params, provider, target, first))
+        record.checks.update(runner.run(case.history, params, provider, target, first))
     if record.failed:
         record.example = case.example
     return record

@@ -1,7 +1,8 @@
 """``harness audit``: the command line over :mod:`harness.audit` (registered in ``harness.cli``).
 
-Exit codes: 0 when every failure is accepted by the baseline (or there is none),
-1 when some failure is not, 2 with one line on stderr for unusable options.
+Exit codes: 0 when every failure of a ``--fail-on`` kind (reject and degrade by default)
+is accepted by the baseline (or there is none), 1 when some failure is not, 2 with one
+line on stderr for unusable options. ``policy`` findings are listed, never fatal by default.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from harness.audit.model import DEFAULT_EXAMPLES
+from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
 
 __all__ = ["audit"]
 
@@ -40,6 +42,15 @@ def audit(
     cassettes: Annotated[
         Path | None, typer.Option(help="Cassette directory (<provider>/*.yaml); default: the checkout's.")
     ] = None,
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on",
+            metavar="KINDS",
+            help="Finding kinds that fail the run (comma-separated: reject, degrade, policy); "
+            "the others are listed only.",
+        ),
+    ] = ",".join(DEFAULT_FAIL_ON),
 ) -> None:
     """Run scenarios, generated histories, invariants, schema oracles and cassette replays against a target.
 
@@ -53,6 +64,10 @@ def audit(
     from harness.audit.run import run_audit
     from harness.targets import TargetError, get_target
 
+    try:
+        fatal = parse_kinds(fail_on)
+    except ValueError as exc:
+        _fail(f"--fail-on: {exc}")
     try:
         chosen = get_target(target)
     except TargetError as exc:
@@ -78,7 +93,7 @@ def audit(
         )
     except TargetError as exc:
         _fail(f"--target: {exc}")
-    comparison = compare(result, before)
+    comparison = compare(result, before, fatal)
     written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them
     typer.echo("audit: wrote " + ", ".join(str(p) for p in written.values()), err=True)
     print_report(result, comparison)

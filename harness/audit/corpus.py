@@ -31,6 +31,19 @@ class RequestCase:
     history: list[HistoryEvent]
     params: CallParams
 
+    def params_for(self, provider: str) -> CallParams:
+        """The params for ``provider``: a model that provider does not serve is left to its default.
+
+        A case names one model; sending ``claude-…`` to Gemini is a request no API accepts,
+        so every finding on it would be the corpus's, not the target's.
+        """
+        from harness.scenarios import model_providers
+
+        model = self.params.model
+        if model is None or provider in model_providers(model):
+            return self.params
+        return self.params.model_copy(update={"model": None})
+
     @property
     def example(self) -> str:
         params = self.params.model_dump_json(exclude_none=True, exclude_defaults=True)

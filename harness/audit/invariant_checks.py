@@ -17,17 +17,22 @@ from typing import TYPE_CHECKING
 
 from harness.adapters.base import Rendered, canonical_json
 from harness.audit.model import Outcome
-from harness.model import HistoryEvent
+from harness.contract.kinds import Kind
+from harness.model import AssistantMessage, HistoryEvent
 from harness.oracles import validate
 from harness.params import CallParams
 from harness.targets import Target
 
 if TYPE_CHECKING:
-    from harness.invariants import Invariant
+    from harness.invariants import Invariant, Violation
 
 __all__ = ["INVARIANT_IDS", "InvariantRunner", "load_runner"]
 
 INVARIANT_IDS: tuple[str, ...] = tuple(f"I{n}" for n in range(1, 14))
+#: Checks whose verdict on the target rests on the target's parser reading emitted streams.
+STREAM_CHECKS = frozenset({"I3", "I6", "I11"})
+#: The case id of the history-independent stream probes, run once per provider.
+PROBE_CASE = "probe/stream-endings"
 Check = Callable[[Sequence[HistoryEvent], CallParams, str, Target, Rendered], Outcome]
 
 
@@ -56,6 +61,8 @@ class InvariantRunner:
 
     checks: dict[str, Check]
     missing: str | None = None
+    #: I3's history-independent probes (HTTP 500, empty body) for one provider, when available.
+    probe: Callable[[str, Target], Outcome] | None = None
 
     def run(
         self,
@@ -89,15 +96,40 @@ def _registry_check(invariant: Invariant) -> Check:
         from harness.invariants import CheckContext
 
         del first  # the context renders (and caches) its own request
-        violations = invariant.check(CheckContext(list(history), params, provider, target))
-        lines = [f"{v}" + (f" | example: {v.example}" if v.example else "") for v in violations if v.provider]
-        if lines:
-            return Outcome.fail(*lines)
+        ctx = CheckContext(list(history), params, provider, target, probes=False)
+        violations = invariant.check(ctx)
+        found: list[tuple[Kind, str]] = [(v.kind, _line(v)) for v in violations if v.provider]
+        if found:
+            return Outcome.failures(found)
         if violations:  # only the history itself breaks the rule: no verdict on the target
             return Outcome.skip(f"the history itself breaks {invariant.id}, so it cannot judge the target")
-        return Outcome.ok()
+        vacuous = _vacuous(invariant.id, history, provider, ctx.stream_skips)
+        return Outcome.skip(vacuous) if vacuous else Outcome.ok()
 
     return run
+
+
+def _line(violation: Violation) -> str:
+    return f"{violation}" + (f" | example: {violation.example}" if violation.example else "")
+
+
+def _vacuous(check: str, history: Sequence[HistoryEvent], provider: str, skips: dict[int, str]) -> str | None:
+    """Why a stream check judged nothing of the target on this case (a skip, never a pass), or None."""
+    if check not in STREAM_CHECKS:
+        return None
+    assistants = [n for n, e in enumerate(history) if isinstance(e, AssistantMessage)]
+    if not assistants:
+        return "no assistant message in the history to stream"
+    if all(n in skips for n in assistants):
+        return f"no assistant message has a {provider} stream form ({skips[assistants[0]]})"
+    return None
+
+
+def _probe(provider: str, target: Target) -> Outcome:
+    from harness.invariants import CheckContext, get_invariant
+
+    violations = get_invariant("I3").check(CheckContext([], CallParams(), provider, target))
+    return Outcome.failures([(v.kind, _line(v)) for v in violations if v.provider])
 
 
 def load_runner() -> InvariantRunner:
@@ -107,4 +139,4 @@ def load_runner() -> InvariantRunner:
     except Exception as exc:  # the registry is optional: its absence must not stop an audit
         reason = f"harness.invariants unavailable ({type(exc).__name__}: {exc})"
         return InvariantRunner({"I10": _fallback_determinism, "I12": _fallback_schema}, missing=reason)
-    return InvariantRunner({inv.id: _registry_check(inv) for inv in INVARIANTS})
+    return InvariantRunner({inv.id: _registry_check(inv) for inv in INVARIANTS}, probe=_probe)

@@ -7,12 +7,16 @@ version are byte-identical and two versions differ exactly where their behaviour
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from harness.contract.kinds import KINDS, Kind
+
 __all__ = ["DEFAULT_EXAMPLES", "FORMAT", "AuditResult", "Cell", "Failure", "Outcome", "Record", "Status"]
 
-FORMAT = "harness-audit/1"
+#: /2 adds the finding kind of every failure (a /1 baseline cannot say which failures were policy).
+FORMAT = "harness-audit/2"
 #: Generated histories per audit (fixed seed; see ``harness.audit.generated``).
 DEFAULT_EXAMPLES = 20
 Status = Literal["pass", "fail", "skip"]
@@ -25,25 +29,64 @@ class Outcome:
 
     status: Status
     details: tuple[str, ...] = ()
+    #: The finding kind of each detail of a failure (same length as ``details``).
+    kinds: tuple[Kind, ...] = ()
 
     @classmethod
     def ok(cls) -> Outcome:
         return cls("pass")
 
     @classmethod
-    def fail(cls, *details: str) -> Outcome:
-        return cls("fail", tuple(details))
+    def fail(cls, *details: str, kind: Kind = "degrade") -> Outcome:
+        """A failure whose details are all of one kind."""
+        return cls("fail", tuple(details), (kind,) * len(details))
+
+    @classmethod
+    def failures(cls, findings: list[tuple[Kind, str]]) -> Outcome:
+        """A failure of mixed kinds, worst first (reject, degrade, policy), else a pass."""
+        if not findings:
+            return cls.ok()
+        ordered = sorted(findings, key=lambda f: KINDS.index(f[0]))
+        return cls("fail", tuple(d for _, d in ordered), tuple(k for k, _ in ordered))
 
     @classmethod
     def skip(cls, reason: str) -> Outcome:
         return cls("skip", (reason,))
 
+    @property
+    def found(self) -> tuple[Kind, ...]:
+        """The distinct kinds of this failure, worst first (empty unless it failed)."""
+        return tuple(k for k in KINDS if k in self.kinds) if self.status == "fail" else ()
+
     def to_json(self) -> Json:
-        return {"details": list(self.details), "status": self.status}
+        data: Json = {"details": list(self.details), "status": self.status}
+        if self.status == "fail":
+            data["kinds"] = list(self.kinds)
+        return data
 
     @classmethod
     def from_json(cls, data: Json) -> Outcome:
-        return cls(cast(Status, data["status"]), tuple(str(d) for d in data.get("details", [])))
+        status = data.get("status")
+        if status not in ("pass", "fail", "skip"):
+            raise ValueError(f"status: {status!r} is not pass, fail or skip")
+        details = tuple(str(d) for d in _list(data.get("details", []), "details"))
+        kinds: tuple[Kind, ...] = tuple(_kind(k) for k in _list(data.get("kinds", []), "kinds"))
+        if status == "fail" and len(kinds) != len(details):
+            raise ValueError("kinds: one finding kind per detail expected")
+        return cls(status, details, kinds)
+
+
+def _list(value: object, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{name}: a list expected, got {type(value).__name__}")
+    return cast(list[Any], value)
+
+
+def _kind(value: object) -> Kind:
+    for kind in KINDS:
+        if value == kind:
+            return kind
+    raise ValueError(f"kinds: {value!r:.40} is not one of {', '.join(KINDS)}")
 
 
 @dataclass(frozen=True, order=True)
@@ -53,9 +96,10 @@ class Failure:
     provider: str
     check: str
     case: str
+    kind: Kind = "degrade"
 
     def __str__(self) -> str:
-        return f"{self.provider} {self.check} {self.case}"
+        return f"{self.provider} {self.check} {self.case} [{self.kind}]"
 
 
 @dataclass
@@ -93,17 +137,23 @@ class Record:
         }
 
     @classmethod
-    def from_json(cls, data: Json) -> Record:
-        checks = cast(dict[str, Json], data.get("checks", {}))
+    def from_json(cls, data: object) -> Record:
+        record = _object(data, "record")
+        checks = _object(record.get("checks", {}), "checks")
+        size = record.get("size", 0)
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise ValueError(f"size: a whole number expected, got {size!r:.40}")
+        request, replay = record.get("request"), record.get("replay")
+        example = record.get("example")
         return cls(
-            provider=str(data["provider"]),
-            case=str(data["case"]),
-            kind=str(data.get("kind", "")),
-            size=int(data.get("size", 0)),
-            checks={name: Outcome.from_json(o) for name, o in checks.items()},
-            request=cast(Json | None, data.get("request")),
-            replay=cast(Json | None, data.get("replay")),
-            example=cast(str | None, data.get("example")),
+            provider=_string(record.get("provider"), "provider"),
+            case=_string(record.get("case"), "case"),
+            kind=str(record.get("kind", "")),
+            size=size,
+            checks={name: Outcome.from_json(_object(o, f"checks.{name}")) for name, o in checks.items()},
+            request=None if request is None else _object(request, "request"),
+            replay=None if replay is None else _object(replay, "replay"),
+            example=None if example is None else _string(example, "example"),
         )
 
 
@@ -116,6 +166,12 @@ class Cell:
     skipped: int = 0
     smallest: Record | None = None
     skip_reasons: list[str] = field(default_factory=list[str])
+    #: Failing cases by the worst kind each one found.
+    by_kind: dict[Kind, int] = field(default_factory=dict[Kind, int])
+
+    @property
+    def worst(self) -> Kind | None:
+        return next((k for k in KINDS if self.by_kind.get(k)), None)
 
     @property
     def status(self) -> Status:
@@ -139,10 +195,10 @@ class AuditResult:
 
     def failures(self) -> list[Failure]:
         return sorted(
-            Failure(r.provider, name, r.case)
+            Failure(r.provider, name, r.case, kind)
             for r in self.records
             for name, outcome in r.checks.items()
-            if outcome.status == "fail"
+            for kind in outcome.found
         )
 
     def matrix(self) -> dict[str, dict[str, Cell]]:
@@ -159,6 +215,8 @@ class AuditResult:
                             cell.skip_reasons.append(reason)
                 else:
                     cell.failed += 1
+                    worst = outcome.found[0] if outcome.found else "degrade"
+                    cell.by_kind[worst] = cell.by_kind.get(worst, 0) + 1
                     if cell.smallest is None or (record.size, record.case) < (
                         cell.smallest.size,
                         cell.smallest.case,
@@ -176,6 +234,7 @@ class AuditResult:
             provider: {
                 check: {
                     "failed": cell.failed,
+                    "failed_by_kind": {k: cell.by_kind[k] for k in KINDS if k in cell.by_kind},
                     "passed": cell.passed,
                     "skip_reasons": cell.skip_reasons,
                     "skipped": cell.skipped,
@@ -190,7 +249,10 @@ class AuditResult:
     def to_json(self) -> Json:
         return {
             "checks": list(self.checks),
-            "failures": [{"case": f.case, "check": f.check, "provider": f.provider} for f in self.failures()],
+            "failures": [
+                {"case": f.case, "check": f.check, "kind": f.kind, "provider": f.provider}
+                for f in self.failures()
+            ],
             "format": FORMAT,
             "matrix": self.matrix_json(),
             "notes": list(self.notes),
@@ -201,16 +263,36 @@ class AuditResult:
         }
 
     @classmethod
-    def from_json(cls, data: Json) -> AuditResult:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} document (format: {data.get('format')!r})")
-        target = cast(Json, data["target"])
-        return cls(
-            target=str(target["name"]),
-            version=cast(str | None, target.get("version")),
-            providers=[str(p) for p in data["providers"]],
-            checks=[str(c) for c in data["checks"]],
-            records=[Record.from_json(r) for r in data["records"]],
-            notes=[str(n) for n in data.get("notes", [])],
-            options=cast(dict[str, Any], data.get("options", {})),
+    def from_json(cls, data: object, providers: Sequence[str] | None = None) -> AuditResult:
+        """Read an audit JSON; ValueError naming the field for anything else (``providers``: the known ids)."""
+        doc = _object(data, "the document")
+        if doc.get("format") != FORMAT:
+            raise ValueError(f"format: not a {FORMAT} document ({doc.get('format')!r:.40})")
+        target = _object(doc.get("target"), "target")
+        version = target.get("version")
+        result = cls(
+            target=_string(target.get("name"), "target.name"),
+            version=None if version is None else _string(version, "target.version"),
+            providers=[_string(p, "providers") for p in _list(doc.get("providers"), "providers")],
+            checks=[_string(c, "checks") for c in _list(doc.get("checks"), "checks")],
+            records=[Record.from_json(r) for r in _list(doc.get("records"), "records")],
+            notes=[_string(n, "notes") for n in _list(doc.get("notes", []), "notes")],
+            options=_object(doc.get("options", {}), "options"),
         )
+        known = set(providers) if providers is not None else None
+        for name in [*result.providers, *(r.provider for r in result.records)]:
+            if known is not None and name not in known:
+                raise ValueError(f"providers: unknown provider {name!r:.40}")
+        return result
+
+
+def _object(value: object, name: str) -> Json:
+    if not isinstance(value, dict):
+        raise ValueError(f"{name}: a JSON object expected, got {type(value).__name__}")
+    return cast(Json, value)
+
+
+def _string(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name}: a string expected, got {type(value).__name__}")
+    return value

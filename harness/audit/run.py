@@ -8,7 +8,7 @@ from pathlib import Path
 from harness.audit.checks import REPLAY_CHECKS, REQUEST_CHECKS, check_replay, check_request
 from harness.audit.corpus import CASSETTES, cassette_cases, request_cases
 from harness.audit.generated import generated_histories
-from harness.audit.invariant_checks import load_runner
+from harness.audit.invariant_checks import PROBE_CASE, load_runner
 from harness.audit.model import DEFAULT_EXAMPLES, AuditResult, Record
 from harness.replay import Exchange
 from harness.stream.base import CallResult
@@ -43,6 +43,11 @@ def run_audit(
         if progress:
             progress(f"{provider}: {len(cases)} histories")
         records += [check_request(target, provider, case, runner) for case in cases]
+        if runner.probe is not None:  # history-independent: once per provider, not once per case
+            probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": runner.probe(provider, target)})
+            if probe.failed:
+                probe.example = "an HTTP 500 response and an empty 200 stream, replayed by the target"
+            records.append(probe)
     checks = list(REQUEST_CHECKS)
     if cassettes is not None and cassettes.is_dir():
         checks += REPLAY_CHECKS

@@ -99,6 +99,9 @@ class CheckContext:
     ui_events: UIEventDeriver = history_to_ui_events
     next_turn: Continuation = next_turn
     notes: list[str] = field(default_factory=list[str])
+    #: Run the history-independent stream probes (HTTP 500, empty body). An audit runs them
+    #: once per provider instead of once per case.
+    probes: bool = True
     #: Emitted provider streams by message index (None: the provider's stream cannot carry it).
     streams: dict[int, bytes | None] = field(default_factory=dict[int, bytes | None], repr=False)
     #: Why a message has no stream, by message index.

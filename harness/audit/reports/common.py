@@ -5,9 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.audit.baseline import Comparison
-from harness.audit.model import AuditResult, Cell, Record, Status
+from harness.audit.model import AuditResult, Cell, Failure, Record, Status
+from harness.contract.kinds import KINDS, Kind
 
-__all__ = ["CellView", "FailureView", "cell_view", "failure_views", "summary_line", "verdict"]
+__all__ = [
+    "CellView",
+    "FailureView",
+    "by_kind",
+    "cell_view",
+    "failure_views",
+    "kind_counts",
+    "summary_line",
+    "verdict",
+]
 
 #: Details shown per failing example; the JSON keeps them all.
 MAX_DETAILS = 12
@@ -18,6 +28,17 @@ class CellView:
     status: Status
     text: str
     title: str
+    #: The worst finding kind among the square's failures (None unless it failed).
+    kind: Kind | None = None
+
+
+def kind_counts(cell: Cell, *, short: bool = False) -> str:
+    """``reject 3, policy 1`` (or ``R3 P1``): failing cases by their worst finding kind."""
+    return (" " if short else ", ").join(
+        f"{k[0].upper()}{cell.by_kind[k]}" if short else f"{k} {cell.by_kind[k]}"
+        for k in KINDS
+        if cell.by_kind.get(k)
+    )
 
 
 def cell_view(cell: Cell) -> CellView:
@@ -25,7 +46,9 @@ def cell_view(cell: Cell) -> CellView:
     reasons = "; ".join(cell.skip_reasons)
     if cell.failed:
         smallest = cell.smallest.case if cell.smallest else ""
-        return CellView("fail", f"fail {cell.failed}/{total}", f"smallest failing case: {smallest}")
+        return CellView(
+            "fail", f"{kind_counts(cell)} of {total}", f"smallest failing case: {smallest}", cell.worst
+        )
     if not cell.passed:
         return CellView("skip", "skip" if total else "-", reasons or "no cases")
     extra = f" ({cell.skipped} skipped)" if cell.skipped else ""
@@ -44,10 +67,16 @@ class FailureView:
     more: int
 
     @property
+    def kinds(self) -> str:
+        outcome = self.record.checks[self.check]
+        return "/".join(outcome.found)
+
+    @property
     def title(self) -> str:
         plural = "s" if self.count != 1 else ""
         return (
-            f"{self.provider} x {self.check}: {self.count} failing case{plural}, smallest {self.record.case}"
+            f"{self.provider} x {self.check} [{self.kinds}]: {self.count} failing case{plural}, "
+            f"smallest {self.record.case}"
         )
 
 
@@ -72,6 +101,11 @@ def failure_views(result: AuditResult) -> list[FailureView]:
     return views
 
 
+def by_kind(failures: list[Failure]) -> str:
+    """``12 reject, 3 degrade, 40 policy`` (every kind named, zeros included, so nothing reads as absent)."""
+    return ", ".join(f"{sum(f.kind == k for f in failures)} {k}" for k in KINDS)
+
+
 def summary_line(result: AuditResult) -> str:
     cases = len({r.case for r in result.records})
     failures = result.failures()
@@ -79,13 +113,23 @@ def summary_line(result: AuditResult) -> str:
     override = f", every case rendered with model {model}" if model else ""
     return (
         f"{result.label}: {cases} cases x {len(result.providers)} providers{override}, "
-        f"{len(result.checks)} checks, {len(failures)} failing (provider, check, case)"
+        f"{len(result.checks)} checks; failing (provider, check, case): {by_kind(failures)}"
     )
 
 
 def verdict(comparison: Comparison) -> str:
+    fatal = "/".join(comparison.fail_on) or "nothing"
     if comparison.baseline is None:
-        return "no failures" if comparison.ok else f"{len(comparison.new)} failures"
+        if comparison.ok:
+            listed = f" ({by_kind(comparison.new)} listed)" if comparison.new else ""
+            return f"no {fatal} failures{listed}"
+        return f"{len(comparison.fatal)} {fatal} failures ({by_kind(comparison.new)})"
     if comparison.ok:
-        return f"every failure is known to the baseline ({len(comparison.accepted)} accepted)"
-    return f"{len(comparison.new)} failures not in the baseline ({len(comparison.accepted)} accepted)"
+        return (
+            f"no new {fatal} failure against the baseline ({len(comparison.accepted)} accepted, "
+            f"{len(comparison.new)} new of other kinds)"
+        )
+    return (
+        f"{len(comparison.fatal)} {fatal} failures not in the baseline "
+        f"({by_kind(comparison.new)} new; {len(comparison.accepted)} accepted)"
+    )

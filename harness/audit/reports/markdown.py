@@ -8,7 +8,7 @@ from harness.audit.reports.common import cell_view, failure_views, summary_line,
 
 __all__ = ["render_markdown"]
 
-_ICON = {"pass": "✅", "fail": "❌", "skip": "⏭️"}
+_ICON = {"pass": "✅", "fail": "❌", "skip": "⏭️", "reject": "⛔", "degrade": "❌", "policy": "⚠️"}
 
 
 def _fence(text: str, language: str = "") -> list[str]:
@@ -31,7 +31,9 @@ def render_markdown(result: AuditResult, comparison: Comparison) -> str:
     for provider, row in result.matrix().items():
         views = [cell_view(row[c]) for c in result.checks]
         lines.append(
-            f"| {provider} | " + " | ".join(f"{_ICON[v.status]} {_cell(v.text)}" for v in views) + " |"
+            f"| {provider} | "
+            + " | ".join(f"{_ICON[v.kind or v.status]} {_cell(v.text)}" for v in views)
+            + " |"
         )
     failures = failure_views(result)
     lines += ["", "## Failures", ""]
