@@ -8,7 +8,7 @@ every model-call body of the committed cassettes. Each is timed three ways, best
 (``time.perf_counter``):
 
 - ours: raw SSE bytes -> final message (``harness.stream.drive.parse_bytes``);
-- SDK: the official client end to end on the same bytes (``harness.oracles.streams.sdk_accumulate``);
+- SDK: the official client end to end on the same bytes (``harness.crosscheck.sdk_accumulate``);
 - floor: bare ``json.loads`` of the same data lines, already split and decoded (no framing, no logic).
 
 Targets (issue "benchmark"): ours >= 10x the SDK, and within 3x of the floor. The three
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.oracles.streams import PROVIDERS, crosscheck, recorded_calls, sdk_accumulate
+from harness.crosscheck import PROVIDERS, crosscheck, recorded_calls, sdk_accumulate
 from harness.replay import load_exchanges
 from harness.stream import get_parser
 from harness.stream.drive import parse_bytes

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 import yaml
 
+from harness.contract.exchange import Exchange
 from harness.stream import CallResult, StreamParser, get_parser
 from harness.stream.base import item_to_json
 from harness.stream.drive import chunked, parse_chunks
@@ -33,33 +32,9 @@ __all__ = [
     "result_to_json",
 ]
 
-_MODEL_PATHS = re.compile(r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)")
-
 
 class ReplayInputError(ValueError):
     """Unreadable replay input; ``str()`` is one line naming the file (and line/field when known)."""
-
-
-@dataclass
-class Exchange:
-    """One recorded HTTP exchange (or a bare response body, with a synthetic request)."""
-
-    method: str
-    uri: str
-    request_body: Any
-    status: int
-    headers: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
-    body: bytes = b""
-
-    def header(self, name: str) -> str:
-        for key, values in self.headers.items():
-            if key.lower() == name.lower() and values:
-                return values[0]
-        return ""
-
-    @property
-    def is_model_call(self) -> bool:
-        return self.method.upper() == "POST" and _MODEL_PATHS.search(self.uri) is not None
 
 
 def chunks_to_sse(text: str, provider: str) -> bytes:

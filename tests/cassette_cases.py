@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.oracles.streams import RecordedCall, recorded_calls
+from harness.crosscheck import RecordedCall, recorded_calls
 from harness.replay import Exchange, load_exchanges
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"

@@ -333,6 +333,8 @@ class Mutant:
     """The reference target with one thing broken: what it renders, the body it returns, or what it parses."""
 
     name: str = "mutant"
+    version: str | None = None
+    lacks: frozenset[str] = frozenset()
     history: HistoryMutation | None = None
     body: BodyMutation | None = None
     parsed: ReplayMutation | None = None

@@ -29,6 +29,8 @@ GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
 class ToyTarget:
     """The reference adapters for anthropic, with an optional change to every request body."""
 
+    lacks: frozenset[str] = frozenset()
+
     def __init__(self, name: str, version: str, change: dict[str, Any] | None = None) -> None:
         self.name, self.version, self.change = name, version, change or {}
         self._reference = get_target("reference")
@@ -133,7 +135,7 @@ def test_cli_exit_codes_follow_the_baseline(tmp_path: Path, monkeypatch: pytest.
 class _RenamedIdsTarget(ToyTarget):
     """Drops every native thinking pair and declares no warning channel (a deliberate, documented drop)."""
 
-    lacks = frozenset({"warnings"})
+    lacks: frozenset[str] = frozenset({"warnings"})
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart

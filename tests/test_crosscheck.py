@@ -1,7 +1,7 @@
 """Official cross-check: every recorded model call, our final message against the official SDK's.
 
 For every committed cassette and every model call in it, the same bytes go through our
-output adapter and through the provider's official client (``harness.oracles.streams``);
+output adapter and through the provider's official client (``harness.crosscheck``);
 the two final messages must agree on text, thinking, signatures (decoded bytes), tool
 calls, stop reason, usage and response id, with no disagreement beyond the documented
 ``DIFFERENCES``. Synthetic streams cover the differences the recordings never show, and
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from harness.oracles.streams import (
+from harness.crosscheck import (
     DIFFERENCES,
     PROVIDERS,
     Comparison,

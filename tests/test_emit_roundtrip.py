@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.crosscheck import Comparison, SdkResult, compare, ours, sdk_accumulate, split_calls
 from harness.emit import PROVIDERS, NotRepresentable, emit_stream, representable
 from harness.model import (
     AssistantMessage,
@@ -26,7 +27,6 @@ from harness.model import (
     ToolCallPart,
     Usage,
 )
-from harness.oracles.streams import Comparison, SdkResult, compare, ours, sdk_accumulate, split_calls
 from harness.strategies import representable_messages
 from harness.stream import get_parser
 from harness.stream.drive import parse_bytes, parse_chunks
@@ -76,7 +76,7 @@ def test_byte_at_a_time(provider: str) -> None:
 
 
 def crosscheck(provider: str, body: bytes, chunk_size: int | None) -> Comparison:
-    """``oracles.streams.crosscheck``, but a Chat stream ending in ``length``/``content_filter`` too.
+    """``harness.crosscheck.crosscheck``, but a Chat stream ending in ``length``/``content_filter`` too.
 
     The openai SDK's ``get_final_completion()`` raises for those finish reasons (its
     parse step refuses them) although it accumulated the whole stream; the accumulated

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from anthropic.types import Message
 
+from harness.crosscheck import crosscheck, project_ours, sdk_accumulate
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import crosscheck, project_ours, sdk_accumulate
 from harness.stream.anthropic import PARSER, AnthropicParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes

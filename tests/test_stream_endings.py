@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.crosscheck import RecordedCall
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import RecordedCall
 from harness.stream import CallResult, get_parser
 from harness.stream.drive import parse_bytes, parse_chunks
 from tests.cassette_cases import recorded_calls_of

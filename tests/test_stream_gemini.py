@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from harness.crosscheck import RecordedCall, decode_signature
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import RecordedCall, decode_signature
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.gemini import PARSER, GeminiParser, parse_json_array

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from openai.types.chat import ChatCompletion
 
+from harness.crosscheck import crosscheck, sdk_accumulate
 from harness.model import TextPart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import crosscheck, sdk_accumulate
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.openai_chat import PARSER, OpenAIChatParser

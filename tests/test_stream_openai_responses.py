@@ -6,7 +6,7 @@ the Responses-specific behaviour. Chunk-boundary invariance and bad endings on r
 are in ``tests/test_stream_endings.py``, for every provider.
 
 One deliberate difference from the SDK (``responses-signature-from-output-item-done`` in
-``harness.oracles.streams.DIFFERENCES``): the SDK's final response is
+``harness.crosscheck.DIFFERENCES``): the SDK's final response is
 ``response.completed``'s ``output``, whose reasoning ``encrypted_content`` can differ from
 the ``response.output_item.done`` copy (two valid encryptions of the same reasoning). We
 keep the ``output_item.done`` one; the recorded follow-up request that the API accepted
@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from openai.types.responses import Response
 
+from harness.crosscheck import RecordedCall, crosscheck, sdk_accumulate
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.oracles.streams import RecordedCall, crosscheck, sdk_accumulate
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.openai_responses import PARSER, OpenAIResponsesParser

@@ -14,9 +14,9 @@ from typing import Any
 
 from openai.types.chat import ChatCompletion
 
+from harness.crosscheck import crosscheck, sdk_accumulate
 from harness.emit import emit_stream, representable
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart
-from harness.oracles.streams import crosscheck, sdk_accumulate
 from harness.stream.base import CallResult, ThinkingDelta
 from harness.stream.drive import parse_bytes
 from harness.stream.openai_chat import OpenAIChatParser

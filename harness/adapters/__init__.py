@@ -8,7 +8,7 @@ from harness.adapters.base import InputAdapter, Rendered, RenderWarning, canonic
 
 __all__ = ["PROVIDERS", "InputAdapter", "RenderWarning", "Rendered", "canonical_json", "get_adapter"]
 
-PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
+from harness.contract.providers import PROVIDERS
 
 _MODULES = {
     "anthropic": "harness.adapters.anthropic",

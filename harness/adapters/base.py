@@ -2,53 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
+from harness.contract.rendered import Rendered, RenderWarning, canonical_json
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
 __all__ = ["InputAdapter", "RenderWarning", "Rendered", "canonical_json"]
-
-
-@dataclass(frozen=True, order=True)
-class RenderWarning:
-    """A part that was dropped or degraded, or a request-level adjustment.
-
-    ``message_index`` / ``part_index`` point into the canonical history (None for
-    request-level warnings); ``code`` is a stable machine-readable slug.
-    """
-
-    message_index: int | None
-    part_index: int | None
-    part_type: str | None
-    code: str
-    reason: str
-
-    def __str__(self) -> str:
-        where = "request" if self.message_index is None else f"message {self.message_index}"
-        if self.part_index is not None:
-            where += f" part {self.part_index}"
-        if self.part_type:
-            where += f" ({self.part_type})"
-        return f"{where}: {self.code}: {self.reason}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "message_index": self.message_index,
-            "part_index": self.part_index,
-            "part_type": self.part_type,
-            "reason": self.reason,
-        }
-
-
-@dataclass
-class Rendered:
-    body: dict[str, Any]
-    warnings: list[RenderWarning] = field(default_factory=list[RenderWarning])
 
 
 class InputAdapter(Protocol):
@@ -57,8 +18,3 @@ class InputAdapter(Protocol):
     provider: str
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered: ...
-
-
-def canonical_json(body: object) -> str:
-    """The byte form goldens, the CLI and determinism checks compare."""
-    return json.dumps(body, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

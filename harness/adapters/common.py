@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from harness.adapters.base import RenderWarning
+from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -49,28 +50,6 @@ __all__ = [
     "same_model",
     "warn_image_file",
 ]
-
-# Signature formats each provider accepts as its own reasoning state.
-NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
-    "anthropic": frozenset({"anthropic", "anthropic-redacted"}),
-    "openai-responses": frozenset({"openai-responses"}),
-    "gemini": frozenset({"google"}),
-    "openai-chat": frozenset(),
-    # OpenRouter's ReasoningFormat enum (openrouter SDK components/reasoningformat.py).
-    "openrouter": frozenset(
-        {
-            "anthropic-claude-v1",
-            "openai-responses-v1",
-            "azure-openai-responses-v1",
-            "bedrock-openai-responses-v1",
-            "xai-responses-v1",
-            "bedrock-xai-responses-v1",
-            "meta-responses-v1",
-            "google-gemini-v1",
-            "unknown",
-        }
-    ),
-}
 
 SYNTHETIC_RESULT_TEXT = "Tool call was not executed: the turn was interrupted before a result was recorded."
 
@@ -257,19 +236,6 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
         else:
             slots.append(PartUnit(part, idx))
     return [s for s in slots if s is not None]
-
-
-_SNAPSHOT_SUFFIX = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$")
-
-
-def same_model(produced_by: str, model: str) -> bool:
-    """Whether two model ids name the same model: an alias and its dated snapshot match.
-
-    Providers report the snapshot that answered (``claude-sonnet-4-5-20250929``,
-    ``gpt-5.5-2026-04-23``) while requests name the alias (``claude-sonnet-4-5``,
-    ``gpt-5.5``); the signature is the same model's either way.
-    """
-    return _SNAPSHOT_SUFFIX.sub("", produced_by) == _SNAPSHOT_SUFFIX.sub("", model)
 
 
 def signature_problem(sig: ThinkingSignaturePart, provider: str, model: str | None) -> str | None:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from harness.adapters import PROVIDERS
-from harness.adapters.base import canonical_json
 from harness.audit.model import AuditResult, Failure
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
+from harness.contract.providers import PROVIDERS
+from harness.contract.rendered import canonical_json
 
 __all__ = ["Baseline", "BaselineError", "BodyChange", "Comparison", "compare", "load_baseline"]
 

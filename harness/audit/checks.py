@@ -14,8 +14,8 @@ from harness.audit.corpus import CassetteCase, RequestCase
 from harness.audit.invariant_checks import INVARIANT_IDS, InvariantRunner
 from harness.audit.model import Outcome, Record
 from harness.audit.replay_summary import compare, summarize
-from harness.stream.base import CallResult
-from harness.targets import Target
+from harness.contract.results import CallResult
+from harness.contract.target import Target
 
 __all__ = ["CHUNK_SIZE", "REPLAY_CHECKS", "REQUEST_CHECKS", "check_replay", "check_request"]
 

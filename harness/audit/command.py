@@ -57,11 +57,11 @@ def audit(
     Writes the conformance matrix to the terminal and to OUT/audit.{json,html,md}; with
     --baseline, also accepts known failures and shows each changed request body as a diff.
     """
-    from harness.adapters import PROVIDERS
     from harness.audit.baseline import BaselineError, compare, load_baseline
     from harness.audit.corpus import CASSETTES
     from harness.audit.reports import print_report, write_reports
     from harness.audit.run import run_audit
+    from harness.contract.providers import PROVIDERS
     from harness.targets import TargetError, get_target
 
     try:

@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from harness.adapters.base import Rendered, canonical_json
 from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
+from harness.contract.rendered import Rendered, canonical_json
+from harness.contract.target import Target
 from harness.model import AssistantMessage, HistoryEvent
 from harness.oracles import validate
 from harness.params import CallParams
-from harness.targets import Target
 
 if TYPE_CHECKING:
     from harness.invariants import Invariant, Violation

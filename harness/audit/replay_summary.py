@@ -12,9 +12,9 @@ import hashlib
 import json
 from typing import Any
 
+from harness.contract.exchange import Exchange
+from harness.contract.results import CallResult
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.replay import Exchange
-from harness.stream.base import CallResult
 
 __all__ = ["compare", "summarize"]
 

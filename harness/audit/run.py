@@ -10,8 +10,8 @@ from harness.audit.corpus import CASSETTES, cassette_cases, request_cases
 from harness.audit.generated import generated_histories
 from harness.audit.invariant_checks import PROBE_CASE, load_runner
 from harness.audit.model import DEFAULT_EXAMPLES, AuditResult, Record
-from harness.replay import Exchange
-from harness.stream.base import CallResult
+from harness.contract.exchange import Exchange
+from harness.contract.results import CallResult
 from harness.targets import Target, get_target
 
 __all__ = ["DEFAULT_EXAMPLES", "run_audit"]
@@ -59,7 +59,7 @@ def run_audit(
         notes.append(f"cassette replays skipped: no cassette directory at {cassettes}")
     order = {p: n for n, p in enumerate(chosen)}
     records.sort(key=lambda r: (order[r.provider], r.case))
-    version = getattr(target, "version", None)
+    version = target.version
     return AuditResult(
         target=target.name,
         version=None if version is None else str(version),

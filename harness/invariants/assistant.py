@@ -13,11 +13,11 @@ and never raises.
 
 from __future__ import annotations
 
+from harness.contract.exchange import Exchange
+from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.streams import emit_for, replay_bytes, sse_exchange
 from harness.model import AssistantMessage, ToolCallPart
-from harness.replay import Exchange
-from harness.stream.base import CallResult
 
 __all__ = ["check_one_assistant_per_call"]
 

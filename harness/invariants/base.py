@@ -13,15 +13,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from harness.adapters.base import Rendered, RenderWarning
+from harness.contract.events import derive_events
 from harness.contract.kinds import Kind
+from harness.contract.rendered import Rendered, RenderWarning
+from harness.contract.results import CallResult
+from harness.contract.target import Target
 from harness.invariants.continuation import next_turn
 from harness.invariants.replay_events import history_to_ui_events
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.stream.base import CallResult
-from harness.stream.events import derive_events
-from harness.targets import Target
 
 __all__ = [
     "CheckContext",
@@ -141,7 +141,7 @@ class CheckContext:
 
     def lacks(self, channel: str) -> bool:
         """Whether the target declares it has no such channel (``warnings``, ``events``, ...)."""
-        return channel in getattr(self.target, "lacks", frozenset[str]())
+        return channel in self.target.lacks
 
     def unwarned_kind(self, *, user_content: bool) -> Kind:
         """The kind of a drop no warning names.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 
-from harness.adapters.base import Rendered, canonical_json
 from harness.codec import dumps_history, loads_history
+from harness.contract.rendered import Rendered, canonical_json
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.prefix import first_difference
 

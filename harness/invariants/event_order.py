@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.replay_events import COMPLETED_STOP_REASONS
 from harness.invariants.streams import emit_for, replay_bytes, sse_exchange
 from harness.model import AssistantMessage, TextPart, ThinkingTextPart, ToolCallPart
-from harness.stream.base import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
 
 __all__ = ["check_event_order", "event_order_problems", "items_from_parts"]
 

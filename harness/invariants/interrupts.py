@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.canonical import answered_results, sent_call_ids
 from harness.invariants.wire import tool_turns
 from harness.model import AssistantMessage, HistoryEvent, ToolResultMessage
-from harness.stream.base import CallResult
 
 __all__ = ["check_interrupt_semantics"]
 

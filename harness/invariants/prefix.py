@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
-from harness.adapters.base import canonical_json
+from harness.contract.rendered import canonical_json
 from harness.invariants.base import CheckContext, Violation, as_dict
 from harness.invariants.continuation import next_turn
 from harness.invariants.wire import wire_messages

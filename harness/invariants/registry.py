@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from harness.contract.events import derive_events
 from harness.invariants.assistant import check_one_assistant_per_call
 from harness.invariants.base import CheckContext, Continuation, EventDeriver, UIEventDeriver, Violation
 from harness.invariants.continuation import next_turn
@@ -29,7 +30,6 @@ from harness.invariants.tool_text import check_tool_result_text
 from harness.invariants.tools import check_tool_pairing
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.stream.events import derive_events
 from harness.targets import Target, get_target
 
 __all__ = [

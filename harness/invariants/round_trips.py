@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
+from harness.contract.results import CallResult, item_to_json
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.prefix import differences, first_difference
 from harness.invariants.streams import emit_for, emitter, replay_bytes, response_id_for, sse_exchange
 from harness.model import AssistantMessage
-from harness.stream.base import CallResult, item_to_json
 
 __all__ = ["CHUNK_SIZES", "check_round_trips", "comparable"]
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Protocol
 
+from harness.contract.exchange import Exchange
+from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation
 from harness.model import AssistantMessage
-from harness.replay import Exchange
-from harness.stream.base import CallResult
 
 __all__ = [
     "DEFAULT_RESPONSE_ID",

@@ -13,6 +13,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from harness.contract.results import (
+    CallResult,
+    StreamItem,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallStart,
+    item_to_json,
+)
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -44,34 +52,6 @@ __all__ = [
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
 
 # ---------------------------------------------------------------- stream items (runtime only, never persisted)
-
-
-@dataclass(frozen=True, slots=True)
-class TextDelta:
-    text: str
-    type: Literal["text_delta"] = "text_delta"
-
-
-@dataclass(frozen=True, slots=True)
-class ThinkingDelta:
-    text: str
-    type: Literal["thinking_delta"] = "thinking_delta"
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCallStart:
-    call_id: str
-    tool_name: str
-    type: Literal["tool_call_start"] = "tool_call_start"
-
-
-StreamItem = TextDelta | ThinkingDelta | ToolCallStart
-
-
-def item_to_json(item: StreamItem) -> dict[str, Any]:
-    if isinstance(item, ToolCallStart):
-        return {"type": item.type, "call_id": item.call_id, "tool_name": item.tool_name}
-    return {"type": item.type, "text": item.text}
 
 
 # ---------------------------------------------------------------- parts builder
@@ -220,16 +200,6 @@ def _need_str_or_none(value: object, what: str) -> None:
 
 
 # ---------------------------------------------------------------- parser base
-
-
-@dataclass
-class CallResult:
-    """One model call: the final message, the stream items, and error events (plus notes)."""
-
-    message: AssistantMessage
-    items: list[StreamItem]
-    errors: list[ErrorEvent]
-    notes: list[str] = field(default_factory=list[str])
 
 
 class StreamParser:

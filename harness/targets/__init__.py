@@ -10,43 +10,14 @@ projects register theirs in their own package metadata::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
 
-from harness.adapters.base import Rendered
-from harness.model import HistoryEvent
-from harness.params import CallParams
-from harness.replay import Exchange
-from harness.stream.base import CallResult
+from harness.contract.target import CHANNELS, Target, TargetError
 
-__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "available_targets", "get_target"]
+__all__ = ["CHANNELS", "ENTRY_POINT_GROUP", "Target", "TargetError", "available_targets", "get_target"]
 
 ENTRY_POINT_GROUP = "harness.targets"
-
-
-class TargetError(ValueError):
-    """A target that cannot be found or loaded; ``str()`` is one line for the CLI."""
-
-
-@runtime_checkable
-class Target(Protocol):
-    """What the harness needs from an adapter set. Methods raise NotImplementedError for unsupported providers."""
-
-    name: str
-
-    def providers(self) -> Sequence[str]:
-        """Provider ids this target implements (a subset of the pinned ids)."""
-        ...
-
-    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        """History + call params -> request body + warnings."""
-        ...
-
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        """One recorded model response -> the final assistant message, stream items and errors."""
-        ...
 
 
 @cache

@@ -219,6 +219,8 @@ class KlaudeTarget:
     """Target protocol over a klaude-code worker. ``version`` is the installed klaude-code version."""
 
     name = "klaude-code"
+    #: klaude emits no warnings: its deliberate drops cannot be announced (see the module docstring).
+    lacks = frozenset({"warnings"})
 
     def __init__(self, python: str, version: str) -> None:
         self._worker = _Worker(python)

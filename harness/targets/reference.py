@@ -17,6 +17,8 @@ __all__ = ["TARGET", "ReferenceTarget"]
 
 class ReferenceTarget:
     name = "reference"
+    version: str | None = None  # the harness's own adapters: the harness version is the version
+    lacks: frozenset[str] = frozenset()
 
     def providers(self) -> Sequence[str]:
         return PROVIDERS

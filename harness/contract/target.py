@@ -1,0 +1,57 @@
+"""The Target protocol: what the harness needs from an adapter set under audit.
+
+A target maps canonical histories to provider requests and provider responses back to
+canonical messages, with whatever code it wraps; ``harness.targets`` discovers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from harness.contract.exchange import Exchange
+from harness.contract.rendered import Rendered
+from harness.contract.results import CallResult
+from harness.model import HistoryEvent
+from harness.params import CallParams
+
+__all__ = ["CHANNELS", "Target", "TargetError"]
+
+#: What a target may declare it lacks: ``warnings`` (no way to say a part was dropped or changed).
+CHANNELS: frozenset[str] = frozenset({"warnings"})
+
+
+class TargetError(ValueError):
+    """A target that cannot be found or loaded; ``str()`` is one line for the CLI."""
+
+
+@runtime_checkable
+class Target(Protocol):
+    """What the harness needs from an adapter set. Methods raise NotImplementedError for unsupported providers."""
+
+    name: str
+    @property
+    def version(self) -> str | None:
+        """The version of the code under audit (a package version), or None; reports and baselines name it."""
+        ...
+
+    @property
+    def lacks(self) -> frozenset[str]:
+        """Channels the target has no way to fill (a subset of ``CHANNELS``).
+
+        A documented, deliberate drop it cannot announce is then ``policy``, not
+        ``degrade``; losing user content stays ``degrade``.
+        """
+        ...
+
+    def providers(self) -> Sequence[str]:
+        """Provider ids this target implements (a subset of the pinned ids)."""
+        ...
+
+    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        """History + call params -> request body + warnings."""
+        ...
+
+    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+        """One recorded model response -> the final assistant message, stream items and errors."""
+        ...

@@ -1,0 +1,47 @@
+"""The one thinking-pairing rule both sides share: which signatures are a provider's own, and model identity.
+
+Why here: the reference adapters decide what to send as native reasoning and the judges
+check that decision; if each kept its own copy, a judge could agree with an adapter's
+bug. DESIGN "Thinking pairing" is the source.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NATIVE_SIGNATURE_FORMATS", "same_model"]
+
+# Signature formats each provider accepts as its own reasoning state.
+NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
+    "anthropic": frozenset({"anthropic", "anthropic-redacted"}),
+    "openai-responses": frozenset({"openai-responses"}),
+    "gemini": frozenset({"google"}),
+    "openai-chat": frozenset(),
+    # OpenRouter's ReasoningFormat enum (openrouter SDK components/reasoningformat.py).
+    "openrouter": frozenset(
+        {
+            "anthropic-claude-v1",
+            "openai-responses-v1",
+            "azure-openai-responses-v1",
+            "bedrock-openai-responses-v1",
+            "xai-responses-v1",
+            "bedrock-xai-responses-v1",
+            "meta-responses-v1",
+            "google-gemini-v1",
+            "unknown",
+        }
+    ),
+}
+
+
+_SNAPSHOT_SUFFIX = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$")
+
+
+def same_model(produced_by: str, model: str) -> bool:
+    """Whether two model ids name the same model: an alias and its dated snapshot match.
+
+    Providers report the snapshot that answered (``claude-sonnet-4-5-20250929``,
+    ``gpt-5.5-2026-04-23``) while requests name the alias (``claude-sonnet-4-5``,
+    ``gpt-5.5``); the signature is the same model's either way.
+    """
+    return _SNAPSHOT_SUFFIX.sub("", produced_by) == _SNAPSHOT_SUFFIX.sub("", model)

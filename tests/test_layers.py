@@ -1,0 +1,87 @@
+"""The import rule: judges never import the reference implementation, and the contract imports neither.
+
+Judges (invariants, oracles, emitters, body rules, the traffic reader) must judge every
+target the same way; one that imports the reference adapters or stream parsers could
+agree with a reference bug. Both sides share only ``harness.contract`` (plus the model
+and params). Targets are found at run time through entry points (``harness.targets``),
+never by a static import of one.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "harness"
+#: Packages that judge targets.
+JUDGES = ("invariants", "oracles", "emit", "rules", "traffic")
+#: The reference implementation (and what wraps it).
+REFERENCE = (
+    "harness.adapters",
+    "harness.stream",
+    "harness.replay",
+    "harness.closed_loop",
+    "harness.crosscheck",
+    "harness.targets.reference",
+    "harness.targets.klaude",
+    "harness.targets.klaude_bridge",
+)
+#: What the contract may import: the canonical model, call params and itself.
+CONTRACT_MAY_IMPORT = ("harness.model", "harness.params", "harness.contract")
+
+
+def imports(source: str, module: str) -> Iterator[str]:
+    """Every absolute module name a source file imports, at any depth (function-level imports too)."""
+    package = module.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                yield f"{base}.{node.module}" if node.module else base
+            elif node.module:
+                yield node.module
+
+
+def violations(source: str, module: str) -> list[str]:
+    """Forbidden imports of one module, by the layer it belongs to."""
+    found = list(imports(source, module))
+    layer = module.split(".")[1] if module.count(".") else ""
+    if layer == "contract":
+        return [n for n in found if n.startswith("harness") and not n.startswith(CONTRACT_MAY_IMPORT)]
+    if layer in JUDGES:
+        return [n for n in found if n == "harness" or n.startswith(tuple(f"{r}" for r in REFERENCE))]
+    return []
+
+
+def _modules() -> list[tuple[str, Path]]:
+    found: list[tuple[str, Path]] = []
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        if parts[1] in (*JUDGES, "contract"):
+            found.append((".".join(p for p in parts if p != "__init__"), path))
+    return found
+
+
+@pytest.mark.parametrize(("module", "path"), _modules(), ids=[m for m, _ in _modules()])
+def test_judges_and_the_contract_keep_their_layer(module: str, path: Path) -> None:
+    assert violations(path.read_text(encoding="utf-8"), module) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("harness.invariants.shape", "from harness.adapters.common import prepare"),
+        ("harness.oracles.spec", "def f():\n    import harness.stream.anthropic"),
+        ("harness.rules.tools", "from harness.replay import replay_exchange"),
+        ("harness.emit.gemini", "from harness.targets.reference import TARGET"),
+        ("harness.contract.target", "from harness.adapters.base import Rendered"),
+        ("harness.invariants.tools", "from ..adapters import get_adapter"),
+    ],
+)
+def test_the_rule_catches_a_judge_importing_the_reference(module: str, source: str) -> None:
+    assert violations(source, module) != []
