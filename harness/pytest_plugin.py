@@ -163,6 +163,18 @@ def pytest_addoption_harness_target(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(specname="pytest_configure")
+def pytest_configure_harness_target(config: pytest.Config) -> None:
+    """An unknown ``--harness-target`` stops the run at once with one line, before any test passes."""
+    name = str(config.getoption("harness_target", default="reference"))
+    if name == "reference":
+        return
+    try:
+        get_target(name)
+    except TargetError as exc:
+        raise pytest.UsageError(f"--harness-target: {exc}") from None
+
+
 @pytest.fixture(scope="session")
 def harness_target(request: pytest.FixtureRequest) -> Target:
     """The target chosen with ``--harness-target`` (``reference`` by default)."""

@@ -94,13 +94,33 @@ def _json_args() -> st.SearchStrategy[str]:
 
 
 text_parts = st.builds(TextPart, text=text)
+#: Real, decodable 1x1 images (each opened and decoded by Pillow when written), so a target
+#: or provider that inspects image bytes sees an image, never a bare header.
+TINY_IMAGES: dict[str, str] = {
+    "image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    "image/gif": "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
+    "image/webp": "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==",
+    "image/jpeg": (
+        "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRT"
+        "c4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2Nj"
+        "Y2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAABAAEDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAw"
+        "QFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkK"
+        "FhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmq"
+        "KjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEB"
+        "AQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAECAxEEBSExBhJBUQdhcRMiMoEIFEKRob"
+        "HBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOE"
+        "hYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+P"
+        "n6/9oADAMBAAIRAxEAPwDFoooryz7w/9k="
+    ),
+}
+_DATA_URLS = tuple(f"data:{mime};base64,{data}" for mime, data in sorted(TINY_IMAGES.items()))
+
 image_url_parts = st.builds(
     ImageURLPart,
     url=st.sampled_from(
         [
             "https://example.com/cat.png",
-            "data:image/png;base64,iVBORw0KGgo=",
-            "data:image/jpeg;base64,/9j/4AAQ",
+            *_DATA_URLS,
         ]
     ),
     id=optional_ids,
@@ -449,7 +469,7 @@ _REMINDERS = (
     "<system-reminder>The todo list is empty.</system-reminder>",
     "@src/app.py was attached.",
 )
-_IMAGE_URLS = ("https://example.com/cat.png", "data:image/png;base64,iVBORw0KGgo=")
+_IMAGE_URLS = ("https://example.com/cat.png", *_DATA_URLS)
 
 
 def _image(url: str) -> ImageURLPart:

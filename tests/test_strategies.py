@@ -290,3 +290,37 @@ def test_adapters_render_each_nasty_text(provider: str, nasty: str) -> None:
         ToolResultMessage(call_id="c1", tool_name="bash", status="success", output_text=nasty),
     ]
     _render_checked(provider, history, PARAMS[1])
+
+
+def _png_chunks_valid(raw: bytes) -> bool:
+    """Every PNG chunk's CRC holds and the IDAT stream inflates (a decodable image, not a bare header)."""
+    import struct
+    import zlib
+
+    pos, idat, kinds = 8, b"", []
+    while pos < len(raw):
+        (length,) = struct.unpack(">I", raw[pos : pos + 4])
+        kind, data = raw[pos + 4 : pos + 8], raw[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", raw[pos + 8 + length : pos + 12 + length])
+        if zlib.crc32(kind + data) != crc:
+            return False
+        kinds.append(kind)
+        idat += data if kind == b"IDAT" else b""
+        pos += 12 + length
+    return kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and len(zlib.decompress(idat)) > 0
+
+
+def test_generated_images_are_real_decodable_images() -> None:
+    import base64
+
+    from harness.strategies import TINY_IMAGES
+
+    raw = {mime: base64.b64decode(data, validate=True) for mime, data in TINY_IMAGES.items()}
+    assert set(raw) == {"image/png", "image/jpeg", "image/gif", "image/webp"}
+    assert raw["image/png"].startswith(b"\x89PNG\r\n\x1a\n") and _png_chunks_valid(raw["image/png"])
+    assert raw["image/jpeg"][:3] == b"\xff\xd8\xff" and raw["image/jpeg"].endswith(b"\xff\xd9")
+    assert raw["image/gif"][:6] == b"GIF89a" and raw["image/gif"].endswith(b";")
+    webp = raw["image/webp"]
+    assert (
+        webp[:4] == b"RIFF" and webp[8:12] == b"WEBP" and int.from_bytes(webp[4:8], "little") == len(webp) - 8
+    )
