@@ -297,7 +297,7 @@ def _png_chunks_valid(raw: bytes) -> bool:
     import struct
     import zlib
 
-    pos, idat, kinds = 8, b"", []
+    pos, idat, kinds = 8, b"", list[bytes]()
     while pos < len(raw):
         (length,) = struct.unpack(">I", raw[pos : pos + 4])
         kind, data = raw[pos + 4 : pos + 8], raw[pos + 8 : pos + 8 + length]
