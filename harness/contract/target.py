@@ -30,6 +30,7 @@ class Target(Protocol):
     """What the harness needs from an adapter set. Methods raise NotImplementedError for unsupported providers."""
 
     name: str
+
     @property
     def version(self) -> str | None:
         """The version of the code under audit (a package version), or None; reports and baselines name it."""

@@ -20,7 +20,7 @@ from harness.contract.results import CallResult
 from harness.contract.target import Target
 from harness.invariants.continuation import next_turn
 from harness.invariants.replay_events import history_to_ui_events
-from harness.model import HistoryEvent
+from harness.model import AssistantMessage, HistoryEvent
 from harness.params import CallParams
 
 __all__ = [
@@ -104,6 +104,10 @@ class CheckContext:
     probes: bool = True
     #: Emitted provider streams by message index (None: the provider's stream cannot carry it).
     streams: dict[int, bytes | None] = field(default_factory=dict[int, bytes | None], repr=False)
+    #: The message each emitted stream carries (the original, or its projection), by message index.
+    stream_messages: dict[int, AssistantMessage] = field(
+        default_factory=dict[int, AssistantMessage], repr=False
+    )
     #: Why a message has no stream, by message index.
     stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)

@@ -100,7 +100,8 @@ def check_event_order(ctx: CheckContext) -> list[Violation]:
         mine = [e for e in replayed if e.get("history_index") == index]
         for problem in event_order_problems(mine, event.stop_reason):
             out.append(Violation(ID, None, index, f"replayed UI events: {problem}", _kinds(mine), "policy"))
-        body = emit_for(ctx, event, index)
+        # An interrupt is the client's doing, never in a stream: judge the message's own items then.
+        body = None if event.stop_reason == "aborted" else emit_for(ctx, event, index)
         if body is None:  # no provider stream: the runtime events of the message's own items
             result = CallResult(event, items_from_parts(event), [])
             provider = None

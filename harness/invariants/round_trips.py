@@ -93,8 +93,9 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
     if isinstance(full, Violation):
         return [full]
     out: list[Violation] = []
-    expected = message.model_copy(
-        update={"id": None, "created_at": None, "response_id": response_id_for(message)}
+    carried = ctx.stream_messages.get(index, message)  # a projection where the stream cannot carry all
+    expected = carried.model_copy(
+        update={"id": None, "created_at": None, "response_id": response_id_for(carried)}
     )
     want, got = comparable(expected), comparable(full.message)
     out += [

@@ -59,8 +59,10 @@ def response_id_for(message: AssistantMessage) -> str:
 def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes | None:
     """The provider stream for one message (emitted once per context), or None when there is none.
 
-    None, with a note, when ``harness.emit`` is missing or the provider's stream cannot
-    carry the message (``harness.emit.representable`` says why).
+    A message the provider's stream cannot carry as it is is projected onto what it can
+    carry (``harness.emit.project``); ``ctx.stream_messages[index]`` is then the message
+    the stream holds. None, with the reason in ``ctx.stream_skips``, when ``harness.emit``
+    is missing or not even the projection has a stream form.
     """
     if index in ctx.streams:
         return ctx.streams[index]
@@ -70,19 +72,35 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
     if module is None or emit is None:
         ctx.note("stream checks skipped: harness.emit is not importable (no emitters installed)")
     else:
-        representable: Callable[[str, AssistantMessage], str | None] | None = getattr(
-            module, "representable", None
-        )
-        reason = representable(ctx.provider, message) if representable is not None else None
-        if reason is None:
+        carried, reason = _carried(module, ctx.provider, message)
+        if carried is not None:
             try:
-                body = emit(ctx.provider, message, response_id=response_id_for(message))
+                body = emit(ctx.provider, carried, response_id=response_id_for(carried))
             except (NotImplementedError, ValueError) as exc:
                 reason = f"{type(exc).__name__}: {exc}"
-        if reason is not None:
+            else:
+                ctx.stream_messages[index] = carried
+        if reason is not None and body is None:
             ctx.stream_skips[index] = reason
     ctx.streams[index] = body
     return body
+
+
+def _carried(
+    module: ModuleType, provider: str, message: AssistantMessage
+) -> tuple[AssistantMessage | None, str | None]:
+    """The message as the provider's stream carries it (itself, or its projection), or the reason there is none."""
+    representable: Callable[[str, AssistantMessage], str | None] | None = getattr(
+        module, "representable", None
+    )
+    if representable is None or representable(provider, message) is None:
+        return message, None
+    try:
+        from harness.emit.project import project
+
+        return project(provider, message, representable).message, None
+    except ValueError as exc:
+        return None, str(exc)
 
 
 def sse_exchange(body: bytes, status: int = 200, content_type: str = "text/event-stream") -> Exchange:
