@@ -51,6 +51,8 @@ class Invariant:
     name: str
     description: str
     check: Callable[[CheckContext], list[Violation]] = field(repr=False, compare=False)
+    #: One line on why a violation matters, in the provider's and the user's terms.
+    why: str = ""
 
 
 INVARIANTS: tuple[Invariant, ...] = (
@@ -60,6 +62,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "developer text is appended (with a trailing newline) to the preceding user/tool message, "
         "else sent as a user message; UI-only fields are never sent",
         check_developer_degradation,
+        "a dropped reminder is an instruction the model never sees; a misplaced one changes what it reads as the user's",
     ),
     Invariant(
         "I2",
@@ -67,24 +70,28 @@ INVARIANTS: tuple[Invariant, ...] = (
         "each native thinking/signature pair is sent as one native unit, byte-exact; "
         "no foreign, unsigned or empty signature is sent",
         check_thinking_pairing,
+        "Anthropic and Gemini 3 reject altered or foreign signatures (400); dropped native reasoning costs the model its chain of thought",
     ),
     Invariant(
         "I3",
         "one-assistant-per-call",
         "one assistant message per model call, with usage and stop_reason, however the stream ends",
         check_one_assistant_per_call,
+        "a stream that ends without saying how (no usage, a stop reason that lies) hides a cut answer from the user",
     ),
     Invariant(
         "I4",
         "tool-result-text",
         "a tool's output_text is sent exactly once, as its result's own text",
         check_tool_result_text,
+        "tool output that is missing or duplicated is evidence the model never saw, or saw twice",
     ),
     Invariant(
         "I5",
         "interrupt-semantics",
         "aborted turns and tool results replay as an interrupt; an aborted tool shows as status error",
         check_interrupt_semantics,
+        "an interrupt shown as a normal end (or a failure shown as success) misleads the user and the model",
     ),
     Invariant(
         "I6",
@@ -92,48 +99,56 @@ INVARIANTS: tuple[Invariant, ...] = (
         "start before delta, one end, text ends before a tool-call start, "
         "one response_complete per completed response and none on cancel",
         check_event_order,
+        "UI consumers rely on start/delta/end order; a missing end leaves a spinner running, a late completion lies about a cancel",
     ),
     Invariant(
         "I7",
         "tool-pairing",
         "every tool call sent has exactly one result with the same id, in call order; ids kept verbatim or warned",
         check_tool_pairing,
+        "providers reject unanswered calls and orphan results (400); a result sent to the wrong call answers the wrong question",
     ),
     Invariant(
         "I8",
         "provider-shape",
         "role alternation where required, the system prompt exactly once, no empty blocks, no nulls",
         check_provider_shape,
+        "providers reject system messages in the conversation and empty blocks; a dropped system prompt changes the model's instructions",
     ),
     Invariant(
         "I9",
         "prefix-stability",
         "appending a turn keeps the previous request's messages (all but the last) and system byte-identical",
         check_prefix_stability,
+        "a moved prefix invalidates the provider's prompt cache: every turn pays for the whole conversation again",
     ),
     Invariant(
         "I10",
         "determinism",
         "the same history renders byte-identical requests and warnings, also from a copy",
         check_determinism,
+        "a request that differs between runs cannot be cached, reviewed or reproduced",
     ),
     Invariant(
         "I11",
         "round-trips",
         "codec encode/decode identity; parse(emit(message)) == message; chunk boundaries change nothing",
         check_round_trips,
+        "what the parser loses on the way back is lost from the history for every later turn",
     ),
     Invariant(
         "I12",
         "schema-conformance",
         "the request validates against the provider's published schema and the official SDK's types",
         check_schema_conformance,
+        "the provider answers a request outside its schema with a 400",
     ),
     Invariant(
         "I13",
         "no-silent-loss",
         "every canonical part is in the request or named by a warning with its message index",
         check_no_silent_loss,
+        "a part dropped without a word is content the user believes the model saw",
     ),
 )
 

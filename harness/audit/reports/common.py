@@ -15,8 +15,10 @@ __all__ = [
     "cell_view",
     "failure_views",
     "kind_counts",
+    "legend",
     "summary_line",
     "verdict",
+    "why",
 ]
 
 #: Details shown per failing example; the JSON keeps them all.
@@ -53,6 +55,37 @@ def cell_view(cell: Cell) -> CellView:
         return CellView("skip", "skip" if total else "-", reasons or "no cases")
     extra = f" ({cell.skipped} skipped)" if cell.skipped else ""
     return CellView("pass", f"pass {cell.passed}{extra}", reasons)
+
+
+#: The audit's own checks, worded like the invariants: what each demands and why it matters.
+_OWN_CHECKS: dict[str, tuple[str, str]] = {
+    "render": (
+        "the target renders every valid history",
+        "a crash means the conversation cannot continue at all",
+    ),
+    "replay": (
+        "one final message with usage and a stop reason consistent with the errors and tool calls",
+        "a reply that ends without saying how hides a cut answer",
+    ),
+    "replay-chunks": ("chunk boundaries change nothing", "real networks split streams anywhere"),
+    "replay-vs-reference": (
+        "text, thinking, signatures, tool calls, stop reason and usage agree with the reference parser "
+        "(itself cross-checked against the official SDKs)",
+        "what the parser loses is lost from the history",
+    ),
+}
+
+
+def legend(checks: list[str]) -> list[tuple[str, str, str]]:
+    """(check id, what it demands, why it matters) for every column of a report."""
+    from harness.invariants import INVARIANTS
+
+    known = {i.id: (f"{i.name}: {i.description}", i.why) for i in INVARIANTS} | _OWN_CHECKS
+    return [(c, *known.get(c, ("", ""))) for c in checks]
+
+
+def why(check: str) -> str:
+    return dict((c, w) for c, _, w in legend([check])).get(check, "")
 
 
 @dataclass(frozen=True)

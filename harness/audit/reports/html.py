@@ -6,7 +6,15 @@ from html import escape
 
 from harness.audit.baseline import BodyChange, Comparison
 from harness.audit.model import AuditResult
-from harness.audit.reports.common import FailureView, cell_view, failure_views, summary_line, verdict
+from harness.audit.reports.common import (
+    FailureView,
+    cell_view,
+    failure_views,
+    legend,
+    summary_line,
+    verdict,
+    why,
+)
 
 __all__ = ["render_html"]
 
@@ -26,7 +34,9 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:600}
 def _matrix(result: AuditResult) -> list[str]:
     out = [
         "<table>",
-        "<tr><th>provider</th>" + "".join(f"<th>{escape(c)}</th>" for c in result.checks) + "</tr>",
+        "<tr><th>provider</th>"
+        + "".join(f'<th title="{escape(d)}">{escape(c)}</th>' for c, d, _ in legend(result.checks))
+        + "</tr>",
     ]
     for provider, row in result.matrix().items():
         cells = "".join(
@@ -43,6 +53,7 @@ def _failure(view: FailureView) -> list[str]:
     example = escape(view.record.example or view.record.case)
     return [
         f'<details open><summary id="{escape(view.provider)}-{escape(view.check)}">{escape(view.title)}</summary>',
+        f"<p>Why it matters: {escape(why(view.check))}</p>",
         f"<ul>{items}{more}</ul>",
         f"<p>Smallest failing example (<code>{escape(view.record.case)}</code>):</p><pre>{example}</pre>",
         "</details>",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.audit.baseline import Comparison
 from harness.audit.model import AuditResult
-from harness.audit.reports.common import cell_view, failure_views, summary_line, verdict
+from harness.audit.reports.common import cell_view, failure_views, legend, summary_line, verdict, why
 
 __all__ = ["render_markdown"]
 
@@ -35,12 +35,20 @@ def render_markdown(result: AuditResult, comparison: Comparison) -> str:
             + " | ".join(f"{_ICON[v.kind or v.status]} {_cell(v.text)}" for v in views)
             + " |"
         )
+    lines += [
+        "",
+        "Kinds: reject = the provider's API refuses the request; degrade = accepted, but the model "
+        "loses something it needs; policy = differs from the pinned design where the provider accepts both.",
+        "",
+    ]
+    lines += ["| check | demands | why it matters |", "|---|---|---|"]
+    lines += [f"| {c} | {_cell(d)} | {_cell(w)} |" for c, d, w in legend(result.checks)]
     failures = failure_views(result)
     lines += ["", "## Failures", ""]
     if not failures:
         lines.append("None.")
     for view in failures:
-        lines += [f"### {view.title}", ""]
+        lines += [f"### {view.title}", "", f"Why it matters: {why(view.check)}", ""]
         lines += [f"- {_cell(d)}" for d in view.details]
         if view.more:
             lines.append(f"- ... {view.more} more in audit.json")

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from harness.audit.baseline import Comparison
 from harness.audit.model import AuditResult, Cell
-from harness.audit.reports.common import cell_view, failure_views, kind_counts, summary_line, verdict
+from harness.audit.reports.common import cell_view, failure_views, kind_counts, summary_line, verdict, why
 
 __all__ = ["print_report"]
 
@@ -52,6 +52,7 @@ def print_report(result: AuditResult, comparison: Comparison, console: Console |
         console.print(f"note: {note}", style="yellow", highlight=False)
     for view in failure_views(result):
         console.print(Text(view.title, style="bold red"))
+        console.print(Text(f"    why it matters: {why(view.check)}", style="dim"))
         for detail in view.details[:3]:
             console.print(Text(f"    {detail[:300]}"))
         if len(view.details) > 3 or view.more:
