@@ -16,7 +16,7 @@ from __future__ import annotations
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation, snippet
-from harness.invariants.streams import emit_for, replay_bytes, sse_exchange
+from harness.invariants.streams import emit_for, replay_bytes, sse_exchange, stream_exchange
 from harness.model import AssistantMessage, ToolCallPart
 
 __all__ = ["check_one_assistant_per_call"]
@@ -113,12 +113,12 @@ def _streams(ctx: CheckContext) -> list[Violation]:
         body = emit_for(ctx, event, index)
         if body is None:
             continue
-        full = replay_bytes(ctx, ID, index, sse_exchange(body))
+        full = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body))
         if isinstance(full, Violation):
             out.append(full)
             continue
         out += _final(ctx, index, "the emitted stream", full, failed=False)
-        cut = replay_bytes(ctx, ID, index, sse_exchange(body[: len(body) // 2]))
+        cut = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body[: len(body) // 2]))
         if isinstance(cut, Violation):
             out.append(cut)
         else:  # a cut that lost something must say so; one after the final event loses nothing

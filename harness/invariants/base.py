@@ -108,6 +108,8 @@ class CheckContext:
     stream_messages: dict[int, AssistantMessage] = field(
         default_factory=dict[int, AssistantMessage], repr=False
     )
+    #: The model each emitted stream names, by message index.
+    stream_models: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     #: Why a message has no stream, by message index.
     stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)

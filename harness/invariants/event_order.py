@@ -21,7 +21,7 @@ from typing import Any
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.replay_events import COMPLETED_STOP_REASONS
-from harness.invariants.streams import emit_for, replay_bytes, sse_exchange
+from harness.invariants.streams import emit_for, replay_bytes, stream_exchange
 from harness.model import AssistantMessage, TextPart, ThinkingTextPart, ToolCallPart
 
 __all__ = ["check_event_order", "event_order_problems", "items_from_parts"]
@@ -106,7 +106,7 @@ def check_event_order(ctx: CheckContext) -> list[Violation]:
             result = CallResult(event, items_from_parts(event), [])
             provider = None
         else:
-            replayed_call = replay_bytes(ctx, ID, index, sse_exchange(body))
+            replayed_call = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body))
             if isinstance(replayed_call, Violation):
                 out.append(replayed_call)
                 continue

@@ -11,13 +11,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import json
+import re
 from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
 from harness.contract.results import CallResult, item_to_json
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.prefix import differences, first_difference
-from harness.invariants.streams import emit_for, emitter, replay_bytes, response_id_for, sse_exchange
+from harness.invariants.streams import (
+    emit_for,
+    emitter,
+    replay_bytes,
+    response_id_for,
+    stream_exchange,
+)
 from harness.model import AssistantMessage
 
 __all__ = ["CHUNK_SIZES", "check_round_trips", "comparable"]
@@ -39,6 +49,36 @@ def comparable(message: AssistantMessage) -> dict[str, Any]:
     if isinstance(usage, dict):
         data["usage"] = {k: v or 0 for k, v in cast(dict[str, Any], usage).items()}
     return data
+
+
+#: A dated snapshot suffix: ``claude-sonnet-4-5-20250929`` is ``claude-sonnet-4-5`` (``harness.contract.thinking``).
+_SNAPSHOT = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$")
+
+
+def aligned(expected: AssistantMessage, parsed: AssistantMessage) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both messages as comparable data, comparing only what the stream carried.
+
+    An optional usage count the stream did not report (None in the expected message) may
+    be derived by the parser (``total_tokens`` as input plus output); a thinking part's
+    model is the same model as an alias or a dated snapshot; tool arguments are equal as
+    JSON values (key order is not information).
+    """
+    usage = expected.usage
+    if usage is not None and parsed.usage is not None:
+        unreported = {k: None for k, v in usage.model_dump().items() if v is None}
+        parsed = parsed.model_copy(update={"usage": parsed.usage.model_copy(update=unreported)})
+    return _normal(comparable(expected)), _normal(comparable(parsed))
+
+
+def _normal(data: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    for part in cast(list[dict[str, Any]], out.get("parts") or []):
+        if isinstance(part.get("model_id"), str):
+            part["model_id"] = _SNAPSHOT.sub("", part["model_id"])
+        if isinstance(part.get("arguments_json"), str):
+            with contextlib.suppress(ValueError):
+                part["arguments_json"] = json.dumps(json.loads(part["arguments_json"]), sort_keys=True)
+    return out
 
 
 def check_round_trips(ctx: CheckContext) -> list[Violation]:
@@ -89,7 +129,7 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
     body = emit_for(ctx, message, index)
     if body is None:
         return []
-    full = replay_bytes(ctx, ID, index, sse_exchange(body))
+    full = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body))
     if isinstance(full, Violation):
         return [full]
     out: list[Violation] = []
@@ -97,7 +137,7 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
     expected = carried.model_copy(
         update={"id": None, "created_at": None, "response_id": response_id_for(carried)}
     )
-    want, got = comparable(expected), comparable(full.message)
+    want, got = aligned(expected, full.message)
     out += [
         ctx.violation(
             ID,
@@ -111,7 +151,7 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
     for size in CHUNK_SIZES:
         if size == 1 and len(body) > _BYTEWISE_LIMIT:
             continue
-        chunked = replay_bytes(ctx, ID, index, sse_exchange(body), size)
+        chunked = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), size)
         if isinstance(chunked, Violation):
             out.append(chunked)
             break

@@ -15,7 +15,7 @@ from typing import Protocol
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation
-from harness.model import AssistantMessage
+from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
 
 __all__ = [
     "DEFAULT_RESPONSE_ID",
@@ -25,6 +25,7 @@ __all__ = [
     "replay_bytes",
     "response_id_for",
     "sse_exchange",
+    "stream_exchange",
 ]
 
 #: The response id given to streams of messages that have none.
@@ -80,10 +81,22 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
                 reason = f"{type(exc).__name__}: {exc}"
             else:
                 ctx.stream_messages[index] = carried
+                ctx.stream_models[index] = _stream_model(module, ctx.provider, carried)
         if reason is not None and body is None:
             ctx.stream_skips[index] = reason
     ctx.streams[index] = body
     return body
+
+
+def _stream_model(module: ModuleType, provider: str, message: AssistantMessage) -> str:
+    """The model an emitted stream names: its thinking parts' ``model_id``, else the provider's default."""
+    default: str = module.default_model(provider)
+    ids = sorted(
+        p.model_id
+        for p in message.parts
+        if isinstance(p, ThinkingTextPart | ThinkingSignaturePart) and p.model_id
+    )
+    return ids[0] if ids else default
 
 
 def _carried(
@@ -103,8 +116,21 @@ def _carried(
         return None, str(exc)
 
 
-def sse_exchange(body: bytes, status: int = 200, content_type: str = "text/event-stream") -> Exchange:
-    return Exchange("POST", "(emitted stream)", None, status, {"content-type": [content_type]}, body)
+def sse_exchange(
+    body: bytes, status: int = 200, content_type: str = "text/event-stream", *, model: str | None = None
+) -> Exchange:
+    """An emitted body as a recorded exchange; ``model`` is what the request asked for.
+
+    A bridge configures its client from the request's model (as a real client asked for
+    it), so the stream and the request agree on the model, as they do in real life.
+    """
+    request = None if model is None else {"model": model}
+    return Exchange("POST", "(emitted stream)", request, status, {"content-type": [content_type]}, body)
+
+
+def stream_exchange(ctx: CheckContext, index: int, body: bytes) -> Exchange:
+    """The exchange of the stream emitted for message ``index``, with the model the stream names."""
+    return sse_exchange(body, model=ctx.stream_models.get(index))
 
 
 def replay_bytes(
