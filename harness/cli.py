@@ -170,10 +170,19 @@ def check(
     list_invariants: Annotated[
         bool, typer.Option("--list", help="List the invariants (id, name, what each demands) and exit.")
     ] = False,
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on",
+            metavar="KINDS",
+            help="Finding kinds that make the exit status 1 (comma-separated: reject, degrade, policy).",
+        ),
+    ] = "reject,degrade,policy",
 ) -> None:
-    """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated."""
+    """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
 
+    from harness.contract.kinds import parse_kinds
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report
 
@@ -192,9 +201,13 @@ def check(
     except HistoryError as exc:
         _fail(str(exc))
     providers = [provider] if provider else list(chosen.providers())
+    try:
+        fatal = parse_kinds(fail_on)
+    except ValueError as exc:
+        _fail(f"--fail-on: {exc}")
     report = run_invariants(events, call, target=chosen, providers=providers)
     print_report(report, console)
-    raise typer.Exit(0 if report.ok else 1)
+    raise typer.Exit(1 if any(v.kind in fatal for v in report.violations) else 0)
 
 
 def main() -> None:  # pragma: no cover - entry point

@@ -78,7 +78,10 @@ def test_violations_exit_1_with_a_report_grouped_by_invariant(tmp_path: Path) ->
     assert "history message 1: assistant message has no usage" in out
     assert "history message 1: stop_reason tool_use but the message calls no tool" in out
     assert "example: " in out
-    assert out.strip().splitlines()[-1] == "2 violation(s) of 1 invariant(s) (openai-chat)"
+    assert (
+        out.strip().splitlines()[-1]
+        == "2 violation(s) of 1 invariant(s) (0 reject, 0 degrade, 2 policy; openai-chat)"
+    )
 
 
 def _drop_developers(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
@@ -131,3 +134,18 @@ def test_missing_history_is_exit_2() -> None:
     result = runner.invoke(app, ["check"])
     assert result.exit_code == 2
     assert result.stderr.strip() == "harness: HISTORY: missing (give a JSON Lines history file, or --list)"
+
+
+def test_fail_on_chooses_which_kinds_fail_the_run(tmp_path: Path) -> None:
+    history = tmp_path / "h.jsonl"
+    history.write_text(
+        '{"role": "user", "parts": [{"type": "text", "text": "hi"}]}\n'
+        '{"role": "assistant", "parts": [{"type": "text", "text": "hello"}], "stop_reason": "tool_use"}\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    args = ["check", str(history), "--provider", "openai-chat"]
+    assert runner.invoke(app, args).exit_code == 1  # a history-side policy finding, fatal by default here
+    assert runner.invoke(app, [*args, "--fail-on", "reject,degrade"]).exit_code == 0
+    bad = runner.invoke(app, [*args, "--fail-on", "fatal"])
+    assert bad.exit_code == 2 and "--fail-on: unknown finding kind 'fatal'" in bad.output
