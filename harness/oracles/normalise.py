@@ -51,7 +51,7 @@ def _gemini(value: Any, schema: dict[str, Any]) -> Any:
         items = schema.get("items")
         if isinstance(items, dict):
             return [_gemini(v, cast(dict[str, Any], items)) for v in cast(list[Any], value)]
-        return value
+        return cast(list[Any], value)
     if not isinstance(value, dict):
         return value
     props = schema.get("properties")
@@ -60,7 +60,7 @@ def _gemini(value: Any, schema: dict[str, Any]) -> Any:
         if isinstance(extra, dict):  # a map<string, Message>: keys are data, values are messages
             inner = cast(dict[str, Any], extra)
             return {k: _gemini(v, inner) for k, v in cast(dict[str, Any], value).items()}
-        return value  # free-form JSON (type: any, Struct): never renamed
+        return cast(dict[str, Any], value)  # free-form JSON (type: any, Struct): never renamed
     fields = cast(dict[str, dict[str, Any]], props)
     out: dict[str, Any] = {}
     for key, sub in cast(dict[str, Any], value).items():

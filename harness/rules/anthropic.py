@@ -59,7 +59,9 @@ def _tool_use_answered(provider: str, body: dict[str, Any], model: str | None) -
             continue  # the last assistant turn is a prefill: nothing answers it yet
         uses = _ids(turn, "tool_use", "id")
         nrole, nxt = turns[k + 1]
-        answered = {tid for _, tid in _ids(nxt, "tool_result", "tool_use_id")} if nrole == "user" else set()
+        answered = (
+            {tid for _, tid in _ids(nxt, "tool_result", "tool_use_id")} if nrole == "user" else set[str]()
+        )
         if missing := [(p, tid) for p, tid in uses if tid not in answered]:
             path = missing[0][0]
             out.append(
@@ -96,7 +98,7 @@ def _tool_result_has_use(provider: str, body: dict[str, Any], model: str | None)
         if role != "user":
             continue
         prole, prev = turns[k - 1] if k > 0 else ("", [])
-        used = {tid for _, tid in _ids(prev, "tool_use", "id")} if prole == "assistant" else set()
+        used = {tid for _, tid in _ids(prev, "tool_use", "id")} if prole == "assistant" else set[str]()
         for path, tid in _ids(turn, "tool_result", "tool_use_id"):
             if tid not in used:
                 out.append(

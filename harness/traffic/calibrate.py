@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from harness.contract.routing import Route
 from harness.oracles import PROVIDERS, validate
@@ -139,8 +139,8 @@ def _error_text(response: bytes) -> str:
     text = response.decode("utf-8", errors="replace")
     try:
         data: Any = json.loads(text)
-        error: Any = data.get("error", data) if isinstance(data, dict) else data
-        message: Any = error.get("message", error) if isinstance(error, dict) else error
+        error: Any = cast(dict[str, Any], data).get("error", data) if isinstance(data, dict) else data
+        message: Any = cast(dict[str, Any], error).get("message", error) if isinstance(error, dict) else error
         text = str(message)
     except json.JSONDecodeError:
         pass
@@ -177,18 +177,20 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
         if call.problem == "request body: empty":
             result.skipped.append(f"{call.where}: no request body recorded")
             continue
-        if call.problem is not None or not isinstance(call.body, dict):
+        raw: Any = call.body
+        if call.problem is not None or not isinstance(raw, dict):
             result.unreadable.append(f"{call.where}: {call.problem}")
             continue
+        body = cast(dict[str, Any], raw)
         if call.status == 200:
-            failures = _judge(call, route, call.body, result)
+            failures = _judge(call, route, body, result)
             result.accepted[route.provider] = result.accepted.get(route.provider, 0) + 1
             if failures:
                 result.failures += failures
             else:
                 result.accepted_pass[route.provider] = result.accepted_pass.get(route.provider, 0) + 1
         elif 400 <= call.status < 500:
-            failures = _judge(call, route, call.body, result)
+            failures = _judge(call, route, body, result)
             by = tuple(sorted({f.check for f in failures}))
             row = explain(call.status, call.response)
             if by:
