@@ -234,6 +234,12 @@ VALID: list[tuple[str, str, Body, set[str]]] = [
     ("anthropic-temperature", "anthropic", _with(ANTHROPIC, thinking=None, temperature=0.5),
      {"anthropic-sdk-no-temperature"}),
     ("gemini-minimal", "gemini", {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, set()),
+    # proto3 bytes: standard and URL-safe base64, padded or not, are the same bytes to the API.
+    *[(f"gemini-signature-{name}", "gemini",
+       {"contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                     {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": sig}]}]},
+       set[str]())
+      for name, sig in (("std", "+/+/AQ=="), ("url", "-_-_AQ=="), ("url-unpadded", "-_-_AQ"))],
     # proto3 JSON: the API reads snake_case field names too (live-accepted in traffic/).
     ("gemini-snake-case-names", "gemini",
      {"contents": [{"role": "user", "parts": [{"inline_data": {"mime_type": "image/png", "data": "iVBO"}}]}],

@@ -217,3 +217,12 @@ def test_check_body_does_not_modify() -> None:
     before = copy.deepcopy(body)
     check_body("anthropic", body)
     assert body == before
+
+
+def test_empty_anthropic_messages_pass_the_oracles_but_not_the_rules() -> None:
+    """Reported from the field: the schema allows `messages: []`; the API answers 400."""
+    from harness.oracles import validate
+
+    body: Body = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": []}
+    assert validate("anthropic", body).ok
+    assert [f.rule for f in check_body("anthropic", body)] == ["empty-conversation"]

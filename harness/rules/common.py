@@ -22,8 +22,9 @@ def _empty_conversation(provider: str, body: dict[str, Any], model: str | None) 
     key = _CONVERSATION_KEY[provider]
     value = body.get(key)
     if provider == "openai-responses":
-        # A string input is one user message; a continuation may rely on previous_response_id/conversation.
-        if isinstance(value, str) or body.get("previous_response_id") or body.get("conversation"):
+        # A string input is one user message; a continuation or a stored prompt brings its own turns.
+        continued = any(body.get(k) for k in ("previous_response_id", "conversation", "prompt"))
+        if isinstance(value, str) or continued:
             return []
         if isinstance(value, list) and value:
             return []
@@ -47,12 +48,14 @@ EMPTY_CONVERSATION = Rule(
     "reject",
     "the request carries no conversation (`messages: []`, Gemini `contents: []`, Responses `input` missing or `[]`)",
     (
-        "https://docs.anthropic.com/en/api/messages (messages: 'Input messages', at least one; "
-        "the API answers 'messages: at least one message is required')",
-        "https://platform.openai.com/docs/api-reference/chat/create (messages: required, a list of messages)",
-        "https://ai.google.dev/api/generate-content (contents: Required)",
-        "https://platform.openai.com/docs/api-reference/responses/create (input; a Responses call "
-        "without input, previous_response_id or conversation has nothing to answer)",
+        "Anthropic: 400 'messages: at least one message is required' "
+        "(https://portkey.ai/error-library/input-validation-error-10153)",
+        "OpenAI Chat: harness/oracles/specs/openai-openapi.json CreateChatCompletionRequest.messages minItems 1",
+        "Gemini: 400 '* GenerateContentRequest.contents: contents is not specified' "
+        "(https://github.com/NousResearch/hermes-agent/pull/57942, https://github.com/googleapis/js-genai/issues/912)",
+        "OpenAI Responses: no primary source found for `input: []`; a request with no input, "
+        "previous_response_id, conversation or prompt has no turn to answer "
+        "(https://platform.openai.com/docs/api-reference/responses/create)",
     ),
     _empty_conversation,
 )
