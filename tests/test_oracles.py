@@ -491,3 +491,13 @@ def test_openrouter_sdk_is_not_patched_globally() -> None:
 
     assert ChatRequest.model_config.get("extra") in (None, "ignore")
     ChatRequest.model_validate({**OPENROUTER, "unknown_key": 1})  # still ignored, as the SDK ships
+
+
+def test_host_scoped_allowance_needs_its_host() -> None:
+    """Mistral's `thinking` parts are allowed on api.mistral.ai only, never on OpenAI itself."""
+    body: Body = {"model": "m", "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": [{"type": "text", "text": "x"}]}]}]}  # fmt: skip
+    assert not validate("openai-chat", body, oracles=["spec"]).ok
+    assert not validate("openai-chat", body, oracles=["spec"], host="api.openai.com").ok
+    assert validate("openai-chat", body, oracles=["spec"], host="api.mistral.ai").ok

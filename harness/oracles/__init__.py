@@ -89,11 +89,14 @@ def _check(oracle: str, provider: str, body: dict[str, Any]) -> list[tuple[str, 
     raise ValueError(f"unknown oracle {oracle!r} (expected one of: {', '.join(ORACLES)})")
 
 
-def validate(provider: str, body: dict[str, Any], *, oracles: Iterable[str] = ORACLES) -> OracleReport:
+def validate(
+    provider: str, body: dict[str, Any], *, oracles: Iterable[str] = ORACLES, host: str | None = None
+) -> OracleReport:
     """Judge a request body with each oracle; the body is not modified.
 
     The body is first read the way the provider's parser reads it (``normalise.py``:
     Gemini's proto3 snake_case names), so a spelling the API accepts never fails.
+    ``host`` (where the request goes) enables the allowances of OpenAI-compatible hosts.
     """
     if provider not in PROVIDERS:
         raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
@@ -104,7 +107,7 @@ def validate(provider: str, body: dict[str, Any], *, oracles: Iterable[str] = OR
         failed: list[OracleError] = []
         for path, message in _check(oracle, provider, body):
             error = OracleError(oracle, path, message)
-            allowance = find_allowance(provider, oracle, path, message, body)
+            allowance = find_allowance(provider, oracle, path, message, body, host)
             if allowance is None:
                 failed.append(error)
             else:

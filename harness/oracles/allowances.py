@@ -36,11 +36,16 @@ class Allowance:
     message: str  # regex, searched in the error message
     reason: str
     evidence: tuple[str, ...] = ()
-    value: str | None = None  # regex, full match against type_at(body, path)
+    value: str | None = None  # regex, full match against the type of an object on the path
+    #: When set, only for requests sent to these hosts (an OpenAI-compatible API's own extensions).
+    hosts: tuple[str, ...] = ()
 
-    def matches(self, provider: str, oracle: str, path: str, message: str, body: Any = None) -> bool:
+    def matches(
+        self, provider: str, oracle: str, path: str, message: str, body: Any = None, host: str | None = None
+    ) -> bool:
         return (
             provider == self.provider
+            and (not self.hosts or host in self.hosts)
             and oracle == self.oracle
             and re.fullmatch(self.path, path) is not None
             and re.search(self.message, message) is not None
@@ -286,6 +291,7 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "traffic/pydantic-ai/models__test_mistral__test_mistral_model_thinking_part.yaml#1",
             "https://docs.mistral.ai/capabilities/reasoning/",
         ),
+        hosts=("api.mistral.ai",),
     ),
     Allowance(
         "chat-mistral-prefix",
@@ -299,6 +305,7 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "traffic/pydantic-ai/models__test_mistral__test_mistral_model_thinking_part.yaml#1",
             "https://docs.mistral.ai/guides/prefix/",
         ),
+        hosts=("api.mistral.ai",),
     ),
     # ------------------------------------------------------------ openrouter
     Allowance(
@@ -356,9 +363,11 @@ ALLOWANCES: tuple[Allowance, ...] = (
 )
 
 
-def find_allowance(provider: str, oracle: str, path: str, message: str, body: Any = None) -> Allowance | None:
-    """The first allowance covering this error, if any (``body``: for allowances with a ``value``)."""
+def find_allowance(
+    provider: str, oracle: str, path: str, message: str, body: Any = None, host: str | None = None
+) -> Allowance | None:
+    """The first allowance covering this error, if any (``body``: for ``value``; ``host``: for ``hosts``)."""
     for allowance in ALLOWANCES:
-        if allowance.matches(provider, oracle, path, message, body):
+        if allowance.matches(provider, oracle, path, message, body, host):
             return allowance
     return None

@@ -279,7 +279,8 @@ def _unknown_keys(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
         allow = type(value).model_config.get("extra") == "allow"
         for key, sub in cast(dict[str, Any], raw).items():
             if key in names:
-                _unknown_keys(sub, getattr(value, names[key]), (*loc, key), out)
+                # vars(): the stored value, without the warning a deprecated field's descriptor raises
+                _unknown_keys(sub, vars(value).get(names[key]), (*loc, key), out)
             elif not allow:
                 out.append(((*loc, key), "extra_forbidden", "Extra inputs are not permitted"))
     elif isinstance(value, list | tuple) and isinstance(raw, list):

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from harness.contract.routing import Route
 from harness.oracles import PROVIDERS, validate
@@ -149,7 +150,7 @@ def _error_text(response: bytes) -> str:
 
 def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calibration) -> list[Failure]:
     oracle_provider, view = oracle_view(route, body)
-    report = validate(oracle_provider, view)
+    report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
     for _, aid in report.allowed:
         where = result.allowances.setdefault(aid, [])
         if call.where not in where:
