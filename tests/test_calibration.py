@@ -103,3 +103,11 @@ def test_unexplained_rejection_fails_the_run(tmp_path: Path) -> None:
     assert not result.ok
     assert [r.verdict for r in result.rejections] == ["unexplained"]
     assert "something no check knows" in result.rejections[0].reason
+
+
+def test_unreadable_file_is_one_line_and_fails_the_run(tmp_path: Path) -> None:
+    (tmp_path / "a_bad.yaml").write_text("interactions: [\n  - {request: {", encoding="utf-8")
+    _cassette(tmp_path, lambda _: None)
+    result = calibrate([tmp_path])
+    assert len(result.unreadable) == 1 and "a_bad.yaml#0: file: invalid YAML" in result.unreadable[0]
+    assert sum(result.accepted.values()) == 1 and not result.ok
