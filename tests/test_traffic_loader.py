@@ -6,6 +6,7 @@ are built at test time from one real cassette, so each must yield the very same 
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 from collections.abc import Callable
@@ -111,3 +112,29 @@ def test_unreadable_interaction_names_itself_and_run_goes_on(tmp_path: Path) -> 
 def test_missing_path_is_bad_usage(tmp_path: Path) -> None:
     with pytest.raises(TrafficInputError, match="no such file"):
         list(load_traffic([tmp_path / "nope"]))
+
+
+def test_har_file(tmp_path: Path) -> None:
+    """A HAR export of the same exchanges (built here from the cassette) reads the same."""
+    entries: list[dict[str, Any]] = []
+    for i, interaction in enumerate(_document()["interactions"]):
+        request, response = interaction["request"], interaction["response"]
+        body = json.dumps(request["parsed_body"])
+        raw = response["body"]["string"].encode("utf-8")
+        encoded = (
+            {"text": base64.b64encode(raw).decode(), "encoding": "base64"} if i else {"text": raw.decode()}
+        )
+        entries.append({
+            "request": {"method": request["method"], "url": request["uri"], "headers": [],
+                        "postData": {"mimeType": "application/json", "text": body}},
+            "response": {"status": response["status"]["code"], "headers": [{"name": "x", "value": "1"}],
+                         "content": {"mimeType": "text/event-stream", **encoded}},
+        })  # fmt: skip
+    path = tmp_path / "export.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}), encoding="utf-8")
+    calls = load_file(path)
+    assert [c.body for c in calls] == _expected()
+    assert [c.response for c in calls] == [c.response for c in load_file(SOURCE)]
+    assert calls[0].headers == {"x": ["1"]} and calls[0].route is not None
+    (tmp_path / "bad.har").write_text("{}", encoding="utf-8")
+    assert load_file(tmp_path / "bad.har")[0].problem == "file: not a HAR file (no 'log.entries' list)"

@@ -4,8 +4,10 @@ Shapes accepted (all seen in public test suites): request bodies as a JSON strin
 ``parsed_body`` (a mapping), as ``!!binary`` bytes (base64 in YAML), optionally gzip
 compressed (by magic bytes or ``content-encoding``); response bodies as
 ``body.string`` (text or bytes) or ``parsed_body``; files ``*.yaml``, ``*.yml`` and the
-same gzip compressed (``*.yaml.gz``). YAML is read with the safe loader (the C one when
-available): only standard tags, never Python objects.
+same gzip compressed (``*.yaml.gz``); and HAR files (``*.har``, browser/proxy exports:
+``log.entries[].request.postData.text``, ``response.content.text`` with its
+``encoding``). YAML is read with the safe loader (the C one when available): only
+standard tags, never Python objects.
 
 An unreadable file or interaction never stops a run: it comes back as a
 ``RecordedCall`` with ``problem`` set (one line naming file and interaction).
@@ -13,6 +15,8 @@ An unreadable file or interaction never stops a run: it comes back as a
 
 from __future__ import annotations
 
+import base64
+import binascii
 import gzip
 import json
 from collections.abc import Iterable, Iterator
@@ -27,7 +31,7 @@ from harness.contract.routing import Route, route
 __all__ = ["RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
 
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_SUFFIXES = (".yaml", ".yml", ".yaml.gz", ".yml.gz")
+_SUFFIXES = (".yaml", ".yml", ".yaml.gz", ".yml.gz", ".har")
 
 
 class TrafficInputError(ValueError):
@@ -152,9 +156,59 @@ def _call(file: str, index: int, interaction: Any) -> RecordedCall:
     return RecordedCall(file, index, method, uri, route(method, uri), body, problem, status, headers, payload)
 
 
+def _har_entry(file: str, index: int, entry: Any) -> RecordedCall:
+    """A HAR entry in the vcrpy shape, then read like any interaction."""
+    e = cast(dict[str, Any], entry) if isinstance(entry, dict) else {}
+    request = cast(dict[str, Any], e.get("request") or {})
+    response = cast(dict[str, Any], e.get("response") or {})
+    content = cast(dict[str, Any], response.get("content") or {})
+    text: Any = content.get("text", "")
+    if content.get("encoding") == "base64" and isinstance(text, str):
+        try:
+            text = base64.b64decode(text)
+        except (binascii.Error, ValueError):
+            text = b""
+
+    def headers(raw: Any) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for h in cast(list[Any], raw) if isinstance(raw, list) else []:
+            pair = cast(dict[str, Any], h) if isinstance(h, dict) else {}
+            out.setdefault(str(pair.get("name", "")), []).append(str(pair.get("value", "")))
+        return out
+
+    interaction = {
+        "request": {
+            "method": request.get("method", ""),
+            "uri": request.get("url", ""),
+            "headers": headers(request.get("headers")),
+            "body": cast(dict[str, Any], request.get("postData") or {}).get("text", ""),
+        },
+        "response": {"status": {"code": response.get("status", 0)}, "headers": headers(response.get("headers")),
+                     "body": {"string": text}},
+    }  # fmt: skip
+    return _call(file, index, interaction)
+
+
+def _load_har(name: str, text: str) -> list[RecordedCall]:
+    try:
+        document: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return [RecordedCall(name, 0, problem=f"file: invalid HAR JSON at line {exc.lineno}: {exc.msg}")]
+    log: Any = cast(dict[str, Any], document).get("log") if isinstance(document, dict) else None
+    entries: Any = cast(dict[str, Any], log).get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        return [RecordedCall(name, 0, problem="file: not a HAR file (no 'log.entries' list)")]
+    return [_har_entry(name, i, e) for i, e in enumerate(cast(list[Any], entries))]
+
+
 def load_file(path: Path) -> list[RecordedCall]:
     """Every interaction of one cassette; an unreadable file is one call with ``problem`` set."""
     name = str(path)
+    if path.name.endswith(".har"):
+        try:
+            return _load_har(name, path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            return [RecordedCall(name, 0, problem=f"file: unreadable ({exc})")]
     try:
         data = path.read_bytes()
         text = _decompress(data).decode("utf-8") if path.name.endswith(".gz") else data.decode("utf-8")
