@@ -255,6 +255,7 @@ ALLOWANCES: tuple[Allowance, ...] = (
         (
             "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_requires_function_call_status_none.yaml#1",
         ),
+        value=r"function_call",
     ),
     Allowance(
         "responses-tool-search-arguments",
