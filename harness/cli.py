@@ -210,6 +210,28 @@ def check(
     raise typer.Exit(1 if any(v.kind in fatal for v in report.violations) else 0)
 
 
+@app.command()
+def calibrate(
+    paths: Annotated[list[Path], typer.Argument(help="Cassette files or directories (recursed).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine output (sorted keys).")] = False,
+) -> None:
+    """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
+    caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
+    from harness.traffic import TrafficInputError
+    from harness.traffic.calibrate import calibrate as run
+
+    try:
+        result = run(paths)
+    except TrafficInputError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), sort_keys=True, indent=1))
+    else:
+        for line in result.lines():
+            typer.echo(line)
+    raise typer.Exit(0 if result.ok else 1)
+
+
 def main() -> None:  # pragma: no cover - entry point
     app()
 

@@ -234,6 +234,17 @@ VALID: list[tuple[str, str, Body, set[str]]] = [
     ("anthropic-temperature", "anthropic", _with(ANTHROPIC, thinking=None, temperature=0.5),
      {"anthropic-sdk-no-temperature"}),
     ("gemini-minimal", "gemini", {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, set()),
+    # proto3 bytes: standard and URL-safe base64, padded or not, are the same bytes to the API.
+    *[(f"gemini-signature-{name}", "gemini",
+       {"contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                     {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": sig}]}]},
+       set[str]())
+      for name, sig in (("std", "+/+/AQ=="), ("url", "-_-_AQ=="), ("url-unpadded", "-_-_AQ"))],
+    # proto3 JSON: the API reads snake_case field names too (live-accepted in traffic/).
+    ("gemini-snake-case-names", "gemini",
+     {"contents": [{"role": "user", "parts": [{"inline_data": {"mime_type": "image/png", "data": "iVBO"}}]}],
+      "system_instruction": {"parts": [{"text": "be brief"}]},
+      "generation_config": {"max_output_tokens": 64, "thinking_config": {"include_thoughts": True}}}, set()),
     ("openrouter-reasoning-budget", "openrouter", _with(OPENROUTER, reasoning={"max_tokens": 2048, "exclude": True}),
      {"openrouter-sdk-reasoning-controls"}),
     ("openrouter-reasoning-enabled", "openrouter", _with(OPENROUTER, reasoning={"enabled": True}),
@@ -289,12 +300,8 @@ MUTATIONS: list[tuple[str, str, Mutate, frozenset[str], str]] = [
     # The SDK types carry no minLength: only the spec sees an empty text block.
     ("anthropic-empty-text-block", "anthropic", lambda b: b["messages"][1]["content"][2].update(text=""),
      S, "messages/1/content/2"),
-    # google-genai accepts snake_case names; the Discovery schema names fields in camelCase.
-    ("gemini-snake-case-key", "gemini",
-     lambda b: b["contents"][1]["parts"][2].update(function_call=b["contents"][1]["parts"][2].pop("functionCall")),
-     S, "contents/1/parts/2"),
-    # The piecewise SDK check knows the top-level keys the SDK itself writes (camelCase).
-    ("gemini-snake-case-top-level", "gemini", lambda b: b.update(system_instruction=b.pop("systemInstruction")),
+    # proto3 names are read in both spellings, but a misspelt one is still unknown.
+    ("gemini-snake-case-typo", "gemini", lambda b: b.update(system_instructions=b.pop("systemInstruction")),
      BOTH, ""),
     ("gemini-sdk-config-key", "gemini", lambda b: b.update(config={"temperature": 0.5}), BOTH, ""),
     ("gemini-args-as-string", "gemini",
@@ -392,14 +399,35 @@ def test_providers_match_adapters() -> None:
 
 
 def test_every_allowance_is_needed_and_well_formed() -> None:
-    ids = [a.id for a in ALLOWANCES]
-    assert len(ids) == len(set(ids))
+    keys = [(a.id, a.oracle) for a in ALLOWANCES]
+    assert len(keys) == len(set(keys))
     for allowance in ALLOWANCES:
         assert allowance.provider in PROVIDERS and allowance.oracle in ORACLES and allowance.reason
+        assert allowance.evidence, f"{allowance.id}: no evidence"
         re.compile(allowance.path)
         re.compile(allowance.message)
     exercised = {aid for case in VALID for aid in case[3]}
-    assert exercised == set(ids), "an allowance no valid body needs is a speculative one: drop it"
+    # Allowances evidenced by a recorded interaction are checked against it in test_calibration.
+    recorded = {a.id for a in ALLOWANCES if any(e.startswith(("traffic/", "cassettes/")) for e in a.evidence)}
+    assert {a.id for a in ALLOWANCES} <= exercised | recorded, "an allowance nothing needs: drop it"
+
+
+def test_gemini_names_are_normalised_outside_free_form_json_only() -> None:
+    from harness.oracles.normalise import normalise_body
+
+    body: Body = {
+        "contents": [{"role": "model", "parts": [
+            {"function_call": {"name": "f", "args": {"city_name": "Paris"}}, "thought_signature": "c2ln"}]}],
+        "tools": [{"function_declarations": [{"name": "f", "parameters_json_schema": {
+            "type": "object", "properties": {"city_name": {"type": "string"}}}}]}],
+    }  # fmt: skip
+    out = normalise_body("gemini", body)
+    part = out["contents"][0]["parts"][0]
+    assert part == {"functionCall": {"name": "f", "args": {"city_name": "Paris"}}, "thoughtSignature": "c2ln"}
+    assert out["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"]["properties"] == {
+        "city_name": {"type": "string"}
+    }
+    assert "function_call" in body["contents"][0]["parts"][0], "the argument must not be modified"
 
 
 def test_vendored_specs_match_provenance() -> None:
@@ -463,3 +491,13 @@ def test_openrouter_sdk_is_not_patched_globally() -> None:
 
     assert ChatRequest.model_config.get("extra") in (None, "ignore")
     ChatRequest.model_validate({**OPENROUTER, "unknown_key": 1})  # still ignored, as the SDK ships
+
+
+def test_host_scoped_allowance_needs_its_host() -> None:
+    """Mistral's `thinking` parts are allowed on api.mistral.ai only, never on OpenAI itself."""
+    body: Body = {"model": "m", "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": [{"type": "text", "text": "x"}]}]}]}  # fmt: skip
+    assert not validate("openai-chat", body, oracles=["spec"]).ok
+    assert not validate("openai-chat", body, oracles=["spec"], host="api.openai.com").ok
+    assert validate("openai-chat", body, oracles=["spec"], host="api.mistral.ai").ok

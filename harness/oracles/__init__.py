@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.oracles.allowances import ALLOWANCES, Allowance, find_allowance
+from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
 from harness.oracles.spec import SPEC_TARGETS, spec_oracle
 
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 ORACLES: tuple[str, ...] = ("spec", "sdk")
+_MAX_ERRORS = 25  # per oracle, after allowances
 PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 
 
@@ -87,18 +89,31 @@ def _check(oracle: str, provider: str, body: dict[str, Any]) -> list[tuple[str, 
     raise ValueError(f"unknown oracle {oracle!r} (expected one of: {', '.join(ORACLES)})")
 
 
-def validate(provider: str, body: dict[str, Any], *, oracles: Iterable[str] = ORACLES) -> OracleReport:
-    """Judge a request body with each oracle; the body is not modified."""
+def validate(
+    provider: str, body: dict[str, Any], *, oracles: Iterable[str] = ORACLES, host: str | None = None
+) -> OracleReport:
+    """Judge a request body with each oracle; the body is not modified.
+
+    The body is first read the way the provider's parser reads it (``normalise.py``:
+    Gemini's proto3 snake_case names), so a spelling the API accepts never fails.
+    ``host`` (where the request goes) enables the allowances of OpenAI-compatible hosts.
+    """
     if provider not in PROVIDERS:
         raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
+    body = normalise_body(provider, body)
     errors: list[OracleError] = []
     allowed: list[tuple[OracleError, str]] = []
     for oracle in oracles:
+        failed: list[OracleError] = []
         for path, message in _check(oracle, provider, body):
             error = OracleError(oracle, path, message)
-            allowance = find_allowance(provider, oracle, path, message)
+            allowance = find_allowance(provider, oracle, path, message, body, host)
             if allowance is None:
-                errors.append(error)
+                failed.append(error)
             else:
                 allowed.append((error, allowance.id))
+        if len(failed) > _MAX_ERRORS:
+            more = OracleError(oracle, "", f"... {len(failed) - _MAX_ERRORS} more errors")
+            failed = [*failed[:_MAX_ERRORS], more]
+        errors += failed
     return OracleReport(provider, errors, allowed)

@@ -41,7 +41,6 @@ __all__ = ["SDK_TARGETS", "SdkOracle", "sdk_oracle"]
 Loc = tuple[str | int, ...]
 RawError = tuple[Loc, str, str]  # (pydantic loc, error type, message)
 _DISCRIMINATORS = ("type", "role")
-_MAX_ERRORS = 25
 
 
 class SdkOracle(Protocol):
@@ -129,10 +128,7 @@ def _report(body: Any, raw: list[RawError]) -> list[tuple[str, str]]:
     for e in errs:
         detail = f"{e.msg}: {e.loc[-1]}" if e.kind in ("missing", "extra_forbidden") and e.loc else e.msg
         seen.setdefault(("/".join(str(p) for p in e.path), f"{detail} [{e.kind}]"), None)
-    out = list(seen)
-    if len(out) > _MAX_ERRORS:
-        out = [*out[:_MAX_ERRORS], ("", f"... {len(out) - _MAX_ERRORS} more errors")]
-    return out
+    return list(seen)  # capped by ``validate`` after allowances (a capped list would hide what they cover)
 
 
 def _raw(err: ValidationError, prefix: Loc = ()) -> list[RawError]:
@@ -283,7 +279,8 @@ def _unknown_keys(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
         allow = type(value).model_config.get("extra") == "allow"
         for key, sub in cast(dict[str, Any], raw).items():
             if key in names:
-                _unknown_keys(sub, getattr(value, names[key]), (*loc, key), out)
+                # vars(): the stored value, without the warning a deprecated field's descriptor raises
+                _unknown_keys(sub, vars(value).get(names[key]), (*loc, key), out)
             elif not allow:
                 out.append(((*loc, key), "extra_forbidden", "Extra inputs are not permitted"))
     elif isinstance(value, list | tuple) and isinstance(raw, list):

@@ -15,9 +15,9 @@ mechanical fixes before plain JSON Schema 2020-12 judges them the way the API do
   (``additionalProperties: false`` on its objects).
 - Gemini: the v1beta Discovery document is converted to JSON Schema (see
   ``discovery_to_json_schema``). Discovery cannot say "required", "oneof" or which
-  roles exist, so this oracle checks names, types, enums and base64. Names must be
-  camelCase: the live API also accepts proto snake_case names (proto3 JSON), but one
-  canonical form is what we want adapters to send (see ``specs/PROVENANCE.md``).
+  roles exist, so this oracle checks names, types, enums and base64 (standard or
+  URL-safe). Names are camelCase here; the live API also accepts proto snake_case names
+  (proto3 JSON), which ``normalise.py`` renames before this oracle runs.
 - OpenRouter publishes no spec. Its chat API is OpenAI Chat plus extensions
   (``reasoning``, ``reasoning_details``, ``provider``, ``models``, ``plugins``,
   ``cache_control`` on parts, ...), so it is checked against OpenAI's

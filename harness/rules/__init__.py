@@ -1,0 +1,57 @@
+"""Provider hard rules on a wire request body, each a named check with its evidence.
+
+The schema oracles (``harness.oracles``) judge shape; these rules judge what a schema
+cannot say: pairing of tool calls and results, uniqueness, non-empty content, id and
+name syntax, media types. ``kind`` is ``reject`` where the API answers 4xx and
+``degrade`` where it accepts but loses information; design-policy preferences (for
+example strict user/assistant alternation, which Anthropic merges itself) are not rules.
+
+    check_body("anthropic", body)  # [RuleFinding(rule, kind, path, message, example, why)]
+
+Every rule is calibrated on real traffic (``harness calibrate``): it must be quiet on
+every request a provider accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.rules.anthropic import ANTHROPIC_RULES
+from harness.rules.base import Rule, RuleFinding
+from harness.rules.common import COMMON_RULES
+from harness.rules.gemini import GEMINI_RULES
+from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
+
+__all__ = ["RULES", "Rule", "RuleFinding", "check_body", "rules_for"]
+
+RULES: tuple[Rule, ...] = (*COMMON_RULES, *ANTHROPIC_RULES, *CHAT_RULES, *RESPONSES_RULES, *GEMINI_RULES)
+
+_DEFAULT_WIRE = {
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "openai-chat": "openai-chat",
+    "openai-responses": "openai-responses",
+    "openrouter": "openai-chat",
+}
+
+
+def _target(provider: str, wire: str | None) -> str:
+    """The id rules are selected by: the provider, or the wire when it is not the provider's usual one
+    (OpenRouter's Responses endpoint follows the Responses rules)."""
+    if provider not in _DEFAULT_WIRE:
+        raise ValueError(
+            f"unknown provider {provider!r} (expected one of: {', '.join(sorted(_DEFAULT_WIRE))})"
+        )
+    return provider if wire in (None, _DEFAULT_WIRE[provider]) else wire
+
+
+def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
+    target = _target(provider, wire)
+    return [r for r in RULES if target in r.providers]
+
+
+def check_body(provider: str, body: dict[str, Any], *, wire: str | None = None) -> list[RuleFinding]:
+    """Every rule of the provider (on this wire) applied to ``body``; the body is not modified."""
+    target = _target(provider, wire)
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    return [f for rule in rules_for(provider, wire=wire) for f in rule.check(target, body, model)]

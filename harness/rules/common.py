@@ -1,0 +1,130 @@
+"""Rules every provider shares in spirit: a conversation must not be empty; tool names have a syntax."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from harness.rules.base import Rule, RuleFinding, as_dict, as_list
+
+__all__ = ["COMMON_RULES"]
+
+_CONVERSATION_KEY = {
+    "anthropic": "messages",
+    "openai-chat": "messages",
+    "openrouter": "messages",
+    "gemini": "contents",
+    "openai-responses": "input",
+}
+
+
+def _empty_conversation(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+    key = _CONVERSATION_KEY[provider]
+    value = body.get(key)
+    if provider == "openai-responses":
+        # A string input is one user message; a continuation or a stored prompt brings its own turns.
+        continued = any(body.get(k) for k in ("previous_response_id", "conversation", "prompt"))
+        if isinstance(value, str) or continued:
+            return []
+        if isinstance(value, list) and value:
+            return []
+    elif isinstance(value, list) and value:
+        return []
+    elif value is not None and not isinstance(value, list):
+        return []  # a wrong type is the schema oracles' finding
+    return [
+        EMPTY_CONVERSATION.finding(
+            key,
+            f"`{key}` is {'missing' if value is None else 'empty'}: at least one message is required",
+            {key: value},
+            "the API answers 400 before the model sees anything",
+        )
+    ]
+
+
+EMPTY_CONVERSATION = Rule(
+    "empty-conversation",
+    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses"),
+    "reject",
+    "the request carries no conversation (`messages: []`, Gemini `contents: []`, Responses `input` missing or `[]`)",
+    (
+        "Anthropic: 400 'messages: at least one message is required' "
+        "(https://portkey.ai/error-library/input-validation-error-10153)",
+        "OpenAI Chat: harness/oracles/specs/openai-openapi.json CreateChatCompletionRequest.messages minItems 1",
+        "Gemini: 400 '* GenerateContentRequest.contents: contents is not specified' "
+        "(https://github.com/NousResearch/hermes-agent/pull/57942, https://github.com/googleapis/js-genai/issues/912)",
+        "OpenAI Responses: no primary source found for `input: []`; a request with no input, "
+        "previous_response_id, conversation or prompt has no turn to answer "
+        "(https://platform.openai.com/docs/api-reference/responses/create)",
+    ),
+    _empty_conversation,
+)
+
+_OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_ANTHROPIC_NAME = re.compile(r"[a-zA-Z0-9_-]{1,128}")
+_GEMINI_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
+
+
+def _names(provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
+    """(path, name) of every client-defined function tool."""
+    out: list[tuple[str, str]] = []
+    for i, raw in enumerate(as_list(body.get("tools"))):
+        tool = as_dict(raw)
+        if provider in ("openai-chat", "openrouter") and tool.get("type") == "function":
+            name = as_dict(tool.get("function")).get("name")
+            if isinstance(name, str):
+                out.append((f"tools/{i}/function/name", name))
+        elif (provider == "openai-responses" and tool.get("type") == "function") or (
+            provider == "anthropic" and tool.get("type") in (None, "custom")
+        ):
+            if isinstance(name := tool.get("name"), str):
+                out.append((f"tools/{i}/name", name))
+        elif provider == "gemini":
+            for key in ("functionDeclarations", "function_declarations"):
+                for j, decl in enumerate(as_list(tool.get(key))):
+                    if isinstance(name := as_dict(decl).get("name"), str):
+                        out.append((f"tools/{i}/{key}/{j}/name", name))
+    return out
+
+
+def _tool_names(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+    pattern, said = {
+        "anthropic": (_ANTHROPIC_NAME, "must match ^[a-zA-Z0-9_-]{1,128}$"),
+        "gemini": (
+            _GEMINI_NAME,
+            "must start with a letter or an underscore and contain only a-z, A-Z, "
+            "0-9, underscores, dots, colons and dashes, max length 64",
+        ),
+    }.get(provider, (_OPENAI_NAME, "must match ^[a-zA-Z0-9_-]+$, max length 64"))
+    return [
+        TOOL_NAME.finding(
+            path,
+            f"tool name {name!r} {said}",
+            {"name": name},
+            "the API rejects the whole request, not just this tool",
+        )
+        for path, name in _names(provider, body)
+        if pattern.fullmatch(name) is None
+    ]
+
+
+TOOL_NAME = Rule(
+    "tool-name-syntax",
+    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses"),
+    "reject",
+    "a function tool's name breaks the provider's name syntax",
+    (
+        "https://platform.openai.com/docs/api-reference/chat/create (function.name: 'Must be a-z, A-Z, "
+        "0-9, or contain underscores and dashes, with a maximum length of 64')",
+        "https://platform.openai.com/docs/api-reference/responses/create (tools[].name, same syntax)",
+        "https://docs.anthropic.com/en/api/messages (tools[].name: ^[a-zA-Z0-9_-]{1,128}$; vendored "
+        "spec harness/oracles/specs/anthropic-openapi.json, Tool.name)",
+        "https://googleapis.github.io/java-genai/javadoc/google-genai/com.google.genai.types/"
+        "-function-declaration/-builder/name.html (FunctionDeclaration.name: 'Must start with a letter "
+        "or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with "
+        "a maximum length of 64')",
+    ),
+    _tool_names,
+)
+
+COMMON_RULES: tuple[Rule, ...] = (EMPTY_CONVERSATION, TOOL_NAME)

@@ -1,0 +1,206 @@
+"""``harness calibrate``: judge every recorded model request with the oracles and the rules.
+
+Why: a check is only worth trusting if it is quiet on every request a real API accepted
+(HTTP 200) and says something about the ones it rejected (4xx). For each recorded
+model call this runs both schema oracles (``harness.oracles.validate``) and every
+provider hard rule (``harness.rules.check_body``):
+
+- 200: every ``reject`` check must pass; each failure is a bug in the check.
+- 4xx: caught (by which check), classified (``explained.py``: not visible in the body),
+  or unexplained (a missing check).
+
+Judges only: never imports adapters or stream parsers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from harness.contract.routing import Route
+from harness.oracles import PROVIDERS, validate
+from harness.rules import check_body
+from harness.traffic.explained import explain
+from harness.traffic.loader import RecordedCall, load_traffic
+
+__all__ = ["Calibration", "Failure", "Rejection", "calibrate", "oracle_view"]
+
+#: OpenRouter's documented request extensions (openrouter.ai/docs/api-reference/overview:
+#: provider routing, model fallbacks, plugins, transforms, presets, usage accounting),
+#: accepted on its Responses endpoint too (traffic/pydantic-ai/
+#: models__test_openai_prompt_cache__test_openrouter_responses_prompt_cache_e2e.yaml#0).
+_OPENROUTER_EXTENSIONS = ("provider", "models", "plugins", "transforms", "preset", "usage", "route")
+
+
+def oracle_view(route: Route, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The oracle provider id and body to judge a routed call with.
+
+    OpenRouter's Responses endpoint has no oracle of its own: it is judged as OpenAI
+    Responses, minus OpenRouter's documented top-level extensions.
+    """
+    if route.provider == "openrouter" and route.wire == "openai-responses":
+        return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
+    return route.provider, body
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A check that failed a request the API accepted."""
+
+    where: str
+    provider: str
+    check: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where} {self.provider} {self.check} {self.path or '<root>'}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A recorded 4xx and what explains it."""
+
+    where: str
+    provider: str
+    status: int
+    verdict: str  # caught | classified | unexplained
+    by: tuple[str, ...]  # the checks that caught it
+    reason: str  # the classification reason, or the API's error text when unexplained
+
+    def __str__(self) -> str:
+        detail = ", ".join(self.by) if self.verdict == "caught" else self.reason
+        return f"{self.where} {self.provider} {self.status} {self.verdict}: {detail}"
+
+
+@dataclass
+class Calibration:
+    accepted: dict[str, int] = field(default_factory=dict[str, int])
+    accepted_pass: dict[str, int] = field(default_factory=dict[str, int])
+    failures: list[Failure] = field(default_factory=list[Failure])
+    rejections: list[Rejection] = field(default_factory=list[Rejection])
+    unreadable: list[str] = field(default_factory=list[str])
+    #: Model calls not judged, with why (no request body recorded, 5xx, ...).
+    skipped: list[str] = field(default_factory=list[str])
+    #: allowance id -> the calls (file#interaction) it was needed for.
+    allowances: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+
+    @property
+    def ok(self) -> bool:
+        return (
+            not self.failures
+            and not self.unreadable
+            and all(r.verdict != "unexplained" for r in self.rejections)
+        )
+
+    def summary(self, provider: str) -> dict[str, int]:
+        mine = [r for r in self.rejections if r.provider == provider]
+        return {
+            "accepted": self.accepted.get(provider, 0),
+            "accepted_pass": self.accepted_pass.get(provider, 0),
+            "rejected": len(mine),
+            "caught": sum(r.verdict == "caught" for r in mine),
+            "classified": sum(r.verdict == "classified" for r in mine),
+            "unexplained": sum(r.verdict == "unexplained" for r in mine),
+        }
+
+    def lines(self) -> list[str]:
+        out = [str(f) for f in self.failures]
+        out += [str(r) for r in self.rejections]
+        out += [f"{u}" for u in self.unreadable]
+        for p in PROVIDERS:
+            s = self.summary(p)
+            out.append(
+                f"{p}: accepted {s['accepted_pass']}/{s['accepted']} pass, rejected "
+                f"{s['caught']}/{s['rejected']} caught, {s['classified']} classified"
+                + (f", {s['unexplained']} UNEXPLAINED" if s["unexplained"] else "")
+            )
+        if self.skipped:
+            out.append(f"not judged: {len(self.skipped)} model call(s) (see --json 'skipped')")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "providers": {p: self.summary(p) for p in PROVIDERS},
+            "failures": [vars(f) for f in self.failures],
+            "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
+            "unreadable": self.unreadable,
+            "skipped": self.skipped,
+            "allowances": {k: sorted(v) for k, v in sorted(self.allowances.items())},
+            "ok": self.ok,
+        }
+
+
+def _error_text(response: bytes) -> str:
+    text = response.decode("utf-8", errors="replace")
+    try:
+        data: Any = json.loads(text)
+        error: Any = cast(dict[str, Any], data).get("error", data) if isinstance(data, dict) else data
+        message: Any = cast(dict[str, Any], error).get("message", error) if isinstance(error, dict) else error
+        text = str(message)
+    except json.JSONDecodeError:
+        pass
+    return re.sub(r"\s+", " ", text).strip()[:200]
+
+
+def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calibration) -> list[Failure]:
+    oracle_provider, view = oracle_view(route, body)
+    report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
+    for _, aid in report.allowed:
+        where = result.allowances.setdefault(aid, [])
+        if call.where not in where:
+            where.append(call.where)
+    found = [
+        Failure(call.where, route.provider, f"oracle:{e.oracle}", e.path, e.message) for e in report.errors
+    ]
+    found += [
+        Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
+        for f in check_body(route.provider, body, wire=route.wire)
+        if f.kind == "reject"
+    ]
+    return found
+
+
+def calibrate(paths: Iterable[str | Path]) -> Calibration:
+    """Judge every model call recorded under ``paths``; TrafficInputError for a missing path."""
+    result = Calibration()
+    for call in load_traffic(paths):
+        route = call.route
+        if route is None:
+            if call.problem and call.problem.startswith("file:"):
+                result.unreadable.append(f"{call.where}: {call.problem}")
+            continue
+        if call.problem == "request body: empty":
+            result.skipped.append(f"{call.where}: no request body recorded")
+            continue
+        raw: Any = call.body
+        if call.problem is not None or not isinstance(raw, dict):
+            result.unreadable.append(f"{call.where}: {call.problem}")
+            continue
+        body = cast(dict[str, Any], raw)
+        if call.status == 200:
+            failures = _judge(call, route, body, result)
+            result.accepted[route.provider] = result.accepted.get(route.provider, 0) + 1
+            if failures:
+                result.failures += failures
+            else:
+                result.accepted_pass[route.provider] = result.accepted_pass.get(route.provider, 0) + 1
+        elif 400 <= call.status < 500:
+            failures = _judge(call, route, body, result)
+            by = tuple(sorted({f.check for f in failures}))
+            row = explain(call.status, call.response)
+            if by:
+                verdict, reason = "caught", ""
+            elif row is not None:
+                verdict, reason = "classified", f"{row.category}: {row.reason}"
+            else:
+                verdict, reason = "unexplained", _error_text(call.response)
+            result.rejections.append(Rejection(call.where, route.provider, call.status, verdict, by, reason))
+        else:
+            result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
+    return result

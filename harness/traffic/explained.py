@@ -1,0 +1,75 @@
+"""Why a recorded 4xx cannot be caught by a check on the request body (a small reviewed table).
+
+A rejection is "classified" here only when the request body alone cannot show the
+problem: the model lacks a capability, the model does not exist, the key or quota is
+the issue. Matched by the API's own error text (so a new cassette with the same cause
+is classified too), or by HTTP status for auth and quota. Anything else that a check
+does not catch is a missing check: add the check, not a row here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["EXPLANATIONS", "Explanation", "explain"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    category: str  # model-capability | unknown-model | auth | quota
+    error: str  # regex searched in the response body, "" for status-only rows
+    reason: str
+    statuses: tuple[int, ...] = ()
+
+
+EXPLANATIONS: tuple[Explanation, ...] = (
+    Explanation(
+        "unknown-model",
+        r"model_not_found|does not exist|is not found for API version",
+        "the model id does not exist (or the key has no access): a body check cannot know the catalogue",
+    ),
+    Explanation(
+        "model-capability",
+        r"does not support effort level",
+        "the effort level is valid on the wire but this model supports a subset (Anthropic)",
+    ),
+    Explanation(
+        "model-capability",
+        r"does not support '(system|developer)' with this model",
+        "o1-mini takes neither a system nor a developer message; other models do",
+    ),
+    Explanation(
+        "model-capability",
+        r"Web search options not supported with this model",
+        "web_search_options is valid for search-preview models only",
+    ),
+    Explanation(
+        "model-capability",
+        r"Content blocks are expected to be either text or image_url type",
+        "input_audio parts are valid Chat wire but this model (gpt-5-mini) takes no audio",
+    ),
+    Explanation(
+        "model-capability",
+        r"The file type you uploaded is not supported",
+        "an input_file by URL whose file type (audio) the endpoint does not read; valid wire",
+    ),
+    Explanation(
+        "model-capability",
+        r"Expected a base64-encoded data URL with a valid file MIME type",
+        "input_file data URL with an audio MIME type: the file input reads documents, not audio",
+    ),
+    Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
+    Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),
+)
+
+
+def explain(status: int, response: bytes) -> Explanation | None:
+    """The row explaining this rejection, if any."""
+    text = response.decode("utf-8", errors="replace")
+    for row in EXPLANATIONS:
+        if row.statuses and status in row.statuses:
+            return row
+        if row.error and re.search(row.error, text):
+            return row
+    return None

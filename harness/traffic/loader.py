@@ -1,0 +1,233 @@
+"""Read recorded traffic in the common vcrpy shapes, one interaction at a time.
+
+Shapes accepted (all seen in public test suites): request bodies as a JSON string, as
+``parsed_body`` (a mapping), as ``!!binary`` bytes (base64 in YAML), optionally gzip
+compressed (by magic bytes or ``content-encoding``); response bodies as
+``body.string`` (text or bytes) or ``parsed_body``; files ``*.yaml``, ``*.yml`` and the
+same gzip compressed (``*.yaml.gz``); and HAR files (``*.har``, browser/proxy exports:
+``log.entries[].request.postData.text``, ``response.content.text`` with its
+``encoding``). YAML is read with the safe loader (the C one when available): only
+standard tags, never Python objects.
+
+An unreadable file or interaction never stops a run: it comes back as a
+``RecordedCall`` with ``problem`` set (one line naming file and interaction).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import yaml
+
+from harness.contract.routing import Route, route
+
+__all__ = ["RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
+
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SUFFIXES = (".yaml", ".yml", ".yaml.gz", ".yml.gz", ".har")
+
+
+class TrafficInputError(ValueError):
+    """Bad usage (a path that does not exist); ``str()`` is one line."""
+
+
+@dataclass
+class RecordedCall:
+    """One recorded interaction; ``body`` is the parsed request JSON when readable."""
+
+    file: str
+    index: int
+    method: str = ""
+    uri: str = ""
+    route: Route | None = None
+    body: Any = None
+    #: Why the request body (or the whole interaction/file) could not be read; None when fine.
+    problem: str | None = None
+    status: int = 0
+    headers: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    response: bytes = b""
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}#{self.index}"
+
+
+def iter_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Cassette files under ``paths`` (directories recursed), sorted; TrafficInputError for a missing path."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found += [p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES)]
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise TrafficInputError(f"{path}: no such file or directory")
+    return sorted(set(found))
+
+
+def _decompress(data: bytes, encoding: str = "") -> bytes:
+    if data[:2] == b"\x1f\x8b" or "gzip" in encoding.lower():
+        return gzip.decompress(data)
+    return data
+
+
+def _header(headers: dict[str, list[str]], name: str) -> str:
+    for key, values in headers.items():
+        if key.lower() == name.lower() and values:
+            return str(values[0])
+    return ""
+
+
+def _headers(raw: Any) -> dict[str, list[str]]:
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, list[str]] = {}
+    for key, value in cast(dict[Any, Any], raw).items():
+        values = cast(list[Any], value) if isinstance(value, list) else [value]
+        out[str(key)] = [str(v) for v in values]
+    return out
+
+
+def _as_bytes(value: Any, encoding: str) -> bytes:
+    if isinstance(value, bytes):
+        return _decompress(value, encoding)
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, dict | list):
+        return json.dumps(value).encode("utf-8")
+    return b""
+
+
+def _request_body(request: dict[str, Any], headers: dict[str, list[str]]) -> tuple[Any, str | None]:
+    if "parsed_body" in request:
+        return request["parsed_body"], None
+    raw: Any = request.get("body")
+    if isinstance(raw, dict):
+        raw = cast(dict[str, Any], raw).get("string")
+    if raw is None or raw == "" or raw == b"":
+        return None, "request body: empty"
+    try:
+        data = _as_bytes(raw, _header(headers, "content-encoding"))
+        return json.loads(data.decode("utf-8")), None
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        return None, f"request body: unreadable bytes ({exc})"
+    except json.JSONDecodeError as exc:
+        return None, f"request body: not JSON ({exc.msg} at char {exc.pos})"
+
+
+def _response(response: dict[str, Any]) -> tuple[int, dict[str, list[str]], bytes]:
+    status_raw: Any = response.get("status")
+    code: Any = cast(dict[str, Any], status_raw).get("code") if isinstance(status_raw, dict) else status_raw
+    status = int(code) if isinstance(code, int | str) and str(code).isdigit() else 0
+    headers = _headers(response.get("headers"))
+    if "parsed_body" in response:
+        return status, headers, _as_bytes(response["parsed_body"], "")
+    body: Any = response.get("body")
+    if isinstance(body, dict):
+        body = cast(dict[str, Any], body).get("string")
+    try:
+        return status, headers, _as_bytes(body, _header(headers, "content-encoding"))
+    except (OSError, EOFError):
+        return status, headers, b""
+
+
+def _call(file: str, index: int, interaction: Any) -> RecordedCall:
+    if not isinstance(interaction, dict):
+        return RecordedCall(file, index, problem="interaction: not a mapping")
+    it = cast(dict[str, Any], interaction)
+    request: Any = it.get("request")
+    response: Any = it.get("response")
+    if not isinstance(request, dict) or not isinstance(response, dict):
+        return RecordedCall(file, index, problem="interaction: no request/response mapping")
+    req = cast(dict[str, Any], request)
+    method, uri = str(req.get("method", "")), str(req.get("uri", ""))
+    body, problem = _request_body(req, _headers(req.get("headers")))
+    if problem is None and not isinstance(body, dict):
+        body, problem = None, "request body: JSON but not an object"
+    status, headers, payload = _response(cast(dict[str, Any], response))
+    return RecordedCall(file, index, method, uri, route(method, uri), body, problem, status, headers, payload)
+
+
+def _har_entry(file: str, index: int, entry: Any) -> RecordedCall:
+    """A HAR entry in the vcrpy shape, then read like any interaction."""
+    e = cast(dict[str, Any], entry) if isinstance(entry, dict) else {}
+    request = cast(dict[str, Any], e.get("request") or {})
+    response = cast(dict[str, Any], e.get("response") or {})
+    content = cast(dict[str, Any], response.get("content") or {})
+    text: Any = content.get("text", "")
+    if content.get("encoding") == "base64" and isinstance(text, str):
+        try:
+            text = base64.b64decode(text)
+        except (binascii.Error, ValueError):
+            text = b""
+
+    def headers(raw: Any) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for h in cast(list[Any], raw) if isinstance(raw, list) else []:
+            pair = cast(dict[str, Any], h) if isinstance(h, dict) else {}
+            out.setdefault(str(pair.get("name", "")), []).append(str(pair.get("value", "")))
+        return out
+
+    interaction = {
+        "request": {
+            "method": request.get("method", ""),
+            "uri": request.get("url", ""),
+            "headers": headers(request.get("headers")),
+            "body": cast(dict[str, Any], request.get("postData") or {}).get("text", ""),
+        },
+        "response": {"status": {"code": response.get("status", 0)}, "headers": headers(response.get("headers")),
+                     "body": {"string": text}},
+    }  # fmt: skip
+    return _call(file, index, interaction)
+
+
+def _load_har(name: str, text: str) -> list[RecordedCall]:
+    try:
+        document: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return [RecordedCall(name, 0, problem=f"file: invalid HAR JSON at line {exc.lineno}: {exc.msg}")]
+    log: Any = cast(dict[str, Any], document).get("log") if isinstance(document, dict) else None
+    entries: Any = cast(dict[str, Any], log).get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        return [RecordedCall(name, 0, problem="file: not a HAR file (no 'log.entries' list)")]
+    return [_har_entry(name, i, e) for i, e in enumerate(cast(list[Any], entries))]
+
+
+def load_file(path: Path) -> list[RecordedCall]:
+    """Every interaction of one cassette; an unreadable file is one call with ``problem`` set."""
+    name = str(path)
+    if path.name.endswith(".har"):
+        try:
+            return _load_har(name, path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            return [RecordedCall(name, 0, problem=f"file: unreadable ({exc})")]
+    try:
+        data = path.read_bytes()
+        text = _decompress(data).decode("utf-8") if path.name.endswith(".gz") else data.decode("utf-8")
+        document: Any = yaml.load(text, Loader=_SafeLoader)  # a safe loader (C when available)
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        return [RecordedCall(name, 0, problem=f"file: unreadable ({exc})")]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark is not None else ""
+        return [RecordedCall(name, 0, problem=f"file: invalid YAML{line}: {getattr(exc, 'problem', exc)}")]
+    interactions: Any = (
+        cast(dict[str, Any], document).get("interactions") if isinstance(document, dict) else None
+    )
+    if not isinstance(interactions, list):
+        return [RecordedCall(name, 0, problem="file: not a vcrpy cassette (no 'interactions' list)")]
+    return [_call(name, i, x) for i, x in enumerate(cast(list[Any], interactions))]
+
+
+def load_traffic(paths: Iterable[str | Path]) -> Iterator[RecordedCall]:
+    """Every interaction of every cassette under ``paths``, in sorted file order."""
+    for path in iter_files(paths):
+        yield from load_file(path)

@@ -1,0 +1,228 @@
+"""Each provider hard rule on a minimal violating body (it must fire) and a minimal accepted one (quiet).
+
+Bodies are synthetic (labelled so): the smallest request that shows the rule. Whether the
+rules stay quiet on real accepted traffic is tests/test_calibration.py's job.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from harness.contract.kinds import KINDS
+from harness.rules import RULES, check_body, rules_for
+
+Body = dict[str, Any]
+
+# --- synthetic base bodies, one per wire, each accepted by every rule --------------------------
+
+ANTHROPIC: Body = {
+    "model": "claude-sonnet-4-5", "max_tokens": 64, "system": [{"type": "text", "text": "be brief"}],
+    "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+    "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "weather?"},
+                                     {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBO"}}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}},
+                                          {"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"},
+                                     {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": True, "content": "timeout"}]},
+    ],
+}  # fmt: skip
+CHAT: Body = {
+    "model": "gpt-4o",
+    "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}],
+    "messages": [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}},
+            {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+        {"role": "tool", "tool_call_id": "call_2", "content": "sunny"},
+        {"role": "user", "content": "thanks"},
+    ],
+}  # fmt: skip
+RESPONSES: Body = {
+    "model": "gpt-5",
+    "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}],
+    "input": [
+        {"role": "user", "content": "weather?"},
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+    ],
+}  # fmt: skip
+GEMINI: Body = {
+    "tools": [{"functionDeclarations": [{"name": "weather.get:v1", "parameters": {"type": "OBJECT"}}]}],
+    "contents": [{"role": "user", "parts": [{"text": "weather?"},
+                                            {"inlineData": {"mimeType": "image/jpeg", "data": "/9j/"}}]}],
+}  # fmt: skip
+
+BASES: dict[str, Body] = {"anthropic": ANTHROPIC, "openai-chat": CHAT, "openrouter": CHAT,
+                          "openai-responses": RESPONSES, "gemini": GEMINI}  # fmt: skip
+
+Mutate = Callable[[Body], object]
+
+
+def _set(path: list[str | int], value: Any) -> Mutate:
+    def mutate(body: Body) -> None:
+        node: Any = body
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+
+    return mutate
+
+
+def _drop(path: list[str | int]) -> Mutate:
+    def mutate(body: Body) -> None:
+        node: Any = body
+        for key in path[:-1]:
+            node = node[key]
+        del node[path[-1]]
+
+    return mutate
+
+
+# (case id, provider, mutation, the rule that must fire, path it points at)
+VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
+    ("anthropic-empty-messages", "anthropic", _set(["messages"], []), "empty-conversation", "messages"),
+    ("chat-empty-messages", "openai-chat", _set(["messages"], []), "empty-conversation", "messages"),
+    ("openrouter-missing-messages", "openrouter", _drop(["messages"]), "empty-conversation", "messages"),
+    ("gemini-empty-contents", "gemini", _set(["contents"], []), "empty-conversation", "contents"),
+    ("responses-empty-input", "openai-responses", _set(["input"], []), "empty-conversation", "input"),
+    ("responses-missing-input", "openai-responses", _drop(["input"]), "empty-conversation", "input"),
+    ("anthropic-unanswered-tool-use", "anthropic", _drop(["messages", 2, "content", 1]),
+     "anthropic-tool-use-answered", "messages/1"),
+    ("anthropic-orphan-tool-result", "anthropic",
+     lambda b: b["messages"][2]["content"].append({"type": "tool_result", "tool_use_id": "toolu_9", "content": "x"}),
+     "anthropic-tool-result-has-use", "messages/2/content/2"),
+    ("anthropic-duplicate-tool-use-id", "anthropic", lambda b: b["messages"][1]["content"].append(
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}),
+     "anthropic-tool-use-ids", "messages/1/content/2/id"),
+    ("anthropic-tool-use-id-syntax", "anthropic", lambda b: (_set(["messages", 1, "content", 0, "id"], "call.1:x")(b),
+                                                             _set(["messages", 2, "content", 0, "tool_use_id"], "call.1:x")(b)),
+     "anthropic-tool-use-ids", "messages/1/content/0/id"),
+    ("anthropic-empty-text", "anthropic", _set(["messages", 0, "content", 0, "text"], ""),
+     "anthropic-non-blank-text", "messages/0/content/0/text"),
+    ("anthropic-whitespace-system", "anthropic", _set(["system", 0, "text"], " \n"),
+     "anthropic-non-blank-text", "system/0/text"),
+    ("anthropic-empty-error-result", "anthropic", _set(["messages", 2, "content", 1, "content"], ""),
+     "anthropic-error-result-content", "messages/2/content/1"),
+    ("anthropic-image-jpg", "anthropic", _set(["messages", 0, "content", 1, "source", "media_type"], "image/jpg"),
+     "anthropic-image-media-type", "messages/0/content/1/source/media_type"),
+    ("anthropic-tool-name", "anthropic", _set(["tools", 0, "name"], "get weather"), "tool-name-syntax", "tools/0/name"),
+    ("chat-unanswered-call", "openai-chat", _drop(["messages", 3]), "chat-tool-calls-answered", "messages/1"),
+    ("chat-orphan-tool-message", "openai-chat",
+     lambda b: b["messages"].insert(4, {"role": "tool", "tool_call_id": "call_9", "content": "x"}),
+     "chat-tool-message-has-call", "messages/4"),
+    ("chat-tool-message-first", "openai-chat",
+     lambda b: b["messages"].insert(0, {"role": "tool", "tool_call_id": "call_1", "content": "x"}),
+     "chat-tool-message-has-call", "messages/0"),
+    ("chat-tool-name-too-long", "openai-chat", _set(["tools", 0, "function", "name"], "x" * 65),
+     "tool-name-syntax", "tools/0/function/name"),
+    ("openrouter-tool-name-dot", "openrouter", _set(["tools", 0, "function", "name"], "a.b"),
+     "tool-name-syntax", "tools/0/function/name"),
+    ("responses-orphan-output", "openai-responses", _set(["input", 3, "call_id"], "call_9"),
+     "responses-output-has-call", "input/3"),
+    ("responses-call-id-too-long", "openai-responses", lambda b: (_set(["input", 2, "call_id"], "c" * 65)(b),
+                                                                  _set(["input", 3, "call_id"], "c" * 65)(b)),
+     "responses-call-id-length", "input/2/call_id"),
+    ("responses-reasoning-alone", "openai-responses", lambda b: b["input"][2:] and b["input"].__delitem__(slice(2, None)),
+     "responses-reasoning-followed", "input/1"),
+    ("responses-reasoning-retyped", "openai-responses",
+     lambda b: b["input"].insert(2, {"role": "assistant", "content": "it is sunny"}),
+     "responses-reasoning-followed", "input/1"),
+    ("responses-tool-name", "openai-responses", _set(["tools", 0, "name"], "get/weather"), "tool-name-syntax", "tools/0/name"),
+    ("gemini-tool-name-digit-first", "gemini", _set(["tools", 0, "functionDeclarations", 0, "name"], "1tool"),
+     "tool-name-syntax", "tools/0/functionDeclarations/0/name"),
+    ("gemini-image-jpg", "gemini", _set(["contents", 0, "parts", 1, "inlineData", "mimeType"], "image/jpg"),
+     "gemini-mime-type", "contents/0/parts/1/inlineData/mimeType"),
+    ("gemini-bare-mime", "gemini", _set(["contents", 0, "parts", 1, "inlineData", "mimeType"], "png"),
+     "gemini-mime-type", "contents/0/parts/1/inlineData/mimeType"),
+]  # fmt: skip
+
+# Bodies the APIs accept that a naive rule would flag (each seen accepted in traffic/).
+ACCEPTED: list[tuple[str, str, Mutate]] = [
+    ("anthropic-prefill-ends-on-tool-use", "anthropic", lambda b: b["messages"].pop()),
+    ("anthropic-consecutive-assistant-turns-merged", "anthropic", lambda b: b["messages"].insert(
+        2, {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_3", "name": "get_weather", "input": {}}]})
+     or b["messages"][3]["content"].append({"type": "tool_result", "tool_use_id": "toolu_3", "content": "ok"})),
+    ("anthropic-id-reused-in-later-turn", "anthropic", lambda b: b["messages"].extend([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}])),
+    ("anthropic-mid-conversation-system", "anthropic", lambda b: b["messages"].append(
+        {"role": "system", "content": [{"type": "text", "text": "now be terse"}]})),
+    ("anthropic-error-result-with-blocks", "anthropic",
+     _set(["messages", 2, "content", 1, "content"], [{"type": "text", "text": "timeout"}])),
+    ("chat-ends-on-tool-calls", "openai-chat", lambda b: b["messages"].__delitem__(slice(2, None))),
+    ("responses-string-input", "openai-responses", _set(["input"], "hi")),
+    ("responses-continuation", "openai-responses",
+     lambda b: b.update(previous_response_id="resp_1", input=[{"type": "function_call_output", "call_id": "c", "output": "x"}])),
+    ("responses-output-of-tool-search-call", "openai-responses", _set(["input", 2], {
+        "type": "tool_search_call", "id": "tsc_1", "call_id": "call_1", "arguments": {}, "execution": "client"})),
+    ("responses-reasoning-without-id", "openai-responses", lambda b: b["input"][1].pop("id")),
+    ("gemini-snake-case", "gemini", lambda b: b["contents"][0]["parts"][1].update(
+        inline_data={"mime_type": "image/webp", "data": "UklG"}) or b["contents"][0]["parts"][1].pop("inlineData")),
+]  # fmt: skip
+
+
+def test_rules_are_well_formed() -> None:
+    ids = [r.id for r in RULES]
+    assert len(ids) == len(set(ids))
+    for rule in RULES:
+        assert rule.kind in KINDS and rule.summary and rule.evidence and rule.providers, rule.id
+    for case in VIOLATIONS:
+        assert case[3] in ids
+    assert {case[3] for case in VIOLATIONS} == set(ids), "every rule has a violating body"
+
+
+@pytest.mark.parametrize("provider", sorted(BASES))
+def test_base_bodies_are_quiet(provider: str) -> None:
+    assert check_body(provider, copy.deepcopy(BASES[provider])) == []
+
+
+@pytest.mark.parametrize(
+    ("provider", "mutate", "rule", "path"), [c[1:] for c in VIOLATIONS], ids=[c[0] for c in VIOLATIONS]
+)
+def test_rule_catches_violation(provider: str, mutate: Mutate, rule: str, path: str) -> None:
+    body = copy.deepcopy(BASES[provider])
+    mutate(body)
+    findings = check_body(provider, body)
+    assert {f.rule for f in findings} == {rule}, findings
+    assert findings[0].path == path
+    finding = findings[0]
+    assert finding.kind == "reject" and finding.message and finding.example and finding.why
+
+
+@pytest.mark.parametrize(("provider", "mutate"), [c[1:] for c in ACCEPTED], ids=[c[0] for c in ACCEPTED])
+def test_rule_quiet_on_accepted_shape(provider: str, mutate: Mutate) -> None:
+    body = copy.deepcopy(BASES[provider])
+    mutate(body)
+    assert check_body(provider, body) == []
+
+
+def test_openrouter_responses_wire_gets_responses_rules() -> None:
+    assert {r.id for r in rules_for("openrouter", wire="openai-responses")} >= {"responses-output-has-call"}
+    assert "chat-tool-calls-answered" not in {r.id for r in rules_for("openrouter", wire="openai-responses")}
+    with pytest.raises(ValueError, match="unknown provider"):
+        check_body("mistral", {})
+
+
+def test_check_body_does_not_modify() -> None:
+    body = copy.deepcopy(ANTHROPIC)
+    body["messages"] = []
+    before = copy.deepcopy(body)
+    check_body("anthropic", body)
+    assert body == before
+
+
+def test_empty_anthropic_messages_pass_the_oracles_but_not_the_rules() -> None:
+    """Reported from the field: the schema allows `messages: []`; the API answers 400."""
+    from harness.oracles import validate
+
+    body: Body = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": []}
+    assert validate("anthropic", body).ok
+    assert [f.rule for f in check_body("anthropic", body)] == ["empty-conversation"]
