@@ -85,3 +85,11 @@ def test_judges_and_the_contract_keep_their_layer(module: str, path: Path) -> No
 )
 def test_the_rule_catches_a_judge_importing_the_reference(module: str, source: str) -> None:
     assert violations(source, module) != []
+
+
+def test_every_provider_rule_is_reported_by_a_named_invariant() -> None:
+    from harness.invariants.provider_rules import RULE_INVARIANT
+    from harness.rules import RULES
+
+    assert sorted(RULE_INVARIANT) == sorted(r.id for r in RULES)
+    assert set(RULE_INVARIANT.values()) <= {"I7", "I8", "I12"}

@@ -226,3 +226,17 @@ def test_empty_anthropic_messages_pass_the_oracles_but_not_the_rules() -> None:
     body: Body = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": []}
     assert validate("anthropic", body).ok
     assert [f.rule for f in check_body("anthropic", body)] == ["empty-conversation"]
+
+
+def test_reasoning_followed_claims_nothing_where_the_evidence_is_silent() -> None:
+    """The recorded 400 is a stored conversation; with ``store: false`` no traffic shows the rule."""
+    body: dict[str, Any] = {
+        "model": "o4-mini",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "eA=="},
+            {"role": "assistant", "content": "hello"},
+        ],
+    }
+    assert [f.rule for f in check_body("openai-responses", body)] == ["responses-reasoning-followed"]
+    assert check_body("openai-responses", {**body, "store": False}) == []

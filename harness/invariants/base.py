@@ -110,6 +110,8 @@ class CheckContext:
     )
     #: The model each emitted stream names, by message index.
     stream_models: dict[int, str] = field(default_factory=dict[int, str], repr=False)
+    #: Per-context results other checks reuse (e.g. the provider rules' findings on the body).
+    cache: dict[str, Any] = field(default_factory=dict[str, Any], repr=False)
     #: Why a message has no stream, by message index.
     stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)

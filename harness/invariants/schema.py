@@ -1,5 +1,8 @@
 """I12 schema-conformance: the request validates against the provider's published schema and SDK types.
 
+Also the provider's syntax rules a schema cannot state (tool name syntax, media types:
+``harness.rules``, calibrated on real traffic).
+
 Both oracles of ``harness.oracles`` judge the body (``spec``: the vendored published
 schema; ``sdk``: the official SDK's request types, made strict); errors tolerated by a
 named allowance are not violations. Without the optional SDKs only ``spec`` runs, with
@@ -9,6 +12,7 @@ a note saying so.
 from __future__ import annotations
 
 from harness.invariants.base import CheckContext, Violation
+from harness.invariants.provider_rules import rule_violations
 from harness.oracles import PROVIDERS, validate
 
 __all__ = ["check_schema_conformance"]
@@ -25,7 +29,7 @@ def check_schema_conformance(ctx: CheckContext) -> list[Violation]:
     except RuntimeError as exc:  # the sdk oracle needs the optional provider SDKs
         ctx.note(f"I12: {exc}; judged by the published schema only")
         report = validate(ctx.provider, ctx.body, oracles=("spec",))
-    return [
+    return rule_violations(ctx, ID) + [
         ctx.violation(
             ID,
             None,

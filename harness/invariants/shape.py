@@ -1,5 +1,13 @@
 """I8 provider-shape: what each provider demands of a conversation, beyond its JSON schema.
 
+Kinds: what a provider rejects comes from its calibrated hard rules
+(``provider_rules``: empty conversations, blank Anthropic text, empty error results, a
+Responses reasoning item with nothing after it). The checks below judge the pinned
+design, which real APIs accept more loosely (recorded traffic shows Anthropic taking an
+assistant-first conversation and ``system`` messages mid-list, and Gemini an empty text
+part), so their findings are ``policy``, except a system prompt that never reaches the
+request at all (``degrade``).
+
 Rules (DESIGN "Provider rules", seed 001): strict user/assistant alternation where the
 provider requires it (Anthropic, starting with a user message; Gemini user/model), the
 system prompt exactly once and only in the system carrier (never dropped when the
@@ -13,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list
+from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
 from harness.model import SystemMessage
 
@@ -27,7 +35,7 @@ _SCHEMA_KEYS = frozenset({"parameters", "input_schema", "parametersJsonSchema"})
 
 
 def check_provider_shape(ctx: CheckContext) -> list[Violation]:
-    return _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
+    return rule_violations(ctx, ID) + _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
 
 
 def _alternation(ctx: CheckContext) -> list[Violation]:
@@ -37,7 +45,7 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
     roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
     if ctx.provider == "anthropic" and roles and roles[0] != "user":
         out.append(
-            ctx.violation(ID, None, f"the first message is {roles[0]}, not user", roles[:3], kind="reject")
+            ctx.violation(ID, None, f"the first message is {roles[0]}, not user", roles[:3], kind="policy")
         )
     for pos in range(1, len(roles)):
         if roles[pos] == roles[pos - 1]:
@@ -53,7 +61,7 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
     for pos, role in enumerate(roles):
         if role not in ("user", "assistant"):
             out.append(
-                ctx.violation(ID, None, f"message role {role!r} at position {pos}", role, kind="reject")
+                ctx.violation(ID, None, f"message role {role!r} at position {pos}", role, kind="policy")
             )
     return out
 
@@ -80,7 +88,7 @@ def _system(ctx: CheckContext) -> list[Violation]:
         c.startswith(LIST_KEY[ctx.provider]) for c in carriers
     ):
         out.append(
-            ctx.violation(ID, None, "a system message inside the conversation list", carriers, kind="reject")
+            ctx.violation(ID, None, "a system message inside the conversation list", carriers, kind="policy")
         )
     if has_system and not carriers:
         out.append(
@@ -99,7 +107,7 @@ def _empty(ctx: CheckContext) -> list[Violation]:
         for field in ("content", "parts"):
             value = item.get(field)
             if isinstance(value, list) and not value:
-                out.append(ctx.violation(ID, None, f"{where}.{field} is empty", item, kind="reject"))
+                out.append(ctx.violation(ID, None, f"{where}.{field} is empty", item, kind="policy"))
             elif (
                 isinstance(value, str)
                 and _blank(ctx, value)
@@ -107,9 +115,7 @@ def _empty(ctx: CheckContext) -> list[Violation]:
                 and _needs_content(ctx, item)
             ):
                 out.append(
-                    ctx.violation(
-                        ID, None, f"{where}.content is an empty string", item, kind=_blank_kind(ctx)
-                    )
+                    ctx.violation(ID, None, f"{where}.content is an empty string", item, kind="policy")
                 )
         for block in _blocks(item):
             if block.get("type") in _TEXT_BLOCKS and _blank(ctx, str(block.get("text", ""))):
@@ -119,17 +125,12 @@ def _empty(ctx: CheckContext) -> list[Violation]:
                         None,
                         f"empty text block ({block.get('type')}) in {where}",
                         block,
-                        kind=_blank_kind(ctx),
+                        kind="policy",
                     )
                 )
             elif ctx.provider == "gemini" and "text" in block and not str(block["text"]) and len(block) == 1:
-                out.append(ctx.violation(ID, None, f"empty text part in {where}", block, kind="reject"))
+                out.append(ctx.violation(ID, None, f"empty text part in {where}", block, kind="policy"))
     return out
-
-
-def _blank_kind(ctx: CheckContext) -> Kind:
-    """Anthropic rejects empty and whitespace-only text; the OpenAI formats accept them."""
-    return "reject" if ctx.provider in ("anthropic", "gemini") else "policy"
 
 
 def _blank(ctx: CheckContext, text: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, sent_call_ids
+from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import ToolTurn, tool_turns, wire_messages, wire_role
 from harness.model import ToolResultMessage
 
@@ -22,7 +23,7 @@ _CHAT = frozenset({"openai-chat", "openrouter"})
 
 
 def check_tool_pairing(ctx: CheckContext) -> list[Violation]:
-    return _pairing(ctx) + _ids(ctx)
+    return rule_violations(ctx, ID) + _pairing(ctx) + _ids(ctx)
 
 
 def _pairing(ctx: CheckContext) -> list[Violation]:
@@ -30,7 +31,11 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
     roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
     out = [
         ctx.violation(
-            ID, None, f"result for call id {r.id!r} comes before any tool call", r.unit, kind="reject"
+            ID,
+            None,
+            f"result for call id {r.id!r} comes before any tool call",
+            r.unit,
+            kind=_pairing_kind(ctx),
         )
         for r in orphans
     ]
@@ -88,15 +93,21 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
                         None,
                         f"a non-tool message sits between the tool calls at position {turn.position} and their results",
                         {"roles": roles[turn.position : last + 1]},
-                        kind="reject",
+                        kind="policy",
                     )
                 )
     return out
 
 
 def _pairing_kind(ctx: CheckContext) -> Kind:
-    """Unanswered or unmatched calls are refused by every provider with call ids, except Gemini."""
-    return "degrade" if ctx.provider == "gemini" else "reject"
+    """The design's pairing (exactly one result per call, inside its own turn).
+
+    What a provider refuses is reported by its calibrated rules (``provider_rules``),
+    which know that Anthropic merges consecutive turns and Chat keys results by id. Here a
+    broken pairing is ``policy``, except on Gemini, where results without ids pair by
+    position and name, so a broken pairing answers the wrong call (``degrade``).
+    """
+    return "degrade" if ctx.provider == "gemini" else "policy"
 
 
 def _gemini_positional(ctx: CheckContext, turn: ToolTurn) -> list[Violation]:
