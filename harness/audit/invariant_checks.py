@@ -19,7 +19,15 @@ from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered, canonical_json
 from harness.contract.target import Target
-from harness.model import AssistantMessage, HistoryEvent
+from harness.model import (
+    AssistantMessage,
+    DeveloperMessage,
+    HistoryEvent,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    ToolResultMessage,
+)
 from harness.oracles import validate
 from harness.params import CallParams
 
@@ -113,8 +121,37 @@ def _line(violation: Violation) -> str:
     return f"{violation}" + (f" | example: {violation.example}" if violation.example else "")
 
 
+def _absent(check: str, history: Sequence[HistoryEvent]) -> str | None:
+    """Why a check has nothing of its subject in this history (so a pass would be empty), or None."""
+    events = list(history)
+    parts = [p for e in events if isinstance(e, AssistantMessage) for p in e.parts]
+    subjects: dict[str, tuple[bool, str]] = {
+        "I1": (any(isinstance(e, DeveloperMessage) for e in events), "no developer message in the history"),
+        "I2": (
+            any(isinstance(p, ThinkingTextPart | ThinkingSignaturePart) for p in parts),
+            "no thinking or signature part in the history",
+        ),
+        "I4": (any(isinstance(e, ToolResultMessage) for e in events), "no tool result in the history"),
+        "I5": (
+            any(isinstance(e, AssistantMessage) and e.stop_reason == "aborted" for e in events)
+            or any(isinstance(e, ToolResultMessage) and e.status != "success" for e in events),
+            "no interrupted turn and no failed tool in the history",
+        ),
+        "I7": (
+            any(isinstance(p, ToolCallPart) for p in parts)
+            or any(isinstance(e, ToolResultMessage) for e in events),
+            "no tool call or result in the history",
+        ),
+    }
+    present, reason = subjects.get(check, (True, ""))
+    return None if present else reason
+
+
 def _vacuous(check: str, history: Sequence[HistoryEvent], provider: str, skips: dict[int, str]) -> str | None:
-    """Why a stream check judged nothing of the target on this case (a skip, never a pass), or None."""
+    """Why a check judged nothing of the target on this case (a skip, never a pass), or None."""
+    absent = _absent(check, history)
+    if absent is not None:
+        return absent
     if check not in STREAM_CHECKS:
         return None
     assistants = [n for n, e in enumerate(history) if isinstance(e, AssistantMessage)]
