@@ -178,7 +178,12 @@ def test_stream_probes_run_once_per_provider_and_nothing_judged_is_a_skip() -> N
     for check in ("I3", "I6", "I11"):
         assert single.checks[check].status == "skip", (check, single.checks[check])
         assert "no assistant message" in single.checks[check].details[0]
-    for check, subject in (("I1", "developer"), ("I2", "thinking"), ("I4", "tool result"), ("I7", "tool call")):
+    for check, subject in (
+        ("I1", "developer"),
+        ("I2", "thinking"),
+        ("I4", "tool result"),
+        ("I7", "tool call"),
+    ):
         assert single.checks[check].status == "skip", (check, single.checks[check])
         assert subject in single.checks[check].details[0]
     assert single.checks["I12"].status == "pass"  # every request has a schema to meet
@@ -226,3 +231,37 @@ def test_a_bad_baseline_is_one_line_before_the_audit_runs(
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], lines
+
+
+@pytest.mark.parametrize("width", [80, 100, 160, 240])
+def test_the_terminal_form_fits_the_width_and_cuts_nothing(width: int) -> None:
+    result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    print_report(result, compare(result, None), console)
+    out: str = console.file.getvalue()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+    lines = out.splitlines()
+    assert all(len(line) <= width for line in lines), max(lines, key=len)
+    matrix = out.split("Conformance", 1)[1].split("failing (provider, check, case)", 1)[0]
+    assert "…" not in matrix
+    for check in result.checks:
+        assert check in matrix or check in ("replay-chunks", "replay-vs-reference"), check
+    for provider in result.providers:
+        assert provider in matrix
+
+
+def test_reports_link_cells_to_findings_and_explain_every_check(tmp_path: Path) -> None:
+    import re
+
+    result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+    forms = _forms(result, compare(result, None), tmp_path)
+    html = forms["html"].decode()
+    targets = set(re.findall(r'href="#([^"]+)"', html))
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    assert targets and targets <= ids, targets - ids
+    for check in result.checks:
+        assert f'id="check-{check}"' in html
+    markdown = forms["markdown"].decode()
+    assert "## Summary" in markdown and "why it matters" in markdown
+    assert set(re.findall(r"\]\(#([^)]+)\)", markdown)) <= set(
+        re.findall(r'<a name="([^"]+)"></a>', markdown)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from harness.audit.baseline import Comparison
@@ -11,13 +12,16 @@ from harness.contract.kinds import KINDS, Kind
 __all__ = [
     "CellView",
     "FailureView",
+    "anchor",
     "by_kind",
     "cell_view",
     "failure_views",
     "kind_counts",
     "legend",
     "summary_line",
+    "summary_rows",
     "verdict",
+    "visible",
     "why",
 ]
 
@@ -74,6 +78,57 @@ _OWN_CHECKS: dict[str, tuple[str, str]] = {
         "what the parser loses is lost from the history",
     ),
 }
+
+
+def visible(text: str) -> str:
+    """Text with every character a reader could not see shown escaped.
+
+    Controls, format characters (zero-width, bidi), unpaired surrogates, private-use and
+    unassigned code points, and odd spaces become ``\\uXXXX``; ordinary letters of any
+    script stay as they are, so a generated example never shows as boxes of missing glyphs.
+    """
+    out: list[str] = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if ch in "\n\t" or (category[0] not in "CZ" and category != "Co") or ch == " ":
+            out.append(ch)
+        else:
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One provider at a glance: failing squares by worst kind, skipped squares, the worst checks."""
+
+    provider: str
+    by_kind: dict[Kind, int]
+    skipped: int
+    worst: tuple[tuple[str, Kind], ...]
+
+
+def summary_rows(result: AuditResult) -> list[SummaryRow]:
+    rows: list[SummaryRow] = []
+    for provider, row in result.matrix().items():
+        failing: list[tuple[str, Kind]] = sorted(
+            ((check, cell.worst) for check, cell in row.items() if cell.worst),
+            key=lambda item: (KINDS.index(item[1]), item[0]),
+        )
+        rows.append(
+            SummaryRow(
+                provider,
+                {k: sum(1 for _, w in failing if w == k) for k in KINDS},
+                sum(1 for cell in row.values() if cell_view(cell).status == "skip"),
+                tuple(failing[:3]),
+            )
+        )
+    return rows
+
+
+def anchor(provider: str, check: str) -> str:
+    """The id of a (provider, check) square's failure section, for links from the matrix."""
+    return f"{provider}-{check}"
 
 
 def legend(checks: list[str]) -> list[tuple[str, str, str]]:

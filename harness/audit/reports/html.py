@@ -8,13 +8,17 @@ from harness.audit.baseline import BodyChange, Comparison
 from harness.audit.model import AuditResult
 from harness.audit.reports.common import (
     FailureView,
+    anchor,
     cell_view,
     failure_views,
     legend,
     summary_line,
+    summary_rows,
     verdict,
+    visible,
     why,
 )
+from harness.contract.kinds import KIND_MEANINGS, KINDS
 
 __all__ = ["render_html"]
 
@@ -40,19 +44,56 @@ def _matrix(result: AuditResult) -> list[str]:
     ]
     for provider, row in result.matrix().items():
         cells = "".join(
-            f'<td class="{v.status} {v.kind or ""}" title="{escape(v.title)}">{escape(v.text)}</td>'
-            for v in (cell_view(row[c]) for c in result.checks)
+            f'<td class="{v.status} {v.kind or ""}" title="{escape(v.title)}">'
+            + (
+                f'<a href="#{escape(anchor(provider, c))}">{escape(v.text)}</a>'
+                if v.status == "fail"
+                else escape(v.text)
+            )
+            + "</td>"
+            for c, v in ((c, cell_view(row[c])) for c in result.checks)
         )
         out.append(f"<tr><td>{escape(provider)}</td>{cells}</tr>")
     return [*out, "</table>"]
 
 
-def _failure(view: FailureView) -> list[str]:
-    items = "".join(f"<li>{escape(d)}</li>" for d in view.details)
-    more = f"<li>… {view.more} more in audit.json</li>" if view.more else ""
-    example = escape(view.record.example or view.record.case)
+def _summary(result: AuditResult) -> list[str]:
+    out = [
+        '<h2 id="summary">Summary</h2><table class="summary"><tr><th>provider</th>'
+        + "".join(f"<th>{k}</th>" for k in KINDS)
+        + "<th>skip</th><th>worst</th></tr>"
+    ]
+    for row in summary_rows(result):
+        worst = ", ".join(
+            f'<a href="#{escape(anchor(row.provider, c))}">{escape(c)}</a> ({k})' for c, k in row.worst
+        )
+        out.append(
+            f"<tr><td>{escape(row.provider)}</td>"
+            + "".join(f'<td class="{k if row.by_kind[k] else ""}">{row.by_kind[k]}</td>' for k in KINDS)
+            + f"<td>{row.skipped}</td><td>{worst or '-'}</td></tr>"
+        )
+    return [*out, "</table>"]
+
+
+def _legend(result: AuditResult) -> list[str]:
+    kinds = "".join(f"<li><b>{k}</b>: {escape(KIND_MEANINGS[k])}</li>" for k in KINDS)
+    rows = "".join(
+        f'<tr id="check-{escape(c)}"><td><b>{escape(c)}</b></td><td>{escape(d)}</td><td>{escape(w)}</td></tr>'
+        for c, d, w in legend(result.checks)
+    )
     return [
-        f'<details open><summary id="{escape(view.provider)}-{escape(view.check)}">{escape(view.title)}</summary>',
+        '<h2 id="legend">Legend</h2>',
+        f"<ul>{kinds}</ul>",
+        f'<table class="legend"><tr><th>check</th><th>demands</th><th>why it matters</th></tr>{rows}</table>',
+    ]
+
+
+def _failure(view: FailureView) -> list[str]:
+    items = "".join(f"<li>{escape(visible(d))}</li>" for d in view.details)
+    more = f"<li>… {view.more} more in audit.json</li>" if view.more else ""
+    example = escape(visible(view.record.example or view.record.case))
+    return [
+        f'<details open id="{escape(anchor(view.provider, view.check))}"><summary>{escape(view.title)}</summary>',
         f"<p>Why it matters: {escape(why(view.check))}</p>",
         f"<ul>{items}{more}</ul>",
         f"<p>Smallest failing example (<code>{escape(view.record.case)}</code>):</p><pre>{example}</pre>",
@@ -110,6 +151,8 @@ def render_html(result: AuditResult, comparison: Comparison) -> str:
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{escape(summary_line(result))}</p>",
+        *_summary(result),
+        *_legend(result),
     ]
     out += [f'<p class="note">note: {escape(note)}</p>' for note in result.notes]
     out += ["<h2>Conformance matrix</h2>", *_matrix(result), "<h2>Failures</h2>"]

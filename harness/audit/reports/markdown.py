@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from harness.audit.baseline import Comparison
 from harness.audit.model import AuditResult
-from harness.audit.reports.common import cell_view, failure_views, legend, summary_line, verdict, why
+from harness.audit.reports.common import (
+    anchor,
+    cell_view,
+    failure_views,
+    legend,
+    summary_line,
+    summary_rows,
+    verdict,
+    visible,
+    why,
+)
+from harness.contract.kinds import KINDS
 
 __all__ = ["render_markdown"]
 
@@ -24,6 +35,13 @@ def _cell(text: str) -> str:
 
 def render_markdown(result: AuditResult, comparison: Comparison) -> str:
     lines = [f"# Audit: {result.label}", "", summary_line(result), ""]
+    lines += ["## Summary", "", "| provider | " + " | ".join(KINDS) + " | skip | worst |"]
+    lines.append("|---|" + "---|" * (len(KINDS) + 2))
+    for row in summary_rows(result):
+        worst = ", ".join(f"[{c}](#{anchor(row.provider, c)}) ({k})" for c, k in row.worst) or "-"
+        counts = " | ".join(str(row.by_kind[k]) for k in KINDS)
+        lines.append(f"| {row.provider} | {counts} | {row.skipped} | {worst} |")
+    lines.append("")
     lines += [f"> note: {note}" for note in result.notes]
     lines += ["", "## Conformance matrix", ""]
     lines.append("| provider | " + " | ".join(result.checks) + " |")
@@ -32,7 +50,11 @@ def render_markdown(result: AuditResult, comparison: Comparison) -> str:
         views = [cell_view(row[c]) for c in result.checks]
         lines.append(
             f"| {provider} | "
-            + " | ".join(f"{_ICON[v.kind or v.status]} {_cell(v.text)}" for v in views)
+            + " | ".join(
+                f"{_ICON[v.kind or v.status]} "
+                + (f"[{_cell(v.text)}](#{anchor(provider, c)})" if v.status == "fail" else _cell(v.text))
+                for c, v in zip(result.checks, views, strict=True)
+            )
             + " |"
         )
     lines += [
@@ -48,12 +70,13 @@ def render_markdown(result: AuditResult, comparison: Comparison) -> str:
     if not failures:
         lines.append("None.")
     for view in failures:
+        lines += [f'<a name="{anchor(view.provider, view.check)}"></a>', ""]
         lines += [f"### {view.title}", "", f"Why it matters: {why(view.check)}", ""]
-        lines += [f"- {_cell(d)}" for d in view.details]
+        lines += [f"- {_cell(visible(d))}" for d in view.details]
         if view.more:
             lines.append(f"- ... {view.more} more in audit.json")
         lines += ["", "Smallest failing example:", ""]
-        lines += _fence(view.record.example or view.record.case)
+        lines += _fence(visible(view.record.example or view.record.case))
         lines.append("")
     if comparison.baseline is not None:
         lines += ["## Baseline", "", f"Compared with **{comparison.baseline.label}**.", ""]

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from harness.audit.baseline import Comparison
 from harness.audit.model import AuditResult, Cell
-from harness.audit.reports.common import cell_view, failure_views, kind_counts, summary_line, verdict, why
+from harness.audit.reports.common import (
+    cell_view,
+    failure_views,
+    kind_counts,
+    legend,
+    summary_line,
+    verdict,
+    visible,
+    why,
+)
+from harness.contract.kinds import KINDS
 
 __all__ = ["print_report"]
 
@@ -22,7 +33,7 @@ _HEADER = {"replay-chunks": "chunks", "replay-vs-reference": "vs-ref"}
 def _terse(cell: Cell) -> str:
     total = cell.passed + cell.failed + cell.skipped
     if cell.failed:
-        return f"✗{kind_counts(cell, short=True)}/{total}"
+        return f"✗{kind_counts(cell, short=True).replace(' ', '·')}/{total}"
     return f"✓{cell.passed}" if cell.passed else "skip"
 
 
@@ -31,8 +42,26 @@ def _style(cell: Cell) -> str:
     return _KIND_STYLE[view.kind] if view.kind else _STYLE[view.status]
 
 
-def print_report(result: AuditResult, comparison: Comparison, console: Console | None = None) -> None:
-    console = console or Console(width=None if Console().is_terminal else 160)
+def _summary(result: AuditResult) -> Table:
+    """One line per provider: failing squares by worst kind, skipped squares, and the worst findings."""
+    table = Table(title="Summary (squares = provider x check)", title_justify="left", expand=False)
+    table.add_column("provider", no_wrap=True)
+    for kind in KINDS:
+        table.add_column(kind, justify="right", style=_KIND_STYLE[kind])
+    table.add_column("skip", justify="right", style="dim")
+    table.add_column("worst", overflow="fold")
+    for provider, row in result.matrix().items():
+        worst_first = sorted(
+            (c for c in row.items() if c[1].worst), key=lambda c: (KINDS.index(c[1].worst or "policy"), c[0])
+        )
+        counts = [str(sum(1 for c in row.values() if c.worst == k)) for k in KINDS]
+        skipped = str(sum(1 for c in row.values() if cell_view(c).status == "skip"))
+        worst = ", ".join(f"{check} ({cell.worst})" for check, cell in worst_first[:3]) or "-"
+        table.add_row(provider, *counts, skipped, worst)
+    return table
+
+
+def _matrix(result: AuditResult) -> Table:
     table = Table(
         title=(
             f"Conformance matrix: {result.label} (✓ passed; ✗ failing cases by worst kind: "
@@ -46,15 +75,54 @@ def print_report(result: AuditResult, comparison: Comparison, console: Console |
     for provider, row in result.matrix().items():
         cells = [row[c] for c in result.checks]
         table.add_row(provider, *(Text(_terse(c), style=_style(c)) for c in cells))
-    console.print(table)
+    return table
+
+
+def _fits(table: Table, console: Console) -> bool:
+    """Whether the table's natural width (nothing shrunk, nothing cut) fits the terminal."""
+    natural = Measurement.get(console, console.options.update_width(100_000), table)
+    return natural.maximum <= console.width
+
+
+def _by_provider(result: AuditResult, console: Console) -> None:
+    """The matrix as a list, for terminals too narrow for the table: every square, whole, nothing cut."""
+    console.print(
+        Text(f"Conformance by provider: {result.label} (R reject, D degrade, P policy / total)", style="bold")
+    )
+    for provider, row in result.matrix().items():
+        console.print(Text(provider, style="bold"))
+        line = Text("  ")
+        for check in result.checks:
+            cell = row[check]
+            square = Text(f"{_HEADER.get(check, check)} ").append(_terse(cell), style=_style(cell))
+            if line.cell_len + 2 + square.cell_len > console.width and line.plain.strip():
+                console.print(line, no_wrap=True)
+                line = Text("  ")
+            line.append("  " if line.plain.strip() else "").append(square)
+        console.print(line, no_wrap=True)
+
+
+def print_report(result: AuditResult, comparison: Comparison, console: Console | None = None) -> None:
+    console = console or Console(width=None if Console().is_terminal else 160)
+    console.print(_summary(result))
+    table = _matrix(result)
+    if _fits(table, console):
+        console.print(table)
+    else:
+        _by_provider(result, console)
     console.print(summary_line(result), highlight=False)
+    console.print(
+        Text(
+            "checks: " + "; ".join(f"{c} {d.split(':')[0]}" for c, d, _ in legend(result.checks)), style="dim"
+        )
+    )
     for note in result.notes:
         console.print(f"note: {note}", style="yellow", highlight=False)
     for view in failure_views(result):
         console.print(Text(view.title, style="bold red"))
         console.print(Text(f"    why it matters: {why(view.check)}", style="dim"))
         for detail in view.details[:3]:
-            console.print(Text(f"    {detail[:300]}"))
+            console.print(Text(f"    {visible(detail)[:300]}"))
         if len(view.details) > 3 or view.more:
             console.print(
                 Text(f"    ... {len(view.details) - 3 + view.more} more (see the HTML report)", style="dim")
