@@ -143,10 +143,12 @@ def conformance(
     Needs no keys and no network. Exits 1 when any request fails an oracle.
     """
     from harness.conformance import print_summary, run_conformance
+    from harness.progress import progress_bar
 
     chosen = _load_target(target)
     providers = [_check_provider(p) for p in provider] if provider else list(chosen.providers())
-    summary = run_conformance(providers, chosen)
+    with progress_bar("conformance") as advance:
+        summary = run_conformance(providers, chosen, advance)
     if as_json:
         sys.stdout.write(json.dumps(summary.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:

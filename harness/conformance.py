@@ -1,8 +1,13 @@
-"""The main job: every scenario through every reference adapter and both schema oracles."""
+"""The main job: every scenario through a target's adapters, both schema oracles and the provider rules.
+
+Each (provider, scenario) is rendered twice (determinism), then judged by the published
+schema and the SDK's request types (``harness.oracles``) and by the provider's hard
+rules (``harness.rules``, calibrated on real traffic).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +16,7 @@ from rich.table import Table
 
 from harness.adapters import canonical_json
 from harness.oracles import validate
+from harness.rules import check_body
 from harness.scenarios import load_scenarios
 from harness.targets import Target, get_target
 
@@ -25,6 +31,8 @@ class CaseResult:
     errors: list[str]
     allowed: list[str]
     deterministic: bool
+    #: The render's warning codes (what was dropped or changed, and why: ``harness render`` shows each).
+    warning_codes: list[str] = field(default_factory=list[str])
 
     @property
     def ok(self) -> bool:
@@ -34,6 +42,7 @@ class CaseResult:
 @dataclass
 class Summary:
     cases: list[CaseResult] = field(default_factory=list[CaseResult])
+    target: str = "reference"
 
     @property
     def ok(self) -> bool:
@@ -55,20 +64,27 @@ class Summary:
                     "errors": c.errors,
                     "provider": c.provider,
                     "scenario": c.scenario,
+                    "warning_codes": c.warning_codes,
                     "warnings": c.warnings,
                 }
                 for c in self.cases
             ],
+            "target": self.target,
         }
 
 
-def run_conformance(providers: Sequence[str], target: Target | None = None) -> Summary:
-    """Render each (provider, scenario) twice (determinism), then validate the body."""
+def run_conformance(
+    providers: Sequence[str], target: Target | None = None, progress: Callable[[int, int], None] | None = None
+) -> Summary:
+    """Render each (provider, scenario) twice (determinism), then judge the body; ``progress(done, total)``."""
     chosen = target or get_target("reference")
-    summary = Summary()
+    summary = Summary(target=chosen.name)
     corpus = load_scenarios()
+    total = len(providers) * len(corpus)
     for provider in providers:
         for scenario in corpus.values():
+            if progress is not None:
+                progress(len(summary.cases), total)
             params = scenario.params_for(provider)
             first = chosen.render(provider, scenario.history, params)
             second = chosen.render(provider, scenario.history, params)
@@ -78,10 +94,12 @@ def run_conformance(providers: Sequence[str], target: Target | None = None) -> S
                     provider=provider,
                     scenario=scenario.name,
                     warnings=len(first.warnings),
-                    errors=[str(e) for e in report.errors],
+                    errors=[str(e) for e in report.errors]
+                    + [str(f) for f in check_body(provider, first.body)],
                     allowed=[f"{allowance}: {err}" for err, allowance in report.allowed],
                     deterministic=canonical_json(first.body) == canonical_json(second.body)
                     and first.warnings == second.warnings,
+                    warning_codes=sorted({w.code for w in first.warnings}),
                 )
             )
     return summary
@@ -89,9 +107,12 @@ def run_conformance(providers: Sequence[str], target: Target | None = None) -> S
 
 def print_summary(summary: Summary, console: Console | None = None) -> None:
     console = console or Console(width=None if Console().is_terminal else 120)
-    table = Table(title="Reference adapters x scenario corpus x schema oracles")
-    for column in ("provider", "requests", "valid", "oracle errors", "allowed", "warnings", "deterministic"):
-        table.add_column(column, justify="left" if column == "provider" else "right")
+    table = Table(
+        title=f"{summary.target} adapters x scenario corpus x schema oracles and provider rules",
+        title_justify="left",
+    )
+    for column in ("provider", "requests", "valid", "errors", "allowed", "warned", "stable"):
+        table.add_column(column, justify="left" if column == "provider" else "right", no_wrap=True)
     for provider, cases in summary.by_provider().items():
         table.add_row(
             provider,
@@ -99,10 +120,18 @@ def print_summary(summary: Summary, console: Console | None = None) -> None:
             str(sum(c.ok for c in cases)),
             str(sum(len(c.errors) for c in cases)),
             str(sum(len(c.allowed) for c in cases)),
-            str(sum(c.warnings for c in cases)),
+            str(sum(1 for c in cases if c.warnings)),
             f"{sum(c.deterministic for c in cases)}/{len(cases)}",
         )
     console.print(table)
+    console.print(
+        "valid: no oracle error, no rule broken, both renders identical; errors: oracle errors and "
+        "broken provider rules; allowed: oracle errors tolerated by a named allowance "
+        "(harness/oracles/allowances.py, each with its evidence); warned: requests whose render "
+        "warned (a part dropped or changed, by code: see --json); stable: identical in two renders",
+        style="dim",
+        highlight=False,
+    )
     for case in summary.cases:
         for error in case.errors:
             console.print(

@@ -136,3 +136,20 @@ def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytes
         result.stderr.strip()
         == "harness: target 'reference' failed to render for anthropic: RuntimeError: boom"
     )
+
+
+def test_conformance_fits_80_columns_and_names_its_target() -> None:
+    import io
+
+    from rich.console import Console
+
+    from harness.conformance import print_summary, run_conformance
+
+    summary = run_conformance(["openai-responses", "anthropic"])
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    print_summary(summary, console)
+    out: str = console.file.getvalue()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+    assert "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "openai-responses" in out and "stable" in out
+    assert out.startswith("reference adapters")
