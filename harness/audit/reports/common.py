@@ -10,6 +10,7 @@ from harness.audit.model import AuditResult, Cell, Failure, Record, Status
 from harness.contract.kinds import KINDS, Kind
 
 __all__ = [
+    "SHORT_HEADERS",
     "CellView",
     "FailureView",
     "anchor",
@@ -20,6 +21,7 @@ __all__ = [
     "legend",
     "summary_line",
     "summary_rows",
+    "terse",
     "verdict",
     "visible",
     "why",
@@ -45,6 +47,18 @@ def kind_counts(cell: Cell, *, short: bool = False) -> str:
         for k in KINDS
         if cell.by_kind.get(k)
     )
+
+
+#: Column headers where space is short (the legend spells every check out).
+SHORT_HEADERS: dict[str, str] = {"replay-chunks": "chunks", "replay-vs-reference": "vs-ref"}
+
+
+def terse(cell: Cell) -> str:
+    """A square in a few characters: ``✓69``, ``✗R3·P1/69`` (failing cases by worst kind / total), ``skip``."""
+    total = cell.passed + cell.failed + cell.skipped
+    if cell.failed:
+        return f"✗{kind_counts(cell, short=True).replace(' ', '·')}/{total}"
+    return f"✓{cell.passed}" if cell.passed else "skip"
 
 
 def cell_view(cell: Cell) -> CellView:

@@ -7,6 +7,7 @@ from html import escape
 from harness.audit.baseline import BodyChange, Comparison
 from harness.audit.model import AuditResult
 from harness.audit.reports.common import (
+    SHORT_HEADERS,
     FailureView,
     anchor,
     cell_view,
@@ -14,6 +15,7 @@ from harness.audit.reports.common import (
     legend,
     summary_line,
     summary_rows,
+    terse,
     verdict,
     visible,
     why,
@@ -23,7 +25,9 @@ from harness.contract.kinds import KIND_MEANINGS, KINDS
 __all__ = ["render_html"]
 
 _CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1400px}
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1200px}
+pre,li{overflow-wrap:anywhere;white-space:pre-wrap}.legend td,.summary td:last-child{text-align:left}
+table.matrix{font-size:12px}table.matrix td,table.matrix th{padding:.2em .35em;white-space:nowrap}
 h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid #d0d7de}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #d0d7de;padding:.3em .6em;text-align:center}
 th:first-child,td:first-child{text-align:left}
@@ -37,18 +41,21 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:600}
 
 def _matrix(result: AuditResult) -> list[str]:
     out = [
-        "<table>",
+        '<table class="matrix">',
         "<tr><th>provider</th>"
-        + "".join(f'<th title="{escape(d)}">{escape(c)}</th>' for c, d, _ in legend(result.checks))
+        + "".join(
+            f'<th title="{escape(c)}: {escape(d)}"><a href="#check-{escape(c)}">{escape(SHORT_HEADERS.get(c, c))}</a></th>'
+            for c, d, _ in legend(result.checks)
+        )
         + "</tr>",
     ]
     for provider, row in result.matrix().items():
         cells = "".join(
-            f'<td class="{v.status} {v.kind or ""}" title="{escape(v.title)}">'
+            f'<td class="{v.status} {v.kind or ""}" title="{escape(v.text)}: {escape(v.title)}">'
             + (
-                f'<a href="#{escape(anchor(provider, c))}">{escape(v.text)}</a>'
+                f'<a href="#{escape(anchor(provider, c))}">{escape(terse(row[c]))}</a>'
                 if v.status == "fail"
-                else escape(v.text)
+                else escape(terse(row[c]))
             )
             + "</td>"
             for c, v in ((c, cell_view(row[c])) for c in result.checks)
@@ -152,10 +159,17 @@ def render_html(result: AuditResult, comparison: Comparison) -> str:
         f"<h1>{escape(title)}</h1>",
         f"<p>{escape(summary_line(result))}</p>",
         *_summary(result),
-        *_legend(result),
     ]
     out += [f'<p class="note">note: {escape(note)}</p>' for note in result.notes]
-    out += ["<h2>Conformance matrix</h2>", *_matrix(result), "<h2>Failures</h2>"]
+    out += [
+        "<h2>Conformance matrix</h2>",
+        "<p>Each square: ✓ cases passed; ✗ failing cases by worst kind (R reject, D degrade, "
+        "P policy) / cases; skip: nothing to judge. Hover for details; click a failing square "
+        "for its findings.</p>",
+        *_matrix(result),
+        *_legend(result),
+        "<h2>Failures</h2>",
+    ]
     views = failure_views(result)
     if not views:
         out.append("<p>None.</p>")

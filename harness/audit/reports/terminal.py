@@ -10,11 +10,12 @@ from rich.text import Text
 from harness.audit.baseline import Comparison
 from harness.audit.model import AuditResult, Cell
 from harness.audit.reports.common import (
+    SHORT_HEADERS,
     cell_view,
     failure_views,
-    kind_counts,
     legend,
     summary_line,
+    terse,
     verdict,
     visible,
     why,
@@ -26,15 +27,7 @@ __all__ = ["print_report"]
 _STYLE = {"pass": "green", "fail": "bold red", "skip": "dim"}
 #: A failure's colour by its worst kind: what the API refuses, what silently loses, what merely differs.
 _KIND_STYLE = {"reject": "bold red", "degrade": "red", "policy": "yellow"}
-#: Terminal cells are terse (the HTML and Markdown forms spell them out).
-_HEADER = {"replay-chunks": "chunks", "replay-vs-reference": "vs-ref"}
-
-
-def _terse(cell: Cell) -> str:
-    total = cell.passed + cell.failed + cell.skipped
-    if cell.failed:
-        return f"✗{kind_counts(cell, short=True).replace(' ', '·')}/{total}"
-    return f"✓{cell.passed}" if cell.passed else "skip"
+_HEADER = SHORT_HEADERS
 
 
 def _style(cell: Cell) -> str:
@@ -74,7 +67,7 @@ def _matrix(result: AuditResult) -> Table:
         table.add_column(_HEADER.get(check, check), justify="center", no_wrap=True)
     for provider, row in result.matrix().items():
         cells = [row[c] for c in result.checks]
-        table.add_row(provider, *(Text(_terse(c), style=_style(c)) for c in cells))
+        table.add_row(provider, *(Text(terse(c), style=_style(c)) for c in cells))
     return table
 
 
@@ -94,7 +87,7 @@ def _by_provider(result: AuditResult, console: Console) -> None:
         line = Text("  ")
         for check in result.checks:
             cell = row[check]
-            square = Text(f"{_HEADER.get(check, check)} ").append(_terse(cell), style=_style(cell))
+            square = Text(f"{_HEADER.get(check, check)} ").append(terse(cell), style=_style(cell))
             if line.cell_len + 2 + square.cell_len > console.width and line.plain.strip():
                 console.print(line, no_wrap=True)
                 line = Text("  ")
