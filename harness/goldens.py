@@ -28,6 +28,14 @@ class GoldenJSON(JSONSnapshotExtension):
         return str(cls.goldens_dir / stem)
 
     @classmethod
+    def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:
+        """A golden belongs to the test whose module owns its folder and whose parameter id is its name."""
+        path = Path(snapshot_location)
+        return path.parent == Path(cls.dirname(test_location=test_location)) and path.stem == (
+            cls.get_snapshot_name(test_location=test_location)
+        )
+
+    @classmethod
     def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
         name = super().get_snapshot_name(test_location=test_location, index=index)
         match = re.search(r"\[(.+)\]", name)

@@ -183,3 +183,37 @@ def harness_target(request: pytest.FixtureRequest) -> Target:
         return get_target(name)
     except TargetError as exc:
         pytest.fail(f"--harness-target: {exc}", pytrace=False)
+
+
+# ---------------------------------------------------------------- golden hygiene, said last
+#
+# syrupy fails a run that leaves unused goldens, but pytest's closing line still reads
+# "N passed". A run that fails only on golden hygiene says so as its very last line.
+
+_HYGIENE = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_terminal_summary")
+def pytest_terminal_summary_goldens(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    report = getattr(getattr(config, "_syrupy", None), "report", None)
+    unused = int(getattr(report, "num_unused", 0) or 0)
+    updating = bool(config.getoption("update_snapshots", default=False))
+    failed = terminalreporter.stats.get("failed") or terminalreporter.stats.get("error")
+    if unused and not updating and not failed:
+        line = (
+            f"FAILED on golden hygiene only: {unused} golden(s) no test uses (listed above); "
+            "run `pytest --snapshot-update` to delete them, or restore the tests that used them"
+        )
+        config.stash[_HYGIENE] = line
+        terminalreporter.write_sep("=", "golden hygiene", red=True, bold=True)
+        terminalreporter.write_line(line, red=True, bold=True)
+
+
+@pytest.hookimpl(specname="pytest_unconfigure")
+def pytest_unconfigure_goldens(config: pytest.Config) -> None:
+    line = config.stash.get(_HYGIENE, None)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if line is not None and reporter is not None:
+        reporter.write_line(line, red=True, bold=True)
