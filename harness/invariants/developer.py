@@ -20,6 +20,7 @@ from harness.invariants.canonical import (
     sendable_strings,
     sent_call_ids,
 )
+from harness.invariants.memo import body_scope
 from harness.invariants.wire import tool_turns, wire_messages, wire_role
 from harness.model import DeveloperMessage, TextPart, ToolResultMessage, UserMessage
 
@@ -33,6 +34,11 @@ _SUBSTRING_MIN = 8
 
 def check_developer_degradation(ctx: CheckContext) -> list[Violation]:
     body = ctx.body
+    with body_scope():  # tool turns and call ids computed once, not once per developer message
+        return _check(ctx, body)
+
+
+def _check(ctx: CheckContext, body: Json) -> list[Violation]:
     out: list[Violation] = []
     developer_texts = [
         p.text

@@ -32,10 +32,13 @@ def check_interrupt_semantics(ctx: CheckContext) -> list[Violation]:
 def _ui_events(ctx: CheckContext) -> list[Violation]:
     events = ctx.ui_events(ctx.history)
     by_index: dict[int, list[str]] = {}
+    result_statuses: dict[int, list[object]] = {}  # grouped once: a pass per result is quadratic
     for event in events:
         index = event.get("history_index")
         if isinstance(index, int):
             by_index.setdefault(index, []).append(str(event.get("type")))
+            if event.get("type") == "tool_result":
+                result_statuses.setdefault(index, []).append(event.get("status"))
     out: list[Violation] = []
     history = ctx.history
     for index, event in enumerate(history):
@@ -53,11 +56,7 @@ def _ui_events(ctx: CheckContext) -> list[Violation]:
                     _violation(index, "interrupt event for an assistant message that was not aborted", kinds)
                 )
         elif isinstance(event, ToolResultMessage):
-            statuses = [
-                e.get("status")
-                for e in events
-                if e.get("history_index") == index and e.get("type") == "tool_result"
-            ]
+            statuses = result_statuses.get(index, [])
             expected = "success" if event.status == "success" else "error"
             if statuses != [expected]:
                 out.append(

@@ -7,9 +7,11 @@ sits inside the provider's result unit and is never repeated as a separate user 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from harness.invariants.base import CheckContext, Violation, leaves
 from harness.invariants.canonical import answered_results, effective_model, sendable_strings, sent_call_ids
-from harness.invariants.wire import tool_turns
+from harness.invariants.wire import WireResult, tool_turns
 from harness.model import ToolResultMessage
 
 __all__ = ["check_tool_result_text"]
@@ -26,6 +28,11 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
     text_leaves = [leaf for key, leaf in leaves(body) if key in _TEXT_KEYS]
     model = effective_model(ctx.provider, ctx.params, body)
     canonical = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
+    # Counted and grouped once: a pass over the body per tool result is quadratic.
+    leaf_counts, canonical_counts = Counter(text_leaves), Counter(canonical)
+    by_id: dict[object, list[WireResult]] = {}
+    for result in results:
+        by_id.setdefault(result.id, []).append(result)
     out: list[Violation] = []
     answered = answered_results(ctx.history)
     for index, event in enumerate(ctx.history):
@@ -33,7 +40,7 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
             continue  # orphan and duplicate results are not sent as results (I7/I13 judge them)
         text = event.output_text
         sent_id = ids.get(event.call_id, event.call_id)
-        mine = [r for r in results if r.id == sent_id]
+        mine = by_id.get(sent_id, [])
         if not mine:
             continue  # not sent at all: I7 and I13 judge that
         if not any(r.text == text for r in mine):
@@ -45,8 +52,8 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
                     {"output_text": text, "sent": [r.text for r in mine]},
                 )
             )
-        sent = sum(leaf == text for leaf in text_leaves)
-        allowed = max(1, sum(s == text for s in canonical))
+        sent = leaf_counts[text]
+        allowed = max(1, canonical_counts[text])
         if sent > allowed:
             out.append(
                 ctx.violation(
