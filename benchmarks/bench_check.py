@@ -57,7 +57,9 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             lines = path.read_text(encoding="utf-8").count("\n")
             rows.append((factor, lines, path.stat().st_size, elapsed))
-            print(f"{factor:>3}x  {lines:>7} lines  {path.stat().st_size:>11} bytes  {elapsed:8.2f} s  exit {result.exit_code}")
+            print(
+                f"{factor:>3}x  {lines:>7} lines  {path.stat().st_size:>11} bytes  {elapsed:8.2f} s  exit {result.exit_code}"
+            )
     base = rows[0][3]
     for factor, _, _, elapsed in rows[1:]:
         print(f"{factor}x size -> {elapsed / base:.1f}x time")

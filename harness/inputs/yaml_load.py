@@ -76,6 +76,15 @@ def _check_graph(root: yaml.Node, source: str, lim: Limits) -> None:
         stack.extend((k, False) for k in _children(node) if id(k) not in size)
 
 
+def _loader(text: str, source: str) -> yaml.SafeLoader:
+    try:
+        return yaml.SafeLoader(text)  # the reader checks every character up front
+    except yaml.YAMLError as exc:
+        raise InputError(
+            source, None, "(yaml)", f"invalid YAML: {getattr(exc, 'reason', None) or exc}"
+        ) from None
+
+
 def _compose(loader: yaml.SafeLoader, source: str) -> yaml.Node | None:
     try:
         return loader.get_single_node()
@@ -92,7 +101,7 @@ def _compose(loader: yaml.SafeLoader, source: str) -> yaml.Node | None:
 def compose_yaml(text: str, *, source: str, limits: Limits | None = None) -> yaml.Node | None:
     """The checked node graph (for scanners that want marks), or None for an empty document."""
     lim = current(limits)
-    loader = yaml.SafeLoader(text)
+    loader = _loader(text, source)
     try:
         node = _compose(loader, source)
         if node is not None:
@@ -105,7 +114,7 @@ def compose_yaml(text: str, *, source: str, limits: Limits | None = None) -> yam
 def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
     """``yaml.safe_load`` (no tag ever executes) within the limits; errors are ``InputError``."""
     lim = current(limits)
-    loader = yaml.SafeLoader(text)
+    loader = _loader(text, source)
     try:
         node = _compose(loader, source)
         if node is None:
