@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 from harness.adapters import PROVIDERS, canonical_json
 from harness.codec import HistoryError, dumps_history, load_history
+from harness.inputs import InputError
 from harness.params import CallParams
 from harness.params_io import load_params
 from harness.targets import Target, TargetError, get_target
@@ -209,4 +211,16 @@ app.command(name="diff")(diff_command)
 
 from harness.audit.command import audit as audit_command  # noqa: E402  (see harness/audit/command.py)
 
-app.command(name="audit")(audit_command)
+
+@functools.wraps(audit_command)
+def _audit(*args: Any, **kwargs: Any) -> None:
+    """Bad input met while loading (a hostile cassette) is one line and exit 2, never a traceback."""
+    from harness.replay import ReplayInputError
+
+    try:
+        audit_command(*args, **kwargs)
+    except (ReplayInputError, InputError) as exc:
+        _fail(str(exc))
+
+
+app.command(name="audit")(_audit)

@@ -68,11 +68,11 @@ def check_tree(
                 if not key.isascii() and _SURROGATE.search(key):
                     raise InputError(source, line, _path(path), "lone UTF-16 surrogate in a key")
                 if isinstance(v, str | dict | list):
-                    stack.append((v, depth + 1, [*path, key]))
+                    stack.append((cast(object, v), depth + 1, [*path, key]))
         elif isinstance(node, list):
             for i, v in enumerate(cast(list[Any], node)):
                 if isinstance(v, str | dict | list):
-                    stack.append((v, depth + 1, [*path, i]))
+                    stack.append((cast(object, v), depth + 1, [*path, i]))
 
 
 def loads_json(

@@ -8,7 +8,7 @@ expanded, recursive aliases, lone surrogates from ``"\\ud83d"`` escapes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -108,7 +108,7 @@ def compose_yaml(text: str, *, source: str, limits: Limits | None = None) -> yam
             _check_graph(node, source, lim)
         return node
     finally:
-        loader.dispose()
+        cast(Any, loader).dispose()
 
 
 def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
@@ -121,7 +121,7 @@ def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
             return None
         _check_graph(node, source, lim)
         try:
-            return loader.construct_document(node)
+            return cast(Any, loader).construct_document(node)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else None
@@ -133,4 +133,4 @@ def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
                 source, None, "(yaml)", f"cannot build the document: {type(exc).__name__}"
             ) from None
     finally:
-        loader.dispose()
+        cast(Any, loader).dispose()

@@ -10,7 +10,7 @@ Callers must not mutate what these return.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
@@ -25,7 +25,7 @@ _SCOPE: ContextVar[dict[object, list[tuple[tuple[Any, ...], Any]]] | None] = Con
 
 
 @contextmanager
-def body_scope() -> Iterator[None]:
+def body_scope() -> Generator[None]:
     """Memoize ``same_args`` functions until the block ends (bodies are final inside it)."""
     token = _SCOPE.set({})
     try:
@@ -46,7 +46,7 @@ def same_args(fn: Callable[P, R]) -> Callable[P, R]:
         for held, result in recent:
             if len(held) == len(args) and all(a is b for a, b in zip(held, args, strict=True)):
                 return result
-        result = fn(*args)
+        result = fn(*args, **kwargs)
         recent.insert(0, (tuple(args), result))
         del recent[_SLOTS:]
         return result
