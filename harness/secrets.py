@@ -49,7 +49,7 @@ _NAMED: tuple[tuple[str, str, str], ...] = (
         "aws-secret-access-key",
         "",
         r"(?i:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
-        r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
+        r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9+])",
     ),
     ("azure-storage-key", "AccountKey=", r"AccountKey=([A-Za-z0-9/+]{40,}={0,2})"),
     ("private-key", "-----BEGIN", r"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----)"),
@@ -122,7 +122,7 @@ def redact(text: str, replacement: str = "REDACTED") -> str:
     return "".join(pieces)
 
 
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{20,}={0,2}")
 
 
 def _as_text(data: bytes) -> str | None:
