@@ -54,12 +54,17 @@ def same_args(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+_K = 16  # k-gram length of the sampled index
+
+
 class TextIndex:
     """``needle in some string`` over many strings, for many needles, without a pass per needle.
 
-    Exact strings are a set lookup; otherwise one search in the strings joined by NUL,
-    from where the previous needle was found (needles mostly come in body order), then
-    from the start. Linear in total for in-order needles.
+    Exact strings are a set lookup. A needle of at least ``2K-1`` characters is looked up
+    by its k-grams in an index of the k-grams at every K-th position of the joined
+    strings (any occurrence covers one such position), so a needle that is absent costs
+    its own length, not the body's. Shorter needles search the strings joined by NUL,
+    from where the previous needle was found (needles mostly come in body order).
     """
 
     def __init__(self, strings: list[str]) -> None:
@@ -67,12 +72,42 @@ class TextIndex:
         self.exact = set(strings)
         self.joined = "\0".join(strings)
         self.cursor = 0
+        self._grams: dict[str, list[int]] | None = None
+
+    def _sampled(self) -> dict[str, list[int]]:
+        if self._grams is None:
+            grams: dict[str, list[int]] = {}
+            text = self.joined
+            for at in range(0, len(text) - _K + 1, _K):
+                grams.setdefault(text[at : at + _K], []).append(at)
+            self._grams = grams
+        return self._grams
+
+    def _long(self, needle: str) -> bool | None:
+        """Answer for a long needle from the sampled index; None when too ambiguous to say cheaply."""
+        grams = self._sampled()
+        size, text = len(needle), self.joined
+        tries = 0
+        for offset in range(size - _K + 1):
+            for at in grams.get(needle[offset : offset + _K], ()):
+                start = at - offset
+                if start >= 0 and text.startswith(needle, start):
+                    self.cursor = start
+                    return True
+                tries += 1
+                if tries > 64:
+                    return None  # repetitive text: let the plain search decide
+        return False
 
     def contains(self, needle: str) -> bool:
         if not needle or needle in self.exact:
             return True
         if "\0" in needle:
             return any(needle in s for s in self.strings)
+        if len(needle) >= 2 * _K - 1:
+            answer = self._long(needle)
+            if answer is not None:
+                return answer
         at = self.joined.find(needle, self.cursor)
         if at < 0:
             at = self.joined.find(needle, 0, self.cursor + len(needle))
