@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.canonical import answered_results, sent_call_ids
-from harness.invariants.wire import tool_turns
+from harness.invariants.wire import WireResult, tool_turns
 from harness.model import AssistantMessage, HistoryEvent, ToolResultMessage
 from harness.stream.base import CallResult
 
@@ -115,14 +115,16 @@ def _call_events(ctx: CheckContext) -> list[Violation]:
 def _request(ctx: CheckContext) -> list[Violation]:
     ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
     turns, orphans = tool_turns(ctx.provider, ctx.body)
-    results = [r for t in turns for r in t.results] + orphans
+    by_id: dict[object, list[WireResult]] = {}  # grouped once: a pass per result is quadratic
+    for result in [r for t in turns for r in t.results] + orphans:
+        by_id.setdefault(result.id, []).append(result)
     answered = answered_results(ctx.history)
     out: list[Violation] = []
     for index, event in enumerate(ctx.history):
         if not isinstance(event, ToolResultMessage) or index not in answered:
             continue
         sent = ids.get(event.call_id, event.call_id)
-        mine = [r for r in results if r.id == sent]
+        mine = by_id.get(sent, [])
         if not mine:
             continue
         failed = event.status != "success"
