@@ -270,6 +270,29 @@ def test_fuzz_unicode_history_lines(text: str) -> None:
 
 @pytest.mark.hostile_big
 def test_big_gzip_bomb_is_capped(tmp_path: Path) -> None:
-    bomb = gzip.compress(b"0" * 1_000_000_000)
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing; 1 GB of zeros, 1 MiB at a time
+    chunk = b"0" * (1 << 20)
+    bomb = b"".join(packer.compress(chunk) for _ in range(1024)) + packer.flush()
     path = _write(tmp_path, "bomb.yaml", cassette(bomb))
     _assert_clean_refusal(runner.invoke(app, ["replay", str(path), "--provider", "anthropic"]), path)
+
+
+def test_scrubber_opens_gzip_bodies_and_stores_them_decompressed() -> None:
+    from harness.scrub import scrub_interaction
+
+    key = "gh" + "p_" + "c" * 36
+    interaction = {
+        "request": {"method": "POST", "uri": f"https://x/v1/{key}/messages", "headers": {}},
+        "response": {
+            "status": {"code": 200},
+            "headers": {},
+            "body": {"string": gzip.compress(f"data: {key}\n".encode())},
+        },
+    }
+    scrubbed = scrub_interaction(interaction)
+    assert scrubbed["response"]["body"]["string"] == b"data: REDACTED\n"
+    assert key not in scrubbed["request"]["uri"] and "REDACTED" in scrubbed["request"]["uri"]
+    bomb = {**interaction, "response": {"headers": {}, "body": {"string": gzip.compress(b"0" * 300_000_000)}}}
+    assert scrub_interaction(bomb)["response"]["body"]["string"].startswith(b"REDACTED (")
