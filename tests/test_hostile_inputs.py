@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -283,8 +284,8 @@ def test_scrubber_opens_gzip_bodies_and_stores_them_decompressed() -> None:
     from harness.scrub import scrub_interaction
 
     key = "gh" + "p_" + "c" * 36
-    interaction = {
-        "request": {"method": "POST", "uri": f"https://x/v1/{key}/messages", "headers": {}},
+    interaction: dict[str, Any] = {
+        "request": {"method": "POST", "uri": f"https://x/v1/{key}/messages", "headers": dict[str, str]()},
         "response": {
             "status": {"code": 200},
             "headers": {},
@@ -294,5 +295,8 @@ def test_scrubber_opens_gzip_bodies_and_stores_them_decompressed() -> None:
     scrubbed = scrub_interaction(interaction)
     assert scrubbed["response"]["body"]["string"] == b"data: REDACTED\n"
     assert key not in scrubbed["request"]["uri"] and "REDACTED" in scrubbed["request"]["uri"]
-    bomb = {**interaction, "response": {"headers": {}, "body": {"string": gzip.compress(b"0" * 300_000_000)}}}
+    bomb: dict[str, Any] = {
+        **interaction,
+        "response": {"headers": dict[str, str](), "body": {"string": gzip.compress(b"0" * 300_000_000)}},
+    }
     assert scrub_interaction(bomb)["response"]["body"]["string"].startswith(b"REDACTED (")
