@@ -61,9 +61,9 @@ class TextIndex:
     """``needle in some string`` over many strings, for many needles, without a pass per needle.
 
     Exact strings are a set lookup. A needle of at least ``2K-1`` characters is looked up
-    by its k-grams in an index of the k-grams at every K-th position of the joined
-    strings (any occurrence covers one such position), so a needle that is absent costs
-    its own length, not the body's. Shorter needles search the strings joined by NUL,
+    by its first K k-grams in an index of the k-grams at every K-th position of the
+    joined strings (any occurrence covers one such position), so a needle that is absent
+    costs K lookups, not a pass over the body. Shorter needles search the strings joined by NUL,
     from where the previous needle was found (needles mostly come in body order).
     """
 
@@ -88,7 +88,9 @@ class TextIndex:
         grams = self._sampled()
         size, text = len(needle), self.joined
         tries = 0
-        for offset in range(size - _K + 1):
+        # An occurrence starting at ``s`` covers the sampled position ``s + offset`` for exactly
+        # one offset in [0, K): those K k-grams of the needle are all that need looking up.
+        for offset in range(min(_K, size - _K + 1)):
             for at in grams.get(needle[offset : offset + _K], ()):
                 start = at - offset
                 if start >= 0 and text.startswith(needle, start):

@@ -221,7 +221,7 @@ def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violat
         for pidx, part in enumerate(event.parts):
             if isinstance(part, ThinkingTextPart) and id(part) not in native_texts:
                 value, what = part.text.strip(), "thinking text that is not sent as native reasoning"
-            elif isinstance(part, ThinkingSignaturePart) and part.signature not in sendable:
+            elif isinstance(part, ThinkingSignaturePart) and part.signature not in sendable_index.exact:
                 value, what = (
                     part.signature.strip(),
                     "a signature that is not native to this provider and model",
