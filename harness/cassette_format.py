@@ -13,6 +13,8 @@ from typing import Any, cast
 
 import yaml
 
+from harness.inputs import load_yaml
+
 __all__ = ["deserialize", "dump_cassette", "serialize"]
 
 
@@ -79,7 +81,8 @@ def serialize(cassette_dict: dict[str, Any]) -> str:
 
 
 def deserialize(cassette_string: str) -> dict[str, Any]:
-    data: Any = yaml.safe_load(cassette_string) or {}
+    """Raises ``harness.inputs.InputError`` on hostile YAML (alias bombs, depth, lone surrogates)."""
+    data: Any = load_yaml(cassette_string, source="(cassette)") or {}
     document = cast(dict[str, Any], data)
     # vcrpy wants string bodies back; JSON bodies are stored parsed for review.
     for interaction in cast(list[dict[str, Any]], document.get("interactions", [])):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from harness.inputs import InputError, Limits, loads_json, read_text
 from harness.model import HistoryEvent
 
 __all__ = ["HistoryError", "decode_line", "dumps_history", "encode_event", "load_history", "loads_history"]
@@ -19,12 +20,19 @@ _PART_TAGS = frozenset(
 _EVENT: TypeAdapter[HistoryEvent] = TypeAdapter(HistoryEvent)
 
 
-class HistoryError(ValueError):
+class HistoryError(InputError):
     """A malformed history line; ``str()`` is the one-line report ``FILE:LINE: field: reason``."""
 
     def __init__(self, source: str, line: int, field: str, reason: str) -> None:
-        self.source, self.line, self.field, self.reason = source, line, field, reason
-        super().__init__(f"{source}:{line}: {field}: {reason}")
+        super().__init__(source, line, field, reason)
+        self.args = (f"{source}:{line}: {field}: {reason}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    @classmethod
+    def of(cls, exc: InputError) -> HistoryError:
+        return cls(exc.source, exc.line, exc.field, exc.reason)
 
 
 def _field_path(loc: Sequence[int | str]) -> str:
@@ -47,12 +55,14 @@ def _field_path(loc: Sequence[int | str]) -> str:
     return out or "(line)"
 
 
-def decode_line(text: str, *, source: str = "<history>", line: int = 1) -> HistoryEvent:
+def decode_line(
+    text: str, *, source: str = "<history>", line: int = 1, limits: Limits | None = None
+) -> HistoryEvent:
     """Parse one JSONL line into a HistoryEvent, raising HistoryError with a precise location."""
     try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HistoryError(source, line, "(json)", f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        data: Any = loads_json(text, source=source, line=line, limits=limits)
+    except InputError as exc:
+        raise HistoryError.of(exc) from None
     if not isinstance(data, dict):
         raise HistoryError(source, line, "(line)", f"expected a JSON object, got {type(data).__name__}")
     try:
@@ -64,30 +74,41 @@ def decode_line(text: str, *, source: str = "<history>", line: int = 1) -> Histo
         raise HistoryError(source, line, return_field, msg) from None
 
 
-def loads_history(text: str, *, source: str = "<history>") -> list[HistoryEvent]:
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based number, line) without copying the whole text into a list first."""
+    start, number = 0, 1
+    while start <= len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        yield number, text[start:end]
+        start, number = end + 1, number + 1
+
+
+def loads_history(
+    text: str, *, source: str = "<history>", limits: Limits | None = None
+) -> list[HistoryEvent]:
     """Decode a whole JSONL document; blank lines are skipped."""
+    lim = Limits.from_env() if limits is None else limits
     events: list[HistoryEvent] = []
     # Split on "\n" only: str.splitlines() also breaks on U+2028, U+0085 and friends,
     # which JSON strings may legally contain unescaped (found by the round-trip property).
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in _lines(text):
         raw = raw.removesuffix("\r")
         if raw.strip():
-            events.append(decode_line(raw, source=source, line=number))
+            events.append(decode_line(raw, source=source, line=number, limits=lim))
     return events
 
 
 def load_history(path: str | Path) -> list[HistoryEvent]:
     """Read a JSONL history file. Unreadable or non-UTF-8 files raise HistoryError too."""
     p = Path(path)
+    limits = Limits.from_env()
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HistoryError(str(p), 0, "(file)", "no such file") from None
-    except UnicodeDecodeError as exc:
-        raise HistoryError(str(p), 0, "(file)", f"not UTF-8 (byte {exc.start})") from None
-    except OSError as exc:
-        raise HistoryError(str(p), 0, "(file)", exc.strerror or str(exc)) from None
-    return loads_history(text, source=str(p))
+        text = read_text(p, limits)
+    except InputError as exc:
+        raise HistoryError.of(exc) from None
+    return loads_history(text, source=str(p), limits=limits)
 
 
 def encode_event(event: HistoryEvent) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
 __all__ = ["CallParams", "ThinkingParams", "ToolSpec"]
 
@@ -30,17 +30,17 @@ class ThinkingParams(_Params):
     OpenAI reasoning effort, OpenRouter ``reasoning.effort`` and Gemini 3 thinking level.
     """
 
-    enabled: bool = True
-    budget_tokens: int | None = None
+    enabled: StrictBool = True  # strict: "yes" or 1 is an error, never coerced
+    budget_tokens: int | None = Field(default=None, ge=0)  # a negative budget is an error, never sent
     effort: Literal["minimal", "low", "medium", "high"] | None = None
-    include_thoughts: bool = True
+    include_thoughts: StrictBool = True
 
 
 class CallParams(_Params):
     model: str | None = None
     system: str | None = None
     tools: list[ToolSpec] | None = None
-    max_tokens: int | None = None
+    max_tokens: int | None = Field(default=None, ge=1)
     thinking: ThinkingParams | None = None
     temperature: float | None = None
-    stream: bool = True
+    stream: StrictBool = True

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from harness.codec import HistoryError
+from harness.inputs import InputError, loads_json, read_text
 from harness.params import CallParams
 
 __all__ = ["load_params"]
@@ -26,17 +27,10 @@ def load_params(path: str | Path) -> CallParams:
     """Parse a PARAMS.json file; raises HistoryError (``FILE:LINE: field: reason``) when invalid."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HistoryError(str(p), 0, "(file)", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HistoryError(str(p), 0, "(file)", str(exc)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HistoryError(
-            str(p), exc.lineno, "(json)", f"invalid JSON: {exc.msg} at column {exc.colno}"
-        ) from None
+        text = read_text(p)
+        data = loads_json(text, source=str(p))
+    except InputError as exc:
+        raise HistoryError.of(exc) from None
     try:
         return CallParams.model_validate(data)
     except ValidationError as exc:

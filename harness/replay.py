@@ -7,15 +7,14 @@ JSON document (Gemini's array framing without ``alt=sse``, or one non-streamed b
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-import yaml
-
 from harness.contract.exchange import Exchange
+from harness.inputs import InputError, check_json_text, gunzip, load_yaml, read_bytes
+from harness.inputs.files import decode_utf8
 from harness.stream import CallResult, StreamParser, get_parser
 from harness.stream.base import item_to_json
 from harness.stream.drive import chunked, parse_chunks
@@ -86,11 +85,9 @@ def _request_body(request: dict[str, Any]) -> Any:
 
 def _load_cassette(path: Path, text: str) -> list[Exchange]:
     try:
-        data: Any = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise ReplayInputError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        data: Any = load_yaml(text, source=str(path))
+    except InputError as exc:
+        raise ReplayInputError(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(cast(dict[str, Any], data).get("interactions"), list):
         raise ReplayInputError(f"{path}: interactions: not a vcrpy cassette (no 'interactions' list)")
     exchanges: list[Exchange] = []
@@ -107,7 +104,8 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
             )
             encoding = next((v[0] for k, v in headers.items() if k.lower() == "content-encoding" and v), "")
             if encoding == "gzip" or body[:2] == b"\x1f\x8b":
-                body = gzip.decompress(body)
+                body = gunzip(body, source=str(path), field=f"interactions[{n}].response.body")
+            _check_body(body, str(path), f"interactions[{n}].response.body")
             exchanges.append(
                 Exchange(
                     method=str(request.get("method", "POST")),
@@ -118,6 +116,8 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
                     body=body,
                 )
             )
+        except InputError as exc:
+            raise ReplayInputError(str(exc)) from None
         except (KeyError, TypeError, AttributeError, ValueError, OSError) as exc:
             raise ReplayInputError(
                 f"{path}: interactions[{n}]: malformed interaction ({type(exc).__name__}: {exc})"
@@ -125,19 +125,25 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
     return exchanges
 
 
+def _check_body(body: bytes, source: str, field: str) -> None:
+    """JSON depth and lone surrogate escapes in a response body, before any parser sees it."""
+    check_json_text(body.decode("utf-8", errors="replace"), source=source, field=field)
+
+
 def load_exchanges(path: str | Path, provider: str) -> list[Exchange]:
     """Read any of the four replay forms into exchanges."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ReplayInputError(f"{p}: no such file") from None
-    except OSError as exc:
-        raise ReplayInputError(f"{p}: {exc.strerror or exc}") from None
-    name = p.name.lower()
+        raw = read_bytes(p)
+        name = p.name.lower()
+        if name.endswith((".yaml", ".yml")):
+            return _load_cassette(p, decode_utf8(raw, str(p)))
+        if raw[:2] == b"\x1f\x8b":
+            raw = gunzip(raw, source=str(p), field="(body)")
+        _check_body(raw, str(p), "(body)")
+    except InputError as exc:
+        raise ReplayInputError(str(exc)) from None
     synthetic = "(replayed body)"
-    if name.endswith((".yaml", ".yml")):
-        return _load_cassette(p, raw.decode("utf-8", errors="replace"))
     if name.endswith(".chunks.txt"):
         try:
             body = chunks_to_sse(raw.decode("utf-8"), provider)

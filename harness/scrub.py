@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 from typing import Any, cast
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+
+from harness.inputs import InputError, gunzip
+from harness.secrets import _COMPILED, ACCOUNT_ID_PATTERN, find_secrets, redact  # pyright: ignore[reportPrivateUsage]
 
 __all__ = [
     "ACCOUNT_ID_PATTERN",
@@ -52,31 +55,31 @@ SECRET_HEADERS = frozenset(
     }
 )
 
-#: Provider API key shapes. Bounded on the left so base64 signatures that merely contain "sk-" don't match
-#: ("=" may precede a key: ``x=sk-...`` in a query string; in base64 it is only trailing padding).
-KEY_PATTERN = re.compile(
-    r"(?<![A-Za-z0-9_+/-])("
-    r"sk-ant-[A-Za-z0-9_-]{20,}"
-    r"|sk-or-v1-[A-Za-z0-9]{20,}"
-    r"|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"
-    r"|AIza[0-9A-Za-z_-]{30,}"
-    r"|gsk_[A-Za-z0-9]{20,}"
-    r"|xai-[A-Za-z0-9]{20,}"
-    r"|[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*"
-    r")"
+#: The shared detector's patterns (harness/secrets.py): kept under the old name for importers.
+KEY_PATTERN = re.compile("|".join(f"(?:{p.pattern})" for _, _, p in _COMPILED))
+#: Query parameters whose value is a credential or a signature whatever it looks like.
+SIGNATURE_QUERY_PARAMETERS = frozenset(
+    {
+        "sig",
+        "signature",
+        "x-amz-signature",
+        "x-amz-credential",
+        "x-amz-security-token",
+        "x-goog-signature",
+        "x-goog-credential",
+        "client_secret",
+        "password",
+        "secret",
+    }
 )
-
-#: Organization and project ids (OpenAI ``org-``/``proj_``): not secrets, but they name the account
-#: that recorded, and OpenAI quotes them in error bodies ("... in organization org-...").
-ACCOUNT_ID_PATTERN = re.compile(r"(?<![A-Za-z0-9_-])(org-[A-Za-z0-9]{20,}|proj_[A-Za-z0-9]{20,})")
 
 
 def find_keys(text: str) -> list[str]:
-    return [m.group(1) for m in KEY_PATTERN.finditer(text)]
+    return [m.value for m in find_secrets(text)]
 
 
 def scrub_text(text: str) -> str:
-    return ACCOUNT_ID_PATTERN.sub(REDACTED, KEY_PATTERN.sub(REDACTED, text))
+    return redact(text, REDACTED)
 
 
 def _scrub_body(body: Any) -> Any:
@@ -84,10 +87,15 @@ def _scrub_body(body: Any) -> Any:
     if isinstance(body, str):
         return scrub_text(body)
     if isinstance(body, bytes):
+        if body[:2] == b"\x1f\x8b":  # still compressed: scrubbed inside, stored decompressed
+            try:  # (content-encoding is not an allowed header, so the cassette must not say gzip)
+                body = gunzip(body, source="(recorded body)")
+            except InputError as exc:
+                return f"{REDACTED} ({exc.reason})".encode()
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            return body  # binary (e.g. still gzip-compressed): the cassette stores it as-is
+            return body  # binary: the cassette stores it as-is
         return scrub_text(text).encode("utf-8")
     if isinstance(body, dict):
         fields = cast(dict[str, Any], body)
@@ -98,10 +106,14 @@ def _scrub_body(body: Any) -> Any:
 
 def scrub_uri(uri: str) -> str:
     parts = urlsplit(scrub_text(uri))
+    path = unquote(parts.path)
+    if find_secrets(path):  # a key in the path (a proxy that takes it there), percent-encoded or not
+        parts = parts._replace(path=quote(scrub_text(path), safe="/:@!$&'()*+,;=-._~"))
     if not parts.query:
         return urlunsplit(parts)
+    hidden = SECRET_QUERY_PARAMETERS | SIGNATURE_QUERY_PARAMETERS
     query = [
-        (k, REDACTED if k.lower() in SECRET_QUERY_PARAMETERS else v)
+        (k, REDACTED if k.lower() in hidden else scrub_text(v))
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
     ]
     return urlunsplit(parts._replace(query=urlencode(query, safe=":/")))

@@ -6,7 +6,7 @@ import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from rich.console import Console
@@ -238,7 +238,7 @@ def test_the_terminal_form_fits_the_width_and_cuts_nothing(width: int) -> None:
     result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
     console = Console(file=io.StringIO(), width=width, color_system=None)
     print_report(result, compare(result, None), console)
-    out: str = console.file.getvalue()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+    out = cast(io.StringIO, console.file).getvalue()
     lines = out.splitlines()
     assert all(len(line) <= width for line in lines), max(lines, key=len)
     matrix = out.split("Conformance", 1)[1].split("failing (provider, check, case)", 1)[0]

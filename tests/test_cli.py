@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 import pytest
 from typer.testing import CliRunner
@@ -148,7 +149,7 @@ def test_conformance_fits_80_columns_and_names_its_target() -> None:
     summary = run_conformance(["openai-responses", "anthropic"])
     console = Console(file=io.StringIO(), width=80, color_system=None)
     print_summary(summary, console)
-    out: str = console.file.getvalue()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+    out = cast(io.StringIO, console.file).getvalue()
     assert "…" not in out
     assert all(len(line) <= 80 for line in out.splitlines())
     assert "openai-responses" in out and "stable" in out

@@ -109,3 +109,45 @@ def test_canary_through_the_vcr_fixture_path(tmp_path: Path) -> None:
         assert key.encode() in response.content  # echoed live
     assert cassette.is_file()
     assert _files_containing(tmp_path, [key, query_key, TAIL]) == []
+
+
+#: One synthetic canary per key kind the shared detector knows (harness/secrets.py), built from
+#: pieces so this file itself holds no key-shaped string.
+EVERY_KIND = {
+    "anthropic": "sk-" + "ant-api03-" + TAIL,
+    "openai": "sk-" + TAIL,
+    "openai-project": "sk-" + "proj-" + TAIL,
+    "openrouter": "sk-" + "or-v1-" + TAIL,
+    "google": "AI" + "za" + TAIL[:35],
+    "groq": "gs" + "k_" + TAIL,
+    "xai": "xa" + "i-" + TAIL,
+    "aws-access-key-id": "AK" + "IA" + "CANARY0123456789",
+    "github": "gh" + "p_" + TAIL,
+    "github-fine-grained": "github" + "_pat_" + TAIL,
+    "slack": "xo" + "xb-" + "123456789012-" + TAIL,
+    "jwt": "ey" + "JhbGciOiJIUzI1NiJ9." + "ey" + "JzdWIiOiJjYW5hcnkifQ." + TAIL,
+    "stripe": "sk" + "_live_" + TAIL,
+    "huggingface": "h" + "f_" + TAIL,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EVERY_KIND))
+def test_canary_of_every_kind_in_path_query_body_and_echo(kind: str, tmp_path: Path) -> None:
+    """A key in the URL path, in a query parameter not named like a secret, in the JSON body, echoed back."""
+    from harness.record.vcr_setup import harness_vcr
+
+    key = EVERY_KIND[kind]
+    cassette = tmp_path / "vcr.yaml"
+    calls = model_calls("anthropic", CASSETTES / "anthropic" / SOURCES["anthropic"])
+    with (
+        FakeProvider(calls[:1], echo_credentials=True) as fake,
+        harness_vcr("once").use_cassette(str(cassette)),
+    ):
+        response = httpx.post(
+            f"{fake.base_url}/proxy/{key}/v1/messages?sig={key}&X-Amz-Signature={TAIL}",
+            headers={"x-api-key": key, "content-type": "application/json"},
+            json={"model": "m", "messages": [{"role": "user", "content": f"my key is {key}"}]},
+        )
+        assert key.encode() in response.content  # echoed live
+    assert cassette.is_file()
+    assert _files_containing(tmp_path, [key, TAIL]) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
@@ -66,3 +67,54 @@ def test_scan_missing_path_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["scan", str(tmp_path / "nope")])
     assert result.exit_code == 2
     assert result.stderr.startswith("harness: no such file or directory")
+
+
+def _every_kind() -> dict[str, str]:
+    from tests.test_record_canary import EVERY_KIND
+
+    tail = "0123456789abcdefghijABCDEFGHIJ0123456789"
+    return {
+        **EVERY_KIND,
+        "aws-secret-access-key": "aws_secret_access_key = " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCYCANARYKEY0",
+        "private-key": "-----BEGIN RSA " + "PRIVATE KEY-----",
+        "azure-storage-key": "AccountKey=" + tail * 2 + "==",
+    }
+
+
+def _cassette_forms(secret: str) -> dict[str, str]:
+    """The secret in a plain line, a URL path, a gzip !!binary body and a base64 string body."""
+    import base64
+    import gzip
+
+    import yaml
+
+    def interaction(uri: str, body: object) -> str:
+        return yaml.safe_dump(
+            {
+                "interactions": [
+                    {"request": {"method": "POST", "uri": uri}, "response": {"body": {"string": body}}}
+                ]
+            }
+        )
+
+    return {
+        "plain.txt": f"config: {secret}\n",
+        "path.yaml": interaction(f"https://proxy.example/v1/{secret}/messages", ""),
+        "gzip.yaml": interaction("https://x/v1/messages", gzip.compress(f"data: {secret}\n".encode())),
+        "base64.yaml": interaction(
+            "https://x/v1/messages", base64.b64encode(f'{{"k": "{secret}"}}'.encode()).decode()
+        ),
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_every_kind()))
+def test_scan_catches_every_kind_everywhere(kind: str, tmp_path: Path) -> None:
+    secret = _every_kind()[kind]
+    for name, text in _cassette_forms(secret).items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    from harness.record.scan import scan_paths
+
+    result = scan_paths([tmp_path])
+    assert result.skipped == []
+    assert sorted({Path(f.path).name for f in result.findings}) == sorted(_cassette_forms(secret)), kind
+    assert all(secret not in str(f) for f in result.findings)

@@ -115,6 +115,10 @@ class CheckContext:
     #: Why a message has no stream, by message index.
     stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)
+    #: Warnings by message index, for the rendered they index (a scan per question is quadratic).
+    _warnings_by_message: tuple[Rendered, dict[int | None, list[RenderWarning]]] | None = field(
+        default=None, repr=False
+    )
 
     @property
     def rendered(self) -> Rendered:
@@ -132,7 +136,14 @@ class CheckContext:
 
     def warned(self, message_index: int, part_index: int | None = None, *, exact: bool = False) -> bool:
         """Whether a warning names this message, and this part (``exact``) or this part or the whole message."""
-        return any(_names(w, message_index, part_index, exact) for w in self.rendered.warnings)
+        rendered = self.rendered
+        if self._warnings_by_message is None or self._warnings_by_message[0] is not rendered:
+            index: dict[int | None, list[RenderWarning]] = {}
+            for warning in rendered.warnings:
+                index.setdefault(warning.message_index, []).append(warning)
+            self._warnings_by_message = (rendered, index)
+        mine = self._warnings_by_message[1].get(message_index, [])
+        return any(_names(w, message_index, part_index, exact) for w in mine)
 
     def violation(
         self,

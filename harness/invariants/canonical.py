@@ -15,6 +15,7 @@ from typing import Literal
 
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
 from harness.invariants.base import Json, dicts, leaves
+from harness.invariants.memo import same_args
 from harness.invariants.wire import WireCall, tool_turns
 from harness.model import (
     AssistantMessage,
@@ -167,6 +168,7 @@ def _part_strings(part: object) -> Iterator[str]:
         yield from (part.call_id, part.tool_name, part.arguments_json)
 
 
+@same_args
 def sendable_strings(
     history: Sequence[HistoryEvent], params: CallParams, provider: str, model: str
 ) -> list[str]:
@@ -244,6 +246,7 @@ class CanonicalCall:
     part: ToolCallPart
 
 
+@same_args
 def canonical_calls(history: Sequence[HistoryEvent]) -> list[CanonicalCall]:
     """Every tool call in history order, one per (message, call id): duplicates share one result."""
     out: list[CanonicalCall] = []
@@ -284,6 +287,7 @@ def body_calls(provider: str, body: Json) -> list[WireCall]:
     return [call for turn in turns for call in turn.calls]
 
 
+@same_args
 def sent_call_ids(history: Sequence[HistoryEvent], provider: str, body: Json) -> dict[str, str]:
     """Canonical call id -> the id it was sent under.
 

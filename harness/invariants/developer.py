@@ -20,6 +20,7 @@ from harness.invariants.canonical import (
     sendable_strings,
     sent_call_ids,
 )
+from harness.invariants.memo import body_scope, same_args
 from harness.invariants.wire import tool_turns, wire_messages, wire_role
 from harness.model import DeveloperMessage, TextPart, ToolResultMessage, UserMessage
 
@@ -33,6 +34,11 @@ _SUBSTRING_MIN = 8
 
 def check_developer_degradation(ctx: CheckContext) -> list[Violation]:
     body = ctx.body
+    with body_scope():  # tool turns and call ids computed once, not once per developer message
+        return _check(ctx, body)
+
+
+def _check(ctx: CheckContext, body: Json) -> list[Violation]:
     out: list[Violation] = []
     developer_texts = [
         p.text
@@ -83,11 +89,17 @@ def _result_containers(ctx: CheckContext, tool_index: int) -> list[Json] | None:
     event = ctx.history[tool_index]
     assert isinstance(event, ToolResultMessage)
     sent = sent_call_ids(ctx.history, ctx.provider, ctx.body).get(event.call_id, event.call_id)
-    turns, orphans = tool_turns(ctx.provider, ctx.body)
-    found = [r.container for t in turns for r in t.results if r.id == sent] + [
-        r.container for r in orphans if r.id == sent
-    ]
-    return found or None
+    return _containers_by_id(ctx.provider, ctx.body).get(sent) or None
+
+
+@same_args
+def _containers_by_id(provider: str, body: Json) -> dict[object, list[Json]]:
+    """Result containers by sent id, in body order (turns, then orphans); memoized in ``body_scope``."""
+    turns, orphans = tool_turns(provider, body)
+    out: dict[object, list[Json]] = {}
+    for result in [r for t in turns for r in t.results] + orphans:
+        out.setdefault(result.id, []).append(result.container)
+    return out
 
 
 def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list[Violation]:

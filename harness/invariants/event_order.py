@@ -94,10 +94,13 @@ def items_from_parts(message: AssistantMessage) -> list[StreamItem]:
 def check_event_order(ctx: CheckContext) -> list[Violation]:
     out: list[Violation] = []
     replayed = ctx.ui_events(ctx.history)
+    by_index: dict[object, list[Any]] = {}  # grouped once: a pass per message is quadratic
+    for e in replayed:
+        by_index.setdefault(e.get("history_index"), []).append(e)
     for index, event in enumerate(ctx.history):
         if not isinstance(event, AssistantMessage):
             continue
-        mine = [e for e in replayed if e.get("history_index") == index]
+        mine = by_index.get(index, [])
         for problem in event_order_problems(mine, event.stop_reason):
             out.append(Violation(ID, None, index, f"replayed UI events: {problem}", _kinds(mine), "policy"))
         # An interrupt is the client's doing, never in a stream: judge the message's own items then.

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.canonical import answered_results, sent_call_ids
-from harness.invariants.wire import tool_turns
+from harness.invariants.wire import WireResult, tool_turns
 from harness.model import AssistantMessage, HistoryEvent, ToolResultMessage
 
 __all__ = ["check_interrupt_semantics"]
@@ -32,10 +32,13 @@ def check_interrupt_semantics(ctx: CheckContext) -> list[Violation]:
 def _ui_events(ctx: CheckContext) -> list[Violation]:
     events = ctx.ui_events(ctx.history)
     by_index: dict[int, list[str]] = {}
+    result_statuses: dict[int, list[object]] = {}  # grouped once: a pass per result is quadratic
     for event in events:
         index = event.get("history_index")
         if isinstance(index, int):
             by_index.setdefault(index, []).append(str(event.get("type")))
+            if event.get("type") == "tool_result":
+                result_statuses.setdefault(index, []).append(event.get("status"))
     out: list[Violation] = []
     history = ctx.history
     for index, event in enumerate(history):
@@ -53,11 +56,7 @@ def _ui_events(ctx: CheckContext) -> list[Violation]:
                     _violation(index, "interrupt event for an assistant message that was not aborted", kinds)
                 )
         elif isinstance(event, ToolResultMessage):
-            statuses = [
-                e.get("status")
-                for e in events
-                if e.get("history_index") == index and e.get("type") == "tool_result"
-            ]
+            statuses = result_statuses.get(index, [])
             expected = "success" if event.status == "success" else "error"
             if statuses != [expected]:
                 out.append(
@@ -117,14 +116,16 @@ def _call_events(ctx: CheckContext) -> list[Violation]:
 def _request(ctx: CheckContext) -> list[Violation]:
     ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
     turns, orphans = tool_turns(ctx.provider, ctx.body)
-    results = [r for t in turns for r in t.results] + orphans
+    by_id: dict[object, list[WireResult]] = {}  # grouped once: a pass per result is quadratic
+    for result in [r for t in turns for r in t.results] + orphans:
+        by_id.setdefault(result.id, []).append(result)
     answered = answered_results(ctx.history)
     out: list[Violation] = []
     for index, event in enumerate(ctx.history):
         if not isinstance(event, ToolResultMessage) or index not in answered:
             continue
         sent = ids.get(event.call_id, event.call_id)
-        mine = [r for r in results if r.id == sent]
+        mine = by_id.get(sent, [])
         if not mine:
             continue
         failed = event.status != "success"

@@ -10,8 +10,12 @@ Error and task metadata events are replay records, not conversation content.
 
 from __future__ import annotations
 
-from harness.invariants.base import CheckContext, Json, Violation, leaves
-from harness.invariants.canonical import body_calls, found_arguments, found_text, sent_call_ids
+import json
+from typing import cast
+
+from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves
+from harness.invariants.canonical import body_calls, sent_call_ids
+from harness.invariants.memo import TextIndex
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -33,23 +37,23 @@ ID = "I13"
 
 
 def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
-    body = ctx.body
-    mapping = sent_call_ids(ctx.history, ctx.provider, body)
-    call_ids = {c.id for c in body_calls(ctx.provider, body)}
+    body = _BodyIndex(ctx.body)  # indexed once: a pass over the body per part is quadratic
+    mapping = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    call_ids = {c.id for c in body_calls(ctx.provider, ctx.body)}
     out: list[Violation] = []
     for index, event in enumerate(ctx.history):
         if isinstance(event, SystemMessage | UserMessage | DeveloperMessage | AssistantMessage):
             parts: list[AnyPart] = list(event.parts)
             for pidx, part in enumerate(parts):
-                if not _sent(part, body, mapping, call_ids) and not ctx.warned(index, pidx):
+                if not ctx.warned(index, pidx) and not _sent(part, body, mapping, call_ids):
                     out.append(
                         _lost(ctx, index, f"part {pidx} ({part.type})", part.model_dump(exclude_none=True))
                     )
         elif isinstance(event, ToolResultMessage):
-            if not found_text(event.output_text, body) and not ctx.warned(index):
+            if not ctx.warned(index) and not body.text(event.output_text):
                 out.append(_lost(ctx, index, "output_text", {"output_text": event.output_text}))
             for pidx, image in enumerate(event.parts):
-                if not _sent(image, body, mapping, call_ids) and not ctx.warned(index, pidx):
+                if not ctx.warned(index, pidx) and not _sent(image, body, mapping, call_ids):
                     out.append(
                         _lost(ctx, index, f"part {pidx} ({image.type})", image.model_dump(exclude_none=True))
                     )
@@ -68,16 +72,53 @@ def _lost(ctx: CheckContext, index: int, what: str, example: object) -> Violatio
     )
 
 
-def _sent(part: AnyPart, body: Json, mapping: dict[str, str], call_ids: set[str | None]) -> bool:
+class _BodyIndex:
+    """The body's strings and objects, indexed once for ``found_text``/``found_arguments`` questions."""
+
+    def __init__(self, body: Json) -> None:
+        self.strings = TextIndex([leaf for _, leaf in leaves(body)])
+        self._body = body
+        self._objects: set[object] | None = None
+
+    def text(self, value: str) -> bool:
+        """``found_text``: the stripped value inside some string of the body."""
+        return self.strings.contains(value.strip())
+
+    def arguments(self, arguments_json: str) -> bool:
+        """``found_arguments``: verbatim as a string, or an equal JSON object somewhere in the body."""
+        if not arguments_json.strip() or arguments_json in self.strings.exact:
+            return True
+        try:
+            value = json.loads(arguments_json)
+        except (json.JSONDecodeError, RecursionError):
+            return False
+        if self._objects is None:
+            self._objects = {_frozen(d) for d in dicts(self._body)}
+        try:
+            return _frozen(value) in self._objects
+        except TypeError:
+            return False
+
+
+def _frozen(value: object) -> object:
+    """A hashable form with ``==`` semantics of the JSON value (dict order ignored, 1 == 1.0)."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in cast(Json, value).items())
+    if isinstance(value, list):
+        return ("[list]", *(_frozen(v) for v in cast(list[object], value)))
+    return value
+
+
+def _sent(part: AnyPart, body: _BodyIndex, mapping: dict[str, str], call_ids: set[str | None]) -> bool:
     if isinstance(part, TextPart | ThinkingTextPart):
-        return found_text(part.text, body)
+        return body.text(part.text)
     if isinstance(part, ThinkingSignaturePart):
-        return not part.signature or any(leaf == part.signature for _, leaf in leaves(body))
+        return not part.signature or part.signature in body.strings.exact
     if isinstance(part, ImageURLPart):
         payload = part.url.partition(",")[2] if part.url.startswith("data:") else part.url
-        return found_text(payload, body)
+        return body.text(payload)
     if isinstance(part, ImageFilePart):
-        return found_text(part.file_path, body)
+        return body.text(part.file_path)
     assert isinstance(part, ToolCallPart)
     sent_id = mapping.get(part.call_id, part.call_id)
-    return sent_id in call_ids and found_arguments(part.arguments_json, body)
+    return sent_id in call_ids and body.arguments(part.arguments_json)

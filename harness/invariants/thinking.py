@@ -15,11 +15,11 @@ from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_l
 from harness.invariants.canonical import (
     ThinkingPair,
     effective_model,
-    explained,
     is_native,
     sendable_strings,
     thinking_pairs,
 )
+from harness.invariants.memo import TextIndex
 from harness.invariants.wire import signature_fields, wire_messages
 from harness.model import (
     AssistantMessage,
@@ -238,6 +238,9 @@ def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violat
     """Foreign signatures and unsent thinking must not reappear anywhere (e.g. as literal text)."""
     sendable = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
     body_leaves = [leaf for key, leaf in leaves(ctx.body) if key in _CONTENT_KEYS]
+    # Indexed once: a pass over the body (and the sendable strings) per part is quadratic.
+    sendable_index, leaf_index = TextIndex(list(sendable)), TextIndex(body_leaves)
+    stripped_leaves = {leaf.strip() for leaf in body_leaves}
     out: list[Violation] = []
     for index, event in enumerate(ctx.history):
         if not isinstance(event, AssistantMessage):
@@ -245,19 +248,16 @@ def _leaks(ctx: CheckContext, model: str, native_texts: set[int]) -> list[Violat
         for pidx, part in enumerate(event.parts):
             if isinstance(part, ThinkingTextPart) and id(part) not in native_texts:
                 value, what = part.text.strip(), "thinking text that is not sent as native reasoning"
-            elif isinstance(part, ThinkingSignaturePart) and part.signature not in sendable:
+            elif isinstance(part, ThinkingSignaturePart) and part.signature not in sendable_index.exact:
                 value, what = (
                     part.signature.strip(),
                     "a signature that is not native to this provider and model",
                 )
             else:
                 continue
-            if not value or explained(value, sendable):
+            if not value or sendable_index.contains(value):  # ``explained``
                 continue
-            if any(
-                leaf.strip() == value or (len(value) >= _LEAK_SUBSTRING_MIN and value in leaf)
-                for leaf in body_leaves
-            ):
+            if value in stripped_leaves or (len(value) >= _LEAK_SUBSTRING_MIN and leaf_index.contains(value)):
                 out.append(
                     ctx.violation(
                         ID,

@@ -8,6 +8,7 @@ sits inside the provider's result unit and is never repeated as a separate user 
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from harness.invariants.base import CheckContext, Violation, leaves
 from harness.invariants.canonical import answered_results, effective_model, sendable_strings, sent_call_ids
@@ -28,6 +29,11 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
     text_leaves = [leaf for key, leaf in leaves(body) if key in _TEXT_KEYS]
     model = effective_model(ctx.provider, ctx.params, body)
     canonical = sendable_strings(ctx.history, ctx.params, ctx.provider, model)
+    # Counted and grouped once: a pass over the body per tool result is quadratic.
+    leaf_counts, canonical_counts = Counter(text_leaves), Counter(canonical)
+    by_id: dict[object, list[WireResult]] = {}
+    for result in results:
+        by_id.setdefault(result.id, []).append(result)
     out: list[Violation] = []
     answered = answered_results(ctx.history)
     developer = "\n".join(
@@ -42,7 +48,7 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
             continue  # orphan and duplicate results are not sent as results (I7/I13 judge them)
         text = event.output_text
         sent_id = ids.get(event.call_id, event.call_id)
-        mine = [r for r in results if r.id == sent_id]
+        mine = by_id.get(sent_id, [])
         if not mine:
             continue  # not sent at all: I7 and I13 judge that
         if not any(_carries(r, text, developer) for r in mine):
@@ -55,8 +61,8 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
                     kind="degrade",
                 )
             )
-        sent = sum(leaf == text for leaf in text_leaves)
-        allowed = max(1, sum(s == text for s in canonical))
+        sent = leaf_counts[text]
+        allowed = max(1, canonical_counts[text])
         if sent > allowed:
             out.append(
                 ctx.violation(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.invariants.base import Json, as_dict, as_list
+from harness.invariants.memo import same_args
 
 __all__ = [
     "LIST_KEY",
@@ -174,6 +175,7 @@ def _results(provider: str, pos: int, item: Json) -> list[WireResult]:
     return []
 
 
+@same_args
 def tool_turns(provider: str, body: Json) -> tuple[list[ToolTurn], list[WireResult]]:
     """Assistant turns with their calls and following results, plus results before any turn.
 

@@ -20,7 +20,7 @@ from harness.cassette_format import dump_cassette
 from harness.record.client import HttpResponse
 from harness.record.endpoints import HttpRequest
 from harness.replay import Exchange
-from harness.scrub import ACCOUNT_ID_PATTERN, find_keys, scrub_interaction
+from harness.scrub import scrub_interaction
 
 __all__ = [
     "UnsafeCassetteError",
@@ -85,10 +85,14 @@ def check_clean(text: str, secrets: list[str]) -> None:
     problems: list[str] = []
     if any(secret and secret in text for secret in secrets):
         problems.append("the API key itself")
-    if found := find_keys(text):
-        problems.append(f"{len(found)} key-like string(s)")
-    if found_ids := ACCOUNT_ID_PATTERN.findall(text):
-        problems.append(f"{len(found_ids)} organization/project id(s)")
+    from harness.record.scan import scan_text
+
+    found = scan_text(text, "cassette.yaml")  # the scanner's view: lines, YAML values, gzip/base64
+    keys = [f for f in found if not f.kind.startswith(("openai-organization", "openai-project-id"))]
+    if keys:
+        problems.append(f"{len(keys)} key-like string(s)")
+    if len(found) > len(keys):
+        problems.append(f"{len(found) - len(keys)} organization/project id(s)")
     if problems:
         raise UnsafeCassetteError(
             f"refusing to write: the scrubbed cassette still contains {', '.join(problems)}"

@@ -156,19 +156,30 @@ def _write(
 
 def scan_command(
     paths: Annotated[list[Path], typer.Argument(help="Files or directories to scan (recursively).")],
+    exclude: Annotated[
+        list[str] | None, typer.Option(help="Glob of files or directories to skip (repeatable), e.g. .venv.")
+    ] = None,
+    no_gitignore: Annotated[
+        bool, typer.Option("--no-gitignore", help="Scan files that .gitignore files exclude too.")
+    ] = False,
 ) -> None:
-    """Report key-like strings and account ids (masked); exit 1 when any is found."""
+    """Report key-like strings and account ids (masked); exit 1 when any is found, 2 when a file was unreadable."""
     from harness.record.scan import scan_paths
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or directory: {', '.join(missing)}")
-    findings = scan_paths(paths)
-    for finding in findings:
+    result = scan_paths(paths, excludes=exclude or [], gitignore=not no_gitignore)
+    for finding in result.findings:
         typer.echo(str(finding))
-    if findings:
-        typer.echo(f"harness scan: {len(findings)} secret-like string(s) found", err=True)
+    for skipped in result.skipped:
+        typer.echo(f"harness: {skipped} (skipped)", err=True)
+    if result.findings:
+        typer.echo(f"harness scan: {len(result.findings)} secret-like string(s) found", err=True)
         raise typer.Exit(1)
+    if result.skipped:
+        typer.echo(f"harness scan: {len(result.skipped)} file(s) not fully scanned", err=True)
+        raise typer.Exit(2)
     typer.echo(f"harness scan: clean ({', '.join(str(p) for p in paths)})", err=True)
 
 

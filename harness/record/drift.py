@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.model import TextPart, ToolCallPart
-from harness.replay import Exchange, load_exchanges, replay_exchange
+from harness.replay import Exchange, ReplayInputError, load_exchanges, replay_exchange
 from harness.stream import get_parser
 from harness.stream.events import derive_events
 from harness.stream.sse import SSEDecoder
@@ -24,6 +24,7 @@ from harness.stream.sse import SSEDecoder
 __all__ = ["DriftReport", "diff_exchanges", "diff_files", "json_changes", "stream_summary"]
 
 MAX_REQUEST_LINES = 40
+SYNTHETIC_URI = "(replayed body)"  # what harness.replay names a bare body's request
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -201,8 +202,8 @@ def _path(uri: str) -> str:
 
 def diff_exchanges(old: list[Exchange], new: list[Exchange], provider: str) -> DriftReport:
     """Compare model calls pairwise, in order."""
-    old_calls = [e for e in old if e.is_model_call]
-    new_calls = [e for e in new if e.is_model_call]
+    old_calls = [e for e in old if _model_call(e)]
+    new_calls = [e for e in new if _model_call(e)]
     report = DriftReport()
     if len(old_calls) != len(new_calls):
         report.lines.append(f"model calls: {len(old_calls)} -> {len(new_calls)}")
@@ -224,5 +225,14 @@ def diff_exchanges(old: list[Exchange], new: list[Exchange], provider: str) -> D
     return report
 
 
+def _model_call(exchange: Exchange) -> bool:
+    """A recorded model call, or a bare response body (raw SSE or JSON): one model call by definition."""
+    return exchange.is_model_call or exchange.uri == SYNTHETIC_URI
+
+
 def diff_files(old: str | Path, new: str | Path, provider: str) -> DriftReport:
-    return diff_exchanges(load_exchanges(old, provider), load_exchanges(new, provider), provider)
+    """Diff two recordings; a pair with no model call on either side is refused, never "no drift"."""
+    old_exchanges, new_exchanges = load_exchanges(old, provider), load_exchanges(new, provider)
+    if not any(map(_model_call, old_exchanges)) and not any(map(_model_call, new_exchanges)):
+        raise ReplayInputError(f"{old}: interactions: no model call in either file, nothing to compare")
+    return diff_exchanges(old_exchanges, new_exchanges, provider)

@@ -1,38 +1,36 @@
 """``harness scan``: find key-like strings (and account ids) in files before they are committed.
 
-The last line of defence after scrubbing, run in CI over ``cassettes/``. Lines are
-scanned as text; YAML files are also scanned by decoded string value, because YAML
-may fold a long string across lines or escape it, which would hide a key from a line
-scan. A report never repeats the secret: only its kind, a short prefix and its length.
+The last line of defence after scrubbing, run in CI over ``cassettes/``. One detector
+(``harness/secrets.py``) shared with the scrubber and ``check_clean``. Lines are scanned
+as text; YAML files are also scanned by decoded string value (YAML may fold or escape a
+long string), and what gzip and base64 payloads (``!!binary`` bodies) hide is decoded and
+scanned too. Every file is read through the input boundary (``harness/inputs``): an
+unreadable or hostile file is reported and skipped, never a traceback. Directory
+symlinks are followed once (no loops); ``.gitignore`` files are honoured unless asked
+not to; ``--exclude`` takes glob patterns. A report never repeats the secret: only its
+kind, a short prefix and its length.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import fnmatch
+import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
 
 import yaml
 
-from harness.scrub import ACCOUNT_ID_PATTERN, KEY_PATTERN
+from harness.inputs import InputError, Limits, gunzip, read_bytes
+from harness.inputs.yaml_load import compose_yaml
+from harness.secrets import KINDS, decoded_texts, find_secrets
 
-__all__ = ["Finding", "classify", "mask", "scan_paths", "scan_text"]
+__all__ = ["Finding", "ScanResult", "classify", "mask", "scan_paths", "scan_text"]
 
-_KINDS = (
-    ("sk-ant-", "anthropic-key"),
-    ("sk-or-v1-", "openrouter-key"),
-    ("sk-proj-", "openai-project-key"),
-    ("sk-svcacct-", "openai-service-account-key"),
-    ("sk-admin-", "openai-admin-key"),
-    ("sk-", "openai-key"),
-    ("AIza", "google-api-key"),
-    ("gsk_", "groq-key"),
-    ("xai-", "xai-key"),
-    ("org-", "openai-organization-id"),
-    ("proj_", "openai-project-id"),
-)
 _YAML_SUFFIXES = (".yaml", ".yml")
+_BINARY_TAG = "tag:yaml.org,2002:binary"
 
 
 @dataclass(frozen=True, order=True)
@@ -46,73 +44,198 @@ class Finding:
         return f"{self.path}:{self.line}: {self.kind}: {self.masked}"
 
 
+@dataclass
+class ScanResult:
+    findings: list[Finding] = field(default_factory=list[Finding])
+    #: Files (or parts of files) that could not be read or decoded, one ``FILE[:LINE]: field: reason`` each.
+    skipped: list[str] = field(default_factory=list[str])
+
+
 def classify(secret: str) -> str:
-    if secret.lower().startswith("bearer"):
-        return "bearer-token"
-    return next((kind for prefix, kind in _KINDS if secret.startswith(prefix)), "key")
+    found = find_secrets(secret, account_ids=True)
+    return found[0].kind if found else "key"
 
 
 def mask(secret: str) -> str:
     """A recognisable but useless form: the kind's public prefix and the length."""
-    prefix = next(
-        (p for p, _ in _KINDS if secret.startswith(p)),
-        secret[:6] if secret.lower().startswith("bearer") else "",
-    )
+    found = find_secrets(secret, account_ids=True)
+    if found:
+        return found[0].masked()
+    prefix = next((p for _, p, _ in KINDS if secret.startswith(p)), "")
     return f"{prefix}*** ({len(secret)} chars)"
 
 
-def _matches(text: str) -> Iterator[str]:
-    for pattern in (KEY_PATTERN, ACCOUNT_ID_PATTERN):
-        for m in pattern.finditer(text):
-            yield m.group(1)
+def _findings(text: str, path: str, line: int) -> Iterator[Finding]:
+    for m in find_secrets(text, account_ids=True):
+        yield Finding(path, line + text.count("\n", 0, m.start), m.kind, m.masked())
 
 
-def scan_text(text: str, path: str) -> list[Finding]:
-    """Line findings, plus findings in decoded YAML string values that no line showed."""
-    findings = [
-        Finding(path, number, classify(s), mask(s))
-        for number, line in enumerate(text.splitlines(), start=1)
-        for s in _matches(line)
-    ]
-    if path.endswith(_YAML_SUFFIXES):
-        seen = {(f.line, f.masked) for f in findings}
-        for line, value in _yaml_strings(text):
-            for s in _matches(value):
-                finding = Finding(path, line, classify(s), mask(s))
-                if (line, finding.masked) not in seen:
-                    findings.append(finding)
-    return sorted(set(findings))
+def _bounded_gunzip(path: str, line: int) -> object:
+    def run(data: bytes) -> bytes:
+        return gunzip(data, source=path, line=line, field="(gzip payload)")
+
+    return run
 
 
-def _yaml_strings(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based start line, decoded value) of every scalar in a YAML document; nothing if it does not parse."""
+def scan_text(text: str, path: str, skipped: list[str] | None = None) -> list[Finding]:
+    """Line findings, plus findings in decoded YAML values and in gzip/base64 payloads."""
+    findings = set(_findings(text, path, 1))
     try:
-        root = cast("yaml.Node | None", yaml.compose(text, Loader=yaml.SafeLoader))  # pyright: ignore[reportUnknownMemberType]
-    except yaml.YAMLError:
-        return
-    stack: list[Any] = [root] if root is not None else []
+        for line, value in _decoded(text, path):
+            findings.update(_findings(value, path, line) if "\n" not in value else _flat(value, path, line))
+    except InputError as exc:
+        if skipped is not None:
+            skipped.append(f"{exc} (scanned as plain text only)")
+    return sorted(findings)
+
+
+def _flat(value: str, path: str, line: int) -> Iterator[Finding]:
+    """Findings in a decoded payload, all reported at the line of the value that holds it."""
+    for f in _findings(value, path, line):
+        yield Finding(path, line, f.kind, f.masked)
+
+
+def _decoded(text: str, path: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of YAML string values and of what gzip/base64 hides in any value."""
+    if path.endswith(_YAML_SUFFIXES):
+        for line, value, binary in _yaml_strings(text, path):
+            if binary is not None:
+                yield from ((line, t) for t in decoded_texts(binary, gunzip=_bounded_gunzip(path, line)))
+            else:
+                yield line, value
+                yield from ((line, t) for t in decoded_texts(value, gunzip=_bounded_gunzip(path, line)))
+    else:
+        yield from ((1, t) for t in decoded_texts(text, gunzip=_bounded_gunzip(path, 1)))
+
+
+def _yaml_strings(text: str, path: str) -> Iterator[tuple[int, str, bytes | None]]:
+    """(line, decoded value, bytes of a ``!!binary`` value) of every scalar; nothing if not YAML."""
+    try:
+        root = compose_yaml(text, source=path)
+    except InputError as exc:
+        if exc.reason.startswith("invalid YAML"):
+            return  # not YAML (or broken YAML): the line scan is all there is
+        raise
+    stack: list[yaml.Node] = [root] if root is not None else []
+    seen: set[int] = set()
     while stack:
         node = stack.pop()
+        if id(node) in seen:
+            continue  # an alias: its strings were scanned at the anchor
+        seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
-            yield node.start_mark.line + 1, str(node.value)
+            value = str(node.value)
+            binary: bytes | None = None
+            if node.tag == _BINARY_TAG:
+                try:
+                    binary = base64.b64decode("".join(value.split()))
+                except (binascii.Error, ValueError):
+                    binary = None
+            yield node.start_mark.line + 1, value, binary
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
         elif isinstance(node, yaml.MappingNode):
             stack.extend(item for pair in node.value for item in pair)
 
 
-def _files(paths: Iterable[Path]) -> Iterator[Path]:
+# ---------------------------------------------------------------- walking the tree
+
+
+def _ignore_patterns(directory: Path) -> list[str]:
+    """Patterns of ``directory/.gitignore`` (negations are not supported and are skipped)."""
+    file = directory / ".gitignore"
+    try:
+        text = read_bytes(file).decode("utf-8", errors="replace") if file.is_file() else ""
+    except InputError:
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(("#", "!"))]
+
+
+def _ignored(rel: str, name: str, is_dir: bool, patterns: Iterable[str]) -> bool:
+    for pattern in patterns:
+        dir_only = pattern.endswith("/")
+        p = pattern.strip("/")
+        if dir_only and not is_dir:
+            continue
+        if "/" in pattern.rstrip("/"):
+            if fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel, p + "/*"):
+                return True
+        elif fnmatch.fnmatch(name, p):
+            return True
+    return False
+
+
+def _walk(root: Path, excludes: list[str], gitignore: bool, visited: set[tuple[int, int]]) -> Iterator[Path]:
+    """Files under ``root`` in sorted order; directory symlinks followed, each directory once."""
+    stack: list[tuple[Path, list[tuple[Path, list[str]]]]] = [(root, [])]
+    while stack:
+        directory, rules = stack.pop()
+        try:
+            st = directory.stat()
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in visited:
+            continue  # a symlink loop, or a directory reached twice
+        visited.add((st.st_dev, st.st_ino))
+        if gitignore:
+            own = _ignore_patterns(directory)
+            rules = [*rules, (directory, own)] if own else rules
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs: list[Path] = []
+        for entry in entries:
+            path = Path(entry.path)
+            is_dir = entry.is_dir(follow_symlinks=True)
+            if entry.name == ".git" or _excluded(path, root, entry.name, excludes):
+                continue
+            if any(
+                _ignored(path.relative_to(base).as_posix(), entry.name, is_dir, pats) for base, pats in rules
+            ):
+                continue
+            if is_dir:
+                subdirs.append(path)
+            else:
+                yield path
+        stack.extend((d, rules) for d in reversed(subdirs))
+
+
+def _excluded(path: Path, root: Path, name: str, excludes: list[str]) -> bool:
+    rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+    return any(
+        fnmatch.fnmatch(name, pattern)
+        or fnmatch.fnmatch(rel, pattern)
+        or fnmatch.fnmatch(path.as_posix(), pattern)
+        for pattern in excludes
+    )
+
+
+def _files(paths: Iterable[Path], excludes: list[str], gitignore: bool) -> Iterator[Path]:
+    visited: set[tuple[int, int]] = set()
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file())
+            yield from _walk(path, excludes, gitignore, visited)
         else:
             yield path
 
 
-def scan_paths(paths: Iterable[Path]) -> list[Finding]:
-    """Findings in every file under ``paths`` (binary content is read as UTF-8 with replacement)."""
-    findings: list[Finding] = []
-    for file in _files(paths):
-        text = file.read_bytes().decode("utf-8", errors="replace")
-        findings += scan_text(text, str(file))
-    return findings
+def scan_paths(paths: Iterable[Path], *, excludes: Iterable[str] = (), gitignore: bool = True) -> ScanResult:
+    """Findings in every file under ``paths``; unreadable files are listed in ``skipped``."""
+    result = ScanResult()
+    limits = Limits.from_env()
+    for file in _files(paths, list(excludes), gitignore):
+        try:
+            data = read_bytes(file, limits)
+        except InputError as exc:
+            result.skipped.append(str(exc))
+            continue
+        if data[:2] == b"\x1f\x8b":
+            try:
+                data = gunzip(data, source=str(file), field="(file)", limits=limits)
+            except InputError as exc:
+                result.skipped.append(str(exc))
+                continue
+        text = data.decode("utf-8", errors="replace")
+        result.findings += scan_text(text, str(file), result.skipped)
+    return result

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from harness.inputs import InputError, loads_json, read_text
 from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
 
 __all__ = ["ToolScript", "ToolScriptError", "load_tool_script"]
@@ -48,13 +49,9 @@ def load_tool_script(path: str | Path | None) -> ToolScript:
         return ToolScript()
     p = Path(path)
     try:
-        data: Any = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ToolScriptError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ToolScriptError(f"{p}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ToolScriptError(f"{p}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+        data: Any = loads_json(read_text(p), source=str(p))
+    except InputError as exc:
+        raise ToolScriptError(str(exc)) from None
     if not isinstance(data, dict):
         raise ToolScriptError(f"{p}: expected a JSON object mapping tool name -> output")
     outputs = {

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness import cassette_format
+from harness.inputs import read_text
 from harness.record import RECORD_MODES
 from harness.record.cassette_io import check_clean, write_atomic
 from harness.scrub import (
@@ -85,7 +86,7 @@ class AtomicPersister:
     @classmethod
     def load_cassette(cls, cassette_path: str | Path, serializer: Any) -> Any:
         path = Path(cassette_path)
-        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        text = read_text(path) if path.is_file() else ""  # bounded, strict UTF-8, no FIFOs
         if not text.strip():  # like vcrpy: a missing or empty cassette is recorded anew
             raise _vcr_filesystem.CassetteNotFoundError()
         return _vcr_serialize.deserialize(text, serializer)

@@ -1,0 +1,51 @@
+"""Limits of the input boundary, with documented defaults and environment overrides."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+__all__ = ["ENV", "Limits"]
+
+MIB = 1024 * 1024
+
+#: Field name -> environment variable that raises (or lowers) it.
+ENV = {
+    "max_file_bytes": "HARNESS_MAX_FILE_BYTES",
+    "max_decompressed_bytes": "HARNESS_MAX_DECOMPRESSED_BYTES",
+    "max_decompress_ratio": "HARNESS_MAX_DECOMPRESS_RATIO",
+    "max_depth": "HARNESS_MAX_DEPTH",
+    "max_int_digits": "HARNESS_MAX_INT_DIGITS",
+    "max_yaml_nodes": "HARNESS_MAX_YAML_NODES",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one input may cost. The defaults fit every real recording and history seen so far."""
+
+    max_file_bytes: int = 256 * MIB
+    max_decompressed_bytes: int = 64 * MIB
+    max_decompress_ratio: int = 200
+    max_depth: int = 200
+    max_int_digits: int = 4300
+    max_yaml_nodes: int = 2_000_000
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """Defaults, overridden by the ``HARNESS_MAX_*`` variables (positive integers; others ignored)."""
+        values: dict[str, int] = {}
+        for name, var in ENV.items():
+            raw = os.environ.get(var, "").strip()
+            if raw.isdigit() and int(raw) > 0:
+                values[name] = int(raw)
+        limits = cls(**values)
+        # Python refuses int() of longer digit strings itself; keep its limit in step with ours.
+        if limits.max_int_digits > sys.get_int_max_str_digits():
+            sys.set_int_max_str_digits(limits.max_int_digits)
+        return limits
+
+
+def current(limits: Limits | None) -> Limits:
+    return limits if limits is not None else Limits.from_env()

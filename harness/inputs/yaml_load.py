@@ -1,0 +1,136 @@
+"""YAML through PyYAML's safe loader, bounded before a single Python object is built.
+
+Composition (nodes only, aliases shared) is linear in the text; what blows up is a
+consumer walking the aliases expanded (a 359-byte "billion laughs" is 10^9 strings).
+So the composed graph is measured first: nesting depth, nodes counted with aliases
+expanded, recursive aliases, lone surrogates from ``"\\ud83d"`` escapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import yaml
+
+from harness.inputs.errors import InputError
+from harness.inputs.json_load import _SURROGATE  # pyright: ignore[reportPrivateUsage]
+from harness.inputs.limits import ENV, Limits, current
+
+__all__ = ["compose_yaml", "load_yaml"]
+
+
+def _line(node: yaml.Node) -> int:
+    return node.start_mark.line + 1
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [item for pair in node.value for item in pair]
+    return []
+
+
+def _check_graph(root: yaml.Node, source: str, lim: Limits) -> None:
+    """Expanded size, depth and Unicode of a composed graph; each distinct node visited once."""
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            kids = _children(node)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            height[key] = 1 + max((height[id(k)] for k in kids), default=0)
+            on_path.discard(key)
+            if size[key] > lim.max_yaml_nodes:
+                raise InputError(
+                    source,
+                    _line(node),
+                    "(yaml)",
+                    f"more than {lim.max_yaml_nodes} nodes with aliases expanded "
+                    f"(an alias bomb? raise {ENV['max_yaml_nodes']})",
+                )
+            if height[key] > lim.max_depth:
+                raise InputError(
+                    source,
+                    _line(node),
+                    "(yaml)",
+                    f"nested deeper than {lim.max_depth} (raise {ENV['max_depth']})",
+                )
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise InputError(source, _line(node), "(yaml)", "recursive alias (a node that contains itself)")
+        if isinstance(node, yaml.ScalarNode):
+            value = str(node.value)
+            if not value.isascii() and _SURROGATE.search(value):
+                raise InputError(source, _line(node), "(yaml)", "lone UTF-16 surrogate (not valid Unicode)")
+            size[key], height[key] = 1, 1
+            continue
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((k, False) for k in _children(node) if id(k) not in size)
+
+
+def _loader(text: str, source: str) -> yaml.SafeLoader:
+    try:
+        return yaml.SafeLoader(text)  # the reader checks every character up front
+    except yaml.YAMLError as exc:
+        raise InputError(
+            source, None, "(yaml)", f"invalid YAML: {getattr(exc, 'reason', None) or exc}"
+        ) from None
+
+
+def _compose(loader: yaml.SafeLoader, source: str) -> yaml.Node | None:
+    try:
+        return loader.get_single_node()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise InputError(
+            source, line, "(yaml)", f"invalid YAML: {getattr(exc, 'problem', None) or exc}"
+        ) from None
+    except RecursionError:
+        raise InputError(source, None, "(yaml)", "nested too deep to parse") from None
+
+
+def compose_yaml(text: str, *, source: str, limits: Limits | None = None) -> yaml.Node | None:
+    """The checked node graph (for scanners that want marks), or None for an empty document."""
+    lim = current(limits)
+    loader = _loader(text, source)
+    try:
+        node = _compose(loader, source)
+        if node is not None:
+            _check_graph(node, source, lim)
+        return node
+    finally:
+        cast(Any, loader).dispose()
+
+
+def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
+    """``yaml.safe_load`` (no tag ever executes) within the limits; errors are ``InputError``."""
+    lim = current(limits)
+    loader = _loader(text, source)
+    try:
+        node = _compose(loader, source)
+        if node is None:
+            return None
+        _check_graph(node, source, lim)
+        try:
+            return cast(Any, loader).construct_document(node)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else None
+            raise InputError(
+                source, line, "(yaml)", f"invalid YAML: {getattr(exc, 'problem', None) or exc}"
+            ) from None
+        except (RecursionError, ValueError, TypeError) as exc:
+            raise InputError(
+                source, None, "(yaml)", f"cannot build the document: {type(exc).__name__}"
+            ) from None
+    finally:
+        cast(Any, loader).dispose()
