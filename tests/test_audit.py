@@ -213,7 +213,7 @@ def test_each_provider_renders_with_a_model_it_serves() -> None:
         ('{"format": "harness-audit/1"}', "format: not a harness-audit/2 document"),
         (None, "options: a JSON object expected"),
         (None, "providers: unknown provider"),
-        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than"),
     ],
 )
 def test_a_bad_baseline_is_one_line_before_the_audit_runs(
@@ -265,3 +265,26 @@ def test_reports_link_cells_to_findings_and_explain_every_check(tmp_path: Path) 
     assert set(re.findall(r"\]\(#([^)]+)\)", markdown)) <= set(
         re.findall(r'<a name="([^"]+)"></a>', markdown)
     )
+
+
+def test_an_unreadable_cassette_is_named_skipped_and_the_exit_status_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    toy: Target = ToyTarget("toy", "1")
+    monkeypatch.setattr("harness.targets.get_target", lambda name: toy)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    root = tmp_path / "cassettes" / "anthropic"
+    root.mkdir(parents=True)
+    shutil.copy(GOLDENS.parent / "cassettes/anthropic/pai__sonnet40_thinking_then_text.yaml", root)
+    (root / "bomb.yaml").write_text(
+        "a: &a [" + ",".join(["*a"] * 3) + "]\n" + "b: [*a]\n" * 2, encoding="utf-8"
+    )
+    (root / "bad.yaml").write_text("interactions: [\n  - {request: {", encoding="utf-8")
+    args = ["audit", "--target", "toy", "--examples", "0", "--cassettes", str(tmp_path / "cassettes")]
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    named = [line for line in result.output.splitlines() if line.startswith("harness: ")]
+    assert any("bad.yaml" in line for line in named), result.output
+    audit = json.loads((tmp_path / "out/audit.json").read_text(encoding="utf-8"))
+    assert any(r["kind"] == "cassette" for r in audit["records"])  # the readable cassette was audited

@@ -86,7 +86,10 @@ def test_gzip_response_body(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("interactions: [\n  - {request: {", "file: invalid YAML at line"),
+        (
+            "interactions: [\n  - {request: {",
+            "file: invalid YAML: did not find expected node content at line 2",
+        ),
         ("just: a mapping\n", "file: not a vcrpy cassette"),
         ("!!python/object/apply:os.system ['true']\n", "file: invalid YAML"),  # never a python tag
     ],
@@ -105,7 +108,7 @@ def test_unreadable_interaction_names_itself_and_run_goes_on(tmp_path: Path) -> 
     path = tmp_path / "half.yaml"
     path.write_text(yaml.safe_dump(document), encoding="utf-8")
     calls = load_file(path)
-    assert calls[0].problem is not None and calls[0].problem.startswith("request body: not JSON")
+    assert calls[0].problem is not None and calls[0].problem.startswith("request body: invalid JSON")
     assert calls[1].problem is None and calls[1].body == _expected()[1]
 
 
@@ -138,3 +141,21 @@ def test_har_file(tmp_path: Path) -> None:
     assert calls[0].headers == {"x": ["1"]} and calls[0].route is not None
     (tmp_path / "bad.har").write_text("{}", encoding="utf-8")
     assert load_file(tmp_path / "bad.har")[0].problem == "file: not a HAR file (no 'log.entries' list)"
+
+
+def test_a_gzip_bomb_body_is_one_problem_and_the_run_goes_on(tmp_path: Path) -> None:
+    import gzip
+
+    bomb = gzip.compress(b"\0" * (80 * 1024 * 1024), compresslevel=9)  # ~80 KB that inflates to 80 MiB
+    good = yaml.safe_load(
+        (
+            Path(__file__).parent.parent / "cassettes/anthropic/pai__sonnet40_thinking_then_text.yaml"
+        ).read_text()
+    )
+    interaction = good["interactions"][0]
+    bad = {**interaction, "response": {**interaction["response"], "body": {"string": bomb}}}
+    path = tmp_path / "bomb.yaml"
+    path.write_text(yaml.safe_dump({"interactions": [bad, interaction]}), encoding="utf-8")
+    calls = load_file(path)
+    assert calls[0].problem is not None and "response body" in calls[0].problem, calls[0].problem
+    assert calls[1].problem is None

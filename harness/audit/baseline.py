@@ -19,6 +19,7 @@ from harness.audit.model import AuditResult, Failure
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import canonical_json
+from harness.inputs import InputError, loads_json, read_text
 
 __all__ = ["Baseline", "BaselineError", "BodyChange", "Comparison", "compare", "load_baseline"]
 
@@ -100,13 +101,11 @@ def load_baseline(path: Path) -> Baseline:
     """An audit JSON file or a goldens directory."""
     if path.is_dir():
         return _load_goldens(path)
-    try:
-        result = AuditResult.from_json(json.loads(path.read_text(encoding="utf-8")), PROVIDERS)
-    except FileNotFoundError:
-        raise BaselineError(f"{path}: no such file") from None
-    except RecursionError:
-        raise BaselineError(f"{path}: not an audit JSON (nested too deeply)") from None
-    except (OSError, ValueError) as exc:
+    try:  # the input boundary: regular file, bounded size, depth and integers
+        result = AuditResult.from_json(loads_json(read_text(path), source=str(path)), PROVIDERS)
+    except InputError as exc:
+        raise BaselineError(str(exc)) from None
+    except ValueError as exc:
         raise BaselineError(f"{path}: {exc}".splitlines()[0]) from None
     requests = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
     return Baseline(

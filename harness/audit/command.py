@@ -2,7 +2,8 @@
 
 Exit codes: 0 when every failure of a ``--fail-on`` kind (reject and degrade by default)
 is accepted by the baseline (or there is none), 1 when some failure is not, 2 with one
-line on stderr for unusable options. ``policy`` findings are listed, never fatal by default.
+line on stderr for unusable options, or when some cassette could not be read (each named
+on stderr and skipped; the reports cover the rest). ``policy`` findings are listed, never fatal by default.
 """
 
 from __future__ import annotations
@@ -97,4 +98,6 @@ def audit(
     written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them
     typer.echo("audit: wrote " + ", ".join(str(p) for p in written.values()), err=True)
     print_report(result, comparison)
-    raise typer.Exit(0 if comparison.ok else 1)
+    for line in result.unreadable:
+        typer.echo(f"harness: {line}", err=True)
+    raise typer.Exit(1 if not comparison.ok else 2 if result.unreadable else 0)

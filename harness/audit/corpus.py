@@ -93,14 +93,23 @@ def request_cases(
     return cases
 
 
-def cassette_cases(root: Path, providers: Sequence[str]) -> list[CassetteCase]:
-    """Every model call in ``root/<provider>/*.yaml``; paths are shown relative to ``root``'s parent."""
+def cassette_cases(root: Path, providers: Sequence[str]) -> tuple[list[CassetteCase], list[str]]:
+    """Every model call in ``root/<provider>/*.yaml`` (paths shown relative to ``root``'s parent),
+    and one line for each cassette that could not be read (skipped, never blamed on the target)."""
+    from harness.inputs import InputError
+    from harness.replay import ReplayInputError
+
     cases: list[CassetteCase] = []
+    unreadable: list[str] = []
     for provider in providers:
         for path in sorted((root / provider).glob("*.yaml")):
-            calls = [e for e in load_exchanges(path, provider) if e.is_model_call]
+            try:
+                calls = [e for e in load_exchanges(path, provider) if e.is_model_call]
+            except (ReplayInputError, InputError) as exc:
+                unreadable.append(str(exc))
+                continue
             shown = f"{root.name}/{provider}/{path.name}"
             cases += [
                 CassetteCase(f"cassette/{path.stem}#{n}", provider, shown, e) for n, e in enumerate(calls)
             ]
-    return cases
+    return cases, unreadable

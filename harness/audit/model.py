@@ -192,6 +192,8 @@ class AuditResult:
     notes: list[str] = field(default_factory=list[str])
     #: How the cases were made (``examples``, ``model`` override): a baseline compares like with like.
     options: dict[str, Any] = field(default_factory=dict[str, Any])
+    #: Inputs that could not be read (one line each); they were skipped, and the exit status says so.
+    unreadable: list[str] = field(default_factory=list[str])
 
     def failures(self) -> list[Failure]:
         return sorted(

@@ -49,9 +49,11 @@ def run_audit(
                 probe.example = "an HTTP 500 response and an empty 200 stream, replayed by the target"
             records.append(probe)
     checks = list(REQUEST_CHECKS)
+    unreadable: list[str] = []
     if cassettes is not None and cassettes.is_dir():
         checks += REPLAY_CHECKS
-        replays = cassette_cases(cassettes, chosen)
+        replays, unreadable = cassette_cases(cassettes, chosen)
+        notes += [f"unreadable cassette skipped: {line}" for line in unreadable]
         if progress:
             progress(f"{len(replays)} recorded model calls")
         records += [check_replay(target, c, _reference_replay(c.provider, c.exchange)) for c in replays]
@@ -68,4 +70,5 @@ def run_audit(
         records=records,
         notes=notes,
         options={"examples": examples, "model": model},
+        unreadable=unreadable,
     )

@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-import yaml
-
 from harness.contract.routing import Route, route
+from harness.inputs import InputError, gunzip, load_yaml, loads_json, read_bytes, read_text
 
 __all__ = ["RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
 
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SUFFIXES = (".yaml", ".yml", ".yaml.gz", ".yml.gz", ".har")
 
 
@@ -73,9 +70,10 @@ def iter_files(paths: Iterable[str | Path]) -> list[Path]:
     return sorted(set(found))
 
 
-def _decompress(data: bytes, encoding: str = "") -> bytes:
+def _decompress(data: bytes, encoding: str = "", *, source: str = "(body)", field: str = "body") -> bytes:
+    """Gzip bodies are inflated through the input boundary (size and ratio capped)."""
     if data[:2] == b"\x1f\x8b" or "gzip" in encoding.lower():
-        return gzip.decompress(data)
+        return gunzip(data, source=source, field=field)
     return data
 
 
@@ -116,7 +114,9 @@ def _request_body(request: dict[str, Any], headers: dict[str, list[str]]) -> tup
         return None, "request body: empty"
     try:
         data = _as_bytes(raw, _header(headers, "content-encoding"))
-        return json.loads(data.decode("utf-8")), None
+        return loads_json(data.decode("utf-8"), source="request body"), None
+    except InputError as exc:
+        return None, f"request body: {exc.reason}"
     except (OSError, EOFError, UnicodeDecodeError) as exc:
         return None, f"request body: unreadable bytes ({exc})"
     except json.JSONDecodeError as exc:
@@ -152,7 +152,16 @@ def _call(file: str, index: int, interaction: Any) -> RecordedCall:
     body, problem = _request_body(req, _headers(req.get("headers")))
     if problem is None and not isinstance(body, dict):
         body, problem = None, "request body: JSON but not an object"
-    status, headers, payload = _response(cast(dict[str, Any], response))
+    try:
+        status, headers, payload = _response(cast(dict[str, Any], response))
+    except InputError as exc:  # a gzip bomb or corrupt body: this interaction only
+        return RecordedCall(
+            file, index, method, uri, route(method, uri), problem=f"response body: {exc.reason}"
+        )
+    except (OSError, EOFError) as exc:
+        return RecordedCall(
+            file, index, method, uri, route(method, uri), problem=f"response body: unreadable ({exc})"
+        )
     return RecordedCall(file, index, method, uri, route(method, uri), body, problem, status, headers, payload)
 
 
@@ -206,19 +215,19 @@ def load_file(path: Path) -> list[RecordedCall]:
     name = str(path)
     if path.name.endswith(".har"):
         try:
-            return _load_har(name, path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            return [RecordedCall(name, 0, problem=f"file: unreadable ({exc})")]
-    try:
-        data = path.read_bytes()
-        text = _decompress(data).decode("utf-8") if path.name.endswith(".gz") else data.decode("utf-8")
-        document: Any = yaml.load(text, Loader=_SafeLoader)  # a safe loader (C when available)
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        return [RecordedCall(name, 0, problem=f"file: unreadable ({exc})")]
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" at line {mark.line + 1}" if mark is not None else ""
-        return [RecordedCall(name, 0, problem=f"file: invalid YAML{line}: {getattr(exc, 'problem', exc)}")]
+            return _load_har(name, read_text(path))
+        except InputError as exc:
+            return [RecordedCall(name, 0, problem=f"file: {exc.reason}")]
+    try:  # the input boundary: regular files only, bounded size, depth, aliases and gzip
+        data = read_bytes(path)
+        if path.name.endswith(".gz"):
+            data = gunzip(data, source=name, field="(file)")
+        document: Any = load_yaml(data.decode("utf-8"), source=name)
+    except InputError as exc:
+        where = f" at line {exc.line}" if exc.line else ""
+        return [RecordedCall(name, 0, problem=f"file: {exc.reason}{where}")]
+    except UnicodeDecodeError as exc:
+        return [RecordedCall(name, 0, problem=f"file: not UTF-8 ({exc.reason} at byte {exc.start})")]
     interactions: Any = (
         cast(dict[str, Any], document).get("interactions") if isinstance(document, dict) else None
     )
