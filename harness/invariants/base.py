@@ -8,6 +8,8 @@ on top, e.g. I9's second render).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +37,7 @@ __all__ = [
     "dicts",
     "has_subdict",
     "leaves",
+    "signature_key",
     "snippet",
 ]
 
@@ -197,6 +200,25 @@ def _names(warning: RenderWarning, message_index: int, part_index: int | None, e
 
 
 # ---------------------------------------------------------------- JSON helpers
+
+
+def signature_key(value: str) -> bytes | str:
+    """A signature as the provider's parser reads it: its decoded bytes when it is base64.
+
+    Providers and SDKs write the same bytes in standard or URL-safe base64, padded or not
+    (google-genai writes URL-safe): two spellings of one signature are one signature.
+    Anything that is not base64 is compared as the string itself.
+    """
+    text = value.strip()
+    if len(text) < 4 or any(c.isspace() for c in text):
+        return value
+    padded = text + "=" * (-len(text) % 4)
+    try:
+        if "-" in text or "_" in text:
+            return base64.urlsafe_b64decode(padded.encode("ascii"))
+        return base64.b64decode(padded.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        return value
 
 
 def as_dict(value: object) -> Json | None:

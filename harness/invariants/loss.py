@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import cast
 
-from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves
+from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves, signature_key
 from harness.invariants.canonical import body_calls, sent_call_ids
 from harness.invariants.memo import TextIndex
 from harness.model import (
@@ -79,6 +79,13 @@ class _BodyIndex:
         self.strings = TextIndex([leaf for _, leaf in leaves(body)])
         self._body = body
         self._objects: set[object] | None = None
+        self._signatures: set[bytes | str] | None = None
+
+    def has_signature(self, signature: str) -> bool:
+        """The signature's bytes are in the body, in either base64 alphabet (indexed on first use)."""
+        if self._signatures is None:
+            self._signatures = {signature_key(s) for s in self.strings.exact if len(s) >= 8}
+        return signature_key(signature) in self._signatures
 
     def text(self, value: str) -> bool:
         """``found_text``: the stripped value inside some string of the body."""
@@ -113,7 +120,9 @@ def _sent(part: AnyPart, body: _BodyIndex, mapping: dict[str, str], call_ids: se
     if isinstance(part, TextPart | ThinkingTextPart):
         return body.text(part.text)
     if isinstance(part, ThinkingSignaturePart):
-        return not part.signature or part.signature in body.strings.exact
+        return (
+            not part.signature or part.signature in body.strings.exact or body.has_signature(part.signature)
+        )
     if isinstance(part, ImageURLPart):
         payload = part.url.partition(",")[2] if part.url.startswith("data:") else part.url
         return body.text(payload)

@@ -11,7 +11,16 @@ never sent as native, and foreign thinking is never re-sent as literal text (les
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
-from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, has_subdict, leaves
+from harness.invariants.base import (
+    CheckContext,
+    Json,
+    Violation,
+    as_dict,
+    as_list,
+    has_subdict,
+    leaves,
+    signature_key,
+)
 from harness.invariants.canonical import (
     ThinkingPair,
     effective_model,
@@ -153,19 +162,19 @@ def _gemini(
         if isinstance(carrier, ThinkingSignaturePart) or not is_native(sig, text, "gemini", model):
             continue
         native.add(sig.signature)
-        needle: Json = {"thoughtSignature": sig.signature}
+        needle: Json = {}
         if isinstance(carrier, ThinkingTextPart):
             native_texts.add(id(carrier))
-            needle |= {"text": carrier.text, "thought": True}
+            needle = {"text": carrier.text, "thought": True}
         elif isinstance(carrier, TextPart):
-            needle["text"] = carrier.text
+            needle = {"text": carrier.text}
+        carriers = _parts_with(ctx.body, sig.signature)  # the same bytes, whatever the base64 alphabet
         if isinstance(carrier, ToolCallPart):
             found = any(
-                (as_dict(d.get("functionCall")) or {}).get("name") == carrier.tool_name
-                for d in _parts_with(ctx.body, sig.signature)
+                (as_dict(d.get("functionCall")) or {}).get("name") == carrier.tool_name for d in carriers
             )
         else:
-            found = has_subdict(ctx.body, needle)
+            found = any(all(d.get(k) == v for k, v in needle.items()) for d in carriers)
         if (
             not found
             and not ctx.warned(index, idx, exact=True)
@@ -209,19 +218,24 @@ def _parts_with(body: Json, signature: str) -> list[Json]:
     for item in wire_messages("gemini", body):
         for part in as_list(item.get("parts")):
             p = as_dict(part)
-            if p is not None and p.get("thoughtSignature") == signature:
+            if p is not None and signature_key(str(p.get("thoughtSignature", ""))) == signature_key(
+                signature
+            ):
                 found.append(p)
     return found
 
 
 def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
     out: list[Violation] = []
+    native_keys = {signature_key(s) for s in native}
     for where, value, unit in signature_fields(ctx.provider, ctx.body):
         if not value:
             out.append(
                 ctx.violation(ID, None, f"empty or missing signature sent at {where}", unit, kind="reject")
             )
-        elif value not in native and not (ctx.provider == "gemini" and value == GEMINI_SKIP_SIGNATURE):
+        elif signature_key(value) not in native_keys and not (
+            ctx.provider == "gemini" and value == GEMINI_SKIP_SIGNATURE
+        ):
             out.append(
                 ctx.violation(
                     ID,
