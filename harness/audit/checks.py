@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from harness.audit.corpus import CassetteCase, RequestCase
 from harness.audit.invariant_checks import INVARIANT_IDS, InvariantRunner
-from harness.audit.model import Outcome, Record
+from harness.audit.model import Json, Outcome, Record
 from harness.audit.replay_summary import compare, summarize
+from harness.contract.kinds import Kind
 from harness.contract.results import CallResult
 from harness.contract.target import Target
 
@@ -63,6 +64,17 @@ def _structure(result: CallResult) -> list[str]:
     return problems
 
 
+def _replay_kind(line: str, target: Json, reference: Json) -> Kind:
+    """Token counts, and ``stop`` vs ``tool_use`` on a turn whose calls agree, are bookkeeping (``policy``);
+    text, thinking, signatures, calls, or a stop reason that hides an error are ``degrade``."""
+    if line.startswith("usage:"):
+        return "policy"
+    stops = {target.get("stop_reason"), reference.get("stop_reason")}
+    if line.startswith("stop_reason:") and stops <= {"stop", "tool_use"}:
+        return "policy" if target.get("tool_calls") == reference.get("tool_calls") else "degrade"
+    return "degrade"
+
+
 def check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
     record = Record(case.provider, case.case, "cassette", case.size)
     try:
@@ -93,8 +105,11 @@ def check_replay(target: Target, case: CassetteCase, reference: CallResult | Non
         )
     else:
         keys = ("signatures", "stop_reason", "text", "thinking", "tool_calls", "usage")
-        diff = compare(summary, summarize(reference, case.exchange), keys)
-        record.checks["replay-vs-reference"] = Outcome.fail(*diff) if diff else Outcome.ok()
+        ref = summarize(reference, case.exchange)
+        diff = compare(summary, ref, keys)
+        record.checks["replay-vs-reference"] = Outcome.failures(
+            [(_replay_kind(d, summary, ref), d) for d in diff]
+        )
     if record.failed:
         record.example = case.example
     return record

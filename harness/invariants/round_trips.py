@@ -18,6 +18,7 @@ import re
 from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
+from harness.contract.kinds import Kind
 from harness.contract.results import CallResult, item_to_json
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.prefix import differences, first_difference
@@ -81,6 +82,37 @@ def _normal(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def difference_kind(path: str, was: Any, became: Any, *, same_content: bool) -> Kind:
+    """What a parser's difference costs: the model's content (``degrade``) or only bookkeeping (``policy``).
+
+    Token counts, a ``stop``/``tool_use`` label on a turn whose calls are kept, item ids and
+    parts split or merged with the same text, thinking and calls lose nothing the model
+    reads on the next turn; anything else (text, thinking, signatures, arguments, a stop
+    reason that hides an error or a cut) does.
+    """
+    if path.startswith(".usage"):
+        return "policy"
+    if path == ".stop_reason" and {was, became} <= {"stop", "tool_use"} and same_content:
+        return "policy"
+    if path.startswith(".parts") and same_content:
+        return "policy"
+    return "degrade"
+
+
+def _content(message: dict[str, Any]) -> tuple[str, str, list[tuple[Any, ...]], list[Any]]:
+    """What the model reads back: all text, all thinking, the tool calls, the signatures."""
+    parts = cast(list[dict[str, Any]], message.get("parts") or [])
+    text = "".join(str(p.get("text", "")) for p in parts if p.get("type") == "text")
+    thinking = "".join(str(p.get("text", "")) for p in parts if p.get("type") == "thinking_text")
+    calls = [
+        (p.get("call_id"), p.get("tool_name"), p.get("arguments_json"))
+        for p in parts
+        if p.get("type") == "tool_call"
+    ]
+    signatures = [p.get("signature") for p in parts if p.get("type") == "thinking_signature"]
+    return text, thinking, calls, signatures
+
+
 def check_round_trips(ctx: CheckContext) -> list[Violation]:
     out = _codec(ctx)
     if emitter() is None:
@@ -138,13 +170,14 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
         update={"id": None, "created_at": None, "response_id": response_id_for(carried)}
     )
     want, got = aligned(expected, full.message)
+    same_content = _content(want) == _content(got)
     out += [
         ctx.violation(
             ID,
             index,
             f"parse(emit(message)) differs from the message at {path}",
             {"message": was, "parsed": became},
-            kind="degrade",
+            kind=difference_kind(path, was, became, same_content=same_content),
         )
         for path, was, became in differences(want, got)
     ]

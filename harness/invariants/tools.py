@@ -133,6 +133,10 @@ def _ids(ctx: CheckContext) -> list[Violation]:
     sent_calls = {c.id for t in turns for c in t.calls}
     # An orphan result was sent (the pairing check judges where): it is not "not sent".
     sent_results = {r.id for t in turns for r in t.results} | {r.id for r in orphans}
+    # Gemini's functionResponse id is optional: an id-less result is sent under its function's name.
+    unnamed = {r.name for t in turns for r in [*t.results] if r.id is None} | {
+        r.name for r in orphans if r.id is None
+    }
     mapping = sent_call_ids(ctx.history, ctx.provider, body)
     calls = canonical_calls(ctx.history)
     # An id the provider's rules force to change is warned once, at the first call that uses it.
@@ -153,7 +157,8 @@ def _ids(ctx: CheckContext) -> list[Violation]:
     for index, event in enumerate(ctx.history):
         if isinstance(event, ToolResultMessage):
             sent = mapping.get(event.call_id, event.call_id)
-            if sent not in sent_results and not ctx.warned(index):
+            by_name = ctx.provider == "gemini" and event.tool_name in unnamed
+            if sent not in sent_results and not by_name and not ctx.warned(index):
                 out.append(
                     ctx.violation(
                         ID,
