@@ -41,11 +41,21 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
     mapping = sent_call_ids(ctx.history, ctx.provider, ctx.body)
     call_ids = {c.id for c in body_calls(ctx.provider, ctx.body)}
     out: list[Violation] = []
+    images_sent = _image_blocks(ctx.body)
+    images_given = sum(
+        isinstance(p, ImageURLPart)
+        for e in ctx.history
+        if isinstance(e, UserMessage | DeveloperMessage | ToolResultMessage)
+        for p in e.parts
+    )
     for index, event in enumerate(ctx.history):
         if isinstance(event, SystemMessage | UserMessage | DeveloperMessage | AssistantMessage):
             parts: list[AnyPart] = list(event.parts)
             for pidx, part in enumerate(parts):
                 if not ctx.warned(index, pidx) and not _sent(part, body, mapping, call_ids):
+                    if isinstance(part, ImageURLPart) and images_sent >= images_given:
+                        out.append(_reencoded(ctx, index, pidx))
+                        continue
                     out.append(
                         _lost(ctx, index, f"part {pidx} ({part.type})", part.model_dump(exclude_none=True))
                     )
@@ -58,6 +68,28 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
                         _lost(ctx, index, f"part {pidx} ({image.type})", image.model_dump(exclude_none=True))
                     )
     return out
+
+
+def _image_blocks(body: Json) -> int:
+    """Image blocks in the body, in any provider's form (Anthropic ``image``, OpenAI ``image_url`` /
+    ``input_image``, Gemini ``inlineData`` / ``fileData``)."""
+    return sum(
+        1
+        for d in dicts(body)
+        if d.get("type") in ("image", "image_url", "input_image") or "inlineData" in d or "fileData" in d
+    )
+
+
+def _reencoded(ctx: CheckContext, index: int, pidx: int) -> Violation:
+    """Every image reached the request, but not byte-identical: a client that re-encodes (resizes,
+    recompresses) sends the picture the user meant, so only the bytes differ (``policy``)."""
+    return ctx.violation(
+        ID,
+        index,
+        f"part {pidx} (image_url) is in the request only re-encoded (the bytes differ; the image is there)",
+        None,
+        kind="policy",
+    )
 
 
 def _lost(ctx: CheckContext, index: int, what: str, example: object) -> Violation:
