@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -14,6 +14,10 @@ from harness.codec import HistoryError, dumps_history, load_history
 from harness.params import CallParams
 from harness.params_io import load_params
 from harness.targets import Target, TargetError, get_target
+
+if TYPE_CHECKING:
+    from harness.replay import Exchange
+    from harness.stream.base import CallResult
 
 app = typer.Typer(
     help="Conformance and golden-test harness for LLM message/provider mapping.",
@@ -79,23 +83,38 @@ def replay(
     file: Annotated[
         Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")
     ],
-    provider: Annotated[str, typer.Option(help=f"Provider id: {', '.join(PROVIDERS)}.")],
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Provider id: {', '.join(PROVIDERS)}. Default: from the recorded request URL, "
+            "else from the stream's event types."
+        ),
+    ] = None,
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
     from harness.replay import ReplayInputError, replay_file, result_to_json
 
-    _check_provider(provider)
+    if provider is not None:
+        _check_provider(provider)
     chosen = _load_target(target, provider)
+
+    def run(provider_: str, exchange: Exchange) -> CallResult:
+        if provider_ not in chosen.providers():
+            _fail(f"--provider: target '{target}' does not implement provider '{provider_}'")
+        return chosen.replay(provider_, exchange)
+
     try:
         results = replay_file(
             file,
             provider,
-            replay=lambda exchange: chosen.replay(provider, exchange),
+            replay=run,
             on_note=lambda note: typer.echo(f"note: {note}", err=True),
         )
     except ReplayInputError as exc:
         _fail(str(exc))
+    except typer.Exit:
+        raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line
         _fail(f"target '{target}' failed to replay {file}: {type(exc).__name__}: {exc}", code=1)
     payload = [result_to_json(r) for r in results]

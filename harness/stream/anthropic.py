@@ -94,6 +94,7 @@ class AnthropicParser(StreamParser):
     """Anthropic Messages stream/body -> canonical assistant message."""
 
     provider = "anthropic"
+    wire = "anthropic"
 
     def __init__(self) -> None:
         super().__init__()
@@ -210,6 +211,11 @@ class AnthropicParser(StreamParser):
 
     def _message_stop(self, data: dict[str, Any]) -> None:
         self.completed = True
+        self.terminal = True
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """Keep-alive ``ping`` events may trail ``message_stop``; anything else is skipped."""
+        return event.event == "ping"
 
     def _error(self, data: dict[str, Any]) -> None:
         error = data.get("error") or _EMPTY

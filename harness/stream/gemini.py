@@ -108,6 +108,7 @@ class GeminiParser(StreamParser):
     """GenerateContentResponse chunks -> one canonical assistant message."""
 
     provider = PROVIDER_ID
+    wire = "gemini"
 
     def __init__(self) -> None:
         super().__init__()
@@ -174,6 +175,21 @@ class GeminiParser(StreamParser):
                 self._candidate(candidate)
             else:
                 self._note_once("candidates", f"{PROVIDER_ID}: only candidate 0 is mapped; others skipped")
+        if self.completed:
+            self.terminal = True
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """A chunk after the finishReason is still this response's when it adds no content (usage only)."""
+        data = json.loads(event.data)
+        chunks = data if isinstance(data, list) else [data]
+        return all(
+            isinstance(chunk, dict)
+            and not any(
+                _obj(_obj(c).get("content")).get("parts")
+                for c in _obj(chunk).get("candidates") or ()  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+            )
+            for chunk in chunks  # pyright: ignore[reportUnknownVariableType]
+        )
 
     def _usage_metadata(self, meta: Json) -> None:
         """Running totals: kept when every count is an integer, else an error event (usage ignored).

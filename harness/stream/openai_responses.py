@@ -80,6 +80,7 @@ class OpenAIResponsesParser(StreamParser):
     """Responses stream -> one canonical assistant message."""
 
     provider = PROVIDER_ID
+    wire = "openai-responses"
 
     def __init__(self) -> None:
         super().__init__()
@@ -89,6 +90,9 @@ class OpenAIResponsesParser(StreamParser):
         self._done: set[str] = set()  # items finalised by output_item.done
         self._noted: set[str] = set()
         self._phases: dict[str, str | None] = {}  # message item id -> its phase
+        self._item_ids: dict[Any, str] = {}  # output_index -> the item id first seen there
+        self._done_indexes: set[Any] = set()  # output indexes finalised by output_item.done
+        self._rotated = 0  # events whose item id differed from their output index's first id
         self._handlers: dict[str, Callable[[Json], None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -121,6 +125,9 @@ class OpenAIResponsesParser(StreamParser):
             self.error(f"{PROVIDER_ID}: event data is not a JSON object: {event.data[:60]!r}")
             return
         data_: Json = data  # pyright: ignore[reportUnknownVariableType]
+        index = data_.get("output_index")
+        if index is not None:
+            self._stable_id(data_, index)
         kind = "error" if event.event == "error" else data_.get("type") or event.event
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is not None:
@@ -136,6 +143,36 @@ class OpenAIResponsesParser(StreamParser):
             return
         self._final({"response": body})
 
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """OpenRouter's ``/responses`` stream ends with a Chat-style ``data: [DONE]``: accepted."""
+        return event.data == "[DONE]"
+
+    def _stable_id(self, data: Json, index: Any) -> None:
+        """Key an event's item by its ``output_index``: the item id first seen there wins.
+
+        Some proxies (GitHub Copilot's ``/responses``) rewrite the opaque item id on every
+        event of one item while ``output_index`` stays put; keyed by id, the pieces of one
+        item would become several parts. The rotation is noted once, with a count at the end.
+        """
+        item = data.get("item")
+        item_id = item.get("id") if isinstance(item, dict) else data.get("item_id")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if not isinstance(item_id, str) or not isinstance(index, int):
+            return
+        first = self._item_ids.get(index)
+        if first is None:
+            self._item_ids[index] = item_id
+        elif first != item_id:
+            self._rotated += 1
+            if self._rotated == 1:
+                self.note(
+                    f"{PROVIDER_ID}: item id at output_index {index} changed from {first[:24]!r} to "
+                    f"{item_id[:24]!r}; items keyed by output_index (a proxy that rotates ids)"
+                )
+            if isinstance(item, dict):
+                data["item"] = {**item, "id": first}
+            else:
+                data["item_id"] = first
+
     # ------------------------------------------------------------ lifecycle
 
     def _lifecycle(self, data: Json) -> None:
@@ -148,14 +185,21 @@ class OpenAIResponsesParser(StreamParser):
         """response.completed / incomplete / failed: late items, usage, stop reason."""
         response: Json = _obj(data.get("response"))
         self._lifecycle(data)
-        for item in response.get("output") or ():
+        for index, item in enumerate(response.get("output") or ()):
+            if index in self._done_indexes:
+                continue
+            if self._rotated and index in self._item_ids:
+                item = {**item, "id": self._item_ids[index]}
             if item.get("id") not in self._done:
                 self._item_done(item)
+        if self._rotated > 1:
+            self.note(f"{PROVIDER_ID}: {self._rotated} events carried a rotated item id")
         usage = response.get("usage")
         if isinstance(usage, dict):
             self.usage = _usage(usage)  # pyright: ignore[reportUnknownArgumentType]
         self.provider_stop = self._stop_reason(response, data.get("type"))
         self.completed = True
+        self.terminal = True
 
     def _stop_reason(self, response: Json, event_type: object) -> StopReason:
         status = response.get("status")
@@ -209,6 +253,9 @@ class OpenAIResponsesParser(StreamParser):
         if item_id in self._done:
             self.note(f"{PROVIDER_ID}: repeated output_item.done for {item_id} ignored")
             return
+        index = data.get("output_index")
+        if isinstance(index, int):
+            self._done_indexes.add(index)
         self._item_done(item)
 
     def _item_done(self, item: Json) -> None:
