@@ -37,9 +37,9 @@ __all__ = [
     "chunks_to_sse",
     "load_exchanges",
     "parser_for",
-    "resolve_provider",
     "replay_exchange",
     "replay_file",
+    "resolve_provider",
     "result_to_json",
 ]
 
@@ -282,7 +282,9 @@ def _responses(exchange: Exchange, wire: str | None) -> list[Exchange]:
     if len(bodies) == 1:
         return [exchange]
     return [
-        Exchange(exchange.method, exchange.uri, exchange.request_body, exchange.status, exchange.headers, body)
+        Exchange(
+            exchange.method, exchange.uri, exchange.request_body, exchange.status, exchange.headers, body
+        )
         for body in bodies
     ]
 

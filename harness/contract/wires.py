@@ -207,7 +207,8 @@ def _starts_response(wire: str, name: str | None, data: str, state: dict[str, An
             return True
         choices = event.get("choices")
         if isinstance(choices, list) and any(
-            isinstance(c, dict) and cast(dict[str, Any], c).get("finish_reason") for c in cast(list[Any], choices)
+            isinstance(c, dict) and cast(dict[str, Any], c).get("finish_reason")
+            for c in cast(list[Any], choices)
         ):
             state["finished"] = True
         return False

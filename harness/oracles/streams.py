@@ -31,6 +31,8 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from harness.contract.routing import route
+from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
 from harness.replay import Exchange, replay_exchange
 from harness.stream import CallResult, get_parser
@@ -926,6 +928,9 @@ def crosscheck(
 class RecordedCall:
     """One model call of a cassette: ``id`` is ``<provider>-<cassette>-<n>``.
 
+    ``provider`` is the provider whose parser and SDK judge the call: a cassette's own,
+    except OpenRouter's Responses endpoint, judged as ``openai-responses`` (the same
+    parser rules, and the openai SDK's Responses accumulator is the oracle for that wire).
     ``following`` is the request body of the cassette's next model call (the history that
     replays this response, accepted by the API), None for the last or a converted fixture.
     """
@@ -937,26 +942,27 @@ class RecordedCall:
 
 
 def split_calls(provider: str, body: bytes) -> list[bytes]:
-    """A body that holds several Responses streams back to back (an AI SDK multi-step fixture
-    converted into one interaction) as one body per ``response.created``; any other body as is."""
-    if provider != "openai-responses" or _is_json(body):
-        return [body]
-    calls: list[list[bytes]] = []
-    for event in body.replace(b"\r\n", b"\n").split(b"\n\n"):
-        if not event.strip():
-            continue
-        if not calls or b'"type":"response.created"' in event.replace(b'": "', b'":"'):
-            calls.append([])
-        calls[-1].append(event + b"\n\n")
-    return [b"".join(events) for events in calls] if len(calls) > 1 else [body]
+    """A body that holds several responses back to back (an AI SDK multi-step fixture
+    converted into one interaction) as one body per response; any other body as is."""
+    wires = PROVIDER_WIRES.get(provider, ())
+    wire = sniff_wire(body) if len(wires) > 1 else (wires[0] if wires else None)
+    return split_responses(wire, body) if wire else [body]
+
+
+def _judge(provider: str, exchange: Exchange) -> str:
+    routed = route(exchange.method, exchange.uri)
+    if provider == "openrouter" and routed is not None and routed.wire == "openai-responses":
+        return "openai-responses"
+    return provider
 
 
 def recorded_calls(provider: str, cassette: str, exchanges: Sequence[Exchange]) -> list[RecordedCall]:
     """The model calls of one cassette's model-call exchanges, as crosscheck and stream tests use them."""
     out: list[RecordedCall] = []
     for n, exchange in enumerate(exchanges):
-        bodies = split_calls(provider, exchange.body)
+        judge = _judge(provider, exchange)
+        bodies = split_calls(judge, exchange.body)
         following = exchanges[n + 1].request_body if n + 1 < len(exchanges) and len(bodies) == 1 else None
         for body in bodies:
-            out.append(RecordedCall(f"{provider}-{cassette}-{len(out)}", provider, body, following))
+            out.append(RecordedCall(f"{provider}-{cassette}-{len(out)}", judge, body, following))
     return out

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
+from harness.contract.wires import PROVIDER_WIRES, SNIFF_EVENTS, WIRE_TITLES, wire_of_body, wire_of_event
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -24,7 +25,6 @@ from harness.model import (
     ToolCallPart,
     Usage,
 )
-from harness.contract.wires import PROVIDER_WIRES, SNIFF_EVENTS, WIRE_TITLES, wire_of_body, wire_of_event
 from harness.stream.sse import SSEEvent
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
 # Data that starts with whitespace or has anything after its value (or is no JSON) falls
 # back to ``json.loads``, which decides and words the error exactly as before.
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+
 
 def _loads_or_none(data: str) -> Any:
     if not data or data == "[DONE]":
@@ -369,10 +370,12 @@ class StreamParser:
     def _accept_late(self, event: SSEEvent) -> bool:
         """An error event is never dropped; anything else only if ``after_terminal`` accepts it."""
         try:
-            data = _loads_or_none(event.data)
-            accepted = (
+            data: Any = _loads_or_none(event.data)
+            payload: dict[str, Any] = cast(dict[str, Any], data) if isinstance(data, dict) else {}
+            accepted: bool = (
                 event.event == "error"
-                or (isinstance(data, dict) and ("error" in data or data.get("type") == "error"))  # pyright: ignore[reportUnknownMemberType]
+                or "error" in payload
+                or payload.get("type") == "error"
                 or self.after_terminal(event)
             )
         except Exception:  # malformed late data: skipped like any other late event
@@ -417,7 +420,8 @@ class StreamParser:
         else:
             loaded = [(name, _loads_or_none(data)) for name, data in self._sample]
             seen = [
-                wire_of_body(data) if isinstance(data, list) else wire_of_event(name, data) for name, data in loaded
+                wire_of_body(data) if isinstance(data, list) else wire_of_event(name, data)
+                for name, data in loaded
             ]
         found = [w for w in seen if w is not None]
         if self.wire in found:

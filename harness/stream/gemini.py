@@ -180,8 +180,8 @@ class GeminiParser(StreamParser):
 
     def after_terminal(self, event: SSEEvent) -> bool:
         """A chunk after the finishReason is still this response's when it adds no content (usage only)."""
-        data = json.loads(event.data)
-        chunks = data if isinstance(data, list) else [data]
+        data: Any = json.loads(event.data)
+        chunks: list[Any] = data if isinstance(data, list) else [data]  # pyright: ignore[reportUnknownVariableType]
         return all(
             isinstance(chunk, dict)
             and not any(

@@ -185,9 +185,10 @@ class OpenAIResponsesParser(StreamParser):
         """response.completed / incomplete / failed: late items, usage, stop reason."""
         response: Json = _obj(data.get("response"))
         self._lifecycle(data)
-        for index, item in enumerate(response.get("output") or ()):
+        for index, output in enumerate(response.get("output") or ()):
             if index in self._done_indexes:
                 continue
+            item: Json = _obj(output)
             if self._rotated and index in self._item_ids:
                 item = {**item, "id": self._item_ids[index]}
             if item.get("id") not in self._done:
