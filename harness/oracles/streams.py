@@ -609,6 +609,37 @@ def _responses_item_signatures(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[
     return ours_, _with_parts(sdk, parts)
 
 
+def _responses_streamed_item_ids(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
+    """The SDK's item ids (response.completed's output) mapped to the ids the stream's events used."""
+    streamed: dict[int, str] = {}
+    completed: dict[int, str] = {}
+    for payload in ctx.payloads:
+        kind = payload.get("type")
+        index = payload.get("output_index")
+        item = _obj(payload.get("item"))
+        if (
+            kind == "response.output_item.added"
+            and isinstance(index, int)
+            and isinstance(item.get("id"), str)
+        ):
+            streamed.setdefault(index, item["id"])
+        elif kind == "response.completed":
+            for n, output in enumerate(_obj(payload.get("response")).get("output") or ()):
+                if isinstance(_obj(output).get("id"), str):
+                    completed[n] = _obj(output)["id"]
+    renamed = {completed[n]: streamed[n] for n in completed if n in streamed and streamed[n] != completed[n]}
+    if not renamed:
+        return ours_, sdk
+    parts: list[Part] = []
+    for part in sdk["parts"]:
+        if part[0] in ("thinking", "signature") and part[1] in renamed:
+            part = (part[0], renamed[part[1]], *part[2:])
+        elif part[0] == "tool_call" and part[4] in renamed:
+            part = (*part[:4], renamed[part[4]])
+        parts.append(part)
+    return ours_, _with_parts(sdk, parts)
+
+
 def _openrouter_format(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
     ours_formats = [p[2] for p in ours_["parts"] if p[0] == "signature"]
     parts: list[Part] = []
@@ -750,6 +781,17 @@ DIFFERENCES: tuple[Difference, ...] = (
         "The output_item.done copy is the one a recorded follow-up request replayed and the API accepted, "
         "and it arrives before response.completed, so a stream cut after the item still has it.",
         _responses_item_signatures,
+    ),
+    Difference(
+        "responses-streamed-item-id",
+        frozenset({"openai-responses"}),
+        "An item's id is the one its response.output_item.added event gave (its output_index's first id); "
+        "the SDK's final response takes response.completed's output, where OpenRouter's /responses "
+        "renames temporary reasoning ids (rs_tmp_...) and id-rotating proxies give yet another id.",
+        "Every event of the stream addresses the item by the added id (OpenRouter), or by output_index "
+        "with a fresh id per event (GitHub Copilot); the streamed id is the one a consumer saw, and keying "
+        "by output_index is what keeps a rotating stream one item.",
+        _responses_streamed_item_ids,
     ),
     Difference(
         "openrouter-format-verbatim",

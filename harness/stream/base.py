@@ -368,7 +368,12 @@ class StreamParser:
         return False
 
     def _accept_late(self, event: SSEEvent) -> bool:
-        """An error event is never dropped; anything else only if ``after_terminal`` accepts it."""
+        """An error event is never dropped; anything else only if ``after_terminal`` accepts it.
+
+        A ``data: [DONE]`` sentinel there is dropped without a note (OpenRouter ends its
+        Responses streams with one; for Chat it is the terminal event itself)."""
+        if event.data == "[DONE]":
+            return False
         try:
             data: Any = _loads_or_none(event.data)
             payload: dict[str, Any] = cast(dict[str, Any], data) if isinstance(data, dict) else {}

@@ -143,10 +143,6 @@ class OpenAIResponsesParser(StreamParser):
             return
         self._final({"response": body})
 
-    def after_terminal(self, event: SSEEvent) -> bool:
-        """OpenRouter's ``/responses`` stream ends with a Chat-style ``data: [DONE]``: accepted."""
-        return event.data == "[DONE]"
-
     def _stable_id(self, data: Json, index: Any) -> None:
         """Key an event's item by its ``output_index``: the item id first seen there wins.
 
