@@ -167,6 +167,7 @@ class OpenAIChatParser(StreamParser):
             self._has_usage = True
         if self._finished and self._has_usage:
             self.completed = True
+            self.terminal = True  # only [DONE] (dropped) or usage-only chunks may follow
 
     def _delta(self, delta: dict[str, Any]) -> None:
         """One message delta (or a whole non-streamed message): reasoning, text, tool calls."""
