@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
+import orjson
 import typer
 
 from harness.adapters import PROVIDERS, canonical_json
@@ -118,7 +119,13 @@ def replay(
     except Exception as exc:  # a target's own crash is a finding, reported in one line
         _fail(f"target '{target}' failed to replay {file}: {type(exc).__name__}: {exc}", code=1)
     payload = [result_to_json(r) for r in results]
-    sys.stdout.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    # orjson writes the same text as json.dumps(sort_keys=True, indent=2, ensure_ascii=False),
+    # about ten times faster (a 60k-event stream is ~120k JSON objects of output).
+    sys.stdout.flush()
+    sys.stdout.buffer.write(
+        orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    )
+    sys.stdout.flush()
 
 
 @app.command()

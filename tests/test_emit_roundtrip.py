@@ -26,7 +26,7 @@ from harness.model import (
     ToolCallPart,
     Usage,
 )
-from harness.oracles.streams import Comparison, SdkResult, compare, ours, sdk_accumulate, split_calls
+from harness.oracles.streams import Comparison, SdkResult, compare, ours, recorded_calls, sdk_accumulate
 from harness.strategies import representable_messages
 from harness.stream import get_parser
 from harness.stream.drive import parse_bytes, parse_chunks
@@ -107,10 +107,9 @@ def test_the_sdk_accepts_the_stream_and_agrees(provider: str, data: st.DataObjec
 
 def _recorded() -> list[tuple[str, str, bytes]]:
     out: list[tuple[str, str, bytes]] = []
-    for provider, path in cassette_cases():
-        for n, exchange in enumerate(model_calls(provider, path)):
-            for m, body in enumerate(split_calls(provider, exchange.body)):
-                out.append((provider, f"{provider}-{path.stem}-{n}.{m}", body))
+    for provider, path in cassette_cases():  # each call with the provider that judges it (RecordedCall)
+        for call in recorded_calls(provider, path.stem, model_calls(provider, path)):
+            out.append((call.provider, call.id, call.body))
     return out
 
 

@@ -156,13 +156,19 @@ def sniff_wire(body: bytes) -> str | None:
     return None
 
 
-# A cheap test that a body may hold more than one response; only then are its events read.
-_MAYBE_SEVERAL: dict[str, re.Pattern[bytes]] = {
-    "anthropic": re.compile(rb"message_start"),
-    "openai-responses": re.compile(rb"response\.created"),
-    "openai-chat": re.compile(rb'"finish_reason"\s*:\s*"|\[DONE\]'),
-    "gemini": re.compile(rb'"finishReason"\s*:\s*"'),
+# A cheap test that a body may hold more than one response (a start marker, or a finish, seen
+# twice); only then are its events read. Each pattern counts one kind of marker.
+_MAYBE_SEVERAL: dict[str, tuple[re.Pattern[bytes], ...]] = {
+    "anthropic": (re.compile(rb'"type"\s*:\s*"message_start"'),),
+    "openai-responses": (re.compile(rb'"type"\s*:\s*"response\.created"'),),
+    "openai-chat": (re.compile(rb'"finish_reason"\s*:\s*"'), re.compile(rb"data: ?\[DONE\]")),
+    "gemini": (re.compile(rb'"finishReason"\s*:\s*"'),),
 }
+
+
+def _maybe_several(wire: str, body: bytes) -> bool:
+    patterns = _MAYBE_SEVERAL.get(wire, ())
+    return any(len(pattern.findall(body, 0)) >= 2 for pattern in patterns)
 
 
 def split_responses(wire: str, body: bytes) -> list[bytes]:
@@ -170,8 +176,7 @@ def split_responses(wire: str, body: bytes) -> list[bytes]:
 
     Split bodies are the original events re-joined with ``\\n\\n`` (line ends normalised).
     """
-    pattern = _MAYBE_SEVERAL.get(wire)
-    if pattern is None or body.lstrip()[:1] in (b"{", b"[") or len(pattern.findall(body)) < 2:
+    if body.lstrip()[:1] in (b"{", b"[") or not _maybe_several(wire, body):
         return [body]
     parts: list[list[bytes]] = [[]]
     state: dict[str, Any] = {}

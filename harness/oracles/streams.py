@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, cast
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
-from harness.replay import Exchange, replay_exchange
-from harness.stream import CallResult, get_parser
+from harness.replay import Exchange, parser_for, replay_exchange
+from harness.stream import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
     import httpx2
@@ -201,7 +201,7 @@ def sdk_accumulate(provider: str, body: bytes, chunk_size: int | None = None) ->
 def ours(provider: str, body: bytes, chunk_size: int | None = None) -> CallResult:
     """Our final message for the same body (streamed or not), through the replay path."""
     exchange = Exchange("POST", "(crosscheck)", None, 200, {}, body)
-    return replay_exchange(get_parser(provider), exchange, chunk_size)
+    return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
 
 
 # ---------------------------------------------------------------- projections
