@@ -252,7 +252,14 @@ class StreamParser:
 
     Subclass state goes in ``self.parts`` (PartsBuilder), ``self.usage``,
     ``self.provider_stop`` (the mapped stop reason), ``self.response_id``,
-    ``self.model``; set ``self.completed = True`` on the provider's final event.
+    ``self.model``; set ``self.completed = True`` on the provider's final event, and
+    ``self.terminal = True`` once nothing more may belong to the response: later events
+    are skipped with a note (error events excepted; ``after_terminal`` may accept more),
+    so a second response in the same body is never merged into this one.
+
+    No silent endings: at ``finish`` a stream in which no event of the parser's ``wire``
+    arrived ends as ``error``, naming the protocol that did arrive ("these are Anthropic
+    Messages events; replay with --provider anthropic") or saying none was recognisable.
     """
 
     provider: ClassVar[str] = ""

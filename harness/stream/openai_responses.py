@@ -40,6 +40,15 @@ Mapping (where DESIGN.md left room):
   other reason (``content_filter``) -> ``error`` with an error event naming the reason
   (the provider withheld output: not a normal ending); ``failed`` / ``cancelled`` and
   ``error`` events -> ``error`` with the provider's code and message.
+- Items are keyed by ``output_index``: the item id first seen at an index is the item's id
+  for every later event there. Some proxies (GitHub Copilot's ``/responses``) rewrite the
+  opaque id on every event of one item; keyed by id, its pieces became separate parts
+  (text and reasoning several times over). A rotation is noted; the SDK refuses such a
+  stream ("Lifecycle response identity changed"), see ``responses-streamed-item-id``.
+- After ``response.completed`` / ``incomplete`` / ``failed`` (the terminal event) further
+  events are skipped with a note (a trailing ``data: [DONE]``, which OpenRouter's
+  ``/responses`` sends, silently); a new ``response.created`` is a new response, split off
+  by replay before parsing (``harness.contract.wires.split_responses``).
 - Hosted-tool items and events (web search, file search, code interpreter, MCP, custom
   tools, ...) have no canonical part: noted and skipped. ``obfuscation`` is ignored.
 """
