@@ -269,3 +269,17 @@ def test_a_body_with_nothing_recognisable_and_no_provider_is_refused(tmp_path: P
     raw.write_bytes(b'data: {"hello": "world"}\n\n')
     result = runner.invoke(app, ["replay", str(raw)])
     assert result.exit_code == 2 and "pass --provider" in result.stderr
+
+
+def test_chunk_files_replay_without_provider_like_their_cassettes(tmp_path: Path) -> None:
+    """Each converted AI SDK fixture, turned back into its ``.chunks.txt`` form (one data payload
+    per line, no ``event:`` lines), replays without --provider exactly as its cassette does."""
+    converted = [(p, c) for p, c in cassette_cases() if "converted:" in c.read_text(encoding="utf-8")]
+    assert len(converted) >= 5
+    for provider, path in converted:
+        (exchange,) = [e for e in load_exchanges(path, provider) if e.is_model_call]
+        lines = [e.decode().split("data: ", 1)[1] for e in _events(exchange.body)]
+        chunks = tmp_path / f"{path.stem}.chunks.txt"
+        chunks.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        expected = [result_to_json(r) for r in replay_file(path, provider)]
+        assert [result_to_json(r) for r in replay_file(chunks, None)] == expected, path.name
