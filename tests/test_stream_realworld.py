@@ -283,3 +283,22 @@ def test_chunk_files_replay_without_provider_like_their_cassettes(tmp_path: Path
         chunks.write_text("\n".join(lines) + "\n", encoding="utf-8")
         expected = [result_to_json(r) for r in replay_file(path, provider)]
         assert [result_to_json(r) for r in replay_file(chunks, None)] == expected, path.name
+
+
+@pytest.mark.parametrize(
+    ("provider", "reason_event"),
+    [
+        ("anthropic", rb'"type": ?"message_delta"'),
+        ("openai-chat", rb'"finish_reason": ?"'),
+        ("openrouter", rb'"finish_reason": ?"'),
+    ],
+)
+def test_a_terminal_event_without_a_stop_reason_is_no_normal_stop(provider: str, reason_event: bytes) -> None:
+    """Synthetic: a recorded stream without the event that carries the stop reason, its terminal
+    event (message_stop / [DONE]) kept. Only the provider's own stop reason may give ``stop``."""
+    call = next(c for c in _streams(provider) if re.search(rb"message_stop|\[DONE\]", c.body))
+    events = [e for e in _events(call.body) if not re.search(reason_event, e)]
+    assert len(events) < len(_events(call.body))
+    result = _parse(provider, _join(events))
+    assert result.message.stop_reason == "error"
+    assert any("stop reason" in e.error_message or "truncated" in e.error_message for e in result.errors)

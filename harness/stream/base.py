@@ -421,6 +421,10 @@ class StreamParser:
             self._check_protocol()
             if not self.completed and not self.errors:
                 self.error(f"{self.provider}: stream ended before the final event (truncated response)")
+            elif self.completed and not self.errors and self.provider_stop is None:
+                # e.g. Chat content then [DONE] with no finish_reason, Anthropic message_stop with no
+                # message_delta: nothing the provider sent says the turn ended normally
+                self.error(f"{self.provider}: the stream ended without a stop reason from the provider")
             self._result = self._safe_build(None)
         return self._result
 
