@@ -141,13 +141,16 @@ def _load(data: str) -> Any:
 
 
 def sniff_wire(body: bytes) -> str | None:
-    """The wire format of a response body from its first events (None: nothing recognisable)."""
+    """The wire format of a response body from its first events (None: nothing recognisable).
+
+    Reads the first 64 KiB only (an event cut there is no JSON and is passed over), except a
+    body that starts as JSON, which is one document."""
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         document = _load(stripped.decode("utf-8", errors="replace"))
         if document is not None:
             return wire_of_body(document)
-    for n, (_, name, data) in enumerate(_events(body[: 1 << 20])):
+    for n, (_, name, data) in enumerate(_events(body[: 1 << 16])):
         if n >= SNIFF_EVENTS:
             break
         wire = wire_of_event(name, _load(data)) if data and data != "[DONE]" else None

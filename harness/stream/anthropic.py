@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
@@ -116,17 +116,17 @@ class AnthropicParser(StreamParser):
     # ------------------------------------------------------------ streamed
 
     def on_event(self, event: SSEEvent) -> None:
-        data = self.load(event)
+        data: Any = self.load(event)
         if data is None:
             return
-        if not isinstance(data, dict):
+        if type(data) is not dict:  # JSON objects decode to exactly dict
             self.note(f"anthropic: non-object data skipped: {event.data[:60]!r}")
             return
-        payload = cast(dict[str, Any], data)
-        kind = "error" if event.event == "error" else str(payload.get("type") or event.event)
-        handler = self._handlers.get(kind)
+        payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+        kind: Any = "error" if event.event == "error" else payload.get("type") or event.event
+        handler = self._handlers.get(kind) if type(kind) is str else None
         if handler is None:
-            self.note(f"anthropic: unknown event type {kind!r} skipped")
+            self.note(f"anthropic: unknown event type {str(kind)!r} skipped")
             return
         handler(payload)
 

@@ -355,13 +355,14 @@ class StreamParser:
 
     def feed_all(self, events: Iterable[SSEEvent]) -> None:
         """``feed`` each event, without slicing out the items each produced (the replay hot path)."""
+        if self._result is not None:  # only finish/fail/abort set it, never an event
+            for event in events:
+                self.note(f"event after the call ended ignored: {event.event or 'data'}")
+            return
         on_event = self.on_event
         sample = self._sample
         for event in events:
-            if self._result is not None or self.terminal or len(sample) < SNIFF_EVENTS:
-                if self._result is not None:
-                    self.note(f"event after the call ended ignored: {event.event or 'data'}")
-                    continue
+            if self.terminal or len(sample) < SNIFF_EVENTS:
                 if len(sample) < SNIFF_EVENTS:
                     sample.append((event.event, event.data))
                 if self.terminal and not self._accept_late(event):
