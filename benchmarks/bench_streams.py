@@ -314,13 +314,14 @@ def real_cases() -> list[tuple[str, str, list[bytes]]]:
     for path in sorted(CASSETTES.glob("*/*.yaml")):
         provider = path.parent.name
         exchanges = [e for e in load_exchanges(path, provider) if e.is_model_call]
-        bodies = [
-            c.body
-            for c in recorded_calls(provider, path.stem, exchanges)
-            if not c.body.lstrip().startswith(b"{")
+        streamed = [
+            c for c in recorded_calls(provider, path.stem, exchanges) if not c.body.lstrip().startswith(b"{")
         ]
-        if bodies:
-            cases.append((f"{provider}/{path.stem}", provider, bodies))
+        # each call with the provider that judges it (OpenRouter's /responses calls: the Responses SDK)
+        for judge in sorted({c.provider for c in streamed}):
+            bodies = [c.body for c in streamed if c.provider == judge]
+            label = f"{provider}/{path.stem}" + (f" (as {judge})" if judge != provider else "")
+            cases.append((label, judge, bodies))
     return cases
 
 

@@ -7,8 +7,9 @@ import gc
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
+import orjson
 import typer
 
 from harness.adapters import PROVIDERS, canonical_json
@@ -17,6 +18,10 @@ from harness.inputs import InputError
 from harness.params import CallParams
 from harness.params_io import load_params
 from harness.targets import Target, TargetError, get_target
+
+if TYPE_CHECKING:
+    from harness.replay import Exchange
+    from harness.stream.base import CallResult
 
 app = typer.Typer(
     help="Conformance and golden-test harness for LLM message/provider mapping.",
@@ -82,27 +87,48 @@ def replay(
     file: Annotated[
         Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")
     ],
-    provider: Annotated[str, typer.Option(help=f"Provider id: {', '.join(PROVIDERS)}.")],
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Provider id: {', '.join(PROVIDERS)}. Default: from the recorded request URL, "
+            "else from the stream's event types."
+        ),
+    ] = None,
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
     from harness.replay import ReplayInputError, replay_file, result_to_json
 
-    _check_provider(provider)
+    if provider is not None:
+        _check_provider(provider)
     chosen = _load_target(target, provider)
+
+    def run(provider_: str, exchange: Exchange) -> CallResult:
+        if provider_ not in chosen.providers():
+            _fail(f"--provider: target '{target}' does not implement provider '{provider_}'")
+        return chosen.replay(provider_, exchange)
+
     try:
         results = replay_file(
             file,
             provider,
-            replay=lambda exchange: chosen.replay(provider, exchange),
+            replay=run,
             on_note=lambda note: typer.echo(f"note: {note}", err=True),
         )
     except ReplayInputError as exc:
         _fail(str(exc))
+    except typer.Exit:
+        raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line
         _fail(f"target '{target}' failed to replay {file}: {type(exc).__name__}: {exc}", code=1)
     payload = [result_to_json(r) for r in results]
-    sys.stdout.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    # orjson writes the same text as json.dumps(sort_keys=True, indent=2, ensure_ascii=False),
+    # about ten times faster (a 60k-event stream is ~120k JSON objects of output).
+    sys.stdout.flush()
+    sys.stdout.buffer.write(
+        orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    )
+    sys.stdout.flush()
 
 
 @app.command()

@@ -31,9 +31,11 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from harness.contract.routing import route
+from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
-from harness.replay import Exchange, replay_exchange
-from harness.stream import CallResult, get_parser
+from harness.replay import Exchange, parser_for, replay_exchange
+from harness.stream import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
     import httpx2
@@ -199,7 +201,7 @@ def sdk_accumulate(provider: str, body: bytes, chunk_size: int | None = None) ->
 def ours(provider: str, body: bytes, chunk_size: int | None = None) -> CallResult:
     """Our final message for the same body (streamed or not), through the replay path."""
     exchange = Exchange("POST", "(crosscheck)", None, 200, {}, body)
-    return replay_exchange(get_parser(provider), exchange, chunk_size)
+    return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
 
 
 # ---------------------------------------------------------------- projections
@@ -607,6 +609,37 @@ def _responses_item_signatures(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[
     return ours_, _with_parts(sdk, parts)
 
 
+def _responses_streamed_item_ids(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
+    """The SDK's item ids (response.completed's output) mapped to the ids the stream's events used."""
+    streamed: dict[int, str] = {}
+    completed: dict[int, str] = {}
+    for payload in ctx.payloads:
+        kind = payload.get("type")
+        index = payload.get("output_index")
+        item = _obj(payload.get("item"))
+        if (
+            kind == "response.output_item.added"
+            and isinstance(index, int)
+            and isinstance(item.get("id"), str)
+        ):
+            streamed.setdefault(index, item["id"])
+        elif kind == "response.completed":
+            for n, output in enumerate(_obj(payload.get("response")).get("output") or ()):
+                if isinstance(_obj(output).get("id"), str):
+                    completed[n] = _obj(output)["id"]
+    renamed = {completed[n]: streamed[n] for n in completed if n in streamed and streamed[n] != completed[n]}
+    if not renamed:
+        return ours_, sdk
+    parts: list[Part] = []
+    for part in sdk["parts"]:
+        if part[0] in ("thinking", "signature") and part[1] in renamed:
+            part = (part[0], renamed[part[1]], *part[2:])
+        elif part[0] == "tool_call" and part[4] in renamed:
+            part = (*part[:4], renamed[part[4]])
+        parts.append(part)
+    return ours_, _with_parts(sdk, parts)
+
+
 def _openrouter_format(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
     ours_formats = [p[2] for p in ours_["parts"] if p[0] == "signature"]
     parts: list[Part] = []
@@ -748,6 +781,17 @@ DIFFERENCES: tuple[Difference, ...] = (
         "The output_item.done copy is the one a recorded follow-up request replayed and the API accepted, "
         "and it arrives before response.completed, so a stream cut after the item still has it.",
         _responses_item_signatures,
+    ),
+    Difference(
+        "responses-streamed-item-id",
+        frozenset({"openai-responses"}),
+        "An item's id is the one its response.output_item.added event gave (its output_index's first id); "
+        "the SDK's final response takes response.completed's output, where OpenRouter's /responses "
+        "renames temporary reasoning ids (rs_tmp_...) and id-rotating proxies give yet another id.",
+        "Every event of the stream addresses the item by the added id (OpenRouter), or by output_index "
+        "with a fresh id per event (GitHub Copilot); the streamed id is the one a consumer saw, and keying "
+        "by output_index is what keeps a rotating stream one item.",
+        _responses_streamed_item_ids,
     ),
     Difference(
         "openrouter-format-verbatim",
@@ -926,6 +970,9 @@ def crosscheck(
 class RecordedCall:
     """One model call of a cassette: ``id`` is ``<provider>-<cassette>-<n>``.
 
+    ``provider`` is the provider whose parser and SDK judge the call: a cassette's own,
+    except OpenRouter's Responses endpoint, judged as ``openai-responses`` (the same
+    parser rules, and the openai SDK's Responses accumulator is the oracle for that wire).
     ``following`` is the request body of the cassette's next model call (the history that
     replays this response, accepted by the API), None for the last or a converted fixture.
     """
@@ -937,26 +984,27 @@ class RecordedCall:
 
 
 def split_calls(provider: str, body: bytes) -> list[bytes]:
-    """A body that holds several Responses streams back to back (an AI SDK multi-step fixture
-    converted into one interaction) as one body per ``response.created``; any other body as is."""
-    if provider != "openai-responses" or _is_json(body):
-        return [body]
-    calls: list[list[bytes]] = []
-    for event in body.replace(b"\r\n", b"\n").split(b"\n\n"):
-        if not event.strip():
-            continue
-        if not calls or b'"type":"response.created"' in event.replace(b'": "', b'":"'):
-            calls.append([])
-        calls[-1].append(event + b"\n\n")
-    return [b"".join(events) for events in calls] if len(calls) > 1 else [body]
+    """A body that holds several responses back to back (an AI SDK multi-step fixture
+    converted into one interaction) as one body per response; any other body as is."""
+    wires = PROVIDER_WIRES.get(provider, ())
+    wire = sniff_wire(body) if len(wires) > 1 else (wires[0] if wires else None)
+    return split_responses(wire, body) if wire else [body]
+
+
+def _judge(provider: str, exchange: Exchange) -> str:
+    routed = route(exchange.method, exchange.uri)
+    if provider == "openrouter" and routed is not None and routed.wire == "openai-responses":
+        return "openai-responses"
+    return provider
 
 
 def recorded_calls(provider: str, cassette: str, exchanges: Sequence[Exchange]) -> list[RecordedCall]:
     """The model calls of one cassette's model-call exchanges, as crosscheck and stream tests use them."""
     out: list[RecordedCall] = []
     for n, exchange in enumerate(exchanges):
-        bodies = split_calls(provider, exchange.body)
+        judge = _judge(provider, exchange)
+        bodies = split_calls(judge, exchange.body)
         following = exchanges[n + 1].request_body if n + 1 < len(exchanges) and len(bodies) == 1 else None
         for body in bodies:
-            out.append(RecordedCall(f"{provider}-{cassette}-{len(out)}", provider, body, following))
+            out.append(RecordedCall(f"{provider}-{cassette}-{len(out)}", judge, body, following))
     return out

@@ -22,7 +22,7 @@ from harness.cassette_format import dump_cassette
 from harness.replay import chunks_to_sse
 from harness.scrub import scrub_interaction
 
-__all__ = ["import_realstreams", "read_sources"]
+__all__ = ["import_one", "import_realstreams", "read_sources"]
 
 ENDPOINTS = {
     "anthropic": "https://api.anthropic.com/v1/messages",
@@ -72,11 +72,11 @@ def _provenance(row: dict[str, str], source: Path, converted: bool) -> dict[str,
     return out
 
 
-def _convert(source: Path, provider: str) -> dict[str, Any]:
+def _convert(source: Path, provider: str, endpoint: str | None = None) -> dict[str, Any]:
     if source.name.endswith(".chunks.txt"):
         body = chunks_to_sse(source.read_text(encoding="utf-8"), provider).decode()
         interaction: dict[str, Any] = {
-            "request": {"body": "", "headers": {}, "method": "POST", "uri": ENDPOINTS[provider]},
+            "request": {"body": "", "headers": {}, "method": "POST", "uri": endpoint or ENDPOINTS[provider]},
             "response": {
                 "body": {"string": body},
                 "headers": {"content-type": ["text/event-stream"]},
@@ -86,6 +86,25 @@ def _convert(source: Path, provider: str) -> dict[str, Any]:
         return {"interactions": [interaction], "version": 1}
     data: dict[str, Any] = yaml.safe_load(source.read_text(encoding="utf-8"))
     return data
+
+
+def import_one(
+    source: Path, provider: str, row: dict[str, str], dest: Path, *, endpoint: str | None = None
+) -> Path:
+    """One recording -> ``dest/<provider>/<name>.yaml`` (scrubbed, with its provenance block).
+
+    ``row`` is its SOURCES-style row (source repo, path, commit, license, model(s));
+    ``endpoint`` overrides the synthesized request URL of a body-only chunk file (it decides
+    which provider and wire replay infers, so it must name the API the body came from).
+    """
+    converted = source.name.endswith(".chunks.txt")
+    data = _convert(source, provider, endpoint)
+    data["interactions"] = [scrub_interaction(i) for i in data["interactions"]]
+    data["provenance"] = _provenance(row, source, converted)
+    target = dest / provider / _cassette_name(source)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(dump_cassette(data), encoding="utf-8")
+    return target
 
 
 def import_realstreams(src: Path, dest: Path) -> list[Path]:
@@ -107,12 +126,7 @@ def import_realstreams(src: Path, dest: Path) -> list[Path]:
             continue
         provider = source.parent.name
         converted = source.name.endswith(".chunks.txt")
-        data = _convert(source, provider)
-        data["interactions"] = [scrub_interaction(i) for i in data["interactions"]]
-        data["provenance"] = _provenance(rows[key], source, converted)
-        target = dest / provider / _cassette_name(source)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(dump_cassette(data), encoding="utf-8")
+        target = import_one(source, provider, rows[key], dest)
         written.append(target)
         row = rows[key]
         provenance_lines.append(

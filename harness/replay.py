@@ -3,6 +3,12 @@
 Forms: a vcrpy cassette (YAML; request bodies as ``string`` or ``parsed_body``), a raw
 SSE body, an AI SDK ``.chunks.txt`` file (one JSON payload per line, no framing), or a
 JSON document (Gemini's array framing without ``alt=sse``, or one non-streamed body).
+
+Which parser reads a response: the provider and wire format come from the recorded
+request URL (``harness.contract.routing``), or for a bare body from its own event types
+(``harness.contract.wires``). A ``--provider`` whose wire formats do not include the
+recording's is refused in one line rather than parsed into an empty message. A body
+holding several responses back to back is split: one result per response.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.contract.exchange import Exchange
+from harness.contract.routing import route
+from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
 from harness.inputs import InputError, check_json_text, gunzip, load_yaml, read_bytes
 from harness.inputs.files import decode_utf8
 from harness.stream import CallResult, StreamParser, get_parser
@@ -26,19 +34,27 @@ __all__ = [
     "ReplayInputError",
     "chunks_to_sse",
     "load_exchanges",
+    "parser_for",
     "replay_exchange",
     "replay_file",
+    "resolve_provider",
     "result_to_json",
 ]
+
+SYNTHETIC_URI = "(replayed body)"
 
 
 class ReplayInputError(ValueError):
     """Unreadable replay input; ``str()`` is one line naming the file (and line/field when known)."""
 
 
-def chunks_to_sse(text: str, provider: str) -> bytes:
-    """AI SDK fixture lines -> SSE. Anthropic events need ``event: <type>`` lines, so they are synthesized."""
+def chunks_to_sse(text: str, provider: str | None) -> bytes:
+    """AI SDK fixture lines -> SSE. Anthropic events need ``event: <type>`` lines, so they are synthesized
+    (for ``provider`` anthropic, or with no provider when the payloads are Anthropic events)."""
     out: list[str] = []
+    if provider is None:
+        first = next((line for line in text.split("\n") if line.strip()), "")
+        provider = sniff_wire(f"data: {first}\n\n".encode())
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -130,7 +146,7 @@ def _check_body(body: bytes, source: str, field: str) -> None:
     check_json_text(body.decode("utf-8", errors="replace"), source=source, field=field)
 
 
-def load_exchanges(path: str | Path, provider: str) -> list[Exchange]:
+def load_exchanges(path: str | Path, provider: str | None) -> list[Exchange]:
     """Read any of the four replay forms into exchanges."""
     p = Path(path)
     try:
@@ -143,7 +159,7 @@ def load_exchanges(path: str | Path, provider: str) -> list[Exchange]:
         _check_body(raw, str(p), "(body)")
     except InputError as exc:
         raise ReplayInputError(str(exc)) from None
-    synthetic = "(replayed body)"
+    synthetic = SYNTHETIC_URI
     if name.endswith(".chunks.txt"):
         try:
             body = chunks_to_sse(raw.decode("utf-8"), provider)
@@ -198,32 +214,105 @@ def result_to_json(result: CallResult) -> dict[str, Any]:
     }
 
 
+def _wire_of(exchange: Exchange) -> tuple[str | None, str]:
+    """(the wire format of ``exchange``, why): from its request URL, else its body's event types."""
+    if exchange.uri != SYNTHETIC_URI:
+        routed = route(exchange.method, exchange.uri)
+        if routed is not None:
+            return routed.wire, f"the request went to {routed.reason}"
+    if exchange.status >= 400:
+        return None, "an HTTP error body"
+    wire = sniff_wire(exchange.body)
+    return wire, f"the stream holds {WIRE_TITLES[wire]} events" if wire else "no recognisable event"
+
+
+def resolve_provider(exchange: Exchange, provider: str | None) -> tuple[str, str | None]:
+    """(provider, wire) to replay ``exchange`` with; ``provider`` None infers it.
+
+    Raises ReplayInputError (one line, without the file name) when ``provider`` cannot read
+    the recording's wire format, or when nothing tells which provider it is.
+    """
+    routed = route(exchange.method, exchange.uri) if exchange.uri != SYNTHETIC_URI else None
+    wire, why = _wire_of(exchange)
+    if provider is None:
+        if routed is not None:
+            return routed.provider, routed.wire
+        if wire is None:
+            raise ReplayInputError(f"--provider: cannot tell the provider ({why}); pass --provider")
+        return WIRE_PROVIDER[wire], wire
+    if wire is not None and wire not in PROVIDER_WIRES.get(provider, (provider,)):
+        right = routed.provider if routed is not None else WIRE_PROVIDER[wire]
+        raise ReplayInputError(
+            f"--provider {provider}: the recording is {WIRE_TITLES[wire]} ({why}); replay with --provider {right}"
+        )
+    return provider, wire
+
+
+def parser_for(provider: str, exchange: Exchange) -> type[StreamParser]:
+    """The reference parser for one exchange: the provider's, in the exchange's wire format."""
+    if len(PROVIDER_WIRES.get(provider, ())) < 2:
+        return get_parser(provider)
+    return get_parser(provider, _wire_of(exchange)[0])
+
+
+def _responses(exchange: Exchange, wire: str | None) -> list[Exchange]:
+    """The exchange once per response its body holds (a multi-step capture holds several)."""
+    if wire is None or exchange.status >= 400:
+        return [exchange]
+    bodies = split_responses(wire, exchange.body)
+    if len(bodies) == 1:
+        return [exchange]
+    return [
+        Exchange(
+            exchange.method, exchange.uri, exchange.request_body, exchange.status, exchange.headers, body
+        )
+        for body in bodies
+    ]
+
+
 def replay_file(
     path: str | Path,
-    provider: str,
+    provider: str | None,
     *,
-    replay: Callable[[Exchange], CallResult] | None = None,
+    replay: Callable[[str, Exchange], CallResult] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> list[CallResult]:
     """One CallResult per model response in the file; non-model calls (e.g. GET /models) are skipped.
 
-    ``replay`` runs one exchange (a target's output side); the reference parser by default.
+    ``provider`` None infers it per exchange (request URL, else event types). ``replay``
+    runs one response for a provider (a target's output side); the reference parser by default.
     """
-    parser_class = get_parser(provider)
+    if provider is not None:
+        get_parser(provider)  # an unknown provider id fails before the file is read
 
-    def reference(exchange: Exchange) -> CallResult:
-        return replay_exchange(parser_class, exchange)
+    def reference(provider_: str, exchange: Exchange) -> CallResult:
+        return replay_exchange(parser_for(provider_, exchange), exchange)
 
     run = replay or reference
     results: list[CallResult] = []
-    for exchange in load_exchanges(path, provider):
-        if not exchange.is_model_call and exchange.uri != "(replayed body)":
+    inferred: set[str] = set()
+    p = Path(path)
+    for number, exchange in enumerate(load_exchanges(p, provider)):
+        if not exchange.is_model_call and exchange.uri != SYNTHETIC_URI:
             if on_note:
                 on_note(f"skipped {exchange.method} {exchange.uri}: not a model call")
             continue
-        result = run(exchange)
-        if on_note:
-            for note in result.notes:
-                on_note(note)
-        results.append(result)
+        try:
+            chosen, wire = resolve_provider(exchange, provider)
+        except ReplayInputError as exc:
+            where = f"interactions[{number}]: " if exchange.uri != SYNTHETIC_URI else ""
+            raise ReplayInputError(f"{p}: {where}{exc}") from None
+        said = f"replayed as {chosen}" + (f" ({WIRE_TITLES[wire]})" if wire else "")
+        if provider is None and on_note and said not in inferred:
+            inferred.add(said)
+            on_note(said)
+        parts = _responses(exchange, wire)
+        if len(parts) > 1 and on_note:
+            on_note(f"{exchange.uri}: one body holds {len(parts)} responses; replayed one by one")
+        for part in parts:
+            result = run(chosen, part)
+            if on_note:
+                for note in result.notes:
+                    on_note(note)
+            results.append(result)
     return results

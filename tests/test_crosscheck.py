@@ -236,6 +236,23 @@ def _case(name: str) -> tuple[str, bytes]:
     return SYNTHETIC[name]
 
 
+# The SDK's own refusal of a recorded stream: there is nothing to compare, so the case is a skip
+# with this reason (GitHub Copilot's /responses rotates the response id; openai's Responses stream
+# accumulator raises "Lifecycle response identity changed"). tests/test_stream_realworld.py checks
+# that recording on the same stream with the ids restored.
+_SDK_REFUSALS = ("Lifecycle response identity changed",)
+
+
+def _refused(name: str) -> str | None:
+    try:
+        _results(name)
+    except RuntimeError as exc:
+        if any(reason in str(exc) for reason in _SDK_REFUSALS):
+            return str(exc)
+        raise
+    return None
+
+
 @functools.cache
 def _results(name: str) -> tuple[CallResult, Any]:
     provider, body = _case(name)
@@ -259,6 +276,8 @@ def test_every_cassette_has_model_calls() -> None:
 
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_our_final_message_agrees_with_the_sdk(name: str) -> None:
+    if refusal := _refused(name):
+        pytest.skip(f"the official SDK refuses this recorded stream: {refusal}")
     verdict = _compare(name)
     assert verdict.ok, str(verdict)
 
@@ -266,6 +285,8 @@ def test_our_final_message_agrees_with_the_sdk(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_agreement_holds_when_both_read_small_chunks(name: str) -> None:
     call = CALLS[name]
+    if refusal := _refused(name):
+        pytest.skip(f"the official SDK refuses this recorded stream: {refusal}")
     verdict = crosscheck(call.provider, call.body, chunk_size=13)
     assert verdict.ok, str(verdict)
 
@@ -295,6 +316,7 @@ def test_every_difference_is_needed_by_some_case(difference: str) -> None:
         name
         for name in [*sorted(CALLS), *sorted(SYNTHETIC)]
         if _case(name)[0] in providers
+        and (name not in CALLS or not _refused(name))
         and _compare(name).ok
         and not _compare(name, frozenset({difference})).ok
     ]

@@ -16,7 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.crosscheck import Comparison, SdkResult, compare, ours, sdk_accumulate, split_calls
+from harness.crosscheck import (
+    Comparison,
+    SdkResult,
+    compare,
+    ours,
+    recorded_calls,
+    sdk_accumulate,
+)
 from harness.emit import PROVIDERS, NotRepresentable, emit_stream, representable
 from harness.model import (
     AssistantMessage,
@@ -107,10 +114,9 @@ def test_the_sdk_accepts_the_stream_and_agrees(provider: str, data: st.DataObjec
 
 def _recorded() -> list[tuple[str, str, bytes]]:
     out: list[tuple[str, str, bytes]] = []
-    for provider, path in cassette_cases():
-        for n, exchange in enumerate(model_calls(provider, path)):
-            for m, body in enumerate(split_calls(provider, exchange.body)):
-                out.append((provider, f"{provider}-{path.stem}-{n}.{m}", body))
+    for provider, path in cassette_cases():  # each call with the provider that judges it (RecordedCall)
+        for call in recorded_calls(provider, path.stem, model_calls(provider, path)):
+            out.append((call.provider, call.id, call.body))
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.results import CallResult, TextDelta, ThinkingDelta, ToolCallStart
+from harness.contract.results import CallResult, TextDelta, ToolCallStart
 from harness.model import TextPart, ThinkingTextPart
 
 __all__ = ["derive_events"]
@@ -27,22 +27,11 @@ def derive_events(result: CallResult) -> list[dict[str, Any]]:
             events.append({"type": f"{open_kind}_end", "response_id": rid})
             open_kind = None
 
-    def delta(kind: str, content: str) -> None:
-        nonlocal open_kind
-        if open_kind != kind:
+    append = events.append
+    for item in result.items:  # one pass per stream item: the delta case inlined
+        if isinstance(item, ToolCallStart):
             close()
-            events.append({"type": f"{kind}_start", "response_id": rid})
-            open_kind = kind
-        events.append({"type": f"{kind}_delta", "response_id": rid, "content": content})
-
-    for item in result.items:
-        if isinstance(item, TextDelta):
-            delta("text", item.text)
-        elif isinstance(item, ThinkingDelta):
-            delta("thinking", item.text)
-        elif isinstance(item, ToolCallStart):  # pyright: ignore[reportUnnecessaryIsInstance]
-            close()
-            events.append(
+            append(
                 {
                     "type": "tool_call_start",
                     "response_id": rid,
@@ -50,6 +39,13 @@ def derive_events(result: CallResult) -> list[dict[str, Any]]:
                     "tool_name": item.tool_name,
                 }
             )
+            continue
+        kind = "text" if isinstance(item, TextDelta) else "thinking"
+        if open_kind != kind:
+            close()
+            append({"type": f"{kind}_start", "response_id": rid})
+            open_kind = kind
+        append({"type": f"{kind}_delta", "response_id": rid, "content": item.text})
     close()
     message = result.message
     if message.stop_reason == "aborted":

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
@@ -94,6 +94,7 @@ class AnthropicParser(StreamParser):
     """Anthropic Messages stream/body -> canonical assistant message."""
 
     provider = "anthropic"
+    wire = "anthropic"
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,17 +116,17 @@ class AnthropicParser(StreamParser):
     # ------------------------------------------------------------ streamed
 
     def on_event(self, event: SSEEvent) -> None:
-        data = self.load(event)
+        data: Any = self.load(event)
         if data is None:
             return
-        if not isinstance(data, dict):
+        if type(data) is not dict:  # JSON objects decode to exactly dict
             self.note(f"anthropic: non-object data skipped: {event.data[:60]!r}")
             return
-        payload = cast(dict[str, Any], data)
-        kind = "error" if event.event == "error" else str(payload.get("type") or event.event)
-        handler = self._handlers.get(kind)
+        payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+        kind: Any = "error" if event.event == "error" else payload.get("type") or event.event
+        handler = self._handlers.get(kind) if type(kind) is str else None
         if handler is None:
-            self.note(f"anthropic: unknown event type {kind!r} skipped")
+            self.note(f"anthropic: unknown event type {str(kind)!r} skipped")
             return
         handler(payload)
 
@@ -210,6 +211,11 @@ class AnthropicParser(StreamParser):
 
     def _message_stop(self, data: dict[str, Any]) -> None:
         self.completed = True
+        self.terminal = True
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """Keep-alive ``ping`` events may trail ``message_stop``; anything else is skipped."""
+        return event.event == "ping"
 
     def _error(self, data: dict[str, Any]) -> None:
         error = data.get("error") or _EMPTY

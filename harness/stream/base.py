@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
+
+import orjson
 
 from harness.contract.results import (
     CallResult,
@@ -21,6 +23,7 @@ from harness.contract.results import (
     ToolCallStart,
     item_to_json,
 )
+from harness.contract.wires import PROVIDER_WIRES, SNIFF_EVENTS, WIRE_TITLES, wire_of_body, wire_of_event
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -46,10 +49,22 @@ __all__ = [
 ]
 
 
-# ``json.loads(s)`` is ``JSONDecoder().decode(s)``: two whitespace regexes around this scanner.
-# Data that starts with whitespace or has anything after its value (or is no JSON) falls
-# back to ``json.loads``, which decides and words the error exactly as before.
-_scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+# orjson decodes a data line to the same Python values as ``json.loads`` (dicts, lists, str,
+# int, float, bool, None), faster. What it refuses and ``json.loads`` may accept (NaN,
+# integers past 64 bits, lone surrogate escapes) or rejects (no JSON) falls back to
+# ``json.loads``, which decides and words the error exactly as before.
+_fast_loads: Callable[[str], Any] = orjson.loads
+_FastError = orjson.JSONDecodeError
+
+
+def _loads_or_none(data: str) -> Any:
+    if not data or data == "[DONE]":
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
 
 # ---------------------------------------------------------------- stream items (runtime only, never persisted)
 
@@ -207,10 +222,19 @@ class StreamParser:
 
     Subclass state goes in ``self.parts`` (PartsBuilder), ``self.usage``,
     ``self.provider_stop`` (the mapped stop reason), ``self.response_id``,
-    ``self.model``; set ``self.completed = True`` on the provider's final event.
+    ``self.model``; set ``self.completed = True`` on the provider's final event, and
+    ``self.terminal = True`` once nothing more may belong to the response: later events
+    are skipped with a note (error events excepted; ``after_terminal`` may accept more),
+    so a second response in the same body is never merged into this one.
+
+    No silent endings: at ``finish`` a stream in which no event of the parser's ``wire``
+    arrived ends as ``error``, naming the protocol that did arrive ("these are Anthropic
+    Messages events; replay with --provider anthropic") or saying none was recognisable.
     """
 
     provider: ClassVar[str] = ""
+    #: The wire format this parser reads (``harness.contract.wires``).
+    wire: ClassVar[str] = ""
 
     def __init__(self) -> None:
         self.parts = PartsBuilder()
@@ -222,6 +246,12 @@ class StreamParser:
         self._response_id: str | None = None
         self._model: str | None = None
         self.completed = False
+        #: Set by a subclass on the provider's terminal event: later events are noted and skipped
+        #: unless ``after_terminal`` accepts them (a new response is split off before parsing).
+        self.terminal = False
+        self._late = 0  # events after the terminal event, skipped
+        self._sample: list[tuple[str | None, str]] = []  # the first events, to name a foreign protocol
+        self._body_sample: Any = None
         self._result: CallResult | None = None
 
     @property
@@ -265,13 +295,10 @@ class StreamParser:
     def load(self, event: SSEEvent) -> Any:
         """The event's JSON data, or None after recording an error for an unparseable line."""
         data = event.data
-        try:  # json.loads' own C scanner, minus its Python layers; anything unusual goes to json.loads
-            value, end = _scan_json(data, 0)
-        except (StopIteration, ValueError):
+        try:
+            return _fast_loads(data)
+        except _FastError:
             pass
-        else:
-            if end == len(data):
-                return value
         try:
             return json.loads(data)
         except json.JSONDecodeError as exc:
@@ -285,6 +312,10 @@ class StreamParser:
         if self._result is not None:
             self.note(f"event after the call ended ignored: {event.event or 'data'}")
             return []
+        if len(self._sample) < SNIFF_EVENTS:
+            self._sample.append((event.event, event.data))
+        if self.terminal and not self._accept_late(event):
+            return []
         before = len(self.items)
         try:
             self.on_event(event)
@@ -294,15 +325,50 @@ class StreamParser:
 
     def feed_all(self, events: Iterable[SSEEvent]) -> None:
         """``feed`` each event, without slicing out the items each produced (the replay hot path)."""
-        on_event = self.on_event
-        for event in events:
-            if self._result is not None:
+        if self._result is not None:  # only finish/fail/abort set it, never an event
+            for event in events:
                 self.note(f"event after the call ended ignored: {event.event or 'data'}")
-                continue
+            return
+        on_event = self.on_event
+        sample = self._sample
+        for event in events:
+            if self.terminal or len(sample) < SNIFF_EVENTS:
+                if len(sample) < SNIFF_EVENTS:
+                    sample.append((event.event, event.data))
+                if self.terminal and not self._accept_late(event):
+                    continue
             try:
                 on_event(event)
             except Exception as exc:  # a provider bug or hostile input must not escape
                 self._failed(event, exc)
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """Whether an event after the terminal event still belongs to the response (``[DONE]``, late usage)."""
+        return False
+
+    def _accept_late(self, event: SSEEvent) -> bool:
+        """An error event is never dropped; anything else only if ``after_terminal`` accepts it.
+
+        A ``data: [DONE]`` sentinel there is dropped without a note (OpenRouter ends its
+        Responses streams with one; for Chat it is the terminal event itself)."""
+        if event.data == "[DONE]":
+            return False
+        try:
+            data: Any = _loads_or_none(event.data)
+            payload: dict[str, Any] = cast(dict[str, Any], data) if isinstance(data, dict) else {}
+            accepted: bool = (
+                event.event == "error"
+                or "error" in payload
+                or payload.get("type") == "error"
+                or self.after_terminal(event)
+            )
+        except Exception:  # malformed late data: skipped like any other late event
+            accepted = False
+        if not accepted:
+            self._late += 1
+            if self._late == 1:
+                self.note(f"{self.provider}: event after the terminal event skipped: {event.data[:60]!r}")
+        return accepted
 
     def _failed(self, event: SSEEvent, exc: Exception) -> None:
         self.error(
@@ -310,6 +376,7 @@ class StreamParser:
         )
 
     def feed_response(self, body: Any) -> None:
+        self._body_sample = body
         try:
             if not isinstance(body, dict):
                 raise TypeError(f"expected a JSON object, got {type(body).__name__}")
@@ -320,10 +387,50 @@ class StreamParser:
     def finish(self) -> CallResult:
         """End of input. A stream without its final event ends with stop_reason ``error``."""
         if self._result is None:
+            if self._late > 1:
+                self.note(f"{self.provider}: {self._late} events after the terminal event skipped")
+            self._check_protocol()
             if not self.completed and not self.errors:
                 self.error(f"{self.provider}: stream ended before the final event (truncated response)")
+            elif self.completed and not self.errors and self.provider_stop is None:
+                # e.g. Chat content then [DONE] with no finish_reason, Anthropic message_stop with no
+                # message_delta: nothing the provider sent says the turn ended normally
+                self.error(f"{self.provider}: the stream ended without a stop reason from the provider")
             self._result = self._safe_build(None)
         return self._result
+
+    def _check_protocol(self) -> None:
+        """An error when no event of this parser's wire format arrived: name what did instead."""
+        if not self.wire:
+            return
+        if self._body_sample is not None:
+            seen = [wire_of_body(self._body_sample)]
+        else:
+            loaded = [(name, _loads_or_none(data)) for name, data in self._sample]
+            seen = [
+                wire_of_body(data) if isinstance(data, list) else wire_of_event(name, data)
+                for name, data in loaded
+            ]
+        found = [w for w in seen if w is not None]
+        if self.wire in found:
+            return
+        if found:
+            other = max(set(found), key=found.count)
+            hint = " or ".join(f"--provider {p}" for p, wires in PROVIDER_WIRES.items() if wires == (other,))
+            self.error(
+                f"{self.provider}: no {WIRE_TITLES[self.wire]} event in the stream: these are "
+                f"{WIRE_TITLES[other]} events; replay with {hint or 'the provider that serves them'}"
+            )
+        elif self.errors:
+            return  # the provider's own error (an error body or event) says what happened
+        elif self._sample or self._body_sample is not None:
+            first = (self._sample[0][1] if self._sample else json.dumps(self._body_sample))[:60]
+            self.error(
+                f"{self.provider}: no recognisable {WIRE_TITLES[self.wire]} event in the stream "
+                f"(first data: {first!r})"
+            )
+        else:
+            self.error(f"{self.provider}: empty stream: no event at all")
 
     def fail(self, message: str) -> CallResult:
         """Transport or HTTP failure: keep what arrived, report the error."""

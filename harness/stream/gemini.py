@@ -87,6 +87,7 @@ _USAGE_FIELDS = (
     "totalTokenCount",
 )
 _RETRYABLE = frozenset({429, 500, 502, 503, 504})
+_NO_FEEDBACK: dict[str, Any] = {}  # read-only default for a chunk without promptFeedback
 # One JSONPath step: .name | [index] | ['name'] / ["name"]
 _PATH_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]|\[\s*(['\"])(.*?)\3\s*\]")
 
@@ -108,6 +109,7 @@ class GeminiParser(StreamParser):
     """GenerateContentResponse chunks -> one canonical assistant message."""
 
     provider = PROVIDER_ID
+    wire = "gemini"
 
     def __init__(self) -> None:
         super().__init__()
@@ -156,12 +158,17 @@ class GeminiParser(StreamParser):
         if "error" in data:
             self._report(data["error"])
             return
-        self.response_id = data.get("responseId") or self.response_id
-        self.model = data.get("modelVersion") or self.model
+        # every chunk repeats the id and model: the checking setters run only when they change
+        response_id = data.get("responseId")
+        if response_id and response_id != self.response_id:
+            self.response_id = response_id
+        model = data.get("modelVersion")
+        if model and model != self.model:
+            self.model = model
         usage = data.get("usageMetadata")
         if isinstance(usage, dict):
             self._usage_metadata(usage)  # pyright: ignore[reportUnknownArgumentType]
-        feedback = _obj(data.get("promptFeedback"))
+        feedback = _obj(data.get("promptFeedback")) if "promptFeedback" in data else _NO_FEEDBACK
         if feedback.get("blockReason"):
             detail = feedback.get("blockReasonMessage")
             self.error(
@@ -174,6 +181,21 @@ class GeminiParser(StreamParser):
                 self._candidate(candidate)
             else:
                 self._note_once("candidates", f"{PROVIDER_ID}: only candidate 0 is mapped; others skipped")
+        if self.completed:
+            self.terminal = True
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """A chunk after the finishReason is still this response's when it adds no content (usage only)."""
+        data: Any = json.loads(event.data)
+        chunks: list[Any] = data if isinstance(data, list) else [data]  # pyright: ignore[reportUnknownVariableType]
+        return all(
+            isinstance(chunk, dict)
+            and not any(
+                _obj(_obj(c).get("content")).get("parts")
+                for c in _obj(chunk).get("candidates") or ()  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+            )
+            for chunk in chunks  # pyright: ignore[reportUnknownVariableType]
+        )
 
     def _usage_metadata(self, meta: Json) -> None:
         """Running totals: kept when every count is an integer, else an error event (usage ignored).
@@ -181,14 +203,15 @@ class GeminiParser(StreamParser):
         Checked as it arrives (so garbage never reaches the final message) but turned into a
         Usage only once, at the end: Gemini repeats usage on every chunk.
         """
-        for name in _USAGE_FIELDS:
-            value = meta.get(name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                self.error(
-                    f"{PROVIDER_ID}: usageMetadata.{name} is a {type(value).__name__}, not an integer;"
-                    " usage ignored"
-                )
-                return
+        get = meta.get
+        bad = [name for name in _USAGE_FIELDS if (value := get(name)) is not None and type(value) is not int]
+        if bad:  # (bool is no int here: type(True) is bool)
+            name = bad[0]
+            self.error(
+                f"{PROVIDER_ID}: usageMetadata.{name} is a {type(meta[name]).__name__}, not an integer;"
+                " usage ignored"
+            )
+            return
         self._usage_meta = meta
 
     def _candidate(self, candidate: Json) -> None:

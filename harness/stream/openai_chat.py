@@ -44,6 +44,7 @@ Decisions (same final message as the SDK's ``ChatCompletionStreamState``, unless
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from harness.model import StopReason, Usage
@@ -101,6 +102,7 @@ class OpenAIChatParser(StreamParser):
     """Chat Completions chunks/body -> canonical assistant message."""
 
     provider = "openai-chat"
+    wire = "openai-chat"
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,6 +117,7 @@ class OpenAIChatParser(StreamParser):
     def on_event(self, event: SSEEvent) -> None:
         if event.data == "[DONE]":
             self.completed = True
+            self.terminal = True
             return
         if event.event not in (None, "message", "error"):
             self.note(f"{self.provider}: unknown event type {event.event!r} skipped")
@@ -132,6 +135,15 @@ class OpenAIChatParser(StreamParser):
             self._chunk(chunk)
         else:
             self.note(f"{self.provider}: data that is no chunk skipped: {event.data[:60]!r}")
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """A usage-only chunk of this completion (no choices) may still follow ``[DONE]``."""
+        data = json.loads(event.data)
+        return (
+            isinstance(data, dict)
+            and not data.get("choices")  # pyright: ignore[reportUnknownMemberType]
+            and data.get("id") in (None, self.response_id)  # pyright: ignore[reportUnknownMemberType]
+        )
 
     def _chunk(self, chunk: dict[str, Any]) -> None:
         if self.response_id is None:
@@ -155,6 +167,7 @@ class OpenAIChatParser(StreamParser):
             self._has_usage = True
         if self._finished and self._has_usage:
             self.completed = True
+            self.terminal = True  # only [DONE] (dropped) or usage-only chunks may follow
 
     def _delta(self, delta: dict[str, Any]) -> None:
         """One message delta (or a whole non-streamed message): reasoning, text, tool calls."""

@@ -40,6 +40,15 @@ Mapping (where DESIGN.md left room):
   other reason (``content_filter``) -> ``error`` with an error event naming the reason
   (the provider withheld output: not a normal ending); ``failed`` / ``cancelled`` and
   ``error`` events -> ``error`` with the provider's code and message.
+- Items are keyed by ``output_index``: the item id first seen at an index is the item's id
+  for every later event there. Some proxies (GitHub Copilot's ``/responses``) rewrite the
+  opaque id on every event of one item; keyed by id, its pieces became separate parts
+  (text and reasoning several times over). A rotation is noted; the SDK refuses such a
+  stream ("Lifecycle response identity changed"), see ``responses-streamed-item-id``.
+- After ``response.completed`` / ``incomplete`` / ``failed`` (the terminal event) further
+  events are skipped with a note (a trailing ``data: [DONE]``, which OpenRouter's
+  ``/responses`` sends, silently); a new ``response.created`` is a new response, split off
+  by replay before parsing (``harness.contract.wires.split_responses``).
 - Hosted-tool items and events (web search, file search, code interpreter, MCP, custom
   tools, ...) have no canonical part: noted and skipped. ``obfuscation`` is ignored.
 """
@@ -80,6 +89,7 @@ class OpenAIResponsesParser(StreamParser):
     """Responses stream -> one canonical assistant message."""
 
     provider = PROVIDER_ID
+    wire = "openai-responses"
 
     def __init__(self) -> None:
         super().__init__()
@@ -89,6 +99,9 @@ class OpenAIResponsesParser(StreamParser):
         self._done: set[str] = set()  # items finalised by output_item.done
         self._noted: set[str] = set()
         self._phases: dict[str, str | None] = {}  # message item id -> its phase
+        self._item_ids: dict[Any, str] = {}  # output_index -> the item id first seen there
+        self._done_indexes: set[Any] = set()  # output indexes finalised by output_item.done
+        self._rotated = 0  # events whose item id differed from their output index's first id
         self._handlers: dict[str, Callable[[Json], None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -121,6 +134,9 @@ class OpenAIResponsesParser(StreamParser):
             self.error(f"{PROVIDER_ID}: event data is not a JSON object: {event.data[:60]!r}")
             return
         data_: Json = data  # pyright: ignore[reportUnknownVariableType]
+        index = data_.get("output_index")
+        if index is not None:
+            self._stable_id(data_, index)
         kind = "error" if event.event == "error" else data_.get("type") or event.event
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is not None:
@@ -136,6 +152,32 @@ class OpenAIResponsesParser(StreamParser):
             return
         self._final({"response": body})
 
+    def _stable_id(self, data: Json, index: Any) -> None:
+        """Key an event's item by its ``output_index``: the item id first seen there wins.
+
+        Some proxies (GitHub Copilot's ``/responses``) rewrite the opaque item id on every
+        event of one item while ``output_index`` stays put; keyed by id, the pieces of one
+        item would become several parts. The rotation is noted once, with a count at the end.
+        """
+        item = data.get("item")
+        item_id = item.get("id") if isinstance(item, dict) else data.get("item_id")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if not isinstance(item_id, str) or not isinstance(index, int):
+            return
+        first = self._item_ids.get(index)
+        if first is None:
+            self._item_ids[index] = item_id
+        elif first != item_id:
+            self._rotated += 1
+            if self._rotated == 1:
+                self.note(
+                    f"{PROVIDER_ID}: item id at output_index {index} changed from {first[:24]!r} to "
+                    f"{item_id[:24]!r}; items keyed by output_index (a proxy that rotates ids)"
+                )
+            if isinstance(item, dict):
+                data["item"] = {**item, "id": first}
+            else:
+                data["item_id"] = first
+
     # ------------------------------------------------------------ lifecycle
 
     def _lifecycle(self, data: Json) -> None:
@@ -148,14 +190,22 @@ class OpenAIResponsesParser(StreamParser):
         """response.completed / incomplete / failed: late items, usage, stop reason."""
         response: Json = _obj(data.get("response"))
         self._lifecycle(data)
-        for item in response.get("output") or ():
+        for index, output in enumerate(response.get("output") or ()):
+            if index in self._done_indexes:
+                continue
+            item: Json = _obj(output)
+            if self._rotated and index in self._item_ids:
+                item = {**item, "id": self._item_ids[index]}
             if item.get("id") not in self._done:
                 self._item_done(item)
+        if self._rotated > 1:
+            self.note(f"{PROVIDER_ID}: {self._rotated} events carried a rotated item id")
         usage = response.get("usage")
         if isinstance(usage, dict):
             self.usage = _usage(usage)  # pyright: ignore[reportUnknownArgumentType]
         self.provider_stop = self._stop_reason(response, data.get("type"))
         self.completed = True
+        self.terminal = True
 
     def _stop_reason(self, response: Json, event_type: object) -> StopReason:
         status = response.get("status")
@@ -209,6 +259,9 @@ class OpenAIResponsesParser(StreamParser):
         if item_id in self._done:
             self.note(f"{PROVIDER_ID}: repeated output_item.done for {item_id} ignored")
             return
+        index = data.get("output_index")
+        if isinstance(index, int):
+            self._done_indexes.add(index)
         self._item_done(item)
 
     def _item_done(self, item: Json) -> None:

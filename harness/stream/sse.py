@@ -91,12 +91,18 @@ class SSEDecoder:
 
     def _lines(self, lines: list[str]) -> list[SSEEvent]:
         out: list[SSEEvent] = []
+        append = out.append
         data = self._data
         for line in lines:
             if not line:
-                if data:
-                    out.append(self._dispatch())
-                    data = self._data
+                if data:  # _dispatch, inlined: this runs once per event
+                    event = _new_event(SSEEvent)
+                    _set_event(event, self._event)
+                    _set_data(event, data[0] if len(data) == 1 else "\n".join(data))
+                    _set_id(event, self._id)
+                    append(event)
+                    self._event = None
+                    data = self._data = []
                 else:
                     self._event = None  # an event with no data is not dispatched (spec)
                 continue

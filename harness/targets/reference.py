@@ -8,8 +8,7 @@ from harness.adapters import PROVIDERS, get_adapter
 from harness.adapters.base import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.replay import Exchange, replay_exchange
-from harness.stream import get_parser
+from harness.replay import Exchange, parser_for, replay_exchange
 from harness.stream.base import CallResult
 
 __all__ = ["TARGET", "ReferenceTarget"]
@@ -27,7 +26,7 @@ class ReferenceTarget:
         return get_adapter(provider).render(history, params)
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        return replay_exchange(get_parser(provider), exchange, chunk_size)
+        return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
 
 
 TARGET = ReferenceTarget()

@@ -1,0 +1,237 @@
+"""Which wire format a recorded response body is in, and where one response ends and the next begins.
+
+Why here, beside the URL router: replay infers the provider from a recording that has
+no request URL (a raw SSE body, an AI SDK ``.chunks.txt`` fixture) by its event types,
+a parser that was handed the wrong protocol names what arrived instead, and replay,
+the SDK cross-check and the benchmarks all split a capture holding several responses
+back to back (AI SDK multi-step fixtures) the same way. Pure functions over bytes and
+decoded JSON: judges may import this module.
+
+Per wire, what identifies an event and what starts a new response:
+
+- ``anthropic`` (Messages streaming, https://docs.anthropic.com/en/api/messages-streaming):
+  ``type`` is one of ``message_start``, ``content_block_*``, ``message_delta``,
+  ``message_stop``, ``ping``; a ``message_start`` after an earlier event starts a new
+  response (each stream has exactly one, first).
+- ``openai-responses`` (https://platform.openai.com/docs/api-reference/responses-streaming):
+  ``type`` starts with ``response.``; a ``response.created`` after an earlier event starts
+  a new response (each stream opens with exactly one).
+- ``openai-chat`` (https://platform.openai.com/docs/api-reference/chat-streaming): a
+  ``chat.completion.chunk`` (``object``) or any object with ``choices``; every chunk of
+  one completion carries the same ``id``, so a chunk with a different ``id`` after the
+  finish chunk (or after ``[DONE]``) starts a new response. A changed ``id`` before any
+  finish is not a boundary (one stream never finishes twice).
+- ``gemini`` (https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse):
+  an object with ``candidates``, ``usageMetadata``, ``promptFeedback`` or
+  ``modelVersion``; every chunk of one response carries the same ``responseId``, so a
+  different ``responseId`` after a chunk with a ``finishReason`` starts a new response.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, cast
+
+__all__ = [
+    "PROVIDER_WIRES",
+    "WIRE_PROVIDER",
+    "WIRE_TITLES",
+    "sniff_wire",
+    "split_responses",
+    "wire_of_body",
+    "wire_of_event",
+]
+
+#: Human names of the wire formats, for messages.
+WIRE_TITLES: dict[str, str] = {
+    "anthropic": "Anthropic Messages",
+    "gemini": "Gemini generateContent",
+    "openai-chat": "OpenAI Chat Completions",
+    "openai-responses": "OpenAI Responses",
+}
+
+#: The wire formats each provider id's parsers read (OpenRouter serves two).
+PROVIDER_WIRES: dict[str, tuple[str, ...]] = {
+    "anthropic": ("anthropic",),
+    "gemini": ("gemini",),
+    "openai-chat": ("openai-chat",),
+    "openai-responses": ("openai-responses",),
+    "openrouter": ("openai-chat", "openai-responses"),
+}
+
+#: The provider to replay a wire with when nothing else (a request URL) says which.
+WIRE_PROVIDER: dict[str, str] = {wire: wire for wire in WIRE_TITLES}
+
+_ANTHROPIC_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+    }
+)
+_GEMINI_KEYS = ("candidates", "usageMetadata", "promptFeedback", "modelVersion")
+
+#: How many events ``sniff_wire`` reads at most: the protocol shows in the first few.
+SNIFF_EVENTS = 16
+
+
+def wire_of_event(event: str | None, data: Any) -> str | None:
+    """The wire format one decoded event belongs to (None: shared or unknown, e.g. ``error``, ``[DONE]``)."""
+    if not isinstance(data, dict):
+        return None
+    payload = cast(dict[str, Any], data)
+    kind = payload.get("type")
+    if not isinstance(kind, str):
+        kind = event
+    if isinstance(kind, str):
+        if kind in _ANTHROPIC_TYPES:
+            return "anthropic"
+        if kind.startswith("response."):
+            return "openai-responses"
+    if payload.get("object") in ("chat.completion.chunk", "chat.completion") or "choices" in payload:
+        return "openai-chat"
+    if any(key in payload for key in _GEMINI_KEYS):
+        return "gemini"
+    return None
+
+
+def wire_of_body(body: Any) -> str | None:
+    """The wire format of a non-streamed JSON response body (or a Gemini JSON array)."""
+    if isinstance(body, list):
+        items = cast(list[Any], body)
+        return wire_of_event(None, items[0]) if items else None
+    if not isinstance(body, dict):
+        return None
+    payload = cast(dict[str, Any], body)
+    if payload.get("type") == "message" and "content" in payload:
+        return "anthropic"
+    if payload.get("object") == "response" or ("output" in payload and "status" in payload):
+        return "openai-responses"
+    return wire_of_event(None, payload)
+
+
+def _events(body: bytes) -> Iterator[tuple[bytes, str | None, str]]:
+    """(raw block, event name, data) per SSE event of ``body``; blocks without data give data ``""``."""
+    for block in body.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n\n"):
+        if not block.strip():
+            continue
+        name: str | None = None
+        data: list[str] = []
+        for line in block.decode("utf-8", errors="replace").split("\n"):
+            field, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if field == "data":
+                data.append(value)
+            elif field == "event":
+                name = value
+        yield block, name, "\n".join(data)
+
+
+def _load(data: str) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def sniff_wire(body: bytes) -> str | None:
+    """The wire format of a response body from its first events (None: nothing recognisable).
+
+    Reads the first 64 KiB only (an event cut there is no JSON and is passed over), except a
+    body that starts as JSON, which is one document."""
+    stripped = body.lstrip()
+    if stripped[:1] in (b"{", b"["):
+        document = _load(stripped.decode("utf-8", errors="replace"))
+        if document is not None:
+            return wire_of_body(document)
+    for n, (_, name, data) in enumerate(_events(body[: 1 << 16])):
+        if n >= SNIFF_EVENTS:
+            break
+        wire = wire_of_event(name, _load(data)) if data and data != "[DONE]" else None
+        if wire is not None:
+            return wire
+    return None
+
+
+# A cheap test that a body may hold more than one response (a start marker, or a finish, seen
+# twice); only then are its events read. Each pattern counts one kind of marker.
+_MAYBE_SEVERAL: dict[str, tuple[re.Pattern[bytes], ...]] = {
+    "anthropic": (re.compile(rb'"type"\s*:\s*"message_start"'),),
+    "openai-responses": (re.compile(rb'"type"\s*:\s*"response\.created"'),),
+    "openai-chat": (re.compile(rb'"finish_reason"\s*:\s*"'), re.compile(rb"data: ?\[DONE\]")),
+    "gemini": (re.compile(rb'"finishReason"\s*:\s*"'),),
+}
+
+
+def _maybe_several(wire: str, body: bytes) -> bool:
+    patterns = _MAYBE_SEVERAL.get(wire, ())
+    return any(len(pattern.findall(body, 0)) >= 2 for pattern in patterns)
+
+
+def split_responses(wire: str, body: bytes) -> list[bytes]:
+    """``body`` as one body per response it holds (itself when it holds one, or is JSON).
+
+    Split bodies are the original events re-joined with ``\\n\\n`` (line ends normalised).
+    """
+    if body.lstrip()[:1] in (b"{", b"[") or not _maybe_several(wire, body):
+        return [body]
+    parts: list[list[bytes]] = [[]]
+    state: dict[str, Any] = {}
+    for block, name, data in _events(body):
+        if _starts_response(wire, name, data, state) and parts[-1]:
+            parts.append([])
+            state.clear()
+            _starts_response(wire, name, data, state)
+        parts[-1].append(block + b"\n\n")
+    return [b"".join(p) for p in parts] if len(parts) > 1 else [body]
+
+
+def _starts_response(wire: str, name: str | None, data: str, state: dict[str, Any]) -> bool:
+    """Whether this event opens a new response; ``state`` carries what the current response showed."""
+    if data == "[DONE]":
+        state["finished"] = True
+        return False
+    payload = _load(data) if data else None
+    if not isinstance(payload, dict):
+        return False
+    event = cast(dict[str, Any], payload)
+    kind = event.get("type")
+    if wire == "anthropic":
+        return kind == "message_start" or (kind is None and name == "message_start")
+    if wire == "openai-responses":
+        return kind == "response.created"
+    if wire == "openai-chat":
+        chunk_id = event.get("id")
+        new = bool(state.get("finished")) and chunk_id is not None and chunk_id != state.get("id")
+        if chunk_id is not None and (new or "id" not in state):
+            state["id"] = chunk_id
+        if new:
+            return True
+        choices = event.get("choices")
+        if isinstance(choices, list) and any(
+            isinstance(c, dict) and cast(dict[str, Any], c).get("finish_reason")
+            for c in cast(list[Any], choices)
+        ):
+            state["finished"] = True
+        return False
+    if wire == "gemini":
+        response_id = event.get("responseId")
+        new = bool(state.get("finished")) and response_id is not None and response_id != state.get("id")
+        if response_id is not None and (new or "id" not in state):
+            state["id"] = response_id
+        if new:
+            return True
+        candidates = event.get("candidates")
+        if isinstance(candidates, list) and any(
+            isinstance(c, dict) and cast(dict[str, Any], c).get("finishReason")
+            for c in cast(list[Any], candidates)
+        ):
+            state["finished"] = True
+        return False
+    return False
