@@ -102,6 +102,7 @@ from typing import IO, Any, cast
 
 from harness.adapters import PROVIDERS
 from harness.adapters.base import Rendered
+from harness.contract.routing import route
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange
@@ -185,11 +186,15 @@ class _Worker:
         return cast(dict[str, Any], json.loads(line))
 
     def close(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            assert self._process.stdin is not None
-            self._process.stdin.close()
-            self._process.wait(timeout=10)
-        self._process = None
+        """Stop the worker at exit; a worker that already died (a broken pipe) is simply gone."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            assert process.stdin is not None
+            try:
+                process.stdin.close()
+                process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                process.kill()
 
 
 _PROBE = (
@@ -249,6 +254,12 @@ class KlaudeTarget:
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
         if provider not in PROVIDERS:
             raise NotImplementedError(f"klaude-code target: unknown provider {provider!r}")
+        found = route(exchange.method, exchange.uri)
+        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
+            raise NotImplementedError(
+                "klaude-code's OpenRouter client speaks Chat Completions only; this recording is "
+                f"OpenRouter's {found.wire} endpoint"
+            )
         request = {
             "op": "replay",
             "provider": provider,
