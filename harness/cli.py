@@ -245,3 +245,7 @@ app.command(name="diff")(diff_command)
 from harness.audit.command import audit as audit_command  # noqa: E402  (see harness/audit/command.py)
 
 app.command(name="audit")(audit_command)
+
+from harness.traffic.audit_command import audit_traffic_command  # noqa: E402
+
+app.command(name="audit-traffic")(audit_traffic_command)

@@ -87,12 +87,35 @@ class TrafficAudit:
         row = self.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
         row[name] += n
 
-    def failing(self, fail_on: Iterable[Kind] = DEFAULT_FAIL_ON, accepted: set[Any] | None = None) -> list[TrafficFinding]:
+    def failing(
+        self, fail_on: Iterable[Kind] = DEFAULT_FAIL_ON, accepted: set[Any] | None = None
+    ) -> list[TrafficFinding]:
         kinds, known = set(fail_on), accepted or set()
         return [f for f in self.findings if f.kind in kinds and f.key not in known]
 
 
-def _request_findings(call: RecordedCall, provider: str, wire: str, body: dict[str, Any]) -> list[TrafficFinding]:
+#: The most JSON values a request body may hold: YAML aliases can make a small file an exponential tree.
+_MAX_NODES = 2_000_000
+
+
+def _too_big(value: Any) -> bool:
+    stack: list[Any] = [value]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > _MAX_NODES:
+            return True
+        if isinstance(item, dict):
+            stack += list(cast(dict[str, Any], item).values())
+        elif isinstance(item, list):
+            stack += cast(list[Any], item)
+    return False
+
+
+def _request_findings(
+    call: RecordedCall, provider: str, wire: str, body: dict[str, Any]
+) -> list[TrafficFinding]:
     route = call.route
     assert route is not None
     oracle_provider, view = oracle_view(route, body)
@@ -103,7 +126,9 @@ def _request_findings(call: RecordedCall, provider: str, wire: str, body: dict[s
         for e in report.errors
     ]  # fmt: skip
     found += [
-        TrafficFinding(f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status)
+        TrafficFinding(
+            f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status
+        )
         for f in check_body(provider, body, wire=wire)
     ]
     return found
@@ -140,6 +165,12 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
             previous = None
             continue
         body = cast(dict[str, Any], raw)
+        if _too_big(body):
+            result.unreadable.append(
+                f"{call.where}: request body: more than {_MAX_NODES} JSON values (a YAML alias bomb?)"
+            )
+            previous = None
+            continue
         result.count(provider, "requests")
         findings = _request_findings(call, provider, wire, body)
         result.findings += findings
@@ -190,5 +221,7 @@ def load_baseline(path: Path) -> set[tuple[str, str, int, str]]:
     for raw in cast(list[Any], findings):
         f = cast(dict[str, Any], raw) if isinstance(raw, dict) else {}
         if isinstance(f.get("index"), int):
-            out.add((str(f.get("check", "")), str(f.get("file", "")), int(f["index"]), str(f.get("path", ""))))
+            out.add(
+                (str(f.get("check", "")), str(f.get("file", "")), int(f["index"]), str(f.get("path", "")))
+            )
     return out

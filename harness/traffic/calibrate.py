@@ -28,7 +28,15 @@ from harness.rules import check_body
 from harness.traffic.explained import explain
 from harness.traffic.loader import RecordedCall, load_traffic
 
-__all__ = ["Calibration", "Failure", "Rejection", "calibrate", "error_text", "oracle_view", "rejection_verdict"]
+__all__ = [
+    "Calibration",
+    "Failure",
+    "Rejection",
+    "calibrate",
+    "error_text",
+    "oracle_view",
+    "rejection_verdict",
+]
 
 #: OpenRouter's documented request extensions (openrouter.ai/docs/api-reference/overview:
 #: provider routing, model fallbacks, plugins, transforms, presets, usage accounting),

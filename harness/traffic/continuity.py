@@ -69,7 +69,11 @@ def _dumps(value: Json) -> str:
 
 def _without_cache_markers(value: Json) -> Json:
     if isinstance(value, dict):
-        return {k: _without_cache_markers(v) for k, v in cast(dict[str, Any], value).items() if k != "cache_control"}
+        return {
+            k: _without_cache_markers(v)
+            for k, v in cast(dict[str, Any], value).items()
+            if k != "cache_control"
+        }
     if isinstance(value, list):
         return [_without_cache_markers(v) for v in cast(list[Any], value)]
     return value
@@ -106,7 +110,10 @@ def _reasoning_kind(
 ) -> tuple[Kind, str]:
     if provider == "anthropic":
         thinking: Any = body1.get("thinking")
-        enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in ("enabled", "adaptive")
+        enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
+            "enabled",
+            "adaptive",
+        )
         if reply.tool_calls and enabled:
             return "reject", (
                 "Anthropic validates the thinking blocks of the assistant turn a tool result answers: "
@@ -118,14 +125,25 @@ def _reasoning_kind(
         )
     if provider == "gemini":
         if item.on_tool_call and model.startswith("gemini-3"):
-            return "reject", "Gemini 3 validates the thoughtSignature of the current turn's function calls (400)"
+            return (
+                "reject",
+                "Gemini 3 validates the thoughtSignature of the current turn's function calls (400)",
+            )
         return "degrade", "Gemini keeps reasoning across turns only through the thoughtSignature sent back"
     if provider == "openai-responses":
-        return "degrade", "the Responses API carries reasoning across turns only through the reasoning item sent back"
-    return "degrade", "OpenRouter passes reasoning_details back to the upstream model only when they are sent back"
+        return (
+            "degrade",
+            "the Responses API carries reasoning across turns only through the reasoning item sent back",
+        )
+    return (
+        "degrade",
+        "OpenRouter passes reasoning_details back to the upstream model only when they are sent back",
+    )
 
 
-def _check_reasoning(call: RecordedCall, provider: str, reply: Reply, body1: dict[str, Any], out: PairResult) -> None:
+def _check_reasoning(
+    call: RecordedCall, provider: str, reply: Reply, body1: dict[str, Any], out: PairResult
+) -> None:
     sent = set(strings(body1))
     decoded = {d for d in (_decoded(s) for s in sent) if d is not None}
     match = _GEMINI_MODEL.search(call.uri)
@@ -156,7 +174,7 @@ def _check_reasoning(call: RecordedCall, provider: str, reply: Reply, body1: dic
 
 
 def _same_arguments(a: Json, b: Json) -> str:
-    """"" when unchanged, else how it changed."""
+    """ "" when unchanged, else how it changed."""
     if isinstance(a, str) and isinstance(b, str):
         if a == b:
             return ""
@@ -172,7 +190,11 @@ def _same_arguments(a: Json, b: Json) -> str:
             parsed = json.loads(a) if isinstance(a, str) else json.loads(cast(str, b))
         except json.JSONDecodeError:
             return "changed"
-        return "re-serialised (same JSON, different bytes)" if parsed == (b if isinstance(a, str) else a) else "changed"
+        return (
+            "re-serialised (same JSON, different bytes)"
+            if parsed == (b if isinstance(a, str) else a)
+            else "changed"
+        )
     return "re-serialised (same JSON, different key order)" if a == b else "changed"
 
 
@@ -190,11 +212,15 @@ def _text_change(before: str, after: str) -> str:
     return "dropped" if not after else "changed"
 
 
-def _finding(call: RecordedCall, provider: str, check: str, kind: Kind, message: str, why: str) -> TrafficFinding:
+def _finding(
+    call: RecordedCall, provider: str, check: str, kind: Kind, message: str, why: str
+) -> TrafficFinding:
     return TrafficFinding(check, kind, call.file, call.index, provider, "", message, why, call.status)
 
 
-def _check_echo(call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult) -> None:
+def _check_echo(
+    call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult
+) -> None:
     sent = echo(wire, new)
     out.texts += 1
     change = _text_change(reply.text, sent.text)
@@ -230,7 +256,9 @@ def _check_echo(call: RecordedCall, provider: str, reply: Reply, new: list[Json]
             )  # fmt: skip
 
 
-def _check_answers(call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult) -> None:
+def _check_answers(
+    call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult
+) -> None:
     given = answers(wire, new)
     # Gemini calls without an id (the client may add its own) are answered by name.
     by_name = wire == "gemini" and any(t.id.startswith("#") for t in reply.tool_calls)
@@ -286,7 +314,9 @@ def _flat(value: Json) -> Json:
         entry = {k: _flat(v) for k, v in cast(dict[str, Any], value).items()}
         content: Any = entry.get("content")
         if isinstance(content, list) and all(
-            isinstance(b, dict) and set(cast(dict[str, Any], b)) == {"type", "text"} and cast(dict[str, Any], b)["type"] == "text"
+            isinstance(b, dict)
+            and set(cast(dict[str, Any], b)) == {"type", "text"}
+            and cast(dict[str, Any], b)["type"] == "text"
             for b in cast(list[Any], content)
         ):
             entry["content"] = "".join(str(cast(dict[str, Any], b)["text"]) for b in cast(list[Any], content))
@@ -299,22 +329,41 @@ def _flat(value: Json) -> Json:
 def _tools_change(a: Json, b: Json) -> str:
     old, new = a if isinstance(a, list) else [], b if isinstance(b, list) else []
     if old and len(new) > len(old) and _dumps(new[: len(old)]) == _dumps(old):
-        added = [str(_as_dict(t).get("name") or _as_dict(t).get("type") or "?") for t in cast(list[Any], new)[len(old) :]]
-        return f"tools (appended: {', '.join(added)})"
-    names = [[str(_as_dict(t).get("name") or _as_dict(t).get("type") or "?") for t in x] for x in (old, new)]
+        return f"tools (appended: {', '.join(_tool_names(cast(list[Any], new)[len(old) :]))})"
+    names = [_tool_names(x) for x in (old, new)]
     return f"tools ({', '.join(names[0])} -> {', '.join(names[1])})" if names[0] != names[1] else "tools"
+
+
+def _tool_names(tools: list[Any]) -> list[str]:
+    """Tool names on every wire (Chat nests them in ``function``, Gemini in ``functionDeclarations``)."""
+    out: list[str] = []
+    for raw in tools:
+        tool = _as_dict(raw)
+        declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
+        if isinstance(declarations, list):
+            out += [str(_as_dict(d).get("name", "?")) for d in cast(list[Any], declarations)]
+        else:
+            out.append(
+                str(tool.get("name") or _as_dict(tool.get("function")).get("name") or tool.get("type") or "?")
+            )
+    return out
 
 
 def _as_dict(value: Json) -> dict[str, Any]:
     return cast(dict[str, Any], value) if isinstance(value, dict) else {}
 
 
-def _check_prefix(call: RecordedCall, provider: str, before: Request, after: Request, out: PairResult) -> None:
+def _check_prefix(
+    call: RecordedCall, provider: str, before: Request, after: Request, out: PairResult
+) -> None:
     out.prefixes += 1
     moved: list[str] = []
     reformed: list[str] = []
     pairs = [("system", before.system, after.system), ("tools", before.tools, after.tools)]
-    pairs += [(f"conversation entry {i}", a, b) for i, (a, b) in enumerate(zip(before.conversation, after.conversation, strict=False))]
+    pairs += [
+        (f"conversation entry {i}", a, b)
+        for i, (a, b) in enumerate(zip(before.conversation, after.conversation, strict=False))
+    ]
     for name, a, b in pairs:
         a, b = _without_cache_markers(a), _without_cache_markers(b)
         if _dumps(a) == _dumps(b):
@@ -358,7 +407,11 @@ def check_pair(
     out = PairResult(continuation=continues(before, after, reply), previous=first[0].index)
     if not out.continuation:
         return out
-    new = after.conversation if out.continuation == "previous_response_id" else after.conversation[len(before.conversation) :]
+    new = (
+        after.conversation
+        if out.continuation == "previous_response_id"
+        else after.conversation[len(before.conversation) :]
+    )
     _check_reasoning(call1, provider, reply, body1, out)
     _check_answers(call1, provider, reply, new, wire, out)
     if out.continuation == "conversation":

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import json
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,9 +73,20 @@ def iter_files(paths: Iterable[str | Path]) -> list[Path]:
     return sorted(set(found))
 
 
+#: The most a gzip body or file may expand to: a gzip bomb is an unreadable input, not an out-of-memory.
+MAX_DECOMPRESSED = 64 * 1024 * 1024
+
+
 def _decompress(data: bytes, encoding: str = "") -> bytes:
     if data[:2] == b"\x1f\x8b" or "gzip" in encoding.lower():
-        return gzip.decompress(data)
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            out = inflater.decompress(data, MAX_DECOMPRESSED)
+        except zlib.error as exc:
+            raise OSError(f"not gzip ({exc})") from None
+        if inflater.unconsumed_tail:
+            raise OSError(f"gzip expands past {MAX_DECOMPRESSED // (1024 * 1024)} MiB")
+        return out
     return data
 
 

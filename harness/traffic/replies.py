@@ -116,7 +116,9 @@ def _anthropic(blocks: list[Json]) -> Reply:
         if kind == "text":
             reply.text += str(block.get("text", ""))
         elif kind == "tool_use":
-            reply.tool_calls.append(ToolCall(str(block.get("id", "")), str(block.get("name", "")), block.get("input")))
+            reply.tool_calls.append(
+                ToolCall(str(block.get("id", "")), str(block.get("name", "")), block.get("input"))
+            )
         elif kind == "thinking" and block.get("signature"):
             reply.reasoning.append(Reasoning("signature", str(block["signature"])))
         elif kind == "redacted_thinking" and block.get("data"):
@@ -134,11 +136,15 @@ def _responses(response: dict[str, Any]) -> Reply:
         kind = item.get("type")
         if kind == "message":
             reply.text += "".join(
-                str(_d(p).get("text", "")) for p in _l(item.get("content")) if _d(p).get("type") == "output_text"
+                str(_d(p).get("text", ""))
+                for p in _l(item.get("content"))
+                if _d(p).get("type") == "output_text"
             )
         elif kind in ("function_call", "custom_tool_call"):
             arguments = item.get("arguments", item.get("input"))
-            reply.tool_calls.append(ToolCall(str(item.get("call_id", "")), str(item.get("name", "")), arguments))
+            reply.tool_calls.append(
+                ToolCall(str(item.get("call_id", "")), str(item.get("name", "")), arguments)
+            )
         elif kind == "reasoning" and item.get("encrypted_content"):
             reply.reasoning.append(
                 Reasoning("encrypted_content", str(item["encrypted_content"]), str(item.get("id") or ""))
@@ -172,7 +178,9 @@ def _chat(message: dict[str, Any]) -> Reply:
     reply = Reply(text=str(message.get("content") or ""))
     for raw in _l(message.get("tool_calls")):
         call, function = _d(raw), _d(_d(raw).get("function"))
-        reply.tool_calls.append(ToolCall(str(call.get("id", "")), str(function.get("name", "")), function.get("arguments")))
+        reply.tool_calls.append(
+            ToolCall(str(call.get("id", "")), str(function.get("name", "")), function.get("arguments"))
+        )
     reply.reasoning = _details(_l(message.get("reasoning_details")))
     return reply
 
@@ -187,7 +195,9 @@ def _chat_sse(events: list[Json]) -> Reply:
             text += str(delta.get("content") or "")
             for rc in _l(delta.get("tool_calls")):
                 tc = _d(rc)
-                slot = calls.setdefault(int(tc.get("index", len(calls))), {"id": "", "name": "", "arguments": ""})
+                slot = calls.setdefault(
+                    int(tc.get("index", len(calls))), {"id": "", "name": "", "arguments": ""}
+                )
                 function = _d(tc.get("function"))
                 slot["id"] = slot["id"] or str(tc.get("id") or "")
                 slot["name"] = slot["name"] or str(function.get("name") or "")
@@ -222,7 +232,9 @@ def _gemini(parts: list[Json]) -> Reply:
         elif isinstance(part.get("text"), str) and not part.get("thought"):
             reply.text += part["text"]
         if part.get("thoughtSignature"):
-            reply.reasoning.append(Reasoning("thoughtSignature", str(part["thoughtSignature"]), on_tool_call=bool(call)))
+            reply.reasoning.append(
+                Reasoning("thoughtSignature", str(part["thoughtSignature"]), on_tool_call=bool(call))
+            )
     return reply
 
 
