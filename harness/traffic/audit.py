@@ -94,25 +94,6 @@ class TrafficAudit:
         return [f for f in self.findings if f.kind in kinds and f.key not in known]
 
 
-#: The most JSON values a request body may hold: YAML aliases can make a small file an exponential tree.
-_MAX_NODES = 2_000_000
-
-
-def _too_big(value: Any) -> bool:
-    stack: list[Any] = [value]
-    seen = 0
-    while stack:
-        item = stack.pop()
-        seen += 1
-        if seen > _MAX_NODES:
-            return True
-        if isinstance(item, dict):
-            stack += list(cast(dict[str, Any], item).values())
-        elif isinstance(item, list):
-            stack += cast(list[Any], item)
-    return False
-
-
 def _request_findings(
     call: RecordedCall, provider: str, wire: str, body: dict[str, Any]
 ) -> list[TrafficFinding]:
@@ -165,12 +146,6 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
             previous = None
             continue
         body = cast(dict[str, Any], raw)
-        if _too_big(body):
-            result.unreadable.append(
-                f"{call.where}: request body: more than {_MAX_NODES} JSON values (a YAML alias bomb?)"
-            )
-            previous = None
-            continue
         result.count(provider, "requests")
         findings = _request_findings(call, provider, wire, body)
         result.findings += findings
