@@ -136,8 +136,10 @@ def test_synthetic_unanswered_tool_call_is_reject_and_double_answer_is_degrade()
 
 def test_synthetic_results_out_of_call_order_are_policy_when_ids_pair_them() -> None:
     req0, _, messages = synthetic_anthropic()
-    calls = [{"type": "tool_use", "id": f"toolu_{i}", "name": "f", "input": {}} for i in (1, 2)]
-    resp0 = {"content": calls}
+    calls: list[dict[str, Any]] = [
+        {"type": "tool_use", "id": f"toolu_{i}", "name": "f", "input": {}} for i in (1, 2)
+    ]
+    resp0: dict[str, Any] = {"content": calls}
     messages[1]["content"] = calls
     messages[2]["content"] = [
         {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "ok"} for i in (2, 1)
@@ -194,7 +196,7 @@ def test_synthetic_gemini_function_call_signature(url: str, kind: str) -> None:
 def test_synthetic_responses_previous_response_id_continues_server_side() -> None:
     url = "https://api.openai.com/v1/responses"
     req0 = {"model": "gpt-5", "input": "hi"}
-    resp0 = {
+    resp0: dict[str, Any] = {
         "id": "resp_1",
         "output": [
             {"type": "reasoning", "id": "rs_1", "encrypted_content": SIG, "summary": []},

@@ -327,9 +327,10 @@ def _flat(value: Json) -> Json:
 
 
 def _tools_change(a: Json, b: Json) -> str:
-    old, new = a if isinstance(a, list) else [], b if isinstance(b, list) else []
+    old: list[Any] = cast(list[Any], a) if isinstance(a, list) else []
+    new: list[Any] = cast(list[Any], b) if isinstance(b, list) else []
     if old and len(new) > len(old) and _dumps(new[: len(old)]) == _dumps(old):
-        return f"tools (appended: {', '.join(_tool_names(cast(list[Any], new)[len(old) :]))})"
+        return f"tools (appended: {', '.join(_tool_names(new[len(old) :]))})"
     names = [_tool_names(x) for x in (old, new)]
     return f"tools ({', '.join(names[0])} -> {', '.join(names[1])})" if names[0] != names[1] else "tools"
 
