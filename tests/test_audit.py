@@ -178,12 +178,7 @@ def test_stream_probes_run_once_per_provider_and_nothing_judged_is_a_skip() -> N
     for check in ("I3", "I6", "I11"):
         assert single.checks[check].status == "skip", (check, single.checks[check])
         assert "no assistant message" in single.checks[check].details[0]
-    for check, subject in (
-        ("I1", "developer"),
-        ("I2", "thinking"),
-        ("I4", "tool result"),
-        ("I7", "tool call"),
-    ):
+    for check, subject in (("I1", "developer"), ("I2", "thinking"), ("I4", "tool result"), ("I7", "tool call")):
         assert single.checks[check].status == "skip", (check, single.checks[check])
         assert subject in single.checks[check].details[0]
     assert single.checks["I12"].status == "pass"  # every request has a schema to meet
