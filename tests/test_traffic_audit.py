@@ -247,8 +247,15 @@ def test_reads_responses_encrypted_content_and_text_from_a_real_stream() -> None
         0,
         "openai-responses",
     )
-    assert "encrypted_content" in {r.kind for r in reply.reasoning}
+    (reasoning,) = [r for r in reply.reasoning if r.kind == "encrypted_content"]
     assert reply.text.startswith("I\u2019ll check")
+    # the stream carries the item twice, encrypted anew; the client sent back the output_item.done one
+    sent = load_file(
+        TRAFFIC / "models__test_openai_responses__test_openai_responses_phase_streamed_on_part_start.yaml"
+    )[1].body
+    assert reasoning.value not in json.dumps(sent) and any(
+        v in json.dumps(sent) for v in reasoning.alternates
+    )
 
 
 def test_reads_chat_tool_calls_and_openrouter_reasoning_details_from_real_streams() -> None:

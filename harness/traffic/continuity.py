@@ -153,7 +153,7 @@ def _check_reasoning(
         if out.continuation == "previous_response_id":
             out.reasoning_by_reference += 1  # kept server-side with the response it names
             continue
-        if item.value in sent:
+        if item.value in sent or any(v in sent for v in item.alternates):
             out.reasoning_exact += 1
             continue
         raw = _decoded(item.value)

@@ -42,6 +42,9 @@ class Reasoning:
     ref: str = ""
     #: True when it rides on a client tool call (Gemini: validated on the current turn).
     on_tool_call: bool = False
+    #: Other encodings the same response carried for this item (a Responses stream sends the
+    #: item in ``output_item.done`` and again in ``response.completed``, encrypted anew).
+    alternates: tuple[str, ...] = ()
 
 
 @dataclass
@@ -153,10 +156,26 @@ def _responses(response: dict[str, Any]) -> Reply:
 
 
 def _responses_sse(events: list[Json]) -> Reply:
+    seen: dict[str, list[str]] = {}
+    for raw in events:
+        item = _d(_d(raw).get("item"))
+        if item.get("type") == "reasoning" and item.get("encrypted_content"):
+            seen.setdefault(str(item.get("id", "")), []).append(str(item["encrypted_content"]))
     for raw in reversed(events):
         event = _d(raw)
         if event.get("type") in ("response.completed", "response.incomplete"):
-            return _responses(_d(event.get("response")))
+            reply = _responses(_d(event.get("response")))
+            reply.reasoning = [
+                Reasoning(
+                    r.kind,
+                    r.value,
+                    r.ref,
+                    r.on_tool_call,
+                    tuple(v for v in seen.get(r.ref, []) if v != r.value),
+                )
+                for r in reply.reasoning
+            ]
+            return reply
     return Reply(problem="response: stream has no response.completed event")
 
 
