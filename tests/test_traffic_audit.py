@@ -337,3 +337,38 @@ def test_hostile_inputs_are_one_line_each_and_the_run_goes_on(tmp_path: Path) ->
         [*files, "serializer.yaml"]
     )
     assert "gemini 2 2 0 1 1" in result.output  # the readable cassette was still audited
+
+
+def test_har_pair_is_audited(tmp_path: Path) -> None:
+    """SYNTHETIC HAR export: a Chat tool loop whose second request answers the call under another id."""
+    url = "https://api.openai.com/v1/chat/completions"
+    first = {"model": "gpt-4o", "messages": [{"role": "user", "content": "weather?"}]}
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
+    }
+    reply = {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": [call]}}]}
+    second = {
+        "model": "gpt-4o",
+        "messages": [
+            *first["messages"],
+            {"role": "assistant", "content": None, "tool_calls": [{**call, "id": "call_2"}]},
+            {"role": "tool", "tool_call_id": "call_2", "content": "20C"},
+        ],
+    }
+
+    def entry(body: dict[str, Any], response: str) -> dict[str, Any]:
+        return {
+            "request": {"method": "POST", "url": url, "headers": [], "postData": {"text": json.dumps(body)}},
+            "response": {"status": 200, "headers": [], "content": {"text": response}},
+        }
+
+    har = {"log": {"entries": [entry(first, json.dumps(reply)), entry(second, json.dumps(reply))]}}
+    (tmp_path / "loop.har").write_text(json.dumps(har))
+    result = audit(str(tmp_path / "loop.har"), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    data = json.loads((tmp_path / "out" / "traffic-audit.json").read_text())
+    found = {(f["check"], f["kind"], f["index"]) for f in data["findings"]}
+    assert ("continuity-tool-answered", "degrade", 1) in found  # call_1 is answered as call_2
+    assert ("continuity-text", "degrade", 1) in found  # and comes back under another id
