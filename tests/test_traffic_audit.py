@@ -161,6 +161,8 @@ def test_synthetic_rewritten_whitespace_and_reordered_arguments_are_degrade() ->
 def test_synthetic_moved_prefix_is_degrade_but_a_moved_cache_marker_is_not() -> None:
     _, _, messages = synthetic_anthropic()
     assert checks(anthropic_pair(messages, system="Be very brief.")) == [("continuity-prefix", "degrade")]
+    reformed = anthropic_pair(messages, system=[{"type": "text", "text": "Be brief."}])
+    assert checks(reformed) == [("continuity-prefix", "policy")]  # the same text as a block
     marked = copy.deepcopy(messages)
     marked[2]["content"][0]["cache_control"] = {
         "type": "ephemeral"

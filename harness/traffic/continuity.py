@@ -308,21 +308,24 @@ def _check_answers(
         )  # fmt: skip
 
 
+def _text_only(items: list[Any]) -> bool:
+    return bool(items) and all(
+        isinstance(b, dict)
+        and set(cast(dict[str, Any], b)) == {"type", "text"}
+        and cast(dict[str, Any], b)["type"] in ("text", "input_text")
+        for b in items
+    )
+
+
 def _flat(value: Json) -> Json:
-    """Content as plain text where it is only text blocks (the same prompt in another form)."""
+    """Text-only block lists as plain strings, keys sorted: the same prompt in another JSON form."""
     if isinstance(value, dict):
-        entry = {k: _flat(v) for k, v in cast(dict[str, Any], value).items()}
-        content: Any = entry.get("content")
-        if isinstance(content, list) and all(
-            isinstance(b, dict)
-            and set(cast(dict[str, Any], b)) == {"type", "text"}
-            and cast(dict[str, Any], b)["type"] == "text"
-            for b in cast(list[Any], content)
-        ):
-            entry["content"] = "".join(str(cast(dict[str, Any], b)["text"]) for b in cast(list[Any], content))
-        return entry
+        return {k: _flat(v) for k, v in sorted(cast(dict[str, Any], value).items())}
     if isinstance(value, list):
-        return [_flat(v) for v in cast(list[Any], value)]
+        items = cast(list[Any], value)
+        if _text_only(items):
+            return "".join(str(cast(dict[str, Any], b)["text"]) for b in items)
+        return [_flat(v) for v in items]
     return value
 
 
@@ -370,7 +373,7 @@ def _check_prefix(
         if _dumps(a) == _dumps(b):
             continue
         if _dumps(_flat(a)) == _dumps(_flat(b)):
-            reformed.append(name)
+            reformed.append(name)  # e.g. a text block turned into a string, or keys reordered
         else:
             moved.append(_tools_change(a, b) if name == "tools" else name)
     if moved:
@@ -387,7 +390,7 @@ def _check_prefix(
             _finding(
                 call, provider, "continuity-prefix", "policy",
                 f"request #{out.previous} comes back in another form: {', '.join(reformed)} "
-                "(text blocks <-> plain string, same text)",
+                "(same text: text blocks <-> plain string, or keys in another order)",
                 "the same text in another JSON form; whether the provider's cache treats both alike is not documented",
             )
         )  # fmt: skip
