@@ -291,3 +291,8 @@ def _audit(*args: Any, **kwargs: Any) -> None:
 
 
 app.command(name="audit")(_audit)
+
+
+from harness.traffic.audit_command import audit_traffic_command  # noqa: E402
+
+app.command(name="audit-traffic")(audit_traffic_command)

@@ -28,7 +28,15 @@ from harness.rules import check_body
 from harness.traffic.explained import explain
 from harness.traffic.loader import RecordedCall, load_traffic
 
-__all__ = ["Calibration", "Failure", "Rejection", "calibrate", "oracle_view"]
+__all__ = [
+    "Calibration",
+    "Failure",
+    "Rejection",
+    "calibrate",
+    "error_text",
+    "oracle_view",
+    "rejection_verdict",
+]
 
 #: OpenRouter's documented request extensions (openrouter.ai/docs/api-reference/overview:
 #: provider routing, model fallbacks, plugins, transforms, presets, usage accounting),
@@ -136,7 +144,8 @@ class Calibration:
         }
 
 
-def _error_text(response: bytes) -> str:
+def error_text(response: bytes) -> str:
+    """The API's error message in a rejection body, on one line (at most 200 characters)."""
     text = response.decode("utf-8", errors="replace")
     try:
         data: Any = json.loads(text)
@@ -146,6 +155,16 @@ def _error_text(response: bytes) -> str:
     except json.JSONDecodeError:
         pass
     return re.sub(r"\s+", " ", text).strip()[:200]
+
+
+def rejection_verdict(call: RecordedCall, by: tuple[str, ...]) -> tuple[str, str]:
+    """A recorded 4xx: caught (by the checks ``by``), classified (``explained.py``) or unexplained, and why."""
+    row = explain(call.status, call.response)
+    if by:
+        return "caught", ""
+    if row is not None:
+        return "classified", f"{row.category}: {row.reason}"
+    return "unexplained", error_text(call.response)
 
 
 def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calibration) -> list[Failure]:
@@ -193,13 +212,7 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
         elif 400 <= call.status < 500:
             failures = _judge(call, route, body, result)
             by = tuple(sorted({f.check for f in failures}))
-            row = explain(call.status, call.response)
-            if by:
-                verdict, reason = "caught", ""
-            elif row is not None:
-                verdict, reason = "classified", f"{row.category}: {row.reason}"
-            else:
-                verdict, reason = "unexplained", _error_text(call.response)
+            verdict, reason = rejection_verdict(call, by)
             result.rejections.append(Rejection(call.where, route.provider, call.status, verdict, by, reason))
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")

@@ -1,0 +1,202 @@
+"""``harness audit-traffic``: audit whatever produced some recorded traffic, with no bridge.
+
+Why from traffic: every library's test suite records its real requests (vcrpy cassettes,
+HAR exports); the bytes it sent are the truth about its mapping, and consecutive calls of
+one cassette are real agent loops. Two sets of checks:
+
+- on every model request: the schema oracles and the provider rules (``reject`` checks
+  are calibrated quiet on accepted requests; ``degrade`` rules too); a recorded 4xx is
+  shown with the check that explains it, or classified, or marked unexplained
+  (``calibrate.rejection_verdict``);
+- on every consecutive pair of model calls in one cassette: the continuity checks
+  (``continuity.py``).
+
+Calls that are not model calls (by URL: ``harness.contract.routing``) are skipped and
+listed; an unreadable file or interaction is one line, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
+from harness.oracles import PROVIDERS, validate
+from harness.rules import check_body
+from harness.traffic.calibrate import error_text, oracle_view, rejection_verdict
+from harness.traffic.continuity import PairResult, check_pair
+from harness.traffic.findings import TrafficFinding
+from harness.traffic.loader import RecordedCall, iter_files, load_file
+from harness.traffic.replies import read_reply
+
+__all__ = ["BaselineError", "TrafficAudit", "audit_traffic", "load_baseline"]
+
+#: Per-provider counters, in report order.
+FIGURES: tuple[str, ...] = (
+    "requests",
+    "accepted",
+    "rejected",
+    "pairs",
+    "continuations",
+    "reasoning",
+    "reasoning_exact",
+    "reasoning_reencoded",
+    "reasoning_by_reference",
+    "tool_calls",
+    "tool_calls_answered",
+    "texts",
+    "texts_kept",
+    "prefixes",
+    "prefixes_stable",
+)
+_ORACLE_WHY = "the provider's published schema or official SDK types do not allow this shape"
+
+
+class BaselineError(ValueError):
+    """An unreadable baseline; ``str()`` is one line naming the file."""
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A recorded 4xx: the API's words and what explains them."""
+
+    where: str
+    provider: str
+    status: int
+    verdict: str  # caught | classified | unexplained
+    by: tuple[str, ...]
+    reason: str
+    error: str
+
+
+@dataclass
+class TrafficAudit:
+    findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
+    rejections: list[Rejection] = field(default_factory=list[Rejection])
+    figures: dict[str, dict[str, int]] = field(default_factory=dict[str, dict[str, int]])
+    #: Calls not judged, with why (not a model call, no body, 5xx, unreadable response).
+    skipped: list[str] = field(default_factory=list[str])
+    unreadable: list[str] = field(default_factory=list[str])
+    files: int = 0
+
+    def count(self, provider: str, name: str, n: int = 1) -> None:
+        row = self.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
+        row[name] += n
+
+    def failing(
+        self, fail_on: Iterable[Kind] = DEFAULT_FAIL_ON, accepted: set[Any] | None = None
+    ) -> list[TrafficFinding]:
+        kinds, known = set(fail_on), accepted or set()
+        return [f for f in self.findings if f.kind in kinds and f.key not in known]
+
+
+def _request_findings(
+    call: RecordedCall, provider: str, wire: str, body: dict[str, Any]
+) -> list[TrafficFinding]:
+    route = call.route
+    assert route is not None
+    oracle_provider, view = oracle_view(route, body)
+    report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
+    found = [
+        TrafficFinding(f"oracle:{e.oracle}", "reject", call.file, call.index, provider, e.path, e.message,
+                       _ORACLE_WHY, call.status)
+        for e in report.errors
+    ]  # fmt: skip
+    found += [
+        TrafficFinding(
+            f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status
+        )
+        for f in check_body(provider, body, wire=wire)
+    ]
+    return found
+
+
+def _add_pair(result: TrafficAudit, provider: str, pair: PairResult) -> None:
+    result.count(provider, "pairs")
+    if not pair.continuation:
+        return
+    result.count(provider, "continuations")
+    for name in FIGURES[5:]:
+        result.count(provider, name, cast(int, getattr(pair, name)))
+    result.findings += pair.findings
+
+
+def _audit_file(path: Path, result: TrafficAudit) -> None:
+    previous: tuple[RecordedCall, dict[str, Any]] | None = None
+    for call in load_file(path):
+        route = call.route
+        if route is None:
+            if call.problem and call.problem.startswith(("file:", "interaction:")):
+                result.unreadable.append(f"{call.where}: {call.problem}")
+            else:
+                result.skipped.append(f"{call.where}: not a model call ({call.method} {call.uri})")
+            continue
+        provider, wire = route.provider, route.wire
+        raw: Any = call.body
+        if call.problem == "request body: empty":
+            result.skipped.append(f"{call.where}: no request body recorded")
+            previous = None
+            continue
+        if call.problem is not None or not isinstance(raw, dict):
+            result.unreadable.append(f"{call.where}: {call.problem}")
+            previous = None
+            continue
+        body = cast(dict[str, Any], raw)
+        result.count(provider, "requests")
+        findings = _request_findings(call, provider, wire, body)
+        result.findings += findings
+        if 400 <= call.status < 500:
+            result.count(provider, "rejected")
+            by = tuple(sorted({f.check for f in findings if f.kind == "reject"}))
+            verdict, reason = rejection_verdict(call, by)
+            error = error_text(call.response)
+            result.rejections.append(Rejection(call.where, provider, call.status, verdict, by, reason, error))
+        elif call.status == 200:
+            result.count(provider, "accepted")
+        else:
+            result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
+        before = previous[0].route if previous is not None else None
+        if previous is not None and before is not None and (before.provider, before.wire) == (provider, wire):
+            reply = read_reply(wire, previous[0].response)
+            if reply.problem:
+                result.unreadable.append(f"{previous[0].where}: {reply.problem}")
+            else:
+                _add_pair(result, provider, check_pair(provider, wire, previous, reply, (call, body)))
+        previous = (call, body) if call.status == 200 else None
+
+
+def audit_traffic(paths: Iterable[str | Path]) -> TrafficAudit:
+    """Audit every cassette under ``paths``; TrafficInputError for a missing path."""
+    result = TrafficAudit()
+    for path in iter_files(paths):
+        result.files += 1
+        _audit_file(path, result)
+    result.findings.sort(key=TrafficFinding.sort_key)
+    for provider in PROVIDERS:
+        result.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
+    return result
+
+
+def load_baseline(path: Path) -> set[tuple[str, str, int, str]]:
+    """The findings an earlier ``audit-traffic`` JSON report recorded: accepted when found again."""
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"{path}: unreadable ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+    findings: Any = cast(dict[str, Any], data).get("findings") if isinstance(data, dict) else None
+    if not isinstance(findings, list):
+        raise BaselineError(f"{path}: findings: not an audit-traffic JSON report (no 'findings' list)")
+    out: set[tuple[str, str, int, str]] = set()
+    for raw in cast(list[Any], findings):
+        f = cast(dict[str, Any], raw) if isinstance(raw, dict) else {}
+        if isinstance(f.get("index"), int):
+            out.add(
+                (str(f.get("check", "")), str(f.get("file", "")), int(f["index"]), str(f.get("path", "")))
+            )
+    return out

@@ -1,0 +1,66 @@
+"""The ``harness audit-traffic`` command: options, exit status, and where the reports go.
+
+Exit status: 0 clean; 1 when a finding of a ``--fail-on`` kind is not accepted by the
+baseline, or when an input could not be read (each one line naming file and interaction;
+the run goes on); 2 on bad usage (a missing path, an unknown kind, an unreadable baseline).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
+from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
+from harness.traffic.audit_report import render_terminal, report_data, write_reports
+from harness.traffic.loader import TrafficInputError
+
+__all__ = ["audit_traffic_command"]
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"harness: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def audit_traffic_command(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Cassette files (vcrpy YAML, HAR) or directories (recursed).")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write traffic-audit.{json,md,html} here.")
+    ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="An earlier audit-traffic JSON report: its findings are accepted."),
+    ] = None,
+    fail_on: Annotated[
+        str, typer.Option("--fail-on", help="Finding kinds that fail the run (reject,degrade,policy).")
+    ] = ",".join(DEFAULT_FAIL_ON),
+) -> None:
+    """Audit whatever produced some recorded traffic: every request against the provider checks, every
+    consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
+    try:
+        kinds = parse_kinds(fail_on)
+    except ValueError as exc:
+        _fail(f"--fail-on: {exc}")
+        return
+    accepted: set[Any] = set()
+    if baseline is not None:
+        try:
+            accepted = set(load_baseline(baseline))
+        except BaselineError as exc:
+            _fail(f"--baseline: {exc}")
+    try:
+        result = audit_traffic(paths)
+    except TrafficInputError as exc:
+        _fail(str(exc))
+        return
+    data = report_data(result, kinds, accepted, str(baseline) if baseline else None)
+    typer.echo(render_terminal(data), nl=False)
+    if out is not None:
+        for path in write_reports(data, out):
+            typer.echo(f"wrote {path}")
+    raise typer.Exit(0 if data["ok"] else 1)

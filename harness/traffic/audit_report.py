@@ -1,0 +1,185 @@
+"""The traffic audit in four forms: JSON (sorted keys), Markdown, HTML and terminal text.
+
+All four render one JSON document (``report_data``), so they cannot disagree, and are
+deterministic: findings sorted by file, interaction and check. Each finding names the
+cassette and interaction it comes from; Markdown and HTML link to the file (relative to
+the report's directory).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, cast
+
+from harness.contract.kinds import KIND_MEANINGS, KINDS, Kind
+from harness.traffic.audit import FIGURES, TrafficAudit
+
+__all__ = ["render_html", "render_json", "render_markdown", "render_terminal", "report_data", "write_reports"]
+
+Json = dict[str, Any]
+
+#: What each continuity check demands (the request checks carry their own why).
+CHECKS: dict[str, str] = {
+    "continuity-reasoning": "every reasoning payload of response N is sent back in request N+1, byte-exact",
+    "continuity-tool-answered": "every tool call of response N is answered once, by its id verbatim, in call order",
+    "continuity-text": "response N's text and tool arguments come back unchanged",
+    "continuity-prefix": "request N's conversation, system and tools are a byte-identical prefix of request N+1's",
+    "oracle:*": "the provider's published schema and official SDK types accept the body",
+    "rule:*": "the provider's hard rules (tool pairing and ids, non-empty content, names, media types)",
+}
+
+
+def report_data(
+    result: TrafficAudit, fail_on: Iterable[Kind], accepted: set[Any], baseline: str | None
+) -> Json:
+    fatal = set(fail_on)
+    findings = [
+        {**vars(f), "where": f.where, "accepted_by_baseline": f.key in accepted} for f in result.findings
+    ]
+    failing = [f for f in findings if f["kind"] in fatal and not f["accepted_by_baseline"]]
+    return {
+        "files": result.files,
+        "providers": {p: result.figures[p] for p in sorted(result.figures)},
+        "findings": findings,
+        "rejections": [{**vars(r), "by": list(r.by)} for r in result.rejections],
+        "skipped": result.skipped,
+        "unreadable": result.unreadable,
+        "fail_on": [k for k in KINDS if k in fatal],
+        "baseline": baseline,
+        "counts": {k: sum(f["kind"] == k for f in findings) for k in KINDS},
+        "failing": len(failing),
+        "ok": not failing and not result.unreadable,
+    }
+
+
+def render_json(data: Json) -> str:
+    return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def _findings(data: Json) -> list[Json]:
+    return cast(list[Json], data["findings"])
+
+
+def _verdict(data: Json) -> str:
+    counts = cast(dict[str, int], data["counts"])
+    kinds = ", ".join(f"{k} {counts[k]}" for k in KINDS)
+    state = "OK" if data["ok"] else "FAIL"
+    extra = f", {len(data['unreadable'])} unreadable" if data["unreadable"] else ""
+    return f"{state}: {len(_findings(data))} finding(s) ({kinds}), {data['failing']} failing on {'+'.join(data['fail_on']) or 'nothing'}{extra}"
+
+
+def _figure_rows(data: Json) -> list[list[str]]:
+    providers = cast(dict[str, dict[str, int]], data["providers"])
+    rows = [["provider", *FIGURES]]
+    rows += [[p, *(str(providers[p][f]) for f in FIGURES)] for p in providers]
+    return rows
+
+
+def _status(f: Json) -> str:
+    return f"HTTP {f['status']}" if f["status"] else ""
+
+
+def _rejection_line(r: Json) -> str:
+    detail = ", ".join(cast(list[str], r["by"])) if r["verdict"] == "caught" else r["reason"]
+    return (
+        f"{r['where']} {r['provider']} HTTP {r['status']} {r['verdict']}: {detail} -- API said: {r['error']}"
+    )
+
+
+def render_terminal(data: Json) -> str:
+    out = [f"traffic audit: {data['files']} file(s)"]
+    for row in _figure_rows(data):
+        out.append("  " + " ".join(row))
+    for f in _findings(data):
+        mark = " (baseline)" if f["accepted_by_baseline"] else ""
+        out.append(
+            f"{f['kind']:<7} {f['where']} {f['provider']} {f['check']} {f['path'] or '<root>'}: {f['message']}{mark}"
+        )
+    out += [f"rejected: {_rejection_line(r)}" for r in cast(list[Json], data["rejections"])]
+    out += [f"unreadable: {u}" for u in cast(list[str], data["unreadable"])]
+    if data["skipped"]:
+        out.append(f"skipped: {len(data['skipped'])} call(s) that are not judged (see the JSON report)")
+    out.append(_verdict(data))
+    return "\n".join(out) + "\n"
+
+
+def _href(file: str, out_dir: Path) -> str:
+    return Path(os.path.relpath(Path(file).resolve(), out_dir.resolve())).as_posix()
+
+
+def render_markdown(data: Json, out_dir: Path) -> str:
+    out = ["# Traffic audit", "", f"{_verdict(data)}", "", f"{data['files']} cassette file(s).", ""]
+    rows = _figure_rows(data)
+    out += ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    out += ["", "## Findings", ""]
+    for kind in KINDS:
+        mine = [f for f in _findings(data) if f["kind"] == kind]
+        if not mine:
+            continue
+        out += [f"### {kind} ({len(mine)}): {KIND_MEANINGS[kind]}", ""]
+        for f in mine:
+            mark = " (accepted by the baseline)" if f["accepted_by_baseline"] else ""
+            status = f" {_status(f)}" if f["status"] != 200 else ""
+            out.append(
+                f"- [`{f['where']}`]({_href(f['file'], out_dir)}) {f['provider']} `{f['check']}` "
+                f"`{f['path'] or '<root>'}`{status}: {str(f['message']).rstrip('.')}{mark}. Why it matters: {f['why']}"
+            )
+        out.append("")
+    rejections = cast(list[Json], data["rejections"])
+    if rejections:
+        out += ["## Recorded rejections (4xx)", ""]
+        out += [f"- {_rejection_line(r)}" for r in rejections]
+        out.append("")
+    if data["unreadable"]:
+        out += ["## Unreadable", ""] + [f"- {u}" for u in cast(list[str], data["unreadable"])] + [""]
+    out += ["## Checks", ""] + [f"- `{k}`: {v}" for k, v in CHECKS.items()]
+    out += ["", f"Skipped (not judged): {len(data['skipped'])} call(s), listed in the JSON report.", ""]
+    return "\n".join(out)
+
+
+def render_html(data: Json, out_dir: Path) -> str:
+    e = html.escape
+    rows = _figure_rows(data)
+    table = "<tr>" + "".join(f"<th>{e(c)}</th>" for c in rows[0]) + "</tr>"
+    table += "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+    items = "".join(
+        f'<tr class="{e(f["kind"])}"><td>{e(f["kind"])}</td>'
+        f'<td><a href="{e(_href(f["file"], out_dir))}">{e(f["where"])}</a></td>'
+        f"<td>{e(f['provider'])}</td><td><code>{e(f['check'])}</code></td><td><code>{e(f['path'] or '<root>')}</code></td>"
+        f"<td>{e(_status(f))}</td><td>{e(f['message'])}{' (accepted by the baseline)' if f['accepted_by_baseline'] else ''}"
+        f"<br><small>{e(f['why'])}</small></td></tr>"
+        for f in _findings(data)
+    )
+    rejections = "".join(f"<li>{e(_rejection_line(r))}</li>" for r in cast(list[Json], data["rejections"]))
+    unreadable = "".join(f"<li>{e(u)}</li>" for u in cast(list[str], data["unreadable"]))
+    checks = "".join(f"<li><code>{e(k)}</code>: {e(v)}</li>" for k, v in CHECKS.items())
+    style = (
+        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+        "padding:2px 6px;vertical-align:top}.reject{background:#fdd}.degrade{background:#ffe9c7}.policy{background:#eef}"
+    )
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Traffic audit</title><style>{style}</style></head>'
+        f"<body><h1>Traffic audit</h1><p>{e(_verdict(data))}</p><p>{data['files']} cassette file(s).</p>"
+        f"<table>{table}</table><h2>Findings</h2><table><tr><th>kind</th><th>where</th><th>provider</th><th>check</th>"
+        f"<th>path</th><th>status</th><th>what</th></tr>{items}</table>"
+        f"<h2>Recorded rejections (4xx)</h2><ul>{rejections}</ul><h2>Unreadable</h2><ul>{unreadable}</ul>"
+        f"<h2>Checks</h2><ul>{checks}</ul><p>Skipped (not judged): {len(data['skipped'])} call(s).</p></body></html>\n"
+    )
+
+
+def write_reports(data: Json, out_dir: Path) -> list[Path]:
+    """``traffic-audit.{json,md,html}`` under ``out_dir`` (created)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = {
+        "traffic-audit.json": render_json(data),
+        "traffic-audit.md": render_markdown(data, out_dir),
+        "traffic-audit.html": render_html(data, out_dir),
+    }
+    for name, text in written.items():
+        (out_dir / name).write_text(text, encoding="utf-8")
+    return [out_dir / n for n in written]

@@ -1,0 +1,424 @@
+"""Continuity across turns: does request N+1 carry forward what response N gave?
+
+Recorded agent loops show, pair by pair, whether a client sent back what the model
+produced. A pair is checked when request N+1 continues request N's conversation: it is
+longer and starts with the same first entry, roles in the same order (or, on the
+Responses API, names response N in ``previous_response_id``). Then:
+
+- ``continuity-reasoning``: every opaque reasoning payload of response N (signature,
+  redacted data, encrypted_content, thoughtSignature, reasoning_details) is in request
+  N+1, compared as decoded bytes (base64 and base64url are one value);
+- ``continuity-tool-answered``: every tool call of response N is answered once, by its id
+  verbatim, in call order;
+- ``continuity-text``: response N's text and tool arguments come back unchanged;
+- ``continuity-prefix``: request N's conversation, system and tools are a byte-identical
+  prefix of request N+1's (Anthropic ``cache_control`` markers aside: they are breakpoints,
+  not prompt, and move by design).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from harness.contract.kinds import Kind
+from harness.traffic.findings import TrafficFinding
+from harness.traffic.loader import RecordedCall
+from harness.traffic.replies import Reasoning, Reply
+from harness.traffic.requests import Request, answers, echo, read_request, role, strings
+
+__all__ = ["PairResult", "check_pair", "continues"]
+
+Json = Any
+_B64 = re.compile(r"^[A-Za-z0-9+/_-]+=*$")
+_GEMINI_MODEL = re.compile(r"/models/([^/:]+):")
+#: Providers that reject a request whose tool call is not answered in the next message.
+_PAIRING_REJECTS = ("anthropic", "openai-chat", "openai-responses", "openrouter")
+_ASCII_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+@dataclass
+class PairResult:
+    """What one consecutive pair showed (all zero when request N+1 does not continue N)."""
+
+    continuation: str = ""  # "" | "conversation" | "previous_response_id"
+    #: The interaction index of response N (request N+1 is where findings point).
+    previous: int = 0
+    reasoning: int = 0
+    reasoning_exact: int = 0
+    reasoning_reencoded: int = 0
+    reasoning_by_reference: int = 0
+    tool_calls: int = 0
+    tool_calls_answered: int = 0
+    texts: int = 0
+    texts_kept: int = 0
+    prefixes: int = 0
+    prefixes_stable: int = 0
+    findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
+
+
+def _dumps(value: Json) -> str:
+    """Bytes as sent, modulo JSON parsing: key order and every character kept."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _without_cache_markers(value: Json) -> Json:
+    if isinstance(value, dict):
+        return {
+            k: _without_cache_markers(v)
+            for k, v in cast(dict[str, Any], value).items()
+            if k != "cache_control"
+        }
+    if isinstance(value, list):
+        return [_without_cache_markers(v) for v in cast(list[Any], value)]
+    return value
+
+
+def _loose(value: Json) -> str:
+    """An entry compared loosely (sorted keys, whitespace collapsed): to detect a continuation only."""
+    return re.sub(r"\s+", " ", json.dumps(_without_cache_markers(value), sort_keys=True, ensure_ascii=False))
+
+
+def continues(before: Request, after: Request, reply: Reply) -> str:
+    """How request ``after`` continues ``before`` + ``reply`` ("" when it does not)."""
+    if after.previous_response_id and after.previous_response_id == reply.id:
+        return "previous_response_id"
+    old, new = before.conversation, after.conversation
+    if not old or len(new) <= len(old) or _loose(old[0]) != _loose(new[0]):
+        return ""
+    if any(role(before.wire, a) != role(after.wire, b) for a, b in zip(old, new, strict=False)):
+        return ""
+    return "conversation"
+
+
+def _decoded(text: str) -> bytes | None:
+    if len(text) < 16 or not _B64.match(text):
+        return None
+    try:
+        return base64.urlsafe_b64decode(text.replace("+", "-").replace("/", "_").rstrip("=") + "==")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _reasoning_kind(
+    provider: str, model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]
+) -> tuple[Kind, str]:
+    if provider == "anthropic":
+        thinking: Any = body1.get("thinking")
+        enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
+            "enabled",
+            "adaptive",
+        )
+        if reply.tool_calls and enabled:
+            return "reject", (
+                "Anthropic validates the thinking blocks of the assistant turn a tool result answers: "
+                "they must come back unmodified with the tool_use (400 otherwise, with thinking on)"
+            )
+        return "policy", (
+            "Anthropic does not require thinking blocks of a completed turn (a turn that ended in text) "
+            "to come back; older models drop them from context anyway"
+        )
+    if provider == "gemini":
+        if item.on_tool_call and model.startswith("gemini-3"):
+            return (
+                "reject",
+                "Gemini 3 validates the thoughtSignature of the current turn's function calls (400)",
+            )
+        return "degrade", "Gemini keeps reasoning across turns only through the thoughtSignature sent back"
+    if provider == "openai-responses":
+        return (
+            "degrade",
+            "the Responses API carries reasoning across turns only through the reasoning item sent back",
+        )
+    return (
+        "degrade",
+        "OpenRouter passes reasoning_details back to the upstream model only when they are sent back",
+    )
+
+
+def _check_reasoning(
+    call: RecordedCall, provider: str, reply: Reply, body1: dict[str, Any], out: PairResult
+) -> None:
+    sent = set(strings(body1))
+    decoded = {d for d in (_decoded(s) for s in sent) if d is not None}
+    match = _GEMINI_MODEL.search(call.uri)
+    model = match.group(1) if match else ""
+    for item in reply.reasoning:
+        out.reasoning += 1
+        if out.continuation == "previous_response_id":
+            out.reasoning_by_reference += 1  # kept server-side with the response it names
+            continue
+        if item.value in sent or any(v in sent for v in item.alternates):
+            out.reasoning_exact += 1
+            continue
+        raw = _decoded(item.value)
+        if raw is not None and raw in decoded:
+            out.reasoning_reencoded += 1
+            continue
+        if item.ref and item.ref in sent:
+            out.reasoning_by_reference += 1
+            continue
+        kind, why = _reasoning_kind(provider, model, item, reply, body1)
+        out.findings.append(
+            TrafficFinding(
+                "continuity-reasoning", kind, call.file, call.index, provider, "",
+                f"{item.kind} of response #{out.previous} ({len(item.value)} chars) is not sent back",
+                why, call.status,
+            )
+        )  # fmt: skip
+
+
+def _same_arguments(a: Json, b: Json) -> str:
+    """ "" when unchanged, else how it changed."""
+    if isinstance(a, str) and isinstance(b, str):
+        if a == b:
+            return ""
+        try:
+            same = json.loads(a) == json.loads(b)
+        except json.JSONDecodeError:
+            same = False
+        return "re-serialised (same JSON, different bytes)" if same else "changed"
+    if _dumps(a) == _dumps(b):
+        return ""
+    if isinstance(a, str) != isinstance(b, str):
+        try:
+            parsed = json.loads(a) if isinstance(a, str) else json.loads(cast(str, b))
+        except json.JSONDecodeError:
+            return "changed"
+        return (
+            "re-serialised (same JSON, different bytes)"
+            if parsed == (b if isinstance(a, str) else a)
+            else "changed"
+        )
+    return "re-serialised (same JSON, different key order)" if a == b else "changed"
+
+
+def _text_change(before: str, after: str) -> str:
+    if before == after:
+        return ""
+    if not after and not before.strip():
+        return ""  # a blank text is not sent back: Anthropic rejects blank text blocks, others ignore them
+    if unicodedata.normalize("NFC", before) == unicodedata.normalize("NFC", after):
+        return "Unicode-normalised"
+    if re.sub(r"\s+", "", before) == re.sub(r"\s+", "", after):
+        return "whitespace rewritten"
+    if before.translate(_ASCII_QUOTES) == after.translate(_ASCII_QUOTES):
+        return "with typographic quotes replaced by ASCII ones"
+    return "dropped" if not after else "changed"
+
+
+def _finding(
+    call: RecordedCall, provider: str, check: str, kind: Kind, message: str, why: str
+) -> TrafficFinding:
+    return TrafficFinding(check, kind, call.file, call.index, provider, "", message, why, call.status)
+
+
+def _check_echo(
+    call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult
+) -> None:
+    sent = echo(wire, new)
+    out.texts += 1
+    change = _text_change(reply.text, sent.text)
+    if change:
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-text", "degrade",
+                f"the text of response #{out.previous} comes back {change} "
+                f"({len(reply.text)} -> {len(sent.text)} chars)",
+                "the model is shown words it did not write as its own; the cached prefix breaks too",
+            )
+        )  # fmt: skip
+    else:
+        out.texts_kept += 1
+    for tool in reply.tool_calls:
+        if tool.id not in sent.arguments:
+            out.findings.append(
+                _finding(
+                    call, provider, "continuity-text", "degrade",
+                    f"tool call {tool.id} ({tool.name}) of response #{out.previous} is not sent back",
+                    "the model loses the record of what it asked for",
+                )
+            )  # fmt: skip
+            continue
+        how = _same_arguments(tool.arguments, sent.arguments[tool.id])
+        if how:
+            out.findings.append(
+                _finding(
+                    call, provider, "continuity-text", "degrade",
+                    f"arguments of tool call {tool.id} ({tool.name}) come back {how}",
+                    "the model is shown arguments it did not write; the cached prefix breaks too",
+                )
+            )  # fmt: skip
+
+
+def _check_answers(
+    call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult
+) -> None:
+    given = answers(wire, new)
+    # Gemini calls without an id (the client may add its own) are answered by name.
+    by_name = wire == "gemini" and any(t.id.startswith("#") for t in reply.tool_calls)
+    keys = [a.name if by_name else a.id for a in given]
+    echoed = echo(wire, new).arguments
+    order: list[int] = []
+    for tool in reply.tool_calls:
+        out.tool_calls += 1
+        key = tool.name if by_name else tool.id
+        count = keys.count(key)
+        # By name, the k-th call of a name is answered by the k-th result of that name.
+        calls_named = [t.name for t in reply.tool_calls].count(key) if by_name else 1
+        if count == calls_named:
+            out.tool_calls_answered += 1
+            order.append(keys.index(key))
+        elif count == 0:
+            kind: Kind = "reject" if provider in _PAIRING_REJECTS and tool.id in echoed else "degrade"
+            mine = {t.id for t in reply.tool_calls}
+            others = sorted({k for k in keys if k not in mine})
+            instead = f" (the request answers id(s) {', '.join(others)} instead)" if others else ""
+            out.findings.append(
+                _finding(
+                    call, provider, "continuity-tool-answered", kind,
+                    f"tool call {tool.id} ({tool.name}) of response #{out.previous} is not answered{instead}",
+                    "an unanswered tool call is rejected by the API when the call is sent back, "
+                    "and leaves the model waiting for a result when it is not",
+                )
+            )  # fmt: skip
+        else:
+            out.findings.append(
+                _finding(
+                    call, provider, "continuity-tool-answered", "degrade",
+                    f"tool call {tool.id} ({tool.name}) is answered {count} times"
+                    + (" (matched by name: Gemini sent no ids)" if by_name else ""),
+                    "the model cannot tell which result belongs to its call",
+                )
+            )  # fmt: skip
+    if order != sorted(order):
+        kind = "degrade" if by_name else "policy"
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-tool-answered", kind,
+                f"tool results come back in another order than the calls of response #{out.previous}",
+                "without ids (Gemini) results are matched to calls by position"
+                if by_name else "ids pair them, so the API accepts any order",
+            )
+        )  # fmt: skip
+
+
+def _text_only(items: list[Any]) -> bool:
+    return bool(items) and all(
+        isinstance(b, dict)
+        and set(cast(dict[str, Any], b)) == {"type", "text"}
+        and cast(dict[str, Any], b)["type"] in ("text", "input_text")
+        for b in items
+    )
+
+
+def _flat(value: Json) -> Json:
+    """Text-only block lists as plain strings, keys sorted: the same prompt in another JSON form."""
+    if isinstance(value, dict):
+        return {k: _flat(v) for k, v in sorted(cast(dict[str, Any], value).items())}
+    if isinstance(value, list):
+        items = cast(list[Any], value)
+        if _text_only(items):
+            return "".join(str(cast(dict[str, Any], b)["text"]) for b in items)
+        return [_flat(v) for v in items]
+    return value
+
+
+def _tools_change(a: Json, b: Json) -> str:
+    old: list[Any] = cast(list[Any], a) if isinstance(a, list) else []
+    new: list[Any] = cast(list[Any], b) if isinstance(b, list) else []
+    if old and len(new) > len(old) and _dumps(new[: len(old)]) == _dumps(old):
+        return f"tools (appended: {', '.join(_tool_names(new[len(old) :]))})"
+    names = [_tool_names(x) for x in (old, new)]
+    return f"tools ({', '.join(names[0])} -> {', '.join(names[1])})" if names[0] != names[1] else "tools"
+
+
+def _tool_names(tools: list[Any]) -> list[str]:
+    """Tool names on every wire (Chat nests them in ``function``, Gemini in ``functionDeclarations``)."""
+    out: list[str] = []
+    for raw in tools:
+        tool = _as_dict(raw)
+        declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
+        if isinstance(declarations, list):
+            out += [str(_as_dict(d).get("name", "?")) for d in cast(list[Any], declarations)]
+        else:
+            out.append(
+                str(tool.get("name") or _as_dict(tool.get("function")).get("name") or tool.get("type") or "?")
+            )
+    return out
+
+
+def _as_dict(value: Json) -> dict[str, Any]:
+    return cast(dict[str, Any], value) if isinstance(value, dict) else {}
+
+
+def _check_prefix(
+    call: RecordedCall, provider: str, before: Request, after: Request, out: PairResult
+) -> None:
+    out.prefixes += 1
+    moved: list[str] = []
+    reformed: list[str] = []
+    pairs = [("system", before.system, after.system), ("tools", before.tools, after.tools)]
+    pairs += [
+        (f"conversation entry {i}", a, b)
+        for i, (a, b) in enumerate(zip(before.conversation, after.conversation, strict=False))
+    ]
+    for name, a, b in pairs:
+        a, b = _without_cache_markers(a), _without_cache_markers(b)
+        if _dumps(a) == _dumps(b):
+            continue
+        if _dumps(_flat(a)) == _dumps(_flat(b)):
+            reformed.append(name)  # e.g. a text block turned into a string, or keys reordered
+        else:
+            moved.append(_tools_change(a, b) if name == "tools" else name)
+    if moved:
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-prefix", "degrade",
+                f"request #{out.previous} is not a byte-identical prefix: {', '.join(moved)} changed",
+                "a moved prefix invalidates the provider's prompt cache (cost and latency) "
+                "and changes what the model was shown",
+            )
+        )  # fmt: skip
+    elif reformed:
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-prefix", "policy",
+                f"request #{out.previous} comes back in another form: {', '.join(reformed)} "
+                "(same text: text blocks <-> plain string, or keys in another order)",
+                "the same text in another JSON form; whether the provider's cache treats both alike is not documented",
+            )
+        )  # fmt: skip
+    else:
+        out.prefixes_stable += 1
+
+
+def check_pair(
+    provider: str,
+    wire: str,
+    first: tuple[RecordedCall, dict[str, Any]],
+    reply: Reply,
+    second: tuple[RecordedCall, dict[str, Any]],
+) -> PairResult:
+    """The continuity checks on one consecutive pair (nothing when the second does not continue the first)."""
+    (_, body0), (call1, body1) = first, second
+    before, after = read_request(wire, body0), read_request(wire, body1)
+    out = PairResult(continuation=continues(before, after, reply), previous=first[0].index)
+    if not out.continuation:
+        return out
+    new = (
+        after.conversation
+        if out.continuation == "previous_response_id"
+        else after.conversation[len(before.conversation) :]
+    )
+    _check_reasoning(call1, provider, reply, body1, out)
+    _check_answers(call1, provider, reply, new, wire, out)
+    if out.continuation == "conversation":
+        _check_echo(call1, provider, reply, new, wire, out)
+        _check_prefix(call1, provider, before, after, out)
+    return out

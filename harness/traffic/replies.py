@@ -1,0 +1,300 @@
+"""What a recorded response said, read independently of the stream parsers, per wire format.
+
+Why our own reader: the traffic audit is a judge and must not agree with a bug in the
+reference stream parsers (``harness.stream``), so it reads the few things continuity
+needs straight from the bytes the provider sent (JSON, or SSE assembled here):
+
+- ``text``: the final text the model wrote (thinking excluded);
+- ``tool_calls``: the client tool calls, in order (id, name, arguments as sent);
+- ``reasoning``: the opaque reasoning state a client must send back (Anthropic
+  ``signature`` and ``redacted_thinking.data``, Responses ``encrypted_content``, Gemini
+  ``thoughtSignature``, OpenRouter ``reasoning_details`` payloads).
+
+A body that cannot be read gives ``Reply(problem=...)``: one line, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+__all__ = ["Reasoning", "Reply", "ToolCall", "read_reply"]
+
+Json = Any
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    #: As the provider sent them: a JSON string (OpenAI wires) or an object (Anthropic, Gemini).
+    arguments: Json
+
+
+@dataclass(frozen=True)
+class Reasoning:
+    """One opaque reasoning payload: its kind (e.g. ``thoughtSignature``) and value."""
+
+    kind: str
+    value: str
+    #: The item id it can also be sent back by (Responses ``reasoning`` items kept server-side).
+    ref: str = ""
+    #: True when it rides on a client tool call (Gemini: validated on the current turn).
+    on_tool_call: bool = False
+    #: Other encodings the same response carried for this item (a Responses stream sends the
+    #: item in ``output_item.done`` and again in ``response.completed``, encrypted anew).
+    alternates: tuple[str, ...] = ()
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list[ToolCall])
+    reasoning: list[Reasoning] = field(default_factory=list[Reasoning])
+    #: The response id (Responses API), for ``previous_response_id`` continuations.
+    id: str = ""
+    problem: str | None = None
+
+
+def _d(value: Json) -> dict[str, Any]:
+    return cast(dict[str, Any], value) if isinstance(value, dict) else {}
+
+
+def _l(value: Json) -> list[Any]:
+    return cast(list[Any], value) if isinstance(value, list) else []
+
+
+def _sse(text: str) -> list[Json]:
+    """The JSON payloads of an SSE body (``data:`` lines; comments and ``[DONE]`` ignored)."""
+    out: list[Json] = []
+    for line in text.splitlines():
+        if line.startswith("data:"):
+            data = line[5:].strip()
+            if data and data != "[DONE]":
+                try:
+                    out.append(json.loads(data))
+                except json.JSONDecodeError:
+                    continue
+    return out
+
+
+# -- Anthropic ----------------------------------------------------------------------------
+
+
+def _anthropic_blocks(events: list[Json]) -> list[dict[str, Any]]:
+    blocks: dict[int, dict[str, Any]] = {}
+    partial: dict[int, str] = {}
+    for raw in events:
+        event = _d(raw)
+        index = event.get("index")
+        if not isinstance(index, int):
+            continue
+        if event.get("type") == "content_block_start":
+            blocks[index] = dict(_d(event.get("content_block")))
+        elif event.get("type") == "content_block_delta" and index in blocks:
+            delta, block = _d(event.get("delta")), blocks[index]
+            kind = delta.get("type")
+            if kind == "text_delta":
+                block["text"] = str(block.get("text", "")) + str(delta.get("text", ""))
+            elif kind == "thinking_delta":
+                block["thinking"] = str(block.get("thinking", "")) + str(delta.get("thinking", ""))
+            elif kind == "signature_delta":
+                block["signature"] = str(block.get("signature", "")) + str(delta.get("signature", ""))
+            elif kind == "input_json_delta":
+                partial[index] = partial.get(index, "") + str(delta.get("partial_json", ""))
+    for index, text in partial.items():
+        try:
+            blocks[index]["input"] = json.loads(text) if text else {}
+        except json.JSONDecodeError:
+            blocks[index]["input"] = text
+    return [blocks[i] for i in sorted(blocks)]
+
+
+def _anthropic(blocks: list[Json]) -> Reply:
+    reply = Reply()
+    for raw in blocks:
+        block = _d(raw)
+        kind = block.get("type")
+        if kind == "text":
+            reply.text += str(block.get("text", ""))
+        elif kind == "tool_use":
+            reply.tool_calls.append(
+                ToolCall(str(block.get("id", "")), str(block.get("name", "")), block.get("input"))
+            )
+        elif kind == "thinking" and block.get("signature"):
+            reply.reasoning.append(Reasoning("signature", str(block["signature"])))
+        elif kind == "redacted_thinking" and block.get("data"):
+            reply.reasoning.append(Reasoning("redacted_thinking", str(block["data"])))
+    return reply
+
+
+# -- OpenAI Responses ---------------------------------------------------------------------
+
+
+def _responses(response: dict[str, Any]) -> Reply:
+    reply = Reply(id=str(response.get("id", "")))
+    for raw in _l(response.get("output")):
+        item = _d(raw)
+        kind = item.get("type")
+        if kind == "message":
+            reply.text += "".join(
+                str(_d(p).get("text", ""))
+                for p in _l(item.get("content"))
+                if _d(p).get("type") == "output_text"
+            )
+        elif kind in ("function_call", "custom_tool_call"):
+            arguments = item.get("arguments", item.get("input"))
+            reply.tool_calls.append(
+                ToolCall(str(item.get("call_id", "")), str(item.get("name", "")), arguments)
+            )
+        elif kind == "reasoning" and item.get("encrypted_content"):
+            reply.reasoning.append(
+                Reasoning("encrypted_content", str(item["encrypted_content"]), str(item.get("id") or ""))
+            )
+    return reply
+
+
+def _responses_sse(events: list[Json]) -> Reply:
+    seen: dict[str, list[str]] = {}
+    for raw in events:
+        item = _d(_d(raw).get("item"))
+        if item.get("type") == "reasoning" and item.get("encrypted_content"):
+            seen.setdefault(str(item.get("id", "")), []).append(str(item["encrypted_content"]))
+    for raw in reversed(events):
+        event = _d(raw)
+        if event.get("type") in ("response.completed", "response.incomplete"):
+            reply = _responses(_d(event.get("response")))
+            reply.reasoning = [
+                Reasoning(
+                    r.kind,
+                    r.value,
+                    r.ref,
+                    r.on_tool_call,
+                    tuple(v for v in seen.get(r.ref, []) if v != r.value),
+                )
+                for r in reply.reasoning
+            ]
+            return reply
+    return Reply(problem="response: stream has no response.completed event")
+
+
+# -- OpenAI Chat Completions (and OpenRouter) ---------------------------------------------
+
+
+def _details(entries: list[Json]) -> list[Reasoning]:
+    """OpenRouter ``reasoning_details``: the opaque payload of each entry (signature, data), else its text."""
+    out: list[Reasoning] = []
+    for raw in entries:
+        entry = _d(raw)
+        for key in ("signature", "data"):
+            if isinstance(entry.get(key), str) and entry[key]:
+                out.append(Reasoning(f"reasoning_details.{key}", entry[key]))
+    return out
+
+
+def _chat(message: dict[str, Any]) -> Reply:
+    reply = Reply(text=str(message.get("content") or ""))
+    for raw in _l(message.get("tool_calls")):
+        call, function = _d(raw), _d(_d(raw).get("function"))
+        reply.tool_calls.append(
+            ToolCall(str(call.get("id", "")), str(function.get("name", "")), function.get("arguments"))
+        )
+    reply.reasoning = _details(_l(message.get("reasoning_details")))
+    return reply
+
+
+def _chat_sse(events: list[Json]) -> Reply:
+    text = ""
+    calls: dict[int, dict[str, str]] = {}
+    details: dict[int, dict[str, Any]] = {}
+    for raw in events:
+        for choice in _l(_d(raw).get("choices"))[:1]:
+            delta = _d(_d(choice).get("delta"))
+            text += str(delta.get("content") or "")
+            for rc in _l(delta.get("tool_calls")):
+                tc = _d(rc)
+                slot = calls.setdefault(
+                    int(tc.get("index", len(calls))), {"id": "", "name": "", "arguments": ""}
+                )
+                function = _d(tc.get("function"))
+                slot["id"] = slot["id"] or str(tc.get("id") or "")
+                slot["name"] = slot["name"] or str(function.get("name") or "")
+                slot["arguments"] += str(function.get("arguments") or "")
+            for position, rd in enumerate(_l(delta.get("reasoning_details"))):
+                entry = _d(rd)
+                key = entry.get("index", position)
+                slot = details.setdefault(int(key) if isinstance(key, int) else position, {})
+                for name, value in entry.items():
+                    if name in ("text", "summary", "data", "signature") and isinstance(value, str):
+                        slot[name] = str(slot.get(name, "")) + value
+                    else:
+                        slot[name] = value
+    reply = Reply(text=text)
+    reply.tool_calls = [ToolCall(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())]
+    reply.reasoning = _details([details[i] for i in sorted(details)])
+    return reply
+
+
+# -- Gemini -------------------------------------------------------------------------------
+
+
+def _gemini(parts: list[Json]) -> Reply:
+    reply = Reply()
+    for raw in parts:
+        part = _d(raw)
+        call = _d(part.get("functionCall"))
+        if call:
+            # Gemini ids are optional: without one, a call is known by its position among the calls.
+            key = str(call.get("id") or f"#{len(reply.tool_calls)}")
+            reply.tool_calls.append(ToolCall(key, str(call.get("name", "")), call.get("args")))
+        elif isinstance(part.get("text"), str) and not part.get("thought"):
+            reply.text += part["text"]
+        if part.get("thoughtSignature"):
+            reply.reasoning.append(
+                Reasoning("thoughtSignature", str(part["thoughtSignature"]), on_tool_call=bool(call))
+            )
+    return reply
+
+
+def _gemini_parts(chunks: list[Json]) -> list[Json]:
+    parts: list[Json] = []
+    for chunk in chunks:
+        candidates = _l(_d(chunk).get("candidates"))
+        if candidates:
+            parts += _l(_d(_d(candidates[0]).get("content")).get("parts"))
+    return parts
+
+
+# -- dispatch -----------------------------------------------------------------------------
+
+
+def read_reply(wire: str, body: bytes) -> Reply:
+    """The reply in a response body of ``wire`` (JSON or SSE); ``problem`` set when unreadable."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return Reply(problem="response: not UTF-8")
+    stripped = text.lstrip()
+    if not stripped:
+        return Reply(problem="response: empty body")
+    if stripped.startswith("{"):
+        try:
+            data = _d(json.loads(text))
+        except json.JSONDecodeError as exc:
+            return Reply(problem=f"response: not JSON ({exc.msg} at char {exc.pos})")
+        if wire == "anthropic":
+            return _anthropic(_l(data.get("content")))
+        if wire == "openai-responses":
+            return _responses(data)
+        if wire == "gemini":
+            return _gemini(_gemini_parts([data]))
+        return _chat(_d(_d((_l(data.get("choices")) or [{}])[0]).get("message")))
+    events = _sse(text)
+    if wire == "anthropic":
+        return _anthropic(_anthropic_blocks(events))
+    if wire == "openai-responses":
+        return _responses_sse(events)
+    if wire == "gemini":
+        return _gemini(_gemini_parts(events))
+    return _chat_sse(events)
