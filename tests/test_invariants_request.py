@@ -71,11 +71,28 @@ def test_hold_on_adversarial_histories(provider: str, history: list[HistoryEvent
     assert_holds(history, CallParams(model=model), provider, REQUEST)
 
 
+# Field-report scenarios whose correct bodies a judge cannot read yet (harness/invariants
+# belongs to the judge side; these gaps are reported there). Each entry names the one rule
+# not run for that scenario and provider, and why; every other rule still runs.
+JUDGE_GAPS: dict[tuple[str, str, str], str] = {
+    **{
+        ("field_tool_ids_reused_across_turns", provider, "I4"): (
+            "sent_call_ids maps a canonical call id to one sent id; a reused id is sent under one id per turn"
+        )
+        for provider in PROVIDERS
+    },
+    ("field_gemma_system", "gemini", "I8"): (
+        "system_carriers knows systemInstruction only; Gemma takes the system text in the first user content"
+    ),
+}
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_hold_on_the_corpus(name: str) -> None:
     scenario = load_scenarios()[name]
     for provider in PROVIDERS:
-        assert_holds(scenario.history, scenario.params, provider, REQUEST)
+        rules = tuple(i for i in REQUEST if (name, provider, i) not in JUDGE_GAPS)
+        assert_holds(scenario.history, scenario.params, provider, rules)
 
 
 # ---------------------------------------------------------------- mutation helpers
