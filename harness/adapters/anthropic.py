@@ -45,9 +45,11 @@ enforces Anthropic's own request rules. Decisions where the design left room:
   developer parts appended to it); an empty result omits ``content`` (optional in the
   spec; no invented placeholder). ``is_error: true`` for status error/aborted (and
   synthesized results); omitted for success.
-- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` (mapped consistently by prepare); tool
-  names must match ``^[a-zA-Z0-9_-]{1,128}$`` (mapped consistently in definitions and
-  calls, warned). A second ``tool_use`` with an id already used in the same message is
+- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` and be unique in the request (both
+  done by prepare: ``tool-id-mapped``, ``tool-id-renumbered``); tool names must match
+  ``^[a-zA-Z0-9_-]{1,128}$`` (prepare maps them reversibly: ``tool-name-mapped``).
+- An error result with no output gets ``EMPTY_ERROR_TEXT`` ("content cannot be empty if
+  is_error is true"; ``tool-error-empty-output``). A second ``tool_use`` with an id already used in the same message is
   dropped (Anthropic requires unique ids; its one result answers the first).
 - Images: http(s) URL -> ``url`` source; base64 data URL with jpeg/png/gif/webp ->
   ``base64`` source (``image/jpg`` read as jpeg); anything else dropped (warned). Images in
@@ -64,7 +66,7 @@ thinking-signature-unpaired, thinking-disabled, thinking-budget-raised,
 thinking-budget-clamped, prefill-thinking-dropped, prefill-trailing-whitespace,
 assistant-prefill, assistant-merged, placeholder-user, empty-message, empty-text,
 image-unsupported, image-in-assistant, image-file-not-inlined, tool-arguments-invalid,
-tool-call-duplicate-dropped, tool-name-mapped, tool-schema-degraded, tool-duplicate,
+tool-call-duplicate-dropped, tool-error-empty-output, tool-schema-degraded, tool-duplicate,
 temperature-clamped, temperature-dropped, max-tokens-invalid.
 """
 

@@ -3,8 +3,10 @@
 ``prepare()`` turns a canonical history into a provider-neutral *wire conversation*:
 system text collected once, developer messages degraded onto the preceding user or
 tool message, tool results paired with their calls (in call order, one result per
-call), tool ids made valid for the provider, and thinking parts paired with their
-signatures. Each adapter then only maps these wire items to its own JSON. Every
+call; pieces of one response share one results window), tool ids made valid and
+unique for the provider, tool names mapped to its name rule (reversibly, see
+``toolnames``), image media type labels standardised, and thinking parts paired with
+their signatures. Each adapter then only maps these wire items to its own JSON. Every
 change made here is reported as a RenderWarning naming the canonical message index.
 """
 
@@ -197,7 +199,7 @@ class IdPolicy:
     def map(self, call_id: str) -> str:
         if self.ok(call_id):
             return call_id
-        digest = hashlib.sha256(call_id.encode()).hexdigest()[:10]
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
         stem = re.sub(r"[^A-Za-z0-9_-]", "_", call_id) or "call"
         limit = (self.max_length or 64) - len(digest) - 1
         return f"{stem[:limit]}_{digest}"

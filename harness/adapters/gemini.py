@@ -29,9 +29,14 @@ Decisions where the design left room (each also in the adapter report):
   and ``{"error": text}`` for ``error`` and ``aborted`` (the keys google-genai's
   ``FunctionResponse.response`` documents). ``name`` is the call's name.
 - Tool result images and developer parts appended to a result are sent as ordinary
-  parts of that same user content right after the turn's function responses.
-  ``functionResponse.parts`` (multimodal function responses) is Gemini-3-only and
-  inline-data-only in the Discovery schema, so it is not used (``tool-image-outside-result``).
+  parts of that same user content right after the turn's function responses
+  (``tool-image-outside-result``). On Gemini 3 (``profiles.gemini_function_response_parts``)
+  a result's base64 images go inside its ``functionResponse.parts`` as ``inlineData``
+  (multimodal function responses; the Discovery schema takes inline data only there).
+- Gemma (``profiles.gemini_accepts_system_instruction``) rejects ``systemInstruction``
+  ("Developer instruction is not enabled"): the system parts open the first user
+  content instead (``system-as-user``).
+- Tool names follow Gemini's rule: ``prepare()`` maps the others (``tool-name-mapped``).
 - Images: base64 data URLs -> ``inlineData``; http(s) URLs -> ``fileData`` with a
   ``mimeType`` guessed from the path's extension (omitted with ``image-mime-unknown``
   otherwise). Images in ``model`` contents are sent natively: ``Content.parts`` is the

@@ -28,6 +28,9 @@ Decisions (where DESIGN.md left room):
   neither text nor tool calls is dropped (``empty-message``).
 - Tool call ids: at most 40 characters (OpenAI rejects longer ``tool_calls[].id`` with
   ``string_above_max_length``; field lesson 6); longer ids are mapped consistently.
+- Pieces of one response stored as adjacent assistant messages (``WireAssistant.continues``,
+  seed 001) become one assistant message (``merge_assistant``): Chat requires the tool
+  messages to follow the one message holding the ``tool_calls`` they answer.
 - Tool results: ``{"role": "tool", "tool_call_id", "content"}`` with ``output_text`` as
   content. Developer text appended to a result stays INSIDE the tool message as extra
   ``text`` parts (the design says developer parts join the preceding tool message; a

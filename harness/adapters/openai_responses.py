@@ -49,6 +49,9 @@ Decisions (where DESIGN.md left room):
   ``encrypted_content``); before another format's signature they stay unsigned. The item id comes
   from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
   require ``id``, so a reasoning item without one is dropped with a warning.
+- A reasoning item with no message or function_call after it (an interrupted turn) is
+  dropped: "Item 'rs_...' of type 'reasoning' was provided without its required
+  following item" (``reasoning-no-following-item``).
 - Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
   when it is an ``fc_`` id not used before in the request. ``call_id`` capped at 64
   characters by ``IdPolicy`` (field lesson 6).
@@ -76,7 +79,7 @@ Decisions (where DESIGN.md left room):
 Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
 image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
 thinking-model-mismatch, thinking-unsupported, reasoning-no-id, reasoning-duplicate-id,
-item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
+reasoning-no-following-item, item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
 thinking-budget-ignored, thinking-param-ignored.
 """
 
