@@ -233,9 +233,10 @@ def normalized_data_url(url: str) -> tuple[str, bool]:
     if m is None or parse_data_url(url) is None:
         return url, False
     standard = normalize_media_type(m.group(1))
-    if standard == m.group(1):
+    fixed = f"data:{standard}{m.group(2)}"
+    if standard == m.group(1) or parse_data_url(fixed) is None:
         return url, False
-    return f"data:{standard}{m.group(2)}", True
+    return fixed, True
 
 
 def warn_media_type(
@@ -579,6 +580,15 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
             group.append(piece)
             out.append(piece)
             i += 1
+        if len(group) > 1:
+            warnings.add(
+                group[-1].index,
+                None,
+                None,
+                "response-pieces-joined",
+                f"messages {', '.join(str(p.index) for p in group)} are pieces of one response (same id or "
+                "response_id); their calls share the results that follow the last piece",
+            )
         calls = [
             u.part
             for piece in group

@@ -59,7 +59,7 @@ ANTHROPIC_IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif",
 
 def normalize_media_type(media_type: str) -> str:
     """The standard label for a media type (lower-cased, known aliases resolved)."""
-    lowered = media_type.strip().lower()
+    lowered = media_type.lower()
     return MEDIA_TYPE_ALIASES.get(lowered, lowered)
 
 
