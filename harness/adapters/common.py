@@ -580,15 +580,6 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
             group.append(piece)
             out.append(piece)
             i += 1
-        if len(group) > 1:
-            warnings.add(
-                group[-1].index,
-                None,
-                None,
-                "response-pieces-joined",
-                f"messages {', '.join(str(p.index) for p in group)} are pieces of one response (same id or "
-                "response_id); their calls share the results that follow the last piece",
-            )
         calls = [
             u.part
             for piece in group
@@ -601,6 +592,15 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
             for u in piece.units
             if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
         }
+        if len(group) > 1 and calls:  # pieces without calls change no pairing
+            warnings.add(
+                group[-1].index,
+                None,
+                None,
+                "response-pieces-joined",
+                f"messages {', '.join(str(p.index) for p in group)} are pieces of one response (same id or "
+                "response_id); their calls share the results that follow the last piece",
+            )
         # Everything up to the next assistant turn belongs to this turn's results window.
         window: list[WireItem] = []
         while i < len(items) and not isinstance(items[i], WireAssistant):
