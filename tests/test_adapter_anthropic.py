@@ -461,6 +461,7 @@ def test_images_url_base64_and_degraded() -> None:
         {"type": "text", "text": "look"},
     ]
     assert [(w.part_index, w.code) for w in r.warnings] == [
+        (1, "media-type-normalized"),  # image/JPG: a repair, so it is warned
         (2, "image-unsupported"),
         (3, "image-unsupported"),
         (4, "image-file-not-inlined"),

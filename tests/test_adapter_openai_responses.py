@@ -278,7 +278,8 @@ def test_signature_only_is_a_full_item_with_empty_summary() -> None:
 
 
 def test_item_id_from_text_when_signature_has_none() -> None:
-    r = render([USER, assistant(ThinkingTextPart(id="rs_7", text="t"), sig(id=None))])
+    # A text follows: a reasoning item alone is dropped (reasoning-no-following-item).
+    r = render([USER, assistant(ThinkingTextPart(id="rs_7", text="t"), sig(id=None), TextPart(text="a"))])
     assert items(r)[1]["id"] == "rs_7"
 
 
@@ -294,7 +295,10 @@ def test_text_of_another_item_is_not_merged_into_the_summary() -> None:
         [
             USER,
             assistant(
-                ThinkingTextPart(id="rs_a", text="A"), ThinkingTextPart(id="rs_b", text="B"), sig(id="rs_a")
+                ThinkingTextPart(id="rs_a", text="A"),
+                ThinkingTextPart(id="rs_b", text="B"),
+                sig(id="rs_a"),
+                TextPart(text="a"),
             ),
         ]
     )

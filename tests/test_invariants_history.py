@@ -62,8 +62,11 @@ def test_hold_on_any_valid_history(provider: str, history: list[HistoryEvent]) -
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_hold_on_the_corpus(name: str) -> None:
     scenario = load_scenarios()[name]
+    # A response stored as several assistant messages (seed 001) breaks I3 on purpose: the
+    # scenario is the non-canonical shape real histories have, which adapters must still map.
+    rules = ("I5", "I6", "I11") if name == "field_response_split_per_block" else ("I3", "I5", "I6", "I11")
     for provider in PROVIDERS:
-        assert_holds(scenario.history, scenario.params, provider, ("I3", "I5", "I6", "I11"))
+        assert_holds(scenario.history, scenario.params, provider, rules)
 
 
 def test_agent_loops_produce_emittable_messages() -> None:

@@ -45,9 +45,11 @@ enforces Anthropic's own request rules. Decisions where the design left room:
   developer parts appended to it); an empty result omits ``content`` (optional in the
   spec; no invented placeholder). ``is_error: true`` for status error/aborted (and
   synthesized results); omitted for success.
-- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` (mapped consistently by prepare); tool
-  names must match ``^[a-zA-Z0-9_-]{1,128}$`` (mapped consistently in definitions and
-  calls, warned). A second ``tool_use`` with an id already used in the same message is
+- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` and be unique in the request (both
+  done by prepare: ``tool-id-mapped``, ``tool-id-renumbered``); tool names must match
+  ``^[a-zA-Z0-9_-]{1,128}$`` (prepare maps them reversibly: ``tool-name-mapped``).
+- An error result with no output gets ``EMPTY_ERROR_TEXT`` ("content cannot be empty if
+  is_error is true"; ``tool-error-empty-output``). A second ``tool_use`` with an id already used in the same message is
   dropped (Anthropic requires unique ids; its one result answers the first).
 - Images: http(s) URL -> ``url`` source; base64 data URL with jpeg/png/gif/webp ->
   ``base64`` source (``image/jpg`` read as jpeg); anything else dropped (warned). Images in
@@ -64,7 +66,7 @@ thinking-signature-unpaired, thinking-disabled, thinking-budget-raised,
 thinking-budget-clamped, prefill-thinking-dropped, prefill-trailing-whitespace,
 assistant-prefill, assistant-merged, placeholder-user, empty-message, empty-text,
 image-unsupported, image-in-assistant, image-file-not-inlined, tool-arguments-invalid,
-tool-call-duplicate-dropped, tool-name-mapped, tool-schema-degraded, tool-duplicate,
+tool-call-duplicate-dropped, tool-error-empty-output, tool-schema-degraded, tool-duplicate,
 temperature-clamped, temperature-dropped, max-tokens-invalid.
 """
 
@@ -93,6 +95,7 @@ from harness.adapters.common import (
     thinking_text_problem,
     warn_image_file,
 )
+from harness.adapters.profiles import ANTHROPIC_IMAGE_MEDIA_TYPES, normalize_media_type
 from harness.model import (
     HistoryEvent,
     ImageFilePart,
@@ -119,14 +122,13 @@ DEFAULT_THINKING_BUDGET = 4096
 MIN_THINKING_BUDGET = 1024
 EFFORT_BUDGETS: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 4096, "high": 16384}
 PLACEHOLDER_USER_TEXT = "(conversation start)"
+# Sent as the content of an error tool result that has none (Anthropic rejects it empty).
+EMPTY_ERROR_TEXT = "(the tool reported an error without output)"
 
-# https://docs.claude.com/en/docs/build-with-claude/vision: the four accepted media types.
-IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
-_MEDIA_TYPE_ALIASES = {"image/jpg": "image/jpeg"}
+IMAGE_MEDIA_TYPES = ANTHROPIC_IMAGE_MEDIA_TYPES
 
 # Spec RequestToolUseBlock.id / RequestToolResultBlock.tool_use_id, and Tool.name.
 TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
-TOOL_NAME_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]{1,128}", max_length=128)
 
 _THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 
@@ -181,8 +183,7 @@ def _image_block(part: ImageURLPart) -> tuple[Json | None, str]:
     data = parse_data_url(url)
     if data is None:
         return None, "image URL is neither http(s) nor a base64 data URL; dropped"
-    media_type = data[0].lower()
-    media_type = _MEDIA_TYPE_ALIASES.get(media_type, media_type)
+    media_type = normalize_media_type(data[0])  # prepare() already warned about a relabel
     if media_type not in IMAGE_MEDIA_TYPES:
         return None, f"media type '{data[0]}' is not one of jpeg, png, gif, webp; dropped"
     return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data[1]}}, ""
@@ -234,6 +235,17 @@ def _tool_result_message(item: WireToolResult, warnings: Warnings) -> _Message:
     """
     body: Json = {"type": "tool_result", "tool_use_id": item.call_id}
     content = _tool_result_content(item, warnings)
+    if not content and item.is_error:
+        # "content cannot be empty if is_error is true": keep the error flag, say so in words.
+        warnings.add(
+            item.index,
+            None,
+            "output_text",
+            "tool-error-empty-output",
+            "error result has no output; Anthropic rejects an empty error result, so sent "
+            f"'{EMPTY_ERROR_TEXT}'",
+        )
+        content = [_Block({"type": "text", "text": EMPTY_ERROR_TEXT}, item.index, None, "output_text")]
     if content:
         body["content"] = [b.body for b in content]
     if item.is_error:
@@ -317,9 +329,7 @@ def _warn_lone_signature(
     )
 
 
-def _tool_use_block(
-    item: WireAssistant, part: ToolCallPart, part_index: int, names: dict[str, str], warnings: Warnings
-) -> _Block:
+def _tool_use_block(item: WireAssistant, part: ToolCallPart, part_index: int, warnings: Warnings) -> _Block:
     """A ``tool_use`` block (RequestToolUseBlock): ``input`` must be a JSON object."""
     arguments, reason = parse_arguments(part.arguments_json)
     if reason is not None:
@@ -327,21 +337,19 @@ def _tool_use_block(
     body = {
         "type": "tool_use",
         "id": item.call_ids.get(part.call_id, part.call_id),
-        "name": names.get(part.tool_name, part.tool_name),
+        "name": part.tool_name,
         "input": arguments,
     }
     return _Block(body, item.index, part_index, "tool_call")
 
 
-def _assistant_part_block(
-    item: WireAssistant, unit: PartUnit, names: dict[str, str], warnings: Warnings
-) -> _Block | None:
+def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warnings) -> _Block | None:
     """Text and tool calls map natively; images are not allowed in assistant content."""
     part = unit.part
     if isinstance(part, TextPart):
         return _Block({"type": "text", "text": part.text}, item.index, unit.index, "text")
     if isinstance(part, ToolCallPart):
-        return _tool_use_block(item, part, unit.index, names, warnings)
+        return _tool_use_block(item, part, unit.index, warnings)
     if isinstance(part, ImageFilePart):
         warn_image_file(warnings, item.index, unit.index, part)
         return None
@@ -355,9 +363,7 @@ def _assistant_part_block(
     return None
 
 
-def _assistant_message(
-    item: WireAssistant, model: str, names: dict[str, str], warnings: Warnings
-) -> _Message:
+def _assistant_message(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
     """An assistant turn; parts keep their order (thinking may interleave with tool use)."""
     blocks: list[_Block] = []
     used_ids: set[str] = set()
@@ -365,7 +371,7 @@ def _assistant_message(
         if isinstance(unit, ThinkingUnit):
             block = _thinking_block(unit, item.index, model, warnings)
         else:
-            block = _assistant_part_block(item, unit, names, warnings)
+            block = _assistant_part_block(item, unit, warnings)
         if block is not None and block.type == "tool_use":
             if block.body["id"] in used_ids:
                 warnings.add(
@@ -599,23 +605,6 @@ def _warn_block(block: _Block, warnings: Warnings, code: str, why: str) -> None:
 # ---------------------------------------------------------------- params
 
 
-def _tool_names(tools: Sequence[ToolSpec], warnings: Warnings) -> dict[str, str]:
-    """Canonical tool name -> the name to send (Tool.name pattern), consistent in calls."""
-    names: dict[str, str] = {}
-    for tool in tools:
-        sent = TOOL_NAME_POLICY.map(tool.name)
-        if sent != tool.name:
-            warnings.add(
-                None,
-                None,
-                None,
-                "tool-name-mapped",
-                f"tool name '{tool.name}' is not valid for Anthropic; sent as '{sent}'",
-            )
-        names[tool.name] = sent
-    return names
-
-
 def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
     """Tool.input_schema must be an object schema (``type: "object"``)."""
     schema: Json = dict(tool.parameters)
@@ -641,7 +630,7 @@ def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
     return {"type": "object", "properties": {}, "additionalProperties": True}
 
 
-def _tools(tools: Sequence[ToolSpec], names: dict[str, str], warnings: Warnings) -> list[Json]:
+def _tools(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json]:
     """Client tool definitions (spec ``Tool``): name, description, input_schema."""
     out: list[Json] = []
     seen: set[str] = set()
@@ -652,7 +641,7 @@ def _tools(tools: Sequence[ToolSpec], names: dict[str, str], warnings: Warnings)
             )
             continue
         seen.add(tool.name)
-        spec: Json = {"name": names[tool.name], "input_schema": _input_schema(tool, warnings)}
+        spec: Json = {"name": tool.name, "input_schema": _input_schema(tool, warnings)}
         if tool.description:
             spec["description"] = tool.description
         out.append(spec)
@@ -700,7 +689,7 @@ def _temperature(params: CallParams, thinking: _Thinking, warnings: Warnings) ->
 # ---------------------------------------------------------------- adapter
 
 
-def _wire_messages(prepared: Prepared, model: str, names: dict[str, str]) -> list[_Message]:
+def _wire_messages(prepared: Prepared, model: str) -> list[_Message]:
     warnings = prepared.warnings
     messages: list[_Message] = []
     for item in prepared.items:
@@ -709,7 +698,7 @@ def _wire_messages(prepared: Prepared, model: str, names: dict[str, str]) -> lis
         elif isinstance(item, WireToolResult):
             messages.append(_tool_result_message(item, warnings))
         else:
-            messages.append(_assistant_message(item, model, names, warnings))
+            messages.append(_assistant_message(item, model, warnings))
     messages = _drop_empty(messages, warnings)
     return _ensure_user_first(_merge_roles(messages, warnings), warnings)
 
@@ -723,8 +712,7 @@ class AnthropicAdapter:
         prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY)
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
-        names = _tool_names(prepared.tools, warnings)
-        messages = _wire_messages(prepared, model, names)
+        messages = _wire_messages(prepared, model)  # tool names already mapped by prepare()
         max_tokens, thinking = _resolve_tokens(params, _tool_loop_needs_thinking(messages), warnings)
         messages = _fix_prefill(messages, thinking, warnings)  # never drops the leading user message
         body: Json = {
@@ -736,7 +724,7 @@ class AnthropicAdapter:
         if system:
             body["system"] = system
         if prepared.tools:
-            body["tools"] = _tools(prepared.tools, names, warnings)
+            body["tools"] = _tools(prepared.tools, warnings)
         if thinking.config is not None:
             body["thinking"] = thinking.config
         temperature = _temperature(params, thinking, warnings)

@@ -3,14 +3,17 @@
 ``prepare()`` turns a canonical history into a provider-neutral *wire conversation*:
 system text collected once, developer messages degraded onto the preceding user or
 tool message, tool results paired with their calls (in call order, one result per
-call), tool ids made valid for the provider, and thinking parts paired with their
-signatures. Each adapter then only maps these wire items to its own JSON. Every
+call; pieces of one response share one results window), tool ids made valid and
+unique for the provider, tool names mapped to its name rule (reversibly, see
+``toolnames``), image media type labels standardised, and thinking parts paired with
+their signatures. Each adapter then only maps these wire items to its own JSON. Every
 change made here is reported as a RenderWarning naming the canonical message index.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from harness.adapters.base import RenderWarning
+from harness.adapters.profiles import normalize_media_type, tool_name_rule
+from harness.adapters.toolnames import wire_names
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
 from harness.model import (
     AssistantMessage,
@@ -44,6 +49,7 @@ __all__ = [
     "WireAssistant",
     "WireToolResult",
     "WireUser",
+    "normalized_data_url",
     "parse_arguments",
     "parse_data_url",
     "prepare",
@@ -116,6 +122,9 @@ class WireAssistant:
     units: list[AssistantUnit]
     # Canonical call_id -> id to send (identical unless the provider's id rules forced a change).
     call_ids: dict[str, str] = field(default_factory=dict[str, str])
+    # True when this message is a further piece of the same model response as the assistant
+    # message right before it (same id or response_id; seed 001's per-block shape).
+    continues: bool = False
 
 
 @dataclass
@@ -145,6 +154,11 @@ class Prepared:
     items: list[WireItem]
     tools: list[ToolSpec]
     warnings: Warnings
+    # Canonical tool name -> the name to send (see harness.adapters.toolnames).
+    names: dict[str, str] = field(default_factory=dict[str, str])
+
+    def name(self, canonical: str) -> str:
+        return self.names.get(canonical, canonical)
 
 
 @dataclass(frozen=True)
@@ -164,7 +178,7 @@ class IdPolicy:
     def map(self, call_id: str) -> str:
         if self.ok(call_id):
             return call_id
-        digest = hashlib.sha256(call_id.encode()).hexdigest()[:10]
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
         stem = re.sub(r"[^A-Za-z0-9_-]", "_", call_id) or "call"
         limit = (self.max_length or 64) - len(digest) - 1
         return f"{stem[:limit]}_{digest}"
@@ -187,6 +201,34 @@ def parse_data_url(url: str) -> tuple[str, str] | None:
     """``data:image/png;base64,XXXX`` -> (media type, base64 data); None if not a base64 data URL."""
     m = re.match(r"data:([^;,]+)((?:;[^;,]+)*);base64,(.*)\Z", url, re.DOTALL)
     return (m.group(1), m.group(3)) if m else None
+
+
+def normalized_data_url(url: str) -> tuple[str, bool]:
+    """A base64 data URL with its media type label standardised (``image/jpg`` -> ``image/jpeg``).
+
+    Returns the URL to send and whether the label changed. Other URLs come back unchanged.
+    """
+    m = re.match(r"data:([^;,]+)(.*)\Z", url, re.DOTALL)
+    if m is None or parse_data_url(url) is None:
+        return url, False
+    standard = normalize_media_type(m.group(1))
+    fixed = f"data:{standard}{m.group(2)}"
+    if standard == m.group(1) or parse_data_url(fixed) is None:
+        return url, False
+    return fixed, True
+
+
+def warn_media_type(
+    warnings: Warnings, message_index: int, part_index: int | None, original: str, sent: str
+) -> None:
+    """One wording for a normalised media type label (the image itself is still sent)."""
+    warnings.add(
+        message_index,
+        part_index,
+        "image_url",
+        "media-type-normalized",
+        f"media type '{original}' is not a standard label; sent as '{sent}'",
+    )
 
 
 def parse_arguments(arguments_json: str) -> tuple[dict[str, object], str | None]:
@@ -344,12 +386,109 @@ def prepare(history: Sequence[HistoryEvent], params: CallParams, provider: str, 
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
+    _mark_continuations(items)
     items = _pair_tool_results(items, warnings)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
+    _normalize_media_types(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings)
-    return Prepared(system, items, tools, warnings)
+    names = _map_tool_names(tools, items, provider, warnings)
+    if any(sent != canonical for canonical, sent in names.items()):
+        tools = [t.model_copy(update={"name": names[t.name]}) for t in tools]
+        _rename_tools(items, names)
+    return Prepared(system, items, tools, warnings, names)
+
+
+def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:
+    """Put the wire names into calls and results, so adapters send them without knowing the map."""
+    for item in items:
+        if isinstance(item, WireToolResult):
+            item.tool_name = names.get(item.tool_name, item.tool_name)
+        elif isinstance(item, WireAssistant):
+            item.units = [
+                PartUnit(u.part.model_copy(update={"tool_name": names[u.part.tool_name]}), u.index)
+                if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+                else u
+                for u in item.units
+            ]
+
+
+def _map_tool_names(
+    tools: list[ToolSpec], items: list[WireItem], provider: str, warnings: Warnings
+) -> dict[str, str]:
+    """Every tool name (declared, called, answered) -> the name the provider's rule admits.
+
+    Field reports: OpenAI "Invalid 'tools[0].function.name': string does not match pattern"
+    / "string too long ... maximum length 64" for MCP names. The map is reversible
+    (harness.adapters.toolnames), so a streamed call's name maps back.
+    """
+    used = [t.name for t in tools]
+    for item in items:
+        if isinstance(item, WireToolResult):
+            used.append(item.tool_name)
+    names = wire_names(used, tool_name_rule(provider))
+    for canonical, sent in sorted(names.items()):
+        if sent != canonical:
+            warnings.add(
+                None,
+                None,
+                None,
+                "tool-name-mapped",
+                f"tool name '{canonical}' breaks {provider}'s name rule; sent as '{sent}' "
+                "(declaration, calls and results; map back with harness.adapters.toolnames)",
+            )
+    return names
+
+
+def _same_response(a: AssistantMessage, b: AssistantMessage) -> bool:
+    """Pieces of one model response share a message id or a response id (seed 001)."""
+    return (a.id is not None and a.id == b.id) or (
+        a.response_id is not None and a.response_id == b.response_id
+    )
+
+
+def _mark_continuations(items: list[WireItem]) -> None:
+    """Flag assistant messages that continue the same response as the assistant message right before."""
+    for prev, item in itertools.pairwise(items):
+        if isinstance(prev, WireAssistant) and isinstance(item, WireAssistant):
+            item.continues = _same_response(prev.message, item.message)
+
+
+def _normalize_media_types(items: list[WireItem], warnings: Warnings) -> None:
+    """Standard media type labels on base64 images (``image/jpg`` -> ``image/jpeg``), warned.
+
+    Gemini rejects "Unsupported MIME type: image/jpg"; Anthropic accepts only the four
+    standard labels. The image is the same bytes, so it is still sent.
+    """
+
+    def fix(ci: ContentItem) -> ContentItem:
+        if not isinstance(ci.part, ImageURLPart):
+            return ci
+        url, changed = normalized_data_url(ci.part.url)
+        if not changed:
+            return ci
+        original = parse_data_url(ci.part.url)
+        sent = parse_data_url(url)
+        assert original is not None and sent is not None
+        warn_media_type(warnings, ci.message_index, ci.part_index, original[0], sent[0])
+        return ContentItem(ci.message_index, ci.part_index, ci.part.model_copy(update={"url": url}))
+
+    for item in items:
+        if isinstance(item, WireUser):
+            item.items = [fix(ci) for ci in item.items]
+        elif isinstance(item, WireToolResult):
+            item.images = [fix(ci) for ci in item.images]
+            item.appended = [fix(ci) for ci in item.appended]
+        else:
+            units: list[AssistantUnit] = []
+            for unit in item.units:
+                if isinstance(unit, PartUnit) and isinstance(unit.part, ImageURLPart):
+                    fixed = fix(ContentItem(item.index, unit.index, unit.part))
+                    assert isinstance(fixed.part, ImageURLPart)
+                    unit = PartUnit(fixed.part, unit.index)
+                units.append(unit)
+            item.units = units
 
 
 def _attach_developer(items: list[WireItem], index: int, event: DeveloperMessage, warnings: Warnings) -> None:
@@ -397,7 +536,37 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
         i += 1
         if not isinstance(item, WireAssistant):
             continue
-        calls = [u.part for u in item.units if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)]
+        # Further pieces of the same response (seed 001: text, call A, call B stored as
+        # separate messages) share one results window after the last piece.
+        group = [item]
+        while i < len(items):
+            piece = items[i]
+            if not (isinstance(piece, WireAssistant) and piece.continues):
+                break
+            group.append(piece)
+            out.append(piece)
+            i += 1
+        calls = [
+            u.part
+            for piece in group
+            for u in piece.units
+            if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+        ]
+        call_message = {
+            u.part.call_id: piece.index
+            for piece in reversed(group)
+            for u in piece.units
+            if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+        }
+        if len(group) > 1 and calls:  # pieces without calls change no pairing
+            warnings.add(
+                group[-1].index,
+                None,
+                None,
+                "response-pieces-joined",
+                f"messages {', '.join(str(p.index) for p in group)} are pieces of one response (same id or "
+                "response_id); their calls share the results that follow the last piece",
+            )
         # Everything up to the next assistant turn belongs to this turn's results window.
         window: list[WireItem] = []
         while i < len(items) and not isinstance(items[i], WireAssistant):
@@ -438,7 +607,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
             result = by_id.get(call.call_id)
             if result is None:
                 warnings.add(
-                    item.index,
+                    call_message[call.call_id],
                     None,
                     "tool_call",
                     "tool-result-missing",
@@ -500,13 +669,46 @@ def _rescue_developer_parts(result: WireToolResult, warnings: Warnings) -> list[
 
 
 def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
+    """Ids valid for the provider, and unique across the request.
+
+    A call id an earlier response already used (backends that number ``call_0`` every
+    turn) is renumbered ``<id>_<n>``; results follow their own turn (pairing ran per
+    turn), so each result keeps its call. Anthropic: "tool_use ids must be unique".
+    """
     mapping: dict[str, str] = {}
+    earlier: set[str] = set()  # ids sent by earlier responses
+    current: set[str] = set()  # ids sent by the current response (its pieces)
     for item in items:
         if isinstance(item, WireAssistant):
+            if not item.continues:
+                earlier |= current
+                current = set()
+            local: dict[str, str] = {}
             for unit in item.units:
                 if isinstance(unit, PartUnit) and isinstance(unit.part, ToolCallPart):
                     cid = unit.part.call_id
+                    if cid in local:
+                        item.call_ids[cid] = local[cid]
+                        continue
                     sent = ids.map(cid)
+                    if sent in earlier:
+                        n = 2
+                        while ids.map(f"{cid}_{n}") in earlier | current:
+                            n += 1
+                        renumbered = ids.map(f"{cid}_{n}")
+                        warnings.add(
+                            item.index,
+                            unit.index,
+                            "tool_call",
+                            "tool-id-renumbered",
+                            f"call id '{cid}' was already used by an earlier response; sent as "
+                            f"'{renumbered}' in call and result",
+                        )
+                        local[cid] = mapping[cid] = item.call_ids[cid] = renumbered
+                        current.add(renumbered)
+                        continue
+                    local[cid] = sent
+                    current.add(sent)
                     if sent != cid and cid not in mapping:
                         warnings.add(
                             item.index,

@@ -29,9 +29,14 @@ Decisions where the design left room (each also in the adapter report):
   and ``{"error": text}`` for ``error`` and ``aborted`` (the keys google-genai's
   ``FunctionResponse.response`` documents). ``name`` is the call's name.
 - Tool result images and developer parts appended to a result are sent as ordinary
-  parts of that same user content right after the turn's function responses.
-  ``functionResponse.parts`` (multimodal function responses) is Gemini-3-only and
-  inline-data-only in the Discovery schema, so it is not used (``tool-image-outside-result``).
+  parts of that same user content right after the turn's function responses
+  (``tool-image-outside-result``). On Gemini 3 (``profiles.gemini_function_response_parts``)
+  a result's base64 images go inside its ``functionResponse.parts`` as ``inlineData``
+  (multimodal function responses; the Discovery schema takes inline data only there).
+- Gemma (``profiles.gemini_accepts_system_instruction``) rejects ``systemInstruction``
+  ("Developer instruction is not enabled"): the system parts open the first user
+  content instead (``system-as-user``).
+- Tool names follow Gemini's rule: ``prepare()`` maps the others (``tool-name-mapped``).
 - Images: base64 data URLs -> ``inlineData``; http(s) URLs -> ``fileData`` with a
   ``mimeType`` guessed from the path's extension (omitted with ``image-mime-unknown``
   otherwise). Images in ``model`` contents are sent natively: ``Content.parts`` is the
@@ -88,6 +93,11 @@ from harness.adapters.common import (
     thinking_text_problem,
     warn_image_file,
 )
+from harness.adapters.profiles import (
+    gemini_accepts_system_instruction,
+    gemini_function_response_parts,
+    gemini_version,
+)
 from harness.model import (
     HistoryEvent,
     ImageFilePart,
@@ -132,7 +142,6 @@ _MIME_BY_EXTENSION = {
 }
 _EFFORT_TO_LEVEL = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"}
 # FunctionDeclaration.name: a-z, A-Z, 0-9, underscores, colons, dots and dashes, at most 128.
-_TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 
 
 class GeminiAdapter:
@@ -146,8 +155,10 @@ class GeminiAdapter:
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
         system = _system_instruction(prepared.system)
-        if system is not None:
+        if system is not None and gemini_accepts_system_instruction(model):
             body["systemInstruction"] = system
+        elif system is not None:
+            _system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
             body["tools"] = [_function_tool(prepared.tools, warnings)]
         config = _generation_config(params, model, warnings)
@@ -180,8 +191,7 @@ def endpoint_path(params: CallParams) -> str:
 
 def _model_version(model: str) -> float | None:
     """``gemini-2.5-pro`` -> 2.5, ``gemini-3-pro-preview`` -> 3.0; None for aliases like ``gemini-flash-latest``."""
-    m = re.match(r"gemini-(\d+(?:\.\d+)?)", model)
-    return float(m.group(1)) if m else None
+    return gemini_version(model)
 
 
 def _validates_call_signatures(model: str) -> bool:
@@ -203,6 +213,20 @@ def _system_instruction(system: list[tuple[int | None, str]]) -> Json | None:
     return {"parts": [{"text": text} for _, text in system]}
 
 
+def _system_into_first_user(contents: list[Json], system: Json, model: str, warnings: Warnings) -> None:
+    """Models that reject ``systemInstruction`` (Gemma: "Developer instruction is not enabled")
+    get the system text as the first parts of the first user content, as Google's Gemma
+    docs prompt it and the AI SDK does. ``contents`` always opens with a user content."""
+    contents[0]["parts"] = [*system["parts"], *contents[0]["parts"]]
+    warnings.add(
+        None,
+        None,
+        None,
+        "system-as-user",
+        f"model '{model}' rejects systemInstruction; system text sent at the start of the first user content",
+    )
+
+
 def _function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
     """One Tool with every function declaration, parameters as full JSON Schema.
 
@@ -210,15 +234,7 @@ def _function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
     """
     declarations: list[Json] = []
     for tool in tools:
-        if not _TOOL_NAME.fullmatch(tool.name):
-            warnings.add(
-                None,
-                None,
-                None,
-                "tool-name-invalid",
-                f"tool name '{tool.name}' breaks Gemini's name rule (a-z, A-Z, 0-9, _ . : -, at most 128); "
-                "sent as is",
-            )
+        # Names already follow Gemini's rule: prepare() mapped them (tool-name-mapped).
         declarations.append(
             {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
         )
@@ -320,7 +336,8 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
     while i < len(items):
         item = items[i]
         if isinstance(item, WireAssistant):
-            calls = _call_names(item)
+            # Pieces of one response (seed 001) share the results that follow the last piece.
+            calls = {**calls, **_call_names(item)} if item.continues else _call_names(item)
             # Every model step, not only the current turn's: Gemini validates the current
             # turn only, but a placeholder that vanishes once a turn is appended would change
             # the earlier contents (prefix stability, I9; finding F2).
@@ -334,7 +351,8 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 assert isinstance(result, WireToolResult)
                 group.append(result)
                 i += 1
-            turns.append(_Turn("user", group[0].index, _tool_results_parts(group, calls, warnings)))
+            parts = _tool_results_parts(group, calls, gemini_function_response_parts(model), warnings)
+            turns.append(_Turn("user", group[0].index, parts))
         else:
             turns.append(_Turn("user", item.index, _user_parts(item, warnings)))
             i += 1
@@ -482,9 +500,10 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
     the part that carried it, which the canonical message stores right before it.
     https://ai.google.dev/gemini-api/docs/thought-signatures
     """
-    parts = item.message.parts
-    # Indices prepare kept (it drops empty text and already warned about it).
-    kept = {unit.index for unit in item.units if isinstance(unit, PartUnit)}
+    # Indices prepare kept (it drops empty text and already warned about it), with the
+    # parts as prepare left them (tool names mapped, media types normalised).
+    kept = {unit.index: unit.part for unit in item.units if isinstance(unit, PartUnit)}
+    parts = [kept.get(idx, part) for idx, part in enumerate(item.message.parts)]
     built: dict[int, Json] = {}
     out: list[Json] = []
     first_call: tuple[int, Json] | None = None
@@ -622,16 +641,27 @@ def _attach_signature(
 
 
 def _tool_results_parts(
-    results: list[WireToolResult], calls: dict[str, str], warnings: Warnings
+    results: list[WireToolResult], calls: dict[str, str], multimodal: bool, warnings: Warnings
 ) -> list[Json]:
     """One user content for a model turn's results: ``functionResponse`` parts in call order,
     then the results' images and appended developer parts.
 
+    With ``multimodal`` (Gemini 3), a result's base64 images go inside its
+    ``functionResponse.parts`` (``inlineData``, the only form the schema's
+    FunctionResponsePart takes for bytes); other images take the older path.
     https://ai.google.dev/gemini-api/docs/function-calling (function responses)
     """
-    parts = [_function_response_part(r, calls, warnings) for r in results]
+    parts: list[Json] = []
+    outside: list[list[ContentItem]] = []
+    for result in results:
+        response = _function_response_part(result, calls, warnings)
+        inside, rest = _split_inline_images(result.images) if multimodal else ([], list(result.images))
+        if inside:
+            response["functionResponse"]["parts"] = [{"inlineData": d} for d in inside]
+        parts.append(response)
+        outside.append(rest)
     for pos, result in enumerate(results):
-        for ci in result.images:
+        for ci in outside[pos]:
             part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
             if part is not None:
                 parts.append(part)
@@ -645,6 +675,19 @@ def _tool_results_parts(
                 )
         parts.extend(_appended_parts(result, is_last=pos == len(results) - 1, warnings=warnings))
     return parts
+
+
+def _split_inline_images(images: list[ContentItem]) -> tuple[list[Json], list[ContentItem]]:
+    """Base64 images as ``inlineData`` dicts (for ``functionResponse.parts``), and the rest."""
+    inside: list[Json] = []
+    rest: list[ContentItem] = []
+    for ci in images:
+        data = parse_data_url(ci.part.url) if isinstance(ci.part, ImageURLPart) else None
+        if data is not None and data[0].startswith("image/"):
+            inside.append({"mimeType": data[0], "data": data[1]})
+        else:
+            rest.append(ci)
+    return inside, rest
 
 
 def _appended_parts(result: WireToolResult, *, is_last: bool, warnings: Warnings) -> list[Json]:

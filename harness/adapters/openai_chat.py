@@ -28,6 +28,9 @@ Decisions (where DESIGN.md left room):
   neither text nor tool calls is dropped (``empty-message``).
 - Tool call ids: at most 40 characters (OpenAI rejects longer ``tool_calls[].id`` with
   ``string_above_max_length``; field lesson 6); longer ids are mapped consistently.
+- Pieces of one response stored as adjacent assistant messages (``WireAssistant.continues``,
+  seed 001) become one assistant message (``merge_assistant``): Chat requires the tool
+  messages to follow the one message holding the ``tool_calls`` they answer.
 - Tool results: ``{"role": "tool", "tool_call_id", "content"}`` with ``output_text`` as
   content. Developer text appended to a result stays INSIDE the tool message as extra
   ``text`` parts (the design says developer parts join the preceding tool message; a
@@ -53,7 +56,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from harness.adapters.base import Rendered
 from harness.adapters.common import (
@@ -208,6 +211,7 @@ def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON
     if system is not None:
         messages.append(system)
     held: list[JSON] = []
+    previous: JSON | None = None  # the message the previous wire item produced
     for item in prepared.items:
         if not isinstance(item, WireToolResult) and held:
             messages.append({"role": "user", "content": held})
@@ -216,9 +220,18 @@ def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON
             message = user_message(item, warnings)
         elif isinstance(item, WireAssistant):
             message = assistant_message(item, warnings, reasoning)
+            if (
+                message is not None
+                and item.continues
+                and previous is not None
+                and previous["role"] == "assistant"
+            ):
+                merge_assistant(previous, message)
+                continue
         else:
             message = tool_message(item, warnings)
             held.extend(tool_images(item, warnings))
+        previous = message
         if message is not None:
             messages.append(message)
     if held:
@@ -323,6 +336,32 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
         message["tool_calls"] = calls
     message.update(reasoning(item, thinking, warnings))
     return message
+
+
+def merge_assistant(into: JSON, piece: JSON) -> None:
+    """Fold a further piece of the same response into its assistant message.
+
+    Chat requires the tool messages to follow the one assistant message holding every
+    ``tool_calls`` entry they answer ("messages with role 'tool' must be a response to a
+    preceeding message with 'tool_calls'"), so seed 001's per-block pieces become one.
+    Strings concatenate, lists extend.
+    """
+    for key, value in piece.items():
+        if key == "role":
+            continue
+        if key not in into:
+            into[key] = value
+        elif isinstance(value, list):
+            entries = cast(list[JSON], value)
+            into[key] = [*into[key], *_continue_indexes(into[key], entries)]
+        elif isinstance(value, str):
+            into[key] = into[key] + value
+
+
+def _continue_indexes(before: list[JSON], after: list[JSON]) -> list[JSON]:
+    """Entries carrying an ordinal ``index`` (OpenRouter ``reasoning_details``) keep counting on."""
+    start = 1 + max((e["index"] for e in before if isinstance(e.get("index"), int)), default=-1)
+    return [{**e, "index": e["index"] + start} if isinstance(e.get("index"), int) else e for e in after]
 
 
 def tool_call(part: ToolCallPart, call_ids: dict[str, str]) -> JSON:

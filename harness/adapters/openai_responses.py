@@ -49,6 +49,9 @@ Decisions (where DESIGN.md left room):
   ``encrypted_content``); before another format's signature they stay unsigned. The item id comes
   from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
   require ``id``, so a reasoning item without one is dropped with a warning.
+- A reasoning item with no message or function_call after it (an interrupted turn) is
+  dropped: "Item 'rs_...' of type 'reasoning' was provided without its required
+  following item" (``reasoning-no-following-item``).
 - Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
   when it is an ``fc_`` id not used before in the request. ``call_id`` capped at 64
   characters by ``IdPolicy`` (field lesson 6).
@@ -76,7 +79,7 @@ Decisions (where DESIGN.md left room):
 Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
 image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
 thinking-model-mismatch, thinking-unsupported, reasoning-no-id, reasoning-duplicate-id,
-item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
+reasoning-no-following-item, item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
 thinking-budget-ignored, thinking-param-ignored.
 """
 
@@ -129,6 +132,10 @@ class _Ctx:
     warnings: Warnings
     model: str
     used_ids: set[str] = field(default_factory=set[str])
+    # id() of each reasoning item built -> the canonical parts it carries (for later warnings).
+    origins: dict[int, list[tuple[int, int | None, str]]] = field(
+        default_factory=dict[int, list[tuple[int, int | None, str]]]
+    )
 
     def claim(self, item_id: str) -> bool:
         """Reserve an item id; False if an earlier item already sent it."""
@@ -246,13 +253,17 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
 def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
     """InputParam as an item list, in canonical order."""
     items: list[JSON] = []
+    sources: list[int | None] = []  # canonical message index of each item, for warnings
     for wire in prepared.items:
         if isinstance(wire, WireUser):
-            items.extend(_user_items(wire, ctx.warnings))
+            built = _user_items(wire, ctx.warnings)
         elif isinstance(wire, WireAssistant):
-            items.extend(_assistant_items(wire, ctx))
+            built = _assistant_items(wire, ctx)
         else:
-            items.append(_tool_result_item(wire, ctx.warnings))
+            built = [_tool_result_item(wire, ctx.warnings)]
+        items.extend(built)
+        sources.extend([wire.index] * len(built))
+    items = _drop_trailing_reasoning(items, sources, ctx)
     if not items:
         # Like every adapter: a request always carries a turn to answer (finding F3).
         ctx.warnings.add(
@@ -270,6 +281,38 @@ def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
             }
         )
     return items
+
+
+def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: _Ctx) -> list[JSON]:
+    """Drop a reasoning item that no message or function_call of its response follows.
+
+    A turn interrupted right after its reasoning leaves a reasoning item with nothing
+    after it, which the API rejects: "Item 'rs_...' of type 'reasoning' was provided
+    without its required following item" (continuedev/continue issue 8933, vercel/ai
+    issue 7099). The reasoning cannot be replayed alone, so it is dropped (warned).
+    """
+    kept: list[JSON] = []
+    for pos, item in enumerate(items):
+        if item.get("type") == "reasoning":
+            rest = items[pos + 1 :]
+            follower = next((x for x in rest if x.get("type") != "reasoning"), None)
+            if follower is None or not _is_output_item(follower):
+                why = (
+                    f"reasoning item '{item.get('id')}' has no message or function_call after it "
+                    "(an interrupted turn); the API rejects it alone, so it is dropped"
+                )
+                for where in ctx.origins.get(id(item), [(sources[pos], None, "thinking_signature")]):
+                    ctx.warnings.add(*where, "reasoning-no-following-item", why)
+                continue
+        kept.append(item)
+    return kept
+
+
+def _is_output_item(item: JSON) -> bool:
+    """An item a response outputs after its reasoning: an assistant message or a function call."""
+    return item.get("type") == "function_call" or (
+        item.get("type") == "message" and item.get("role") == "assistant"
+    )
 
 
 def _user_items(wire: WireUser, warnings: Warnings) -> list[JSON]:
@@ -625,12 +668,17 @@ def _reasoning_item(
             _warn_text(index, u, "thinking-model-mismatch", f"{text_problem}; left out of the summary", ctx)
         elif u.text.text:
             summary.append({"type": "summary_text", "text": u.text.text})
-    return {
+    item: JSON = {
         "type": "reasoning",
         "id": item_id,
         "summary": summary,
         "encrypted_content": signed.signature.signature,
     }
+    ctx.origins[id(item)] = [
+        *((index, u.text_index, "thinking_text") for u in members),
+        (index, signed.signature_index, "thinking_signature"),
+    ]
+    return item
 
 
 def _warn_text(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:

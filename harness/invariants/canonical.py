@@ -46,6 +46,7 @@ __all__ = [
     "found_arguments",
     "found_text",
     "is_native",
+    "result_sent_ids",
     "sendable_strings",
     "sent_call_ids",
     "thinking_pairs",
@@ -288,6 +289,32 @@ def body_calls(provider: str, body: Json) -> list[WireCall]:
 
 
 @same_args
+def result_sent_ids(history: Sequence[HistoryEvent], provider: str, body: Json) -> dict[int, str]:
+    """History index of each tool result -> the id its call was sent under, call by call.
+
+    ``sent_call_ids`` maps a call id once; a backend that numbers calls per response
+    (``call_0`` in every turn) reuses ids, and an adapter renumbers the later ones. When the
+    body has one call per canonical call, the n-th call's sent id is the n-th canonical
+    call's, and a result answers the latest call with its id before it.
+    """
+    calls = canonical_calls(history)
+    sent = body_calls(provider, body)
+    if len(calls) != len(sent):
+        return {}
+    latest: dict[str, str] = {}
+    out: dict[int, str] = {}
+    by_index = {(c.message_index, c.part_index): pos for pos, c in enumerate(calls)}
+    for index, event in enumerate(history):
+        if isinstance(event, AssistantMessage):
+            for pidx, part in enumerate(event.parts):
+                pos = by_index.get((index, pidx))
+                if isinstance(part, ToolCallPart) and pos is not None and isinstance(sent[pos].id, str):
+                    latest[part.call_id] = str(sent[pos].id)
+        elif isinstance(event, ToolResultMessage) and event.call_id in latest:
+            out[index] = latest[event.call_id]
+    return out
+
+
 def sent_call_ids(history: Sequence[HistoryEvent], provider: str, body: Json) -> dict[str, str]:
     """Canonical call id -> the id it was sent under.
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list
+from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
 from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
 from harness.model import SystemMessage
@@ -90,13 +90,26 @@ def _system(ctx: CheckContext) -> list[Violation]:
         out.append(
             ctx.violation(ID, None, "a system message inside the conversation list", carriers, kind="policy")
         )
-    if has_system and not carriers:
+    if has_system and not carriers and not _in_first_user_turn(ctx):
         out.append(
             ctx.violation(
                 ID, None, "the history has a system prompt but the request carries none", None, kind="degrade"
             )
         )
     return out
+
+
+def _in_first_user_turn(ctx: CheckContext) -> bool:
+    """The system text travels at the start of the first user turn (models without a system slot, e.g. Gemma)."""
+    texts = [ctx.params.system or ""] + [
+        p.text for e in ctx.history if isinstance(e, SystemMessage) for p in e.parts
+    ]
+    wanted = [t.strip() for t in texts if t.strip()]
+    users = [m for m in wire_messages(ctx.provider, ctx.body) if wire_role(ctx.provider, m) == "user"]
+    if not users or not wanted:
+        return False
+    first = [leaf for _, leaf in leaves(users[0])]
+    return all(any(t in leaf for leaf in first) for t in wanted)
 
 
 def _empty(ctx: CheckContext) -> list[Violation]:

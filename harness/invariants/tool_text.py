@@ -11,7 +11,13 @@ import json
 from collections import Counter
 
 from harness.invariants.base import CheckContext, Violation, leaves
-from harness.invariants.canonical import answered_results, effective_model, sendable_strings, sent_call_ids
+from harness.invariants.canonical import (
+    answered_results,
+    effective_model,
+    result_sent_ids,
+    sendable_strings,
+    sent_call_ids,
+)
 from harness.invariants.wire import WireResult, tool_turns
 from harness.model import DeveloperMessage, TextPart, ToolResultMessage
 
@@ -24,6 +30,7 @@ _TEXT_KEYS = frozenset({"text", "content", "output", "error"})
 def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
     body = ctx.body
     ids = sent_call_ids(ctx.history, ctx.provider, body)
+    per_result = result_sent_ids(ctx.history, ctx.provider, body)  # ids reused across turns, renumbered
     turns, orphans = tool_turns(ctx.provider, body)
     results = [r for t in turns for r in t.results] + orphans
     text_leaves = [leaf for key, leaf in leaves(body) if key in _TEXT_KEYS]
@@ -47,7 +54,7 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
         if not isinstance(event, ToolResultMessage) or not event.output_text.strip() or index not in answered:
             continue  # orphan and duplicate results are not sent as results (I7/I13 judge them)
         text = event.output_text
-        sent_id = ids.get(event.call_id, event.call_id)
+        sent_id = per_result.get(index, ids.get(event.call_id, event.call_id))
         mine = by_id.get(sent_id, [])
         if not mine:
             continue  # not sent at all: I7 and I13 judge that

@@ -100,6 +100,9 @@ TAG_INFO: dict[str, str] = {
     "event-error": "an error event between messages",
     "event-task-metadata": "a task_metadata event between messages",
     "agent-loop-long": "a long agent loop (12+ assistant turns)",
+    # field reports
+    "field-report": "a history shaped like a rejection real users reported (docs/field-rules.md)",
+    "tool-id-reused": "a call id an earlier response already used (backends numbering call_0 every turn)",
 }
 TAGS: frozenset[str] = frozenset(TAG_INFO)
 # Every tag in the vocabulary must be covered by some scenario.
@@ -140,7 +143,7 @@ def model_providers(model: str) -> frozenset[str]:
         return frozenset({"openrouter"})
     if model.startswith("claude"):
         return frozenset({"anthropic"})
-    if model.startswith("gemini"):
+    if model.startswith(("gemini", "gemma")):
         return frozenset({"gemini"})
     if "codex" in model:
         return frozenset({"openai-responses"})  # codex models are served by the Responses API only
