@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import orjson
 import typer
 
+from harness import cli_style
 from harness.adapters import PROVIDERS, canonical_json
 from harness.codec import HistoryError, dumps_history, load_history
 from harness.inputs import InputError
@@ -23,12 +24,36 @@ if TYPE_CHECKING:
     from harness.replay import Exchange
     from harness.stream.base import CallResult
 
+cli_style.install()
 app = typer.Typer(
     help="Conformance and golden-test harness for LLM message/provider mapping.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"harness {version('harness')}")
+        except PackageNotFoundError:  # a checkout that was never installed
+            typer.echo("harness (not installed)")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the harness version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Conformance and golden-test harness for LLM message/provider mapping."""
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:

@@ -1,0 +1,29 @@
+"""Every command's --help names values as Unix tools do: no type labels, no braces, flags bare."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from harness.cli import app
+
+_GROUP: Any = get_command(app)
+COMMANDS: list[str] = sorted(str(name) for name in _GROUP.commands)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_reads_cleanly(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"<(bool|str|int|path|list\[[^\]]*\])>", result.output), result.output
+    usage = next(line for line in result.output.splitlines() if "Usage:" in line)
+    assert "{" not in usage, usage
+
+
+def test_version() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("harness "), result.output
