@@ -249,6 +249,7 @@ VALID: list[tuple[str, str, Body, set[str]]] = [
      {"openrouter-sdk-reasoning-controls"}),
     ("openrouter-reasoning-enabled", "openrouter", _with(OPENROUTER, reasoning={"enabled": True}),
      {"openrouter-sdk-reasoning-controls"}),
+    ("openrouter-verbosity", "openrouter", _with(OPENROUTER, verbosity="low"), {"openrouter-sdk-verbosity"}),
 ]  # fmt: skip
 
 Mutate = Callable[[Body], object]

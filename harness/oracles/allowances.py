@@ -361,6 +361,20 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_with_preset.yaml#0",
         ),
     ),
+    Allowance(
+        "openrouter-sdk-verbosity",
+        "openrouter",
+        "sdk",
+        r"verbosity",
+        r"\[extra_forbidden\]",
+        "OpenRouter documents a top-level `verbosity` (low, medium, high, xhigh, max; an open enum) "
+        "and its newer SDKs carry a `Verbosity` component; SDK 1.3.84's chat request lacks it. No "
+        "recorded request carries it, so the evidence is OpenRouter's own documentation",
+        (
+            "https://openrouter.ai/docs/client-sdks/python/components/verbosity.md",
+            "https://openrouter.ai/docs/client-sdks/typescript/models/verbosity.md",
+        ),
+    ),
 )
 
 
