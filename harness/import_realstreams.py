@@ -1,6 +1,6 @@
 """Build ``cassettes/<provider>/`` from the shared real recordings, keeping attribution.
 
-``uv run python -m harness.import_realstreams ../shared/realstreams cassettes``
+``uv run python -m harness.import_realstreams tests/data/realstreams cassettes``
 
 Each recording becomes a scrubbed cassette in the harness format (parsed request
 bodies, literal SSE bodies, sorted keys) with a ``provenance`` block naming the source

@@ -13,7 +13,7 @@ from harness.scenarios import get_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
-REALSTREAMS = ROOT.parent / "shared" / "realstreams"
+REALSTREAMS = ROOT / "tests" / "data" / "realstreams"  # the unscrubbed originals, with SOURCES.md
 
 #: Shaped like real keys so the scrubber's patterns are what removes them (not a lucky prefix).
 FAKE_KEYS = {

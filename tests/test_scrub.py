@@ -1,6 +1,6 @@
 """The scrubber: deny-by-default headers, ``key=`` queries, key-like and account-id strings, bodies intact.
 
-The real, unscrubbed recordings in ../shared/realstreams (with organization ids and
+The real, unscrubbed recordings in tests/data/realstreams (with organization ids and
 rate-limit headers) are the main input; those tests skip where that directory is absent.
 """
 
