@@ -27,3 +27,12 @@ def test_help_reads_cleanly(command: str) -> None:
 def test_version() -> None:
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output.startswith("harness "), result.output
+
+
+def test_docs_cli_md_is_generated_from_the_cli() -> None:
+    from pathlib import Path
+
+    from harness.cli_docs import render
+
+    committed = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert committed == render(), "docs/cli.md is stale: uv run python -m harness.cli_docs > docs/cli.md"

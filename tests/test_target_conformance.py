@@ -10,21 +10,29 @@ from __future__ import annotations
 import pytest
 
 from harness.contract.target import Target
-from harness.invariants import run_invariants
+from harness.invariants import INVARIANTS, run_invariants
 from harness.scenarios import load_scenarios
 
 SCENARIOS = load_scenarios()
 PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
-def test_scenario_meets_every_invariant(harness_target: Target, scenario: str, provider: str) -> None:
+CASES = [(p, name, inv.id) for p in PROVIDERS for name in sorted(SCENARIOS) for inv in INVARIANTS]
+
+
+@pytest.mark.parametrize(("provider", "scenario", "check"), CASES, ids=["-".join(c) for c in CASES])
+def test_scenario_meets_every_invariant(
+    harness_target: Target, provider: str, scenario: str, check: str
+) -> None:
     if provider not in harness_target.providers():
         pytest.skip(f"target {harness_target.name!r} does not implement {provider}")
     chosen = SCENARIOS[scenario]
     report = run_invariants(
-        chosen.history, chosen.params_for(provider), target=harness_target, providers=[provider]
+        chosen.history,
+        chosen.params_for(provider),
+        target=harness_target,
+        providers=[provider],
+        invariants=[check],
     )
     fatal = [v for v in report.violations if v.provider and v.kind in ("reject", "degrade")]
     assert not fatal, "\n".join(f"{v} | example: {v.example}" for v in fatal)
