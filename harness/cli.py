@@ -276,11 +276,13 @@ def calibrate(
 ) -> None:
     """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
     caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
+    from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
     from harness.traffic.calibrate import calibrate as run
 
     try:
-        result = run(paths)
+        with progress_bar("calibrate"):
+            result = run(paths)
     except TrafficInputError as exc:
         _fail(str(exc))
     if as_json:

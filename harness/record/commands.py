@@ -164,12 +164,14 @@ def scan_command(
     ] = False,
 ) -> None:
     """Report key-like strings and account ids (masked); exit 1 when any is found, 2 when a file was unreadable."""
+    from harness.progress import progress_bar
     from harness.record.scan import scan_paths
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or directory: {', '.join(missing)}")
-    result = scan_paths(paths, excludes=exclude or [], gitignore=not no_gitignore)
+    with progress_bar("scan"):
+        result = scan_paths(paths, excludes=exclude or [], gitignore=not no_gitignore)
     for finding in result.findings:
         typer.echo(str(finding))
     for skipped in result.skipped:

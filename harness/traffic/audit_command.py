@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
+from harness.progress import progress_bar
 from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
 from harness.traffic.audit_report import render_terminal, report_data, write_reports
 from harness.traffic.loader import TrafficInputError
@@ -54,7 +55,8 @@ def audit_traffic_command(
         except BaselineError as exc:
             _fail(f"--baseline: {exc}")
     try:
-        result = audit_traffic(paths)
+        with progress_bar("audit-traffic"):
+            result = audit_traffic(paths)
     except TrafficInputError as exc:
         _fail(str(exc))
         return
