@@ -250,6 +250,10 @@ VALID: list[tuple[str, str, Body, set[str]]] = [
     ("openrouter-reasoning-enabled", "openrouter", _with(OPENROUTER, reasoning={"enabled": True}),
      {"openrouter-sdk-reasoning-controls"}),
     ("openrouter-verbosity", "openrouter", _with(OPENROUTER, verbosity="low"), {"openrouter-sdk-verbosity"}),
+    ("deepseek-reasoning-content", "openai-chat",
+     {"model": "deepseek-reasoner", "messages": [{"role": "user", "content": "hi"},
+                                                 {"role": "assistant", "content": "x", "reasoning_content": "t"}]},
+     {"deepseek-reasoning-content"}),
 ]  # fmt: skip
 
 Mutate = Callable[[Body], object]
@@ -258,6 +262,9 @@ S, K, BOTH, NONE = frozenset({"spec"}), frozenset({"sdk"}), frozenset(ORACLES), 
 # (case id, provider, mutation, oracles that must reject, path prefix their errors point at)
 MUTATIONS: list[tuple[str, str, Mutate, frozenset[str], str]] = [
     ("chat-role-robot", "openai-chat", lambda b: b["messages"][2].update(role="robot"), BOTH, "messages/2"),
+    # DeepSeek's reasoning_content is allowed for DeepSeek models only (allowance deepseek-reasoning-content).
+    ("chat-reasoning-content-on-openai", "openai-chat", lambda b: b["messages"][3].update(reasoning_content="t"),
+     BOTH, "messages/3"),
     ("chat-tool-without-call-id", "openai-chat", lambda b: b["messages"][4].pop("tool_call_id"), BOTH, "messages/4"),
     ("chat-arguments-as-object", "openai-chat",
      lambda b: b["messages"][3]["tool_calls"][0]["function"].update(arguments={"city": "Paris"}),

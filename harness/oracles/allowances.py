@@ -39,6 +39,9 @@ class Allowance:
     value: str | None = None  # regex, full match against the type of an object on the path
     #: When set, only for requests sent to these hosts (an OpenAI-compatible API's own extensions).
     hosts: tuple[str, ...] = ()
+    #: When set, only for requests whose ``model`` fully matches this regex (a model family's extension
+    #: served behind the same wire, e.g. DeepSeek's ``reasoning_content``).
+    models: str | None = None
 
     def matches(
         self, provider: str, oracle: str, path: str, message: str, body: Any = None, host: str | None = None
@@ -50,7 +53,13 @@ class Allowance:
             and re.fullmatch(self.path, path) is not None
             and re.search(self.message, message) is not None
             and (self.value is None or any(re.fullmatch(self.value, t) for t in types_on(body, path)))
+            and (self.models is None or _model_matches(self.models, body))
         )
+
+
+def _model_matches(pattern: str, body: Any) -> bool:
+    model = cast(dict[str, Any], body).get("model") if isinstance(body, dict) else None
+    return isinstance(model, str) and re.fullmatch(pattern, model) is not None
 
 
 def types_on(body: Any, path: str) -> list[str]:
@@ -360,6 +369,27 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_usage.yaml#1",
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_with_preset.yaml#0",
         ),
+    ),
+    *(
+        Allowance(
+            "deepseek-reasoning-content",
+            "openai-chat",
+            oracle,
+            path,
+            message,
+            "DeepSeek's thinking mode returns `reasoning_content` beside `content`, and documents that an "
+            "assistant turn with tool calls must send it back in every later request (a 400 otherwise); "
+            "OpenAI's schema has no such field. Only for DeepSeek models behind the Chat wire",
+            (
+                "https://api-docs.deepseek.com/guides/thinking_mode",
+                "anomalyco/opencode issue 24722 (DeepSeek 400 without reasoning_content on tool turns)",
+            ),
+            models=r"deepseek-.*",
+        )
+        for oracle, path, message in (
+            ("spec", r"messages/\d+", r"'reasoning_content' was unexpected"),
+            ("sdk", r"messages/\d+/reasoning_content", r"\[extra_forbidden\]"),
+        )
     ),
     Allowance(
         "openrouter-sdk-verbosity",
