@@ -162,6 +162,8 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking = ThinkingParams(enabled=False)
     elif config:
         ledger.rest(config, "thinking", {"type", "budget_tokens", "display"})
+        if config.get("type") != "enabled":
+            ledger.note("thinking.type", f"thinking type {show(config.get('type'))} not representable")
         thinking = ThinkingParams(
             budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
         )

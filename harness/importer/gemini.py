@@ -50,7 +50,7 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     file_data = camel(obj(part.get("fileData")))
     if file_data:
         ledger.rest(part, path, {"fileData"})
-        ledger.rest(file_data, f"{path}.fileData", {"fileUri", "mimeType"})
+        ledger.rest(file_data, f"{path}.fileData", {"fileUri"})
         return ImageURLPart(url=str(file_data.get("fileUri")))
     ledger.note(path, f"part with keys {sorted(part)} not representable")
     return None
@@ -93,11 +93,17 @@ def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage
     payload = obj(response.get("response"))
     status: Literal["success", "error"] = "success"
     value: Any = payload
-    if len(payload) == 1 and next(iter(payload)) in ("output", "error"):
+    if len(payload) == 1 and next(iter(payload)) in ("output", "error", "return_value", "result"):
         key, value = next(iter(payload.items()))
         status = "error" if key == "error" else "success"
     elif payload:
-        ledger.note(f"{path}.response", f"keys {sorted(payload)} kept as JSON text (not output/error)")
+        ledger.note(
+            f"{path}.response", f"keys {sorted(payload)} not representable (only one output/error value)"
+        )
+    if not isinstance(value, str):
+        ledger.note(
+            f"{path}.response", "a structured (non-string) result is not representable as output_text"
+        )
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     images: list[ImageURLPart] = []
     for i, raw in enumerate(map(obj, arr(response.get("parts")))):
@@ -171,8 +177,8 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         ledger.rest(tool, f"tools[{t}]", {"functionDeclarations"})
         for d, raw in enumerate(map(camel, map(obj, arr(tool.get("functionDeclarations"))))):
             at = f"tools[{t}].functionDeclarations[{d}]"
-            ledger.rest(raw, at, {"name", "description", "parametersJsonSchema", "parameters"})
-            schema = raw.get("parametersJsonSchema") or raw.get("parameters")
+            ledger.rest(raw, at, {"name", "description", "parametersJsonSchema"})
+            schema = raw.get("parametersJsonSchema")
             specs.append(
                 ToolSpec(
                     name=str(raw.get("name", "")),

@@ -164,7 +164,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         elif kind == "reasoning":
             turn.extend(_reasoning(item, path, model, ledger))
         elif kind == "function_call":
-            ledger.rest(item, path, {"type", "call_id", "name", "arguments", "id", "status"})
+            ledger.rest(item, path, {"type", "call_id", "name", "arguments", "id"}, {"status": None})
             turn.append(
                 calls.call(
                     str(item.get("call_id", "")),
@@ -193,6 +193,10 @@ def params(body: Json, ledger: Ledger) -> CallParams:
     if "reasoning" in body:
         config = obj(body["reasoning"])
         ledger.rest(config, "reasoning", {"effort", "summary"})
+        if config.get("summary") not in (None, "auto"):
+            ledger.note(
+                "reasoning.summary", f"summary {show(config['summary'])} not representable (only auto)"
+            )
         thinking = ThinkingParams(
             effort=effort(config.get("effort"), "reasoning.effort", ledger),
             include_thoughts="summary" in config,
