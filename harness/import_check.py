@@ -304,3 +304,48 @@ def render_text(check: ImportCheck) -> str:
 
 def render_json(check: ImportCheck) -> str:
     return json.dumps(check.to_json(), indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def render_markdown(check: ImportCheck) -> str:
+    """The figures table docs/audits/pydantic-ai-traffic.md shows (a test keeps it equal to a fresh run)."""
+    lines = [
+        "| provider | accepted | imported | fully represented | identical | within allowlist | beyond allowlist |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for provider, row in check.figures().items():
+        share = f"{row['represented']} ({100 * row['represented'] // max(row['imported'], 1)}%)"
+        lines.append(
+            f"| {provider} | {row['accepted']} | {row['imported']} | {share} | {row['identical']} "
+            f"| {row['within_allowlist']} | {row['beyond_allowlist']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m harness.import_check PATH... [--json]``: the figures (exit 2 with one line on a missing path)."""
+    import argparse
+    import sys
+
+    from harness.traffic import TrafficInputError
+
+    parser = argparse.ArgumentParser(
+        prog="python -m harness.import_check", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("paths", nargs="+", help="cassette files or directories")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--markdown", action="store_true", help="the figures table of the audit document")
+    args = parser.parse_args(argv)
+    try:
+        check = check_traffic(args.paths)
+    except TrafficInputError as exc:
+        print(f"harness: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(render_json(check))
+    else:
+        print(render_markdown(check) if args.markdown else render_text(check))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -126,7 +126,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     elif isinstance(system, list) and system:
         out.append(SystemMessage(parts=[TextPart(text=t) for t in _texts(arr(system), "system", ledger)]))
     calls = Calls()
-    for m, raw in enumerate(arr(body.get("messages"))):
+    for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
         ledger.rest(message, path, {"role", "content"})
         content = message.get("content")
@@ -169,7 +169,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         )
     tools = [
         tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set())
-        for i, t in enumerate(arr(body.get("tools")))
+        for i, t in enumerate(ledger.items(body.get("tools"), "tools"))
     ]
     return CallParams(
         model=body.get("model"),

@@ -92,7 +92,7 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
     out: list[HistoryEvent] = []
     model = body.get("model") if isinstance(body.get("model"), str) else None
     calls = Calls()
-    for m, raw in enumerate(arr(body.get("messages"))):
+    for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
         role, content = message.get("role"), message.get("content")
         if role in ("system", "developer"):
@@ -164,7 +164,7 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     elif body.get("reasoning_effort") is not None:
         thinking = ThinkingParams(effort=effort(body["reasoning_effort"], "reasoning_effort", ledger))
     tools: list[Any] = []
-    for i, raw in enumerate(map(obj, arr(body.get("tools")))):
+    for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
         ledger.rest(raw, f"tools[{i}]", {"type", "function"})
         tools.append(tool_spec(obj(raw.get("function")), "parameters", f"tools[{i}].function", ledger, set()))
     return CallParams(

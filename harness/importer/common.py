@@ -34,6 +34,12 @@ class Ledger:
     def note(self, path: str, reason: str) -> None:
         self.lines.append(f"{path}: {reason}")
 
+    def items(self, value: Any, path: str) -> list[Any]:
+        """A list the body should hold there; anything else but null is named rather than read as empty."""
+        if value is not None and not isinstance(value, list):
+            self.note(path, f"expected a list, got {show(value)}")
+        return arr(value)
+
     def rest(self, value: Json, path: str, known: set[str], defaults: Json | None = None) -> None:
         """Name every key of ``value`` the reader does not read (a documented API default is represented by absence)."""
         for key in sorted(value):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
 from harness.model import (
@@ -38,6 +40,22 @@ def camel(value: Json) -> Json:
     return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in value.items()}
 
 
+#: Image types an image URL's extension implies: a ``fileData.mimeType`` equal to it is carried by the URL.
+_IMAGE_EXTENSIONS = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".heic": "image/heic",
+    ".heif": "image/heif",
+}
+
+
+def _implied_mime(url: str) -> str | None:
+    return _IMAGE_EXTENSIONS.get(posixpath.splitext(urlsplit(url).path)[1].lower())
+
+
 def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     if "text" in part:
         ledger.rest(part, path, {"text"})
@@ -50,7 +68,8 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     file_data = camel(obj(part.get("fileData")))
     if file_data:
         ledger.rest(part, path, {"fileData"})
-        ledger.rest(file_data, f"{path}.fileData", {"fileUri"})
+        implied = {"mimeType": _implied_mime(str(file_data.get("fileUri", "")))}
+        ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, implied)
         return ImageURLPart(url=str(file_data.get("fileUri")))
     ledger.note(path, f"part with keys {sorted(part)} not representable")
     return None
@@ -136,7 +155,7 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
                 texts.append(content)
         out.append(SystemMessage(parts=texts))
     calls = Calls()
-    for c, raw in enumerate(map(obj, arr(body.get("contents")))):
+    for c, raw in enumerate(map(obj, ledger.items(body.get("contents"), "contents"))):
         path = f"contents[{c}]"
         ledger.rest(raw, path, {"role", "parts"})
         if raw.get("role") == "model":
@@ -173,7 +192,7 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     ledger.rest(body, "", KNOWN)
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
-    for t, tool in enumerate(map(camel, map(obj, arr(body.get("tools"))))):
+    for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):
         ledger.rest(tool, f"tools[{t}]", {"functionDeclarations"})
         for d, raw in enumerate(map(camel, map(obj, arr(tool.get("functionDeclarations"))))):
             at = f"tools[{t}].functionDeclarations[{d}]"

@@ -150,7 +150,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             out.append(AssistantMessage(parts=list(turn)))
             turn.clear()
 
-    for n, item in enumerate(map(obj, arr(items))):
+    for n, item in enumerate(map(obj, ledger.items(items, "input"))):
         path, kind, role = f"input[{n}]", item.get("type", "message"), item.get("role")
         if kind == "message" and role == "assistant" and isinstance(item.get("content"), str):
             flush()  # a string-content assistant item (EasyInputMessage) is one whole assistant message
@@ -202,7 +202,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             include_thoughts="summary" in config,
         )
     tools: list[Any] = []
-    for i, raw in enumerate(map(obj, arr(body.get("tools")))):
+    for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
         if raw.get("type") != "function":
             ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
             continue
