@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     from harness.traffic import TrafficInputError
 
     parser = argparse.ArgumentParser(
-        prog="python -m harness.import_check", description=__doc__.splitlines()[0]
+        prog="python -m harness.import_check", description=(__doc__ or "").splitlines()[0]
     )
     parser.add_argument("paths", nargs="+", help="cassette files or directories")
     parser.add_argument("--json", action="store_true", help="machine-readable output")

@@ -187,7 +187,7 @@ def test_anthropic_keeps_signatures_with_format_and_model_and_error_results() ->
 
 
 def test_gemini_error_response_is_an_error_result_and_model_comes_from_the_url() -> None:
-    body = {
+    body: dict[str, Any] = {
         "contents": [
             {"role": "user", "parts": [{"text": "go"}]},
             {

@@ -206,7 +206,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         if raw.get("type") != "function":
             ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
             continue
-        strict = {"strict"} if raw.get("strict") is False else set()
+        strict: set[str] = {"strict"} if raw.get("strict") is False else set()
         tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type", *strict}))
     return CallParams(
         model=body.get("model"),
