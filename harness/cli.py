@@ -323,3 +323,8 @@ app.command(name="audit")(_audit)
 from harness.traffic.audit_command import audit_traffic_command  # noqa: E402
 
 app.command(name="audit-traffic")(audit_traffic_command)
+
+
+from harness.import_request_command import import_request_command  # noqa: E402
+
+app.command(name="import-request")(import_request_command)

@@ -17,11 +17,10 @@ and, almost always, a predicate on the two values, with the reason it is harmles
 Content (text, tool ids, arguments, signatures, tool result text, order of messages and
 blocks) is never allowed to differ; anything not allowed is a mapping finding.
 
-``read_request`` is a small pure decoder of a provider *request* body back into the
-canonical model: enough for what the recorded requests hold (system, user text and
-images, assistant text / tool calls / thinking with signatures, tool results, tools,
-max tokens, thinking settings, model). It raises ``ValueError`` on anything it does not
-know rather than dropping it, so a loop never closes by losing content.
+``read_request`` decodes a provider *request* body back into the canonical model through
+``harness.importer`` (the same reader ``harness import-request`` uses). It raises
+``ValueError`` on conversation content the importer cannot represent rather than dropping
+it, so a loop never closes by losing content.
 """
 
 from __future__ import annotations
@@ -37,21 +36,15 @@ from typing import Any, Literal, cast
 
 from harness.adapters import get_adapter
 from harness.adapters.base import RenderWarning
+from harness.importer import import_request
 from harness.model import (
     AnyPart,
     AssistantMessage,
-    ContentPart,
-    ImageURLPart,
     Message,
-    SystemMessage,
-    TextPart,
-    ThinkingSignaturePart,
-    ThinkingTextPart,
     ToolCallPart,
     ToolResultMessage,
-    UserMessage,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams
 from harness.replay import Exchange, load_exchanges, replay_exchange
 from harness.stream import get_parser
 
@@ -79,516 +72,56 @@ def _obj(value: Any) -> Json:
     return cast(Json, value) if isinstance(value, dict) else {}
 
 
-def _arr(value: Any) -> list[Any]:
-    return cast(list[Any], value) if isinstance(value, list) else []
-
-
-def _image_from_source(source: Json) -> ImageURLPart:
-    """Anthropic image source -> canonical image URL (base64 becomes a data URL)."""
-    if source.get("type") == "base64":
-        return ImageURLPart(url=f"data:{source['media_type']};base64,{source['data']}")
-    if source.get("type") == "url":
-        return ImageURLPart(url=str(source["url"]))
-    raise ValueError(f"unsupported image source type {source.get('type')!r}")
-
-
-def _tool_specs(tools: list[Any], kind: Literal["anthropic", "chat", "responses"]) -> list[ToolSpec] | None:
-    """Function tool definitions; None when the request sent none (so none are invented)."""
-    specs: list[ToolSpec] = []
-    for raw in tools:
-        tool = _obj(raw)
-        if kind == "chat":
-            tool = _obj(tool.get("function"))
-        schema = tool.get("input_schema") if kind == "anthropic" else tool.get("parameters")
-        specs.append(
-            ToolSpec(
-                name=str(tool["name"]),
-                description=str(tool.get("description") or ""),
-                parameters=_obj(schema) if schema is not None else {"type": "object", "properties": {}},
-            )
-        )
-    return specs or None
-
-
-class _Calls:
-    """Tool names by call id, so a decoded tool result can name its tool (results on the wire often do not)."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-
-    def call(self, call_id: str, name: str, arguments: Any) -> ToolCallPart:
-        self.names[call_id] = name
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-        return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=text)
-
-    def name(self, call_id: str) -> str:
-        return self.names.get(call_id, "")
-
-
-# ---------------------------------------------------------------- anthropic
-
-
-def _anthropic_history(body: Json) -> list[Message]:
-    history: list[Message] = []
-    system = body.get("system")
-    if isinstance(system, str) and system:
-        history.append(SystemMessage(parts=[TextPart(text=system)]))
-    elif isinstance(system, list) and system:
-        history.append(SystemMessage(parts=[TextPart(text=str(_obj(b)["text"])) for b in _arr(system)]))
-    calls = _Calls()
-    for raw in _arr(body.get("messages")):
-        message = _obj(raw)
-        content = message.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else _arr(content)
-        if message.get("role") == "assistant":
-            history.append(AssistantMessage(parts=_anthropic_assistant_parts(blocks, calls)))
-            continue
-        user_parts: list[ContentPart] = []
-        for block in map(_obj, blocks):
-            kind = block.get("type")
-            if kind == "text":
-                user_parts.append(TextPart(text=str(block["text"])))
-            elif kind == "image":
-                user_parts.append(_image_from_source(_obj(block.get("source"))))
-            elif kind == "tool_result":
-                history.append(_anthropic_tool_result(block, calls))
-            else:
-                raise ValueError(f"anthropic: unsupported user block type {kind!r}")
-        if user_parts:
-            history.append(UserMessage(parts=user_parts))
-    return history
-
-
-def _anthropic_assistant_parts(blocks: list[Any], calls: _Calls) -> list[AnyPart]:
-    parts: list[AnyPart] = []
-    for block in map(_obj, blocks):
-        kind = block.get("type")
-        if kind == "text":
-            parts.append(TextPart(text=str(block["text"])))
-        elif kind == "thinking":
-            parts.append(ThinkingTextPart(text=str(block["thinking"])))
-            parts.append(ThinkingSignaturePart(signature=str(block["signature"]), format="anthropic"))
-        elif kind == "redacted_thinking":
-            parts.append(ThinkingSignaturePart(signature=str(block["data"]), format="anthropic-redacted"))
-        elif kind == "tool_use":
-            parts.append(calls.call(str(block["id"]), str(block["name"]), block.get("input", {})))
-        else:
-            raise ValueError(f"anthropic: unsupported assistant block type {kind!r}")
-    return parts
-
-
-def _anthropic_tool_result(block: Json, calls: _Calls) -> ToolResultMessage:
-    content = block.get("content", "")
-    texts: list[str] = []
-    images: list[ImageURLPart] = []
-    for item in [{"type": "text", "text": content}] if isinstance(content, str) else map(_obj, _arr(content)):
-        if item.get("type") == "text":
-            texts.append(str(item["text"]))
-        elif item.get("type") == "image":
-            images.append(_image_from_source(_obj(item.get("source"))))
-        else:
-            raise ValueError(f"anthropic: unsupported tool_result content type {item.get('type')!r}")
-    call_id = str(block["tool_use_id"])
-    return ToolResultMessage(
-        call_id=call_id,
-        tool_name=calls.name(call_id),
-        status="error" if block.get("is_error") else "success",
-        output_text="".join(texts),
-        parts=list(images),
-    )
-
-
-def _anthropic_params(body: Json) -> CallParams:
-    thinking: ThinkingParams | None = None
-    config = _obj(body.get("thinking"))
-    if config.get("type") == "disabled":
-        thinking = ThinkingParams(enabled=False)
-    elif config:
-        thinking = ThinkingParams(
-            budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
-        )
-    return CallParams(
-        model=body.get("model"),
-        tools=_tool_specs(_arr(body.get("tools")), "anthropic"),
-        max_tokens=body.get("max_tokens"),
-        thinking=thinking,
-        temperature=body.get("temperature"),
-        stream=bool(body.get("stream", False)),
-    )
-
-
-# ---------------------------------------------------------------- openai-chat and openrouter
-
-
-def _chat_history(body: Json) -> list[Message]:
-    history: list[Message] = []
-    calls = _Calls()
-    for raw in _arr(body.get("messages")):
-        message = _obj(raw)
-        role = message.get("role")
-        content = message.get("content")
-        if role in ("system", "developer"):
-            history.append(SystemMessage(parts=[TextPart(text=t) for t in _chat_texts(content)]))
-        elif role == "user":
-            history.append(UserMessage(parts=_chat_user_parts(content)))
-        elif role == "assistant":
-            parts: list[AnyPart] = _reasoning_details(_arr(message.get("reasoning_details")))
-            parts.extend(TextPart(text=t) for t in _chat_texts(content))
-            for call in map(_obj, _arr(message.get("tool_calls"))):
-                function = _obj(call.get("function"))
-                parts.append(
-                    calls.call(str(call["id"]), str(function["name"]), function.get("arguments", ""))
-                )
-            history.append(AssistantMessage(parts=parts))
-        elif role == "tool":
-            call_id = str(message["tool_call_id"])
-            history.append(
-                ToolResultMessage(
-                    call_id=call_id,
-                    tool_name=calls.name(call_id),
-                    status="success",
-                    output_text="".join(_chat_texts(content)),
-                )
-            )
-        else:
-            raise ValueError(f"chat: unsupported message role {role!r}")
-    return history
-
-
-def _chat_texts(content: Any) -> list[str]:
-    """String content, or the text parts of a part list (null content has none)."""
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [content] if content else []
-    texts: list[str] = []
-    for part in map(_obj, _arr(content)):
-        if part.get("type") != "text":
-            raise ValueError(f"chat: unsupported content part {part.get('type')!r} here")
-        texts.append(str(part["text"]))
-    return texts
-
-
-def _chat_user_parts(content: Any) -> list[ContentPart]:
-    if isinstance(content, str):
-        return [TextPart(text=content)]
-    parts: list[ContentPart] = []
-    for part in map(_obj, _arr(content)):
-        if part.get("type") == "text":
-            parts.append(TextPart(text=str(part["text"])))
-        elif part.get("type") == "image_url":
-            parts.append(ImageURLPart(url=str(_obj(part.get("image_url"))["url"])))
-        else:
-            raise ValueError(f"chat: unsupported user content part {part.get('type')!r}")
-    return parts
-
-
-def _reasoning_details(details: list[Any]) -> list[AnyPart]:
-    """OpenRouter ``reasoning_details`` -> thinking text / signature parts, in order."""
-    parts: list[AnyPart] = []
-    for detail in map(_obj, details):
-        kind, fmt, part_id = detail.get("type"), detail.get("format"), detail.get("id")
-        if kind == "reasoning.text":
-            parts.append(ThinkingTextPart(id=part_id, text=str(detail.get("text") or "")))
-            if detail.get("signature"):
-                parts.append(ThinkingSignaturePart(signature=str(detail["signature"]), format=fmt))
-        elif kind == "reasoning.summary":
-            parts.append(ThinkingTextPart(id=part_id, text=str(detail.get("summary") or "")))
-        elif kind == "reasoning.encrypted":
-            parts.append(ThinkingSignaturePart(id=part_id, signature=str(detail["data"]), format=fmt))
-        else:
-            raise ValueError(f"openrouter: unsupported reasoning detail type {kind!r}")
-    return parts
-
-
-def _chat_params(body: Json, provider: str) -> CallParams:
-    thinking: ThinkingParams | None = None
-    if provider == "openrouter" and "reasoning" in body:
-        config = _obj(body["reasoning"])
-        if config.get("effort") == "none":
-            thinking = ThinkingParams(enabled=False)
-        else:
-            thinking = ThinkingParams(
-                effort=config.get("effort"),
-                budget_tokens=config.get("max_tokens"),
-                include_thoughts=not config.get("exclude", False),
-            )
-    elif body.get("reasoning_effort") is not None:
-        thinking = ThinkingParams(effort=body["reasoning_effort"])
-    return CallParams(
-        model=body.get("model"),
-        tools=_tool_specs(_arr(body.get("tools")), "chat"),
-        max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
-        thinking=thinking,
-        temperature=body.get("temperature"),
-        stream=bool(body.get("stream", False)),
-    )
-
-
-# ---------------------------------------------------------------- openai-responses
-
-
-def _responses_history(body: Json) -> list[Message]:
-    history: list[Message] = []
-    if body.get("instructions"):
-        history.append(SystemMessage(parts=[TextPart(text=str(body["instructions"]))]))
-    items = body.get("input")
-    if isinstance(items, str):
-        return [*history, UserMessage(parts=[TextPart(text=items)])]
-    calls = _Calls()
-    turn: list[AnyPart] = []  # consecutive assistant-side items form one assistant message
-
-    def flush() -> None:
-        if turn:
-            history.append(AssistantMessage(parts=list(turn)))
-            turn.clear()
-
-    for item in map(_obj, _arr(items)):
-        kind = item.get("type", "message")
-        role = item.get("role")
-        if kind == "message" and role == "assistant":
-            item_id, phase = item.get("id"), item.get("phase")
-            turn.extend(
-                TextPart(text=t, item_id=item_id, phase=phase)
-                for t in _responses_texts(item.get("content"), "output_text")
-            )
-        elif kind == "reasoning":
-            turn.extend(_responses_reasoning(item))
-        elif kind == "function_call":
-            call = calls.call(str(item["call_id"]), str(item["name"]), item.get("arguments", ""))
-            turn.append(call.model_copy(update={"item_id": item.get("id")}))
-        elif kind == "function_call_output":
-            flush()
-            call_id = str(item["call_id"])
-            output = item.get("output")
-            text = output if isinstance(output, str) else "".join(_responses_texts(output, "input_text"))
-            history.append(
-                ToolResultMessage(
-                    call_id=call_id, tool_name=calls.name(call_id), status="success", output_text=text
-                )
-            )
-        elif kind == "message":
-            flush()
-            history.append(_responses_input_message(role, item.get("content")))
-        else:
-            raise ValueError(f"openai-responses: unsupported input item type {kind!r}")
-    flush()
-    return history
-
-
-def _responses_texts(content: Any, text_type: str) -> list[str]:
-    if isinstance(content, str):
-        return [content]
-    texts: list[str] = []
-    for part in map(_obj, _arr(content)):
-        if part.get("type") != text_type:
-            raise ValueError(f"openai-responses: unsupported content part {part.get('type')!r} here")
-        texts.append(str(part["text"]))
-    return texts
-
-
-def _responses_input_message(role: Any, content: Any) -> Message:
-    if role in ("system", "developer"):
-        return SystemMessage(parts=[TextPart(text=t) for t in _responses_texts(content, "input_text")])
-    if role != "user":
-        raise ValueError(f"openai-responses: unsupported message role {role!r}")
-    if isinstance(content, str):
-        return UserMessage(parts=[TextPart(text=content)])
-    parts: list[ContentPart] = []
-    for part in map(_obj, _arr(content)):
-        if part.get("type") == "input_text":
-            parts.append(TextPart(text=str(part["text"])))
-        elif part.get("type") == "input_image":
-            parts.append(ImageURLPart(url=str(part["image_url"])))
-        else:
-            raise ValueError(f"openai-responses: unsupported user content part {part.get('type')!r}")
-    return UserMessage(parts=parts)
-
-
-def _responses_reasoning(item: Json) -> list[AnyPart]:
-    """A reasoning item: its summary texts, then the encrypted content as the signature."""
-    item_id = item.get("id")
-    parts: list[AnyPart] = [
-        ThinkingTextPart(id=item_id, text=str(_obj(s)["text"])) for s in _arr(item.get("summary"))
-    ]
-    if item.get("encrypted_content"):
-        parts.append(
-            ThinkingSignaturePart(
-                id=item_id, signature=str(item["encrypted_content"]), format="openai-responses"
-            )
-        )
-    return parts
-
-
-def _responses_params(body: Json) -> CallParams:
-    thinking: ThinkingParams | None = None
-    if "reasoning" in body:
-        config = _obj(body["reasoning"])
-        thinking = ThinkingParams(effort=config.get("effort"), include_thoughts="summary" in config)
-    return CallParams(
-        model=body.get("model"),
-        tools=_tool_specs(_arr(body.get("tools")), "responses"),
-        max_tokens=body.get("max_output_tokens"),
-        thinking=thinking,
-        temperature=body.get("temperature"),
-        stream=bool(body.get("stream", False)),
-    )
-
-
-# ---------------------------------------------------------------- gemini
-
-
-def _field(obj: Json, camel: str) -> Any:
-    """Gemini's JSON accepts proto field names in lowerCamel and snake_case alike."""
-    snake = re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), camel)
-    return obj.get(camel, obj.get(snake))
-
-
-def _gemini_history(body: Json) -> list[Message]:
-    history: list[Message] = []
-    system = _obj(_field(body, "systemInstruction"))
-    if system:
-        history.append(
-            SystemMessage(parts=[TextPart(text=str(_obj(p)["text"])) for p in _arr(system.get("parts"))])
-        )
-    calls = _Calls()
-    for raw in _arr(body.get("contents")):
-        content = _obj(raw)
-        if content.get("role") == "model":
-            history.append(AssistantMessage(parts=_gemini_model_parts(_arr(content.get("parts")), calls)))
-            continue
-        user_parts: list[ContentPart] = []
-        for part in map(_obj, _arr(content.get("parts"))):
-            response = _obj(_field(part, "functionResponse"))
-            if response:
-                history.append(_gemini_tool_result(response))
-            else:
-                user_parts.append(_gemini_content_part(part))
-        if user_parts:
-            history.append(UserMessage(parts=user_parts))
-    return history
-
-
-def _gemini_content_part(part: Json) -> TextPart | ImageURLPart:
-    if "text" in part:
-        return TextPart(text=str(part["text"]))
-    inline = _obj(_field(part, "inlineData"))
-    if inline:
-        return ImageURLPart(url=f"data:{_field(inline, 'mimeType')};base64,{inline['data']}")
-    file_data = _obj(_field(part, "fileData"))
-    if file_data:
-        return ImageURLPart(url=str(_field(file_data, "fileUri")))
-    raise ValueError(f"gemini: unsupported part with keys {sorted(part)}")
-
-
-def _gemini_model_parts(raw_parts: list[Any], calls: _Calls) -> list[AnyPart]:
-    """Model parts; a part's ``thoughtSignature`` becomes a signature part right after it."""
-    parts: list[AnyPart] = []
-    for number, part in enumerate(map(_obj, raw_parts)):
-        call = _obj(_field(part, "functionCall"))
-        if call:
-            call_id = str(call.get("id") or f"gemini_call_{number}")
-            parts.append(calls.call(call_id, str(call["name"]), call.get("args", {})))
-        elif part.get("thought") and "text" in part:
-            parts.append(ThinkingTextPart(text=str(part["text"])))
-        else:
-            content = _gemini_content_part(part)
-            parts.append(content)
-        signature = _field(part, "thoughtSignature")
-        if signature:
-            parts.append(ThinkingSignaturePart(signature=str(signature), format="google"))
-    return parts
-
-
-def _gemini_tool_result(response: Json) -> ToolResultMessage:
-    """``response`` is free-form JSON: a lone ``output``/``error``/``return_value``/``result`` holds the text."""
-    payload = _obj(response.get("response"))
-    status: Literal["success", "error"] = "success"
-    value: Any = payload
-    if len(payload) == 1:
-        key, value = next(iter(payload.items()))
-        status = "error" if key == "error" else "success"
-        if key not in ("output", "error", "return_value", "result"):
-            value = payload
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return ToolResultMessage(
-        call_id=str(response.get("id") or ""),
-        tool_name=str(response.get("name") or ""),
-        status=status,
-        output_text=text,
-    )
-
-
-_GEMINI_LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
-    "MINIMAL": "minimal",
-    "LOW": "low",
-    "MEDIUM": "medium",
-    "HIGH": "high",
-}
-
-
-def _gemini_params(body: Json, uri: str | None) -> CallParams:
-    model: str | None = None
-    stream = False
-    if uri:
-        match = re.search(r"models/([^:/?]+):(stream)?[gG]enerateContent", uri)
-        if match:
-            model, stream = match.group(1), match.group(2) is not None
-    specs: list[ToolSpec] = []
-    for tool in map(_obj, _arr(body.get("tools"))):
-        for declaration in map(_obj, _arr(_field(tool, "functionDeclarations"))):
-            schema = _field(declaration, "parametersJsonSchema") or declaration.get("parameters")
-            specs.append(
-                ToolSpec(
-                    name=str(declaration["name"]),
-                    description=str(declaration.get("description") or ""),
-                    parameters=_obj(schema) if schema is not None else {"type": "object", "properties": {}},
-                )
-            )
-    config = _obj(_field(body, "generationConfig"))
-    thinking: ThinkingParams | None = None
-    thinking_config = _obj(_field(config, "thinkingConfig"))
-    if thinking_config:
-        budget = _field(thinking_config, "thinkingBudget")
-        level = _field(thinking_config, "thinkingLevel")
-        thinking = (
-            ThinkingParams(enabled=False)
-            if budget == 0
-            else ThinkingParams(
-                budget_tokens=budget,
-                effort=_GEMINI_LEVELS.get(str(level).upper()),
-                include_thoughts=bool(_field(thinking_config, "includeThoughts")),
-            )
-        )
-    return CallParams(
-        model=model,
-        tools=specs or None,
-        max_tokens=_field(config, "maxOutputTokens"),
-        thinking=thinking,
-        temperature=config.get("temperature"),
-        stream=stream,
-    )
-
-
 # ---------------------------------------------------------------- dispatch
 
 
+#: Unrepresented-path prefixes that hold conversation content (the rest are request settings the
+#: allowlist speaks to): the loop refuses a request whose content the importer cannot hold.
+_CONTENT_PATHS = ("messages", "contents", "input", "system", "systemInstruction", "instructions")
+
+
+def _mint_gemini_ids(history: list[Message]) -> list[Message]:
+    """Gemini may send calls without ids: number them per turn, as the recording clients do, and
+    point each id-less result at the call of its turn with the same name."""
+    out: list[Message] = []
+    pending: list[ToolCallPart] = []
+    for message in history:
+        if isinstance(message, AssistantMessage):
+            parts: list[AnyPart] = []
+            pending = []
+            for number, part in enumerate(message.parts):
+                if isinstance(part, ToolCallPart) and not part.call_id:
+                    part = part.model_copy(update={"call_id": f"gemini_call_{number}"})
+                if isinstance(part, ToolCallPart):
+                    pending.append(part)
+                parts.append(part)
+            message = message.model_copy(update={"parts": parts})
+        elif isinstance(message, ToolResultMessage) and not message.call_id:
+            match = next((c for c in pending if c.tool_name == message.tool_name), None)
+            if match is not None:
+                pending.remove(match)
+                message = message.model_copy(update={"call_id": match.call_id})
+        out.append(message)
+    return out
+
+
 def read_request(provider: str, body: Any, uri: str | None = None) -> tuple[list[Message], CallParams]:
-    """A provider request body -> (canonical history, call params).
+    """A provider request body -> (canonical history, call params), through ``harness.importer``.
 
     ``uri`` matters only for Gemini, whose model and streaming live in the URL.
-    Raises ValueError on a block, part or item type it does not know.
+    Raises ValueError on content the importer cannot represent (a block, part or item type
+    it does not know), so a loop never closes by losing content.
     """
-    request = _obj(body)
-    if provider == "anthropic":
-        return _anthropic_history(request), _anthropic_params(request)
-    if provider in ("openai-chat", "openrouter"):
-        return _chat_history(request), _chat_params(request, provider)
-    if provider == "openai-responses":
-        return _responses_history(request), _responses_params(request)
-    if provider == "gemini":
-        return _gemini_history(request), _gemini_params(request, uri)
-    raise ValueError(f"unknown provider '{provider}'")
+    imported = import_request(provider, body, uri=uri)
+    content = [
+        line
+        for line in imported.unrepresented
+        if line.startswith(_CONTENT_PATHS) and not (provider == "gemini" and ".id: absent" in line)
+    ]
+    if content:
+        raise ValueError(f"{provider}: {content[0]}")
+    history = cast(list[Message], imported.history)
+    return (_mint_gemini_ids(history) if provider == "gemini" else history), imported.params
 
 
 # ================================================================ JSON diff

@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "harness"
 #: Packages that judge targets.
-JUDGES = ("invariants", "oracles", "emit", "rules", "traffic")
+JUDGES = ("invariants", "oracles", "emit", "rules", "traffic", "importer")
 #: The reference implementation (and what wraps it).
 REFERENCE = (
     "harness.adapters",

@@ -1,0 +1,76 @@
+"""The ``harness import-request`` command: a recorded request body -> canonical history (JSON Lines) and params.
+
+Output: the history as JSON Lines on stdout (``harness.codec``, the same form ``harness
+render`` reads), the call params as JSON on stderr (or in ``--params-out FILE``, so
+stdout and the file can be fed straight back to ``harness render``), then one
+``unrepresented: PATH: reason`` line on stderr for everything the canonical model cannot
+hold. Exit status: 0 when imported (even with unrepresented parts: they are reported, and
+``--strict`` makes them exit 1); 2 with one line on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from harness.codec import dumps_history
+from harness.importer import PROVIDERS, import_request
+from harness.inputs import InputError, loads_json, read_text
+
+__all__ = ["import_request_command"]
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"harness: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def import_request_command(
+    body_file: Annotated[
+        Path, typer.Argument(metavar="BODY.json", help="A provider request body (JSON object).")
+    ],
+    provider: Annotated[
+        str, typer.Option("--provider", help=f"The body's provider: {', '.join(PROVIDERS)}.")
+    ],
+    uri: Annotated[
+        str | None,
+        typer.Option("--uri", help="The request URL (Gemini only: its model and streaming live in the URL)."),
+    ] = None,
+    params_out: Annotated[
+        Path | None, typer.Option("--params-out", help="Write the params JSON here instead of stderr.")
+    ] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when anything is unrepresented.")] = False,
+) -> None:
+    """Read a recorded request body back into a canonical history (stdout, JSON Lines) and params
+    (stderr or --params-out); name on stderr whatever the canonical model cannot represent."""
+    if provider not in PROVIDERS:
+        _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
+    source = str(body_file)
+    try:
+        body = loads_json(read_text(body_file), source=source)
+    except InputError as exc:
+        _fail(str(exc))
+        return
+    try:
+        imported = import_request(provider, body, uri=uri)
+    except ValueError as exc:
+        _fail(f"{source}: (body): {exc}")
+        return
+    params = json.dumps(
+        imported.params.model_dump(mode="json", exclude_none=True), sort_keys=True, ensure_ascii=False
+    )
+    typer.echo(dumps_history(imported.history), nl=False)
+    if params_out is not None:
+        try:
+            params_out.write_text(params + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"{params_out}: (file): cannot write: {exc.strerror}")
+    else:
+        typer.echo(params, err=True)
+    for line in imported.unrepresented:
+        typer.echo(f"unrepresented: {line}", err=True)
+    if strict and imported.unrepresented:
+        raise typer.Exit(1)

@@ -1,0 +1,181 @@
+"""Anthropic Messages request body -> canonical history and call params."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ContentPart,
+    HistoryEvent,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ThinkingParams
+
+#: Top-level keys read into the history or params; ``tool_choice`` auto is the API default when tools are given.
+KNOWN = {"model", "system", "messages", "tools", "max_tokens", "thinking", "temperature", "stream"}
+DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
+
+
+def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
+    """Base64 becomes a data URL; a URL stays a URL; anything else is named."""
+    if source.get("type") == "base64":
+        ledger.rest(source, path, {"type", "media_type", "data"})
+        return ImageURLPart(url=f"data:{source.get('media_type')};base64,{source.get('data')}")
+    if source.get("type") == "url":
+        ledger.rest(source, path, {"type", "url"})
+        return ImageURLPart(url=str(source.get("url")))
+    ledger.note(path, f"image source type {show(source.get('type'))} not representable")
+    return None
+
+
+def _texts(blocks: list[Any], path: str, ledger: Ledger) -> list[str]:
+    texts: list[str] = []
+    for i, block in enumerate(map(obj, blocks)):
+        if block.get("type") == "text":
+            ledger.rest(block, f"{path}[{i}]", {"type", "text"})
+            texts.append(str(block.get("text", "")))
+        else:
+            ledger.note(f"{path}[{i}]", f"block type {show(block.get('type'))} not representable here")
+    return texts
+
+
+def _assistant(
+    blocks: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
+) -> AssistantMessage:
+    parts: list[AnyPart] = []
+    for i, block in enumerate(map(obj, blocks)):
+        at, kind = f"{path}[{i}]", block.get("type")
+        if kind == "text":
+            ledger.rest(block, at, {"type", "text"})
+            parts.append(TextPart(text=str(block.get("text", ""))))
+        elif kind == "thinking":
+            ledger.rest(block, at, {"type", "thinking", "signature"})
+            parts.append(ThinkingTextPart(text=str(block.get("thinking", "")), model_id=model))
+            if block.get("signature"):
+                parts.append(
+                    ThinkingSignaturePart(
+                        signature=str(block["signature"]), format="anthropic", model_id=model
+                    )
+                )
+        elif kind == "redacted_thinking":
+            ledger.rest(block, at, {"type", "data"})
+            parts.append(
+                ThinkingSignaturePart(
+                    signature=str(block.get("data", "")), format="anthropic-redacted", model_id=model
+                )
+            )
+        elif kind == "tool_use":
+            ledger.rest(block, at, {"type", "id", "name", "input"})
+            parts.append(
+                calls.call(str(block.get("id", "")), str(block.get("name", "")), block.get("input", {}))
+            )
+        else:
+            ledger.note(at, f"assistant block type {show(kind)} not representable")
+    return AssistantMessage(parts=parts)
+
+
+def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
+    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error"})
+    content = block.get("content", "")
+    items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
+    texts: list[str] = []
+    images: list[ImageURLPart] = []
+    for i, item in enumerate(map(obj, items)):
+        at = f"{path}.content[{i}]"
+        if item.get("type") == "text":
+            ledger.rest(item, at, {"type", "text"})
+            texts.append(str(item.get("text", "")))
+        elif item.get("type") == "image":
+            ledger.rest(item, at, {"type", "source"})
+            image = _image(obj(item.get("source")), f"{at}.source", ledger)
+            if image is not None:
+                images.append(image)
+        else:
+            ledger.note(at, f"tool_result content type {show(item.get('type'))} not representable")
+    if len(texts) > 1:
+        ledger.note(
+            f"{path}.content",
+            f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
+        )
+    call_id = str(block.get("tool_use_id", ""))
+    return ToolResultMessage(
+        call_id=call_id,
+        tool_name=calls.name(call_id),
+        status="error" if block.get("is_error") else "success",
+        output_text="".join(texts),
+        parts=list(images),
+    )
+
+
+def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
+    """Messages in order; a user turn's tool_result blocks become tool messages before its other content."""
+    out: list[HistoryEvent] = []
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    system = body.get("system")
+    if isinstance(system, str) and system:
+        out.append(SystemMessage(parts=[TextPart(text=system)]))
+    elif isinstance(system, list) and system:
+        out.append(SystemMessage(parts=[TextPart(text=t) for t in _texts(arr(system), "system", ledger)]))
+    calls = Calls()
+    for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
+        message, path = obj(raw), f"messages[{m}]"
+        ledger.rest(message, path, {"role", "content"})
+        content = message.get("content")
+        blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
+        if message.get("role") == "assistant":
+            out.append(_assistant(blocks, f"{path}.content", model, calls, ledger))
+            continue
+        user: list[ContentPart] = []
+        for i, block in enumerate(map(obj, blocks)):
+            at, kind = f"{path}.content[{i}]", block.get("type")
+            if kind == "text":
+                ledger.rest(block, at, {"type", "text"})
+                user.append(TextPart(text=str(block.get("text", ""))))
+            elif kind == "image":
+                ledger.rest(block, at, {"type", "source"})
+                image = _image(obj(block.get("source")), f"{at}.source", ledger)
+                if image is not None:
+                    user.append(image)
+            elif kind == "tool_result":
+                out.append(_tool_result(block, at, calls, ledger))
+            else:
+                ledger.note(at, f"user block type {show(kind)} not representable")
+        if user:
+            out.append(UserMessage(parts=user))
+    return out
+
+
+def params(body: Json, ledger: Ledger) -> CallParams:
+    ledger.rest(body, "", KNOWN, DEFAULTS)
+    thinking: ThinkingParams | None = None
+    config = obj(body.get("thinking"))
+    if config.get("type") == "disabled":
+        thinking = ThinkingParams(enabled=False)
+    elif config:
+        ledger.rest(config, "thinking", {"type", "budget_tokens", "display"})
+        if config.get("type") != "enabled":
+            ledger.note("thinking.type", f"thinking type {show(config.get('type'))} not representable")
+        thinking = ThinkingParams(
+            budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
+        )
+    tools = [
+        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set())
+        for i, t in enumerate(ledger.items(body.get("tools"), "tools"))
+    ]
+    return CallParams(
+        model=body.get("model"),
+        tools=tools or None,
+        max_tokens=body.get("max_tokens"),
+        thinking=thinking,
+        temperature=body.get("temperature"),
+        stream=bool(body.get("stream", False)),
+    )

@@ -1,0 +1,177 @@
+"""OpenAI Chat Completions (and OpenRouter's chat dialect) request body -> canonical history and params."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show, tool_spec
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ContentPart,
+    HistoryEvent,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ThinkingParams
+
+KNOWN = {"model", "messages", "tools", "max_tokens", "max_completion_tokens", "temperature", "stream"}
+#: Values equal to the API default are represented by their absence.
+DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}}
+
+
+def _texts(content: Any, path: str, ledger: Ledger) -> list[str]:
+    """String content, or the text parts of a part list (null content has none)."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [content] if content else []
+    texts: list[str] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        if part.get("type") == "text":
+            ledger.rest(part, f"{path}[{i}]", {"type", "text"})
+            texts.append(str(part.get("text", "")))
+        else:
+            ledger.note(f"{path}[{i}]", f"content part {show(part.get('type'))} not representable here")
+    return texts
+
+
+def _user(content: Any, path: str, ledger: Ledger) -> list[ContentPart]:
+    if isinstance(content, str):
+        return [TextPart(text=content)]
+    parts: list[ContentPart] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}[{i}]"
+        if part.get("type") == "text":
+            ledger.rest(part, at, {"type", "text"})
+            parts.append(TextPart(text=str(part.get("text", ""))))
+        elif part.get("type") == "image_url":
+            ledger.rest(part, at, {"type", "image_url"})
+            image = obj(part.get("image_url"))
+            ledger.rest(image, f"{at}.image_url", {"url"})
+            parts.append(ImageURLPart(url=str(image.get("url", ""))))
+        else:
+            ledger.note(at, f"user content part {show(part.get('type'))} not representable")
+    return parts
+
+
+def _reasoning_details(details: list[Any], path: str, model: str | None, ledger: Ledger) -> list[AnyPart]:
+    """OpenRouter ``reasoning_details`` -> thinking text / signature parts in order, each with its ``format``."""
+    parts: list[AnyPart] = []
+    for i, detail in enumerate(map(obj, details)):
+        at = f"{path}[{i}]"
+        kind, fmt, part_id = detail.get("type"), detail.get("format"), detail.get("id")
+        if kind == "reasoning.text":
+            ledger.rest(detail, at, {"type", "format", "id", "text", "signature", "index"})
+            parts.append(ThinkingTextPart(id=part_id, text=str(detail.get("text") or ""), model_id=model))
+            if detail.get("signature"):
+                parts.append(
+                    ThinkingSignaturePart(signature=str(detail["signature"]), format=fmt, model_id=model)
+                )
+        elif kind == "reasoning.summary":
+            ledger.rest(detail, at, {"type", "format", "id", "summary", "index"})
+            parts.append(ThinkingTextPart(id=part_id, text=str(detail.get("summary") or ""), model_id=model))
+        elif kind == "reasoning.encrypted":
+            ledger.rest(detail, at, {"type", "format", "id", "data", "index"})
+            parts.append(
+                ThinkingSignaturePart(
+                    id=part_id, signature=str(detail.get("data", "")), format=fmt, model_id=model
+                )
+            )
+        else:
+            ledger.note(at, f"reasoning detail type {show(kind)} not representable")
+    return parts
+
+
+def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
+    out: list[HistoryEvent] = []
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    calls = Calls()
+    for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
+        message, path = obj(raw), f"messages[{m}]"
+        role, content = message.get("role"), message.get("content")
+        if role in ("system", "developer"):
+            ledger.rest(message, path, {"role", "content"})
+            out.append(
+                SystemMessage(parts=[TextPart(text=t) for t in _texts(content, f"{path}.content", ledger)])
+            )
+        elif role == "user":
+            ledger.rest(message, path, {"role", "content"})
+            out.append(UserMessage(parts=_user(content, f"{path}.content", ledger)))
+        elif role == "assistant":
+            known = {"role", "content", "tool_calls"}
+            if provider == "openrouter":
+                known |= {"reasoning_details", "reasoning"}
+            ledger.rest(message, path, known)
+            parts: list[AnyPart] = _reasoning_details(
+                arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
+            )
+            parts.extend(TextPart(text=t) for t in _texts(content, f"{path}.content", ledger))
+            for c, raw_call in enumerate(map(obj, arr(message.get("tool_calls")))):
+                at = f"{path}.tool_calls[{c}]"
+                ledger.rest(raw_call, at, {"id", "type", "function"})
+                function = obj(raw_call.get("function"))
+                ledger.rest(function, f"{at}.function", {"name", "arguments"})
+                parts.append(
+                    calls.call(
+                        str(raw_call.get("id", "")),
+                        str(function.get("name", "")),
+                        function.get("arguments", ""),
+                    )
+                )
+            out.append(AssistantMessage(parts=parts))
+        elif role == "tool":
+            ledger.rest(message, path, {"role", "content", "tool_call_id", "name"})
+            call_id = str(message.get("tool_call_id", ""))
+            if isinstance(content, list) and len(arr(content)) > 1:
+                ledger.note(
+                    f"{path}.content",
+                    "several text parts joined into one output_text (boundaries not representable)",
+                )
+            out.append(
+                ToolResultMessage(
+                    call_id=call_id,
+                    tool_name=str(message.get("name") or calls.name(call_id)),
+                    status="success",
+                    output_text="".join(_texts(content, f"{path}.content", ledger)),
+                )
+            )
+        else:
+            ledger.note(path, f"message role {show(role)} not representable")
+    return out
+
+
+def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
+    known = set(KNOWN) | ({"reasoning"} if provider == "openrouter" else {"reasoning_effort"})
+    ledger.rest(body, "", known, DEFAULTS)
+    thinking: ThinkingParams | None = None
+    if provider == "openrouter" and "reasoning" in body:
+        config = obj(body["reasoning"])
+        ledger.rest(config, "reasoning", {"effort", "max_tokens", "exclude", "enabled"})
+        if config.get("effort") == "none" or config.get("enabled") is False:
+            thinking = ThinkingParams(enabled=False)
+        else:
+            thinking = ThinkingParams(
+                effort=effort(config.get("effort"), "reasoning.effort", ledger),
+                budget_tokens=config.get("max_tokens"),
+                include_thoughts=not config.get("exclude", False),
+            )
+    elif body.get("reasoning_effort") is not None:
+        thinking = ThinkingParams(effort=effort(body["reasoning_effort"], "reasoning_effort", ledger))
+    tools: list[Any] = []
+    for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
+        ledger.rest(raw, f"tools[{i}]", {"type", "function"})
+        tools.append(tool_spec(obj(raw.get("function")), "parameters", f"tools[{i}].function", ledger, set()))
+    return CallParams(
+        model=body.get("model"),
+        tools=tools or None,
+        max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
+        thinking=thinking,
+        temperature=body.get("temperature"),
+        stream=bool(body.get("stream", False)),
+    )

@@ -1,0 +1,95 @@
+"""What every provider's request reader shares: the unrepresented-part ledger and small JSON helpers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from harness.model import ToolCallPart
+from harness.params import ToolSpec
+
+Json = dict[str, Any]
+
+
+def obj(value: Any) -> Json:
+    return cast(Json, value) if isinstance(value, dict) else {}
+
+
+def arr(value: Any) -> list[Any]:
+    return cast(list[Any], value) if isinstance(value, list) else []
+
+
+def show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+@dataclass
+class Ledger:
+    """Everything a reader saw but could not put in the canonical history or params, one line each."""
+
+    lines: list[str] = field(default_factory=list[str])
+
+    def note(self, path: str, reason: str) -> None:
+        self.lines.append(f"{path}: {reason}")
+
+    def items(self, value: Any, path: str) -> list[Any]:
+        """A list the body should hold there; anything else but null is named rather than read as empty."""
+        if value is not None and not isinstance(value, list):
+            self.note(path, f"expected a list, got {show(value)}")
+        return arr(value)
+
+    def rest(self, value: Json, path: str, known: set[str], defaults: Json | None = None) -> None:
+        """Name every key of ``value`` the reader does not read (a documented API default is represented by absence)."""
+        for key in sorted(value):
+            if key in known:
+                continue
+            if defaults and key in defaults and value[key] == defaults[key]:
+                continue
+            sub = f"{path}.{key}" if path else key
+            self.note(sub, f"not representable ({show(value[key])})")
+
+
+class Calls:
+    """Tool names by call id, so a tool result can name its tool (results on the wire often do not)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def call(self, call_id: str, name: str, arguments: Any, item_id: str | None = None) -> ToolCallPart:
+        self.names[call_id] = name
+        text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+        return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=text, item_id=item_id)
+
+    def name(self, call_id: str) -> str:
+        return self.names.get(call_id, "")
+
+
+def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str]) -> ToolSpec:
+    """One function tool; keys beyond name/description/schema are named, not dropped."""
+    ledger.rest(tool, path, {"name", "description", schema_key, *extra_known}, {"description": ""})
+    schema = tool.get(schema_key)
+    return ToolSpec(
+        name=str(tool.get("name", "")),
+        description=str(tool.get("description") or ""),
+        parameters=obj(schema) if schema is not None else {"type": "object", "properties": {}},
+    )
+
+
+EFFORTS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+}
+
+
+def effort(value: Any, path: str, ledger: Ledger) -> Literal["minimal", "low", "medium", "high"] | None:
+    """A reasoning effort ThinkingParams can carry; any other value is named."""
+    if value is None:
+        return None
+    known = EFFORTS.get(str(value).lower())
+    if known is None:
+        ledger.note(path, f"effort {show(value)} not representable")
+    return known

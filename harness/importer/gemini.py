@@ -1,0 +1,243 @@
+"""Gemini ``generateContent`` request body (plus its URL, which holds the model) -> canonical history and params."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from harness.importer.common import Calls, Json, Ledger, arr, obj, show
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ContentPart,
+    HistoryEvent,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ThinkingParams, ToolSpec
+
+KNOWN = {"contents", "systemInstruction", "tools", "generationConfig"}
+CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig"}
+CONFIG_DEFAULTS: Json = {"responseModalities": ["TEXT"]}
+_LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
+    "MINIMAL": "minimal",
+    "LOW": "low",
+    "MEDIUM": "medium",
+    "HIGH": "high",
+}
+
+
+def camel(value: Json) -> Json:
+    """Gemini's JSON accepts proto field names in snake_case and lowerCamel alike: read both as lowerCamel."""
+    return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in value.items()}
+
+
+#: Image types an image URL's extension implies: a ``fileData.mimeType`` equal to it is carried by the URL.
+_IMAGE_EXTENSIONS = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".heic": "image/heic",
+    ".heif": "image/heif",
+}
+
+
+def _implied_mime(url: str) -> str | None:
+    return _IMAGE_EXTENSIONS.get(posixpath.splitext(urlsplit(url).path)[1].lower())
+
+
+def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
+    if "text" in part:
+        ledger.rest(part, path, {"text"})
+        return TextPart(text=str(part["text"]))
+    inline = camel(obj(part.get("inlineData")))
+    if inline:
+        ledger.rest(part, path, {"inlineData"})
+        ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
+        return ImageURLPart(url=f"data:{inline.get('mimeType')};base64,{inline.get('data')}")
+    file_data = camel(obj(part.get("fileData")))
+    if file_data:
+        ledger.rest(part, path, {"fileData"})
+        implied = {"mimeType": _implied_mime(str(file_data.get("fileUri", "")))}
+        ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, implied)
+        return ImageURLPart(url=str(file_data.get("fileUri")))
+    ledger.note(path, f"part with keys {sorted(part)} not representable")
+    return None
+
+
+def _model_parts(
+    raw_parts: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
+) -> list[AnyPart]:
+    """Model parts; a part's ``thoughtSignature`` becomes a ``google`` signature part right after it."""
+    parts: list[AnyPart] = []
+    for i, raw in enumerate(map(obj, raw_parts)):
+        part, at = camel(raw), f"{path}[{i}]"
+        signature = part.pop("thoughtSignature", None)
+        call = camel(obj(part.get("functionCall")))
+        if call:
+            ledger.rest(part, at, {"functionCall"})
+            ledger.rest(call, f"{at}.functionCall", {"id", "name", "args"})
+            if not call.get("id"):
+                ledger.note(
+                    f"{at}.functionCall.id", "absent: the canonical call id is required (none invented)"
+                )
+            parts.append(
+                calls.call(str(call.get("id") or ""), str(call.get("name", "")), call.get("args", {}))
+            )
+        elif part.get("thought") and "text" in part:
+            ledger.rest(part, at, {"thought", "text"})
+            parts.append(ThinkingTextPart(text=str(part["text"]), model_id=model))
+        else:
+            content = _content_part(part, at, ledger)
+            if content is not None:
+                parts.append(content)
+        if signature:
+            parts.append(ThinkingSignaturePart(signature=str(signature), format="google", model_id=model))
+    return parts
+
+
+def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage:
+    """``response`` is free-form JSON: a lone ``output`` / ``error`` holds the text; ``error`` means status error."""
+    ledger.rest(response, path, {"id", "name", "response", "parts"})
+    payload = obj(response.get("response"))
+    status: Literal["success", "error"] = "success"
+    value: Any = payload
+    if len(payload) == 1 and next(iter(payload)) in ("output", "error", "return_value", "result"):
+        key, value = next(iter(payload.items()))
+        status = "error" if key == "error" else "success"
+    elif payload:
+        ledger.note(
+            f"{path}.response", f"keys {sorted(payload)} not representable (only one output/error value)"
+        )
+    if not isinstance(value, str):
+        ledger.note(
+            f"{path}.response", "a structured (non-string) result is not representable as output_text"
+        )
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    images: list[ImageURLPart] = []
+    for i, raw in enumerate(map(obj, arr(response.get("parts")))):
+        image = _content_part(camel(raw), f"{path}.parts[{i}]", ledger)
+        if isinstance(image, ImageURLPart):
+            images.append(image)
+        elif image is not None:
+            ledger.note(f"{path}.parts[{i}]", "non-image part in a function response not representable")
+    if not response.get("id"):
+        ledger.note(f"{path}.id", "absent: the canonical call id is required (none invented)")
+    return ToolResultMessage(
+        call_id=str(response.get("id") or ""),
+        tool_name=str(response.get("name") or ""),
+        status=status,
+        output_text=text,
+        parts=list(images),
+    )
+
+
+def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]:
+    body = camel(body)
+    out: list[HistoryEvent] = []
+    system = obj(body.get("systemInstruction"))
+    if system:
+        ledger.rest(system, "systemInstruction", {"parts", "role"})
+        texts: list[TextPart] = []
+        for i, part in enumerate(map(obj, arr(system.get("parts")))):
+            content = _content_part(part, f"systemInstruction.parts[{i}]", ledger)
+            if isinstance(content, TextPart):
+                texts.append(content)
+        out.append(SystemMessage(parts=texts))
+    calls = Calls()
+    for c, raw in enumerate(map(obj, ledger.items(body.get("contents"), "contents"))):
+        path = f"contents[{c}]"
+        ledger.rest(raw, path, {"role", "parts"})
+        if raw.get("role") == "model":
+            out.append(
+                AssistantMessage(
+                    parts=_model_parts(arr(raw.get("parts")), f"{path}.parts", model, calls, ledger)
+                )
+            )
+            continue
+        user: list[ContentPart] = []
+        for i, part in enumerate(map(camel, map(obj, arr(raw.get("parts"))))):
+            at = f"{path}.parts[{i}]"
+            response = camel(obj(part.get("functionResponse")))
+            if response:
+                ledger.rest(part, at, {"functionResponse"})
+                out.append(_tool_result(response, f"{at}.functionResponse", ledger))
+            else:
+                content = _content_part(part, at, ledger)
+                if content is not None:
+                    user.append(content)
+        if user:
+            out.append(UserMessage(parts=user))
+    return out
+
+
+def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
+    """``.../models/M:streamGenerateContent`` -> (M, True); the body itself names no model."""
+    match = re.search(r"models/([^:/?]+):(stream)?[gG]enerateContent", uri or "")
+    return (match.group(1), match.group(2) is not None) if match else (None, False)
+
+
+def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
+    body = camel(body)
+    ledger.rest(body, "", KNOWN)
+    model, stream = model_from_uri(uri)
+    specs: list[ToolSpec] = []
+    for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):
+        ledger.rest(tool, f"tools[{t}]", {"functionDeclarations"})
+        for d, raw in enumerate(map(camel, map(obj, arr(tool.get("functionDeclarations"))))):
+            at = f"tools[{t}].functionDeclarations[{d}]"
+            ledger.rest(raw, at, {"name", "description", "parametersJsonSchema"})
+            schema = raw.get("parametersJsonSchema")
+            specs.append(
+                ToolSpec(
+                    name=str(raw.get("name", "")),
+                    description=str(raw.get("description") or ""),
+                    parameters=obj(schema) if schema is not None else {"type": "object", "properties": {}},
+                )
+            )
+    config = camel(obj(body.get("generationConfig")))
+    ledger.rest(config, "generationConfig", CONFIG_KNOWN, CONFIG_DEFAULTS)
+    thinking: ThinkingParams | None = None
+    thinking_config = camel(obj(config.get("thinkingConfig")))
+    if thinking_config:
+        ledger.rest(
+            thinking_config,
+            "generationConfig.thinkingConfig",
+            {"thinkingBudget", "thinkingLevel", "includeThoughts"},
+        )
+        budget, level = thinking_config.get("thinkingBudget"), thinking_config.get("thinkingLevel")
+        if level is not None and str(level).upper() not in _LEVELS:
+            ledger.note(
+                "generationConfig.thinkingConfig.thinkingLevel", f"level {show(level)} not representable"
+            )
+        thinking = (
+            ThinkingParams(enabled=False)
+            if budget == 0
+            else ThinkingParams(
+                budget_tokens=budget if isinstance(budget, int) and budget >= 0 else None,
+                effort=_LEVELS.get(str(level).upper()),
+                include_thoughts=bool(thinking_config.get("includeThoughts")),
+            )
+        )
+        if isinstance(budget, int) and budget < 0:
+            ledger.note(
+                "generationConfig.thinkingConfig.thinkingBudget", f"dynamic budget {budget} not representable"
+            )
+    return CallParams(
+        model=model,
+        tools=specs or None,
+        max_tokens=config.get("maxOutputTokens"),
+        thinking=thinking,
+        temperature=config.get("temperature"),
+        stream=stream,
+    )

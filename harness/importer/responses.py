@@ -1,0 +1,218 @@
+"""OpenAI Responses request body -> canonical history and call params."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show, tool_spec
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ContentPart,
+    HistoryEvent,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ThinkingParams
+
+KNOWN = {
+    "model",
+    "instructions",
+    "input",
+    "tools",
+    "max_output_tokens",
+    "reasoning",
+    "temperature",
+    "stream",
+    "store",
+}
+DEFAULTS: Json = {
+    "tool_choice": "auto",
+    "stream": False,
+    "store": True,
+    "include": ["reasoning.encrypted_content"],
+}
+
+
+def _texts(content: Any, text_type: str, path: str, ledger: Ledger) -> list[str]:
+    if isinstance(content, str):
+        return [content]
+    texts: list[str] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}[{i}]"
+        if part.get("type") == text_type:
+            ledger.rest(part, at, {"type", "text", "annotations", "logprobs"}, None)
+            for key in ("annotations", "logprobs"):
+                if part.get(key):
+                    ledger.note(f"{at}.{key}", f"not representable ({show(part[key])})")
+            texts.append(str(part.get("text", "")))
+        else:
+            ledger.note(at, f"content part {show(part.get('type'))} not representable here")
+    return texts
+
+
+def _input_message(item: Json, path: str, ledger: Ledger) -> HistoryEvent | None:
+    ledger.rest(item, path, {"type", "role", "content"})
+    role, content = item.get("role"), item.get("content")
+    if role in ("system", "developer"):
+        return SystemMessage(
+            parts=[TextPart(text=t) for t in _texts(content, "input_text", f"{path}.content", ledger)]
+        )
+    if role != "user":
+        ledger.note(path, f"message role {show(role)} not representable")
+        return None
+    if isinstance(content, str):
+        return UserMessage(parts=[TextPart(text=content)])
+    parts: list[ContentPart] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}.content[{i}]"
+        if part.get("type") == "input_text":
+            ledger.rest(part, at, {"type", "text"})
+            parts.append(TextPart(text=str(part.get("text", ""))))
+        elif part.get("type") == "input_image" and part.get("image_url"):
+            ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
+            parts.append(ImageURLPart(url=str(part["image_url"])))
+        else:
+            ledger.note(at, f"user content part {show(part.get('type'))} not representable")
+    return UserMessage(parts=parts)
+
+
+def _reasoning(item: Json, path: str, model: str | None, ledger: Ledger) -> list[AnyPart]:
+    """A reasoning item: its summary texts, then the encrypted content as the signature, all with the item id."""
+    ledger.rest(item, path, {"type", "id", "summary", "encrypted_content"}, {"content": None})
+    item_id = item.get("id")
+    parts: list[AnyPart] = []
+    for i, summary in enumerate(map(obj, arr(item.get("summary")))):
+        ledger.rest(summary, f"{path}.summary[{i}]", {"type", "text"})
+        parts.append(ThinkingTextPart(id=item_id, text=str(summary.get("text", "")), model_id=model))
+    if item.get("encrypted_content"):
+        parts.append(
+            ThinkingSignaturePart(
+                id=item_id,
+                signature=str(item["encrypted_content"]),
+                format="openai-responses",
+                model_id=model,
+            )
+        )
+    elif not parts:
+        ledger.note(
+            path, "reasoning item without summary or encrypted_content not representable (its id alone)"
+        )
+    return parts
+
+
+def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
+    """A function_call_output: string output, or input_text parts (one, else named) and input_image parts."""
+    ledger.rest(item, path, {"type", "call_id", "output"})
+    call_id, output = str(item.get("call_id", "")), item.get("output")
+    texts: list[str] = []
+    images: list[ImageURLPart] = []
+    for i, part in enumerate(map(obj, [] if isinstance(output, str) else arr(output))):
+        at = f"{path}.output[{i}]"
+        if part.get("type") == "input_text":
+            ledger.rest(part, at, {"type", "text"})
+            texts.append(str(part.get("text", "")))
+        elif part.get("type") == "input_image" and part.get("image_url"):
+            ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
+            images.append(ImageURLPart(url=str(part["image_url"])))
+        else:
+            ledger.note(at, f"output part {show(part.get('type'))} not representable")
+    if len(texts) > 1:
+        ledger.note(
+            f"{path}.output",
+            f"{len(texts)} text parts joined into one output_text (boundaries not representable)",
+        )
+    text = output if isinstance(output, str) else "".join(texts)
+    return ToolResultMessage(
+        call_id=call_id, tool_name=calls.name(call_id), status="success", output_text=text, parts=list(images)
+    )
+
+
+def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
+    """Consecutive assistant-side items (message, reasoning, function_call) form one assistant message."""
+    out: list[HistoryEvent] = []
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    if body.get("instructions"):
+        out.append(SystemMessage(parts=[TextPart(text=str(body["instructions"]))]))
+    items = body.get("input")
+    if isinstance(items, str):
+        return [*out, UserMessage(parts=[TextPart(text=items)])]
+    calls = Calls()
+    turn: list[AnyPart] = []
+
+    def flush() -> None:
+        if turn:
+            out.append(AssistantMessage(parts=list(turn)))
+            turn.clear()
+
+    for n, item in enumerate(map(obj, ledger.items(items, "input"))):
+        path, kind, role = f"input[{n}]", item.get("type", "message"), item.get("role")
+        if kind == "message" and role == "assistant" and isinstance(item.get("content"), str):
+            flush()  # a string-content assistant item (EasyInputMessage) is one whole assistant message
+            ledger.rest(item, path, {"type", "role", "content"})
+            out.append(AssistantMessage(parts=[TextPart(text=str(item["content"]))]))
+        elif kind == "message" and role == "assistant":
+            ledger.rest(item, path, {"type", "role", "content", "id", "phase", "status"}, None)
+            item_id, phase = item.get("id"), item.get("phase")
+            texts = _texts(item.get("content"), "output_text", f"{path}.content", ledger)
+            turn.extend(TextPart(text=t, item_id=item_id, phase=phase) for t in texts)
+        elif kind == "reasoning":
+            turn.extend(_reasoning(item, path, model, ledger))
+        elif kind == "function_call":
+            ledger.rest(item, path, {"type", "call_id", "name", "arguments", "id"}, {"status": None})
+            turn.append(
+                calls.call(
+                    str(item.get("call_id", "")),
+                    str(item.get("name", "")),
+                    item.get("arguments", ""),
+                    item.get("id"),
+                )
+            )
+        elif kind == "function_call_output":
+            flush()
+            out.append(_tool_result(item, path, calls, ledger))
+        elif kind == "message":
+            flush()
+            message = _input_message(item, path, ledger)
+            if message is not None:
+                out.append(message)
+        else:
+            ledger.note(path, f"input item type {show(kind)} not representable")
+    flush()
+    return out
+
+
+def params(body: Json, ledger: Ledger) -> CallParams:
+    ledger.rest(body, "", KNOWN, DEFAULTS)
+    thinking: ThinkingParams | None = None
+    if "reasoning" in body:
+        config = obj(body["reasoning"])
+        ledger.rest(config, "reasoning", {"effort", "summary"})
+        if config.get("summary") not in (None, "auto"):
+            ledger.note(
+                "reasoning.summary", f"summary {show(config['summary'])} not representable (only auto)"
+            )
+        thinking = ThinkingParams(
+            effort=effort(config.get("effort"), "reasoning.effort", ledger),
+            include_thoughts="summary" in config,
+        )
+    tools: list[Any] = []
+    for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
+        if raw.get("type") != "function":
+            ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
+            continue
+        strict: set[str] = {"strict"} if raw.get("strict") is False else set()
+        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type", *strict}))
+    return CallParams(
+        model=body.get("model"),
+        tools=tools or None,
+        max_tokens=body.get("max_output_tokens"),
+        thinking=thinking,
+        temperature=body.get("temperature"),
+        stream=bool(body.get("stream", False)),
+    )
