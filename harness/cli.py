@@ -328,3 +328,32 @@ app.command(name="audit-traffic")(audit_traffic_command)
 from harness.import_request_command import import_request_command  # noqa: E402
 
 app.command(name="import-request")(import_request_command)
+
+
+@app.command(name="import-check")
+def import_check(
+    paths: Annotated[list[Path], typer.Argument(help="Cassette files or directories (recursed).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine output (sorted keys).")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="The figures table of the audit document.")
+    ] = False,
+) -> None:
+    """Import every accepted recorded request, render it with the reference adapter, and diff the two.
+
+    Per provider: imported, fully represented, identical, different within the documented
+    allowlist (harness/import_check.py), different beyond it (with the paths).
+    """
+    from harness.import_check import check_traffic, render_json, render_markdown, render_text
+    from harness.progress import progress_bar
+    from harness.traffic import TrafficInputError
+
+    try:
+        with progress_bar("import-check"):
+            check = check_traffic(paths)
+    except TrafficInputError as exc:
+        _fail(str(exc))
+    typer.echo(
+        (
+            render_json(check) if as_json else render_markdown(check) if markdown else render_text(check)
+        ).rstrip("\n")
+    )
