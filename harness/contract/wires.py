@@ -207,31 +207,21 @@ def _starts_response(wire: str, name: str | None, data: str, state: dict[str, An
     if wire == "openai-responses":
         return kind == "response.created"
     if wire == "openai-chat":
-        chunk_id = event.get("id")
-        new = bool(state.get("finished")) and chunk_id is not None and chunk_id != state.get("id")
-        if chunk_id is not None and (new or "id" not in state):
-            state["id"] = chunk_id
-        if new:
-            return True
-        choices = event.get("choices")
-        if isinstance(choices, list) and any(
-            isinstance(c, dict) and cast(dict[str, Any], c).get("finish_reason")
-            for c in cast(list[Any], choices)
-        ):
-            state["finished"] = True
-        return False
+        return _new_id_after_finish(state, event.get("id"), event.get("choices"), "finish_reason")
     if wire == "gemini":
-        response_id = event.get("responseId")
-        new = bool(state.get("finished")) and response_id is not None and response_id != state.get("id")
-        if response_id is not None and (new or "id" not in state):
-            state["id"] = response_id
-        if new:
-            return True
-        candidates = event.get("candidates")
-        if isinstance(candidates, list) and any(
-            isinstance(c, dict) and cast(dict[str, Any], c).get("finishReason")
-            for c in cast(list[Any], candidates)
-        ):
-            state["finished"] = True
-        return False
+        return _new_id_after_finish(state, event.get("responseId"), event.get("candidates"), "finishReason")
+    return False
+
+
+def _new_id_after_finish(state: dict[str, Any], response_id: Any, choices: Any, finish_key: str) -> bool:
+    """Chat and Gemini have no start event: a new response is a new id after one that finished."""
+    new = bool(state.get("finished")) and response_id is not None and response_id != state.get("id")
+    if response_id is not None and (new or "id" not in state):
+        state["id"] = response_id
+    if new:
+        return True
+    if isinstance(choices, list) and any(
+        isinstance(c, dict) and cast(dict[str, Any], c).get(finish_key) for c in cast(list[Any], choices)
+    ):
+        state["finished"] = True
     return False
