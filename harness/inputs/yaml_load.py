@@ -90,15 +90,18 @@ def _loader(text: str, source: str) -> yaml.SafeLoader:
         ) from None
 
 
+def _invalid(exc: yaml.YAMLError, source: str) -> InputError:
+    """A PyYAML error as the one-line report, with the line where the parser stopped."""
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    return InputError(source, line, "(yaml)", f"invalid YAML: {getattr(exc, 'problem', None) or exc}")
+
+
 def _compose(loader: yaml.SafeLoader, source: str) -> yaml.Node | None:
     try:
         return loader.get_single_node()
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(
-            source, line, "(yaml)", f"invalid YAML: {getattr(exc, 'problem', None) or exc}"
-        ) from None
+        raise _invalid(exc, source) from None
     except RecursionError:
         raise InputError(source, None, "(yaml)", "nested too deep to parse") from None
 
@@ -128,11 +131,7 @@ def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
         try:
             return cast(Any, loader).construct_document(node)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = mark.line + 1 if mark is not None else None
-            raise InputError(
-                source, line, "(yaml)", f"invalid YAML: {getattr(exc, 'problem', None) or exc}"
-            ) from None
+            raise _invalid(exc, source) from None
         except (RecursionError, ValueError, TypeError) as exc:
             raise InputError(
                 source, None, "(yaml)", f"cannot build the document: {type(exc).__name__}"
