@@ -17,6 +17,7 @@ from importlib.resources import files
 from typing import Any
 
 from harness.codec import loads_history
+from harness.contract.providers import PROVIDERS
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
@@ -134,7 +135,7 @@ class Scenario:
         return self.params.model_copy(update={"model": None})
 
 
-_ALL_PROVIDERS = frozenset({"anthropic", "gemini", "openai-chat", "openai-responses", "openrouter"})
+_ALL_PROVIDERS = frozenset(PROVIDERS)
 
 
 def model_providers(model: str) -> frozenset[str]:
