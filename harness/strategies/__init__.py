@@ -1,0 +1,77 @@
+"""Hypothesis strategies for the canonical model.
+
+Three families, all built from small lists and samples so that failures shrink to short,
+readable histories (no filter-heavy strategies):
+
+- any *valid* model object (``histories``, ``history_events``, ...): what the codec
+  round trip and never-crash checks need;
+- per-provider representable assistant messages (``representable_messages``): what a
+  provider's stream can carry, for the I11 round trip ``parse(emit(m)) == m``;
+- agent loops as an agent CLI produces them (``agent_loops``, ``well_formed_turn``) and
+  their adversarial mutations (``adversarial_histories``), for the input-side invariants
+  and never-crash checks of the request adapters; ``loop_contract_violations`` checks
+  the loop contract they keep.
+
+One module per job: ``parts`` and ``events`` (valid objects), ``representable``,
+``loops``, ``adversarial``, and ``contract`` (the checker). This facade keeps the names.
+"""
+
+from __future__ import annotations
+
+from harness.contract.providers import PROVIDERS as PROVIDERS
+from harness.strategies.adversarial import NASTY_TEXT as NASTY_TEXT
+from harness.strategies.adversarial import Mutation as Mutation
+from harness.strategies.adversarial import adversarial_histories as adversarial_histories
+from harness.strategies.contract import loop_contract_violations as loop_contract_violations
+from harness.strategies.events import assistant_messages as assistant_messages
+from harness.strategies.events import developer_messages as developer_messages
+from harness.strategies.events import error_events as error_events
+from harness.strategies.events import histories as histories
+from harness.strategies.events import history_events as history_events
+from harness.strategies.events import system_messages as system_messages
+from harness.strategies.events import task_metadata_events as task_metadata_events
+from harness.strategies.events import tool_messages as tool_messages
+from harness.strategies.events import user_messages as user_messages
+from harness.strategies.loops import agent_loops as agent_loops
+from harness.strategies.loops import well_formed_turn as well_formed_turn
+from harness.strategies.parts import SIGNATURE_FORMATS as SIGNATURE_FORMATS
+from harness.strategies.parts import TINY_IMAGES as TINY_IMAGES
+from harness.strategies.parts import assistant_parts as assistant_parts
+from harness.strategies.parts import content_parts as content_parts
+from harness.strategies.parts import ids as ids
+from harness.strategies.parts import image_file_parts as image_file_parts
+from harness.strategies.parts import image_parts as image_parts
+from harness.strategies.parts import image_url_parts as image_url_parts
+from harness.strategies.parts import json_scalars as json_scalars
+from harness.strategies.parts import model_ids as model_ids
+from harness.strategies.parts import optional_ids as optional_ids
+from harness.strategies.parts import text as text
+from harness.strategies.parts import text_parts as text_parts
+from harness.strategies.parts import thinking_signature_parts as thinking_signature_parts
+from harness.strategies.parts import thinking_text_parts as thinking_text_parts
+from harness.strategies.parts import timestamps as timestamps
+from harness.strategies.parts import tool_call_parts as tool_call_parts
+from harness.strategies.parts import usages as usages
+from harness.strategies.representable import PROVIDER_MODELS as PROVIDER_MODELS
+from harness.strategies.representable import nonempty_text as nonempty_text
+from harness.strategies.representable import representable_messages as representable_messages
+from harness.strategies.representable import signatures as signatures
+
+__all__ = [
+    "NASTY_TEXT",
+    "PROVIDERS",
+    "PROVIDER_MODELS",
+    "adversarial_histories",
+    "agent_loops",
+    "assistant_messages",
+    "content_parts",
+    "histories",
+    "history_events",
+    "ids",
+    "image_parts",
+    "loop_contract_violations",
+    "representable_messages",
+    "text",
+    "usages",
+    "well_formed_turn",
+]

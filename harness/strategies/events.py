@@ -1,0 +1,83 @@
+"""Strategies for any valid history event and history (the codec round trip, never-crash checks)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from harness.model import (
+    AssistantMessage,
+    DeveloperMessage,
+    ErrorEvent,
+    HistoryEvent,
+    SystemMessage,
+    TaskMetadataEvent,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.strategies.parts import (
+    assistant_parts,
+    content_parts,
+    ids,
+    image_parts,
+    json_scalars,
+    optional_ids,
+    text,
+    text_parts,
+    timestamps,
+    usages,
+)
+
+_common = {"id": optional_ids, "created_at": timestamps, "response_id": optional_ids}
+
+system_messages = st.builds(SystemMessage, parts=st.lists(text_parts, max_size=2), **_common)
+developer_messages = st.builds(
+    DeveloperMessage,
+    parts=st.lists(content_parts, max_size=3),
+    command_output=st.none() | text,
+    at_files=st.none() | st.lists(st.just("src/app.py"), max_size=2),
+    ui_extra=st.none() | st.just({"kind": "reminder"}),
+    **_common,
+)
+user_messages = st.builds(UserMessage, parts=st.lists(content_parts, max_size=3), **_common)
+assistant_messages = st.builds(
+    AssistantMessage,
+    parts=st.lists(assistant_parts, max_size=5),
+    usage=st.none() | usages,
+    stop_reason=st.none() | st.sampled_from(["stop", "length", "tool_use", "error", "aborted"]),
+    **_common,
+)
+tool_messages = st.builds(
+    ToolResultMessage,
+    call_id=ids,
+    tool_name=st.sampled_from(["read", "bash", "search"]),
+    status=st.sampled_from(["success", "error", "aborted"]),
+    output_text=text,
+    parts=st.lists(image_parts, max_size=2),
+    ui_extra=st.none() | st.just({"diff": "+1 -0"}),
+    side_effects=st.none() | st.just(["todo_changed"]),
+    task_metadata=st.none() | st.just({"duration_ms": 12}),
+    **_common,
+)
+error_events = st.builds(
+    ErrorEvent,
+    error_message=text,
+    created_at=timestamps,
+    response_id=optional_ids,
+    can_retry=st.none() | st.booleans(),
+)
+task_metadata_events = st.builds(
+    TaskMetadataEvent,
+    created_at=timestamps,
+    metadata=st.dictionaries(st.text(max_size=8), json_scalars, max_size=3),
+)
+
+history_events: st.SearchStrategy[HistoryEvent] = st.one_of(
+    user_messages,
+    assistant_messages,
+    tool_messages,
+    developer_messages,
+    system_messages,
+    error_events,
+    task_metadata_events,
+)
+histories = st.lists(history_events, max_size=8)

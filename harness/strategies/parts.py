@@ -1,0 +1,114 @@
+"""Strategies for any valid content part, id, timestamp and usage of the canonical model."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from hypothesis import strategies as st
+
+from harness.model import (
+    ImageFilePart,
+    ImageURLPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    Usage,
+)
+
+SIGNATURE_FORMATS = (
+    "anthropic",
+    "anthropic-redacted",
+    "openai-responses",
+    "google",
+    "anthropic-claude-v1",
+    "openai-responses-v1",
+    "google-gemini-v1",
+)
+
+#: Any text, including non-ASCII, empty and whitespace; shrinks towards "".
+text = st.text(max_size=40)
+ids = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-.:", min_size=1, max_size=24)
+optional_ids = st.none() | ids
+model_ids = st.none() | st.sampled_from(["claude-sonnet-4-5", "gpt-5", "gemini-3-pro-preview", "o3"])
+timestamps = st.none() | st.datetimes(
+    min_value=datetime(2020, 1, 1), max_value=datetime(2030, 1, 1), timezones=st.just(UTC)
+)
+json_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=10)
+
+
+def json_args() -> st.SearchStrategy[str]:
+
+    objects = st.dictionaries(st.text(max_size=8), json_scalars, max_size=3)
+    return objects.map(lambda d: json.dumps(d, sort_keys=True)) | st.sampled_from(
+        ["", "{}", "{not json", "[1]"]
+    )
+
+
+text_parts = st.builds(TextPart, text=text)
+#: Real, decodable 1x1 images (each opened and decoded by Pillow when written), so a target
+#: or provider that inspects image bytes sees an image, never a bare header.
+TINY_IMAGES: dict[str, str] = {
+    "image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    "image/gif": "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
+    "image/webp": "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==",
+    "image/jpeg": (
+        "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRT"
+        "c4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2Nj"
+        "Y2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAABAAEDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAw"
+        "QFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkK"
+        "FhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmq"
+        "KjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEB"
+        "AQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAECAxEEBSExBhJBUQdhcRMiMoEIFEKRob"
+        "HBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOE"
+        "hYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+P"
+        "n6/9oADAMBAAIRAxEAPwDFoooryz7w/9k="
+    ),
+}
+DATA_URLS = tuple(f"data:{mime};base64,{data}" for mime, data in sorted(TINY_IMAGES.items()))
+
+image_url_parts = st.builds(
+    ImageURLPart,
+    url=st.sampled_from(
+        [
+            "https://example.com/cat.png",
+            *DATA_URLS,
+        ]
+    ),
+    id=optional_ids,
+)
+image_file_parts = st.builds(
+    ImageFilePart,
+    file_path=st.sampled_from(["/tmp/out.png", "images/plot.webp"]),
+    mime_type=st.none() | st.sampled_from(["image/png", "image/webp"]),
+    byte_size=st.none() | st.integers(0, 10_000),
+    sha256=st.none() | st.just("0" * 64),
+)
+image_parts = image_url_parts | image_file_parts
+content_parts = text_parts | image_parts
+thinking_text_parts = st.builds(ThinkingTextPart, id=optional_ids, text=text, model_id=model_ids)
+thinking_signature_parts = st.builds(
+    ThinkingSignaturePart,
+    id=optional_ids,
+    signature=st.text(alphabet="ABCDEFabcdef0123456789+/=", max_size=32),
+    model_id=model_ids,
+    format=st.none() | st.sampled_from(SIGNATURE_FORMATS),
+)
+tool_call_parts = st.builds(
+    ToolCallPart,
+    call_id=ids,
+    tool_name=st.sampled_from(["read", "bash", "search"]),
+    arguments_json=json_args(),
+    item_id=optional_ids,
+)
+usages = st.builds(
+    Usage,
+    input_tokens=st.integers(0, 10**6),
+    output_tokens=st.integers(0, 10**6),
+    cached_input_tokens=st.none() | st.integers(0, 10**6),
+    cache_creation_input_tokens=st.none() | st.integers(0, 10**6),
+    reasoning_tokens=st.none() | st.integers(0, 10**6),
+    total_tokens=st.none() | st.integers(0, 10**6),
+)
+assistant_parts = content_parts | thinking_text_parts | thinking_signature_parts | tool_call_parts
