@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.crosscheck import (
-    Comparison,
+    SdkComparison,
     SdkResult,
     compare,
     ours,
@@ -82,7 +82,7 @@ def test_byte_at_a_time(provider: str) -> None:
 # ---------------------------------------------------------------- the official SDKs agree
 
 
-def crosscheck(provider: str, body: bytes, chunk_size: int | None) -> Comparison:
+def crosscheck(provider: str, body: bytes, chunk_size: int | None) -> SdkComparison:
     """``harness.crosscheck.crosscheck``, but a Chat stream ending in ``length``/``content_filter`` too.
 
     The openai SDK's ``get_final_completion()`` raises for those finish reasons (its

@@ -5,6 +5,7 @@ Both sides import this package; neither imports the other (enforced by ``tests/t
 
 from __future__ import annotations
 
+from harness.contract.accepted import Accepted
 from harness.contract.kinds import DEFAULT_FAIL_ON, KIND_MEANINGS, KINDS, Kind, parse_kinds
 
-__all__ = ["DEFAULT_FAIL_ON", "KINDS", "KIND_MEANINGS", "Kind", "parse_kinds"]
+__all__ = ["DEFAULT_FAIL_ON", "KINDS", "KIND_MEANINGS", "Accepted", "Kind", "parse_kinds"]

@@ -1,0 +1,332 @@
+"""Project both results onto one comparable shape: parts in order, stop reason, usage, ids.
+
+Signatures are compared as decoded bytes (standard and URL-safe base64 agree), tool-call
+arguments as JSON; each SDK's own types are read by its own projection.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import TYPE_CHECKING, Any, cast
+
+from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
+from harness.stream import CallResult
+
+if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
+    from anthropic.types import Message
+    from google.genai.types import GenerateContentResponse
+    from openai.types.chat import ChatCompletion
+    from openai.types.responses import Response
+
+
+from harness.contract.providers import PROVIDERS
+from harness.crosscheck.accumulate import SdkResult
+
+Shape = dict[str, Any]
+"""A result projected for comparison (``project_ours``/``project_sdk``)."""
+Part = tuple[Any, ...]
+
+
+def decode_signature(signature: str | bytes) -> bytes | str:
+    """Signature bytes, from standard or URL-safe base64; the string itself when it is neither."""
+    if isinstance(signature, bytes):
+        return signature
+    text = signature.strip().replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return signature
+
+
+def _args(arguments: str) -> Any:
+    """Tool arguments as JSON, compared by value; unparseable ones as a tagged string."""
+    try:
+        return json.loads(arguments)
+    except json.JSONDecodeError:
+        return ("<not JSON>", arguments)
+
+
+def _usage(
+    input_tokens: int,
+    output_tokens: int,
+    *,
+    cached: int | None = None,
+    created: int | None = None,
+    reasoning: int | None = None,
+    total: int | None = None,
+) -> dict[str, int | None]:
+    return Usage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cached_input_tokens=cached,
+        cache_creation_input_tokens=created,
+        reasoning_tokens=reasoning,
+        total_tokens=total,
+    ).model_dump()
+
+
+def _finish_shape(
+    parts: list[Part], stop: str, usage: dict[str, Any], response_id: str | None, model: str | None
+) -> Shape:
+    """The canonical rules both sides share: a turn that ends in tool calls is ``tool_use``."""
+    if stop == "stop" and any(p[0] == "tool_call" for p in parts):
+        stop = "tool_use"
+    reasoning = any(p[0] in ("thinking", "signature") for p in parts)
+    return {
+        "parts": parts,
+        "stop_reason": stop,
+        "usage": usage,
+        "response_id": response_id,
+        "model_ids": [model] if reasoning and model else [],
+        "errors": [],
+    }
+
+
+def project_ours(result: CallResult) -> Shape:
+    """Our final message on the comparable shape."""
+    message = result.message
+    parts: list[Part] = []
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            parts.append(("text", part.text))
+        elif isinstance(part, ThinkingTextPart):
+            parts.append(("thinking", part.id, part.text))
+        elif isinstance(part, ThinkingSignaturePart):
+            parts.append(("signature", part.id, part.format, decode_signature(part.signature)))
+        elif isinstance(part, ToolCallPart):
+            parts.append(
+                ("tool_call", part.call_id, part.tool_name, _args(part.arguments_json), part.item_id)
+            )
+        else:
+            parts.append(("other", part.type))
+    models = {
+        p.model_id
+        for p in message.parts
+        if isinstance(p, ThinkingTextPart | ThinkingSignaturePart) and p.model_id
+    }
+    return {
+        "parts": parts,
+        "stop_reason": message.stop_reason,
+        "usage": (message.usage or Usage()).model_dump(),
+        "response_id": message.response_id,
+        "model_ids": sorted(models),
+        "errors": [e.error_message for e in result.errors],
+    }
+
+
+def project_sdk(provider: str, sdk_result: SdkResult) -> Shape:
+    """The SDK's final object on the comparable shape, read with the canonical field rules.
+
+    Provider stop reasons with no canonical counterpart (refusal, content_filter, SAFETY,
+    an incomplete response) are kept as the provider's word: mapping them to ``error``
+    is our deliberate choice (``safety-stop-is-error``).
+    """
+    if provider in ("openai-chat", "openrouter"):
+        return _project_chat(cast("ChatCompletion", sdk_result), provider == "openrouter")
+    if provider == "openai-responses":
+        return _project_responses(cast("Response", sdk_result))
+    if provider == "anthropic":
+        return _project_anthropic(cast("Message", sdk_result))
+    if provider == "gemini":
+        return _project_gemini(cast("list[GenerateContentResponse]", sdk_result))
+    raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
+
+
+_ANTHROPIC_STOP = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "pause_turn": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_use",
+}
+
+
+def _project_anthropic(message: Message) -> Shape:
+    parts: list[Part] = []
+    for block in message.content:
+        if block.type == "text":
+            if block.text:
+                parts.append(("text", block.text))
+        elif block.type == "thinking":
+            parts.append(("thinking", None, block.thinking))
+            if block.signature:
+                parts.append(("signature", None, "anthropic", decode_signature(block.signature)))
+        elif block.type == "redacted_thinking":
+            parts.append(("signature", None, "anthropic-redacted", decode_signature(block.data)))
+        elif block.type == "tool_use":
+            parts.append(("tool_call", block.id, block.name, block.input, None))
+        else:
+            parts.append(("no_canonical", block.type))
+    usage = message.usage
+    read, created = usage.cache_read_input_tokens, usage.cache_creation_input_tokens
+    details: Any = getattr(usage, "output_tokens_details", None)
+    stop = str(message.stop_reason)
+    return _finish_shape(
+        parts,
+        _ANTHROPIC_STOP.get(stop, stop),
+        _usage(
+            usage.input_tokens + (read or 0) + (created or 0),
+            usage.output_tokens,
+            cached=read,
+            created=created,
+            reasoning=getattr(details, "thinking_tokens", None),
+        ),
+        message.id,
+        message.model,
+    )
+
+
+_CHAT_STOP = {"stop": "stop", "length": "length", "tool_calls": "tool_use", "function_call": "tool_use"}
+
+
+def _project_chat(completion: ChatCompletion, openrouter: bool) -> Shape:
+    """The SDK joins each delta field into one string: reasoning, then text, refusal, tool calls."""
+    choice = next((c for c in completion.choices if c.index == 0), None)
+    if choice is None:  # nothing accumulated (an error-only body): no parts, no finish
+        return _finish_shape([], "<no choice 0>", _usage(0, 0), completion.id, completion.model)
+    message = choice.message
+    extra: dict[str, Any] = message.model_extra or {}
+    details: list[dict[str, Any]] = (extra.get("reasoning_details") or []) if openrouter else []
+    parts: list[Part] = []
+    if details:
+        parts += _openrouter_reasoning(details)
+    else:
+        reasoning = extra.get("reasoning_content") or extra.get("reasoning")
+        if reasoning:
+            parts.append(("thinking", None, reasoning))
+    if message.content:
+        parts.append(("text", message.content))
+    if message.refusal:
+        parts.append(("refusal", message.refusal))
+    for call in message.tool_calls or ():
+        if call.type == "function":
+            parts.append(("tool_call", call.id, call.function.name, _args(call.function.arguments), None))
+    usage = completion.usage
+    shaped_usage = _usage(0, 0)
+    if usage is not None:
+        prompt, done = usage.prompt_tokens_details, usage.completion_tokens_details
+        usage_extra: dict[str, Any] = usage.model_extra or {}
+        cached = prompt.cached_tokens if prompt else None
+        shaped_usage = _usage(
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            cached=cached if cached is not None else usage_extra.get("prompt_cache_hit_tokens"),
+            created=getattr(prompt, "cache_write_tokens", None),
+            reasoning=done.reasoning_tokens if done else None,
+            total=usage.total_tokens,
+        )
+    stop = str(choice.finish_reason)
+    return _finish_shape(parts, _CHAT_STOP.get(stop, stop), shaped_usage, completion.id, completion.model)
+
+
+def _openrouter_reasoning(details: list[dict[str, Any]]) -> list[Part]:
+    """``reasoning_details`` as the SDK's generic merge left them (one entry per index)."""
+    parts: list[Part] = []
+    for detail in details:
+        kind, fmt, item_id = detail.get("type"), detail.get("format") or "unknown", detail.get("id")
+        if kind == "reasoning.text":
+            parts.append(("thinking", item_id, detail.get("text") or ""))
+            if detail.get("signature"):
+                parts.append(("signature", item_id, fmt, decode_signature(detail["signature"])))
+        elif kind == "reasoning.summary":
+            parts.append(("thinking", item_id, detail.get("summary") or ""))
+        elif kind == "reasoning.encrypted" and detail.get("data"):
+            parts.append(("signature", item_id, fmt, decode_signature(detail["data"])))
+        else:
+            parts.append(("no_canonical", kind))
+    return parts
+
+
+def _project_responses(response: Response) -> Shape:
+    parts: list[Part] = []
+    for item in response.output:
+        if item.type == "reasoning":
+            parts += [("thinking", item.id, s.text) for s in item.summary if s.text]
+            parts += [("thinking", item.id, c.text) for c in item.content or () if c.text]
+            if item.encrypted_content:
+                parts.append(
+                    ("signature", item.id, "openai-responses", decode_signature(item.encrypted_content))
+                )
+        elif item.type == "message":
+            for content in item.content:
+                if content.type == "output_text":
+                    if content.text:
+                        parts.append(("text", content.text))
+                elif content.refusal:
+                    parts.append(("refusal", content.refusal))
+        elif item.type == "function_call":
+            parts.append(("tool_call", item.call_id, item.name, _args(item.arguments), item.id))
+        else:
+            parts.append(("no_canonical", item.type))
+    stop = str(response.status)
+    if stop == "completed":
+        stop = "stop"
+    elif stop == "incomplete":
+        reason = response.incomplete_details.reason if response.incomplete_details else None
+        stop = "length" if reason == "max_output_tokens" else f"incomplete:{reason}"
+    usage = response.usage
+    shaped_usage = _usage(0, 0)
+    if usage is not None:
+        shaped_usage = _usage(
+            usage.input_tokens,
+            usage.output_tokens,
+            cached=usage.input_tokens_details.cached_tokens,
+            created=getattr(usage.input_tokens_details, "cache_write_tokens", None),
+            reasoning=usage.output_tokens_details.reasoning_tokens,
+            total=usage.total_tokens,
+        )
+    return _finish_shape(parts, stop, shaped_usage, response.id, response.model)
+
+
+_GEMINI_STOP = {"STOP": "stop", "MAX_TOKENS": "length"}
+_GEMINI_PART_FIELDS = frozenset({"text", "thought", "thought_signature", "function_call"})
+
+
+def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
+    """Every chunk's parts in arrival order, unmerged; a signature right after its own part."""
+    parts: list[Part] = []
+    usage, finish, response_id, model = None, None, None, None
+    blocked: str | None = None
+    for chunk in chunks:
+        usage = chunk.usage_metadata or usage
+        response_id = chunk.response_id or response_id
+        model = chunk.model_version or model
+        if chunk.prompt_feedback and chunk.prompt_feedback.block_reason:
+            blocked = chunk.prompt_feedback.block_reason.value
+        for candidate in chunk.candidates or ():
+            if candidate.index not in (None, 0):
+                continue
+            finish = candidate.finish_reason or finish
+            for part in candidate.content.parts or () if candidate.content else ():
+                call = part.function_call
+                if call is not None:
+                    parts.append(("tool_call", call.id, call.name, call.args or {}, None))
+                elif part.text and part.thought:
+                    parts.append(("thinking", None, part.text))
+                elif part.text:
+                    parts.append(("text", part.text))
+                elif part.text is None:
+                    kinds = sorted(part.model_dump(exclude_none=True).keys() - _GEMINI_PART_FIELDS)
+                    if kinds:
+                        parts.append(("no_canonical", ",".join(kinds)))
+                if part.thought_signature:
+                    parts.append(("signature", None, "google", part.thought_signature))
+    stop = "stop"
+    if blocked:
+        stop = f"blocked:{blocked}"
+    elif finish is not None:
+        stop = _GEMINI_STOP.get(finish.value, finish.value)
+    shaped_usage = _usage(0, 0)
+    if usage is not None:
+        thoughts = usage.thoughts_token_count
+        shaped_usage = _usage(
+            (usage.prompt_token_count or 0) + (usage.tool_use_prompt_token_count or 0),
+            (usage.candidates_token_count or 0) + (thoughts or 0),
+            cached=usage.cached_content_token_count,
+            reasoning=thoughts,
+            total=usage.total_token_count,
+        )
+    return _finish_shape(parts, stop, shaped_usage, response_id, model)
