@@ -3,7 +3,7 @@
 For each HTTP 200 request of the five providers in some traffic, ``import_request``
 reads it back into a canonical history and params; when it represents the request fully,
 the reference adapter renders it for the same provider and model, and the render is
-compared with the recorded body by JSON path (``closed_loop.diff_json``). A difference
+compared with the recorded body by JSON path (``harness.jsondiff.diff_json``). A difference
 is accepted only by an entry of ``ALLOWLIST`` (id, provider, path pattern, why,
 evidence); anything else is listed, per provider, as a difference beyond it.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
-from harness.closed_loop import Accepts, Allowance, Difference, LoopContext, diff_json
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
+from harness.jsondiff import Accepts, DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
@@ -53,14 +53,14 @@ _FROM_LOOP = {
 def _is(expected: Any) -> Accepts:
     """The one-sided value must be exactly ``expected`` (a default the other side left implicit)."""
 
-    def accepts(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
+    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
         value = recorded if recorded is not None else ours
         return type(value) is type(expected) and value == expected
 
     return accepts
 
 
-def _is_null(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
+def _is_null(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return recorded is None and ours is None
 
 
@@ -73,115 +73,115 @@ def _camel_deep(value: Any) -> Any:
     return value
 
 
-def _same_in_camel(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
+def _same_in_camel(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     """The same object once every snake_case key of the recorded one is spelled lowerCamel."""
     return isinstance(recorded, dict) and recorded != ours and _camel_deep(recorded) == ours
 
 
-def _one_text_block(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
+def _one_text_block(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return isinstance(recorded, str) and ours == [{"type": "text", "text": recorded}]
 
 
-ALLOWLIST: tuple[Allowance, ...] = (
+ALLOWLIST: tuple[JsonAllowance, ...] = (
     *(a for a in LOOP_ALLOWLIST if a.id in _FROM_LOOP),
     *(
-        Allowance(
+        JsonAllowance(
             f"{provider}-stream-false",
             provider,
             "stream",
-            "missing",
             "stream: false is the API default; our adapter sends stream only when streaming",
-            _is(False),
+            kind="missing",
+            accepts=_is(False),
         )
         for provider in ("anthropic", "openai-chat", "openai-responses")
     ),
-    Allowance(
+    JsonAllowance(
         "anthropic-system-string",
         "anthropic",
         "system",
-        "changed",
         "a string system is shorthand for one text block (system is string | TextBlockParam[]); ours sends "
         "the same text as [{type: text}]",
-        _one_text_block,
+        kind="changed",
+        accepts=_one_text_block,
     ),
-    Allowance(
+    JsonAllowance(
         "openrouter-tool-choice-auto",
         "openrouter",
         "tool_choice",
-        "missing",
         "tool_choice 'auto' is the default when tools are given (OpenRouter follows the Chat Completions "
         "schema); CallParams has no tool_choice",
-        _is("auto"),
+        kind="missing",
+        accepts=_is("auto"),
     ),
-    Allowance(
+    JsonAllowance(
         "openrouter-empty-tool-description",
         "openrouter",
         "tools[*].function.description",
-        "missing",
         "an empty description is the same as none; our adapter omits empty descriptions",
-        _is(""),
+        kind="missing",
+        accepts=_is(""),
     ),
-    Allowance(
+    JsonAllowance(
         "openrouter-reasoning-enabled",
         "openrouter",
         "reasoning.enabled",
-        "missing",
         "reasoning.enabled: true is implied by reasoning.effort / max_tokens (OpenRouter reasoning docs); "
         "ours sends the effort alone",
-        _is(True),
+        kind="missing",
+        accepts=_is(True),
     ),
-    Allowance(
+    JsonAllowance(
         "responses-include-encrypted",
         "openai-responses",
         "include",
-        "extra",
         "with store: false (responses-store-false) our adapter asks for reasoning.encrypted_content so "
         "reasoning can be replayed statelessly; it changes what comes back, not what the request says",
-        _is(["reasoning.encrypted_content"]),
+        kind="extra",
+        accepts=_is(["reasoning.encrypted_content"]),
     ),
-    Allowance(
+    JsonAllowance(
         "responses-empty-instructions",
         "openai-responses",
         "instructions",
-        "missing",
         "empty instructions are the same as none; our adapter omits them",
-        _is(""),
+        kind="missing",
+        accepts=_is(""),
     ),
-    Allowance(
+    JsonAllowance(
         "responses-null-item-status",
         "openai-responses",
         "input[*].status",
-        "missing",
         "status: null on a replayed item is the same as none",
-        _is_null,
+        kind="missing",
+        accepts=_is_null,
     ),
-    Allowance(
+    JsonAllowance(
         "gemini-empty-generation-config",
         "gemini",
         "generationConfig",
-        "missing",
         "an empty generationConfig is the same as none; our adapter omits it",
-        _is({}),
+        kind="missing",
+        accepts=_is({}),
     ),
-    Allowance(
+    JsonAllowance(
         "gemini-system-instruction-role",
         "gemini",
         "systemInstruction.role",
-        "missing",
         "the recording client labels systemInstruction with role 'user'; the role of a system instruction "
         "is not used (ours sends parts only, and our rendered requests are accepted without it)",
-        _is("user"),
+        kind="missing",
+        accepts=_is("user"),
     ),
     *(
-        Allowance(
+        JsonAllowance(
             f"gemini-snake-case-{where}",
             "gemini",
             path,
-            "changed",
             "the recording client (google-genai) spelled proto fields snake_case; Gemini's JSON accepts "
             "snake_case and lowerCamel alike and ours sends lowerCamel; accepted only when the object is "
             "otherwise identical",
-            _same_in_camel,
+            kind="changed",
+            accepts=_same_in_camel,
         )
         for where, path in (
             ("thinking-config", "generationConfig.thinkingConfig"),
@@ -199,11 +199,11 @@ class CheckedRequest:
     provider: str
     where: str
     unrepresented: list[str]
-    differences: list[Difference] = field(default_factory=list[Difference])
+    differences: list[JsonDifference] = field(default_factory=list[JsonDifference])
     error: str | None = None
 
     @property
-    def beyond(self) -> list[Difference]:
+    def beyond(self) -> list[JsonDifference]:
         return [d for d in self.differences if d.allowed_by is None]
 
     @property
@@ -243,7 +243,7 @@ class ImportCheck:
             "figures": self.figures(),
             "skipped": dict(sorted(self.skipped.items())),
             "allowlist": [
-                {"id": a.id, "provider": a.provider, "path": a.path, "why": a.reason} for a in ALLOWLIST
+                {"id": a.id, "provider": a.provider, "path": a.where, "why": a.why} for a in ALLOWLIST
             ],
             "beyond": [
                 {"provider": r.provider, "where": r.where, "paths": sorted({d.path for d in r.beyond})}
@@ -265,7 +265,7 @@ def _check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Che
     if imported.unrepresented:
         return checked
     rendered = get_target("reference").render(provider, imported.history, imported.params)
-    checked.differences = diff_json(body, rendered.body, LoopContext(provider, stem), ALLOWLIST)
+    checked.differences = diff_json(body, rendered.body, DiffContext(provider, stem), ALLOWLIST)
     return checked
 
 

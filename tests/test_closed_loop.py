@@ -15,17 +15,9 @@ from typing import Any
 import pytest
 
 from harness.adapters import get_adapter
-from harness.closed_loop import (
-    ALLOWLIST,
-    Allowance,
-    Difference,
-    LoopContext,
-    close_loop,
-    close_pair,
-    diff_json,
-    read_request,
-    reproduce_request,
-)
+from harness.closed_loop import ALLOWLIST, close_loop, close_pair, reproduce_request
+from harness.importer.conversation import import_conversation
+from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.model import AssistantMessage, ThinkingSignaturePart, ToolCallPart, ToolResultMessage
 from harness.replay import Exchange, replay_exchange
 from harness.stream import get_parser
@@ -50,7 +42,7 @@ EXPECTED_ROUND_TRIPS = {
 KNOWN_FINDINGS: dict[str, dict[str, str]] = {}
 
 
-def _keys(differences: list[Difference]) -> set[str]:
+def _keys(differences: list[JsonDifference]) -> set[str]:
     return {f"{d.kind} {d.path}" for d in differences if d.allowed_by is None}
 
 
@@ -93,8 +85,8 @@ def test_allowlist_entries_are_documented_and_unique() -> None:
     providers = {"anthropic", "gemini", "openai-chat", "openai-responses", "openrouter"}
     for allowance in ALLOWLIST:
         assert allowance.provider in providers
-        assert len(allowance.reason) > 40, allowance.id
-        assert allowance.path and allowance.path != "*", allowance.id
+        assert len(allowance.why) > 40, allowance.id
+        assert allowance.where and allowance.where != "*", allowance.id
 
 
 # ---------------------------------------------------------------- the loop has teeth
@@ -168,7 +160,7 @@ def test_changed_gemini_arguments_are_a_finding() -> None:
 
 
 def test_gemini_ids_are_allowed_only_as_the_minted_pair() -> None:
-    ctx = LoopContext("gemini", "unit", {"pyd_ai_1": "call_r_0"})
+    ctx = DiffContext("gemini", "unit", {"pyd_ai_1": "call_r_0"})
     path = "contents[1].parts[0].functionCall.id"
 
     def verdict(recorded: str, ours: str) -> str | None:
@@ -231,7 +223,7 @@ def test_changed_openrouter_text_is_a_finding() -> None:
 
 def test_read_request_pairs_results_with_their_calls() -> None:
     provider, path = _CASES["anthropic-pai__sonnet45_thinking_tool_use_roundtrip"]
-    history, params = read_request(provider, model_calls(provider, path)[1].request_body)
+    history, params = import_conversation(provider, model_calls(provider, path)[1].request_body)
     assistant, result = history[1], history[2]
     assert isinstance(assistant, AssistantMessage)
     assert [type(p).__name__ for p in assistant.parts] == [
@@ -251,21 +243,21 @@ def test_read_request_pairs_results_with_their_calls() -> None:
 def test_read_request_takes_the_gemini_model_from_the_url() -> None:
     provider, path = _CASES["gemini-pai__gemini3pro_functioncall_thoughtsig_roundtrip"]
     exchange = model_calls(provider, path)[0]
-    _, params = read_request(provider, exchange.request_body, exchange.uri)
+    _, params = import_conversation(provider, exchange.request_body, exchange.uri)
     assert (params.model, params.stream) == ("gemini-3-pro-preview", True)
 
 
 def test_read_request_refuses_what_it_cannot_decode() -> None:
     body: dict[str, Any] = {"messages": [{"role": "user", "content": [{"type": "document", "source": {}}]}]}
     with pytest.raises(ValueError, match="document"):
-        read_request("anthropic", body)
+        import_conversation("anthropic", body)
 
 
 # ---------------------------------------------------------------- the differ
 
 
-def _ctx(provider: str = "anthropic") -> LoopContext:
-    return LoopContext(provider, "unit")
+def _ctx(provider: str = "anthropic") -> DiffContext:
+    return DiffContext(provider, "unit")
 
 
 def test_diff_reports_json_paths_and_kinds() -> None:
@@ -285,8 +277,8 @@ def test_diff_tells_booleans_from_numbers() -> None:
 
 
 def test_an_allowance_needs_path_kind_provider_and_predicate() -> None:
-    allowance = Allowance(
-        "t", "anthropic", "tools[*].description", "missing", "test only", lambda r, o, c: r == ""
+    allowance = JsonAllowance(
+        "t", "anthropic", "tools[*].description", "test only", kind="missing", accepts=lambda r, o, c: r == ""
     )
     recorded = {"tools": [{"description": ""}, {"description": "x"}]}
     ours: dict[str, Any] = {"tools": [{}, {}]}
@@ -301,9 +293,9 @@ def test_openrouter_reasoning_details_go_back_as_returned() -> None:
     response 2 are exactly what we would send back in the assistant turn of the next request."""
     provider, path = _CASES["openrouter-pai__or_gpt5mini_reasoning_details_roundtrip_NONSTREAM"]
     second = model_calls(provider, path)[1]
-    history, params = read_request(provider, second.request_body)
+    history, params = import_conversation(provider, second.request_body)
     reply = replay_exchange(get_parser(provider), second)
     rendered = get_adapter(provider).render([*history, reply.message], params)
     returned = json.loads(second.body)["choices"][0]["message"]
     expected = {k: returned[k] for k in ("role", "content", "reasoning_details")}
-    assert diff_json(expected, rendered.body["messages"][-1], LoopContext(provider, path.stem)) == []
+    assert diff_json(expected, rendered.body["messages"][-1], DiffContext(provider, path.stem)) == []

@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from harness.closed_loop import LoopContext, diff_json
 from harness.import_check import ALLOWLIST, check_traffic, render_markdown
 from harness.importer import PROVIDERS, import_request
+from harness.jsondiff import DiffContext, diff_json
 from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart, ToolResultMessage
 from harness.scenarios import get_scenario
 from harness.targets import get_target
@@ -53,7 +53,7 @@ def test_golden_round_trip(golden: Path) -> None:
         assert all("joined into one output_text" in line for line in imported.unrepresented)
         return
     rendered = get_target("reference").render(provider, imported.history, imported.params)
-    differences = diff_json(body, rendered.body, LoopContext(provider, golden.stem), ALLOWLIST)
+    differences = diff_json(body, rendered.body, DiffContext(provider, golden.stem), ALLOWLIST)
     assert [str(d) for d in differences if d.allowed_by is None] == []
 
 
