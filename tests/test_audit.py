@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from harness.adapters.base import Rendered
 from harness.audit import AuditResult, compare, load_baseline, print_report, run_audit, write_reports
-from harness.audit.baseline import Comparison
+from harness.audit.baseline import BaselineComparison
 from harness.audit.generated import generated_histories
 from harness.cli import app
 from harness.model import HistoryEvent
@@ -46,7 +46,7 @@ class ToyTarget:
         return self._reference.replay(provider, exchange, chunk_size)
 
 
-def _forms(result: AuditResult, comparison: Comparison, out: Path) -> dict[str, bytes]:
+def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, bytes]:
     console = Console(file=io.StringIO(), width=200, color_system=None)
     print_report(result, comparison, console)
     forms = {form: path.read_bytes() for form, path in write_reports(result, comparison, out).items()}

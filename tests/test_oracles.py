@@ -410,9 +410,9 @@ def test_every_allowance_is_needed_and_well_formed() -> None:
     keys = [(a.id, a.oracle) for a in ALLOWANCES]
     assert len(keys) == len(set(keys))
     for allowance in ALLOWANCES:
-        assert allowance.provider in PROVIDERS and allowance.oracle in ORACLES and allowance.reason
+        assert allowance.provider in PROVIDERS and allowance.oracle in ORACLES and allowance.why
         assert allowance.evidence, f"{allowance.id}: no evidence"
-        re.compile(allowance.path)
+        re.compile(allowance.where)
         re.compile(allowance.message)
     exercised = {aid for case in VALID for aid in case[3]}
     # Allowances evidenced by a recorded interaction are checked against it in test_calibration.

@@ -13,7 +13,7 @@ and the bundled cassettes.
 
 from __future__ import annotations
 
-from harness.audit.baseline import Baseline, BaselineError, Comparison, compare, load_baseline
+from harness.audit.baseline import Baseline, BaselineComparison, BaselineError, compare, load_baseline
 from harness.audit.model import AuditResult, Cell, Failure, Outcome, Record
 from harness.audit.reports import print_report, write_reports
 from harness.audit.run import DEFAULT_EXAMPLES, run_audit
@@ -22,9 +22,9 @@ __all__ = [
     "DEFAULT_EXAMPLES",
     "AuditResult",
     "Baseline",
+    "BaselineComparison",
     "BaselineError",
     "Cell",
-    "Comparison",
     "Failure",
     "Outcome",
     "Record",

@@ -21,7 +21,7 @@ from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import canonical_json
 from harness.inputs import InputError, loads_json, read_text
 
-__all__ = ["Baseline", "BaselineError", "BodyChange", "Comparison", "compare", "load_baseline"]
+__all__ = ["Baseline", "BaselineComparison", "BaselineError", "BodyChange", "compare", "load_baseline"]
 
 Json = dict[str, Any]
 
@@ -49,7 +49,7 @@ class BodyChange:
 
 
 @dataclass
-class Comparison:
+class BaselineComparison:
     baseline: Baseline | None
     accepted: list[Failure] = field(default_factory=list[Failure])
     new: list[Failure] = field(default_factory=list[Failure])
@@ -130,11 +130,11 @@ def _diff(before: Json, after: Json, before_label: str, after_label: str) -> tup
 
 def compare(
     result: AuditResult, baseline: Baseline | None, fail_on: tuple[Kind, ...] = DEFAULT_FAIL_ON
-) -> Comparison:
+) -> BaselineComparison:
     """Accepted, new and fixed failures, and per-case request body changes, for the audited providers."""
     failures = result.failures()
     if baseline is None:
-        return Comparison(None, new=failures, fail_on=fail_on)
+        return BaselineComparison(None, new=failures, fail_on=fail_on)
     providers = set(result.providers)
     known = {f for f in baseline.failures if f.provider in providers}
     current = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
@@ -153,7 +153,7 @@ def compare(
         for key, value in sorted(result.options.items())
         if baseline.kind == "audit" and baseline.options.get(key) != value
     ]
-    return Comparison(
+    return BaselineComparison(
         baseline,
         notes=notes,
         accepted=[f for f in failures if f in known],

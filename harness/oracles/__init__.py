@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.oracles.allowances import ALLOWANCES, Allowance, find_allowance
+from harness.oracles.allowances import ALLOWANCES, OracleAllowance, find_allowance
 from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
 from harness.oracles.spec import SPEC_TARGETS, spec_oracle
@@ -28,7 +28,7 @@ __all__ = [
     "ALLOWANCES",
     "ORACLES",
     "PROVIDERS",
-    "Allowance",
+    "OracleAllowance",
     "OracleError",
     "OracleReport",
     "describe",

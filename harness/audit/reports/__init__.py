@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.audit.baseline import Comparison
+from harness.audit.baseline import BaselineComparison
 from harness.audit.model import AuditResult
 from harness.audit.reports.html import render_html
 from harness.audit.reports.markdown import render_markdown
@@ -18,7 +18,7 @@ def render_json(result: AuditResult) -> str:
     return json.dumps(result.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_reports(result: AuditResult, comparison: Comparison, out: Path) -> dict[str, Path]:
+def write_reports(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, Path]:
     """Write ``audit.json``, ``audit.html`` and ``audit.md`` into ``out``; returns them by form."""
     out.mkdir(parents=True, exist_ok=True)
     files = {

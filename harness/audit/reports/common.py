@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from harness.audit.baseline import Comparison
+from harness.audit.baseline import BaselineComparison
 from harness.audit.model import AuditResult, Cell, Failure, Record, Status
 from harness.contract.kinds import KINDS, Kind
 
@@ -219,7 +219,7 @@ def summary_line(result: AuditResult) -> str:
     )
 
 
-def verdict(comparison: Comparison) -> str:
+def verdict(comparison: BaselineComparison) -> str:
     fatal = "/".join(comparison.fail_on) or "nothing"
     if comparison.baseline is None:
         if comparison.ok:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from harness.audit.baseline import BodyChange, Comparison
+from harness.audit.baseline import BaselineComparison, BodyChange
 from harness.audit.model import AuditResult
 from harness.audit.reports.common import (
     SHORT_HEADERS,
@@ -123,7 +123,7 @@ def _change(change: BodyChange) -> list[str]:
     ]
 
 
-def _baseline(comparison: Comparison) -> list[str]:
+def _baseline(comparison: BaselineComparison) -> list[str]:
     assert comparison.baseline is not None
     out = [
         "<h2>Baseline</h2>",
@@ -150,7 +150,7 @@ def _baseline(comparison: Comparison) -> list[str]:
     return out
 
 
-def render_html(result: AuditResult, comparison: Comparison) -> str:
+def render_html(result: AuditResult, comparison: BaselineComparison) -> str:
     title = f"Audit: {result.label}"
     out = [
         "<!DOCTYPE html>",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.audit.baseline import Comparison
+from harness.audit.baseline import BaselineComparison
 from harness.audit.model import AuditResult
 from harness.audit.reports.common import (
     anchor,
@@ -33,7 +33,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(result: AuditResult, comparison: Comparison) -> str:
+def render_markdown(result: AuditResult, comparison: BaselineComparison) -> str:
     lines = [f"# Audit: {result.label}", "", summary_line(result), ""]
     lines += ["## Summary", "", "| provider | " + " | ".join(KINDS) + " | skip | worst |"]
     lines.append("|---|" + "---|" * (len(KINDS) + 2))

@@ -7,7 +7,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from harness.audit.baseline import Comparison
+from harness.audit.baseline import BaselineComparison
 from harness.audit.model import AuditResult, Cell
 from harness.audit.reports.common import (
     SHORT_HEADERS,
@@ -95,7 +95,7 @@ def _by_provider(result: AuditResult, console: Console) -> None:
         console.print(line, no_wrap=True)
 
 
-def print_report(result: AuditResult, comparison: Comparison, console: Console | None = None) -> None:
+def print_report(result: AuditResult, comparison: BaselineComparison, console: Console | None = None) -> None:
     console = console or Console(width=None if Console().is_terminal else 160)
     console.print(_summary(result))
     table = _matrix(result)
