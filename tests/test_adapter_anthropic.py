@@ -18,14 +18,13 @@ from harness.model import (
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
-    ToolCallPart,
-    ToolResultMessage,
-    ToolStatus,
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.scenarios.dsl import call, result, user
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
+PATH_A = '{"path": "a"}'  # the read arguments most tests call with
 TOOLS = [ToolSpec(name="read")]
 THINK = CallParams(thinking=ThinkingParams(), tools=TOOLS)
 
@@ -43,31 +42,15 @@ def content(rendered: Rendered, index: int) -> list[dict[str, Any]]:
     return blocks
 
 
-def user(text: str = "hi") -> UserMessage:
-    return UserMessage(parts=[TextPart(text=text)])
-
-
 def sig(signature: str, fmt: str | None = "anthropic", model_id: str | None = None) -> ThinkingSignaturePart:
     return ThinkingSignaturePart(signature=signature, format=fmt, model_id=model_id)
-
-
-def call(call_id: str, name: str = "read", args: str = '{"path": "a"}') -> ToolCallPart:
-    return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=args)
-
-
-def result(
-    call_id: str, text: str = "ok", status: ToolStatus = "success", images: list[ImageURLPart] | None = None
-) -> ToolResultMessage:
-    return ToolResultMessage(
-        call_id=call_id, tool_name="read", status=status, output_text=text, parts=list(images or [])
-    )
 
 
 # ---------------------------------------------------------------- params
 
 
 def test_minimal_body_defaults() -> None:
-    r = render([user()])
+    r = render([user("hi")])
     assert r.body == {
         "model": DEFAULT_MODEL,
         "max_tokens": DEFAULT_MAX_TOKENS,
@@ -75,11 +58,11 @@ def test_minimal_body_defaults() -> None:
         "stream": True,
     }
     assert r.warnings == []
-    assert "stream" not in render([user()], CallParams(stream=False)).body
+    assert "stream" not in render([user("hi")], CallParams(stream=False)).body
 
 
 def test_system_blocks_one_per_entry_params_first() -> None:
-    history: list[HistoryEvent] = [SystemMessage(parts=[TextPart(text="a"), TextPart(text="b")]), user()]
+    history: list[HistoryEvent] = [SystemMessage(parts=[TextPart(text="a"), TextPart(text="b")]), user("hi")]
     r = render(history, CallParams(system="top", model="claude-opus-4-5", max_tokens=77))
     assert r.body["system"] == [
         {"type": "text", "text": "top"},
@@ -94,7 +77,11 @@ def test_tools_definitions_and_name_mapping() -> None:
         ToolSpec(name="read", description="Read a file"),
         ToolSpec(name="web.search", parameters={"properties": {"q": {"type": "string"}}}),
     ]
-    history: list[HistoryEvent] = [user(), AssistantMessage(parts=[call("c1", "web.search")]), result("c1")]
+    history: list[HistoryEvent] = [
+        user("hi"),
+        AssistantMessage(parts=[call("c1", "web.search", PATH_A)]),
+        result(call("c1", "read"), "ok"),
+    ]
     r = render(history, CallParams(tools=tools))
     read, search = r.body["tools"]
     assert read == {
@@ -110,20 +97,26 @@ def test_tools_definitions_and_name_mapping() -> None:
 
 
 def test_tools_derived_when_none_given() -> None:
-    r = render([user(), AssistantMessage(parts=[call("c1")]), result("c1")])
+    r = render(
+        [
+            user("hi"),
+            AssistantMessage(parts=[call("c1", "read", PATH_A)]),
+            result(call("c1", "read"), "ok"),
+        ]
+    )
     assert [t["name"] for t in r.body["tools"]] == ["read"]
     assert "tools-derived" in codes(r)
 
 
 def test_thinking_config_defaults_and_display() -> None:
-    r = render([user()], THINK)
+    r = render([user("hi")], THINK)
     assert r.body["thinking"] == {"type": "enabled", "budget_tokens": 4096}
     assert r.body["max_tokens"] == 4096 + DEFAULT_MAX_TOKENS
-    r = render([user()], CallParams(thinking=ThinkingParams(effort="high", include_thoughts=False)))
+    r = render([user("hi")], CallParams(thinking=ThinkingParams(effort="high", include_thoughts=False)))
     assert r.body["thinking"] == {"type": "enabled", "budget_tokens": 16384, "display": "omitted"}
-    r = render([user()], CallParams(thinking=ThinkingParams(enabled=False)))
+    r = render([user("hi")], CallParams(thinking=ThinkingParams(enabled=False)))
     assert r.body["thinking"] == {"type": "disabled"}
-    assert "thinking" not in render([user()]).body
+    assert "thinking" not in render([user("hi")]).body
 
 
 @pytest.mark.parametrize(
@@ -137,21 +130,21 @@ def test_thinking_config_defaults_and_display() -> None:
 def test_thinking_budget_kept_legal(
     budget: int | None, max_tokens: int, sent: dict[str, Any], code: str
 ) -> None:
-    r = render([user()], CallParams(thinking=ThinkingParams(budget_tokens=budget), max_tokens=max_tokens))
+    r = render([user("hi")], CallParams(thinking=ThinkingParams(budget_tokens=budget), max_tokens=max_tokens))
     assert r.body["thinking"] == sent
     assert r.body["max_tokens"] == max_tokens
     assert code in codes(r)
 
 
 def test_temperature_only_if_given_clamped_and_not_with_thinking() -> None:
-    assert "temperature" not in render([user()]).body
-    assert render([user()], CallParams(temperature=0.3)).body["temperature"] == 0.3
-    r = render([user()], CallParams(temperature=1.5))
+    assert "temperature" not in render([user("hi")]).body
+    assert render([user("hi")], CallParams(temperature=0.3)).body["temperature"] == 0.3
+    r = render([user("hi")], CallParams(temperature=1.5))
     assert (r.body["temperature"], codes(r)) == (1.0, ["temperature-clamped"])
-    r = render([user()], CallParams(temperature=0.3, thinking=ThinkingParams()))
+    r = render([user("hi")], CallParams(temperature=0.3, thinking=ThinkingParams()))
     assert "temperature" not in r.body
     assert "temperature-dropped" in codes(r)
-    assert render([user()], CallParams(temperature=1, thinking=ThinkingParams())).body["temperature"] == 1
+    assert render([user("hi")], CallParams(temperature=1, thinking=ThinkingParams())).body["temperature"] == 1
 
 
 # ---------------------------------------------------------------- thinking mapping
@@ -160,7 +153,7 @@ def test_temperature_only_if_given_clamped_and_not_with_thinking() -> None:
 def test_native_thinking_pair_and_redacted_byte_exact() -> None:
     redacted = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw+\n=="
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(
             parts=[
                 ThinkingTextPart(text="let me think"),
@@ -192,7 +185,7 @@ def test_native_thinking_pair_and_redacted_byte_exact() -> None:
 )
 def test_foreign_or_unsigned_thinking_dropped_never_text(signature: ThinkingSignaturePart, code: str) -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[ThinkingTextPart(text="secret"), signature, TextPart(text="answer")]),
         user("next"),
     ]
@@ -205,7 +198,7 @@ def test_foreign_or_unsigned_thinking_dropped_never_text(signature: ThinkingSign
 
 def test_unsigned_text_and_unpaired_signature_dropped() -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[sig("orphan"), TextPart(text="a"), ThinkingTextPart(text="musing")]),
         user("next"),
     ]
@@ -239,9 +232,9 @@ def test_lone_signature_warning_names_the_real_reason(
     # thinking_openrouter_openai_responses_v1: a foreign signature with no thinking text before it
     # is not sent because it is foreign; "unpaired" is only true of Anthropic's own.
     history: list[HistoryEvent] = [
-        user(),
-        AssistantMessage(parts=[TextPart(text="a"), call("c1"), signature]),
-        result("c1"),
+        user("hi"),
+        AssistantMessage(parts=[TextPart(text="a"), call("c1", "read", PATH_A), signature]),
+        result(call("c1", "read"), "ok"),
     ]
     r = render(history, CallParams(tools=TOOLS))
     assert content(r, 1) == [
@@ -254,7 +247,7 @@ def test_lone_signature_warning_names_the_real_reason(
 
 def test_foreign_redacted_dropped() -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[sig("DATA", "anthropic-redacted", "claude-x"), TextPart(text="a")]),
         user("next"),
     ]
@@ -280,9 +273,12 @@ def test_assistant_with_only_foreign_thinking_is_dropped_and_users_merge() -> No
 
 
 def loop(first: list[Any], *later: list[Any]) -> list[HistoryEvent]:
-    history: list[HistoryEvent] = [user()]
+    history: list[HistoryEvent] = [user("hi")]
     for n, parts in enumerate([first, *later]):
-        history += [AssistantMessage(parts=[*parts, call(f"c{n}")]), result(f"c{n}")]
+        history += [
+            AssistantMessage(parts=[*parts, call(f"c{n}", "read", PATH_A)]),
+            result(call(f"c{n}", "read"), "ok"),
+        ]
     return history
 
 
@@ -320,7 +316,7 @@ def test_closed_loop_does_not_constrain_thinking() -> None:
 
 def test_thinking_blocks_kept_when_thinking_off() -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S"), TextPart(text="a")]),
         user("next"),
     ]
@@ -333,11 +329,13 @@ def test_thinking_blocks_kept_when_thinking_off() -> None:
 
 def test_tool_results_first_in_call_order_with_user_text_after() -> None:
     history: list[HistoryEvent] = [
-        user(),
-        AssistantMessage(parts=[TextPart(text="two calls"), call("a"), call("b", args="")]),
-        result("b", "B", status="error"),
+        user("hi"),
+        AssistantMessage(
+            parts=[TextPart(text="two calls"), call("a", "read", PATH_A), call("b", "read", "")]
+        ),
+        result(call("b", "read"), "B", "error"),
         user("meanwhile"),
-        result("a", "A", status="aborted"),
+        result(call("a", "read"), "A", "aborted"),
     ]
     r = render(history)
     assert content(r, 1)[1:] == [
@@ -364,10 +362,10 @@ def test_tool_results_first_in_call_order_with_user_text_after() -> None:
 
 def test_success_result_has_no_error_flag_and_empty_result_omits_content() -> None:
     history: list[HistoryEvent] = [
-        user(),
-        AssistantMessage(parts=[call("a"), call("b")]),
-        result("a", ""),
-        result("b", "   "),
+        user("hi"),
+        AssistantMessage(parts=[call("a", "read", PATH_A), call("b", "read", PATH_A)]),
+        result(call("a", "read"), ""),
+        result(call("b", "read"), "   "),
     ]
     r = render(history, CallParams(tools=TOOLS))
     assert content(r, 2) == [
@@ -378,7 +376,7 @@ def test_success_result_has_no_error_flag_and_empty_result_omits_content() -> No
 
 
 def test_missing_result_is_synthesized_as_error() -> None:
-    r = render([user(), AssistantMessage(parts=[call("a")]), user("go on")])
+    r = render([user("hi"), AssistantMessage(parts=[call("a", "read", PATH_A)]), user("go on")])
     first, text = content(r, 2)
     assert first["tool_use_id"] == "a"
     assert first["is_error"] is True
@@ -388,9 +386,9 @@ def test_missing_result_is_synthesized_as_error() -> None:
 
 def test_invalid_ids_mapped_consistently() -> None:
     history: list[HistoryEvent] = [
-        user(),
-        AssistantMessage(parts=[call("functions.write_todos:0")]),
-        result("functions.write_todos:0"),
+        user("hi"),
+        AssistantMessage(parts=[call("functions.write_todos:0", "read", PATH_A)]),
+        result(call("functions.write_todos:0", "read"), "ok"),
     ]
     r = render(history)
     sent = content(r, 1)[0]["id"]
@@ -401,22 +399,30 @@ def test_invalid_ids_mapped_consistently() -> None:
 
 
 def test_arguments_not_an_object_sent_as_empty_object() -> None:
-    r = render([user(), AssistantMessage(parts=[call("a", args="[1, 2]")]), result("a")])
+    r = render(
+        [user("hi"), AssistantMessage(parts=[call("a", "read", "[1, 2]")]), result(call("a", "read"), "ok")]
+    )
     assert content(r, 1)[0]["input"] == {}
     assert "tool-arguments-invalid" in codes(r)
 
 
 def test_duplicate_tool_use_id_in_one_message_dropped() -> None:
-    r = render([user(), AssistantMessage(parts=[call("a"), call("a", args="{}")]), result("a")])
+    r = render(
+        [
+            user("hi"),
+            AssistantMessage(parts=[call("a", "read", PATH_A), call("a", "read", "{}")]),
+            result(call("a", "read"), "ok"),
+        ]
+    )
     assert [b["id"] for b in content(r, 1)] == ["a"]
     assert "tool-call-duplicate-dropped" in codes(r)
 
 
 def test_developer_parts_go_inside_the_tool_result() -> None:
     history: list[HistoryEvent] = [
-        user(),
-        AssistantMessage(parts=[call("a")]),
-        result("a", "out", images=[ImageURLPart(url="https://x/shot.png")]),
+        user("hi"),
+        AssistantMessage(parts=[call("a", "read", PATH_A)]),
+        result(call("a", "read"), "out", images=[ImageURLPart(url="https://x/shot.png")]),
         DeveloperMessage(parts=[TextPart(text="<reminder>"), ImageURLPart(url=PNG)], ui_extra={"k": 1}),
     ]
     r = render(history)
@@ -470,9 +476,9 @@ def test_images_url_base64_and_degraded() -> None:
 
 def test_images_in_assistant_dropped_with_warning() -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[TextPart(text="see"), ImageURLPart(url=PNG)]),
-        user(),
+        user("hi"),
     ]
     r = render(history)
     assert content(r, 1) == [{"type": "text", "text": "see"}]
@@ -500,19 +506,19 @@ def test_consecutive_user_side_messages_merge() -> None:
 
 def test_consecutive_assistants_merge_warned_unless_same_response() -> None:
     pieces: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(id="m1", parts=[TextPart(text="a")]),
         AssistantMessage(id="m1", parts=[TextPart(text="b")]),
-        user(),
+        user("hi"),
     ]
     r = render(pieces)
     assert content(r, 1) == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
     assert r.warnings == []
     distinct: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[TextPart(text="a")]),
         AssistantMessage(parts=[TextPart(text="b")]),
-        user(),
+        user("hi"),
     ]
     r = render(distinct)
     assert len(r.body["messages"]) == 3
@@ -520,7 +526,7 @@ def test_consecutive_assistants_merge_warned_unless_same_response() -> None:
 
 
 def test_leading_assistant_gets_placeholder_user() -> None:
-    r = render([AssistantMessage(parts=[TextPart(text="hello")]), user()])
+    r = render([AssistantMessage(parts=[TextPart(text="hello")]), user("hi")])
     assert [m["role"] for m in r.body["messages"]] == ["user", "assistant", "user"]
     assert content(r, 0) == [{"type": "text", "text": PLACEHOLDER_USER_TEXT}]
     assert "placeholder-user" in codes(r)
@@ -538,14 +544,14 @@ def test_empty_history_still_valid() -> None:
 
 
 def test_final_assistant_prefill_trailing_whitespace_stripped() -> None:
-    r = render([user(), AssistantMessage(parts=[TextPart(text="The answer is ")])])
+    r = render([user("hi"), AssistantMessage(parts=[TextPart(text="The answer is ")])])
     assert content(r, 1) == [{"type": "text", "text": "The answer is"}]
     assert codes(r) == ["prefill-trailing-whitespace", "assistant-prefill"]
 
 
 def test_final_assistant_drops_trailing_thinking() -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[TextPart(text="a"), ThinkingTextPart(text="t"), sig("S")]),
     ]
     r = render(history, THINK)
@@ -558,7 +564,7 @@ def test_final_assistant_drops_trailing_thinking() -> None:
 
 def test_final_assistant_thinking_dropped_when_thinking_off() -> None:
     history: list[HistoryEvent] = [
-        user(),
+        user("hi"),
         AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S"), TextPart(text="a")]),
     ]
     assert content(render(history, THINK), 1)[0]["type"] == "thinking"
@@ -568,7 +574,7 @@ def test_final_assistant_thinking_dropped_when_thinking_off() -> None:
 
 
 def test_final_assistant_only_thinking_is_dropped() -> None:
-    r = render([user(), AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S")])], THINK)
+    r = render([user("hi"), AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S")])], THINK)
     assert [m["role"] for m in r.body["messages"]] == ["user"]
     assert "empty-message" in codes(r)
 

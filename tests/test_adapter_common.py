@@ -25,23 +25,10 @@ from harness.model import (
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
-    ToolCallPart,
-    ToolResultMessage,
     UserMessage,
 )
 from harness.params import CallParams, ToolSpec
-
-
-def user(text: str) -> UserMessage:
-    return UserMessage(parts=[TextPart(text=text)])
-
-
-def call(call_id: str, name: str = "read") -> ToolCallPart:
-    return ToolCallPart(call_id=call_id, tool_name=name, arguments_json="{}")
-
-
-def result(call_id: str, text: str = "ok", name: str = "read") -> ToolResultMessage:
-    return ToolResultMessage(call_id=call_id, tool_name=name, status="success", output_text=text)
+from harness.scenarios.dsl import call, result, user
 
 
 def codes(history: list[HistoryEvent], params: CallParams | None = None) -> list[str]:
@@ -63,8 +50,8 @@ def test_developer_after_user_is_appended_with_trailing_newline() -> None:
 def test_developer_after_tool_result_is_appended_to_the_result() -> None:
     history: list[HistoryEvent] = [
         user("go"),
-        AssistantMessage(parts=[call("c1")], stop_reason="tool_use"),
-        result("c1"),
+        AssistantMessage(parts=[call("c1", "read")], stop_reason="tool_use"),
+        result(call("c1", "read"), "ok"),
         DeveloperMessage(parts=[TextPart(text="note")]),
     ]
     items = prepare(history, CallParams(), "anthropic", IdPolicy()).items
@@ -86,9 +73,11 @@ def test_developer_with_no_user_or_tool_right_before_becomes_a_user_message(
 def test_results_are_put_in_call_order_and_missing_ones_synthesized() -> None:
     history: list[HistoryEvent] = [
         user("go"),
-        AssistantMessage(parts=[call("a"), call("b"), call("c")], stop_reason="tool_use"),
-        result("c", "C"),
-        result("a", "A"),
+        AssistantMessage(
+            parts=[call("a", "read"), call("b", "read"), call("c", "read")], stop_reason="tool_use"
+        ),
+        result(call("c", "read"), "C"),
+        result(call("a", "read"), "A"),
         user("stop"),
     ]
     prepared = prepare(history, CallParams(), "anthropic", IdPolicy())
@@ -104,11 +93,11 @@ def test_results_are_put_in_call_order_and_missing_ones_synthesized() -> None:
 
 def test_orphan_and_duplicate_results_are_dropped_with_warnings() -> None:
     history: list[HistoryEvent] = [
-        result("trimmed"),
+        result(call("trimmed", "read"), "ok"),
         user("go"),
-        AssistantMessage(parts=[call("a")], stop_reason="tool_use"),
-        result("a"),
-        result("a", "again"),
+        AssistantMessage(parts=[call("a", "read")], stop_reason="tool_use"),
+        result(call("a", "read"), "ok"),
+        result(call("a", "read"), "again"),
     ]
     assert codes(history).count("tool-result-orphan") == 1
     assert "tool-result-duplicate" in codes(history)
@@ -118,8 +107,8 @@ def test_invalid_ids_are_mapped_consistently_in_call_and_result() -> None:
     policy = IdPolicy(pattern=r"[a-zA-Z0-9_-]+", max_length=64)
     history: list[HistoryEvent] = [
         user("go"),
-        AssistantMessage(parts=[call("functions.write_todos:0")], stop_reason="tool_use"),
-        result("functions.write_todos:0"),
+        AssistantMessage(parts=[call("functions.write_todos:0", "read")], stop_reason="tool_use"),
+        result(call("functions.write_todos:0", "read"), "ok"),
     ]
     prepared = prepare(history, CallParams(), "anthropic", policy)
     assistant, res = prepared.items[1], prepared.items[2]
@@ -215,13 +204,13 @@ def test_developer_parts_on_a_dropped_result_are_sent_as_a_user_message(dropped:
     # Finding F1 of the invariants: they vanished with the result, unwarned.
     dev = DeveloperMessage(parts=[TextPart(text="Reminder: tabs")])
     if dropped == "orphan":
-        history: list[HistoryEvent] = [result("trimmed"), dev, user("continue")]
+        history: list[HistoryEvent] = [result(call("trimmed", "read"), "ok"), dev, user("continue")]
     else:
         history = [
             user("go"),
-            AssistantMessage(parts=[call("c1")]),
-            result("c1"),
-            result("c1", "again"),
+            AssistantMessage(parts=[call("c1", "read")]),
+            result(call("c1", "read"), "ok"),
+            result(call("c1", "read"), "again"),
             dev,
             user("continue"),
         ]

@@ -10,8 +10,6 @@ import pytest
 from harness.adapters.base import Rendered, canonical_json
 from harness.adapters.gemini import ADAPTER, PLACEHOLDER_USER_TEXT, SKIP_SIGNATURE, endpoint_path
 from harness.model import (
-    AnyPart,
-    AssistantMessage,
     DeveloperMessage,
     HistoryEvent,
     ImageFilePart,
@@ -20,16 +18,15 @@ from harness.model import (
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
-    ToolCallPart,
-    ToolResultMessage,
-    ToolStatus,
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.scenarios.dsl import assistant, call, result, user
 
 G3 = "gemini-3-pro-preview"
 G25 = "gemini-2.5-flash"
 PNG = "data:image/png;base64,iVBORw0KGgo="
+PARIS = '{"city": "Paris"}'  # the get_weather arguments most tests call with
 
 
 TOOLS = [ToolSpec(name="get_weather"), ToolSpec(name="get_country")]
@@ -43,24 +40,6 @@ def render(history: Sequence[HistoryEvent], **params: Any) -> Rendered:
 
 def codes(rendered: Rendered) -> list[str]:
     return [w.code for w in rendered.warnings]
-
-
-def user(text: str) -> UserMessage:
-    return UserMessage(parts=[TextPart(text=text)])
-
-
-def assistant(*parts: AnyPart) -> AssistantMessage:
-    return AssistantMessage(parts=list(parts))
-
-
-def call(call_id: str, name: str = "get_weather", args: str = '{"city": "Paris"}') -> ToolCallPart:
-    return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=args)
-
-
-def result(
-    call_id: str, text: str = "sunny", status: ToolStatus = "success", name: str = "get_weather", **kw: Any
-) -> ToolResultMessage:
-    return ToolResultMessage(call_id=call_id, tool_name=name, status=status, output_text=text, **kw)
 
 
 def gsig(signature: str, model: str | None = None) -> ThinkingSignaturePart:
@@ -112,7 +91,14 @@ def test_tools_use_parameters_json_schema_verbatim() -> None:
 
 
 def test_tools_are_derived_from_calls_when_none_given() -> None:
-    out = render([user("hi"), assistant(call("c1")), result("c1")], tools=None)
+    out = render(
+        [
+            user("hi"),
+            assistant(call("c1", "get_weather", PARIS)),
+            result(call("c1", "get_weather"), "sunny"),
+        ],
+        tools=None,
+    )
     [tool] = out.body["tools"]
     assert [d["name"] for d in tool["functionDeclarations"]] == ["get_weather"]
     assert "tools-derived" in codes(out)
@@ -164,7 +150,7 @@ def test_function_call_roundtrip_matches_recorded_wire_shape() -> None:
     history = [
         user("What is the capital of the user country? Call the tool"),
         assistant(call("pyd_ai_29bf", "get_country", "{}"), gsig("EpwICpk=", G3)),
-        result("pyd_ai_29bf", "Mexico", name="get_country"),
+        result(call("pyd_ai_29bf", "get_country"), "Mexico"),
     ]
     out = render(history, model=G3)
     assert out.body["contents"][1:] == [
@@ -196,10 +182,14 @@ def test_function_call_roundtrip_matches_recorded_wire_shape() -> None:
 def test_results_of_one_turn_share_one_user_content_in_call_order_with_error_status() -> None:
     history = [
         user("go"),
-        assistant(call("a"), call("b"), call("c")),
-        result("c", "cancelled", status="aborted"),
-        result("a", "ok"),
-        result("b", "boom", status="error"),
+        assistant(
+            call("a", "get_weather", PARIS),
+            call("b", "get_weather", PARIS),
+            call("c", "get_weather", PARIS),
+        ),
+        result(call("c", "get_weather"), "cancelled", "aborted"),
+        result(call("a", "get_weather"), "ok"),
+        result(call("b", "get_weather"), "boom", "error"),
     ]
     out = render(history, model=G25)
     assert len(out.body["contents"]) == 3
@@ -213,7 +203,7 @@ def test_results_of_one_turn_share_one_user_content_in_call_order_with_error_sta
 
 
 def test_dangling_call_gets_an_error_response() -> None:
-    out = render([user("go"), assistant(call("a")), user("never mind")], model=G25)
+    out = render([user("go"), assistant(call("a", "get_weather", PARIS)), user("never mind")], model=G25)
     last = out.body["contents"][-1]
     assert last["role"] == "user"
     assert last["parts"][0]["functionResponse"]["id"] == "a"
@@ -223,13 +213,26 @@ def test_dangling_call_gets_an_error_response() -> None:
 
 
 def test_call_ids_are_sent_verbatim_when_foreign_looking() -> None:
-    out = render([user("go"), assistant(call("functions.write_todos:0")), result("functions.write_todos:0")])
+    out = render(
+        [
+            user("go"),
+            assistant(call("functions.write_todos:0", "get_weather", PARIS)),
+            result(call("functions.write_todos:0", "get_weather"), "sunny"),
+        ]
+    )
     assert out.body["contents"][1]["parts"][0]["functionCall"]["id"] == "functions.write_todos:0"
     assert out.body["contents"][2]["parts"][0]["functionResponse"]["id"] == "functions.write_todos:0"
 
 
 def test_invalid_arguments_become_an_empty_object_with_a_warning() -> None:
-    out = render([user("go"), assistant(call("a", args="[1, 2]")), result("a")], model=G25)
+    out = render(
+        [
+            user("go"),
+            assistant(call("a", "get_weather", "[1, 2]")),
+            result(call("a", "get_weather"), "sunny"),
+        ],
+        model=G25,
+    )
     assert out.body["contents"][1]["parts"][0]["functionCall"]["args"] == {}
     assert "tool-arguments-invalid" in codes(out)
 
@@ -237,10 +240,10 @@ def test_invalid_arguments_become_an_empty_object_with_a_warning() -> None:
 def test_tool_images_and_developer_parts_follow_the_function_responses() -> None:
     history = [
         user("go"),
-        assistant(call("a"), call("b")),
-        result("a", parts=[ImageURLPart(url=PNG)]),
+        assistant(call("a", "get_weather", PARIS), call("b", "get_weather", PARIS)),
+        result(call("a", "get_weather"), "sunny", images=[ImageURLPart(url=PNG)]),
         DeveloperMessage(parts=[TextPart(text="reminder A")]),
-        result("b"),
+        result(call("b", "get_weather"), "sunny"),
         DeveloperMessage(parts=[TextPart(text="reminder B")]),
     ]
     out = render(history, model=G25)
@@ -267,10 +270,10 @@ def test_signature_belongs_to_the_part_right_before_it() -> None:
             gsig("sigT"),
             TextPart(text="Answer."),
             gsig("sigA"),
-            call("a"),
+            call("a", "get_weather", PARIS),
             gsig("sigC"),
         ),
-        result("a"),
+        result(call("a", "get_weather"), "sunny"),
     ]
     out = render(history, model=G25)
     assert out.body["contents"][1]["parts"] == [
@@ -323,15 +326,19 @@ def test_gemini3_unsigned_first_call_of_every_step_gets_the_documented_sentinel(
     # Earlier turns get it too, so appending a turn never changes earlier contents (I9, finding F2).
     history = [
         user("earlier"),
-        assistant(call("old")),  # previous turn: not validated by Gemini, sentinel kept for prefix stability
-        result("old"),
+        assistant(
+            call("old", "get_weather", PARIS)
+        ),  # previous turn: not validated by Gemini, sentinel kept for prefix stability
+        result(call("old", "get_weather"), "sunny"),
         assistant(TextPart(text="done")),
         user("now"),
-        assistant(call("p1"), call("p2")),  # current turn, parallel calls: only the first is validated
-        result("p1"),
-        result("p2"),
-        assistant(call("s1"), gsig("real")),  # current turn, natively signed: untouched
-        result("s1"),
+        assistant(
+            call("p1", "get_weather", PARIS), call("p2", "get_weather", PARIS)
+        ),  # current turn, parallel calls: only the first is validated
+        result(call("p1", "get_weather"), "sunny"),
+        result(call("p2", "get_weather"), "sunny"),
+        assistant(call("s1", "get_weather", PARIS), gsig("real")),  # current turn, natively signed: untouched
+        result(call("s1", "get_weather"), "sunny"),
     ]
     out = render(history, model=G3)
     contents = out.body["contents"]
@@ -351,14 +358,25 @@ def test_a_google_signature_that_is_not_base64_is_dropped() -> None:
 
 
 def test_foreign_signature_on_a_gemini3_call_is_replaced_by_the_sentinel() -> None:
-    history = [user("go"), assistant(call("a"), gsig("from-2.5", "gemini-2.5-pro")), result("a")]
+    history = [
+        user("go"),
+        assistant(call("a", "get_weather", PARIS), gsig("from-2.5", "gemini-2.5-pro")),
+        result(call("a", "get_weather"), "sunny"),
+    ]
     out = render(history, model=G3)
     assert out.body["contents"][1]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
     assert codes(out) == ["signature-foreign", "thought-signature-dummy"]
 
 
 def test_no_sentinel_for_gemini_25() -> None:
-    out = render([user("go"), assistant(call("a")), result("a")], model=G25)
+    out = render(
+        [
+            user("go"),
+            assistant(call("a", "get_weather", PARIS)),
+            result(call("a", "get_weather"), "sunny"),
+        ],
+        model=G25,
+    )
     assert "thoughtSignature" not in out.body["contents"][1]["parts"][0]
 
 
@@ -423,16 +441,28 @@ def test_assistant_left_without_parts_is_not_sent_empty() -> None:
 def test_render_is_deterministic() -> None:
     history = [
         user("go"),
-        assistant(ThinkingTextPart(text="t"), gsig("c2ln"), call("a"), call("b")),
-        result("b"),
-        result("a"),
+        assistant(
+            ThinkingTextPart(text="t"),
+            gsig("c2ln"),
+            call("a", "get_weather", PARIS),
+            call("b", "get_weather", PARIS),
+        ),
+        result(call("b", "get_weather"), "sunny"),
+        result(call("a", "get_weather"), "sunny"),
     ]
     params = {"model": G3, "thinking": ThinkingParams(effort="low"), "max_tokens": 100}
     assert canonical_json(render(history, **params).body) == canonical_json(render(history, **params).body)
 
 
 def test_function_response_uses_the_call_name() -> None:
-    out = render([user("go"), assistant(call("a")), result("a", name="weather")], model=G25)
+    out = render(
+        [
+            user("go"),
+            assistant(call("a", "get_weather", PARIS)),
+            result(call("a", "weather"), "sunny"),
+        ],
+        model=G25,
+    )
     assert out.body["contents"][2]["parts"][0]["functionResponse"]["name"] == "get_weather"
     assert codes(out) == ["tool-name-mismatch"]
 
@@ -447,7 +477,11 @@ def test_empty_history_still_sends_a_user_content() -> None:
 def test_history_trimmed_to_a_model_turn_opens_with_a_placeholder_user_content() -> None:
     # Scenario tool_result_orphan_after_trim: the orphan result is dropped, which left the
     # model's answer first; Gemini (and Google's SDKs) want contents to open with a user turn.
-    history = [result("gone"), assistant(TextPart(text="Three call sites.")), user("Fix them.")]
+    history = [
+        result(call("gone", "get_weather"), "sunny"),
+        assistant(TextPart(text="Three call sites.")),
+        user("Fix them."),
+    ]
     out = render(history, model=G25)
     assert out.body["contents"] == [
         {"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]},
@@ -459,7 +493,10 @@ def test_history_trimmed_to_a_model_turn_opens_with_a_placeholder_user_content()
 
 def test_leading_model_function_call_gets_a_user_content_before_it() -> None:
     # "function call turn comes immediately after a user turn or after a function response turn"
-    out = render([assistant(call("a")), result("a")], model=G3)
+    out = render(
+        [assistant(call("a", "get_weather", PARIS)), result(call("a", "get_weather"), "sunny")],
+        model=G3,
+    )
     contents = out.body["contents"]
     assert [c["role"] for c in contents] == ["user", "model", "user"]
     assert contents[1]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness.adapters import canonical_json
 from harness.adapters.base import Rendered
 from harness.adapters.common import SYNTHETIC_RESULT_TEXT
@@ -18,11 +16,9 @@ from harness.model import (
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
-    ToolCallPart,
-    ToolResultMessage,
-    UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.scenarios.dsl import call, result, user
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 READ = ToolSpec(name="read", description="Read a file", parameters={"type": "object", "properties": {}})
@@ -34,20 +30,6 @@ def render(history: list[HistoryEvent], params: CallParams | None = None) -> Ren
 
 def codes(rendered: Rendered) -> list[tuple[int | None, int | None, str]]:
     return [(w.message_index, w.part_index, w.code) for w in rendered.warnings]
-
-
-def user(*parts: TextPart | ImageURLPart | ImageFilePart) -> UserMessage:
-    return UserMessage(parts=list(parts))
-
-
-def call(call_id: str, args: str = "{}") -> ToolCallPart:
-    return ToolCallPart(call_id=call_id, tool_name="read", arguments_json=args)
-
-
-def result(call_id: str, text: str = "ok", **kw: Any) -> ToolResultMessage:
-    return ToolResultMessage(
-        call_id=call_id, tool_name="read", status=kw.pop("status", "success"), output_text=text, **kw
-    )
 
 
 # ---------------------------------------------------------------- system and user
@@ -107,12 +89,12 @@ def test_assistant_text_and_tool_calls_keep_arguments_verbatim() -> None:
             parts=[
                 TextPart(text="Reading"),
                 TextPart(text=" now."),
-                call("c1", '{"path": "a"}'),
-                call("c2", "not json"),
+                call("c1", "read", '{"path": "a"}'),
+                call("c2", "read", "not json"),
             ]
         ),
-        result("c1"),
-        result("c2"),
+        result(call("c1", "read"), "ok"),
+        result(call("c2", "read"), "ok"),
     ]
     assistant = render(history).body["messages"][1]
     assert assistant == {
@@ -128,8 +110,8 @@ def test_assistant_text_and_tool_calls_keep_arguments_verbatim() -> None:
 def test_tool_call_only_turn_omits_content() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="go")),
-        AssistantMessage(parts=[call("c1")]),
-        result("c1"),
+        AssistantMessage(parts=[call("c1", "read")]),
+        result(call("c1", "read"), "ok"),
     ]
     assistant = render(history).body["messages"][1]
     assert "content" not in assistant
@@ -182,9 +164,9 @@ def test_assistant_images_are_dropped_with_a_warning() -> None:
 def test_results_follow_call_order_and_dangling_calls_get_a_result() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="go")),
-        AssistantMessage(parts=[call("a"), call("b"), call("c")]),
-        result("b", "B"),
-        result("a", "A"),
+        AssistantMessage(parts=[call("a", "read"), call("b", "read"), call("c", "read")]),
+        result(call("b", "read"), "B"),
+        result(call("a", "read"), "A"),
     ]
     rendered = render(history)
     tools = [m for m in rendered.body["messages"] if m["role"] == "tool"]
@@ -200,8 +182,8 @@ def test_long_call_ids_are_mapped_consistently_to_40_chars() -> None:
     long_id = "fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f"
     history: list[HistoryEvent] = [
         user(TextPart(text="go")),
-        AssistantMessage(parts=[call(long_id)]),
-        result(long_id),
+        AssistantMessage(parts=[call(long_id, "read")]),
+        result(call(long_id, "read"), "ok"),
     ]
     rendered = render(history)
     sent = rendered.body["messages"][1]["tool_calls"][0]["id"]
@@ -213,9 +195,9 @@ def test_long_call_ids_are_mapped_consistently_to_40_chars() -> None:
 def test_tool_images_go_in_one_user_message_after_the_tool_run() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="shoot")),
-        AssistantMessage(parts=[call("a"), call("b")]),
-        result("a", "shot A", parts=[ImageURLPart(url=PNG)]),
-        result("b", "shot B", parts=[ImageURLPart(url="https://example.com/b.png")]),
+        AssistantMessage(parts=[call("a", "read"), call("b", "read")]),
+        result(call("a", "read"), "shot A", images=[ImageURLPart(url=PNG)]),
+        result(call("b", "read"), "shot B", images=[ImageURLPart(url="https://example.com/b.png")]),
     ]
     rendered = render(history)
     assert [m["role"] for m in rendered.body["messages"]] == ["user", "assistant", "tool", "tool", "user"]
@@ -230,8 +212,8 @@ def test_tool_images_go_in_one_user_message_after_the_tool_run() -> None:
 def test_developer_text_stays_inside_the_tool_message_and_its_images_follow() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="go")),
-        AssistantMessage(parts=[call("a")]),
-        result("a", "done"),
+        AssistantMessage(parts=[call("a", "read")]),
+        result(call("a", "read"), "done"),
         DeveloperMessage(
             parts=[TextPart(text="<reminder>"), ImageURLPart(url=PNG)], command_output="ui only"
         ),
@@ -251,8 +233,8 @@ def test_developer_text_stays_inside_the_tool_message_and_its_images_follow() ->
 def test_error_status_keeps_the_text_and_warns() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="go")),
-        AssistantMessage(parts=[call("a")]),
-        result("a", "Error: no such file", status="error"),
+        AssistantMessage(parts=[call("a", "read")]),
+        result(call("a", "read"), "Error: no such file", "error"),
     ]
     rendered = render(history)
     assert rendered.body["messages"][2] == {
@@ -322,8 +304,8 @@ def test_defaults_without_stream_or_model() -> None:
 def test_tools_are_derived_when_none_are_given() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="go")),
-        AssistantMessage(parts=[call("a")]),
-        result("a"),
+        AssistantMessage(parts=[call("a", "read")]),
+        result(call("a", "read"), "ok"),
     ]
     rendered = render(history, CallParams())
     assert [t["function"]["name"] for t in rendered.body["tools"]] == ["read"]
@@ -337,8 +319,8 @@ def test_appending_a_turn_only_appends_messages() -> None:
     first: list[HistoryEvent] = [
         SystemMessage(parts=[TextPart(text="sys")]),
         user(TextPart(text="shoot")),
-        AssistantMessage(parts=[TextPart(text="ok"), call("a")]),
-        result("a", "shot", parts=[ImageURLPart(url=PNG)]),
+        AssistantMessage(parts=[TextPart(text="ok"), call("a", "read")]),
+        result(call("a", "read"), "shot", images=[ImageURLPart(url=PNG)]),
     ]
     later = [*first, AssistantMessage(parts=[TextPart(text="done")]), user(TextPart(text="thanks"))]
     before = render(first).body["messages"]
@@ -349,8 +331,8 @@ def test_appending_a_turn_only_appends_messages() -> None:
 def test_same_input_same_bytes() -> None:
     history: list[HistoryEvent] = [
         user(TextPart(text="go"), ImageURLPart(url=PNG)),
-        AssistantMessage(parts=[call("a"), call("b")]),
-        result("b"),
+        AssistantMessage(parts=[call("a", "read"), call("b", "read")]),
+        result(call("b", "read"), "ok"),
     ]
     assert canonical_json(render(history).body) == canonical_json(render(history).body)
 

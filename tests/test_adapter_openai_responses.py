@@ -24,6 +24,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.scenarios.dsl import assistant
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 MODEL = "gpt-5.5"
@@ -52,10 +53,6 @@ def sig(
     model: str | None = MODEL,
 ) -> ThinkingSignaturePart:
     return ThinkingSignaturePart(id=id, signature=signature, format=fmt, model_id=model)
-
-
-def assistant(*parts: Any, id: str | None = None) -> AssistantMessage:
-    return AssistantMessage(id=id, parts=list(parts))
 
 
 # ---------------------------------------------------------------- request level

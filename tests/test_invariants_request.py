@@ -34,6 +34,7 @@ from harness.model import (
 )
 from harness.params import CallParams
 from harness.scenarios import load_scenarios
+from harness.scenarios.dsl import call, result, user
 from harness.strategies import histories
 from harness.targets import Target
 from tests.invariant_cases import REFERENCE, Mutant, agent_loops, assert_holds
@@ -106,14 +107,6 @@ def assert_caught(
     assert all(v.example for v in violations if v.message_index is not None)
 
 
-def user(text: str, *images: str) -> UserMessage:
-    return UserMessage(parts=[TextPart(text=text), *(ImageURLPart(url=u) for u in images)])
-
-
-def call(call_id: str, name: str = "read") -> ToolCallPart:
-    return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=json.dumps({"path": f"{call_id}.py"}))
-
-
 def turn(*parts: Any) -> AssistantMessage:
     calls = any(isinstance(p, ToolCallPart) for p in parts)
     return AssistantMessage(
@@ -123,23 +116,21 @@ def turn(*parts: Any) -> AssistantMessage:
     )
 
 
-def result(call_id: str, text: str, status: str = "success") -> ToolResultMessage:
-    return ToolResultMessage.model_validate(
-        {"call_id": call_id, "tool_name": "read", "status": status, "output_text": text}
-    )
-
-
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
 AGENT_LOOP: list[HistoryEvent] = [
-    user("Fix the failing test in parser.py please", PNG),
+    user("Fix the failing test in parser.py please", ImageURLPart(url=PNG)),
     DeveloperMessage(
         parts=[TextPart(text="Reminder: keep the public API unchanged")],
         command_output="UI-ONLY: $ git status -> clean working tree",
         at_files=["ui/only/attached_file.py"],
     ),
-    turn(TextPart(text="Let me look at both files."), call("call_a"), call("call_b")),
-    result("call_a", "contents of call_a.py: def parse(): ..."),
-    result("call_b", "contents of call_b.py: import parse"),
+    turn(
+        TextPart(text="Let me look at both files."),
+        call("call_a", "read", '{"path": "call_a.py"}'),
+        call("call_b", "read", '{"path": "call_b.py"}'),
+    ),
+    result(call("call_a", "read"), "contents of call_a.py: def parse(): ..."),
+    result(call("call_b", "read"), "contents of call_b.py: import parse"),
     DeveloperMessage(parts=[TextPart(text="Reminder: the tests live in tests/test_parser.py")]),
     turn(TextPart(text="The bug is in parse(); here is the fix.")),
     user("Thanks, now run the tests"),
@@ -262,8 +253,13 @@ def thinking_history(provider: str) -> tuple[list[HistoryEvent], CallParams]:
     model, parts = THINKING[provider]
     history: list[HistoryEvent] = [
         user("Why does the parser fail?"),
-        turn(*FOREIGN, *parts, TextPart(text="It fails on empty input."), call("call_t")),
-        result("call_t", "test output: 1 failed"),
+        turn(
+            *FOREIGN,
+            *parts,
+            TextPart(text="It fails on empty input."),
+            call("call_t", "read", '{"path": "call_t.py"}'),
+        ),
+        result(call("call_t", "read"), "test output: 1 failed"),
     ]
     return history, CallParams(model=model)
 
@@ -559,9 +555,9 @@ def _gemini_without_ids(reverse: bool) -> Any:
 def test_i7_pairs_gemini_calls_without_ids_by_position_and_name() -> None:
     history: list[HistoryEvent] = [
         user("look at both"),
-        turn(call("c1", "read"), call("c2", "bash")),
-        result("c1", "read output"),
-        result("c2", "bash output"),
+        turn(call("c1", "read", '{"path": "c1.py"}'), call("c2", "bash", '{"path": "c2.py"}')),
+        result(call("c1", "read"), "read output"),
+        result(call("c2", "read"), "bash output"),
     ]
     in_order = found(history, CallParams(), "gemini", "I7", Mutant(body=_gemini_without_ids(False)))
     assert in_order and all("not sent" in v.reason for v in in_order), in_order  # ids lost, pairing fine

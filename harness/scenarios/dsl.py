@@ -104,17 +104,20 @@ AssistantPart = (
 
 def assistant(
     *parts: str | AssistantPart,
-    stop: StopReason,
-    usage: Usage,
+    stop: StopReason | None = None,
+    usage: Usage | None = None,
     response_id: str | None = None,
     created_at: datetime | None = None,
+    id: str | None = None,
 ) -> AssistantMessage:
+    """An assistant message; plain strings become text parts (the corpus always gives stop and usage)."""
     return AssistantMessage(
         parts=[t(p) if isinstance(p, str) else p for p in parts],
         stop_reason=stop,
         usage=usage,
         response_id=response_id,
         created_at=created_at,
+        id=id,
     )
 
 
@@ -138,7 +141,7 @@ def usage(
 
 
 def call(
-    call_id: str, name: str, arguments: str | dict[str, object], item_id: str | None = None
+    call_id: str, name: str, arguments: str | dict[str, object] = "{}", item_id: str | None = None
 ) -> ToolCallPart:
     """A tool call; a dict is encoded compactly, a string is kept verbatim (it may be "" or invalid)."""
     args = (
