@@ -16,6 +16,7 @@ import pytest
 
 from harness.adapters import get_adapter
 from harness.closed_loop import ALLOWLIST, close_loop, close_pair, reproduce_request
+from harness.contract.providers import PROVIDERS
 from harness.importer.conversation import import_conversation
 from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.model import AssistantMessage, ThinkingSignaturePart, ToolCallPart, ToolResultMessage
@@ -82,9 +83,8 @@ def test_every_allowance_is_used_by_a_cassette() -> None:
 def test_allowlist_entries_are_documented_and_unique() -> None:
     ids = [a.id for a in ALLOWLIST]
     assert len(ids) == len(set(ids))
-    providers = {"anthropic", "gemini", "openai-chat", "openai-responses", "openrouter"}
     for allowance in ALLOWLIST:
-        assert allowance.provider in providers
+        assert allowance.provider in PROVIDERS
         assert len(allowance.why) > 40, allowance.id
         assert allowance.where and allowance.where != "*", allowance.id
 

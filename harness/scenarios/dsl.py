@@ -79,6 +79,7 @@ def scenario(*tags: str) -> Callable[[Callable[[], Body]], Callable[[], Body]]:
 
 
 def t(text: str) -> TextPart:
+    """A text part."""
     return TextPart(text=text)
 
 
@@ -88,12 +89,14 @@ def user(*parts: str | TextPart | ImageURLPart | ImageFilePart, **kw: object) ->
 
 
 def developer(*parts: str | TextPart | ImageURLPart | ImageFilePart, **kw: object) -> DeveloperMessage:
+    """A developer message; plain strings become text parts, ``kw`` sets its UI-only fields."""
     return DeveloperMessage.model_validate(
         {"parts": [t(p) if isinstance(p, str) else p for p in parts], **kw}
     )
 
 
 def system(text: str) -> SystemMessage:
+    """A system message of one text part."""
     return SystemMessage(parts=[t(text)])
 
 
@@ -172,10 +175,12 @@ def result(
 
 
 def thinking(text: str, model: str, id: str | None = None) -> ThinkingTextPart:
+    """Thinking text produced by ``model`` (its provenance decides whether it can be replayed)."""
     return ThinkingTextPart(text=text, model_id=model, id=id)
 
 
 def signature(value: str, fmt: str, model: str, id: str | None = None) -> ThinkingSignaturePart:
+    """A thinking signature in format ``fmt`` produced by ``model``."""
     return ThinkingSignaturePart(signature=value, format=fmt, model_id=model, id=id)
 
 
@@ -203,6 +208,7 @@ def at(minute: int, second: int = 0) -> datetime:
 def tool(
     name: str, description: str, properties: dict[str, object], required: Sequence[str] = ()
 ) -> ToolSpec:
+    """A tool spec whose parameters are an object schema of ``properties`` (``required`` when given)."""
     schema: dict[str, object] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = list(required)

@@ -13,7 +13,7 @@ readable histories (no filter-heavy strategies):
   the loop contract they keep.
 
 One module per job: ``parts`` and ``events`` (valid objects), ``representable``,
-``loops``, ``adversarial``, and ``contract`` (the checker). This facade keeps the names.
+``loops``, ``adversarial``, and ``loop_contract`` (the checker). This facade keeps the names.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from harness.contract.providers import PROVIDERS as PROVIDERS
 from harness.strategies.adversarial import NASTY_TEXT as NASTY_TEXT
 from harness.strategies.adversarial import Mutation as Mutation
 from harness.strategies.adversarial import adversarial_histories as adversarial_histories
-from harness.strategies.contract import loop_contract_violations as loop_contract_violations
 from harness.strategies.events import assistant_messages as assistant_messages
 from harness.strategies.events import developer_messages as developer_messages
 from harness.strategies.events import error_events as error_events
@@ -32,6 +31,7 @@ from harness.strategies.events import system_messages as system_messages
 from harness.strategies.events import task_metadata_events as task_metadata_events
 from harness.strategies.events import tool_messages as tool_messages
 from harness.strategies.events import user_messages as user_messages
+from harness.strategies.loop_contract import loop_contract_violations as loop_contract_violations
 from harness.strategies.loops import agent_loops as agent_loops
 from harness.strategies.loops import well_formed_turn as well_formed_turn
 from harness.strategies.parts import SIGNATURE_FORMATS as SIGNATURE_FORMATS
