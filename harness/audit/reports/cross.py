@@ -42,7 +42,7 @@ def _title(cross: CrossTarget) -> str:
 def _about(cross: CrossTarget) -> str:
     return (
         f"{len(cross.labels)} targets x {len(cross.providers)} providers x {len(cross.checks)} checks; "
-        "each square is the target's own audit square; - : not audited"
+        "each square is that target's own audit square (- where its audit did not run the provider or check)"
     )
 
 
