@@ -319,6 +319,10 @@ def _audit(*args: Any, **kwargs: Any) -> None:
 
 app.command(name="audit")(_audit)
 
+from harness.audit.compare_command import compare_command  # noqa: E402
+
+app.command(name="compare")(compare_command)
+
 
 from harness.traffic.audit_command import audit_traffic_command  # noqa: E402
 

@@ -63,6 +63,7 @@ def audit(
     from harness.audit.reports import print_report, write_reports
     from harness.audit.run import run_audit
     from harness.contract.providers import PROVIDERS
+    from harness.progress import progress_bar
     from harness.targets import TargetError, get_target
 
     try:
@@ -84,14 +85,16 @@ def audit(
     except BaselineError as exc:
         _fail(f"--baseline: {exc}")
     try:
-        result = run_audit(
-            chosen,
-            providers,
-            examples=examples,
-            model=model,
-            cassettes=cassettes or CASSETTES,
-            progress=lambda line: typer.echo(f"audit: {line}", err=True),
-        )
+        with progress_bar("audit") as advance:  # a bar on a terminal only; the stage lines stay
+            result = run_audit(
+                chosen,
+                providers,
+                examples=examples,
+                model=model,
+                cassettes=cassettes or CASSETTES,
+                progress=lambda line: typer.echo(f"audit: {line}", err=True),
+                advance=advance,
+            )
     except TargetError as exc:
         _fail(f"--target: {exc}")
     comparison = compare(result, before, fatal)

@@ -24,6 +24,10 @@ def _reference_replay(provider: str, exchange: Exchange) -> CallResult | None:
         return None
 
 
+def _no_progress(done: int, total: int) -> None:
+    """No progress bar."""
+
+
 def run_audit(
     target: Target,
     providers: Sequence[str] | None = None,
@@ -32,17 +36,27 @@ def run_audit(
     model: str | None = None,
     cassettes: Path | None = CASSETTES,
     progress: Callable[[str], None] | None = None,
+    advance: Callable[[int, int], None] | None = None,
 ) -> AuditResult:
-    """Audit ``target`` for ``providers`` (all it implements by default); ``model`` overrides every case's."""
+    """Audit ``target`` for ``providers`` (all it implements by default); ``model`` overrides every case's.
+
+    ``progress(line)`` hears each stage in a line; ``advance(done, total)`` every case (a
+    progress bar: the total grows by the cassettes once they are read).
+    """
+    tick: Callable[[int, int], None] = advance or _no_progress
     chosen = list(providers if providers is not None else target.providers())
     runner = load_runner()
     notes = [runner.missing] if runner.missing else []
     records: list[Record] = []
     cases = request_cases(generated_histories(examples), model)
+    done, total = 0, len(cases) * len(chosen)
     for provider in chosen:
         if progress:
             progress(f"{provider}: {len(cases)} histories")
-        records += [check_request(target, provider, case, runner) for case in cases]
+        for case in cases:
+            records.append(check_request(target, provider, case, runner))
+            done += 1
+            tick(done, total)
         if runner.probe is not None:  # history-independent: once per provider, not once per case
             probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": runner.probe(provider, target)})
             if probe.failed:
@@ -56,7 +70,11 @@ def run_audit(
         notes += [f"unreadable cassette skipped: {line}" for line in unreadable]
         if progress:
             progress(f"{len(replays)} recorded model calls")
-        records += [check_replay(target, c, _reference_replay(c.provider, c.exchange)) for c in replays]
+        total += len(replays)
+        for replay in replays:
+            records.append(check_replay(target, replay, _reference_replay(replay.provider, replay.exchange)))
+            done += 1
+            tick(done, total)
     else:
         notes.append(f"cassette replays skipped: no cassette directory at {cassettes}")
     order = {p: n for n, p in enumerate(chosen)}

@@ -22,9 +22,9 @@ from harness.audit.reports.common import (
 )
 from harness.contract.kinds import KIND_MEANINGS, KINDS
 
-__all__ = ["render_html"]
+__all__ = ["CSS", "render_html"]
 
-_CSS = """
+CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1200px}
 pre,li{overflow-wrap:anywhere;white-space:pre-wrap}.legend td,.summary td:last-child{text-align:left}
 table.matrix{font-size:12px}table.matrix td,table.matrix th{padding:.2em .35em;white-space:nowrap}
@@ -155,7 +155,7 @@ def render_html(result: AuditResult, comparison: BaselineComparison) -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{escape(summary_line(result))}</p>",
         *_summary(result),

@@ -22,17 +22,17 @@ from harness.audit.reports.common import (
 )
 from harness.contract.kinds import KINDS
 
-__all__ = ["print_report"]
+__all__ = ["KIND_STYLE", "STATUS_STYLE", "fits", "print_report"]
 
-_STYLE = {"pass": "green", "fail": "bold red", "skip": "dim"}
+STATUS_STYLE = {"pass": "green", "fail": "bold red", "skip": "dim"}
 #: A failure's colour by its worst kind: what the API refuses, what silently loses, what merely differs.
-_KIND_STYLE = {"reject": "bold red", "degrade": "red", "policy": "yellow"}
+KIND_STYLE = {"reject": "bold red", "degrade": "red", "policy": "yellow"}
 _HEADER = SHORT_HEADERS
 
 
 def _style(cell: Cell) -> str:
     view = cell_view(cell)
-    return _KIND_STYLE[view.kind] if view.kind else _STYLE[view.status]
+    return KIND_STYLE[view.kind] if view.kind else STATUS_STYLE[view.status]
 
 
 def _summary(result: AuditResult) -> Table:
@@ -40,7 +40,7 @@ def _summary(result: AuditResult) -> Table:
     table = Table(title="Summary (squares = provider x check)", title_justify="left", expand=False)
     table.add_column("provider", no_wrap=True)
     for kind in KINDS:
-        table.add_column(kind, justify="right", style=_KIND_STYLE[kind])
+        table.add_column(kind, justify="right", style=KIND_STYLE[kind])
     table.add_column("skip", justify="right", style="dim")
     table.add_column("worst", overflow="fold")
     for provider, row in result.matrix().items():
@@ -71,7 +71,7 @@ def _matrix(result: AuditResult) -> Table:
     return table
 
 
-def _fits(table: Table, console: Console) -> bool:
+def fits(table: Table, console: Console) -> bool:
     """Whether the table's natural width (nothing shrunk, nothing cut) fits the terminal."""
     natural = Measurement.get(console, console.options.update_width(100_000), table)
     return natural.maximum <= console.width
@@ -99,7 +99,7 @@ def print_report(result: AuditResult, comparison: BaselineComparison, console: C
     console = console or Console(width=None if Console().is_terminal else 160)
     console.print(_summary(result))
     table = _matrix(result)
-    if _fits(table, console):
+    if fits(table, console):
         console.print(table)
     else:
         _by_provider(result, console)

@@ -1,0 +1,68 @@
+"""``harness audit`` shows a progress bar on a terminal's stderr only, and keeps its one-line stage messages."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from harness.cli import app
+from harness.targets import Target
+from tests.test_audit import ToyTarget
+
+STAGES = ["audit: anthropic: ", "audit: wrote "]
+
+
+def test_no_bar_when_stderr_is_not_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    toy: Target = ToyTarget("toy", "1")
+    monkeypatch.setattr("harness.targets.get_target", lambda name: toy)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    args = ["audit", "--target", "toy", "--examples", "1", "--cassettes", str(tmp_path / "none")]
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert [line[: len(stage)] for line, stage in zip(lines, STAGES, strict=True)] == STAGES, lines
+    assert "\x1b" not in result.stderr and "\r" not in result.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_bar_on_a_terminal_and_the_stage_lines_kept(tmp_path: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    args = ["audit", "--provider", "anthropic", "--examples", "1", "--cassettes", str(tmp_path / "none")]
+    code = "from harness.cli import app; app()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *args, "--out", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+    )
+    os.close(slave)
+    chunks: list[bytes] = []
+
+    def drain() -> None:  # a full pseudo-terminal buffer would block the audit
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the other end closed
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    assert process.wait(timeout=120) == 0
+    reader.join(timeout=10)
+    os.close(master)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert "\x1b[" in shown and "━" in shown, shown[:400]  # the bar
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    for stage in STAGES:  # whole, between redraws of the bar
+        assert re.search(re.escape(stage) + r"[^\r\n]+\r?\n", plain), (stage, plain[-800:])
