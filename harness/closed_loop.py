@@ -34,9 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from harness.adapters import get_adapter
-from harness.adapters.base import RenderWarning
 from harness.importer import import_request
+from harness.mapping.adapter import RenderWarning
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -45,8 +44,8 @@ from harness.model import (
     ToolResultMessage,
 )
 from harness.params import CallParams
+from harness.providers import get_adapter, get_parser
 from harness.replay import Exchange, load_exchanges, replay_exchange
-from harness.stream import get_parser
 
 __all__ = [
     "ALLOWLIST",

@@ -35,7 +35,7 @@ from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
 from harness.replay import Exchange, parser_for, replay_exchange
-from harness.stream import CallResult
+from harness.stream.base import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
     import httpx2

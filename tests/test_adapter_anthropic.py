@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.anthropic import ADAPTER, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, PLACEHOLDER_USER_TEXT
-from harness.adapters.base import Rendered, canonical_json
+from harness.mapping.adapter import Rendered, canonical_json
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -24,6 +23,12 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.anthropic.request import (
+    ADAPTER,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    PLACEHOLDER_USER_TEXT,
+)
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 TOOLS = [ToolSpec(name="read")]

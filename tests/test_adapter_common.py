@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.adapters.common import (
+from harness.mapping.prepare import (
     IdPolicy,
     PartUnit,
     ThinkingUnit,

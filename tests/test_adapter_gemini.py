@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import Rendered, canonical_json
-from harness.adapters.gemini import ADAPTER, PLACEHOLDER_USER_TEXT, SKIP_SIGNATURE, endpoint_path
+from harness.mapping.adapter import Rendered, canonical_json
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -26,6 +25,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.gemini.request import ADAPTER, PLACEHOLDER_USER_TEXT, SKIP_SIGNATURE, endpoint_path
 
 G3 = "gemini-3-pro-preview"
 G25 = "gemini-2.5-flash"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters import canonical_json
-from harness.adapters.base import Rendered
-from harness.adapters.common import SYNTHETIC_RESULT_TEXT
-from harness.adapters.openai_chat import ADAPTER, DEFAULT_MODEL
+from harness.contract.rendered import canonical_json
+from harness.mapping.adapter import Rendered
+from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -23,6 +22,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.openai_chat.request import ADAPTER, DEFAULT_MODEL
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 READ = ToolSpec(name="read", description="Read a file", parameters={"type": "object", "properties": {}})
@@ -357,8 +357,8 @@ def test_same_input_same_bytes() -> None:
 
 def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> None:
     # Finding F3 of the invariants: messages: [] violates the schema's minItems.
-    from harness.adapters import get_adapter
     from harness.params import CallParams
+    from harness.providers import get_adapter
 
     for provider in ("openai-chat", "openrouter"):
         out = get_adapter(provider).render([], CallParams(system="be brief"))

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from harness.adapters import get_adapter
 from harness.closed_loop import (
     ALLOWLIST,
     Allowance,
@@ -27,8 +26,8 @@ from harness.closed_loop import (
     reproduce_request,
 )
 from harness.model import AssistantMessage, ThinkingSignaturePart, ToolCallPart, ToolResultMessage
+from harness.providers import get_adapter, get_parser
 from harness.replay import Exchange, replay_exchange
-from harness.stream import get_parser
 from tests.cassette_cases import case_id, cassette_cases, model_calls
 
 ROUND_TRIPS = [c for c in cassette_cases() if len(model_calls(*c)) >= 2]

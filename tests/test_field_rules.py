@@ -15,11 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from harness.adapters import PROVIDERS, get_adapter
-from harness.adapters.profiles import TOOL_NAME_RULES, normalize_media_type, tool_name_rule
-from harness.adapters.toolnames import canonical_name, restore_call, wire_name, wire_names
 from harness.cli import app
 from harness.codec import dumps_history
+from harness.mapping.profiles import TOOL_NAME_RULES, normalize_media_type, tool_name_rule
+from harness.mapping.toolnames import canonical_name, restore_call, wire_name, wire_names
 from harness.model import (
     AssistantMessage,
     HistoryEvent,
@@ -31,6 +30,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ToolSpec
+from harness.providers import PROVIDERS, get_adapter
 
 runner = CliRunner()
 

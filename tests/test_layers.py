@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent / "harness"
 JUDGES = ("invariants", "oracles", "emit", "rules", "traffic", "importer")
 #: The reference implementation (and what wraps it).
 REFERENCE = (
-    "harness.adapters",
+    "harness.providers",
+    "harness.mapping",
     "harness.stream",
     "harness.replay",
     "harness.closed_loop",
@@ -75,12 +76,12 @@ def test_judges_and_the_contract_keep_their_layer(module: str, path: Path) -> No
 @pytest.mark.parametrize(
     ("module", "source"),
     [
-        ("harness.invariants.shape", "from harness.adapters.common import prepare"),
-        ("harness.oracles.spec", "def f():\n    import harness.stream.anthropic"),
+        ("harness.invariants.shape", "from harness.mapping.prepare import prepare"),
+        ("harness.oracles.spec", "def f():\n    import harness.providers.anthropic.stream"),
         ("harness.rules.tools", "from harness.replay import replay_exchange"),
         ("harness.emit.gemini", "from harness.targets.reference import TARGET"),
-        ("harness.contract.target", "from harness.adapters.base import Rendered"),
-        ("harness.invariants.tools", "from ..adapters import get_adapter"),
+        ("harness.contract.target", "from harness.mapping.adapter import Rendered"),
+        ("harness.invariants.tools", "from ..providers import get_adapter"),
     ],
 )
 def test_the_rule_catches_a_judge_importing_the_reference(module: str, source: str) -> None:

@@ -76,8 +76,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.mapping.adapter import Rendered
+from harness.mapping.prepare import (
     ContentItem,
     IdPolicy,
     PartUnit,
@@ -93,7 +93,7 @@ from harness.adapters.common import (
     thinking_text_problem,
     warn_image_file,
 )
-from harness.adapters.profiles import (
+from harness.mapping.profiles import (
     gemini_accepts_system_instruction,
     gemini_function_response_parts,
     gemini_version,
@@ -108,6 +108,7 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.gemini.profile import DEFAULT_MODEL
 
 __all__ = [
     "ADAPTER",
@@ -121,7 +122,6 @@ __all__ = [
 ]
 
 PROVIDER_ID = "gemini"
-DEFAULT_MODEL = "gemini-2.5-flash"
 # Documented sentinel for function calls with no real signature (Gemini 3 validation).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
 # The user content put first when the history opens with a model turn (or has none).

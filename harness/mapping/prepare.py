@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from harness.adapters.base import RenderWarning
-from harness.adapters.profiles import normalize_media_type, tool_name_rule
-from harness.adapters.toolnames import wire_names
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
+from harness.mapping.adapter import RenderWarning
+from harness.mapping.profiles import normalize_media_type, tool_name_rule
+from harness.mapping.toolnames import wire_names
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -154,7 +154,7 @@ class Prepared:
     items: list[WireItem]
     tools: list[ToolSpec]
     warnings: Warnings
-    # Canonical tool name -> the name to send (see harness.adapters.toolnames).
+    # Canonical tool name -> the name to send (see harness.mapping.toolnames).
     names: dict[str, str] = field(default_factory=dict[str, str])
 
     def name(self, canonical: str) -> str:
@@ -421,7 +421,7 @@ def _map_tool_names(
 
     Field reports: OpenAI "Invalid 'tools[0].function.name': string does not match pattern"
     / "string too long ... maximum length 64" for MCP names. The map is reversible
-    (harness.adapters.toolnames), so a streamed call's name maps back.
+    (harness.mapping.toolnames), so a streamed call's name maps back.
     """
     used = [t.name for t in tools]
     for item in items:

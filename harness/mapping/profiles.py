@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from harness.adapters.toolnames import NameRule
+from harness.mapping.toolnames import NameRule
 
 __all__ = [
     "ANTHROPIC_IMAGE_MEDIA_TYPES",

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.providers.openai_chat.stream import OpenAIChatParser
 from harness.stream.base import ThinkingDelta
-from harness.stream.openai_chat import OpenAIChatParser
 
 __all__ = ["PARSER", "OpenRouterParser"]
 

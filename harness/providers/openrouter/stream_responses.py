@@ -11,7 +11,7 @@ Recorded example: ``cassettes/openrouter/pai__or_gptoss20b_responses_raw_cot.yam
 
 from __future__ import annotations
 
-from harness.stream.openai_responses import OpenAIResponsesParser
+from harness.providers.openai_responses.stream import OpenAIResponsesParser
 
 __all__ = ["PARSER", "OpenRouterResponsesParser"]
 

@@ -77,8 +77,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.mapping.adapter import Rendered
+from harness.mapping.prepare import (
     ContentItem,
     IdPolicy,
     PartUnit,
@@ -95,7 +95,7 @@ from harness.adapters.common import (
     thinking_text_problem,
     warn_image_file,
 )
-from harness.adapters.profiles import ANTHROPIC_IMAGE_MEDIA_TYPES, normalize_media_type
+from harness.mapping.profiles import ANTHROPIC_IMAGE_MEDIA_TYPES, normalize_media_type
 from harness.model import (
     HistoryEvent,
     ImageFilePart,
@@ -105,6 +105,7 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.anthropic.profile import DEFAULT_MODEL
 
 __all__ = [
     "ADAPTER",
@@ -116,7 +117,6 @@ __all__ = [
 ]
 
 PROVIDER_ID = "anthropic"
-DEFAULT_MODEL = "claude-sonnet-4-5"
 DEFAULT_MAX_TOKENS = 4096
 DEFAULT_THINKING_BUDGET = 4096
 MIN_THINKING_BUDGET = 1024

@@ -58,8 +58,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.mapping.adapter import Rendered
+from harness.mapping.prepare import (
     ContentItem,
     IdPolicy,
     PartUnit,
@@ -75,6 +75,7 @@ from harness.adapters.common import (
 )
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.openai_chat.profile import DEFAULT_MODEL
 
 __all__ = [
     "ADAPTER",
@@ -94,7 +95,6 @@ __all__ = [
 ]
 
 PROVIDER_ID = "openai-chat"
-DEFAULT_MODEL = "gpt-4.1-mini"
 # ChatCompletionMessageToolCall.id: the API enforces maxLength 40 (not in the spec).
 ID_POLICY = IdPolicy(max_length=40)
 # OpenAI model families without reasoning: they reject ``reasoning_effort`` / ``reasoning``

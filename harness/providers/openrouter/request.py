@@ -61,9 +61,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.adapters import openai_chat as chat
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.mapping.adapter import Rendered
+from harness.mapping.prepare import (
     IdPolicy,
     ThinkingUnit,
     Warnings,
@@ -74,11 +73,12 @@ from harness.adapters.common import (
 )
 from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
 from harness.params import CallParams, ThinkingParams
+from harness.providers.openai_chat import request as chat
+from harness.providers.openrouter.profile import DEFAULT_MODEL
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
 
 PROVIDER_ID = "openrouter"
-DEFAULT_MODEL = "openai/gpt-4.1-mini"
 ID_POLICY = IdPolicy(pattern=r"[A-Za-z0-9_-]+", max_length=64)
 # Formats whose signature rides on the reasoning.text entry (Anthropic thinking blocks).
 SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})

@@ -89,8 +89,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.mapping.adapter import Rendered
+from harness.mapping.prepare import (
     AssistantUnit,
     ContentItem,
     IdPolicy,
@@ -107,14 +107,14 @@ from harness.adapters.common import (
     thinking_text_problem,
     warn_image_file,
 )
-from harness.adapters.openai_chat import PLACEHOLDER_USER_TEXT, accepts_reasoning
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.openai_chat.request import PLACEHOLDER_USER_TEXT, accepts_reasoning
+from harness.providers.openai_responses.profile import DEFAULT_MODEL
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "OpenAIResponsesAdapter"]
 
 PROVIDER_ID = "openai-responses"
-DEFAULT_MODEL = "gpt-5"
 # FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).
 ID_POLICY = IdPolicy(max_length=64)
 # CreateResponse.max_output_tokens: minimum 16.
