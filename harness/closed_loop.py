@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from harness.contract.rendered import RenderWarning
 from harness.importer import import_request
-from harness.mapping.adapter import RenderWarning
 from harness.model import (
     AnyPart,
     AssistantMessage,

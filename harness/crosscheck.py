@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, cast
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
+from harness.providers import PROVIDERS
 from harness.replay import Exchange, parser_for, replay_exchange
 from harness.stream.base import CallResult
 
@@ -70,7 +71,6 @@ __all__ = [
     "split_calls",
 ]
 
-PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 Shape = dict[str, Any]
 Part = tuple[Any, ...]
 

@@ -24,10 +24,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from harness.codec import dumps_history
+from harness.contract.rendered import Rendered
 from harness.invariants import Violation, run_invariants
 from harness.invariants.base import Continuation
 from harness.invariants.continuation import next_turn as default_next_turn
-from harness.mapping.adapter import Rendered
 from harness.model import (
     AnyPart,
     AssistantMessage,

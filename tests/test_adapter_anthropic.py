@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from harness.mapping.adapter import Rendered, canonical_json
+from harness.contract.rendered import Rendered, canonical_json
+from harness.mapping.toolbox import PLACEHOLDER_USER_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -27,7 +28,6 @@ from harness.providers.anthropic.request import (
     ADAPTER,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
-    PLACEHOLDER_USER_TEXT,
 )
 
 PNG = "data:image/png;base64,iVBORw0KGgo="

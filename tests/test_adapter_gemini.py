@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from harness.mapping.adapter import Rendered, canonical_json
+from harness.contract.rendered import Rendered, canonical_json
+from harness.mapping.toolbox import PLACEHOLDER_USER_TEXT
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -25,7 +26,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
-from harness.providers.gemini.request import ADAPTER, PLACEHOLDER_USER_TEXT, SKIP_SIGNATURE, endpoint_path
+from harness.providers.gemini.request import ADAPTER, SKIP_SIGNATURE, endpoint_path
 
 G3 = "gemini-3-pro-preview"
 G25 = "gemini-2.5-flash"

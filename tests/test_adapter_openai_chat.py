@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.rendered import canonical_json
-from harness.mapping.adapter import Rendered
+from harness.contract.rendered import Rendered, canonical_json
 from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.mapping.adapter import Rendered, canonical_json
+from harness.contract.rendered import Rendered, canonical_json
 from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,

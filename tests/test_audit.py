@@ -16,7 +16,7 @@ from harness.audit import AuditResult, compare, load_baseline, print_report, run
 from harness.audit.baseline import Comparison
 from harness.audit.generated import generated_histories
 from harness.cli import app
-from harness.mapping.adapter import Rendered
+from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from harness.contract.providers import PROVIDERS
 from harness.importer import anthropic, chat, gemini, responses
 from harness.importer.common import Ledger, obj
 from harness.model import HistoryEvent
@@ -23,7 +24,6 @@ from harness.params import CallParams
 
 __all__ = ["PROVIDERS", "Imported", "import_request"]
 
-PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 #: The body format each provider's importer reads.
 NATIVE_WIRE = {
     "anthropic": "anthropic",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.mapping.adapter import RenderWarning
+from harness.contract.rendered import RenderWarning
 from harness.model import HistoryEvent, ToolCallPart
 from harness.params import CallParams
 from harness.providers import get_parser

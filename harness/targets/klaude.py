@@ -100,8 +100,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import IO, Any, cast
 
+from harness.contract.rendered import Rendered
 from harness.contract.routing import route
-from harness.mapping.adapter import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.providers import PROVIDERS

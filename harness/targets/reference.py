@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.mapping.adapter import Rendered
+from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.providers import PROVIDERS, get_adapter

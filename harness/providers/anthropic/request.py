@@ -77,10 +77,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from harness.mapping.adapter import Rendered
-from harness.mapping.prepare import (
+from harness.contract.rendered import Rendered
+from harness.mapping.media import normalize_media_type
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_arguments,
+    parse_data_url,
+    placeholder_user,
+    signature_drop_code,
+    signature_problem,
+    thinking_text_problem,
+    warn_image_file,
+)
+from harness.mapping.wire import (
     ContentItem,
-    IdPolicy,
     PartUnit,
     Prepared,
     ThinkingUnit,
@@ -88,14 +98,7 @@ from harness.mapping.prepare import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    parse_arguments,
-    parse_data_url,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-    warn_image_file,
 )
-from harness.mapping.profiles import ANTHROPIC_IMAGE_MEDIA_TYPES, normalize_media_type
 from harness.model import (
     HistoryEvent,
     ImageFilePart,
@@ -105,7 +108,16 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
-from harness.providers.anthropic.profile import DEFAULT_MODEL
+from harness.providers.anthropic.profile import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    DEFAULT_THINKING_BUDGET,
+    EFFORT_BUDGETS,
+    IMAGE_MEDIA_TYPES,
+    MIN_THINKING_BUDGET,
+    TOOL_ID_POLICY,
+    TOOL_NAMES,
+)
 
 __all__ = [
     "ADAPTER",
@@ -117,18 +129,8 @@ __all__ = [
 ]
 
 PROVIDER_ID = "anthropic"
-DEFAULT_MAX_TOKENS = 4096
-DEFAULT_THINKING_BUDGET = 4096
-MIN_THINKING_BUDGET = 1024
-EFFORT_BUDGETS: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 4096, "high": 16384}
-PLACEHOLDER_USER_TEXT = "(conversation start)"
 # Sent as the content of an error tool result that has none (Anthropic rejects it empty).
 EMPTY_ERROR_TEXT = "(the tool reported an error without output)"
-
-IMAGE_MEDIA_TYPES = ANTHROPIC_IMAGE_MEDIA_TYPES
-
-# Spec RequestToolUseBlock.id / RequestToolResultBlock.tool_use_id, and Tool.name.
-TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
 
 _THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 
@@ -273,7 +275,7 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
                 "thinking_signature",
             )
         warnings.add(
-            index, unit.signature_index, "thinking_signature", _drop_code(sig), f"{problem}; dropped"
+            index, unit.signature_index, "thinking_signature", signature_drop_code(sig), f"{problem}; dropped"
         )
         return None
     if text is None:
@@ -295,15 +297,10 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
             "thinking_text",
             ((index, unit.signature_index, "thinking_signature"),),
         )
-    code = _drop_code(sig)
+    code = signature_drop_code(sig)
     warnings.add(index, unit.text_index, "thinking_text", code, f"{problem}; dropped")
     warnings.add(index, unit.signature_index, "thinking_signature", code, f"{problem}; dropped")
     return None
-
-
-def _drop_code(sig: ThinkingSignaturePart) -> str:
-    """An empty signature is an interrupted stream (unsigned); any other refusal is foreign."""
-    return "thinking-unsigned" if not sig.signature else "thinking-foreign"
 
 
 def _warn_lone_signature(
@@ -318,7 +315,7 @@ def _warn_lone_signature(
     """
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        warnings.add(index, part_index, "thinking_signature", _drop_code(sig), f"{problem}; dropped")
+        warnings.add(index, part_index, "thinking_signature", signature_drop_code(sig), f"{problem}; dropped")
         return
     warnings.add(
         index,
@@ -449,8 +446,7 @@ def _ensure_user_first(messages: list[_Message], warnings: Warnings) -> list[_Me
         if messages
         else "no message left to send; a placeholder user message was sent"
     )
-    warnings.add(None, None, None, "placeholder-user", reason)
-    placeholder = _Block({"type": "text", "text": PLACEHOLDER_USER_TEXT}, None, None, None)
+    placeholder = _Block({"type": "text", "text": placeholder_user(warnings, reason)}, None, None, None)
     return [_Message("user", None, [placeholder]), *messages]
 
 
@@ -709,7 +705,7 @@ class AnthropicAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _wire_messages(prepared, model)  # tool names already mapped by prepare()

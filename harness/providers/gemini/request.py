@@ -30,10 +30,10 @@ Decisions where the design left room (each also in the adapter report):
   ``FunctionResponse.response`` documents). ``name`` is the call's name.
 - Tool result images and developer parts appended to a result are sent as ordinary
   parts of that same user content right after the turn's function responses
-  (``tool-image-outside-result``). On Gemini 3 (``profiles.gemini_function_response_parts``)
+  (``tool-image-outside-result``). On Gemini 3 (``profile.function_response_parts``)
   a result's base64 images go inside its ``functionResponse.parts`` as ``inlineData``
   (multimodal function responses; the Discovery schema takes inline data only there).
-- Gemma (``profiles.gemini_accepts_system_instruction``) rejects ``systemInstruction``
+- Gemma (``profile.accepts_system_instruction``) rejects ``systemInstruction``
   ("Developer instruction is not enabled"): the system parts open the first user
   content instead (``system-as-user``).
 - Tool names follow Gemini's rule: ``prepare()`` maps the others (``tool-name-mapped``).
@@ -76,27 +76,26 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.mapping.adapter import Rendered
-from harness.mapping.prepare import (
+from harness.contract.rendered import Rendered
+from harness.contract.thinking import google_signature_carrier
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_arguments,
+    parse_data_url,
+    placeholder_user,
+    signature_drop_code,
+    signature_problem,
+    thinking_text_problem,
+    warn_image_file,
+)
+from harness.mapping.wire import (
     ContentItem,
-    IdPolicy,
     PartUnit,
     Warnings,
     WireAssistant,
     WireItem,
     WireToolResult,
     WireUser,
-    parse_arguments,
-    parse_data_url,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-    warn_image_file,
-)
-from harness.mapping.profiles import (
-    gemini_accepts_system_instruction,
-    gemini_function_response_parts,
-    gemini_version,
 )
 from harness.model import (
     HistoryEvent,
@@ -108,12 +107,18 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
-from harness.providers.gemini.profile import DEFAULT_MODEL
+from harness.providers.gemini import profile
+from harness.providers.gemini.profile import (
+    DEFAULT_MODEL,
+    EFFORT_TO_LEVEL,
+    ID_POLICY,
+    MIME_BY_EXTENSION,
+    TOOL_NAMES,
+)
 
 __all__ = [
     "ADAPTER",
     "DEFAULT_MODEL",
-    "PLACEHOLDER_USER_TEXT",
     "PROVIDER_ID",
     "SKIP_SIGNATURE",
     "GeminiAdapter",
@@ -124,24 +129,8 @@ __all__ = [
 PROVIDER_ID = "gemini"
 # Documented sentinel for function calls with no real signature (Gemini 3 validation).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
-# The user content put first when the history opens with a model turn (or has none).
-PLACEHOLDER_USER_TEXT = "(conversation start)"
-# Gemini's function call ids are optional and unconstrained; only empty ids get mapped.
-ID_POLICY = IdPolicy()
 
 Json = dict[str, Any]
-
-_MIME_BY_EXTENSION = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".webp": "image/webp",
-    ".gif": "image/gif",
-    ".heic": "image/heic",
-    ".heif": "image/heif",
-}
-_EFFORT_TO_LEVEL = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"}
-# FunctionDeclaration.name: a-z, A-Z, 0-9, underscores, colons, dots and dashes, at most 128.
 
 
 class GeminiAdapter:
@@ -151,11 +140,11 @@ class GeminiAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         model = model_name(params)
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
         system = _system_instruction(prepared.system)
-        if system is not None and gemini_accepts_system_instruction(model):
+        if system is not None and profile.accepts_system_instruction(model):
             body["systemInstruction"] = system
         elif system is not None:
             _system_into_first_user(body["contents"], system, model, warnings)
@@ -187,17 +176,6 @@ def endpoint_path(params: CallParams) -> str:
     """
     method = "streamGenerateContent?alt=sse" if params.stream else "generateContent"
     return f"models/{model_name(params)}:{method}"
-
-
-def _model_version(model: str) -> float | None:
-    """``gemini-2.5-pro`` -> 2.5, ``gemini-3-pro-preview`` -> 3.0; None for aliases like ``gemini-flash-latest``."""
-    return gemini_version(model)
-
-
-def _validates_call_signatures(model: str) -> bool:
-    """Gemini 3 and later reject current-turn function calls without a thought signature."""
-    version = _model_version(model)
-    return version is not None and version >= 3
 
 
 # ---------------------------------------------------------------- system and tools
@@ -266,7 +244,7 @@ def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -
 
     https://ai.google.dev/gemini-api/docs/thinking#set-budget and #thinking-levels
     """
-    version = _model_version(model)
+    version = profile.version(model)
     if version is not None and version < 2.5:
         if thinking.enabled:
             warnings.add(
@@ -280,7 +258,7 @@ def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -
     if not thinking.enabled:
         return _thinking_off(model, version, warnings)
     config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
-    level = _EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
+    level = EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
     if version is not None and version >= 3 and level is not None:
         config["thinkingLevel"] = level
     elif thinking.budget_tokens is not None:
@@ -341,7 +319,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
             # Every model step, not only the current turn's: Gemini validates the current
             # turn only, but a placeholder that vanishes once a turn is appended would change
             # the earlier contents (prefix stability, I9; finding F2).
-            validate = _validates_call_signatures(model)
+            validate = profile.validates_call_signatures(model)
             turns.append(_Turn("model", item.index, _assistant_parts(item, model, validate, warnings)))
             i += 1
         elif isinstance(item, WireToolResult):
@@ -351,7 +329,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 assert isinstance(result, WireToolResult)
                 group.append(result)
                 i += 1
-            parts = _tool_results_parts(group, calls, gemini_function_response_parts(model), warnings)
+            parts = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
             turns.append(_Turn("user", group[0].index, parts))
         else:
             turns.append(_Turn("user", item.index, _user_parts(item, warnings)))
@@ -377,8 +355,7 @@ def _ensure_user_first(contents: list[Json], warnings: Warnings) -> list[Json]:
         if contents
         else "history has no content to send; a placeholder user content was sent"
     )
-    warnings.add(None, None, None, "placeholder-user", reason)
-    return [{"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]}, *contents]
+    return [{"role": "user", "parts": [{"text": placeholder_user(warnings, reason)}]}, *contents]
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")
@@ -487,7 +464,7 @@ def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings
 def _guess_image_mime(url: str) -> str | None:
     """Deterministic guess from the URL path's extension (never from the network)."""
     extension = posixpath.splitext(urlsplit(url).path)[1].lower()
-    return _MIME_BY_EXTENSION.get(extension)
+    return MIME_BY_EXTENSION.get(extension)
 
 
 # ---------------------------------------------------------------- model content
@@ -586,15 +563,9 @@ def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> t
         )
     sig_problem = signature_problem(following, PROVIDER_ID, model)
     if sig_problem is not None:
-        code = _signature_drop_code(following, "thinking-foreign")
+        code = signature_drop_code(following, "thinking-foreign")
         return code, f"its signature cannot be sent ({sig_problem})"
     return None
-
-
-def _signature_drop_code(sig: ThinkingSignaturePart, foreign_code: str) -> str:
-    """An empty signature is an interrupted stream, not another provider's: ``thinking-unsigned``
-    (the code every adapter uses for field lesson 2); any other refusal is ``foreign_code``."""
-    return "thinking-unsigned" if not sig.signature else foreign_code
 
 
 def _attach_signature(
@@ -608,7 +579,7 @@ def _attach_signature(
     """Put a native ``google`` signature on the part right before it; warn and drop otherwise."""
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        code = _signature_drop_code(sig, "signature-foreign")
+        code = signature_drop_code(sig, "signature-foreign")
         warnings.add(item.index, idx, "thinking_signature", code, f"{problem}; dropped")
         return
     if not _is_base64(sig.signature):
@@ -620,13 +591,13 @@ def _attach_signature(
             "thoughtSignature is bytes on the wire and this signature is not base64; dropped",
         )
         return
-    parts = item.message.parts
-    if idx == 0 or isinstance(parts[idx - 1], ThinkingSignaturePart):
+    carrier = google_signature_carrier(item.message.parts, idx)
+    if carrier is None:
         reason = "no part before it carries it"
-    elif idx - 1 not in built:
+    elif carrier not in built:
         reason = "the part it belongs to was dropped"
     else:
-        built[idx - 1]["thoughtSignature"] = sig.signature
+        built[carrier]["thoughtSignature"] = sig.signature
         return
     warnings.add(
         item.index,

@@ -89,11 +89,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.mapping.adapter import Rendered
-from harness.mapping.prepare import (
+from harness.contract.rendered import Rendered
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_data_url,
+    placeholder_user,
+    signature_problem,
+    thinking_text_problem,
+    warn_image_file,
+)
+from harness.mapping.wire import (
     AssistantUnit,
     ContentItem,
-    IdPolicy,
     PartUnit,
     Prepared,
     ThinkingUnit,
@@ -101,26 +108,21 @@ from harness.mapping.prepare import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    parse_data_url,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-    warn_image_file,
 )
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
-from harness.providers.openai_chat.request import PLACEHOLDER_USER_TEXT, accepts_reasoning
-from harness.providers.openai_responses.profile import DEFAULT_MODEL
+from harness.providers.openai_responses.profile import (
+    DEFAULT_MODEL,
+    ID_POLICY,
+    MESSAGE_PHASES,
+    MIN_OUTPUT_TOKENS,
+    TOOL_NAMES,
+    accepts_reasoning,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "OpenAIResponsesAdapter"]
 
 PROVIDER_ID = "openai-responses"
-# FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).
-ID_POLICY = IdPolicy(max_length=64)
-# CreateResponse.max_output_tokens: minimum 16.
-MIN_OUTPUT_TOKENS = 16
-# MessagePhase (OutputMessage.phase, EasyInputMessage.phase).
-MESSAGE_PHASES = ("commentary", "final_answer")
 
 JSON = dict[str, Any]
 
@@ -152,7 +154,7 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         ctx = _Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         return Rendered(body, list(prepared.warnings))
@@ -266,20 +268,8 @@ def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
     items = _drop_trailing_reasoning(items, sources, ctx)
     if not items:
         # Like every adapter: a request always carries a turn to answer (finding F3).
-        ctx.warnings.add(
-            None,
-            None,
-            None,
-            "placeholder-user",
-            "history has nothing to send; sent a placeholder user message",
-        )
-        items.append(
-            {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": PLACEHOLDER_USER_TEXT}],
-            }
-        )
+        text = placeholder_user(ctx.warnings, "history has nothing to send; sent a placeholder user message")
+        items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
     return items
 
 

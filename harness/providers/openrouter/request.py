@@ -61,27 +61,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.mapping.adapter import Rendered
-from harness.mapping.prepare import (
-    IdPolicy,
-    ThinkingUnit,
-    Warnings,
-    WireAssistant,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-)
+from harness.contract.rendered import Rendered
+from harness.mapping import chat_completions as chat
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import signature_problem, thinking_text_problem
+from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
 from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
 from harness.params import CallParams, ThinkingParams
-from harness.providers.openai_chat import request as chat
-from harness.providers.openrouter.profile import DEFAULT_MODEL
+from harness.providers.openrouter.profile import DEFAULT_MODEL, ID_POLICY, SIGNATURE_ON_TEXT, TOOL_NAMES
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
 
 PROVIDER_ID = "openrouter"
-ID_POLICY = IdPolicy(pattern=r"[A-Za-z0-9_-]+", max_length=64)
-# Formats whose signature rides on the reasoning.text entry (Anthropic thinking blocks).
-SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})
 
 JSON = dict[str, Any]
 
@@ -90,7 +81,7 @@ class OpenRouterAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         model = params.model or DEFAULT_MODEL
 
         def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:

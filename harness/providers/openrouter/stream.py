@@ -1,8 +1,8 @@
 """OpenRouter output adapter (provider id ``openrouter``).
 
 OpenRouter streams OpenAI Chat Completions chunks
-(https://openrouter.ai/docs/api-reference/streaming), so everything ``openai_chat``
-does applies (its ``: OPENROUTER PROCESSING`` keep-alive comments never reach the
+(https://openrouter.ai/docs/api-reference/streaming), so the Chat Completions core
+(``harness.stream.chat_completions``) applies (its ``: OPENROUTER PROCESSING`` keep-alive comments never reach the
 parser: the SSE decoder skips comment lines). This module adds the reasoning fields
 (https://openrouter.ai/docs/use-cases/reasoning-tokens, "Reasoning details"):
 
@@ -33,13 +33,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.providers.openai_chat.stream import OpenAIChatParser
 from harness.stream.base import ThinkingDelta
+from harness.stream.chat_completions import ChatCompletionsParser
 
 __all__ = ["PARSER", "OpenRouterParser"]
 
 
-class OpenRouterParser(OpenAIChatParser):
+class OpenRouterParser(ChatCompletionsParser):
     """OpenRouter chunks/body -> canonical assistant message, with ``reasoning_details``."""
 
     provider = "openrouter"

@@ -12,7 +12,7 @@ import json
 from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
-from harness.mapping.adapter import Rendered, RenderWarning
+from harness.contract.rendered import Rendered, RenderWarning
 from harness.model import AssistantMessage, ErrorEvent, HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange

@@ -1,0 +1,254 @@
+"""The Chat Completions stream core: OpenAI Chat (``harness.providers.openai_chat.stream``) and
+OpenRouter (``harness.providers.openrouter.stream``) both parse with it.
+
+Streamed: ``chat.completion.chunk`` objects as SSE ``data:`` lines ending with
+``data: [DONE]`` (https://platform.openai.com/docs/api-reference/chat-streaming).
+Not streamed: the ``ChatCompletion`` body
+(https://platform.openai.com/docs/api-reference/chat/object). OpenAI-compatible servers
+(DeepSeek, Groq, ...) use the same parser; OpenRouter adds its reasoning fields on top.
+
+Decisions (same final message as the SDK's ``ChatCompletionStreamState``, unless noted):
+
+- Only choice ``index`` 0 is the message (``n > 1`` is not part of the canonical model);
+  other choices are noted and skipped.
+- ``delta.content`` -> text; ``delta.reasoning_content`` (DeepSeek) or else
+  ``delta.reasoning`` (vLLM, Groq, OpenRouter, ...) -> thinking text with no signature
+  (Chat has none). A switch between text and thinking starts a new part, so parts keep
+  stream order (the SDK concatenates each field into one string).
+- ``delta.refusal`` (structured-output refusal) -> text: it is what the model said; the
+  finish reason decides the stop reason.
+- ``delta.tool_calls``: fragments keyed by ``index`` (position in the list when a server
+  omits it). id and name come from the first fragment that carries them; later fragments
+  only append ``function.arguments``. ``ToolCallStart`` once per call, as soon as both are
+  known. Difference from the SDK: its generic merge concatenates an id or name repeated in
+  later fragments (some servers repeat them); we keep the first.
+- ``finish_reason``: ``stop`` -> stop, ``length`` -> length, ``tool_calls``/
+  ``function_call`` -> tool_use, ``content_filter`` -> ``error`` with an error event (the
+  shared rule: a safety stop is an error), ``error`` (OpenRouter) -> error; unknown ->
+  stop, noted.
+- Usage (the final chunk, ``stream_options.include_usage``; Groq puts it in
+  ``x_groq.usage`` too): ``input_tokens`` = ``prompt_tokens`` (already includes cached
+  tokens), ``output_tokens`` = ``completion_tokens`` (includes reasoning tokens),
+  ``cached_input_tokens`` = ``prompt_tokens_details.cached_tokens`` (DeepSeek's
+  ``prompt_cache_hit_tokens`` as fallback), ``cache_creation_input_tokens`` =
+  ``prompt_tokens_details.cache_write_tokens``, ``reasoning_tokens`` =
+  ``completion_tokens_details.reasoning_tokens``, ``total_tokens`` as reported.
+- Completion: ``data: [DONE]``, or a finish_reason plus usage (bodies stored without the
+  sentinel, such as AI SDK ``.chunks.txt`` fixtures, are complete when both arrived). A
+  finish_reason without usage and without ``[DONE]`` ends as truncated.
+- Errors: ``{"error": {...}}`` in data (OpenAI, OpenRouter mid-stream) or an
+  ``event: error`` SSE event -> error event (retryable for 408/429/5xx codes and
+  server/rate-limit types). Another ``event:`` name, or an object that is no chunk, is
+  noted and skipped.
+- ``delta.function_call`` (the deprecated single-function form) is noted and skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from harness.model import StopReason, Usage
+from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.sse import SSEEvent
+
+__all__ = ["ChatCompletionsParser", "map_stop_reason", "map_usage"]
+
+_EMPTY: dict[str, Any] = {}  # read-only default for absent objects
+_STOP: dict[str, StopReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "content_filter": "error",
+    "error": "error",
+}
+_RETRYABLE_TYPES = frozenset(
+    {"server_error", "rate_limit_error", "rate_limit_exceeded", "timeout", "overloaded"}
+)
+
+
+def map_stop_reason(reason: str | None) -> StopReason | None:
+    """Chat ``finish_reason`` -> canonical; unknown reasons map to ``stop``."""
+    if reason is None:
+        return None
+    return _STOP.get(reason, "stop")
+
+
+def map_usage(raw: dict[str, Any]) -> Usage:
+    """Chat ``usage`` -> canonical (``prompt_tokens`` already includes cached tokens)."""
+    prompt = raw.get("prompt_tokens_details") or _EMPTY
+    completion = raw.get("completion_tokens_details") or _EMPTY
+    cached = prompt.get("cached_tokens")
+    if cached is None:
+        cached = raw.get("prompt_cache_hit_tokens")
+    return Usage(
+        input_tokens=raw.get("prompt_tokens") or 0,
+        output_tokens=raw.get("completion_tokens") or 0,
+        cached_input_tokens=cached,
+        cache_creation_input_tokens=prompt.get("cache_write_tokens"),
+        reasoning_tokens=completion.get("reasoning_tokens"),
+        total_tokens=raw.get("total_tokens"),
+    )
+
+
+def _retryable(error: dict[str, Any]) -> bool | None:
+    code, kind = error.get("code"), error.get("type")
+    if isinstance(code, int):
+        return code in (408, 429) or code >= 500
+    return True if kind in _RETRYABLE_TYPES else None
+
+
+class ChatCompletionsParser(StreamParser):
+    """Chat Completions chunks/body -> canonical assistant message."""
+
+    provider = "openai-chat"
+    wire = "openai-chat"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._last = ""  # kind of the latest content: "text" | "thinking" | "tool"
+        self._calls: dict[int, tuple[str, str]] = {}  # tool index -> (call id, name)
+        self._started: set[int] = set()
+        self._finished = False
+        self._has_usage = False
+
+    # ------------------------------------------------------------ streamed
+
+    def on_event(self, event: SSEEvent) -> None:
+        if event.data == "[DONE]":
+            self.completed = True
+            self.terminal = True
+            return
+        if event.event not in (None, "message", "error"):
+            self.note(f"{self.provider}: unknown event type {event.event!r} skipped")
+            return
+        data = self.load(event)
+        if data is None:
+            return
+        if not isinstance(data, dict):
+            self.note(f"{self.provider}: non-object data skipped: {event.data[:60]!r}")
+            return
+        chunk = cast(dict[str, Any], data)
+        if event.event == "error" or chunk.get("error"):
+            self._error(chunk)
+        elif "choices" in chunk or "usage" in chunk or "x_groq" in chunk:
+            self._chunk(chunk)
+        else:
+            self.note(f"{self.provider}: data that is no chunk skipped: {event.data[:60]!r}")
+
+    def after_terminal(self, event: SSEEvent) -> bool:
+        """A usage-only chunk of this completion (no choices) may still follow ``[DONE]``."""
+        data = json.loads(event.data)
+        return (
+            isinstance(data, dict)
+            and not data.get("choices")  # pyright: ignore[reportUnknownMemberType]
+            and data.get("id") in (None, self.response_id)  # pyright: ignore[reportUnknownMemberType]
+        )
+
+    def _chunk(self, chunk: dict[str, Any]) -> None:
+        if self.response_id is None:
+            self.response_id = chunk.get("id")
+        if chunk.get("model"):
+            self.model = chunk["model"]
+        for choice in chunk.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                self.note(
+                    f"{self.provider}: choice {choice.get('index')} skipped (only choice 0 is the message)"
+                )
+                continue
+            delta = choice.get("delta")
+            if delta:
+                self._delta(delta)
+            if choice.get("finish_reason"):
+                self._finish(choice["finish_reason"])
+        usage = chunk.get("usage") or (chunk.get("x_groq") or _EMPTY).get("usage")
+        if usage:
+            self.usage = map_usage(usage)
+            self._has_usage = True
+        if self._finished and self._has_usage:
+            self.completed = True
+            self.terminal = True  # only [DONE] (dropped) or usage-only chunks may follow
+
+    def _delta(self, delta: dict[str, Any]) -> None:
+        """One message delta (or a whole non-streamed message): reasoning, text, tool calls."""
+        self._reasoning(delta)
+        if delta.get("content"):
+            self._text(delta["content"])
+        if delta.get("refusal"):
+            self._text(delta["refusal"])
+        calls = delta.get("tool_calls")
+        if calls:
+            for position, call in enumerate(calls):
+                self._tool_call(call.get("index", position), call)
+        if delta.get("function_call"):
+            self.note(f"{self.provider}: deprecated delta.function_call skipped")
+
+    def _reasoning(self, delta: dict[str, Any]) -> None:
+        text = delta.get("reasoning_content") or delta.get("reasoning")
+        if text:
+            self._thinking(text)
+
+    def _text(self, text: str) -> None:
+        if self._last != "text":
+            self.parts.close("text")
+            self._last = "text"
+        self.parts.text("text", text)
+        self.emit(TextDelta(text))
+
+    def _thinking(self, text: str) -> None:
+        if self._last != "thinking":
+            self.parts.close("thinking")
+            self._last = "thinking"
+        self.parts.thinking("thinking", text)
+        self.emit(ThinkingDelta(text))
+
+    def _tool_call(self, index: int, call: dict[str, Any]) -> None:
+        self._last = "tool"
+        key = ("tool", index)
+        function = call.get("function") or _EMPTY
+        if index not in self._started:
+            self._identify(index, call.get("id") or "", function.get("name") or "")
+        if function.get("arguments"):
+            self.parts.tool_args(key, function["arguments"])
+
+    def _identify(self, index: int, call_id: str, name: str) -> None:
+        """The first id and the first name win; ``ToolCallStart`` once both are known."""
+        known_id, known_name = self._calls.get(index, ("", ""))
+        call_id, name = known_id or call_id, known_name or name
+        self._calls[index] = (call_id, name)
+        self.parts.tool_call(("tool", index), call_id, name)
+        if call_id and name:
+            self._started.add(index)
+            self.emit(ToolCallStart(call_id, name))
+
+    def _finish(self, reason: str) -> None:
+        self._finished = True
+        self.provider_stop = map_stop_reason(reason)
+        if reason == "content_filter":
+            self.error(
+                f"{self.provider}: response stopped by the content filter (finish_reason content_filter)"
+            )
+        elif reason == "error" and not self.errors:
+            self.error(f"{self.provider}: the provider ended the response with finish_reason error")
+        elif reason not in _STOP:
+            self.note(f"{self.provider}: unknown finish_reason {reason!r} mapped to stop")
+
+    def _error(self, data: dict[str, Any]) -> None:
+        raw = data.get("error")
+        error = cast(dict[str, Any], raw) if isinstance(raw, dict) else {"message": raw or data}
+        label = error.get("type") or error.get("code") or "error"
+        self.error(
+            f"{self.provider}: {label}: {error.get('message') or 'no message'}", can_retry=_retryable(error)
+        )
+
+    # ------------------------------------------------------------ not streamed
+
+    def on_response(self, body: dict[str, Any]) -> None:
+        """A ``ChatCompletion`` body (or an error body ``{"error": {...}}``)."""
+        if body.get("error"):
+            self._error(body)
+            return
+        choices = [{**c, "delta": c.get("message")} for c in body.get("choices") or ()]
+        self._chunk({**body, "choices": choices})
+        self.completed = True
