@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
+from harness.contract.warning_codes import Code
 from harness.mapping.toolbox import parse_data_url, placeholder_user, warn_image_file
 from harness.mapping.wire import (
     ContentItem,
@@ -135,7 +136,7 @@ def user_message(item: WireUser, warnings: Warnings) -> JSON | None:
     """ChatCompletionRequestUserMessage (text and image_url parts)."""
     parts = [p for p in (content_part(ci, warnings) for ci in item.items) if p is not None]
     if not parts:
-        warnings.add(item.index, None, None, "empty-message", "user message has no content left; dropped")
+        warnings.add(item.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped")
         return None
     return {"role": "user", "content": content_value(parts)}
 
@@ -162,7 +163,7 @@ def image_part(
         message_index,
         part_index,
         "image_url",
-        "image-url-unsupported",
+        Code.IMAGE_URL_UNSUPPORTED,
         "image URL is neither http(s) nor a base64 image data URL; dropped",
     )
     return None
@@ -187,13 +188,13 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
             _warn_assistant_image(item.index, unit, warnings)
     if not texts and not calls:
         warn_thinking(
-            item.index, thinking, warnings, "empty-message", "the turn has no text or tool call left"
+            item.index, thinking, warnings, Code.EMPTY_MESSAGE, "the turn has no text or tool call left"
         )
         warnings.add(
             item.index,
             None,
             None,
-            "empty-message",
+            Code.EMPTY_MESSAGE,
             "assistant message has no text or tool call left; dropped",
         )
         return None
@@ -247,12 +248,12 @@ def _warn_assistant_image(index: int, unit: PartUnit, warnings: Warnings) -> Non
         index,
         unit.index,
         unit.part.type,
-        "assistant-image-dropped",
+        Code.ASSISTANT_IMAGE_DROPPED,
         "Chat assistant messages cannot carry images; dropped",
     )
 
 
-def warn_thinking(index: int, units: list[ThinkingUnit], warnings: Warnings, code: str, why: str) -> None:
+def warn_thinking(index: int, units: list[ThinkingUnit], warnings: Warnings, code: Code, why: str) -> None:
     """One warning per thinking part (text and signature) of the given units."""
     for unit in units:
         if unit.text is not None:
@@ -271,7 +272,7 @@ def tool_message(item: WireToolResult, warnings: Warnings) -> JSON:
             item.index,
             None,
             None,
-            "tool-status-not-sent",
+            Code.TOOL_STATUS_NOT_SENT,
             f"Chat tool messages have no error flag; status '{item.status}' is only visible through the output text",
         )
     parts: list[JSON] = [{"type": "text", "text": item.output_text}] if item.output_text else []
@@ -295,7 +296,7 @@ def tool_images(item: WireToolResult, warnings: Warnings) -> list[JSON]:
             ci.message_index,
             ci.part_index,
             "image_url",
-            "tool-image-moved",
+            Code.TOOL_IMAGE_MOVED,
             "Chat tool messages take text only; image sent in a user message right after the tool results",
         )
         out.append(part)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from harness.contract.warning_codes import Code
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -81,7 +82,7 @@ def _collect_tools(history: Sequence[HistoryEvent], params: CallParams, warnings
             None,
             None,
             None,
-            "tools-derived",
+            Code.TOOLS_DERIVED,
             f"history calls tools with no definition given; derived permissive definitions for {', '.join(derived)}",
         )
     return tools
@@ -103,13 +104,13 @@ def prepare(
                 if part.text.strip():
                     system.append((index, part.text))
                 else:
-                    warnings.add(index, pidx, "text", "empty-text", "empty system text dropped")
+                    warnings.add(index, pidx, "text", Code.EMPTY_TEXT, "empty system text dropped")
             if seen_conversation:
                 warnings.add(
                     index,
                     None,
                     None,
-                    "system-hoisted",
+                    Code.SYSTEM_HOISTED,
                     "system message after the conversation started; its text joins the system prompt",
                 )
         elif isinstance(event, UserMessage):
@@ -182,7 +183,7 @@ def _map_tool_names(
                 None,
                 None,
                 None,
-                "tool-name-mapped",
+                Code.TOOL_NAME_MAPPED,
                 f"tool name '{canonical}' breaks {provider}'s name rule; sent as '{sent}' "
                 "(declaration, calls and results; map back with harness.adapters.toolnames)",
             )
@@ -258,7 +259,7 @@ def _attach_developer(items: list[WireItem], index: int, event: DeveloperMessage
             index,
             None,
             None,
-            "developer-as-user",
+            Code.DEVELOPER_AS_USER,
             "developer message has no user or tool message right before it; sent as a user message",
         )
 
@@ -274,7 +275,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 item.index,
                 None,
                 None,
-                "tool-result-orphan",
+                Code.TOOL_RESULT_ORPHAN,
                 f"result for call '{item.call_id}' has no matching tool call before it; dropped",
             )
             out.extend(_rescue_developer_parts(item, warnings))
@@ -311,7 +312,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 group[-1].index,
                 None,
                 None,
-                "response-pieces-joined",
+                Code.RESPONSE_PIECES_JOINED,
                 f"messages {', '.join(str(p.index) for p in group)} are pieces of one response (same id or "
                 "response_id); their calls share the results that follow the last piece",
             )
@@ -330,7 +331,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                     r.index,
                     None,
                     None,
-                    "tool-result-orphan",
+                    Code.TOOL_RESULT_ORPHAN,
                     f"result for call '{r.call_id}' does not answer a call of the preceding assistant turn; dropped",
                 )
             elif r.call_id in by_id:
@@ -338,7 +339,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                     r.index,
                     None,
                     None,
-                    "tool-result-duplicate",
+                    Code.TOOL_RESULT_DUPLICATE,
                     f"second result for call '{r.call_id}'; dropped",
                 )
             else:
@@ -358,7 +359,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                     call_message[call.call_id],
                     None,
                     "tool_call",
-                    "tool-result-missing",
+                    Code.TOOL_RESULT_MISSING,
                     f"call '{call.call_id}' has no result; sent an error result saying it was not executed",
                 )
                 result = WireToolResult(
@@ -370,7 +371,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 item.index,
                 None,
                 "tool_call",
-                "tool-call-duplicate-id",
+                Code.TOOL_CALL_DUPLICATE_ID,
                 "two tool calls share an id; a provider sees one result for both",
             )
         sent_order = [r.call_id for r in ordered if isinstance(r, WireToolResult) and not r.synthesized]
@@ -381,7 +382,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 first,
                 None,
                 None,
-                "tool-results-reordered",
+                Code.TOOL_RESULTS_REORDERED,
                 "tool results were not in call order; sent in call order",
             )
         # User content that slipped between the calls and their results follows the results.
@@ -393,7 +394,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 moved[0].index,
                 None,
                 None,
-                "tool-results-moved",
+                Code.TOOL_RESULTS_MOVED,
                 "user content between tool calls and their results was moved after the results",
             )
         out.extend(ordered)
@@ -410,7 +411,7 @@ def _rescue_developer_parts(result: WireToolResult, warnings: Warnings) -> list[
         first,
         None,
         None,
-        "developer-as-user",
+        Code.DEVELOPER_AS_USER,
         "developer message was attached to a tool result that is dropped; sent as a user message",
     )
     return [WireUser(first, list(result.appended), from_developer=True)]
@@ -448,7 +449,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                             item.index,
                             unit.index,
                             "tool_call",
-                            "tool-id-renumbered",
+                            Code.TOOL_ID_RENUMBERED,
                             f"call id '{cid}' was already used by an earlier response; sent as "
                             f"'{renumbered}' in call and result",
                         )
@@ -462,7 +463,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                             item.index,
                             unit.index,
                             "tool_call",
-                            "tool-id-mapped",
+                            Code.TOOL_ID_MAPPED,
                             f"call id '{cid}' is not valid for this provider; sent as '{sent}' in call and result",
                         )
                     mapping[cid] = sent
@@ -482,7 +483,7 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
                         ci.message_index,
                         ci.part_index,
                         "text",
-                        "empty-text",
+                        Code.EMPTY_TEXT,
                         "empty or whitespace-only text part dropped",
                     )
                 else:
@@ -500,7 +501,7 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
                         item.index,
                         unit.index,
                         "text",
-                        "empty-text",
+                        Code.EMPTY_TEXT,
                         "empty or whitespace-only text part dropped",
                     )
                 else:
@@ -514,7 +515,7 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
                         ci.message_index,
                         ci.part_index,
                         "text",
-                        "empty-text",
+                        Code.EMPTY_TEXT,
                         "empty or whitespace-only text part dropped",
                     )
                 else:
@@ -526,10 +527,12 @@ def _drop_empty_messages(items: list[WireItem], warnings: Warnings) -> list[Wire
     kept: list[WireItem] = []
     for item in items:
         if isinstance(item, WireUser) and not item.items:
-            warnings.add(item.index, None, None, "empty-message", "user message has no content left; dropped")
+            warnings.add(
+                item.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped"
+            )
         elif isinstance(item, WireAssistant) and not item.units:
             warnings.add(
-                item.index, None, None, "empty-message", "assistant message has no content left; dropped"
+                item.index, None, None, Code.EMPTY_MESSAGE, "assistant message has no content left; dropped"
             )
         else:
             kept.append(item)

@@ -10,6 +10,7 @@ import json
 import re
 
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
+from harness.contract.warning_codes import Code
 from harness.mapping.media import normalize_media_type
 from harness.mapping.wire import Warnings
 from harness.model import ImageFilePart, ThinkingSignaturePart, ThinkingTextPart
@@ -37,7 +38,7 @@ def warn_image_file(
         message_index,
         part_index,
         "image_file",
-        "image-file-not-inlined",
+        Code.IMAGE_FILE_NOT_INLINED,
         f"image file '{part.file_path}' is not inlined (adapters do not read files); dropped",
     )
 
@@ -71,7 +72,7 @@ def warn_media_type(
         message_index,
         part_index,
         "image_url",
-        "media-type-normalized",
+        Code.MEDIA_TYPE_NORMALIZED,
         f"media type '{original}' is not a standard label; sent as '{sent}'",
     )
 
@@ -109,10 +110,10 @@ def thinking_text_problem(text: ThinkingTextPart, model: str | None) -> str | No
     return None
 
 
-def signature_drop_code(sig: ThinkingSignaturePart, foreign_code: str = "thinking-foreign") -> str:
+def signature_drop_code(sig: ThinkingSignaturePart, foreign_code: Code = Code.THINKING_FOREIGN) -> Code:
     """The warning code for a signature that cannot be sent: an empty signature is an
     interrupted stream, so the thinking is unsigned (field lesson 2), not another provider's."""
-    return "thinking-unsigned" if not sig.signature else foreign_code
+    return Code.THINKING_UNSIGNED if not sig.signature else foreign_code
 
 
 #: The text of the user message put first when a request would have no user turn to start with.
@@ -121,5 +122,5 @@ PLACEHOLDER_USER_TEXT = "(conversation start)"
 
 def placeholder_user(warnings: Warnings, reason: str) -> str:
     """Every provider needs a user turn first (or at all; finding F3): warn and return its text."""
-    warnings.add(None, None, None, "placeholder-user", reason)
+    warnings.add(None, None, None, Code.PLACEHOLDER_USER, reason)
     return PLACEHOLDER_USER_TEXT

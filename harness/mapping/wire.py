@@ -15,6 +15,7 @@ from typing import Literal
 
 from harness.contract.rendered import RenderWarning
 from harness.contract.thinking import google_signature_carrier
+from harness.contract.warning_codes import Code
 from harness.model import (
     AssistantMessage,
     ImageFilePart,
@@ -43,17 +44,17 @@ __all__ = [
 
 
 class Warnings(list[RenderWarning]):
-    """A list of warnings with a terse ``add``."""
+    """A list of warnings with a terse ``add``; every code comes from the registry (``Code``)."""
 
     def add(
         self,
         message_index: int | None,
         part_index: int | None,
         part_type: str | None,
-        code: str,
+        code: Code,
         reason: str,
     ) -> None:
-        self.append(RenderWarning(message_index, part_index, part_type, code, reason))
+        self.append(RenderWarning(message_index, part_index, part_type, code.value, reason))
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -202,7 +203,7 @@ def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
         return None
     block, reason = _image_block(part)
     if block is None:
-        warnings.add(*where, "image_url", "image-unsupported", reason)
+        warnings.add(*where, "image_url", Code.IMAGE_UNSUPPORTED, reason)
         return None
     return _Block(block, *where, "image_url")
 
@@ -222,7 +223,7 @@ def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Bloc
     if item.output_text.strip():
         blocks.append(_Block({"type": "text", "text": item.output_text}, item.index, None, "output_text"))
     elif item.output_text:
-        warnings.add(item.index, None, "output_text", "empty-text", "whitespace-only tool output dropped")
+        warnings.add(item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped")
     for ci in [*item.images, *item.appended]:
         block = _content_block(ci, warnings)
         if block is not None:
@@ -243,7 +244,7 @@ def _tool_result_message(item: WireToolResult, warnings: Warnings) -> _Message:
             item.index,
             None,
             "output_text",
-            "tool-error-empty-output",
+            Code.TOOL_ERROR_EMPTY_OUTPUT,
             "error result has no output; Anthropic rejects an empty error result, so sent "
             f"'{EMPTY_ERROR_TEXT}'",
         )
@@ -284,7 +285,11 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
         return None
     if sig is None:
         warnings.add(
-            index, unit.text_index, "thinking_text", "thinking-unsigned", "thinking has no signature; dropped"
+            index,
+            unit.text_index,
+            "thinking_text",
+            Code.THINKING_UNSIGNED,
+            "thinking has no signature; dropped",
         )
         return None
     problem = signature_problem(sig, PROVIDER_ID, model) or thinking_text_problem(text, model)
@@ -321,7 +326,7 @@ def _warn_lone_signature(
         index,
         part_index,
         "thinking_signature",
-        "thinking-signature-unpaired",
+        Code.THINKING_SIGNATURE_UNPAIRED,
         "signature has no thinking text to pair with; stays in history but is not sent",
     )
 
@@ -330,7 +335,7 @@ def _tool_use_block(item: WireAssistant, part: ToolCallPart, part_index: int, wa
     """A ``tool_use`` block (RequestToolUseBlock): ``input`` must be a JSON object."""
     arguments, reason = parse_arguments(part.arguments_json)
     if reason is not None:
-        warnings.add(item.index, part_index, "tool_call", "tool-arguments-invalid", reason)
+        warnings.add(item.index, part_index, "tool_call", Code.TOOL_ARGUMENTS_INVALID, reason)
     body = {
         "type": "tool_use",
         "id": item.call_ids.get(part.call_id, part.call_id),
@@ -354,7 +359,7 @@ def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warning
         item.index,
         unit.index,
         "image_url",
-        "image-in-assistant",
+        Code.IMAGE_IN_ASSISTANT,
         "Anthropic does not accept images in assistant messages; dropped",
     )
     return None
@@ -375,7 +380,7 @@ def _assistant_message(item: WireAssistant, model: str, warnings: Warnings) -> _
                     item.index,
                     block.part_index,
                     "tool_call",
-                    "tool-call-duplicate-dropped",
+                    Code.TOOL_CALL_DUPLICATE_DROPPED,
                     f"tool_use id '{block.body['id']}' already used in this message; Anthropic requires unique ids",
                 )
                 continue
@@ -397,7 +402,7 @@ def _drop_empty(messages: list[_Message], warnings: Warnings) -> list[_Message]:
             kept.append(msg)
         else:
             warnings.add(
-                msg.index, None, None, "empty-message", f"{msg.role} message has no content left; dropped"
+                msg.index, None, None, Code.EMPTY_MESSAGE, f"{msg.role} message has no content left; dropped"
             )
     return kept
 
@@ -426,7 +431,7 @@ def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]
                 msg.index,
                 None,
                 None,
-                "assistant-merged",
+                Code.ASSISTANT_MERGED,
                 f"consecutive assistant messages merged into one (with message {prev.index}) for alternation",
             )
         prev.blocks.extend(msg.blocks)
@@ -466,7 +471,7 @@ def _given_max_tokens(params: CallParams, warnings: Warnings) -> int | None:
     """The caller's ``max_tokens`` if valid (the spec's minimum is 0)."""
     if params.max_tokens is not None and params.max_tokens < 0:
         warnings.add(
-            None, None, None, "max-tokens-invalid", f"max_tokens {params.max_tokens} < 0; default used"
+            None, None, None, Code.MAX_TOKENS_INVALID, f"max_tokens {params.max_tokens} < 0; default used"
         )
         return None
     return params.max_tokens
@@ -490,7 +495,7 @@ def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) 
             None,
             None,
             None,
-            "thinking-disabled",
+            Code.THINKING_DISABLED,
             "the open tool-use turn does not start with a native thinking block (lost or foreign); "
             "thinking is disabled for this request, as Anthropic would reject it",
         )
@@ -499,7 +504,9 @@ def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) 
     explicit = thinking.budget_tokens is not None
     if budget < MIN_THINKING_BUDGET:
         if explicit:
-            warnings.add(None, None, None, "thinking-budget-raised", f"budget_tokens {budget} raised to 1024")
+            warnings.add(
+                None, None, None, Code.THINKING_BUDGET_RAISED, f"budget_tokens {budget} raised to 1024"
+            )
         budget = MIN_THINKING_BUDGET
     if max_tokens is None:
         max_tokens = budget + DEFAULT_MAX_TOKENS
@@ -509,7 +516,7 @@ def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) 
                 None,
                 None,
                 None,
-                "thinking-disabled",
+                Code.THINKING_DISABLED,
                 f"max_tokens {max_tokens} leaves no room for the minimum thinking budget of 1024",
             )
             return off
@@ -518,7 +525,7 @@ def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) 
                 None,
                 None,
                 None,
-                "thinking-budget-clamped",
+                Code.THINKING_BUDGET_CLAMPED,
                 f"budget_tokens {budget} must be below max_tokens {max_tokens}; sent {max_tokens - 1}",
             )
         budget = max_tokens - 1
@@ -563,36 +570,42 @@ def _fix_prefill(messages: list[_Message], thinking: _Thinking, warnings: Warnin
     for block in last.blocks:
         if block.type in _THINKING_TYPES and not thinking.enabled:
             _warn_block(
-                block, warnings, "prefill-thinking-dropped", "thinking is off and this is the final message"
+                block,
+                warnings,
+                Code.PREFILL_THINKING_DROPPED,
+                "thinking is off and this is the final message",
             )
         else:
             kept.append(block)
     while kept and kept[-1].type in _THINKING_TYPES:
         _warn_block(
-            kept.pop(), warnings, "prefill-thinking-dropped", "a final message cannot end with thinking"
+            kept.pop(), warnings, Code.PREFILL_THINKING_DROPPED, "a final message cannot end with thinking"
         )
     if not kept:
         warnings.add(
-            last.index, None, None, "empty-message", "final assistant message has no content left; dropped"
+            last.index, None, None, Code.EMPTY_MESSAGE, "final assistant message has no content left; dropped"
         )
         return messages[:-1]
     tail = kept[-1]
     if tail.type == "text" and tail.body["text"] != tail.body["text"].rstrip():
         kept[-1] = replace(tail, body={**tail.body, "text": tail.body["text"].rstrip()})
         _warn_block(
-            tail, warnings, "prefill-trailing-whitespace", "trailing whitespace stripped from the final text"
+            tail,
+            warnings,
+            Code.PREFILL_TRAILING_WHITESPACE,
+            "trailing whitespace stripped from the final text",
         )
     warnings.add(
         last.index,
         None,
         None,
-        "assistant-prefill",
+        Code.ASSISTANT_PREFILL,
         "history ends with an assistant message; sent as prefill (models without prefill support reject it)",
     )
     return [*messages[:-1], _Message("assistant", last.index, kept, last.sources)]
 
 
-def _warn_block(block: _Block, warnings: Warnings, code: str, why: str) -> None:
+def _warn_block(block: _Block, warnings: Warnings, code: Code, why: str) -> None:
     warnings.add(block.message_index, block.part_index, block.part_type, code, f"{block.type} block: {why}")
     for message_index, part_index, part_type in block.also:
         warnings.add(message_index, part_index, part_type, code, f"{block.type} block: {why}")
@@ -612,7 +625,7 @@ def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
             None,
             None,
             None,
-            "tool-schema-degraded",
+            Code.TOOL_SCHEMA_DEGRADED,
             f"tool '{tool.name}' schema has no type; sent as an object",
         )
         return {"type": "object", **schema}
@@ -620,7 +633,7 @@ def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
         None,
         None,
         None,
-        "tool-schema-degraded",
+        Code.TOOL_SCHEMA_DEGRADED,
         f"tool '{tool.name}' schema has type {kind!r}, not object; sent a permissive object schema",
     )
     return {"type": "object", "properties": {}, "additionalProperties": True}
@@ -633,7 +646,7 @@ def _tools(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json]:
     for tool in tools:
         if tool.name in seen:
             warnings.add(
-                None, None, None, "tool-duplicate", f"second definition of tool '{tool.name}' dropped"
+                None, None, None, Code.TOOL_DUPLICATE, f"second definition of tool '{tool.name}' dropped"
             )
             continue
         seen.add(tool.name)
@@ -651,7 +664,7 @@ def _system(prepared: Prepared) -> list[Json]:
         if text.strip():
             blocks.append({"type": "text", "text": text})
         else:
-            prepared.warnings.add(index, None, "text", "empty-text", "whitespace-only system text dropped")
+            prepared.warnings.add(index, None, "text", Code.EMPTY_TEXT, "whitespace-only system text dropped")
     return blocks
 
 
@@ -662,7 +675,7 @@ def _temperature(params: CallParams, thinking: _Thinking, warnings: Warnings) ->
         return None
     if not math.isfinite(value):
         warnings.add(
-            None, None, None, "temperature-dropped", f"temperature {value} is not a number; not sent"
+            None, None, None, Code.TEMPERATURE_DROPPED, f"temperature {value} is not a number; not sent"
         )
         return None
     if thinking.enabled and value != 1:
@@ -670,14 +683,14 @@ def _temperature(params: CallParams, thinking: _Thinking, warnings: Warnings) ->
             None,
             None,
             None,
-            "temperature-dropped",
+            Code.TEMPERATURE_DROPPED,
             "Anthropic requires temperature 1 with thinking; not sent",
         )
         return None
     clamped = min(1.0, max(0.0, value))
     if clamped != value:
         warnings.add(
-            None, None, None, "temperature-clamped", f"temperature {value} clamped to Anthropic's 0..1"
+            None, None, None, Code.TEMPERATURE_CLAMPED, f"temperature {value} clamped to Anthropic's 0..1"
         )
     return clamped
 

@@ -78,6 +78,7 @@ from urllib.parse import urlsplit
 
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
+from harness.contract.warning_codes import Code
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_arguments,
@@ -200,7 +201,7 @@ def _system_into_first_user(contents: list[Json], system: Json, model: str, warn
         None,
         None,
         None,
-        "system-as-user",
+        Code.SYSTEM_AS_USER,
         f"model '{model}' rejects systemInstruction; system text sent at the start of the first user content",
     )
 
@@ -251,7 +252,7 @@ def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -
                 None,
                 None,
                 None,
-                "thinking-unsupported",
+                Code.THINKING_UNSUPPORTED,
                 f"'{model}' does not think; thinking settings not sent",
             )
         return {}
@@ -270,7 +271,7 @@ def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -
             None,
             None,
             None,
-            "thinking-effort-ignored",
+            Code.THINKING_EFFORT_IGNORED,
             f"'{model}' takes a thinking budget, not an effort level; effort '{thinking.effort}' not sent "
             "(the model's dynamic budget applies)",
         )
@@ -284,7 +285,7 @@ def _thinking_off(model: str, version: float | None, warnings: Warnings) -> Json
             None,
             None,
             None,
-            "thinking-cannot-disable",
+            Code.THINKING_CANNOT_DISABLE,
             f"'{model}' cannot turn thinking off; thinking config not sent (model default applies)",
         )
         return {}
@@ -375,7 +376,7 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
     for turn in turns:
         if not turn.parts:
             warnings.add(
-                turn.index, None, None, "empty-message", f"{turn.role} content has no parts left; dropped"
+                turn.index, None, None, Code.EMPTY_MESSAGE, f"{turn.role} content has no parts left; dropped"
             )
             continue
         if merged and merged[-1].role == turn.role:
@@ -384,7 +385,7 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
                 turn.index,
                 None,
                 None,
-                "roles-merged",
+                Code.ROLES_MERGED,
                 f"consecutive {turn.role} contents merged into one (Gemini alternates user and model)",
             )
             continue
@@ -442,7 +443,7 @@ def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings
             index,
             part_index,
             "image_url",
-            "image-url-unsupported",
+            Code.IMAGE_URL_UNSUPPORTED,
             "image URL is neither http(s) nor a base64 data URL; dropped",
         )
         return None
@@ -453,7 +454,7 @@ def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings
             index,
             part_index,
             "image_url",
-            "image-mime-unknown",
+            Code.IMAGE_MIME_UNKNOWN,
             "no image type could be told from the URL's extension; fileData sent without mimeType",
         )
     else:
@@ -508,7 +509,7 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
             item.index,
             first_call[0],
             "tool_call",
-            "thought-signature-dummy",
+            Code.THOUGHT_SIGNATURE_DUMMY,
             f"Gemini 3 validates the first function call of each step (in the current turn; sent on every "
             f"step so earlier contents never change) and this one has no native signature; sent '{SKIP_SIGNATURE}'",
         )
@@ -522,7 +523,7 @@ def _function_call_part(item: WireAssistant, idx: int, part: ToolCallPart, warni
     """
     args, problem = parse_arguments(part.arguments_json)
     if problem is not None:
-        warnings.add(item.index, idx, "tool_call", "tool-arguments-invalid", problem)
+        warnings.add(item.index, idx, "tool_call", Code.TOOL_ARGUMENTS_INVALID, problem)
     call_id = item.call_ids.get(part.call_id, part.call_id)
     return {"functionCall": {"id": call_id, "name": part.tool_name, "args": args}}
 
@@ -546,24 +547,24 @@ def _thought_part(
         warnings.add(index, idx, "thinking_text", code, f"{reason}; thinking dropped")
         return None
     if not part.text.strip():
-        warnings.add(index, idx, "thinking_text", "empty-text", "empty thinking text dropped")
+        warnings.add(index, idx, "thinking_text", Code.EMPTY_TEXT, "empty thinking text dropped")
         return None
     return {"text": part.text, "thought": True}
 
 
-def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> tuple[str, str] | None:
+def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> tuple[Code, str] | None:
     """(warning code, reason) when thinking text cannot be replayed as a native thought."""
     problem = thinking_text_problem(part, model)
     if problem is not None:
-        return "thinking-foreign", problem
+        return Code.THINKING_FOREIGN, problem
     if not isinstance(following, ThinkingSignaturePart):
         return (
-            "thinking-unsigned",
+            Code.THINKING_UNSIGNED,
             "thinking text has no signature after it; Gemini thought summaries are output-only",
         )
     sig_problem = signature_problem(following, PROVIDER_ID, model)
     if sig_problem is not None:
-        code = signature_drop_code(following, "thinking-foreign")
+        code = signature_drop_code(following, Code.THINKING_FOREIGN)
         return code, f"its signature cannot be sent ({sig_problem})"
     return None
 
@@ -579,7 +580,7 @@ def _attach_signature(
     """Put a native ``google`` signature on the part right before it; warn and drop otherwise."""
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        code = signature_drop_code(sig, "signature-foreign")
+        code = signature_drop_code(sig, Code.SIGNATURE_FOREIGN)
         warnings.add(item.index, idx, "thinking_signature", code, f"{problem}; dropped")
         return
     if not _is_base64(sig.signature):
@@ -587,7 +588,7 @@ def _attach_signature(
             item.index,
             idx,
             "thinking_signature",
-            "signature-invalid",
+            Code.SIGNATURE_INVALID,
             "thoughtSignature is bytes on the wire and this signature is not base64; dropped",
         )
         return
@@ -603,7 +604,7 @@ def _attach_signature(
         item.index,
         idx,
         "thinking_signature",
-        "signature-orphan",
+        Code.SIGNATURE_ORPHAN,
         f"{reason}; the signature stays in history but is not sent",
     )
 
@@ -640,7 +641,7 @@ def _tool_results_parts(
                     ci.message_index,
                     ci.part_index,
                     ci.part.type,
-                    "tool-image-outside-result",
+                    Code.TOOL_IMAGE_OUTSIDE_RESULT,
                     "functionResponse cannot hold this image for every model; sent right after the "
                     "turn's function responses in the same user content",
                 )
@@ -669,7 +670,7 @@ def _appended_parts(result: WireToolResult, *, is_last: bool, warnings: Warnings
             items[0].message_index,
             None,
             None,
-            "tool-attachment-moved",
+            Code.TOOL_ATTACHMENT_MOVED,
             "developer content attached to a tool result is sent after all of the turn's function responses",
         )
     parts: list[Json] = []
@@ -692,7 +693,7 @@ def _function_response_part(result: WireToolResult, calls: dict[str, str], warni
             result.index,
             None,
             None,
-            "tool-name-mismatch",
+            Code.TOOL_NAME_MISMATCH,
             f"result names tool '{result.tool_name}' but its call is '{name}'; sent the call's name",
         )
     key = "error" if result.is_error else "output"

@@ -57,6 +57,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import JSON, base_body, warn_thinking
 from harness.mapping.prepare import prepare
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
@@ -104,7 +105,7 @@ def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model:
             None,
             None,
             None,
-            "thinking-param-ignored",
+            Code.THINKING_PARAM_IGNORED,
             f"model '{model}' is not a reasoning model and rejects reasoning_effort; not sent",
         )
         return None
@@ -113,7 +114,7 @@ def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model:
             None,
             None,
             None,
-            "thinking-param-ignored",
+            Code.THINKING_PARAM_IGNORED,
             "Chat Completions has no switch to turn reasoning off; reasoning_effort not sent",
         )
         return None
@@ -122,7 +123,7 @@ def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model:
             None,
             None,
             None,
-            "thinking-param-ignored",
+            Code.THINKING_PARAM_IGNORED,
             "Chat Completions has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     return thinking.effort
@@ -131,6 +132,6 @@ def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model:
 def drop_thinking(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
     """Chat Completions has no reasoning field on input: every thinking part is dropped, with a warning."""
     warn_thinking(
-        item.index, units, warnings, "thinking-unsupported", "Chat Completions cannot carry reasoning"
+        item.index, units, warnings, Code.THINKING_UNSUPPORTED, "Chat Completions cannot carry reasoning"
     )
     return {}

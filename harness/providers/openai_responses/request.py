@@ -90,6 +90,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_data_url,
@@ -212,7 +213,7 @@ def _max_output_tokens(max_tokens: int, warnings: Warnings) -> int:
             None,
             None,
             None,
-            "max-tokens-raised",
+            Code.MAX_TOKENS_RAISED,
             f"max_tokens {max_tokens} is below the Responses minimum; sent {MIN_OUTPUT_TOKENS}",
         )
         return MIN_OUTPUT_TOKENS
@@ -229,7 +230,7 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
             None,
             None,
             None,
-            "thinking-param-ignored",
+            Code.THINKING_PARAM_IGNORED,
             f"model '{ctx.model}' is not a reasoning model and rejects reasoning settings; not sent",
         )
         return None
@@ -241,7 +242,7 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
             None,
             None,
             None,
-            "thinking-budget-ignored",
+            Code.THINKING_BUDGET_IGNORED,
             "Responses has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     if thinking.include_thoughts:
@@ -292,7 +293,7 @@ def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: 
                     "(an interrupted turn); the API rejects it alone, so it is dropped"
                 )
                 for where in ctx.origins.get(id(item), [(sources[pos], None, "thinking_signature")]):
-                    ctx.warnings.add(*where, "reasoning-no-following-item", why)
+                    ctx.warnings.add(*where, Code.REASONING_NO_FOLLOWING_ITEM, why)
                 continue
         kept.append(item)
     return kept
@@ -309,7 +310,7 @@ def _user_items(wire: WireUser, warnings: Warnings) -> list[JSON]:
     """EasyInputMessage, role user, content list (docs: guides/text, guides/images)."""
     content = [c for c in (_input_content(ci, warnings) for ci in wire.items) if c is not None]
     if not content:
-        warnings.add(wire.index, None, None, "empty-message", "user message has no content left; dropped")
+        warnings.add(wire.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped")
         return []
     return [{"type": "message", "role": "user", "content": content}]
 
@@ -339,7 +340,7 @@ def _input_image(
         message_index,
         part_index,
         "image_url",
-        "image-url-unsupported",
+        Code.IMAGE_URL_UNSUPPORTED,
         "image URL is neither http(s) nor a base64 image data URL; dropped",
     )
     return None
@@ -446,7 +447,7 @@ def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool
             wire.index,
             None,
             None,
-            "item-id-dropped",
+            Code.ITEM_ID_DROPPED,
             f"message id '{mid}' not sent: a reasoning item of this turn was not sent, "
             "and the API rejects a message item without its reasoning item",
         )
@@ -456,7 +457,7 @@ def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool
             wire.index,
             None,
             None,
-            "item-id-dropped",
+            Code.ITEM_ID_DROPPED,
             f"message id '{mid}' already used in this request; not sent",
         )
         return None
@@ -480,7 +481,7 @@ def _text_item_id(index: int, run: list[_Text], ctx: _Ctx, reasoning_complete: b
     elif not ctx.claim(item_id):
         problem = f"item id '{item_id}' already used in this request; not sent"
     if problem is not None:
-        ctx.warnings.add(index, first.index, "text", "item-id-dropped", problem)
+        ctx.warnings.add(index, first.index, "text", Code.ITEM_ID_DROPPED, problem)
         return None
     return item_id
 
@@ -512,7 +513,7 @@ def _assistant_message(
                 index,
                 run[0].index,
                 "text",
-                "phase-dropped",
+                Code.PHASE_DROPPED,
                 f"message phase '{phase}' is not a Responses MessagePhase; not sent",
             )
     return out
@@ -526,7 +527,7 @@ def _warn_assistant_image(
         index,
         part_index,
         part.type,
-        "assistant-image-dropped",
+        Code.ASSISTANT_IMAGE_DROPPED,
         "Responses assistant messages cannot carry images; dropped",
     )
 
@@ -553,7 +554,7 @@ def _function_call(
                 index,
                 part_index,
                 "tool_call",
-                "item-id-dropped",
+                Code.ITEM_ID_DROPPED,
                 f"item id '{item_id}' is not an fc_ id; not sent",
             )
         elif not reasoning_complete:
@@ -561,7 +562,7 @@ def _function_call(
                 index,
                 part_index,
                 "tool_call",
-                "item-id-dropped",
+                Code.ITEM_ID_DROPPED,
                 f"item id '{item_id}' not sent: a reasoning item of this turn was not sent, "
                 "and the API rejects a function_call without its reasoning item",
             )
@@ -570,7 +571,7 @@ def _function_call(
                 index,
                 part_index,
                 "tool_call",
-                "item-id-dropped",
+                Code.ITEM_ID_DROPPED,
                 f"item id '{item_id}' already used in this request; not sent",
             )
         else:
@@ -603,14 +604,14 @@ def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> tuple[li
             if not any(u is m for m in members):
                 complete = False
                 _warn_text(
-                    index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx
+                    index, u, Code.THINKING_UNSIGNED, "reasoning text without encrypted content; dropped", ctx
                 )
         pending = []
         if _same_item(unit.text, item_id):
             members.append(unit)
         elif unit.text is not None:
             complete = False
-            _warn_text(index, unit, "thinking-unsigned", "reasoning text of another item id; dropped", ctx)
+            _warn_text(index, unit, Code.THINKING_UNSIGNED, "reasoning text of another item id; dropped", ctx)
         item = _reasoning_item(index, unit, members, item_id, ctx)
         if item is None:
             complete = False
@@ -618,7 +619,7 @@ def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> tuple[li
             items.append(item)
     for u in pending:
         complete = False
-        _warn_text(index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx)
+        _warn_text(index, u, Code.THINKING_UNSIGNED, "reasoning text without encrypted content; dropped", ctx)
     return items, complete
 
 
@@ -632,19 +633,19 @@ def _reasoning_item(
     """One ReasoningItem with encrypted_content, or None (every part warned) when it cannot be sent."""
     assert signed.signature is not None
     problem = signature_problem(signed.signature, PROVIDER_ID, ctx.model)
-    code = "thinking-foreign"
+    code = Code.THINKING_FOREIGN
     if problem is None and not accepts_reasoning(ctx.model):
         problem = f"model '{ctx.model}' is not a reasoning model and accepts no reasoning items"
-        code = "thinking-unsupported"
+        code = Code.THINKING_UNSUPPORTED
     if problem is None and not item_id:
         problem = "reasoning item has no id (the API requires one)"
-        code = "reasoning-no-id"
+        code = Code.REASONING_NO_ID
     elif problem is None and item_id and not item_id.startswith("rs_"):
         problem = f"reasoning item id '{item_id}' is not a Responses rs_ id"
-        code = "reasoning-no-id"
+        code = Code.REASONING_NO_ID
     if problem is None and item_id and not ctx.claim(item_id):
         problem = f"reasoning item '{item_id}' already sent in this request"
-        code = "reasoning-duplicate-id"
+        code = Code.REASONING_DUPLICATE_ID
     if problem is not None:
         for u in members:
             _warn_text(index, u, code, f"{problem}; reasoning item dropped", ctx)
@@ -655,7 +656,9 @@ def _reasoning_item(
         assert u.text is not None
         text_problem = thinking_text_problem(u.text, ctx.model)
         if text_problem is not None:
-            _warn_text(index, u, "thinking-model-mismatch", f"{text_problem}; left out of the summary", ctx)
+            _warn_text(
+                index, u, Code.THINKING_MODEL_MISMATCH, f"{text_problem}; left out of the summary", ctx
+            )
         elif u.text.text:
             summary.append({"type": "summary_text", "text": u.text.text})
     item: JSON = {
@@ -671,11 +674,11 @@ def _reasoning_item(
     return item
 
 
-def _warn_text(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:
+def _warn_text(index: int, unit: ThinkingUnit, code: Code, reason: str, ctx: _Ctx) -> None:
     ctx.warnings.add(index, unit.text_index, "thinking_text", code, reason)
 
 
-def _warn_signature(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:
+def _warn_signature(index: int, unit: ThinkingUnit, code: Code, reason: str, ctx: _Ctx) -> None:
     ctx.warnings.add(index, unit.signature_index, "thinking_signature", code, reason)
 
 
@@ -689,7 +692,7 @@ def _tool_result_item(wire: WireToolResult, warnings: Warnings) -> JSON:
             wire.index,
             None,
             None,
-            "tool-status-not-sent",
+            Code.TOOL_STATUS_NOT_SENT,
             f"Responses has no tool error flag; status '{wire.status}' is only visible through the output text",
         )
     out: JSON = {

@@ -62,6 +62,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
 from harness.mapping import chat_completions as chat
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import signature_problem, thinking_text_problem
@@ -114,7 +115,7 @@ def reasoning_config(thinking: ThinkingParams | None, warnings: Warnings) -> JSO
                 None,
                 None,
                 None,
-                "thinking-budget-ignored",
+                Code.THINKING_BUDGET_IGNORED,
                 "OpenRouter takes effort or max_tokens, not both; effort sent, budget_tokens ignored",
             )
     elif thinking.budget_tokens is not None:
@@ -144,17 +145,17 @@ def reasoning_details(item: WireAssistant, units: list[ThinkingUnit], warnings: 
     return {"reasoning_details": details} if details else {}
 
 
-def unit_problem(unit: ThinkingUnit, model: str) -> tuple[str, str] | None:
+def unit_problem(unit: ThinkingUnit, model: str) -> tuple[Code, str] | None:
     """(warning code, reason) when a unit is not native reasoning for this model; None if it is."""
     if unit.signature is None:
-        return "thinking-unsigned", "reasoning text has no signature, so it cannot be replayed as native"
+        return Code.THINKING_UNSIGNED, "reasoning text has no signature, so it cannot be replayed as native"
     problem = signature_problem(unit.signature, PROVIDER_ID, model)
     if problem is not None:
-        return "thinking-foreign", problem
+        return Code.THINKING_FOREIGN, problem
     if unit.text is not None:
         problem = thinking_text_problem(unit.text, model)
         if problem is not None:
-            return "thinking-model-mismatch", problem
+            return Code.THINKING_MODEL_MISMATCH, problem
     return None
 
 
