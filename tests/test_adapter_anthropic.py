@@ -467,8 +467,8 @@ def test_images_url_base64_and_degraded() -> None:
     ]
     assert [(w.part_index, w.code) for w in r.warnings] == [
         (1, "media-type-normalized"),  # image/JPG: a repair, so it is warned
-        (2, "image-unsupported"),
-        (3, "image-unsupported"),
+        (2, "image-url-unsupported"),
+        (3, "image-url-unsupported"),
         (4, "image-file-not-inlined"),
     ]
 
@@ -481,7 +481,7 @@ def test_images_in_assistant_dropped_with_warning() -> None:
     ]
     r = render(history)
     assert content(r, 1) == [{"type": "text", "text": "see"}]
-    assert codes(r) == ["image-in-assistant"]
+    assert codes(r) == ["assistant-image-dropped"]
 
 
 # ---------------------------------------------------------------- alternation

@@ -298,7 +298,7 @@ def test_reasoning_effort_only_when_thinking_is_enabled() -> None:
     assert codes(off) == [(None, None, "thinking-param-ignored")]
     budget = render(history, CallParams(thinking=ThinkingParams(budget_tokens=1024)))
     assert "reasoning_effort" not in budget.body
-    assert codes(budget) == [(None, None, "thinking-param-ignored")]
+    assert codes(budget) == [(None, None, "thinking-budget-ignored")]
 
 
 def test_reasoning_effort_is_not_sent_to_a_non_reasoning_model() -> None:

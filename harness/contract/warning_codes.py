@@ -30,9 +30,7 @@ class Code(StrEnum):
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
     IMAGE_FILE_NOT_INLINED = "image-file-not-inlined"
-    IMAGE_IN_ASSISTANT = "image-in-assistant"
     IMAGE_MIME_UNKNOWN = "image-mime-unknown"
-    IMAGE_UNSUPPORTED = "image-unsupported"
     IMAGE_URL_UNSUPPORTED = "image-url-unsupported"
     ITEM_ID_DROPPED = "item-id-dropped"
     MAX_TOKENS_INVALID = "max-tokens-invalid"
@@ -47,9 +45,7 @@ class Code(StrEnum):
     REASONING_NO_ID = "reasoning-no-id"
     RESPONSE_PIECES_JOINED = "response-pieces-joined"
     ROLES_MERGED = "roles-merged"
-    SIGNATURE_FOREIGN = "signature-foreign"
     SIGNATURE_INVALID = "signature-invalid"
-    SIGNATURE_ORPHAN = "signature-orphan"
     SYSTEM_AS_USER = "system-as-user"
     SYSTEM_HOISTED = "system-hoisted"
     TEMPERATURE_CLAMPED = "temperature-clamped"
@@ -76,7 +72,6 @@ class Code(StrEnum):
     TOOL_ID_MAPPED = "tool-id-mapped"
     TOOL_ID_RENUMBERED = "tool-id-renumbered"
     TOOL_IMAGE_MOVED = "tool-image-moved"
-    TOOL_IMAGE_OUTSIDE_RESULT = "tool-image-outside-result"
     TOOL_NAME_MAPPED = "tool-name-mapped"
     TOOL_NAME_MISMATCH = "tool-name-mismatch"
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
@@ -114,14 +109,8 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.IMAGE_FILE_NOT_INLINED: CodeInfo(
         "degrade", "an image file on disk is never read by a pure adapter; dropped"
     ),
-    Code.IMAGE_IN_ASSISTANT: CodeInfo(
-        "degrade", "an image in an assistant message cannot be replayed; dropped (Anthropic)"
-    ),
     Code.IMAGE_MIME_UNKNOWN: CodeInfo(
         "degrade", "no image type could be told from a URL; sent without a media type"
-    ),
-    Code.IMAGE_UNSUPPORTED: CodeInfo(
-        "reject", "an image URL or media type the provider does not accept; dropped (Anthropic)"
     ),
     Code.IMAGE_URL_UNSUPPORTED: CodeInfo(
         "reject", "an image URL or media type the provider does not accept; dropped"
@@ -157,14 +146,8 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.ROLES_MERGED: CodeInfo(
         "reject", "consecutive same-role contents merged into one for role alternation"
     ),
-    Code.SIGNATURE_FOREIGN: CodeInfo(
-        "degrade", "a signature not native to this provider/model; dropped (Gemini)"
-    ),
     Code.SIGNATURE_INVALID: CodeInfo(
         "reject", "a signature that cannot be encoded on the wire (not base64); dropped"
-    ),
-    Code.SIGNATURE_ORPHAN: CodeInfo(
-        "degrade", "a signature with no part to ride on; kept in history, not sent (Gemini)"
     ),
     Code.SYSTEM_AS_USER: CodeInfo(
         "reject", "the model rejects a system instruction; system text sent in the first user turn"
@@ -229,9 +212,6 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.TOOL_IMAGE_MOVED: CodeInfo(
         "degrade", "a tool result's image the result cannot hold sent right after the results"
-    ),
-    Code.TOOL_IMAGE_OUTSIDE_RESULT: CodeInfo(
-        "degrade", "a tool result's image sent after the function responses (Gemini)"
     ),
     Code.TOOL_NAME_MAPPED: CodeInfo(
         "reject", "a tool name outside the provider's name rule sent mapped (reversibly)"

@@ -185,7 +185,7 @@ def _map_tool_names(
                 None,
                 Code.TOOL_NAME_MAPPED,
                 f"tool name '{canonical}' breaks {provider}'s name rule; sent as '{sent}' "
-                "(declaration, calls and results; map back with harness.adapters.toolnames)",
+                "(declaration, calls and results; map back with harness.mapping.toolnames)",
             )
     return names
 

@@ -65,7 +65,7 @@ Warning codes emitted here (besides ``prepare()``'s): thinking-foreign, thinking
 thinking-signature-unpaired, thinking-disabled, thinking-budget-raised,
 thinking-budget-clamped, prefill-thinking-dropped, prefill-trailing-whitespace,
 assistant-prefill, assistant-merged, placeholder-user, empty-message, empty-text,
-image-unsupported, image-in-assistant, image-file-not-inlined, tool-arguments-invalid,
+image-url-unsupported, assistant-image-dropped, image-file-not-inlined, tool-arguments-invalid,
 tool-call-duplicate-dropped, tool-error-empty-output, tool-schema-degraded, tool-duplicate,
 temperature-clamped, temperature-dropped, max-tokens-invalid.
 """
@@ -203,7 +203,7 @@ def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
         return None
     block, reason = _image_block(part)
     if block is None:
-        warnings.add(*where, "image_url", Code.IMAGE_UNSUPPORTED, reason)
+        warnings.add(*where, "image_url", Code.IMAGE_URL_UNSUPPORTED, reason)
         return None
     return _Block(block, *where, "image_url")
 
@@ -359,7 +359,7 @@ def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warning
         item.index,
         unit.index,
         "image_url",
-        Code.IMAGE_IN_ASSISTANT,
+        Code.ASSISTANT_IMAGE_DROPPED,
         "Anthropic does not accept images in assistant messages; dropped",
     )
     return None

@@ -30,7 +30,7 @@ Decisions where the design left room (each also in the adapter report):
   ``FunctionResponse.response`` documents). ``name`` is the call's name.
 - Tool result images and developer parts appended to a result are sent as ordinary
   parts of that same user content right after the turn's function responses
-  (``tool-image-outside-result``). On Gemini 3 (``profile.function_response_parts``)
+  (``tool-image-moved``). On Gemini 3 (``profile.function_response_parts``)
   a result's base64 images go inside its ``functionResponse.parts`` as ``inlineData``
   (multimodal function responses; the Discovery schema takes inline data only there).
 - Gemma (``profile.accepts_system_instruction``) rejects ``systemInstruction``
@@ -564,7 +564,7 @@ def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> t
         )
     sig_problem = signature_problem(following, PROVIDER_ID, model)
     if sig_problem is not None:
-        code = signature_drop_code(following, Code.THINKING_FOREIGN)
+        code = signature_drop_code(following)
         return code, f"its signature cannot be sent ({sig_problem})"
     return None
 
@@ -580,7 +580,7 @@ def _attach_signature(
     """Put a native ``google`` signature on the part right before it; warn and drop otherwise."""
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        code = signature_drop_code(sig, Code.SIGNATURE_FOREIGN)
+        code = signature_drop_code(sig)
         warnings.add(item.index, idx, "thinking_signature", code, f"{problem}; dropped")
         return
     if not _is_base64(sig.signature):
@@ -604,7 +604,7 @@ def _attach_signature(
         item.index,
         idx,
         "thinking_signature",
-        Code.SIGNATURE_ORPHAN,
+        Code.THINKING_SIGNATURE_UNPAIRED,
         f"{reason}; the signature stays in history but is not sent",
     )
 
@@ -641,7 +641,7 @@ def _tool_results_parts(
                     ci.message_index,
                     ci.part_index,
                     ci.part.type,
-                    Code.TOOL_IMAGE_OUTSIDE_RESULT,
+                    Code.TOOL_IMAGE_MOVED,
                     "functionResponse cannot hold this image for every model; sent right after the "
                     "turn's function responses in the same user content",
                 )

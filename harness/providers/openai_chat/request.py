@@ -123,7 +123,7 @@ def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model:
             None,
             None,
             None,
-            Code.THINKING_PARAM_IGNORED,
+            Code.THINKING_BUDGET_IGNORED,
             "Chat Completions has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     return thinking.effort
