@@ -2,72 +2,11 @@
 
 Maps a canonical history to a ``POST /v1/messages`` body
 (https://docs.claude.com/en/api/messages, spec ``CreateMessageParams``). The shared
-rules run first in ``common.prepare()``; this module only maps the wire items and
-enforces Anthropic's own request rules. Decisions where the design left room:
+rules run first in ``harness.mapping.prepare``; this module only maps the wire items and
+enforces Anthropic's own request rules.
 
-- Model: ``params.model`` or ``DEFAULT_MODEL`` (``claude-sonnet-4-5``: takes manual
-  ``thinking.budget_tokens`` and ``temperature``). ``max_tokens`` is required: the given
-  value, else ``DEFAULT_MAX_TOKENS`` (plus the thinking budget when thinking is on, so the
-  answer keeps room and ``max_tokens > budget_tokens`` holds).
-- Thinking: ``params.thinking`` None -> no ``thinking`` key (model default);
-  ``enabled=False`` -> ``{"type": "disabled"}``; enabled -> ``{"type": "enabled",
-  "budget_tokens": B}`` with B = the given budget, else a budget from ``effort``
-  (``EFFORT_BUDGETS``; effort is not sent as ``output_config.effort``, which only some
-  models take), else ``DEFAULT_THINKING_BUDGET``. B is raised to the 1024 minimum and kept
-  below ``max_tokens`` (warned); if ``max_tokens`` leaves no room for 1024, thinking is
-  disabled (warned). ``include_thoughts=False`` -> ``display: "omitted"``.
-- Field lesson 3: with thinking on and a tool-use loop open (the current turn, i.e. the
-  assistant messages after the last user message that holds no ``tool_result``, contains
-  a ``tool_use``), the turn's first assistant message must start with a thinking block. If
-  it does not after mapping, thinking is disabled for this request (``{"type":
-  "disabled"}``, warning ``thinking-disabled``) rather than inventing a block. The turn's
-  first message, not the last one, is checked: without interleaved thinking Claude thinks
-  only once per turn, so later assistant messages of a loop legitimately carry none.
-- Native thinking blocks are sent whether or not thinking is on (Anthropic accepts and
-  strips them from earlier turns; keeping them keeps the request prefix stable), except in
-  an assistant message in the final position (prefill), where Anthropic rejects them when
-  thinking is off and rejects a trailing thinking block always: those are dropped (warned).
-- Thinking mapping: anthropic-signed pair -> ``thinking`` block; ``anthropic-redacted`` ->
-  ``redacted_thinking`` with ``data`` = signature byte-exact. Foreign, other-model,
-  unsigned or empty-signature thinking is dropped (field lessons 1, 2). A non-redacted
-  signature with no text is dropped too (shared decision: not displayed), warned as
-  ``thinking-foreign`` when it is not Anthropic's own (the real reason it is not sent),
-  ``thinking-signature-unpaired`` only when it is.
-- Alternation: consecutive user-side items (user, developer, tool results) merge into one
-  user message, ``tool_result`` blocks first. Consecutive assistant messages merge (as
-  Claude Code merges per-block pieces of one response, seed 001); merging two messages with
-  different ``id``/``response_id`` is warned (``assistant-merged``). A conversation that
-  starts with an assistant message (or is empty) gets a placeholder user message first.
-- A final assistant message is sent as prefill (warned ``assistant-prefill``: models
-  without prefill support reject it); trailing whitespace of its last text block is
-  stripped (Anthropic rejects it there).
-- Tool results: ``content`` is a list of text/image blocks (output text, images, then the
-  developer parts appended to it); an empty result omits ``content`` (optional in the
-  spec; no invented placeholder). ``is_error: true`` for status error/aborted (and
-  synthesized results); omitted for success.
-- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` and be unique in the request (both
-  done by prepare: ``tool-id-mapped``, ``tool-id-renumbered``); tool names must match
-  ``^[a-zA-Z0-9_-]{1,128}$`` (prepare maps them reversibly: ``tool-name-mapped``).
-- An error result with no output gets ``EMPTY_ERROR_TEXT`` ("content cannot be empty if
-  is_error is true"; ``tool-error-empty-output``). A second ``tool_use`` with an id already used in the same message is
-  dropped (Anthropic requires unique ids; its one result answers the first).
-- Images: http(s) URL -> ``url`` source; base64 data URL with jpeg/png/gif/webp ->
-  ``base64`` source (``image/jpg`` read as jpeg); anything else dropped (warned). Images in
-  assistant messages are dropped (not allowed there). ``image_file`` is never inlined.
-- ``temperature``: sent only if given, clamped to the spec's 0..1, dropped when thinking is
-  on and it is not 1 (Anthropic rejects that). Note: SDK 2.12's ``MessageCreateParams`` has
-  no ``temperature`` field although the spec does. No ``cache_control`` is added.
-- Tools: ``{name, description (omitted when empty), input_schema}``; a schema without
-  ``type: "object"`` gets it (or a permissive object schema), warned ``tool-schema-degraded``;
-  a second definition of a name is dropped (``tool-duplicate``).
-
-Warning codes emitted here (besides ``prepare()``'s): thinking-foreign, thinking-unsigned,
-thinking-signature-unpaired, thinking-disabled, thinking-budget-raised,
-thinking-budget-clamped, prefill-thinking-dropped, prefill-trailing-whitespace,
-assistant-prefill, assistant-merged, placeholder-user, empty-message, empty-text,
-image-url-unsupported, assistant-image-dropped, image-file-not-inlined, tool-arguments-invalid,
-tool-call-duplicate-dropped, tool-error-empty-output, tool-schema-degraded, tool-duplicate,
-temperature-clamped, temperature-dropped, max-tokens-invalid.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations

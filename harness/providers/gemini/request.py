@@ -6,65 +6,8 @@ https://ai.google.dev/api/generate-content#request-body (Discovery schema
 (``models/{model}:streamGenerateContent?alt=sse``, see ``endpoint_path``), so the
 body has neither a ``model`` nor a ``stream`` field.
 
-Decisions where the design left room (each also in the adapter report):
-
-- Default model ``gemini-2.5-flash`` (stable GA) when ``params.model`` is None. The
-  *effective* model drives every model-dependent choice: thinking config, the Gemini 3
-  signature rule, and the model check on signatures (a signature from another model is
-  not replayed to the model the request will go to).
-- ``systemInstruction``: one text part per system entry, no ``role``; omitted when empty.
-- Alternation: Gemini wants alternating ``user``/``model`` contents. Consecutive
-  same-role contents are merged into one (warning ``roles-merged``). Contents open with a
-  ``user`` content: a history that starts with a model turn (trimmed) or has no content
-  gets a placeholder user content first (warning ``placeholder-user``), as for Anthropic.
-- Tools: one ``{"functionDeclarations": [...]}`` tool; each declaration carries the
-  canonical JSON Schema verbatim as ``parametersJsonSchema`` (full JSON Schema) rather
-  than ``parameters`` (an OpenAPI 3.0 subset we would have to convert lossily).
-  ``description`` is always sent (an empty string is accepted, as real traffic shows).
-- Call ids: our (policy-mapped) call ids go in ``functionCall.id`` and
-  ``functionResponse.id`` consistently. Gemini's ids are optional and free-form; the
-  recorded pydantic-ai traffic sends client-made ids to gemini-3-pro and is accepted.
-- Function results: all results of one model turn go, in call order, into one ``user``
-  content as ``functionResponse`` parts, ``response`` = ``{"output": text}`` on success
-  and ``{"error": text}`` for ``error`` and ``aborted`` (the keys google-genai's
-  ``FunctionResponse.response`` documents). ``name`` is the call's name.
-- Tool result images and developer parts appended to a result are sent as ordinary
-  parts of that same user content right after the turn's function responses
-  (``tool-image-moved``). On Gemini 3 (``profile.function_response_parts``)
-  a result's base64 images go inside its ``functionResponse.parts`` as ``inlineData``
-  (multimodal function responses; the Discovery schema takes inline data only there).
-- Gemma (``profile.accepts_system_instruction``) rejects ``systemInstruction``
-  ("Developer instruction is not enabled"): the system parts open the first user
-  content instead (``system-as-user``).
-- Tool names follow Gemini's rule: ``prepare()`` maps the others (``tool-name-mapped``).
-- Images: base64 data URLs -> ``inlineData``; http(s) URLs -> ``fileData`` with a
-  ``mimeType`` guessed from the path's extension (omitted with ``image-mime-unknown``
-  otherwise). Images in ``model`` contents are sent natively: ``Content.parts`` is the
-  same ``Part`` for both roles and image models return inline data in model turns.
-- Thought signatures (DESIGN "Thinking pairing"): a native ``google`` signature belongs
-  to the part right before it (text, function call, thinking text or image) and becomes
-  that part's ``thoughtSignature``. Signed thinking text -> ``{"text", "thought": true,
-  "thoughtSignature"}``; unsigned thinking text is dropped (thought summaries are
-  output-only); foreign signatures and signatures with no carrier are dropped. An empty
-  signature (an interrupted stream, field lesson 2) is warned ``thinking-unsigned``, as
-  in every adapter, not as foreign.
-- Gemini 3 validates the signature of the first ``functionCall`` of every model step in
-  the current turn (the contents after the last user content without function
-  responses). When that call has no native signature and the model is Gemini 3 or
-  later, the documented sentinel ``skip_thought_signature_validator`` is sent
-  (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ). Only the first call of
-  a step: in parallel calls Gemini itself signs only the first one. The sentinel is sent
-  on every model step, not only the current turn's, so appending a turn never changes
-  earlier contents (prefix stability, I9).
-- A ``google`` signature that is not base64 cannot be sent (``thoughtSignature`` is bytes
-  on the wire): dropped with ``signature-invalid``.
-- Thinking params: Gemini >= 3 uses ``thinkingLevel`` from ``effort`` (else
-  ``thinkingBudget`` from ``budget_tokens``, which Gemini 3 accepts for backward
-  compatibility); Gemini 2.5 uses ``thinkingBudget`` only; aliases without a version
-  (``gemini-flash-latest``) get the budget if one is given, else the level; older models
-  get no ``thinkingConfig`` (it is an error there). ``enabled=False`` sends
-  ``thinkingBudget: 0`` except where thinking cannot be turned off (2.5 Pro, Gemini 3).
-  ``includeThoughts: true`` when thinking is on and ``include_thoughts`` is set.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations

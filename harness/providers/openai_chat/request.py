@@ -6,50 +6,8 @@ Maps a prepared canonical history to a ``POST /v1/chat/completions`` body
 The messages, tools and limits come from the Chat Completions core
 (``harness.mapping.chat_completions``), which OpenRouter builds on too.
 
-Decisions (where DESIGN.md left room):
-
-- ``params.model`` None -> ``DEFAULT_MODEL`` (``gpt-4.1-mini``, a current general chat model).
-- System prompt: one ``system`` message first, its entries joined with a blank line. Not
-  ``developer`` even for reasoning models: OpenAI maps ``system`` to ``developer`` for
-  o-series/gpt-5 itself, while gateways speaking this API reject ``developer`` (field
-  lesson 7); ``system`` works everywhere.
-- Content rule (user, tool): a string when the message is exactly one text part, else an
-  array of ``text`` / ``image_url`` parts. The rule reads only the message itself, so the
-  same canonical message renders the same bytes whatever follows (I9).
-- Images: http(s) URLs and base64 ``image/*`` data URLs both go as ``image_url.url``;
-  anything else is dropped (``image-url-unsupported``); files on disk are never read
-  (``image-file-not-inlined``).
-- Assistant: text parts concatenated into one ``content`` string (a streamed reply is one
-  text); ``content`` omitted when the turn is only tool calls (the spec requires content
-  "unless tool_calls is specified"). ``tool_calls[].function.arguments`` is
-  ``arguments_json`` verbatim. Chat has no reasoning field: every thinking part is dropped
-  (``thinking-unsupported``), never re-sent as text (field lesson 1). Images cannot be
-  replayed in assistant content (``assistant-image-dropped``). An assistant turn left with
-  neither text nor tool calls is dropped (``empty-message``).
-- Tool call ids: at most 40 characters (OpenAI rejects longer ``tool_calls[].id`` with
-  ``string_above_max_length``; field lesson 6); longer ids are mapped consistently.
-- Pieces of one response stored as adjacent assistant messages (``WireAssistant.continues``,
-  seed 001) become one assistant message (``merge_assistant``): Chat requires the tool
-  messages to follow the one message holding the ``tool_calls`` they answer.
-- Tool results: ``{"role": "tool", "tool_call_id", "content"}`` with ``output_text`` as
-  content. Developer text appended to a result stays INSIDE the tool message as extra
-  ``text`` parts (the design says developer parts join the preceding tool message; a
-  separate user message would make it a message of its own). Chat tool messages take
-  text only, so the result's images and developer images go in one ``user`` message right
-  after the run of tool messages (``tool-image-moved``). Chat has no error flag: the text
-  is sent unchanged (it already says what happened) and a ``tool-status-not-sent``
-  warning records the lost status.
-- Params: ``max_completion_tokens`` (``max_tokens`` is deprecated), ``stream`` plus
-  ``stream_options.include_usage`` (usage arrives only when asked for), function tools
-  (``description`` only when non-empty), ``reasoning_effort`` from ``thinking.effort``
-  only when thinking is enabled and the model is not a known non-reasoning model
-  (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``: OpenAI rejects reasoning parameters there;
-  see ``accepts_reasoning``), ``temperature`` as given. Chat has no thinking budget and
-  no explicit "off": ``thinking-param-ignored`` says so.
-
-Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
-image-url-unsupported, assistant-image-dropped, thinking-unsupported, tool-image-moved,
-tool-status-not-sent, empty-message, thinking-param-ignored.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations

@@ -4,83 +4,8 @@ Maps a prepared canonical history to a ``POST /v1/responses`` body
 (https://platform.openai.com/docs/api-reference/responses/create; OpenAPI schema
 ``CreateResponse``, SDK type ``ResponseCreateParamsStreaming``).
 
-Decisions (where DESIGN.md left room):
-
-- Stateless replay: ``store: false`` plus ``include: ["reasoning.encrypted_content"]``.
-  The harness owns the history, so nothing may depend on server-side state; with
-  ``store`` false a reasoning item is only accepted when it carries its
-  ``encrypted_content`` (field lesson 5: "Item with id 'rs_...' not found"), so we
-  always ask for it. ``include`` is left out when thinking is explicitly disabled, and
-  for known non-reasoning models (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``; see
-  ``openai_chat.accepts_reasoning``), which reject it with "Encrypted content is not
-  supported with this model"; they also get no ``reasoning`` config and no reasoning items.
-- ``params.model`` None -> ``DEFAULT_MODEL`` (``gpt-5``: a reasoning model that
-  accepts every ``ThinkingParams.effort`` value, including ``minimal``). Signature
-  model checks use the model actually sent.
-- User content: always the EasyInputMessage form with an explicit ``type: message``
-  and a content *list* (``input_text`` / ``input_image`` with ``detail: auto``; the
-  spec's ``InputImageContent`` requires ``detail``). Developer-as-user turns use role
-  ``user`` (a developer message never reaches a provider as its own message).
-- Assistant text: each run of consecutive canonical text parts with the same
-  ``item_id`` and ``phase`` (``TextPart`` fields beyond the seed, filled by our
-  Responses parser from the message item) becomes one message item; a part that sends
-  nothing (a dropped thinking run such as a foreign signature, an image) does not end
-  the run. It is sent as an OutputMessage (``id``, ``status: completed``,
-  ``output_text`` parts with ``annotations: []`` and ``logprobs: []``) only when we hold
-  a trustworthy Responses message id: the parts' ``item_id`` when it is a ``msg_`` id
-  not already used in this request; or, for a message whose text parts carry no
-  ``item_id``, the canonical assistant ``id`` when it starts with ``msg_``, the message
-  has exactly one text run, and the id was not already used. Otherwise an
-  EasyInputMessage with the run's texts concatenated as a string (an OutputMessage
-  requires ``id``; ``input_text`` is not accepted for the assistant role). Ids are
-  never minted.
-- ``phase`` (``commentary`` / ``final_answer``): sent on the message item (either
-  form: ``OutputMessage`` and ``EasyInputMessage`` both accept ``MessagePhase``, the SDK
-  asks to "preserve and resend phase on all assistant messages", and the recorded gpt-5.5
-  round trip the API accepted carries it); a value outside ``MessagePhase`` is not sent
-  (``phase-dropped``).
-- ``logprobs: []``: the spec's ``OutputTextContent`` requires it, the SDK type makes it
-  optional and the real recording omits it; the API accepts both (``response.output``
-  echoed back as input carries ``logprobs: []``), so we send it and satisfy both oracles.
-- Reasoning: consecutive thinking units of one assistant message are grouped into one
-  reasoning item per signed unit; thinking texts right before an ``openai-responses``
-  signature whose id is the item's id (or None) become its ``summary`` parts in order
-  (a Responses item streams several ``summary_index`` parts but one
-  ``encrypted_content``); before another format's signature they stay unsigned. The item id comes
-  from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
-  require ``id``, so a reasoning item without one is dropped with a warning.
-- A reasoning item with no message or function_call after it (an interrupted turn) is
-  dropped: "Item 'rs_...' of type 'reasoning' was provided without its required
-  following item" (``reasoning-no-following-item``).
-- Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
-  when it is an ``fc_`` id not used before in the request. ``call_id`` capped at 64
-  characters by ``IdPolicy`` (field lesson 6).
-- Item ids only beside their reasoning: when any thinking part of an assistant message
-  is not sent (foreign, other model, unsigned, no id), that message's ``fc_`` and ``msg_``
-  ids are not sent either: the API links them to the response's reasoning item and
-  rejects "Item 'fc_...' of type 'function_call' was provided without its required
-  'reasoning' item" (laravel/ai PR 1052, NousResearch/hermes-agent PR 102282). The
-  ``call_id`` still pairs the call with its output.
-- Tool results: ``output`` is ``output_text`` as a string; when the result carries
-  images or appended developer parts, ``output`` is a list of ``input_text`` /
-  ``input_image`` (``FunctionCallOutputItemParam``), so developer reminders stay
-  inside the result. Responses has no error flag: the text is sent unchanged and an
-  error/aborted status yields a ``tool-status-not-sent`` warning.
-- Images in assistant messages cannot be sent (assistant content is output_text or
-  refusal only): dropped with a warning.
-- ``reasoning``: ``{"effort", "summary": "auto"}`` when thinking is enabled (summary
-  only when ``include_thoughts``); omitted when thinking is unset or disabled, and for
-  known non-reasoning models (``thinking-param-ignored``).
-  ``budget_tokens`` has no Responses equivalent (warning when given without effort).
-- ``max_output_tokens`` below the spec minimum of 16 is raised to 16 with a warning.
-- Tools: ``strict: false`` (canonical schemas are not written for strict mode);
-  ``description`` only when non-empty. No ``tool_choice`` (API default ``auto``).
-
-Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
-image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
-thinking-model-mismatch, thinking-unsupported, reasoning-no-id, reasoning-duplicate-id,
-reasoning-no-following-item, item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
-thinking-budget-ignored, thinking-param-ignored.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
