@@ -11,7 +11,6 @@ warning codes emitted here: DECISIONS.md beside this module.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -47,14 +46,19 @@ from harness.model import (
     ThinkingSignaturePart,
     ToolCallPart,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams
+from harness.providers.anthropic.params import (
+    Thinking,
+    resolve_tokens,
+    system_blocks,
+    temperature_value,
+    tool_definitions,
+)
 from harness.providers.anthropic.profile import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
-    EFFORT_BUDGETS,
     IMAGE_MEDIA_TYPES,
-    MIN_THINKING_BUDGET,
     TOOL_ID_POLICY,
     TOOL_NAMES,
 )
@@ -101,14 +105,6 @@ class _Message:
     index: int | None
     blocks: list[_Block]
     sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
-
-
-@dataclass(frozen=True)
-class _Thinking:
-    """The resolved thinking setting: the JSON to send (or None) and whether it is on."""
-
-    config: Json | None
-    enabled: bool
 
 
 # ---------------------------------------------------------------- images
@@ -397,83 +393,6 @@ def _ensure_user_first(messages: list[_Message], warnings: Warnings) -> list[_Me
 # ---------------------------------------------------------------- thinking and max_tokens
 
 
-def _requested_budget(thinking: ThinkingParams) -> int:
-    """The budget asked for: explicit, else from effort, else the default."""
-    if thinking.budget_tokens is not None:
-        return thinking.budget_tokens
-    if thinking.effort is not None:
-        return EFFORT_BUDGETS[thinking.effort]
-    return DEFAULT_THINKING_BUDGET
-
-
-def _given_max_tokens(params: CallParams, warnings: Warnings) -> int | None:
-    """The caller's ``max_tokens`` if valid (the spec's minimum is 0)."""
-    if params.max_tokens is not None and params.max_tokens < 0:
-        warnings.add(
-            None, None, None, Code.MAX_TOKENS_INVALID, f"max_tokens {params.max_tokens} < 0; default used"
-        )
-        return None
-    return params.max_tokens
-
-
-def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) -> tuple[int, _Thinking]:
-    """``max_tokens`` and the thinking config, keeping 1024 <= budget_tokens < max_tokens.
-
-    Implements CreateMessageParams.max_tokens (required) and ThinkingConfigEnabled;
-    ``loop_blocked`` is field lesson 3 (see ``_tool_loop_needs_thinking``).
-    """
-    thinking = params.thinking
-    max_tokens = _given_max_tokens(params, warnings)
-    off = (DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens), _Thinking({"type": "disabled"}, False)
-    if thinking is None:
-        return off[0], _Thinking(None, False)
-    if not thinking.enabled:
-        return off
-    if loop_blocked:
-        warnings.add(
-            None,
-            None,
-            None,
-            Code.THINKING_DISABLED,
-            "the open tool-use turn does not start with a native thinking block (lost or foreign); "
-            "thinking is disabled for this request, as Anthropic would reject it",
-        )
-        return off
-    budget = _requested_budget(thinking)
-    explicit = thinking.budget_tokens is not None
-    if budget < MIN_THINKING_BUDGET:
-        if explicit:
-            warnings.add(
-                None, None, None, Code.THINKING_BUDGET_RAISED, f"budget_tokens {budget} raised to 1024"
-            )
-        budget = MIN_THINKING_BUDGET
-    if max_tokens is None:
-        max_tokens = budget + DEFAULT_MAX_TOKENS
-    elif budget >= max_tokens:
-        if max_tokens - 1 < MIN_THINKING_BUDGET:
-            warnings.add(
-                None,
-                None,
-                None,
-                Code.THINKING_DISABLED,
-                f"max_tokens {max_tokens} leaves no room for the minimum thinking budget of 1024",
-            )
-            return off
-        if explicit:
-            warnings.add(
-                None,
-                None,
-                None,
-                Code.THINKING_BUDGET_CLAMPED,
-                f"budget_tokens {budget} must be below max_tokens {max_tokens}; sent {max_tokens - 1}",
-            )
-        budget = max_tokens - 1
-    config: Json = {"type": "enabled", "budget_tokens": budget}
-    if not thinking.include_thoughts:
-        config["display"] = "omitted"
-    return max_tokens, _Thinking(config, True)
-
-
 def _current_turn(messages: list[_Message]) -> list[_Message]:
     """The assistant messages after the last user message that is not (only) tool results."""
     start = 0
@@ -499,7 +418,7 @@ def _tool_loop_needs_thinking(messages: list[_Message]) -> bool:
 # ---------------------------------------------------------------- final assistant (prefill)
 
 
-def _fix_prefill(messages: list[_Message], thinking: _Thinking, warnings: Warnings) -> list[_Message]:
+def _fix_prefill(messages: list[_Message], thinking: Thinking, warnings: Warnings) -> list[_Message]:
     """A final assistant message is a prefill: no trailing thinking, no thinking when off,
     no trailing whitespace (https://docs.claude.com/en/api/messages, ``messages``)."""
     if not messages or messages[-1].role != "assistant":
@@ -553,87 +472,6 @@ def _warn_block(block: _Block, warnings: Warnings, code: Code, why: str) -> None
 # ---------------------------------------------------------------- params
 
 
-def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
-    """Tool.input_schema must be an object schema (``type: "object"``)."""
-    schema: Json = dict(tool.parameters)
-    kind = schema.get("type")
-    if kind == "object":
-        return schema
-    if kind is None:
-        warnings.add(
-            None,
-            None,
-            None,
-            Code.TOOL_SCHEMA_DEGRADED,
-            f"tool '{tool.name}' schema has no type; sent as an object",
-        )
-        return {"type": "object", **schema}
-    warnings.add(
-        None,
-        None,
-        None,
-        Code.TOOL_SCHEMA_DEGRADED,
-        f"tool '{tool.name}' schema has type {kind!r}, not object; sent a permissive object schema",
-    )
-    return {"type": "object", "properties": {}, "additionalProperties": True}
-
-
-def _tools(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json]:
-    """Client tool definitions (spec ``Tool``): name, description, input_schema."""
-    out: list[Json] = []
-    seen: set[str] = set()
-    for tool in tools:
-        if tool.name in seen:
-            warnings.add(
-                None, None, None, Code.TOOL_DUPLICATE, f"second definition of tool '{tool.name}' dropped"
-            )
-            continue
-        seen.add(tool.name)
-        spec: Json = {"name": tool.name, "input_schema": _input_schema(tool, warnings)}
-        if tool.description:
-            spec["description"] = tool.description
-        out.append(spec)
-    return out
-
-
-def _system(prepared: Prepared) -> list[Json]:
-    """System prompt as text blocks, one per collected entry (``system``: RequestTextBlock[])."""
-    blocks: list[Json] = []
-    for index, text in prepared.system:
-        if text.strip():
-            blocks.append({"type": "text", "text": text})
-        else:
-            prepared.warnings.add(index, None, "text", Code.EMPTY_TEXT, "whitespace-only system text dropped")
-    return blocks
-
-
-def _temperature(params: CallParams, thinking: _Thinking, warnings: Warnings) -> float | None:
-    """``temperature`` is 0..1, and must be 1 (or unset) while thinking is on."""
-    value = params.temperature
-    if value is None:
-        return None
-    if not math.isfinite(value):
-        warnings.add(
-            None, None, None, Code.TEMPERATURE_DROPPED, f"temperature {value} is not a number; not sent"
-        )
-        return None
-    if thinking.enabled and value != 1:
-        warnings.add(
-            None,
-            None,
-            None,
-            Code.TEMPERATURE_DROPPED,
-            "Anthropic requires temperature 1 with thinking; not sent",
-        )
-        return None
-    clamped = min(1.0, max(0.0, value))
-    if clamped != value:
-        warnings.add(
-            None, None, None, Code.TEMPERATURE_CLAMPED, f"temperature {value} clamped to Anthropic's 0..1"
-        )
-    return clamped
-
-
 # ---------------------------------------------------------------- adapter
 
 
@@ -661,21 +499,21 @@ class AnthropicAdapter:
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _wire_messages(prepared, model)  # tool names already mapped by prepare()
-        max_tokens, thinking = _resolve_tokens(params, _tool_loop_needs_thinking(messages), warnings)
+        max_tokens, thinking = resolve_tokens(params, _tool_loop_needs_thinking(messages), warnings)
         messages = _fix_prefill(messages, thinking, warnings)  # never drops the leading user message
         body: Json = {
             "model": model,
             "max_tokens": max_tokens,
             "messages": [{"role": m.role, "content": [b.body for b in m.blocks]} for m in messages],
         }
-        system = _system(prepared)
+        system = system_blocks(prepared)
         if system:
             body["system"] = system
         if prepared.tools:
-            body["tools"] = _tools(prepared.tools, warnings)
+            body["tools"] = tool_definitions(prepared.tools, warnings)
         if thinking.config is not None:
             body["thinking"] = thinking.config
-        temperature = _temperature(params, thinking, warnings)
+        temperature = temperature_value(params, thinking, warnings)
         if temperature is not None:
             body["temperature"] = temperature
         if params.stream:

@@ -50,11 +50,16 @@ from harness.model import (
     ThinkingTextPart,
     ToolCallPart,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams
 from harness.providers.gemini import profile
+from harness.providers.gemini.params import (
+    function_tool,
+    generation_config,
+    system_instruction,
+    system_into_first_user,
+)
 from harness.providers.gemini.profile import (
     DEFAULT_MODEL,
-    EFFORT_TO_LEVEL,
     ID_POLICY,
     MIME_BY_EXTENSION,
     TOOL_NAMES,
@@ -87,14 +92,14 @@ class GeminiAdapter:
         prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
-        system = _system_instruction(prepared.system)
+        system = system_instruction(prepared.system)
         if system is not None and profile.accepts_system_instruction(model):
             body["systemInstruction"] = system
         elif system is not None:
-            _system_into_first_user(body["contents"], system, model, warnings)
+            system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
-            body["tools"] = [_function_tool(prepared.tools, warnings)]
-        config = _generation_config(params, model, warnings)
+            body["tools"] = [function_tool(prepared.tools, warnings)]
+        config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
         return Rendered(body, list(warnings))
@@ -125,114 +130,7 @@ def endpoint_path(params: CallParams) -> str:
 # ---------------------------------------------------------------- system and tools
 
 
-def _system_instruction(system: list[tuple[int | None, str]]) -> Json | None:
-    """``systemInstruction`` is a Content of text parts; one part per system entry.
-
-    https://ai.google.dev/gemini-api/docs/system-instructions
-    """
-    if not system:
-        return None
-    return {"parts": [{"text": text} for _, text in system]}
-
-
-def _system_into_first_user(contents: list[Json], system: Json, model: str, warnings: Warnings) -> None:
-    """Models that reject ``systemInstruction`` (Gemma: "Developer instruction is not enabled")
-    get the system text as the first parts of the first user content, as Google's Gemma
-    docs prompt it and the AI SDK does. ``contents`` always opens with a user content."""
-    contents[0]["parts"] = [*system["parts"], *contents[0]["parts"]]
-    warnings.add(
-        None,
-        None,
-        None,
-        Code.SYSTEM_AS_USER,
-        f"model '{model}' rejects systemInstruction; system text sent at the start of the first user content",
-    )
-
-
-def _function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
-    """One Tool with every function declaration, parameters as full JSON Schema.
-
-    https://ai.google.dev/api/caching#FunctionDeclaration (``parametersJsonSchema``)
-    """
-    declarations: list[Json] = []
-    for tool in tools:
-        # Names already follow Gemini's rule: prepare() mapped them (tool-name-mapped).
-        declarations.append(
-            {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
-        )
-    return {"functionDeclarations": declarations}
-
-
 # ---------------------------------------------------------------- generation config
-
-
-def _generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
-    """``generationConfig``: maxOutputTokens, temperature, thinkingConfig.
-
-    https://ai.google.dev/api/generate-content#generationconfig
-    """
-    config: Json = {}
-    if params.max_tokens is not None:
-        config["maxOutputTokens"] = params.max_tokens
-    if params.temperature is not None:
-        config["temperature"] = params.temperature
-    if params.thinking is not None:
-        thinking = _thinking_config(params.thinking, model, warnings)
-        if thinking:
-            config["thinkingConfig"] = thinking
-    return config
-
-
-def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -> Json:
-    """``thinkingConfig`` for the model's generation: level (3+), budget (2.5), none (older).
-
-    https://ai.google.dev/gemini-api/docs/thinking#set-budget and #thinking-levels
-    """
-    version = profile.version(model)
-    if version is not None and version < 2.5:
-        if thinking.enabled:
-            warnings.add(
-                None,
-                None,
-                None,
-                Code.THINKING_UNSUPPORTED,
-                f"'{model}' does not think; thinking settings not sent",
-            )
-        return {}
-    if not thinking.enabled:
-        return _thinking_off(model, version, warnings)
-    config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
-    level = EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
-    if version is not None and version >= 3 and level is not None:
-        config["thinkingLevel"] = level
-    elif thinking.budget_tokens is not None:
-        config["thinkingBudget"] = thinking.budget_tokens
-    elif version is None and level is not None:
-        config["thinkingLevel"] = level  # an alias: send what was asked for
-    elif thinking.effort is not None:
-        warnings.add(
-            None,
-            None,
-            None,
-            Code.THINKING_EFFORT_IGNORED,
-            f"'{model}' takes a thinking budget, not an effort level; effort '{thinking.effort}' not sent "
-            "(the model's dynamic budget applies)",
-        )
-    return config
-
-
-def _thinking_off(model: str, version: float | None, warnings: Warnings) -> Json:
-    """``thinkingBudget: 0`` turns thinking off where the model allows it (2.5 Flash / Flash-Lite)."""
-    if (version is not None and version >= 3) or model.startswith("gemini-2.5-pro"):
-        warnings.add(
-            None,
-            None,
-            None,
-            Code.THINKING_CANNOT_DISABLE,
-            f"'{model}' cannot turn thinking off; thinking config not sent (model default applies)",
-        )
-        return {}
-    return {"thinkingBudget": 0}
 
 
 # ---------------------------------------------------------------- contents

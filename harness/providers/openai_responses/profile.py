@@ -14,6 +14,7 @@ __all__ = [
     "accepts_reasoning",
 ]
 
+PROVIDER_ID = "openai-responses"
 #: The model a request names when ``params.model`` is None.
 DEFAULT_MODEL = "gpt-5"
 # FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).

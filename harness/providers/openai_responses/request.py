@@ -11,7 +11,7 @@ warning codes emitted here: DECISIONS.md beside this module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from harness.contract.rendered import Rendered
@@ -20,8 +20,6 @@ from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_data_url,
     placeholder_user,
-    signature_problem,
-    thinking_text_problem,
     warn_image_file,
 )
 from harness.mapping.wire import (
@@ -35,42 +33,26 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.providers.openai_responses.profile import (
     DEFAULT_MODEL,
     ID_POLICY,
     MESSAGE_PHASES,
     MIN_OUTPUT_TOKENS,
+    PROVIDER_ID,
     TOOL_NAMES,
     accepts_reasoning,
+)
+from harness.providers.openai_responses.reasoning import (
+    Ctx,
+    reasoning_items,
 )
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "OpenAIResponsesAdapter"]
 
-PROVIDER_ID = "openai-responses"
 
 JSON = dict[str, Any]
-
-
-@dataclass
-class _Ctx:
-    """Per-render state: warnings, the model sent, and item ids already used (the API rejects duplicates)."""
-
-    warnings: Warnings
-    model: str
-    used_ids: set[str] = field(default_factory=set[str])
-    # id() of each reasoning item built -> the canonical parts it carries (for later warnings).
-    origins: dict[int, list[tuple[int, int | None, str]]] = field(
-        default_factory=dict[int, list[tuple[int, int | None, str]]]
-    )
-
-    def claim(self, item_id: str) -> bool:
-        """Reserve an item id; False if an earlier item already sent it."""
-        if item_id in self.used_ids:
-            return False
-        self.used_ids.add(item_id)
-        return True
 
 
 class OpenAIResponsesAdapter:
@@ -81,7 +63,7 @@ class OpenAIResponsesAdapter:
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
         prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
-        ctx = _Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
+        ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         return Rendered(body, list(prepared.warnings))
 
@@ -92,7 +74,7 @@ ADAPTER = OpenAIResponsesAdapter()
 # ---------------------------------------------------------------- request level
 
 
-def _body(prepared: Prepared, params: CallParams, ctx: _Ctx) -> JSON:
+def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
     """Top-level CreateResponse fields, in a stable order."""
     body: JSON = {"model": ctx.model, "input": _input_items(prepared, ctx)}
     instructions = _instructions(prepared.system)
@@ -145,7 +127,7 @@ def _max_output_tokens(max_tokens: int, warnings: Warnings) -> int:
     return max_tokens
 
 
-def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None:
+def _reasoning_config(thinking: ThinkingParams | None, ctx: Ctx) -> JSON | None:
     """Reasoning (docs: guides/reasoning): effort plus an auto summary so thinking can be shown."""
     if thinking is None or not thinking.enabled:
         return None
@@ -178,7 +160,7 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
 # ---------------------------------------------------------------- input items
 
 
-def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
+def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
     """InputParam as an item list, in canonical order."""
     items: list[JSON] = []
     sources: list[int | None] = []  # canonical message index of each item, for warnings
@@ -199,7 +181,7 @@ def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
     return items
 
 
-def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: _Ctx) -> list[JSON]:
+def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: Ctx) -> list[JSON]:
     """Drop a reasoning item that no message or function_call of its response follows.
 
     A turn interrupted right after its reasoning leaves a reasoning item with nothing
@@ -274,7 +256,7 @@ def _input_image(
 # ---------------------------------------------------------------- assistant
 
 
-def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
+def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
     """Reasoning, message and function_call items in the order the parts appear.
 
     The reasoning items are built first: whether every thinking part made it decides
@@ -289,7 +271,7 @@ def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
         if isinstance(unit, ThinkingUnit):
             run.append(unit)
         elif run:
-            built, whole = _reasoning_items(wire.index, run, ctx)
+            built, whole = reasoning_items(wire.index, run, ctx)
             runs[position - len(run)] = built
             complete = complete and whole
             run = []
@@ -356,7 +338,7 @@ def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> li
     return out
 
 
-def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool, runs: int) -> str | None:
+def _trusted_message_id(wire: WireAssistant, ctx: Ctx, reasoning_complete: bool, runs: int) -> str | None:
     """The canonical id, if it is a Responses ``msg_`` id that maps to exactly one message item.
 
     Only for messages whose text parts carry no ``item_id`` of their own. A canonical id
@@ -389,7 +371,7 @@ def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool
     return mid
 
 
-def _text_item_id(index: int, run: list[_Text], ctx: _Ctx, reasoning_complete: bool) -> str | None:
+def _text_item_id(index: int, run: list[_Text], ctx: Ctx, reasoning_complete: bool) -> str | None:
     """The run's own ``msg_`` item id (``TextPart.item_id``), if it may be sent."""
     first = run[0]
     item_id = first.part.item_id
@@ -412,7 +394,7 @@ def _text_item_id(index: int, run: list[_Text], ctx: _Ctx, reasoning_complete: b
 
 
 def _assistant_message(
-    index: int, run: list[_Text], msg_id: str | None, ctx: _Ctx, reasoning_complete: bool, legacy: bool
+    index: int, run: list[_Text], msg_id: str | None, ctx: Ctx, reasoning_complete: bool, legacy: bool
 ) -> JSON:
     """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage.
 
@@ -462,7 +444,7 @@ def _function_call(
     part_index: int,
     part: ToolCallPart,
     call_ids: dict[str, str],
-    ctx: _Ctx,
+    ctx: Ctx,
     reasoning_complete: bool,
 ) -> JSON:
     """FunctionToolCall item (docs: guides/function-calling); arguments stay the model's JSON string."""
@@ -505,106 +487,6 @@ def _function_call(
 
 
 # ---------------------------------------------------------------- reasoning
-
-
-def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> tuple[list[JSON], bool]:
-    """ReasoningItem per signed unit of a run of consecutive thinking units (docs: guides/reasoning).
-
-    Texts waiting before an ``openai-responses`` signature join its summary when their
-    id matches (another format's signature pairs with one text only, as canonical
-    pairing says); texts that end up with no native signature cannot be replayed
-    (field lesson 5). Also returns whether every part of the run was sent.
-    """
-    items: list[JSON] = []
-    complete = True
-    pending: list[ThinkingUnit] = []
-    for unit in run:
-        if unit.signature is None:
-            pending.append(unit)
-            continue
-        item_id = unit.signature.id or (unit.text.id if unit.text else None)
-        groups = unit.signature.format == "openai-responses"
-        members = [u for u in pending if groups and _same_item(u.text, item_id)]
-        for u in pending:
-            if not any(u is m for m in members):
-                complete = False
-                _warn_text(
-                    index, u, Code.THINKING_UNSIGNED, "reasoning text without encrypted content; dropped", ctx
-                )
-        pending = []
-        if _same_item(unit.text, item_id):
-            members.append(unit)
-        elif unit.text is not None:
-            complete = False
-            _warn_text(index, unit, Code.THINKING_UNSIGNED, "reasoning text of another item id; dropped", ctx)
-        item = _reasoning_item(index, unit, members, item_id, ctx)
-        if item is None:
-            complete = False
-        else:
-            items.append(item)
-    for u in pending:
-        complete = False
-        _warn_text(index, u, Code.THINKING_UNSIGNED, "reasoning text without encrypted content; dropped", ctx)
-    return items, complete
-
-
-def _same_item(text: ThinkingTextPart | None, item_id: str | None) -> bool:
-    return text is not None and (text.id is None or text.id == item_id)
-
-
-def _reasoning_item(
-    index: int, signed: ThinkingUnit, members: list[ThinkingUnit], item_id: str | None, ctx: _Ctx
-) -> JSON | None:
-    """One ReasoningItem with encrypted_content, or None (every part warned) when it cannot be sent."""
-    assert signed.signature is not None
-    problem = signature_problem(signed.signature, PROVIDER_ID, ctx.model)
-    code = Code.THINKING_FOREIGN
-    if problem is None and not accepts_reasoning(ctx.model):
-        problem = f"model '{ctx.model}' is not a reasoning model and accepts no reasoning items"
-        code = Code.THINKING_UNSUPPORTED
-    if problem is None and not item_id:
-        problem = "reasoning item has no id (the API requires one)"
-        code = Code.REASONING_NO_ID
-    elif problem is None and item_id and not item_id.startswith("rs_"):
-        problem = f"reasoning item id '{item_id}' is not a Responses rs_ id"
-        code = Code.REASONING_NO_ID
-    if problem is None and item_id and not ctx.claim(item_id):
-        problem = f"reasoning item '{item_id}' already sent in this request"
-        code = Code.REASONING_DUPLICATE_ID
-    if problem is not None:
-        for u in members:
-            _warn_text(index, u, code, f"{problem}; reasoning item dropped", ctx)
-        _warn_signature(index, signed, code, f"{problem}; reasoning item dropped", ctx)
-        return None
-    summary: list[JSON] = []
-    for u in members:
-        assert u.text is not None
-        text_problem = thinking_text_problem(u.text, ctx.model)
-        if text_problem is not None:
-            _warn_text(
-                index, u, Code.THINKING_MODEL_MISMATCH, f"{text_problem}; left out of the summary", ctx
-            )
-        elif u.text.text:
-            summary.append({"type": "summary_text", "text": u.text.text})
-    item: JSON = {
-        "type": "reasoning",
-        "id": item_id,
-        "summary": summary,
-        "encrypted_content": signed.signature.signature,
-    }
-    ctx.origins[id(item)] = [
-        *((index, u.text_index, "thinking_text") for u in members),
-        (index, signed.signature_index, "thinking_signature"),
-    ]
-    return item
-
-
-def _warn_text(index: int, unit: ThinkingUnit, code: Code, reason: str, ctx: _Ctx) -> None:
-    ctx.warnings.add(index, unit.text_index, "thinking_text", code, reason)
-
-
-def _warn_signature(index: int, unit: ThinkingUnit, code: Code, reason: str, ctx: _Ctx) -> None:
-    ctx.warnings.add(index, unit.signature_index, "thinking_signature", code, reason)
 
 
 # ---------------------------------------------------------------- tool results
