@@ -57,9 +57,8 @@ REGISTRY: dict[str, Provider] = {
         {None: "stream", "openai-chat": "stream", "openai-responses": "stream_responses"},
     ),
 }
-assert tuple(REGISTRY) == PROVIDERS, (
-    "harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS"
-)
+if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
+    raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")
 
 
 def _provider(provider: str) -> Provider:
