@@ -13,11 +13,12 @@ import orjson
 import typer
 
 from harness import cli_style
-from harness.adapters import PROVIDERS, canonical_json
 from harness.codec import HistoryError, dumps_history, load_history
+from harness.contract.rendered import canonical_json
 from harness.inputs import InputError
 from harness.params import CallParams
 from harness.params_io import load_params
+from harness.providers import PROVIDERS
 from harness.targets import Target, TargetError, get_target
 
 if TYPE_CHECKING:

@@ -32,8 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from harness.adapters import get_adapter
-from harness.adapters.base import RenderWarning
+from harness.contract.rendered import RenderWarning
 from harness.importer.conversation import import_conversation
 from harness.jsondiff import Accepts, DiffContext, JsonAllowance, JsonDifference, diff_json, same_json
 from harness.model import (
@@ -42,8 +41,8 @@ from harness.model import (
     ToolCallPart,
     ToolResultMessage,
 )
+from harness.providers import get_adapter, get_parser
 from harness.replay import Exchange, load_exchanges, replay_exchange
-from harness.stream import get_parser
 
 __all__ = ["ALLOWLIST", "LoopReport", "close_loop", "close_pair", "reproduce_request"]
 

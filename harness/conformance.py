@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from harness.adapters import canonical_json
+from harness.contract.rendered import canonical_json
 from harness.oracles import validate
 from harness.rules import check_body
 from harness.scenarios import load_scenarios

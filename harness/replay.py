@@ -23,8 +23,8 @@ from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
 from harness.inputs import InputError, check_json_text, gunzip, load_yaml, read_bytes
 from harness.inputs.files import decode_utf8
-from harness.stream import CallResult, StreamParser, get_parser
-from harness.stream.base import item_to_json
+from harness.providers import get_parser
+from harness.stream.base import CallResult, StreamParser, item_to_json
 from harness.stream.drive import chunked, parse_chunks
 from harness.stream.events import derive_events
 from harness.stream.sse import SSEEvent

@@ -23,9 +23,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.adapters import PROVIDERS
-from harness.adapters.base import Rendered
 from harness.codec import dumps_history
+from harness.contract.rendered import Rendered
 from harness.invariants import Violation, run_invariants
 from harness.invariants.base import Continuation
 from harness.invariants.continuation import next_turn as default_next_turn
@@ -49,6 +48,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers import PROVIDERS
 from harness.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import Target, get_target

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.anthropic import ADAPTER, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, PLACEHOLDER_USER_TEXT
-from harness.adapters.base import Rendered, canonical_json
+from harness.contract.rendered import Rendered, canonical_json
+from harness.mapping.toolbox import PLACEHOLDER_USER_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -21,6 +21,11 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.anthropic.request import (
+    ADAPTER,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+)
 from harness.scenarios.dsl import call, result, user
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
@@ -468,8 +473,8 @@ def test_images_url_base64_and_degraded() -> None:
     ]
     assert [(w.part_index, w.code) for w in r.warnings] == [
         (1, "media-type-normalized"),  # image/JPG: a repair, so it is warned
-        (2, "image-unsupported"),
-        (3, "image-unsupported"),
+        (2, "image-url-unsupported"),
+        (3, "image-url-unsupported"),
         (4, "image-file-not-inlined"),
     ]
 
@@ -482,7 +487,7 @@ def test_images_in_assistant_dropped_with_warning() -> None:
     ]
     r = render(history)
     assert content(r, 1) == [{"type": "text", "text": "see"}]
-    assert codes(r) == ["image-in-assistant"]
+    assert codes(r) == ["assistant-image-dropped"]
 
 
 # ---------------------------------------------------------------- alternation

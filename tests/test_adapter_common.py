@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.adapters.common import (
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import same_model, signature_problem
+from harness.mapping.wire import (
     IdPolicy,
     PartUnit,
     ThinkingUnit,
@@ -12,9 +14,6 @@ from harness.adapters.common import (
     WireToolResult,
     WireUser,
     pair_thinking,
-    prepare,
-    same_model,
-    signature_problem,
 )
 from harness.model import (
     AssistantMessage,
@@ -28,18 +27,22 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ToolSpec
+from harness.providers.anthropic.profile import TOOL_NAMES as ANTHROPIC_NAMES
 from harness.scenarios.dsl import call, result, user
 
 
 def codes(history: list[HistoryEvent], params: CallParams | None = None) -> list[str]:
-    return [w.code for w in prepare(history, params or CallParams(), "anthropic", IdPolicy()).warnings]
+    return [
+        w.code
+        for w in prepare(history, params or CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES).warnings
+    ]
 
 
 def test_developer_after_user_is_appended_with_trailing_newline() -> None:
     dev = DeveloperMessage(
         parts=[TextPart(text="remember"), ImageURLPart(url="https://x/y.png")], command_output="UI ONLY"
     )
-    prepared = prepare([user("hi"), dev], CallParams(), "anthropic", IdPolicy())
+    prepared = prepare([user("hi"), dev], CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES)
     (item,) = prepared.items
     assert isinstance(item, WireUser)
     assert [getattr(ci.part, "text", None) for ci in item.items] == ["hi", "remember\n", None]
@@ -54,7 +57,7 @@ def test_developer_after_tool_result_is_appended_to_the_result() -> None:
         result(call("c1", "read"), "ok"),
         DeveloperMessage(parts=[TextPart(text="note")]),
     ]
-    items = prepare(history, CallParams(), "anthropic", IdPolicy()).items
+    items = prepare(history, CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES).items
     assert isinstance(items[-1], WireToolResult)
     assert [getattr(ci.part, "text", None) for ci in items[-1].appended] == ["note\n"]
 
@@ -64,7 +67,7 @@ def test_developer_with_no_user_or_tool_right_before_becomes_a_user_message(
     before: list[HistoryEvent],
 ) -> None:
     history = [*before, DeveloperMessage(parts=[TextPart(text="reminder")])]
-    prepared = prepare(history, CallParams(), "anthropic", IdPolicy())
+    prepared = prepare(history, CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES)
     last = prepared.items[-1]
     assert isinstance(last, WireUser) and last.from_developer and last.index == len(before)
     assert "developer-as-user" in [w.code for w in prepared.warnings]
@@ -80,7 +83,7 @@ def test_results_are_put_in_call_order_and_missing_ones_synthesized() -> None:
         result(call("a", "read"), "A"),
         user("stop"),
     ]
-    prepared = prepare(history, CallParams(), "anthropic", IdPolicy())
+    prepared = prepare(history, CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES)
     results = [i for i in prepared.items if isinstance(i, WireToolResult)]
     assert [(r.call_id, r.output_text, r.synthesized) for r in results] == [
         ("a", "A", False),
@@ -110,7 +113,7 @@ def test_invalid_ids_are_mapped_consistently_in_call_and_result() -> None:
         AssistantMessage(parts=[call("functions.write_todos:0", "read")], stop_reason="tool_use"),
         result(call("functions.write_todos:0", "read"), "ok"),
     ]
-    prepared = prepare(history, CallParams(), "anthropic", policy)
+    prepared = prepare(history, CallParams(), "anthropic", policy, ANTHROPIC_NAMES)
     assistant, res = prepared.items[1], prepared.items[2]
     assert isinstance(assistant, WireAssistant) and isinstance(res, WireToolResult)
     sent = assistant.call_ids["functions.write_todos:0"]
@@ -124,7 +127,7 @@ def test_system_text_is_collected_once_in_order() -> None:
         user("hi"),
         SystemMessage(parts=[TextPart(text="two")]),
     ]
-    prepared = prepare(history, CallParams(system="params"), "anthropic", IdPolicy())
+    prepared = prepare(history, CallParams(system="params"), "anthropic", IdPolicy(), ANTHROPIC_NAMES)
     assert [t for _, t in prepared.system] == ["params", "one", "two"]
     assert "system-hoisted" in [w.code for w in prepared.warnings]
 
@@ -174,7 +177,9 @@ def test_same_model_matches_alias_and_dated_snapshot_only() -> None:
 
 def test_tools_are_derived_only_for_names_without_a_definition() -> None:
     history: list[HistoryEvent] = [user("go"), AssistantMessage(parts=[call("a", "read"), call("b", "time")])]
-    prepared = prepare(history, CallParams(tools=[ToolSpec(name="read")]), "anthropic", IdPolicy())
+    prepared = prepare(
+        history, CallParams(tools=[ToolSpec(name="read")]), "anthropic", IdPolicy(), ANTHROPIC_NAMES
+    )
     assert [t.name for t in prepared.tools] == ["read", "time"]
     assert "tools-derived" in [w.code for w in prepared.warnings]
 
@@ -214,7 +219,7 @@ def test_developer_parts_on_a_dropped_result_are_sent_as_a_user_message(dropped:
             dev,
             user("continue"),
         ]
-    prepared = prepare(history, CallParams(), "anthropic", IdPolicy())
+    prepared = prepare(history, CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES)
     users = [i for i in prepared.items if isinstance(i, WireUser)]
     texts = [getattr(ci.part, "text", None) for u in users for ci in u.items]
     assert texts[-2:] == ["Reminder: tabs\n", "continue"]

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import Rendered, canonical_json
-from harness.adapters.gemini import ADAPTER, PLACEHOLDER_USER_TEXT, SKIP_SIGNATURE, endpoint_path
+from harness.contract.rendered import Rendered, canonical_json
+from harness.mapping.toolbox import PLACEHOLDER_USER_TEXT
 from harness.model import (
     DeveloperMessage,
     HistoryEvent,
@@ -21,6 +21,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.gemini.request import ADAPTER, SKIP_SIGNATURE, endpoint_path
 from harness.scenarios.dsl import assistant, call, result, user
 
 G3 = "gemini-3-pro-preview"
@@ -256,7 +257,7 @@ def test_tool_images_and_developer_parts_follow_the_function_responses() -> None
         "text",
     ]
     assert parts[3:] == [{"text": "reminder A\n"}, {"text": "reminder B\n"}]
-    assert {"tool-image-outside-result", "tool-attachment-moved"} <= set(codes(out))
+    assert {"tool-image-moved", "tool-attachment-moved"} <= set(codes(out))
 
 
 # ---------------------------------------------------------------- thought signatures
@@ -303,8 +304,8 @@ def test_unsigned_and_foreign_thinking_is_dropped_never_sent_as_text() -> None:
     assert [(w.part_index, w.code) for w in out.warnings] == [
         (0, "thinking-unsigned"),
         (1, "thinking-foreign"),
-        (2, "signature-foreign"),
-        (4, "signature-foreign"),
+        (2, "thinking-foreign"),
+        (4, "thinking-foreign"),
     ]
 
 
@@ -317,8 +318,8 @@ def test_signature_without_a_carrier_is_dropped_with_a_warning() -> None:
     assert out.body["contents"][1]["parts"] == [{"text": "ok"}]
     assert [(w.part_index, w.code) for w in out.warnings] == [
         (1, "empty-text"),
-        (0, "signature-orphan"),
-        (2, "signature-orphan"),
+        (0, "thinking-signature-unpaired"),
+        (2, "thinking-signature-unpaired"),
     ]
 
 
@@ -365,7 +366,7 @@ def test_foreign_signature_on_a_gemini3_call_is_replaced_by_the_sentinel() -> No
     ]
     out = render(history, model=G3)
     assert out.body["contents"][1]["parts"][0]["thoughtSignature"] == SKIP_SIGNATURE
-    assert codes(out) == ["signature-foreign", "thought-signature-dummy"]
+    assert codes(out) == ["thinking-foreign", "thought-signature-dummy"]
 
 
 def test_no_sentinel_for_gemini_25() -> None:

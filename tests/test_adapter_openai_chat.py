@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from harness.adapters import canonical_json
-from harness.adapters.base import Rendered
-from harness.adapters.common import SYNTHETIC_RESULT_TEXT
-from harness.adapters.openai_chat import ADAPTER, DEFAULT_MODEL
+from harness.contract.rendered import Rendered, canonical_json
+from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -18,6 +16,7 @@ from harness.model import (
     ThinkingTextPart,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.openai_chat.request import ADAPTER, DEFAULT_MODEL
 from harness.scenarios.dsl import call, result, user
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
@@ -281,7 +280,7 @@ def test_reasoning_effort_only_when_thinking_is_enabled() -> None:
     assert codes(off) == [(None, None, "thinking-param-ignored")]
     budget = render(history, CallParams(thinking=ThinkingParams(budget_tokens=1024)))
     assert "reasoning_effort" not in budget.body
-    assert codes(budget) == [(None, None, "thinking-param-ignored")]
+    assert codes(budget) == [(None, None, "thinking-budget-ignored")]
 
 
 def test_reasoning_effort_is_not_sent_to_a_non_reasoning_model() -> None:
@@ -339,8 +338,8 @@ def test_same_input_same_bytes() -> None:
 
 def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> None:
     # Finding F3 of the invariants: messages: [] violates the schema's minItems.
-    from harness.adapters import get_adapter
     from harness.params import CallParams
+    from harness.providers import get_adapter
 
     for provider in ("openai-chat", "openrouter"):
         out = get_adapter(provider).render([], CallParams(system="be brief"))

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.adapters import get_adapter
-from harness.adapters.base import Rendered, canonical_json
-from harness.adapters.common import SYNTHETIC_RESULT_TEXT
-from harness.adapters.openai_responses import ADAPTER, DEFAULT_MODEL
+from harness.contract.rendered import Rendered, canonical_json
+from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -24,6 +22,8 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers import get_adapter
+from harness.providers.openai_responses.request import ADAPTER, DEFAULT_MODEL
 from harness.scenarios.dsl import assistant
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
@@ -772,8 +772,8 @@ def test_matches_the_recorded_round_trip_request() -> None:
 
 
 def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> None:
-    from harness.adapters import get_adapter
     from harness.params import CallParams
+    from harness.providers import get_adapter
 
     out = get_adapter("openai-responses").render([], CallParams(system="be brief"))
     assert out.body["input"] == [

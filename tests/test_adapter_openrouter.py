@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters import canonical_json
-from harness.adapters.base import Rendered
-from harness.adapters.openrouter import ADAPTER, DEFAULT_MODEL
+from harness.contract.rendered import Rendered, canonical_json
 from harness.model import (
     AssistantMessage,
     HistoryEvent,
@@ -20,6 +18,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams
+from harness.providers.openrouter.request import ADAPTER, DEFAULT_MODEL
 
 CLAUDE = "anthropic/claude-sonnet-4.5"
 GPT = "openai/gpt-5-mini"

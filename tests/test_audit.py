@@ -12,11 +12,11 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from harness.adapters.base import Rendered
 from harness.audit import AuditResult, compare, load_baseline, print_report, run_audit, write_reports
 from harness.audit.baseline import BaselineComparison
 from harness.audit.generated import generated_histories
 from harness.cli import app
+from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.providers import get_parser
 from harness.record.played import PlayRegistry, install_tracking, unplayed
 from harness.replay import load_exchanges, replay_exchange
-from harness.stream import get_parser
 from tests.record_support import CASSETTES, ROOT
 
 pytest_plugins = ["pytester"]
@@ -84,7 +84,7 @@ def test_hygiene_fails_a_session_that_leaves_an_interaction_unplayed(pytester: p
         test_b_replay=textwrap.dedent(
             """
             from harness.replay import load_exchanges, replay_exchange
-            from harness.stream import get_parser
+            from harness.providers import get_parser
 
             def test_replays_only_the_first_call():
                 first = load_exchanges("cassettes/anthropic/two.yaml", "anthropic")[0]

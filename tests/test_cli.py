@@ -117,7 +117,7 @@ def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytes
     from collections.abc import Sequence
 
     import harness.cli as cli
-    from harness.adapters.base import Rendered
+    from harness.contract.rendered import Rendered
     from harness.model import HistoryEvent
     from harness.params import CallParams
     from harness.targets.reference import ReferenceTarget

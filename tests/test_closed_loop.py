@@ -14,14 +14,12 @@ from typing import Any
 
 import pytest
 
-from harness.adapters import get_adapter
 from harness.closed_loop import ALLOWLIST, close_loop, close_pair, reproduce_request
-from harness.contract.providers import PROVIDERS
 from harness.importer.conversation import import_conversation
 from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.model import AssistantMessage, ThinkingSignaturePart, ToolCallPart, ToolResultMessage
+from harness.providers import PROVIDERS, get_adapter, get_parser
 from harness.replay import Exchange, replay_exchange
-from harness.stream import get_parser
 from tests.cassette_cases import case_id, cassette_cases, model_calls
 
 ROUND_TRIPS = [c for c in cassette_cases() if len(model_calls(*c)) >= 2]

@@ -7,12 +7,14 @@ import os
 import subprocess
 import sys
 
-from harness.adapters import PROVIDERS, canonical_json, get_adapter
+from harness.contract.rendered import canonical_json
+from harness.providers import PROVIDERS, get_adapter
 from harness.scenarios import load_scenarios
 
 _SCRIPT = """
 import hashlib
-from harness.adapters import PROVIDERS, canonical_json, get_adapter
+from harness.providers import PROVIDERS, get_adapter
+from harness.contract.rendered import canonical_json
 from harness.scenarios import load_scenarios
 h = hashlib.sha256()
 for provider in PROVIDERS:

@@ -15,8 +15,8 @@ from harness.emit.project import project
 from harness.invariants import run_invariants
 from harness.model import AssistantMessage, TextPart, Usage, UserMessage
 from harness.params import CallParams
+from harness.providers import get_parser
 from harness.scenarios import load_scenarios
-from harness.stream import get_parser
 from harness.stream.drive import parse_bytes
 from tests.invariant_cases import Mutant
 

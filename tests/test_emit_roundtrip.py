@@ -34,8 +34,8 @@ from harness.model import (
     ToolCallPart,
     Usage,
 )
+from harness.providers import get_parser
 from harness.strategies import representable_messages
-from harness.stream import get_parser
 from harness.stream.drive import parse_bytes, parse_chunks
 from tests.cassette_cases import cassette_cases, model_calls
 

@@ -15,11 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from harness.adapters import PROVIDERS, get_adapter
-from harness.adapters.profiles import TOOL_NAME_RULES, normalize_media_type, tool_name_rule
-from harness.adapters.toolnames import canonical_name, restore_call, wire_name, wire_names
 from harness.cli import app
 from harness.codec import dumps_history
+from harness.mapping.media import normalize_media_type
+from harness.mapping.toolnames import NameRule, canonical_name, restore_call, wire_name, wire_names
 from harness.model import (
     AssistantMessage,
     HistoryEvent,
@@ -31,6 +30,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ToolSpec
+from harness.providers import PROVIDERS, get_adapter, get_profile
 
 runner = CliRunner()
 
@@ -43,10 +43,15 @@ ANY_TEXT = st.text(max_size=40)
 # ---------------------------------------------------------------- tool names
 
 
-@pytest.mark.parametrize("provider", sorted(TOOL_NAME_RULES))
+def _names(provider: str) -> NameRule:
+    rule: NameRule = get_profile(provider).TOOL_NAMES
+    return rule
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
 @given(names=st.lists(ANY_TEXT, min_size=1, max_size=6))
 def test_wire_names_follow_the_rule_are_injective_and_map_back(provider: str, names: list[str]) -> None:
-    rule = tool_name_rule(provider)
+    rule = _names(provider)
     mapping = wire_names(names, rule)
     assert all(rule.ok(sent) for sent in mapping.values())
     assert len(set(mapping.values())) == len(mapping)  # two tools never share a wire name
@@ -57,7 +62,7 @@ def test_wire_names_follow_the_rule_are_injective_and_map_back(provider: str, na
 
 @given(name=ANY_TEXT, others=st.lists(ANY_TEXT, max_size=4))
 def test_a_name_maps_the_same_way_whatever_else_is_declared(name: str, others: list[str]) -> None:
-    rule = tool_name_rule("openai-chat")
+    rule = _names("openai-chat")
     alone = wire_names([name], rule)[name]
     assert alone == wire_name(name, rule)
     together = wire_names([name, *others], rule)[name]
@@ -68,17 +73,17 @@ def test_a_name_maps_the_same_way_whatever_else_is_declared(name: str, others: l
 def test_mcp_names_per_provider() -> None:
     long = "mcp__plugin_workspace-indexer_semantic-code-search__search_repository_symbols"
     assert len(long) == 77
-    openai = tool_name_rule("openai-responses")
+    openai = _names("openai-responses")
     assert wire_name("github.create_issue", openai).startswith("github_create_issue_")
     assert len(wire_name(long, openai)) == 64
-    assert wire_name(long, tool_name_rule("anthropic")) == long  # 128 allowed
-    gemini = tool_name_rule("gemini")
+    assert wire_name(long, _names("anthropic")) == long  # 128 allowed
+    gemini = _names("gemini")
     assert wire_name("github.create_issue", gemini) == "github.create_issue"  # dots allowed
     assert wire_name("9lives", gemini).startswith("_9lives_")  # first character rule
 
 
 def test_a_streamed_call_maps_back_to_the_declared_name() -> None:
-    mapping = wire_names(["Github Get File", "read_file"], tool_name_rule("anthropic"))
+    mapping = wire_names(["Github Get File", "read_file"], _names("anthropic"))
     streamed = ToolCallPart(call_id="t1", tool_name=mapping["Github Get File"], arguments_json="{}")
     assert restore_call(streamed, mapping).tool_name == "Github Get File"
     plain = ToolCallPart(call_id="t2", tool_name="read_file", arguments_json="{}")

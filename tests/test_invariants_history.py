@@ -17,7 +17,6 @@ from hypothesis import find, given
 from hypothesis import strategies as st
 
 from harness import strategies
-from harness.adapters import PROVIDERS
 from harness.invariants import history_to_ui_events, run_invariants
 from harness.invariants.base import dicts
 from harness.model import (
@@ -30,6 +29,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams
+from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.strategies import histories
 from tests.invariant_cases import REFERENCE, Mutant, agent_loops, assert_holds

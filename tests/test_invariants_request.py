@@ -15,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import strategies
-from harness.adapters import PROVIDERS
 from harness.invariants import Violation, run_invariants
 from harness.invariants.base import as_dict, as_list, dicts
 from harness.invariants.wire import tool_turns, wire_messages
@@ -33,6 +32,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams
+from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.scenarios.dsl import call, result, user
 from harness.strategies import histories

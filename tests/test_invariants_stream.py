@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from harness.adapters import PROVIDERS
 from harness.codec import loads_history
 from harness.emit import representable
 from harness.invariants import event_order_problems, history_to_ui_events, run_invariants
 from harness.model import AssistantMessage, HistoryEvent, TextPart, ToolCallPart, Usage, UserMessage
 from harness.params import CallParams
+from harness.providers import PROVIDERS
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.events import derive_events
 from tests.cassette_cases import case_id, cassette_cases, model_calls

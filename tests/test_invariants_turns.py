@@ -17,13 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import strategies
-from harness.adapters import PROVIDERS
 from harness.invariants import run_invariants
 from harness.invariants.continuation import next_turn
 from harness.invariants.prefix import first_difference
 from harness.invariants.wire import wire_messages
 from harness.model import AssistantMessage, HistoryEvent, TextPart, ToolResultMessage, UserMessage
 from harness.params import CallParams
+from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.strategies import histories
 from tests.invariant_cases import Mutant, agent_loops, assert_holds

@@ -400,7 +400,7 @@ def test_unknown_names_are_rejected() -> None:
 
 
 def test_providers_match_adapters() -> None:
-    from harness.adapters import PROVIDERS as ADAPTER_PROVIDERS
+    from harness.providers import PROVIDERS as ADAPTER_PROVIDERS
 
     assert set(PROVIDERS) == set(ADAPTER_PROVIDERS)
     assert all(set(describe(p)) == set(ORACLES) for p in PROVIDERS)

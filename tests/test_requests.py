@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from harness.adapters import PROVIDERS, get_adapter
+from harness.providers import PROVIDERS, get_adapter
 from harness.scenarios import load_scenarios
 
 CASES = [(p, name) for p in PROVIDERS for name in load_scenarios()]

@@ -12,8 +12,8 @@ from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from harness.adapters import PROVIDERS, RenderWarning, canonical_json, get_adapter
 from harness.codec import dumps_history, loads_history
+from harness.contract.rendered import RenderWarning, canonical_json
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -26,6 +26,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers import PROVIDERS, get_adapter
 from harness.strategies import (
     NASTY_TEXT,
     adversarial_histories,

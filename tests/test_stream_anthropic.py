@@ -16,7 +16,7 @@ from anthropic.types import Message
 
 from harness.crosscheck import crosscheck, project_ours, sdk_accumulate
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.stream.anthropic import PARSER, AnthropicParser
+from harness.providers.anthropic.stream import PARSER, AnthropicParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from tests.cassette_cases import recorded_calls_of

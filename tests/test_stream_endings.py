@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from harness.crosscheck import RecordedCall
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
-from harness.stream import CallResult, get_parser
+from harness.providers import get_parser
+from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes, parse_chunks
 from tests.cassette_cases import recorded_calls_of
 

@@ -32,8 +32,9 @@ from hypothesis import strategies as st
 
 from harness.emit import PROVIDERS, emit_stream
 from harness.model import AssistantMessage
+from harness.providers import get_parser
 from harness.strategies import representable_messages
-from harness.stream import CallResult, get_parser
+from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes, parse_chunks
 from harness.stream.events import derive_events
 from tests.test_emit_roundtrip import RICH

@@ -18,9 +18,9 @@ import pytest
 
 from harness.crosscheck import RecordedCall, decode_signature
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.providers.gemini.stream import PARSER, GeminiParser, parse_json_array
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
-from harness.stream.gemini import PARSER, GeminiParser, parse_json_array
 from harness.stream.sse import SSEEvent
 from tests.cassette_cases import events_of, recorded_calls_of
 

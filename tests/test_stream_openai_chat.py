@@ -16,9 +16,9 @@ from openai.types.chat import ChatCompletion
 
 from harness.crosscheck import crosscheck, sdk_accumulate
 from harness.model import TextPart, ThinkingTextPart, ToolCallPart
+from harness.providers.openai_chat.stream import PARSER, OpenAIChatParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
-from harness.stream.openai_chat import PARSER, OpenAIChatParser
 from tests.cassette_cases import recorded_calls_of
 
 PROVIDER = "openai-chat"

@@ -23,9 +23,9 @@ from openai.types.responses import Response
 
 from harness.crosscheck import RecordedCall, crosscheck, sdk_accumulate
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.providers.openai_responses.stream import PARSER, OpenAIResponsesParser
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
-from harness.stream.openai_responses import PARSER, OpenAIResponsesParser
 from harness.stream.sse import SSEEvent
 from tests.cassette_cases import events_of, recorded_calls_of
 

@@ -17,10 +17,10 @@ from openai.types.chat import ChatCompletion
 from harness.crosscheck import crosscheck, sdk_accumulate
 from harness.emit import emit_stream, representable
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart
+from harness.providers.openai_chat.stream import OpenAIChatParser
+from harness.providers.openrouter.stream import PARSER, OpenRouterParser
 from harness.stream.base import CallResult, ThinkingDelta
 from harness.stream.drive import parse_bytes
-from harness.stream.openai_chat import OpenAIChatParser
-from harness.stream.openrouter import PARSER, OpenRouterParser
 from tests.cassette_cases import recorded_calls_of
 
 PROVIDER = "openrouter"

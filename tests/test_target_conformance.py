@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from harness.contract.providers import PROVIDERS
 from harness.contract.target import Target
 from harness.invariants import INVARIANTS, run_invariants
 from harness.scenarios import load_scenarios
 
 SCENARIOS = load_scenarios()
-PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 
 
 CASES = [(p, name, inv.id) for p in PROVIDERS for name in sorted(SCENARIOS) for inv in INVARIANTS]

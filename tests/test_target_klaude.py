@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapters import PROVIDERS, canonical_json
 from harness.audit.replay_summary import summarize
+from harness.contract.rendered import canonical_json
+from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.targets import Target, TargetError, get_target
 from tests.cassette_cases import case_id, cassette_cases, model_calls

@@ -8,8 +8,11 @@ bug. DESIGN "Thinking pairing" is the source.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-__all__ = ["NATIVE_SIGNATURE_FORMATS", "same_model"]
+from harness.model import AnyPart, ThinkingSignaturePart
+
+__all__ = ["NATIVE_SIGNATURE_FORMATS", "google_signature_carrier", "same_model"]
 
 # Signature formats each provider accepts as its own reasoning state.
 NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
@@ -45,3 +48,12 @@ def same_model(produced_by: str, model: str) -> bool:
     ``gpt-5.5``); the signature is the same model's either way.
     """
     return _SNAPSHOT_SUFFIX.sub("", produced_by) == _SNAPSHOT_SUFFIX.sub("", model)
+
+
+def google_signature_carrier(parts: Sequence[AnyPart], index: int) -> int | None:
+    """Gemini's pairing rule, stated once: the ``google`` signature at ``index`` belongs to
+    the part right before it, whatever that part is (text, function call, thinking text,
+    image); None when no part is before it or that part is another signature."""
+    if index == 0 or isinstance(parts[index - 1], ThinkingSignaturePart):
+        return None
+    return index - 1

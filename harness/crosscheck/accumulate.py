@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.replay import Exchange, parser_for, replay_exchange
-from harness.stream import CallResult
+from harness.stream.base import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
     import httpx2

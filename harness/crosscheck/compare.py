@@ -9,7 +9,7 @@ from typing import cast
 from harness.crosscheck.accumulate import SdkResult, ours, sdk_accumulate
 from harness.crosscheck.differences import DIFFERENCES, Context
 from harness.crosscheck.projection import Part, Shape, project_ours, project_sdk
-from harness.stream import CallResult
+from harness.stream.base import CallResult
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any, cast
 
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
-from harness.stream import CallResult
+from harness.stream.base import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
     from anthropic.types import Message

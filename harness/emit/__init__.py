@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
+from harness.contract.providers import PROVIDERS
 from harness.emit import anthropic, gemini, openai_chat, openai_responses, openrouter
 from harness.emit.common import NotRepresentable, message_model
 from harness.model import AssistantMessage
@@ -35,7 +36,6 @@ _MODULES: dict[str, ModuleType] = {
     "openai-responses": openai_responses,
     "openrouter": openrouter,
 }
-PROVIDERS: tuple[str, ...] = tuple(sorted(_MODULES))
 
 
 def _module(provider: str) -> ModuleType:

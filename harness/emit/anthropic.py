@@ -1,4 +1,4 @@
-"""Anthropic Messages stream emitter: the inverse of ``harness.stream.anthropic``.
+"""Anthropic Messages stream emitter: the inverse of ``harness.providers.anthropic.stream``.
 
 Wire format (https://docs.claude.com/en/docs/build-with-claude/streaming): ``message_start``,
 then per content block ``content_block_start`` / ``content_block_delta``... /

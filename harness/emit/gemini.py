@@ -1,4 +1,4 @@
-"""Gemini stream emitter (``streamGenerateContent?alt=sse``): the inverse of ``harness.stream.gemini``.
+"""Gemini stream emitter (``streamGenerateContent?alt=sse``): the inverse of ``harness.providers.gemini.stream``.
 
 Wire format (https://ai.google.dev/api/generate-content#generatecontentresponse): one
 ``GenerateContentResponse`` per ``data:`` line, each with ``candidates[0].content.parts``

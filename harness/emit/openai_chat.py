@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions stream emitter: the inverse of ``harness.stream.openai_chat``.
+"""OpenAI Chat Completions stream emitter: the inverse of ``harness.providers.openai_chat.stream``.
 
 Wire format (https://platform.openai.com/docs/api-reference/chat-streaming):
 ``chat.completion.chunk`` objects as ``data:`` lines: a first chunk with the role, content

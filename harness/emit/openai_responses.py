@@ -1,4 +1,4 @@
-"""OpenAI Responses stream emitter: the inverse of ``harness.stream.openai_responses``.
+"""OpenAI Responses stream emitter: the inverse of ``harness.providers.openai_responses.stream``.
 
 Wire format (https://platform.openai.com/docs/api-reference/responses-streaming):
 ``response.created`` and ``response.in_progress``, then per output item

@@ -11,6 +11,7 @@ never sent as native, and foreign thinking is never re-sent as literal text (les
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
+from harness.contract.thinking import google_signature_carrier
 from harness.invariants.base import (
     CheckContext,
     Json,
@@ -155,11 +156,15 @@ def _gemini(
     out: list[Violation] = []
     parts = message.parts
     for idx, sig in enumerate(parts):
-        if not isinstance(sig, ThinkingSignaturePart) or idx == 0:
+        carrier_index = (
+            google_signature_carrier(parts, idx) if isinstance(sig, ThinkingSignaturePart) else None
+        )
+        if carrier_index is None:
             continue
-        carrier = parts[idx - 1]
+        assert isinstance(sig, ThinkingSignaturePart)
+        carrier = parts[carrier_index]
         text = carrier if isinstance(carrier, ThinkingTextPart) else None
-        if isinstance(carrier, ThinkingSignaturePart) or not is_native(sig, text, "gemini", model):
+        if not is_native(sig, text, "gemini", model):
             continue
         native.add(sig.signature)
         needle: Json = {}

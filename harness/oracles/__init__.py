@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.contract.providers import PROVIDERS
 from harness.oracles.allowances import ALLOWANCES, OracleAllowance, find_allowance
 from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
@@ -37,7 +38,6 @@ __all__ = [
 
 ORACLES: tuple[str, ...] = ("spec", "sdk")
 _MAX_ERRORS = 25  # per oracle, after allowances
-PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from harness.adapters import PROVIDERS
 from harness.params import CallParams
+from harness.providers import PROVIDERS
 
 __all__ = ["diff_command", "record_command", "scan_command"]
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.model import TextPart, ToolCallPart
+from harness.providers import get_parser
 from harness.replay import Exchange, ReplayInputError, load_exchanges, replay_exchange
-from harness.stream import get_parser
 from harness.stream.events import derive_events
 from harness.stream.sse import SSEDecoder
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from harness.adapters.gemini import endpoint_path as gemini_endpoint_path
 from harness.params import CallParams
+from harness.providers.gemini.request import endpoint_path as gemini_endpoint_path
 
 __all__ = ["ENDPOINTS", "Endpoint", "HttpRequest", "MissingKeyError", "api_key_for", "build_request"]
 

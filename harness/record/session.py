@@ -13,16 +13,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.adapters.base import RenderWarning
+from harness.contract.rendered import RenderWarning
 from harness.model import HistoryEvent, ToolCallPart
 from harness.params import CallParams
+from harness.providers import get_parser
 from harness.record.cassette_io import exchange_from, scrubbed_interaction
 from harness.record.client import HttpResponse, RetryPolicy, send
 from harness.record.endpoints import build_request
 from harness.record.progress import StreamProgress
 from harness.record.tools import ToolScript
 from harness.replay import replay_exchange
-from harness.stream import CallResult, get_parser
+from harness.stream.base import CallResult
 from harness.targets import get_target
 
 __all__ = ["RecordOptions", "Turn", "record_turns"]

@@ -100,11 +100,11 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import IO, Any, cast
 
-from harness.adapters import PROVIDERS
-from harness.adapters.base import Rendered
+from harness.contract.rendered import Rendered
 from harness.contract.routing import route
 from harness.model import HistoryEvent
 from harness.params import CallParams
+from harness.providers import PROVIDERS
 from harness.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import TargetError

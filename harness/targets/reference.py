@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.adapters import PROVIDERS, get_adapter
-from harness.adapters.base import Rendered
+from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
+from harness.providers import PROVIDERS, get_adapter
 from harness.replay import Exchange, parser_for, replay_exchange
 from harness.stream.base import CallResult
 

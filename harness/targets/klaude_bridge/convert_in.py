@@ -47,16 +47,9 @@ _EPOCH = datetime(2000, 1, 1)  # created_at is never sent; a fixed value keeps k
 
 def default_model(provider: str) -> str:
     """The reference adapters' default, so both targets render the same model when params.model is None."""
-    from harness.adapters import anthropic, gemini, openai_chat, openai_responses, openrouter
+    from harness.providers import default_model as reference_default
 
-    defaults = {
-        "anthropic": anthropic.DEFAULT_MODEL,
-        "gemini": gemini.DEFAULT_MODEL,
-        "openai-chat": openai_chat.DEFAULT_MODEL,
-        "openai-responses": openai_responses.DEFAULT_MODEL,
-        "openrouter": openrouter.DEFAULT_MODEL,
-    }
-    return defaults[provider]
+    return reference_default(provider)
 
 
 def _signature_formats(parts: Sequence[canon.AnyPart]) -> dict[int, str]:

@@ -22,7 +22,7 @@ from typing import Any
 from klaude_code.llm.registry import create_llm_client
 from klaude_code.protocol import message
 
-from harness.adapters.base import Rendered
+from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange

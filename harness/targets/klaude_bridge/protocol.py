@@ -11,8 +11,8 @@ import base64
 import json
 from typing import Any, cast
 
-from harness.adapters.base import Rendered, RenderWarning
 from harness.codec import dumps_history, loads_history
+from harness.contract.rendered import Rendered, RenderWarning
 from harness.model import AssistantMessage, ErrorEvent, HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange

@@ -1,56 +1,12 @@
-"""OpenAI Responses API output adapter (provider id ``openai-responses``).
+"""The Responses stream core: OpenAI Responses (``harness.providers.openai_responses.stream``) and
+OpenRouter's ``/responses`` endpoint (``harness.providers.openrouter.stream_responses``) parse with it.
 
 A pure state machine over the Responses streaming events
 (https://platform.openai.com/docs/api-reference/responses-streaming) and, for
 non-streamed calls, the Response object
 (https://platform.openai.com/docs/api-reference/responses/object).
 
-Mapping (where DESIGN.md left room):
-
-- Reasoning: each ``summary_index`` of a reasoning item is its own thinking text part
-  (``response.reasoning_summary_text.delta``), and raw reasoning
-  (``response.reasoning_text.delta``, ``content_index``) likewise; every such part has
-  ``id`` = the ``rs_`` item id. The item's ``encrypted_content`` becomes one
-  ``thinking_signature`` (format ``openai-responses``, ``id`` = item id) placed right
-  after that item's last thinking text part; an item with no text gives a
-  signature-only part. The signature is taken from ``response.output_item.done``:
-  the ``output_item.added`` copy is provisional (it differs) and is ignored.
-- Text: ``output_text`` deltas, one text part per (message item, content index). Each
-  text part keeps its message item's ``msg_`` id (``TextPart.item_id``) and ``phase``
-  (``commentary`` / ``final_answer``, gpt-5.5; ``TextPart.phase``), both fields beyond
-  the seed: the next request replays the message item with them. The phase is read
-  from ``output_item.added`` and updated from ``output_item.done``.
-  A ``refusal`` content part is the model declining in its own words: it is kept as
-  text (so it is shown and replayed) with a note, and the call ends normally.
-- Function calls: ``call_id`` -> ``ToolCallPart.call_id``, the ``fc_`` item id ->
-  ``item_id``; ``ToolCallStart`` on ``output_item.added`` (else on ``done``).
-  Arguments are the concatenated ``function_call_arguments.delta`` strings.
-- ``*.done`` events and ``response.output_item.done`` are authoritative: content the
-  deltas missed (all of it, or a missing tail) is added from them; a ``done`` text that
-  disagrees with the deltas otherwise is noted and the streamed text kept. Items in
-  ``response.completed``'s ``output`` that never got an ``output_item.done`` are taken
-  from there (so a non-streamed body and a stream without item events both work).
-- Usage (``response.completed``): ``input_tokens`` (already includes
-  ``input_tokens_details.cached_tokens``), ``cached_input_tokens`` = ``cached_tokens``,
-  ``cache_creation_input_tokens`` = ``input_tokens_details.cache_write_tokens`` when
-  reported, ``output_tokens`` (includes reasoning), ``reasoning_tokens`` =
-  ``output_tokens_details.reasoning_tokens``, ``total_tokens``.
-- Stop reason: ``completed`` -> ``stop`` (``tool_use`` when it ends in calls, by the base
-  class); ``incomplete`` with ``max_output_tokens`` -> ``length``; ``incomplete`` for any
-  other reason (``content_filter``) -> ``error`` with an error event naming the reason
-  (the provider withheld output: not a normal ending); ``failed`` / ``cancelled`` and
-  ``error`` events -> ``error`` with the provider's code and message.
-- Items are keyed by ``output_index``: the item id first seen at an index is the item's id
-  for every later event there. Some proxies (GitHub Copilot's ``/responses``) rewrite the
-  opaque id on every event of one item; keyed by id, its pieces became separate parts
-  (text and reasoning several times over). A rotation is noted; the SDK refuses such a
-  stream ("Lifecycle response identity changed"), see ``responses-streamed-item-id``.
-- After ``response.completed`` / ``incomplete`` / ``failed`` (the terminal event) further
-  events are skipped with a note (a trailing ``data: [DONE]``, which OpenRouter's
-  ``/responses`` sends, silently); a new ``response.created`` is a new response, split off
-  by replay before parsing (``harness.contract.wires.split_responses``).
-- Hosted-tool items and events (web search, file search, code interpreter, MCP, custom
-  tools, ...) have no canonical part: noted and skipped. ``obfuscation`` is ignored.
+Decisions (where DESIGN.md left room): the Stream section of ``harness/providers/openai_responses/DECISIONS.md``.
 """
 
 from __future__ import annotations
@@ -62,7 +18,7 @@ from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 
-__all__ = ["PARSER", "PROVIDER_ID", "SIGNATURE_FORMAT", "OpenAIResponsesParser"]
+__all__ = ["PROVIDER_ID", "SIGNATURE_FORMAT", "ResponsesParser"]
 
 PROVIDER_ID = "openai-responses"
 SIGNATURE_FORMAT = "openai-responses"
@@ -85,7 +41,7 @@ _IGNORED = frozenset(
 )
 
 
-class OpenAIResponsesParser(StreamParser):
+class ResponsesParser(StreamParser):
     """Responses stream -> one canonical assistant message."""
 
     provider = PROVIDER_ID
@@ -439,6 +395,3 @@ def _usage(usage: Json) -> Usage:
         reasoning_tokens=output_details.get("reasoning_tokens"),
         total_tokens=usage.get("total_tokens"),
     )
-
-
-PARSER = OpenAIResponsesParser

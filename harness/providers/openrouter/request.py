@@ -3,57 +3,11 @@
 OpenRouter's ``POST /api/v1/chat/completions`` is the OpenAI Chat Completions API plus
 extensions (https://openrouter.ai/docs/api-reference/chat-completion; SDK model
 ``openrouter.components.chatrequest.ChatRequest``). Everything Chat already does is
-reused from ``openai_chat``; this module adds the reasoning round trip and OpenRouter's
+reused from the Chat Completions core (``harness.mapping.chat_completions``); this module adds the reasoning round trip and OpenRouter's
 own parameters.
 
-Decisions (where DESIGN.md left room), besides those documented in ``openai_chat``:
-
-- ``params.model`` None -> ``DEFAULT_MODEL`` (``openai/gpt-4.1-mini``, the model of the
-  recorded tool-call round trip). Signature model checks use the model actually sent.
-- Reasoning round trip (docs: guides/best-practices/reasoning-tokens, "Preserving
-  reasoning"): each native thinking unit of an assistant turn becomes entries of the
-  message's ``reasoning_details``, in the shapes OpenRouter itself streams them (see
-  the recordings under realstreams/openrouter):
-  * ``anthropic-claude-v1`` / ``unknown``, text + signature -> one
-    ``{"type": "reasoning.text", "text", "signature", "format", "index", "id"?}``;
-  * ``*-responses-v1`` (OpenAI, xAI, ...), text + signature -> ``reasoning.summary``
-    ``{"summary"}`` plus ``reasoning.encrypted`` ``{"data": signature}`` (the signature is
-    the reasoning item's encrypted content, the text its summary: exactly the pair the
-    recorded gpt-5-mini response carries);
-  * ``google-gemini-v1``, text + signature -> ``reasoning.text`` ``{"text"}`` plus
-    ``reasoning.encrypted`` ``{"data": thought signature}``;
-  * a signature alone (any native format) -> ``reasoning.encrypted`` ``{"data"}``: that
-    is how OpenRouter sends o-series encrypted reasoning (recorded), Anthropic redacted
-    thinking and Gemini thought signatures.
-  ``index`` is the unit's ordinal among the units sent in that message (0, 1, ...); both
-  entries of a split unit share it, as the recording's summary/encrypted pair does.
-  ``id`` is the part's own id (an encrypted entry falls back to its text's id); no id is
-  minted. An id equal to a tool call id that the id policy remapped is remapped the
-  same way (Gemini signatures name their function call).
-- No plain ``reasoning`` string on assistant messages: ``reasoning_details`` is the
-  documented round-trip carrier, and plain text would replay unsigned thinking as
-  text (field lesson 1).
-- Thinking text without a signature, or with a foreign/other-model/empty signature, is
-  dropped (``thinking-unsigned`` / ``thinking-foreign`` / ``thinking-model-mismatch``).
-- Tool call ids: ``^[A-Za-z0-9_-]+$`` and at most 64 characters, the intersection of the
-  upstreams' rules (Anthropic's pattern, Responses' 64; field lesson 6: Kimi's
-  ``functions.x:0`` ids through OpenRouter broke Anthropic).
-- Tool result images: sent as in Chat (a user message after the tool run), although
-  OpenRouter's schema accepts image parts in tool messages: not every upstream does.
-- ``reasoning``: ``{"effort"}`` when ``thinking.effort`` is set (a budget given too is
-  ignored, with ``thinking-budget-ignored``: ThinkingParams says effort drives
-  OpenRouter), else ``{"max_tokens": budget_tokens}``, else ``{"enabled": true}`` (as
-  the recorded request sends); ``"exclude": true`` when ``include_thoughts`` is false;
-  ``{"effort": "none"}`` when thinking is disabled. ``max_tokens``, ``enabled`` and
-  ``exclude`` are documented by OpenRouter and accepted live (the recorded request sends
-  ``enabled``), but SDK 1.3.84's ``ChatRequestReasoning`` lists only ``effort`` and
-  ``summary``: a strict SDK check flags them (a known SDK gap).
-- ``max_completion_tokens`` (the SDK marks ``max_tokens`` deprecated). No
-  ``stream_options`` (the SDK documents ``include_usage`` as having no effect: usage is
-  always included) and no ``usage: {include}`` (not in the SDK's ChatRequest).
-
-Warning codes emitted here (besides ``prepare()`` and ``openai_chat``'s):
-thinking-unsigned, thinking-foreign, thinking-model-mismatch, thinking-budget-ignored.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
@@ -61,27 +15,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.adapters import openai_chat as chat
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
-    IdPolicy,
-    ThinkingUnit,
-    Warnings,
-    WireAssistant,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-)
+from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
+from harness.mapping import chat_completions as chat
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import signature_problem, thinking_text_problem
+from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
 from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
 from harness.params import CallParams, ThinkingParams
+from harness.providers.openrouter.profile import DEFAULT_MODEL, ID_POLICY, SIGNATURE_ON_TEXT, TOOL_NAMES
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
 
 PROVIDER_ID = "openrouter"
-DEFAULT_MODEL = "openai/gpt-4.1-mini"
-ID_POLICY = IdPolicy(pattern=r"[A-Za-z0-9_-]+", max_length=64)
-# Formats whose signature rides on the reasoning.text entry (Anthropic thinking blocks).
-SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})
 
 JSON = dict[str, Any]
 
@@ -90,7 +36,7 @@ class OpenRouterAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         model = params.model or DEFAULT_MODEL
 
         def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
@@ -123,7 +69,7 @@ def reasoning_config(thinking: ThinkingParams | None, warnings: Warnings) -> JSO
                 None,
                 None,
                 None,
-                "thinking-budget-ignored",
+                Code.THINKING_BUDGET_IGNORED,
                 "OpenRouter takes effort or max_tokens, not both; effort sent, budget_tokens ignored",
             )
     elif thinking.budget_tokens is not None:
@@ -153,17 +99,17 @@ def reasoning_details(item: WireAssistant, units: list[ThinkingUnit], warnings: 
     return {"reasoning_details": details} if details else {}
 
 
-def unit_problem(unit: ThinkingUnit, model: str) -> tuple[str, str] | None:
+def unit_problem(unit: ThinkingUnit, model: str) -> tuple[Code, str] | None:
     """(warning code, reason) when a unit is not native reasoning for this model; None if it is."""
     if unit.signature is None:
-        return "thinking-unsigned", "reasoning text has no signature, so it cannot be replayed as native"
+        return Code.THINKING_UNSIGNED, "reasoning text has no signature, so it cannot be replayed as native"
     problem = signature_problem(unit.signature, PROVIDER_ID, model)
     if problem is not None:
-        return "thinking-foreign", problem
+        return Code.THINKING_FOREIGN, problem
     if unit.text is not None:
         problem = thinking_text_problem(unit.text, model)
         if problem is not None:
-            return "thinking-model-mismatch", problem
+            return Code.THINKING_MODEL_MISMATCH, problem
     return None
 
 

@@ -4,96 +4,27 @@ Maps a prepared canonical history to a ``POST /v1/responses`` body
 (https://platform.openai.com/docs/api-reference/responses/create; OpenAPI schema
 ``CreateResponse``, SDK type ``ResponseCreateParamsStreaming``).
 
-Decisions (where DESIGN.md left room):
-
-- Stateless replay: ``store: false`` plus ``include: ["reasoning.encrypted_content"]``.
-  The harness owns the history, so nothing may depend on server-side state; with
-  ``store`` false a reasoning item is only accepted when it carries its
-  ``encrypted_content`` (field lesson 5: "Item with id 'rs_...' not found"), so we
-  always ask for it. ``include`` is left out when thinking is explicitly disabled, and
-  for known non-reasoning models (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``; see
-  ``openai_chat.accepts_reasoning``), which reject it with "Encrypted content is not
-  supported with this model"; they also get no ``reasoning`` config and no reasoning items.
-- ``params.model`` None -> ``DEFAULT_MODEL`` (``gpt-5``: a reasoning model that
-  accepts every ``ThinkingParams.effort`` value, including ``minimal``). Signature
-  model checks use the model actually sent.
-- User content: always the EasyInputMessage form with an explicit ``type: message``
-  and a content *list* (``input_text`` / ``input_image`` with ``detail: auto``; the
-  spec's ``InputImageContent`` requires ``detail``). Developer-as-user turns use role
-  ``user`` (a developer message never reaches a provider as its own message).
-- Assistant text: each run of consecutive canonical text parts with the same
-  ``item_id`` and ``phase`` (``TextPart`` fields beyond the seed, filled by our
-  Responses parser from the message item) becomes one message item; a part that sends
-  nothing (a dropped thinking run such as a foreign signature, an image) does not end
-  the run. It is sent as an OutputMessage (``id``, ``status: completed``,
-  ``output_text`` parts with ``annotations: []`` and ``logprobs: []``) only when we hold
-  a trustworthy Responses message id: the parts' ``item_id`` when it is a ``msg_`` id
-  not already used in this request; or, for a message whose text parts carry no
-  ``item_id``, the canonical assistant ``id`` when it starts with ``msg_``, the message
-  has exactly one text run, and the id was not already used. Otherwise an
-  EasyInputMessage with the run's texts concatenated as a string (an OutputMessage
-  requires ``id``; ``input_text`` is not accepted for the assistant role). Ids are
-  never minted.
-- ``phase`` (``commentary`` / ``final_answer``): sent on the message item (either
-  form: ``OutputMessage`` and ``EasyInputMessage`` both accept ``MessagePhase``, the SDK
-  asks to "preserve and resend phase on all assistant messages", and the recorded gpt-5.5
-  round trip the API accepted carries it); a value outside ``MessagePhase`` is not sent
-  (``phase-dropped``).
-- ``logprobs: []``: the spec's ``OutputTextContent`` requires it, the SDK type makes it
-  optional and the real recording omits it; the API accepts both (``response.output``
-  echoed back as input carries ``logprobs: []``), so we send it and satisfy both oracles.
-- Reasoning: consecutive thinking units of one assistant message are grouped into one
-  reasoning item per signed unit; thinking texts right before an ``openai-responses``
-  signature whose id is the item's id (or None) become its ``summary`` parts in order
-  (a Responses item streams several ``summary_index`` parts but one
-  ``encrypted_content``); before another format's signature they stay unsigned. The item id comes
-  from the signature (else its text) and must be an ``rs_`` id: the spec and SDK
-  require ``id``, so a reasoning item without one is dropped with a warning.
-- A reasoning item with no message or function_call after it (an interrupted turn) is
-  dropped: "Item 'rs_...' of type 'reasoning' was provided without its required
-  following item" (``reasoning-no-following-item``).
-- Function calls: ``arguments`` = ``arguments_json`` verbatim; ``id`` = ``item_id`` only
-  when it is an ``fc_`` id not used before in the request. ``call_id`` capped at 64
-  characters by ``IdPolicy`` (field lesson 6).
-- Item ids only beside their reasoning: when any thinking part of an assistant message
-  is not sent (foreign, other model, unsigned, no id), that message's ``fc_`` and ``msg_``
-  ids are not sent either: the API links them to the response's reasoning item and
-  rejects "Item 'fc_...' of type 'function_call' was provided without its required
-  'reasoning' item" (laravel/ai PR 1052, NousResearch/hermes-agent PR 102282). The
-  ``call_id`` still pairs the call with its output.
-- Tool results: ``output`` is ``output_text`` as a string; when the result carries
-  images or appended developer parts, ``output`` is a list of ``input_text`` /
-  ``input_image`` (``FunctionCallOutputItemParam``), so developer reminders stay
-  inside the result. Responses has no error flag: the text is sent unchanged and an
-  error/aborted status yields a ``tool-status-not-sent`` warning.
-- Images in assistant messages cannot be sent (assistant content is output_text or
-  refusal only): dropped with a warning.
-- ``reasoning``: ``{"effort", "summary": "auto"}`` when thinking is enabled (summary
-  only when ``include_thoughts``); omitted when thinking is unset or disabled, and for
-  known non-reasoning models (``thinking-param-ignored``).
-  ``budget_tokens`` has no Responses equivalent (warning when given without effort).
-- ``max_output_tokens`` below the spec minimum of 16 is raised to 16 with a warning.
-- Tools: ``strict: false`` (canonical schemas are not written for strict mode);
-  ``description`` only when non-empty. No ``tool_choice`` (API default ``auto``).
-
-Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
-image-url-unsupported, assistant-image-dropped, thinking-foreign, thinking-unsigned,
-thinking-model-mismatch, thinking-unsupported, reasoning-no-id, reasoning-duplicate-id,
-reasoning-no-following-item, item-id-dropped, phase-dropped, tool-status-not-sent, empty-message, max-tokens-raised,
-thinking-budget-ignored, thinking-param-ignored.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_data_url,
+    placeholder_user,
+    warn_image_file,
+)
+from harness.mapping.wire import (
     AssistantUnit,
     ContentItem,
-    IdPolicy,
     PartUnit,
     Prepared,
     ThinkingUnit,
@@ -101,48 +32,27 @@ from harness.adapters.common import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    parse_data_url,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-    warn_image_file,
 )
-from harness.adapters.openai_chat import PLACEHOLDER_USER_TEXT, accepts_reasoning
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ThinkingTextPart, ToolCallPart
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.openai_responses.profile import (
+    DEFAULT_MODEL,
+    ID_POLICY,
+    MESSAGE_PHASES,
+    MIN_OUTPUT_TOKENS,
+    PROVIDER_ID,
+    TOOL_NAMES,
+    accepts_reasoning,
+)
+from harness.providers.openai_responses.reasoning import (
+    Ctx,
+    reasoning_items,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "OpenAIResponsesAdapter"]
 
-PROVIDER_ID = "openai-responses"
-DEFAULT_MODEL = "gpt-5"
-# FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).
-ID_POLICY = IdPolicy(max_length=64)
-# CreateResponse.max_output_tokens: minimum 16.
-MIN_OUTPUT_TOKENS = 16
-# MessagePhase (OutputMessage.phase, EasyInputMessage.phase).
-MESSAGE_PHASES = ("commentary", "final_answer")
 
 JSON = dict[str, Any]
-
-
-@dataclass
-class _Ctx:
-    """Per-render state: warnings, the model sent, and item ids already used (the API rejects duplicates)."""
-
-    warnings: Warnings
-    model: str
-    used_ids: set[str] = field(default_factory=set[str])
-    # id() of each reasoning item built -> the canonical parts it carries (for later warnings).
-    origins: dict[int, list[tuple[int, int | None, str]]] = field(
-        default_factory=dict[int, list[tuple[int, int | None, str]]]
-    )
-
-    def claim(self, item_id: str) -> bool:
-        """Reserve an item id; False if an earlier item already sent it."""
-        if item_id in self.used_ids:
-            return False
-        self.used_ids.add(item_id)
-        return True
 
 
 class OpenAIResponsesAdapter:
@@ -152,8 +62,8 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
-        ctx = _Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         return Rendered(body, list(prepared.warnings))
 
@@ -164,7 +74,7 @@ ADAPTER = OpenAIResponsesAdapter()
 # ---------------------------------------------------------------- request level
 
 
-def _body(prepared: Prepared, params: CallParams, ctx: _Ctx) -> JSON:
+def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
     """Top-level CreateResponse fields, in a stable order."""
     body: JSON = {"model": ctx.model, "input": _input_items(prepared, ctx)}
     instructions = _instructions(prepared.system)
@@ -210,14 +120,14 @@ def _max_output_tokens(max_tokens: int, warnings: Warnings) -> int:
             None,
             None,
             None,
-            "max-tokens-raised",
+            Code.MAX_TOKENS_RAISED,
             f"max_tokens {max_tokens} is below the Responses minimum; sent {MIN_OUTPUT_TOKENS}",
         )
         return MIN_OUTPUT_TOKENS
     return max_tokens
 
 
-def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None:
+def _reasoning_config(thinking: ThinkingParams | None, ctx: Ctx) -> JSON | None:
     """Reasoning (docs: guides/reasoning): effort plus an auto summary so thinking can be shown."""
     if thinking is None or not thinking.enabled:
         return None
@@ -227,7 +137,7 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
             None,
             None,
             None,
-            "thinking-param-ignored",
+            Code.THINKING_PARAM_IGNORED,
             f"model '{ctx.model}' is not a reasoning model and rejects reasoning settings; not sent",
         )
         return None
@@ -239,7 +149,7 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
             None,
             None,
             None,
-            "thinking-budget-ignored",
+            Code.THINKING_BUDGET_IGNORED,
             "Responses has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     if thinking.include_thoughts:
@@ -250,7 +160,7 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: _Ctx) -> JSON | None
 # ---------------------------------------------------------------- input items
 
 
-def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
+def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
     """InputParam as an item list, in canonical order."""
     items: list[JSON] = []
     sources: list[int | None] = []  # canonical message index of each item, for warnings
@@ -266,24 +176,12 @@ def _input_items(prepared: Prepared, ctx: _Ctx) -> list[JSON]:
     items = _drop_trailing_reasoning(items, sources, ctx)
     if not items:
         # Like every adapter: a request always carries a turn to answer (finding F3).
-        ctx.warnings.add(
-            None,
-            None,
-            None,
-            "placeholder-user",
-            "history has nothing to send; sent a placeholder user message",
-        )
-        items.append(
-            {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": PLACEHOLDER_USER_TEXT}],
-            }
-        )
+        text = placeholder_user(ctx.warnings, "history has nothing to send; sent a placeholder user message")
+        items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
     return items
 
 
-def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: _Ctx) -> list[JSON]:
+def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: Ctx) -> list[JSON]:
     """Drop a reasoning item that no message or function_call of its response follows.
 
     A turn interrupted right after its reasoning leaves a reasoning item with nothing
@@ -302,7 +200,7 @@ def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: 
                     "(an interrupted turn); the API rejects it alone, so it is dropped"
                 )
                 for where in ctx.origins.get(id(item), [(sources[pos], None, "thinking_signature")]):
-                    ctx.warnings.add(*where, "reasoning-no-following-item", why)
+                    ctx.warnings.add(*where, Code.REASONING_NO_FOLLOWING_ITEM, why)
                 continue
         kept.append(item)
     return kept
@@ -319,7 +217,7 @@ def _user_items(wire: WireUser, warnings: Warnings) -> list[JSON]:
     """EasyInputMessage, role user, content list (docs: guides/text, guides/images)."""
     content = [c for c in (_input_content(ci, warnings) for ci in wire.items) if c is not None]
     if not content:
-        warnings.add(wire.index, None, None, "empty-message", "user message has no content left; dropped")
+        warnings.add(wire.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped")
         return []
     return [{"type": "message", "role": "user", "content": content}]
 
@@ -349,7 +247,7 @@ def _input_image(
         message_index,
         part_index,
         "image_url",
-        "image-url-unsupported",
+        Code.IMAGE_URL_UNSUPPORTED,
         "image URL is neither http(s) nor a base64 image data URL; dropped",
     )
     return None
@@ -358,7 +256,7 @@ def _input_image(
 # ---------------------------------------------------------------- assistant
 
 
-def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
+def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
     """Reasoning, message and function_call items in the order the parts appear.
 
     The reasoning items are built first: whether every thinking part made it decides
@@ -373,7 +271,7 @@ def _assistant_items(wire: WireAssistant, ctx: _Ctx) -> list[JSON]:
         if isinstance(unit, ThinkingUnit):
             run.append(unit)
         elif run:
-            built, whole = _reasoning_items(wire.index, run, ctx)
+            built, whole = reasoning_items(wire.index, run, ctx)
             runs[position - len(run)] = built
             complete = complete and whole
             run = []
@@ -440,7 +338,7 @@ def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> li
     return out
 
 
-def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool, runs: int) -> str | None:
+def _trusted_message_id(wire: WireAssistant, ctx: Ctx, reasoning_complete: bool, runs: int) -> str | None:
     """The canonical id, if it is a Responses ``msg_`` id that maps to exactly one message item.
 
     Only for messages whose text parts carry no ``item_id`` of their own. A canonical id
@@ -456,7 +354,7 @@ def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool
             wire.index,
             None,
             None,
-            "item-id-dropped",
+            Code.ITEM_ID_DROPPED,
             f"message id '{mid}' not sent: a reasoning item of this turn was not sent, "
             "and the API rejects a message item without its reasoning item",
         )
@@ -466,14 +364,14 @@ def _trusted_message_id(wire: WireAssistant, ctx: _Ctx, reasoning_complete: bool
             wire.index,
             None,
             None,
-            "item-id-dropped",
+            Code.ITEM_ID_DROPPED,
             f"message id '{mid}' already used in this request; not sent",
         )
         return None
     return mid
 
 
-def _text_item_id(index: int, run: list[_Text], ctx: _Ctx, reasoning_complete: bool) -> str | None:
+def _text_item_id(index: int, run: list[_Text], ctx: Ctx, reasoning_complete: bool) -> str | None:
     """The run's own ``msg_`` item id (``TextPart.item_id``), if it may be sent."""
     first = run[0]
     item_id = first.part.item_id
@@ -490,13 +388,13 @@ def _text_item_id(index: int, run: list[_Text], ctx: _Ctx, reasoning_complete: b
     elif not ctx.claim(item_id):
         problem = f"item id '{item_id}' already used in this request; not sent"
     if problem is not None:
-        ctx.warnings.add(index, first.index, "text", "item-id-dropped", problem)
+        ctx.warnings.add(index, first.index, "text", Code.ITEM_ID_DROPPED, problem)
         return None
     return item_id
 
 
 def _assistant_message(
-    index: int, run: list[_Text], msg_id: str | None, ctx: _Ctx, reasoning_complete: bool, legacy: bool
+    index: int, run: list[_Text], msg_id: str | None, ctx: Ctx, reasoning_complete: bool, legacy: bool
 ) -> JSON:
     """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage.
 
@@ -522,7 +420,7 @@ def _assistant_message(
                 index,
                 run[0].index,
                 "text",
-                "phase-dropped",
+                Code.PHASE_DROPPED,
                 f"message phase '{phase}' is not a Responses MessagePhase; not sent",
             )
     return out
@@ -536,7 +434,7 @@ def _warn_assistant_image(
         index,
         part_index,
         part.type,
-        "assistant-image-dropped",
+        Code.ASSISTANT_IMAGE_DROPPED,
         "Responses assistant messages cannot carry images; dropped",
     )
 
@@ -546,7 +444,7 @@ def _function_call(
     part_index: int,
     part: ToolCallPart,
     call_ids: dict[str, str],
-    ctx: _Ctx,
+    ctx: Ctx,
     reasoning_complete: bool,
 ) -> JSON:
     """FunctionToolCall item (docs: guides/function-calling); arguments stay the model's JSON string."""
@@ -563,7 +461,7 @@ def _function_call(
                 index,
                 part_index,
                 "tool_call",
-                "item-id-dropped",
+                Code.ITEM_ID_DROPPED,
                 f"item id '{item_id}' is not an fc_ id; not sent",
             )
         elif not reasoning_complete:
@@ -571,7 +469,7 @@ def _function_call(
                 index,
                 part_index,
                 "tool_call",
-                "item-id-dropped",
+                Code.ITEM_ID_DROPPED,
                 f"item id '{item_id}' not sent: a reasoning item of this turn was not sent, "
                 "and the API rejects a function_call without its reasoning item",
             )
@@ -580,7 +478,7 @@ def _function_call(
                 index,
                 part_index,
                 "tool_call",
-                "item-id-dropped",
+                Code.ITEM_ID_DROPPED,
                 f"item id '{item_id}' already used in this request; not sent",
             )
         else:
@@ -589,104 +487,6 @@ def _function_call(
 
 
 # ---------------------------------------------------------------- reasoning
-
-
-def _reasoning_items(index: int, run: list[ThinkingUnit], ctx: _Ctx) -> tuple[list[JSON], bool]:
-    """ReasoningItem per signed unit of a run of consecutive thinking units (docs: guides/reasoning).
-
-    Texts waiting before an ``openai-responses`` signature join its summary when their
-    id matches (another format's signature pairs with one text only, as canonical
-    pairing says); texts that end up with no native signature cannot be replayed
-    (field lesson 5). Also returns whether every part of the run was sent.
-    """
-    items: list[JSON] = []
-    complete = True
-    pending: list[ThinkingUnit] = []
-    for unit in run:
-        if unit.signature is None:
-            pending.append(unit)
-            continue
-        item_id = unit.signature.id or (unit.text.id if unit.text else None)
-        groups = unit.signature.format == "openai-responses"
-        members = [u for u in pending if groups and _same_item(u.text, item_id)]
-        for u in pending:
-            if not any(u is m for m in members):
-                complete = False
-                _warn_text(
-                    index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx
-                )
-        pending = []
-        if _same_item(unit.text, item_id):
-            members.append(unit)
-        elif unit.text is not None:
-            complete = False
-            _warn_text(index, unit, "thinking-unsigned", "reasoning text of another item id; dropped", ctx)
-        item = _reasoning_item(index, unit, members, item_id, ctx)
-        if item is None:
-            complete = False
-        else:
-            items.append(item)
-    for u in pending:
-        complete = False
-        _warn_text(index, u, "thinking-unsigned", "reasoning text without encrypted content; dropped", ctx)
-    return items, complete
-
-
-def _same_item(text: ThinkingTextPart | None, item_id: str | None) -> bool:
-    return text is not None and (text.id is None or text.id == item_id)
-
-
-def _reasoning_item(
-    index: int, signed: ThinkingUnit, members: list[ThinkingUnit], item_id: str | None, ctx: _Ctx
-) -> JSON | None:
-    """One ReasoningItem with encrypted_content, or None (every part warned) when it cannot be sent."""
-    assert signed.signature is not None
-    problem = signature_problem(signed.signature, PROVIDER_ID, ctx.model)
-    code = "thinking-foreign"
-    if problem is None and not accepts_reasoning(ctx.model):
-        problem = f"model '{ctx.model}' is not a reasoning model and accepts no reasoning items"
-        code = "thinking-unsupported"
-    if problem is None and not item_id:
-        problem = "reasoning item has no id (the API requires one)"
-        code = "reasoning-no-id"
-    elif problem is None and item_id and not item_id.startswith("rs_"):
-        problem = f"reasoning item id '{item_id}' is not a Responses rs_ id"
-        code = "reasoning-no-id"
-    if problem is None and item_id and not ctx.claim(item_id):
-        problem = f"reasoning item '{item_id}' already sent in this request"
-        code = "reasoning-duplicate-id"
-    if problem is not None:
-        for u in members:
-            _warn_text(index, u, code, f"{problem}; reasoning item dropped", ctx)
-        _warn_signature(index, signed, code, f"{problem}; reasoning item dropped", ctx)
-        return None
-    summary: list[JSON] = []
-    for u in members:
-        assert u.text is not None
-        text_problem = thinking_text_problem(u.text, ctx.model)
-        if text_problem is not None:
-            _warn_text(index, u, "thinking-model-mismatch", f"{text_problem}; left out of the summary", ctx)
-        elif u.text.text:
-            summary.append({"type": "summary_text", "text": u.text.text})
-    item: JSON = {
-        "type": "reasoning",
-        "id": item_id,
-        "summary": summary,
-        "encrypted_content": signed.signature.signature,
-    }
-    ctx.origins[id(item)] = [
-        *((index, u.text_index, "thinking_text") for u in members),
-        (index, signed.signature_index, "thinking_signature"),
-    ]
-    return item
-
-
-def _warn_text(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:
-    ctx.warnings.add(index, unit.text_index, "thinking_text", code, reason)
-
-
-def _warn_signature(index: int, unit: ThinkingUnit, code: str, reason: str, ctx: _Ctx) -> None:
-    ctx.warnings.add(index, unit.signature_index, "thinking_signature", code, reason)
 
 
 # ---------------------------------------------------------------- tool results
@@ -699,7 +499,7 @@ def _tool_result_item(wire: WireToolResult, warnings: Warnings) -> JSON:
             wire.index,
             None,
             None,
-            "tool-status-not-sent",
+            Code.TOOL_STATUS_NOT_SENT,
             f"Responses has no tool error flag; status '{wire.status}' is only visible through the output text",
         )
     out: JSON = {

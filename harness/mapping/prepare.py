@@ -12,18 +12,25 @@ change made here is reported as a RenderWarning naming the canonical message ind
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
 
-from harness.adapters.base import RenderWarning
-from harness.adapters.profiles import normalize_media_type, tool_name_rule
-from harness.adapters.toolnames import wire_names
-from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
+from harness.contract.warning_codes import Code
+from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
+from harness.mapping.toolnames import NameRule, wire_names
+from harness.mapping.wire import (
+    AssistantUnit,
+    ContentItem,
+    IdPolicy,
+    PartUnit,
+    Prepared,
+    Warnings,
+    WireAssistant,
+    WireItem,
+    WireToolResult,
+    WireUser,
+    pair_thinking,
+)
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -32,275 +39,15 @@ from harness.model import (
     ImageURLPart,
     SystemMessage,
     TextPart,
-    ThinkingSignaturePart,
-    ThinkingTextPart,
     ToolCallPart,
     ToolResultMessage,
     UserMessage,
 )
 from harness.params import CallParams, ToolSpec
 
-__all__ = [
-    "ContentItem",
-    "IdPolicy",
-    "Prepared",
-    "ThinkingUnit",
-    "Warnings",
-    "WireAssistant",
-    "WireToolResult",
-    "WireUser",
-    "normalized_data_url",
-    "parse_arguments",
-    "parse_data_url",
-    "prepare",
-    "same_model",
-    "warn_image_file",
-]
+__all__ = ["SYNTHETIC_RESULT_TEXT", "prepare"]
 
 SYNTHETIC_RESULT_TEXT = "Tool call was not executed: the turn was interrupted before a result was recorded."
-
-
-class Warnings(list[RenderWarning]):
-    """A list of warnings with a terse ``add``."""
-
-    def add(
-        self,
-        message_index: int | None,
-        part_index: int | None,
-        part_type: str | None,
-        code: str,
-        reason: str,
-    ) -> None:
-        self.append(RenderWarning(message_index, part_index, part_type, code, reason))
-
-
-@dataclass(frozen=True)
-class ContentItem:
-    """A user-visible content part with where it came from in the canonical history."""
-
-    message_index: int
-    part_index: int | None
-    part: TextPart | ImageURLPart | ImageFilePart
-
-
-@dataclass
-class WireUser:
-    """A user turn. Consecutive user turns are NOT merged here; providers that need it merge."""
-
-    index: int
-    items: list[ContentItem]
-    from_developer: bool = False
-
-
-@dataclass(frozen=True)
-class ThinkingUnit:
-    """One native reasoning unit: a thinking text and/or its signature (either may be absent)."""
-
-    text: ThinkingTextPart | None
-    text_index: int | None
-    signature: ThinkingSignaturePart | None
-    signature_index: int | None
-
-    @property
-    def redacted(self) -> bool:
-        return self.signature is not None and self.signature.format == "anthropic-redacted"
-
-
-@dataclass(frozen=True)
-class PartUnit:
-    part: TextPart | ImageURLPart | ImageFilePart | ToolCallPart
-    index: int
-
-
-AssistantUnit = ThinkingUnit | PartUnit
-
-
-@dataclass
-class WireAssistant:
-    index: int
-    message: AssistantMessage
-    units: list[AssistantUnit]
-    # Canonical call_id -> id to send (identical unless the provider's id rules forced a change).
-    call_ids: dict[str, str] = field(default_factory=dict[str, str])
-    # True when this message is a further piece of the same model response as the assistant
-    # message right before it (same id or response_id; seed 001's per-block shape).
-    continues: bool = False
-
-
-@dataclass
-class WireToolResult:
-    """A tool result (real or synthesized for a dangling call) with developer parts appended."""
-
-    index: int | None  # None when synthesized
-    call_id: str  # the id to send
-    tool_name: str
-    status: Literal["success", "error", "aborted"]
-    output_text: str
-    images: list[ContentItem]
-    appended: list[ContentItem] = field(default_factory=list[ContentItem])
-    synthesized: bool = False
-
-    @property
-    def is_error(self) -> bool:
-        return self.status != "success"
-
-
-WireItem = WireUser | WireAssistant | WireToolResult
-
-
-@dataclass
-class Prepared:
-    system: list[tuple[int | None, str]]  # (canonical index or None for params.system, text)
-    items: list[WireItem]
-    tools: list[ToolSpec]
-    warnings: Warnings
-    # Canonical tool name -> the name to send (see harness.adapters.toolnames).
-    names: dict[str, str] = field(default_factory=dict[str, str])
-
-    def name(self, canonical: str) -> str:
-        return self.names.get(canonical, canonical)
-
-
-@dataclass(frozen=True)
-class IdPolicy:
-    """What a provider accepts as a tool-call id. Ids that fail are mapped, consistently."""
-
-    pattern: str | None = None
-    max_length: int | None = None
-
-    def ok(self, call_id: str) -> bool:
-        if not call_id:
-            return False
-        if self.max_length is not None and len(call_id) > self.max_length:
-            return False
-        return self.pattern is None or re.fullmatch(self.pattern, call_id) is not None
-
-    def map(self, call_id: str) -> str:
-        if self.ok(call_id):
-            return call_id
-        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        stem = re.sub(r"[^A-Za-z0-9_-]", "_", call_id) or "call"
-        limit = (self.max_length or 64) - len(digest) - 1
-        return f"{stem[:limit]}_{digest}"
-
-
-def warn_image_file(
-    warnings: Warnings, message_index: int, part_index: int | None, part: ImageFilePart
-) -> None:
-    """An image on disk is never inlined: adapters are pure and read no files (one wording everywhere)."""
-    warnings.add(
-        message_index,
-        part_index,
-        "image_file",
-        "image-file-not-inlined",
-        f"image file '{part.file_path}' is not inlined (adapters do not read files); dropped",
-    )
-
-
-def parse_data_url(url: str) -> tuple[str, str] | None:
-    """``data:image/png;base64,XXXX`` -> (media type, base64 data); None if not a base64 data URL."""
-    m = re.match(r"data:([^;,]+)((?:;[^;,]+)*);base64,(.*)\Z", url, re.DOTALL)
-    return (m.group(1), m.group(3)) if m else None
-
-
-def normalized_data_url(url: str) -> tuple[str, bool]:
-    """A base64 data URL with its media type label standardised (``image/jpg`` -> ``image/jpeg``).
-
-    Returns the URL to send and whether the label changed. Other URLs come back unchanged.
-    """
-    m = re.match(r"data:([^;,]+)(.*)\Z", url, re.DOTALL)
-    if m is None or parse_data_url(url) is None:
-        return url, False
-    standard = normalize_media_type(m.group(1))
-    fixed = f"data:{standard}{m.group(2)}"
-    if standard == m.group(1) or parse_data_url(fixed) is None:
-        return url, False
-    return fixed, True
-
-
-def warn_media_type(
-    warnings: Warnings, message_index: int, part_index: int | None, original: str, sent: str
-) -> None:
-    """One wording for a normalised media type label (the image itself is still sent)."""
-    warnings.add(
-        message_index,
-        part_index,
-        "image_url",
-        "media-type-normalized",
-        f"media type '{original}' is not a standard label; sent as '{sent}'",
-    )
-
-
-def parse_arguments(arguments_json: str) -> tuple[dict[str, object], str | None]:
-    """Tool arguments as an object for providers that need one; the error reason if it was not one."""
-    if arguments_json.strip() == "":
-        return {}, None
-    try:
-        value = json.loads(arguments_json)
-    except json.JSONDecodeError as exc:
-        return {}, f"arguments_json is not valid JSON ({exc.msg}); sent as an empty object"
-    if not isinstance(value, dict):
-        return {}, f"arguments_json is a JSON {type(value).__name__}, not an object; sent as an empty object"
-    return value, None  # pyright: ignore[reportUnknownVariableType]
-
-
-# ---------------------------------------------------------------- thinking
-
-
-def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
-    """Group an assistant message's parts into native units, keeping order.
-
-    A signature pairs with the nearest preceding unpaired thinking text; the unit sits
-    at the text's position. Redacted thinking never pairs, and a ``google`` signature
-    pairs only with a thinking text right before it (it belongs to the part it follows). A signature with nothing
-    to pair becomes a signature-only unit at its own position.
-    """
-    slots: list[AssistantUnit | None] = []
-    open_texts: list[int] = []  # slot positions of unpaired thinking texts
-    for idx, part in enumerate(message.parts):
-        if isinstance(part, ThinkingTextPart):
-            open_texts.append(len(slots))
-            slots.append(ThinkingUnit(part, idx, None, None))
-        elif isinstance(part, ThinkingSignaturePart):
-            # A google signature belongs to the part right before it (DESIGN); it pairs with a
-            # thinking text only when that text is that part.
-            previous = message.parts[idx - 1] if idx else None
-            google_unpaired = part.format == "google" and not (
-                isinstance(previous, ThinkingTextPart) and open_texts and open_texts[-1] == len(slots) - 1
-            )
-            if part.format != "anthropic-redacted" and not google_unpaired and open_texts:
-                pos = open_texts.pop()
-                prev = slots[pos]
-                assert isinstance(prev, ThinkingUnit)
-                slots[pos] = ThinkingUnit(prev.text, prev.text_index, part, idx)
-            else:
-                slots.append(ThinkingUnit(None, None, part, idx))
-        else:
-            slots.append(PartUnit(part, idx))
-    return [s for s in slots if s is not None]
-
-
-def signature_problem(sig: ThinkingSignaturePart, provider: str, model: str | None) -> str | None:
-    """Why a signature must not be sent to this provider/model as native, or None if it may."""
-    native = NATIVE_SIGNATURE_FORMATS.get(provider, frozenset())
-    if not sig.signature:
-        return "signature is empty (an interrupted stream); replaying it as signed is rejected"
-    if sig.format is None:
-        return "signature has no format, so it cannot be proven native"
-    if sig.format not in native:
-        return f"signature format '{sig.format}' is not native to {provider}"
-    if sig.model_id and model and not same_model(sig.model_id, model):
-        return f"signature was produced by model '{sig.model_id}', not '{model}'"
-    return None
-
-
-def thinking_text_problem(text: ThinkingTextPart, model: str | None) -> str | None:
-    if text.model_id and model and not same_model(text.model_id, model):
-        return f"thinking was produced by model '{text.model_id}', not '{model}'"
-    return None
-
-
-# ---------------------------------------------------------------- prepare
 
 
 def _content_items(index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart], *, developer: bool):
@@ -335,14 +82,16 @@ def _collect_tools(history: Sequence[HistoryEvent], params: CallParams, warnings
             None,
             None,
             None,
-            "tools-derived",
+            Code.TOOLS_DERIVED,
             f"history calls tools with no definition given; derived permissive definitions for {', '.join(derived)}",
         )
     return tools
 
 
-def prepare(history: Sequence[HistoryEvent], params: CallParams, provider: str, ids: IdPolicy) -> Prepared:
-    """Apply the shared mapping rules; see the module docstring."""
+def prepare(
+    history: Sequence[HistoryEvent], params: CallParams, provider: str, ids: IdPolicy, names: NameRule
+) -> Prepared:
+    """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules."""
     warnings = Warnings()
     system: list[tuple[int | None, str]] = []
     if params.system:
@@ -355,13 +104,13 @@ def prepare(history: Sequence[HistoryEvent], params: CallParams, provider: str, 
                 if part.text.strip():
                     system.append((index, part.text))
                 else:
-                    warnings.add(index, pidx, "text", "empty-text", "empty system text dropped")
+                    warnings.add(index, pidx, "text", Code.EMPTY_TEXT, "empty system text dropped")
             if seen_conversation:
                 warnings.add(
                     index,
                     None,
                     None,
-                    "system-hoisted",
+                    Code.SYSTEM_HOISTED,
                     "system message after the conversation started; its text joins the system prompt",
                 )
         elif isinstance(event, UserMessage):
@@ -393,11 +142,11 @@ def prepare(history: Sequence[HistoryEvent], params: CallParams, provider: str, 
     _normalize_media_types(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings)
-    names = _map_tool_names(tools, items, provider, warnings)
-    if any(sent != canonical for canonical, sent in names.items()):
-        tools = [t.model_copy(update={"name": names[t.name]}) for t in tools]
-        _rename_tools(items, names)
-    return Prepared(system, items, tools, warnings, names)
+    sent_names = _map_tool_names(tools, items, provider, names, warnings)
+    if any(sent != canonical for canonical, sent in sent_names.items()):
+        tools = [t.model_copy(update={"name": sent_names[t.name]}) for t in tools]
+        _rename_tools(items, sent_names)
+    return Prepared(system, items, tools, warnings, sent_names)
 
 
 def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:
@@ -415,28 +164,28 @@ def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:
 
 
 def _map_tool_names(
-    tools: list[ToolSpec], items: list[WireItem], provider: str, warnings: Warnings
+    tools: list[ToolSpec], items: list[WireItem], provider: str, rule: NameRule, warnings: Warnings
 ) -> dict[str, str]:
     """Every tool name (declared, called, answered) -> the name the provider's rule admits.
 
     Field reports: OpenAI "Invalid 'tools[0].function.name': string does not match pattern"
     / "string too long ... maximum length 64" for MCP names. The map is reversible
-    (harness.adapters.toolnames), so a streamed call's name maps back.
+    (harness.mapping.toolnames), so a streamed call's name maps back.
     """
     used = [t.name for t in tools]
     for item in items:
         if isinstance(item, WireToolResult):
             used.append(item.tool_name)
-    names = wire_names(used, tool_name_rule(provider))
+    names = wire_names(used, rule)
     for canonical, sent in sorted(names.items()):
         if sent != canonical:
             warnings.add(
                 None,
                 None,
                 None,
-                "tool-name-mapped",
+                Code.TOOL_NAME_MAPPED,
                 f"tool name '{canonical}' breaks {provider}'s name rule; sent as '{sent}' "
-                "(declaration, calls and results; map back with harness.adapters.toolnames)",
+                "(declaration, calls and results; map back with harness.mapping.toolnames)",
             )
     return names
 
@@ -510,7 +259,7 @@ def _attach_developer(items: list[WireItem], index: int, event: DeveloperMessage
             index,
             None,
             None,
-            "developer-as-user",
+            Code.DEVELOPER_AS_USER,
             "developer message has no user or tool message right before it; sent as a user message",
         )
 
@@ -526,7 +275,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 item.index,
                 None,
                 None,
-                "tool-result-orphan",
+                Code.TOOL_RESULT_ORPHAN,
                 f"result for call '{item.call_id}' has no matching tool call before it; dropped",
             )
             out.extend(_rescue_developer_parts(item, warnings))
@@ -563,7 +312,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 group[-1].index,
                 None,
                 None,
-                "response-pieces-joined",
+                Code.RESPONSE_PIECES_JOINED,
                 f"messages {', '.join(str(p.index) for p in group)} are pieces of one response (same id or "
                 "response_id); their calls share the results that follow the last piece",
             )
@@ -582,7 +331,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                     r.index,
                     None,
                     None,
-                    "tool-result-orphan",
+                    Code.TOOL_RESULT_ORPHAN,
                     f"result for call '{r.call_id}' does not answer a call of the preceding assistant turn; dropped",
                 )
             elif r.call_id in by_id:
@@ -590,7 +339,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                     r.index,
                     None,
                     None,
-                    "tool-result-duplicate",
+                    Code.TOOL_RESULT_DUPLICATE,
                     f"second result for call '{r.call_id}'; dropped",
                 )
             else:
@@ -610,7 +359,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                     call_message[call.call_id],
                     None,
                     "tool_call",
-                    "tool-result-missing",
+                    Code.TOOL_RESULT_MISSING,
                     f"call '{call.call_id}' has no result; sent an error result saying it was not executed",
                 )
                 result = WireToolResult(
@@ -622,7 +371,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 item.index,
                 None,
                 "tool_call",
-                "tool-call-duplicate-id",
+                Code.TOOL_CALL_DUPLICATE_ID,
                 "two tool calls share an id; a provider sees one result for both",
             )
         sent_order = [r.call_id for r in ordered if isinstance(r, WireToolResult) and not r.synthesized]
@@ -633,7 +382,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 first,
                 None,
                 None,
-                "tool-results-reordered",
+                Code.TOOL_RESULTS_REORDERED,
                 "tool results were not in call order; sent in call order",
             )
         # User content that slipped between the calls and their results follows the results.
@@ -645,7 +394,7 @@ def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireIt
                 moved[0].index,
                 None,
                 None,
-                "tool-results-moved",
+                Code.TOOL_RESULTS_MOVED,
                 "user content between tool calls and their results was moved after the results",
             )
         out.extend(ordered)
@@ -662,7 +411,7 @@ def _rescue_developer_parts(result: WireToolResult, warnings: Warnings) -> list[
         first,
         None,
         None,
-        "developer-as-user",
+        Code.DEVELOPER_AS_USER,
         "developer message was attached to a tool result that is dropped; sent as a user message",
     )
     return [WireUser(first, list(result.appended), from_developer=True)]
@@ -700,7 +449,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                             item.index,
                             unit.index,
                             "tool_call",
-                            "tool-id-renumbered",
+                            Code.TOOL_ID_RENUMBERED,
                             f"call id '{cid}' was already used by an earlier response; sent as "
                             f"'{renumbered}' in call and result",
                         )
@@ -714,7 +463,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                             item.index,
                             unit.index,
                             "tool_call",
-                            "tool-id-mapped",
+                            Code.TOOL_ID_MAPPED,
                             f"call id '{cid}' is not valid for this provider; sent as '{sent}' in call and result",
                         )
                     mapping[cid] = sent
@@ -734,7 +483,7 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
                         ci.message_index,
                         ci.part_index,
                         "text",
-                        "empty-text",
+                        Code.EMPTY_TEXT,
                         "empty or whitespace-only text part dropped",
                     )
                 else:
@@ -752,7 +501,7 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
                         item.index,
                         unit.index,
                         "text",
-                        "empty-text",
+                        Code.EMPTY_TEXT,
                         "empty or whitespace-only text part dropped",
                     )
                 else:
@@ -766,7 +515,7 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
                         ci.message_index,
                         ci.part_index,
                         "text",
-                        "empty-text",
+                        Code.EMPTY_TEXT,
                         "empty or whitespace-only text part dropped",
                     )
                 else:
@@ -778,10 +527,12 @@ def _drop_empty_messages(items: list[WireItem], warnings: Warnings) -> list[Wire
     kept: list[WireItem] = []
     for item in items:
         if isinstance(item, WireUser) and not item.items:
-            warnings.add(item.index, None, None, "empty-message", "user message has no content left; dropped")
+            warnings.add(
+                item.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped"
+            )
         elif isinstance(item, WireAssistant) and not item.units:
             warnings.add(
-                item.index, None, None, "empty-message", "assistant message has no content left; dropped"
+                item.index, None, None, Code.EMPTY_MESSAGE, "assistant message has no content left; dropped"
             )
         else:
             kept.append(item)

@@ -2,85 +2,34 @@
 
 Maps a canonical history to a ``POST /v1/messages`` body
 (https://docs.claude.com/en/api/messages, spec ``CreateMessageParams``). The shared
-rules run first in ``common.prepare()``; this module only maps the wire items and
-enforces Anthropic's own request rules. Decisions where the design left room:
+rules run first in ``harness.mapping.prepare``; this module only maps the wire items and
+enforces Anthropic's own request rules.
 
-- Model: ``params.model`` or ``DEFAULT_MODEL`` (``claude-sonnet-4-5``: takes manual
-  ``thinking.budget_tokens`` and ``temperature``). ``max_tokens`` is required: the given
-  value, else ``DEFAULT_MAX_TOKENS`` (plus the thinking budget when thinking is on, so the
-  answer keeps room and ``max_tokens > budget_tokens`` holds).
-- Thinking: ``params.thinking`` None -> no ``thinking`` key (model default);
-  ``enabled=False`` -> ``{"type": "disabled"}``; enabled -> ``{"type": "enabled",
-  "budget_tokens": B}`` with B = the given budget, else a budget from ``effort``
-  (``EFFORT_BUDGETS``; effort is not sent as ``output_config.effort``, which only some
-  models take), else ``DEFAULT_THINKING_BUDGET``. B is raised to the 1024 minimum and kept
-  below ``max_tokens`` (warned); if ``max_tokens`` leaves no room for 1024, thinking is
-  disabled (warned). ``include_thoughts=False`` -> ``display: "omitted"``.
-- Field lesson 3: with thinking on and a tool-use loop open (the current turn, i.e. the
-  assistant messages after the last user message that holds no ``tool_result``, contains
-  a ``tool_use``), the turn's first assistant message must start with a thinking block. If
-  it does not after mapping, thinking is disabled for this request (``{"type":
-  "disabled"}``, warning ``thinking-disabled``) rather than inventing a block. The turn's
-  first message, not the last one, is checked: without interleaved thinking Claude thinks
-  only once per turn, so later assistant messages of a loop legitimately carry none.
-- Native thinking blocks are sent whether or not thinking is on (Anthropic accepts and
-  strips them from earlier turns; keeping them keeps the request prefix stable), except in
-  an assistant message in the final position (prefill), where Anthropic rejects them when
-  thinking is off and rejects a trailing thinking block always: those are dropped (warned).
-- Thinking mapping: anthropic-signed pair -> ``thinking`` block; ``anthropic-redacted`` ->
-  ``redacted_thinking`` with ``data`` = signature byte-exact. Foreign, other-model,
-  unsigned or empty-signature thinking is dropped (field lessons 1, 2). A non-redacted
-  signature with no text is dropped too (shared decision: not displayed), warned as
-  ``thinking-foreign`` when it is not Anthropic's own (the real reason it is not sent),
-  ``thinking-signature-unpaired`` only when it is.
-- Alternation: consecutive user-side items (user, developer, tool results) merge into one
-  user message, ``tool_result`` blocks first. Consecutive assistant messages merge (as
-  Claude Code merges per-block pieces of one response, seed 001); merging two messages with
-  different ``id``/``response_id`` is warned (``assistant-merged``). A conversation that
-  starts with an assistant message (or is empty) gets a placeholder user message first.
-- A final assistant message is sent as prefill (warned ``assistant-prefill``: models
-  without prefill support reject it); trailing whitespace of its last text block is
-  stripped (Anthropic rejects it there).
-- Tool results: ``content`` is a list of text/image blocks (output text, images, then the
-  developer parts appended to it); an empty result omits ``content`` (optional in the
-  spec; no invented placeholder). ``is_error: true`` for status error/aborted (and
-  synthesized results); omitted for success.
-- Ids: tool-use ids must match ``^[a-zA-Z0-9_-]+$`` and be unique in the request (both
-  done by prepare: ``tool-id-mapped``, ``tool-id-renumbered``); tool names must match
-  ``^[a-zA-Z0-9_-]{1,128}$`` (prepare maps them reversibly: ``tool-name-mapped``).
-- An error result with no output gets ``EMPTY_ERROR_TEXT`` ("content cannot be empty if
-  is_error is true"; ``tool-error-empty-output``). A second ``tool_use`` with an id already used in the same message is
-  dropped (Anthropic requires unique ids; its one result answers the first).
-- Images: http(s) URL -> ``url`` source; base64 data URL with jpeg/png/gif/webp ->
-  ``base64`` source (``image/jpg`` read as jpeg); anything else dropped (warned). Images in
-  assistant messages are dropped (not allowed there). ``image_file`` is never inlined.
-- ``temperature``: sent only if given, clamped to the spec's 0..1, dropped when thinking is
-  on and it is not 1 (Anthropic rejects that). Note: SDK 2.12's ``MessageCreateParams`` has
-  no ``temperature`` field although the spec does. No ``cache_control`` is added.
-- Tools: ``{name, description (omitted when empty), input_schema}``; a schema without
-  ``type: "object"`` gets it (or a permissive object schema), warned ``tool-schema-degraded``;
-  a second definition of a name is dropped (``tool-duplicate``).
-
-Warning codes emitted here (besides ``prepare()``'s): thinking-foreign, thinking-unsigned,
-thinking-signature-unpaired, thinking-disabled, thinking-budget-raised,
-thinking-budget-clamped, prefill-thinking-dropped, prefill-trailing-whitespace,
-assistant-prefill, assistant-merged, placeholder-user, empty-message, empty-text,
-image-unsupported, image-in-assistant, image-file-not-inlined, tool-arguments-invalid,
-tool-call-duplicate-dropped, tool-error-empty-output, tool-schema-degraded, tool-duplicate,
-temperature-clamped, temperature-dropped, max-tokens-invalid.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
+from harness.mapping.media import normalize_media_type
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_arguments,
+    parse_data_url,
+    placeholder_user,
+    signature_drop_code,
+    signature_problem,
+    thinking_text_problem,
+    warn_image_file,
+)
+from harness.mapping.wire import (
     ContentItem,
-    IdPolicy,
     PartUnit,
     Prepared,
     ThinkingUnit,
@@ -88,14 +37,7 @@ from harness.adapters.common import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    parse_arguments,
-    parse_data_url,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-    warn_image_file,
 )
-from harness.adapters.profiles import ANTHROPIC_IMAGE_MEDIA_TYPES, normalize_media_type
 from harness.model import (
     HistoryEvent,
     ImageFilePart,
@@ -104,7 +46,22 @@ from harness.model import (
     ThinkingSignaturePart,
     ToolCallPart,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams
+from harness.providers.anthropic.params import (
+    Thinking,
+    resolve_tokens,
+    system_blocks,
+    temperature_value,
+    tool_definitions,
+)
+from harness.providers.anthropic.profile import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    DEFAULT_THINKING_BUDGET,
+    IMAGE_MEDIA_TYPES,
+    TOOL_ID_POLICY,
+    TOOL_NAMES,
+)
 
 __all__ = [
     "ADAPTER",
@@ -116,19 +73,8 @@ __all__ = [
 ]
 
 PROVIDER_ID = "anthropic"
-DEFAULT_MODEL = "claude-sonnet-4-5"
-DEFAULT_MAX_TOKENS = 4096
-DEFAULT_THINKING_BUDGET = 4096
-MIN_THINKING_BUDGET = 1024
-EFFORT_BUDGETS: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 4096, "high": 16384}
-PLACEHOLDER_USER_TEXT = "(conversation start)"
 # Sent as the content of an error tool result that has none (Anthropic rejects it empty).
 EMPTY_ERROR_TEXT = "(the tool reported an error without output)"
-
-IMAGE_MEDIA_TYPES = ANTHROPIC_IMAGE_MEDIA_TYPES
-
-# Spec RequestToolUseBlock.id / RequestToolResultBlock.tool_use_id, and Tool.name.
-TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
 
 _THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 
@@ -159,14 +105,6 @@ class _Message:
     index: int | None
     blocks: list[_Block]
     sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
-
-
-@dataclass(frozen=True)
-class _Thinking:
-    """The resolved thinking setting: the JSON to send (or None) and whether it is on."""
-
-    config: Json | None
-    enabled: bool
 
 
 # ---------------------------------------------------------------- images
@@ -200,7 +138,7 @@ def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
         return None
     block, reason = _image_block(part)
     if block is None:
-        warnings.add(*where, "image_url", "image-unsupported", reason)
+        warnings.add(*where, "image_url", Code.IMAGE_URL_UNSUPPORTED, reason)
         return None
     return _Block(block, *where, "image_url")
 
@@ -220,7 +158,7 @@ def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Bloc
     if item.output_text.strip():
         blocks.append(_Block({"type": "text", "text": item.output_text}, item.index, None, "output_text"))
     elif item.output_text:
-        warnings.add(item.index, None, "output_text", "empty-text", "whitespace-only tool output dropped")
+        warnings.add(item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped")
     for ci in [*item.images, *item.appended]:
         block = _content_block(ci, warnings)
         if block is not None:
@@ -241,7 +179,7 @@ def _tool_result_message(item: WireToolResult, warnings: Warnings) -> _Message:
             item.index,
             None,
             "output_text",
-            "tool-error-empty-output",
+            Code.TOOL_ERROR_EMPTY_OUTPUT,
             "error result has no output; Anthropic rejects an empty error result, so sent "
             f"'{EMPTY_ERROR_TEXT}'",
         )
@@ -273,7 +211,7 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
                 "thinking_signature",
             )
         warnings.add(
-            index, unit.signature_index, "thinking_signature", _drop_code(sig), f"{problem}; dropped"
+            index, unit.signature_index, "thinking_signature", signature_drop_code(sig), f"{problem}; dropped"
         )
         return None
     if text is None:
@@ -282,7 +220,11 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
         return None
     if sig is None:
         warnings.add(
-            index, unit.text_index, "thinking_text", "thinking-unsigned", "thinking has no signature; dropped"
+            index,
+            unit.text_index,
+            "thinking_text",
+            Code.THINKING_UNSIGNED,
+            "thinking has no signature; dropped",
         )
         return None
     problem = signature_problem(sig, PROVIDER_ID, model) or thinking_text_problem(text, model)
@@ -295,15 +237,10 @@ def _thinking_block(unit: ThinkingUnit, index: int, model: str, warnings: Warnin
             "thinking_text",
             ((index, unit.signature_index, "thinking_signature"),),
         )
-    code = _drop_code(sig)
+    code = signature_drop_code(sig)
     warnings.add(index, unit.text_index, "thinking_text", code, f"{problem}; dropped")
     warnings.add(index, unit.signature_index, "thinking_signature", code, f"{problem}; dropped")
     return None
-
-
-def _drop_code(sig: ThinkingSignaturePart) -> str:
-    """An empty signature is an interrupted stream (unsigned); any other refusal is foreign."""
-    return "thinking-unsigned" if not sig.signature else "thinking-foreign"
 
 
 def _warn_lone_signature(
@@ -318,13 +255,13 @@ def _warn_lone_signature(
     """
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        warnings.add(index, part_index, "thinking_signature", _drop_code(sig), f"{problem}; dropped")
+        warnings.add(index, part_index, "thinking_signature", signature_drop_code(sig), f"{problem}; dropped")
         return
     warnings.add(
         index,
         part_index,
         "thinking_signature",
-        "thinking-signature-unpaired",
+        Code.THINKING_SIGNATURE_UNPAIRED,
         "signature has no thinking text to pair with; stays in history but is not sent",
     )
 
@@ -333,7 +270,7 @@ def _tool_use_block(item: WireAssistant, part: ToolCallPart, part_index: int, wa
     """A ``tool_use`` block (RequestToolUseBlock): ``input`` must be a JSON object."""
     arguments, reason = parse_arguments(part.arguments_json)
     if reason is not None:
-        warnings.add(item.index, part_index, "tool_call", "tool-arguments-invalid", reason)
+        warnings.add(item.index, part_index, "tool_call", Code.TOOL_ARGUMENTS_INVALID, reason)
     body = {
         "type": "tool_use",
         "id": item.call_ids.get(part.call_id, part.call_id),
@@ -357,7 +294,7 @@ def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warning
         item.index,
         unit.index,
         "image_url",
-        "image-in-assistant",
+        Code.ASSISTANT_IMAGE_DROPPED,
         "Anthropic does not accept images in assistant messages; dropped",
     )
     return None
@@ -378,7 +315,7 @@ def _assistant_message(item: WireAssistant, model: str, warnings: Warnings) -> _
                     item.index,
                     block.part_index,
                     "tool_call",
-                    "tool-call-duplicate-dropped",
+                    Code.TOOL_CALL_DUPLICATE_DROPPED,
                     f"tool_use id '{block.body['id']}' already used in this message; Anthropic requires unique ids",
                 )
                 continue
@@ -400,7 +337,7 @@ def _drop_empty(messages: list[_Message], warnings: Warnings) -> list[_Message]:
             kept.append(msg)
         else:
             warnings.add(
-                msg.index, None, None, "empty-message", f"{msg.role} message has no content left; dropped"
+                msg.index, None, None, Code.EMPTY_MESSAGE, f"{msg.role} message has no content left; dropped"
             )
     return kept
 
@@ -429,7 +366,7 @@ def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]
                 msg.index,
                 None,
                 None,
-                "assistant-merged",
+                Code.ASSISTANT_MERGED,
                 f"consecutive assistant messages merged into one (with message {prev.index}) for alternation",
             )
         prev.blocks.extend(msg.blocks)
@@ -449,87 +386,11 @@ def _ensure_user_first(messages: list[_Message], warnings: Warnings) -> list[_Me
         if messages
         else "no message left to send; a placeholder user message was sent"
     )
-    warnings.add(None, None, None, "placeholder-user", reason)
-    placeholder = _Block({"type": "text", "text": PLACEHOLDER_USER_TEXT}, None, None, None)
+    placeholder = _Block({"type": "text", "text": placeholder_user(warnings, reason)}, None, None, None)
     return [_Message("user", None, [placeholder]), *messages]
 
 
 # ---------------------------------------------------------------- thinking and max_tokens
-
-
-def _requested_budget(thinking: ThinkingParams) -> int:
-    """The budget asked for: explicit, else from effort, else the default."""
-    if thinking.budget_tokens is not None:
-        return thinking.budget_tokens
-    if thinking.effort is not None:
-        return EFFORT_BUDGETS[thinking.effort]
-    return DEFAULT_THINKING_BUDGET
-
-
-def _given_max_tokens(params: CallParams, warnings: Warnings) -> int | None:
-    """The caller's ``max_tokens`` if valid (the spec's minimum is 0)."""
-    if params.max_tokens is not None and params.max_tokens < 0:
-        warnings.add(
-            None, None, None, "max-tokens-invalid", f"max_tokens {params.max_tokens} < 0; default used"
-        )
-        return None
-    return params.max_tokens
-
-
-def _resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) -> tuple[int, _Thinking]:
-    """``max_tokens`` and the thinking config, keeping 1024 <= budget_tokens < max_tokens.
-
-    Implements CreateMessageParams.max_tokens (required) and ThinkingConfigEnabled;
-    ``loop_blocked`` is field lesson 3 (see ``_tool_loop_needs_thinking``).
-    """
-    thinking = params.thinking
-    max_tokens = _given_max_tokens(params, warnings)
-    off = (DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens), _Thinking({"type": "disabled"}, False)
-    if thinking is None:
-        return off[0], _Thinking(None, False)
-    if not thinking.enabled:
-        return off
-    if loop_blocked:
-        warnings.add(
-            None,
-            None,
-            None,
-            "thinking-disabled",
-            "the open tool-use turn does not start with a native thinking block (lost or foreign); "
-            "thinking is disabled for this request, as Anthropic would reject it",
-        )
-        return off
-    budget = _requested_budget(thinking)
-    explicit = thinking.budget_tokens is not None
-    if budget < MIN_THINKING_BUDGET:
-        if explicit:
-            warnings.add(None, None, None, "thinking-budget-raised", f"budget_tokens {budget} raised to 1024")
-        budget = MIN_THINKING_BUDGET
-    if max_tokens is None:
-        max_tokens = budget + DEFAULT_MAX_TOKENS
-    elif budget >= max_tokens:
-        if max_tokens - 1 < MIN_THINKING_BUDGET:
-            warnings.add(
-                None,
-                None,
-                None,
-                "thinking-disabled",
-                f"max_tokens {max_tokens} leaves no room for the minimum thinking budget of 1024",
-            )
-            return off
-        if explicit:
-            warnings.add(
-                None,
-                None,
-                None,
-                "thinking-budget-clamped",
-                f"budget_tokens {budget} must be below max_tokens {max_tokens}; sent {max_tokens - 1}",
-            )
-        budget = max_tokens - 1
-    config: Json = {"type": "enabled", "budget_tokens": budget}
-    if not thinking.include_thoughts:
-        config["display"] = "omitted"
-    return max_tokens, _Thinking(config, True)
 
 
 def _current_turn(messages: list[_Message]) -> list[_Message]:
@@ -557,7 +418,7 @@ def _tool_loop_needs_thinking(messages: list[_Message]) -> bool:
 # ---------------------------------------------------------------- final assistant (prefill)
 
 
-def _fix_prefill(messages: list[_Message], thinking: _Thinking, warnings: Warnings) -> list[_Message]:
+def _fix_prefill(messages: list[_Message], thinking: Thinking, warnings: Warnings) -> list[_Message]:
     """A final assistant message is a prefill: no trailing thinking, no thinking when off,
     no trailing whitespace (https://docs.claude.com/en/api/messages, ``messages``)."""
     if not messages or messages[-1].role != "assistant":
@@ -567,123 +428,48 @@ def _fix_prefill(messages: list[_Message], thinking: _Thinking, warnings: Warnin
     for block in last.blocks:
         if block.type in _THINKING_TYPES and not thinking.enabled:
             _warn_block(
-                block, warnings, "prefill-thinking-dropped", "thinking is off and this is the final message"
+                block,
+                warnings,
+                Code.PREFILL_THINKING_DROPPED,
+                "thinking is off and this is the final message",
             )
         else:
             kept.append(block)
     while kept and kept[-1].type in _THINKING_TYPES:
         _warn_block(
-            kept.pop(), warnings, "prefill-thinking-dropped", "a final message cannot end with thinking"
+            kept.pop(), warnings, Code.PREFILL_THINKING_DROPPED, "a final message cannot end with thinking"
         )
     if not kept:
         warnings.add(
-            last.index, None, None, "empty-message", "final assistant message has no content left; dropped"
+            last.index, None, None, Code.EMPTY_MESSAGE, "final assistant message has no content left; dropped"
         )
         return messages[:-1]
     tail = kept[-1]
     if tail.type == "text" and tail.body["text"] != tail.body["text"].rstrip():
         kept[-1] = replace(tail, body={**tail.body, "text": tail.body["text"].rstrip()})
         _warn_block(
-            tail, warnings, "prefill-trailing-whitespace", "trailing whitespace stripped from the final text"
+            tail,
+            warnings,
+            Code.PREFILL_TRAILING_WHITESPACE,
+            "trailing whitespace stripped from the final text",
         )
     warnings.add(
         last.index,
         None,
         None,
-        "assistant-prefill",
+        Code.ASSISTANT_PREFILL,
         "history ends with an assistant message; sent as prefill (models without prefill support reject it)",
     )
     return [*messages[:-1], _Message("assistant", last.index, kept, last.sources)]
 
 
-def _warn_block(block: _Block, warnings: Warnings, code: str, why: str) -> None:
+def _warn_block(block: _Block, warnings: Warnings, code: Code, why: str) -> None:
     warnings.add(block.message_index, block.part_index, block.part_type, code, f"{block.type} block: {why}")
     for message_index, part_index, part_type in block.also:
         warnings.add(message_index, part_index, part_type, code, f"{block.type} block: {why}")
 
 
 # ---------------------------------------------------------------- params
-
-
-def _input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
-    """Tool.input_schema must be an object schema (``type: "object"``)."""
-    schema: Json = dict(tool.parameters)
-    kind = schema.get("type")
-    if kind == "object":
-        return schema
-    if kind is None:
-        warnings.add(
-            None,
-            None,
-            None,
-            "tool-schema-degraded",
-            f"tool '{tool.name}' schema has no type; sent as an object",
-        )
-        return {"type": "object", **schema}
-    warnings.add(
-        None,
-        None,
-        None,
-        "tool-schema-degraded",
-        f"tool '{tool.name}' schema has type {kind!r}, not object; sent a permissive object schema",
-    )
-    return {"type": "object", "properties": {}, "additionalProperties": True}
-
-
-def _tools(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json]:
-    """Client tool definitions (spec ``Tool``): name, description, input_schema."""
-    out: list[Json] = []
-    seen: set[str] = set()
-    for tool in tools:
-        if tool.name in seen:
-            warnings.add(
-                None, None, None, "tool-duplicate", f"second definition of tool '{tool.name}' dropped"
-            )
-            continue
-        seen.add(tool.name)
-        spec: Json = {"name": tool.name, "input_schema": _input_schema(tool, warnings)}
-        if tool.description:
-            spec["description"] = tool.description
-        out.append(spec)
-    return out
-
-
-def _system(prepared: Prepared) -> list[Json]:
-    """System prompt as text blocks, one per collected entry (``system``: RequestTextBlock[])."""
-    blocks: list[Json] = []
-    for index, text in prepared.system:
-        if text.strip():
-            blocks.append({"type": "text", "text": text})
-        else:
-            prepared.warnings.add(index, None, "text", "empty-text", "whitespace-only system text dropped")
-    return blocks
-
-
-def _temperature(params: CallParams, thinking: _Thinking, warnings: Warnings) -> float | None:
-    """``temperature`` is 0..1, and must be 1 (or unset) while thinking is on."""
-    value = params.temperature
-    if value is None:
-        return None
-    if not math.isfinite(value):
-        warnings.add(
-            None, None, None, "temperature-dropped", f"temperature {value} is not a number; not sent"
-        )
-        return None
-    if thinking.enabled and value != 1:
-        warnings.add(
-            None,
-            None,
-            None,
-            "temperature-dropped",
-            "Anthropic requires temperature 1 with thinking; not sent",
-        )
-        return None
-    clamped = min(1.0, max(0.0, value))
-    if clamped != value:
-        warnings.add(
-            None, None, None, "temperature-clamped", f"temperature {value} clamped to Anthropic's 0..1"
-        )
-    return clamped
 
 
 # ---------------------------------------------------------------- adapter
@@ -709,25 +495,25 @@ class AnthropicAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _wire_messages(prepared, model)  # tool names already mapped by prepare()
-        max_tokens, thinking = _resolve_tokens(params, _tool_loop_needs_thinking(messages), warnings)
+        max_tokens, thinking = resolve_tokens(params, _tool_loop_needs_thinking(messages), warnings)
         messages = _fix_prefill(messages, thinking, warnings)  # never drops the leading user message
         body: Json = {
             "model": model,
             "max_tokens": max_tokens,
             "messages": [{"role": m.role, "content": [b.body for b in m.blocks]} for m in messages],
         }
-        system = _system(prepared)
+        system = system_blocks(prepared)
         if system:
             body["system"] = system
         if prepared.tools:
-            body["tools"] = _tools(prepared.tools, warnings)
+            body["tools"] = tool_definitions(prepared.tools, warnings)
         if thinking.config is not None:
             body["thinking"] = thinking.config
-        temperature = _temperature(params, thinking, warnings)
+        temperature = temperature_value(params, thinking, warnings)
         if temperature is not None:
             body["temperature"] = temperature
         if params.stream:

@@ -1,45 +1,13 @@
-"""OpenAI Chat Completions output adapter (provider id ``openai-chat``).
+"""The Chat Completions stream core: OpenAI Chat (``harness.providers.openai_chat.stream``) and
+OpenRouter (``harness.providers.openrouter.stream``) both parse with it.
 
 Streamed: ``chat.completion.chunk`` objects as SSE ``data:`` lines ending with
 ``data: [DONE]`` (https://platform.openai.com/docs/api-reference/chat-streaming).
 Not streamed: the ``ChatCompletion`` body
 (https://platform.openai.com/docs/api-reference/chat/object). OpenAI-compatible servers
-(DeepSeek, Groq, ...) use the same parser; OpenRouter subclasses it (``openrouter.py``).
+(DeepSeek, Groq, ...) use the same parser; OpenRouter adds its reasoning fields on top.
 
-Decisions (same final message as the SDK's ``ChatCompletionStreamState``, unless noted):
-
-- Only choice ``index`` 0 is the message (``n > 1`` is not part of the canonical model);
-  other choices are noted and skipped.
-- ``delta.content`` -> text; ``delta.reasoning_content`` (DeepSeek) or else
-  ``delta.reasoning`` (vLLM, Groq, OpenRouter, ...) -> thinking text with no signature
-  (Chat has none). A switch between text and thinking starts a new part, so parts keep
-  stream order (the SDK concatenates each field into one string).
-- ``delta.refusal`` (structured-output refusal) -> text: it is what the model said; the
-  finish reason decides the stop reason.
-- ``delta.tool_calls``: fragments keyed by ``index`` (position in the list when a server
-  omits it). id and name come from the first fragment that carries them; later fragments
-  only append ``function.arguments``. ``ToolCallStart`` once per call, as soon as both are
-  known. Difference from the SDK: its generic merge concatenates an id or name repeated in
-  later fragments (some servers repeat them); we keep the first.
-- ``finish_reason``: ``stop`` -> stop, ``length`` -> length, ``tool_calls``/
-  ``function_call`` -> tool_use, ``content_filter`` -> ``error`` with an error event (the
-  shared rule: a safety stop is an error), ``error`` (OpenRouter) -> error; unknown ->
-  stop, noted.
-- Usage (the final chunk, ``stream_options.include_usage``; Groq puts it in
-  ``x_groq.usage`` too): ``input_tokens`` = ``prompt_tokens`` (already includes cached
-  tokens), ``output_tokens`` = ``completion_tokens`` (includes reasoning tokens),
-  ``cached_input_tokens`` = ``prompt_tokens_details.cached_tokens`` (DeepSeek's
-  ``prompt_cache_hit_tokens`` as fallback), ``cache_creation_input_tokens`` =
-  ``prompt_tokens_details.cache_write_tokens``, ``reasoning_tokens`` =
-  ``completion_tokens_details.reasoning_tokens``, ``total_tokens`` as reported.
-- Completion: ``data: [DONE]``, or a finish_reason plus usage (bodies stored without the
-  sentinel, such as AI SDK ``.chunks.txt`` fixtures, are complete when both arrived). A
-  finish_reason without usage and without ``[DONE]`` ends as truncated.
-- Errors: ``{"error": {...}}`` in data (OpenAI, OpenRouter mid-stream) or an
-  ``event: error`` SSE event -> error event (retryable for 408/429/5xx codes and
-  server/rate-limit types). Another ``event:`` name, or an object that is no chunk, is
-  noted and skipped.
-- ``delta.function_call`` (the deprecated single-function form) is noted and skipped.
+Decisions (where DESIGN.md left room): the Stream section of ``harness/providers/openai_chat/DECISIONS.md``.
 """
 
 from __future__ import annotations
@@ -51,7 +19,7 @@ from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 
-__all__ = ["PARSER", "OpenAIChatParser", "map_stop_reason", "map_usage"]
+__all__ = ["ChatCompletionsParser", "map_stop_reason", "map_usage"]
 
 _EMPTY: dict[str, Any] = {}  # read-only default for absent objects
 _STOP: dict[str, StopReason] = {
@@ -98,7 +66,7 @@ def _retryable(error: dict[str, Any]) -> bool | None:
     return True if kind in _RETRYABLE_TYPES else None
 
 
-class OpenAIChatParser(StreamParser):
+class ChatCompletionsParser(StreamParser):
     """Chat Completions chunks/body -> canonical assistant message."""
 
     provider = "openai-chat"
@@ -251,6 +219,3 @@ class OpenAIChatParser(StreamParser):
         choices = [{**c, "delta": c.get("message")} for c in body.get("choices") or ()]
         self._chunk({**body, "choices": choices})
         self.completed = True
-
-
-PARSER = OpenAIChatParser

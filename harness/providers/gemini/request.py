@@ -6,65 +6,8 @@ https://ai.google.dev/api/generate-content#request-body (Discovery schema
 (``models/{model}:streamGenerateContent?alt=sse``, see ``endpoint_path``), so the
 body has neither a ``model`` nor a ``stream`` field.
 
-Decisions where the design left room (each also in the adapter report):
-
-- Default model ``gemini-2.5-flash`` (stable GA) when ``params.model`` is None. The
-  *effective* model drives every model-dependent choice: thinking config, the Gemini 3
-  signature rule, and the model check on signatures (a signature from another model is
-  not replayed to the model the request will go to).
-- ``systemInstruction``: one text part per system entry, no ``role``; omitted when empty.
-- Alternation: Gemini wants alternating ``user``/``model`` contents. Consecutive
-  same-role contents are merged into one (warning ``roles-merged``). Contents open with a
-  ``user`` content: a history that starts with a model turn (trimmed) or has no content
-  gets a placeholder user content first (warning ``placeholder-user``), as for Anthropic.
-- Tools: one ``{"functionDeclarations": [...]}`` tool; each declaration carries the
-  canonical JSON Schema verbatim as ``parametersJsonSchema`` (full JSON Schema) rather
-  than ``parameters`` (an OpenAPI 3.0 subset we would have to convert lossily).
-  ``description`` is always sent (an empty string is accepted, as real traffic shows).
-- Call ids: our (policy-mapped) call ids go in ``functionCall.id`` and
-  ``functionResponse.id`` consistently. Gemini's ids are optional and free-form; the
-  recorded pydantic-ai traffic sends client-made ids to gemini-3-pro and is accepted.
-- Function results: all results of one model turn go, in call order, into one ``user``
-  content as ``functionResponse`` parts, ``response`` = ``{"output": text}`` on success
-  and ``{"error": text}`` for ``error`` and ``aborted`` (the keys google-genai's
-  ``FunctionResponse.response`` documents). ``name`` is the call's name.
-- Tool result images and developer parts appended to a result are sent as ordinary
-  parts of that same user content right after the turn's function responses
-  (``tool-image-outside-result``). On Gemini 3 (``profiles.gemini_function_response_parts``)
-  a result's base64 images go inside its ``functionResponse.parts`` as ``inlineData``
-  (multimodal function responses; the Discovery schema takes inline data only there).
-- Gemma (``profiles.gemini_accepts_system_instruction``) rejects ``systemInstruction``
-  ("Developer instruction is not enabled"): the system parts open the first user
-  content instead (``system-as-user``).
-- Tool names follow Gemini's rule: ``prepare()`` maps the others (``tool-name-mapped``).
-- Images: base64 data URLs -> ``inlineData``; http(s) URLs -> ``fileData`` with a
-  ``mimeType`` guessed from the path's extension (omitted with ``image-mime-unknown``
-  otherwise). Images in ``model`` contents are sent natively: ``Content.parts`` is the
-  same ``Part`` for both roles and image models return inline data in model turns.
-- Thought signatures (DESIGN "Thinking pairing"): a native ``google`` signature belongs
-  to the part right before it (text, function call, thinking text or image) and becomes
-  that part's ``thoughtSignature``. Signed thinking text -> ``{"text", "thought": true,
-  "thoughtSignature"}``; unsigned thinking text is dropped (thought summaries are
-  output-only); foreign signatures and signatures with no carrier are dropped. An empty
-  signature (an interrupted stream, field lesson 2) is warned ``thinking-unsigned``, as
-  in every adapter, not as foreign.
-- Gemini 3 validates the signature of the first ``functionCall`` of every model step in
-  the current turn (the contents after the last user content without function
-  responses). When that call has no native signature and the model is Gemini 3 or
-  later, the documented sentinel ``skip_thought_signature_validator`` is sent
-  (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ). Only the first call of
-  a step: in parallel calls Gemini itself signs only the first one. The sentinel is sent
-  on every model step, not only the current turn's, so appending a turn never changes
-  earlier contents (prefix stability, I9).
-- A ``google`` signature that is not base64 cannot be sent (``thoughtSignature`` is bytes
-  on the wire): dropped with ``signature-invalid``.
-- Thinking params: Gemini >= 3 uses ``thinkingLevel`` from ``effort`` (else
-  ``thinkingBudget`` from ``budget_tokens``, which Gemini 3 accepts for backward
-  compatibility); Gemini 2.5 uses ``thinkingBudget`` only; aliases without a version
-  (``gemini-flash-latest``) get the budget if one is given, else the level; older models
-  get no ``thinkingConfig`` (it is an error there). ``enabled=False`` sends
-  ``thinkingBudget: 0`` except where thinking cannot be turned off (2.5 Pro, Gemini 3).
-  ``includeThoughts: true`` when thinking is on and ``include_thoughts`` is set.
+Decisions (where DESIGN.md left room), each with its scenario and function, and the
+warning codes emitted here: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
@@ -76,27 +19,27 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.contract.rendered import Rendered
+from harness.contract.thinking import google_signature_carrier
+from harness.contract.warning_codes import Code
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_arguments,
+    parse_data_url,
+    placeholder_user,
+    signature_drop_code,
+    signature_problem,
+    thinking_text_problem,
+    warn_image_file,
+)
+from harness.mapping.wire import (
     ContentItem,
-    IdPolicy,
     PartUnit,
     Warnings,
     WireAssistant,
     WireItem,
     WireToolResult,
     WireUser,
-    parse_arguments,
-    parse_data_url,
-    prepare,
-    signature_problem,
-    thinking_text_problem,
-    warn_image_file,
-)
-from harness.adapters.profiles import (
-    gemini_accepts_system_instruction,
-    gemini_function_response_parts,
-    gemini_version,
 )
 from harness.model import (
     HistoryEvent,
@@ -107,12 +50,24 @@ from harness.model import (
     ThinkingTextPart,
     ToolCallPart,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams
+from harness.providers.gemini import profile
+from harness.providers.gemini.params import (
+    function_tool,
+    generation_config,
+    system_instruction,
+    system_into_first_user,
+)
+from harness.providers.gemini.profile import (
+    DEFAULT_MODEL,
+    ID_POLICY,
+    MIME_BY_EXTENSION,
+    TOOL_NAMES,
+)
 
 __all__ = [
     "ADAPTER",
     "DEFAULT_MODEL",
-    "PLACEHOLDER_USER_TEXT",
     "PROVIDER_ID",
     "SKIP_SIGNATURE",
     "GeminiAdapter",
@@ -121,27 +76,10 @@ __all__ = [
 ]
 
 PROVIDER_ID = "gemini"
-DEFAULT_MODEL = "gemini-2.5-flash"
 # Documented sentinel for function calls with no real signature (Gemini 3 validation).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
-# The user content put first when the history opens with a model turn (or has none).
-PLACEHOLDER_USER_TEXT = "(conversation start)"
-# Gemini's function call ids are optional and unconstrained; only empty ids get mapped.
-ID_POLICY = IdPolicy()
 
 Json = dict[str, Any]
-
-_MIME_BY_EXTENSION = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".webp": "image/webp",
-    ".gif": "image/gif",
-    ".heic": "image/heic",
-    ".heif": "image/heif",
-}
-_EFFORT_TO_LEVEL = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"}
-# FunctionDeclaration.name: a-z, A-Z, 0-9, underscores, colons, dots and dashes, at most 128.
 
 
 class GeminiAdapter:
@@ -151,17 +89,17 @@ class GeminiAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         model = model_name(params)
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
-        system = _system_instruction(prepared.system)
-        if system is not None and gemini_accepts_system_instruction(model):
+        system = system_instruction(prepared.system)
+        if system is not None and profile.accepts_system_instruction(model):
             body["systemInstruction"] = system
         elif system is not None:
-            _system_into_first_user(body["contents"], system, model, warnings)
+            system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
-            body["tools"] = [_function_tool(prepared.tools, warnings)]
-        config = _generation_config(params, model, warnings)
+            body["tools"] = [function_tool(prepared.tools, warnings)]
+        config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
         return Rendered(body, list(warnings))
@@ -189,128 +127,10 @@ def endpoint_path(params: CallParams) -> str:
     return f"models/{model_name(params)}:{method}"
 
 
-def _model_version(model: str) -> float | None:
-    """``gemini-2.5-pro`` -> 2.5, ``gemini-3-pro-preview`` -> 3.0; None for aliases like ``gemini-flash-latest``."""
-    return gemini_version(model)
-
-
-def _validates_call_signatures(model: str) -> bool:
-    """Gemini 3 and later reject current-turn function calls without a thought signature."""
-    version = _model_version(model)
-    return version is not None and version >= 3
-
-
 # ---------------------------------------------------------------- system and tools
 
 
-def _system_instruction(system: list[tuple[int | None, str]]) -> Json | None:
-    """``systemInstruction`` is a Content of text parts; one part per system entry.
-
-    https://ai.google.dev/gemini-api/docs/system-instructions
-    """
-    if not system:
-        return None
-    return {"parts": [{"text": text} for _, text in system]}
-
-
-def _system_into_first_user(contents: list[Json], system: Json, model: str, warnings: Warnings) -> None:
-    """Models that reject ``systemInstruction`` (Gemma: "Developer instruction is not enabled")
-    get the system text as the first parts of the first user content, as Google's Gemma
-    docs prompt it and the AI SDK does. ``contents`` always opens with a user content."""
-    contents[0]["parts"] = [*system["parts"], *contents[0]["parts"]]
-    warnings.add(
-        None,
-        None,
-        None,
-        "system-as-user",
-        f"model '{model}' rejects systemInstruction; system text sent at the start of the first user content",
-    )
-
-
-def _function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
-    """One Tool with every function declaration, parameters as full JSON Schema.
-
-    https://ai.google.dev/api/caching#FunctionDeclaration (``parametersJsonSchema``)
-    """
-    declarations: list[Json] = []
-    for tool in tools:
-        # Names already follow Gemini's rule: prepare() mapped them (tool-name-mapped).
-        declarations.append(
-            {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
-        )
-    return {"functionDeclarations": declarations}
-
-
 # ---------------------------------------------------------------- generation config
-
-
-def _generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
-    """``generationConfig``: maxOutputTokens, temperature, thinkingConfig.
-
-    https://ai.google.dev/api/generate-content#generationconfig
-    """
-    config: Json = {}
-    if params.max_tokens is not None:
-        config["maxOutputTokens"] = params.max_tokens
-    if params.temperature is not None:
-        config["temperature"] = params.temperature
-    if params.thinking is not None:
-        thinking = _thinking_config(params.thinking, model, warnings)
-        if thinking:
-            config["thinkingConfig"] = thinking
-    return config
-
-
-def _thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -> Json:
-    """``thinkingConfig`` for the model's generation: level (3+), budget (2.5), none (older).
-
-    https://ai.google.dev/gemini-api/docs/thinking#set-budget and #thinking-levels
-    """
-    version = _model_version(model)
-    if version is not None and version < 2.5:
-        if thinking.enabled:
-            warnings.add(
-                None,
-                None,
-                None,
-                "thinking-unsupported",
-                f"'{model}' does not think; thinking settings not sent",
-            )
-        return {}
-    if not thinking.enabled:
-        return _thinking_off(model, version, warnings)
-    config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
-    level = _EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
-    if version is not None and version >= 3 and level is not None:
-        config["thinkingLevel"] = level
-    elif thinking.budget_tokens is not None:
-        config["thinkingBudget"] = thinking.budget_tokens
-    elif version is None and level is not None:
-        config["thinkingLevel"] = level  # an alias: send what was asked for
-    elif thinking.effort is not None:
-        warnings.add(
-            None,
-            None,
-            None,
-            "thinking-effort-ignored",
-            f"'{model}' takes a thinking budget, not an effort level; effort '{thinking.effort}' not sent "
-            "(the model's dynamic budget applies)",
-        )
-    return config
-
-
-def _thinking_off(model: str, version: float | None, warnings: Warnings) -> Json:
-    """``thinkingBudget: 0`` turns thinking off where the model allows it (2.5 Flash / Flash-Lite)."""
-    if (version is not None and version >= 3) or model.startswith("gemini-2.5-pro"):
-        warnings.add(
-            None,
-            None,
-            None,
-            "thinking-cannot-disable",
-            f"'{model}' cannot turn thinking off; thinking config not sent (model default applies)",
-        )
-        return {}
-    return {"thinkingBudget": 0}
 
 
 # ---------------------------------------------------------------- contents
@@ -341,7 +161,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
             # Every model step, not only the current turn's: Gemini validates the current
             # turn only, but a placeholder that vanishes once a turn is appended would change
             # the earlier contents (prefix stability, I9; finding F2).
-            validate = _validates_call_signatures(model)
+            validate = profile.validates_call_signatures(model)
             turns.append(_Turn("model", item.index, _assistant_parts(item, model, validate, warnings)))
             i += 1
         elif isinstance(item, WireToolResult):
@@ -351,7 +171,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 assert isinstance(result, WireToolResult)
                 group.append(result)
                 i += 1
-            parts = _tool_results_parts(group, calls, gemini_function_response_parts(model), warnings)
+            parts = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
             turns.append(_Turn("user", group[0].index, parts))
         else:
             turns.append(_Turn("user", item.index, _user_parts(item, warnings)))
@@ -377,8 +197,7 @@ def _ensure_user_first(contents: list[Json], warnings: Warnings) -> list[Json]:
         if contents
         else "history has no content to send; a placeholder user content was sent"
     )
-    warnings.add(None, None, None, "placeholder-user", reason)
-    return [{"role": "user", "parts": [{"text": PLACEHOLDER_USER_TEXT}]}, *contents]
+    return [{"role": "user", "parts": [{"text": placeholder_user(warnings, reason)}]}, *contents]
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")
@@ -398,7 +217,7 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
     for turn in turns:
         if not turn.parts:
             warnings.add(
-                turn.index, None, None, "empty-message", f"{turn.role} content has no parts left; dropped"
+                turn.index, None, None, Code.EMPTY_MESSAGE, f"{turn.role} content has no parts left; dropped"
             )
             continue
         if merged and merged[-1].role == turn.role:
@@ -407,7 +226,7 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
                 turn.index,
                 None,
                 None,
-                "roles-merged",
+                Code.ROLES_MERGED,
                 f"consecutive {turn.role} contents merged into one (Gemini alternates user and model)",
             )
             continue
@@ -465,7 +284,7 @@ def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings
             index,
             part_index,
             "image_url",
-            "image-url-unsupported",
+            Code.IMAGE_URL_UNSUPPORTED,
             "image URL is neither http(s) nor a base64 data URL; dropped",
         )
         return None
@@ -476,7 +295,7 @@ def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings
             index,
             part_index,
             "image_url",
-            "image-mime-unknown",
+            Code.IMAGE_MIME_UNKNOWN,
             "no image type could be told from the URL's extension; fileData sent without mimeType",
         )
     else:
@@ -487,7 +306,7 @@ def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings
 def _guess_image_mime(url: str) -> str | None:
     """Deterministic guess from the URL path's extension (never from the network)."""
     extension = posixpath.splitext(urlsplit(url).path)[1].lower()
-    return _MIME_BY_EXTENSION.get(extension)
+    return MIME_BY_EXTENSION.get(extension)
 
 
 # ---------------------------------------------------------------- model content
@@ -531,7 +350,7 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
             item.index,
             first_call[0],
             "tool_call",
-            "thought-signature-dummy",
+            Code.THOUGHT_SIGNATURE_DUMMY,
             f"Gemini 3 validates the first function call of each step (in the current turn; sent on every "
             f"step so earlier contents never change) and this one has no native signature; sent '{SKIP_SIGNATURE}'",
         )
@@ -545,7 +364,7 @@ def _function_call_part(item: WireAssistant, idx: int, part: ToolCallPart, warni
     """
     args, problem = parse_arguments(part.arguments_json)
     if problem is not None:
-        warnings.add(item.index, idx, "tool_call", "tool-arguments-invalid", problem)
+        warnings.add(item.index, idx, "tool_call", Code.TOOL_ARGUMENTS_INVALID, problem)
     call_id = item.call_ids.get(part.call_id, part.call_id)
     return {"functionCall": {"id": call_id, "name": part.tool_name, "args": args}}
 
@@ -569,32 +388,26 @@ def _thought_part(
         warnings.add(index, idx, "thinking_text", code, f"{reason}; thinking dropped")
         return None
     if not part.text.strip():
-        warnings.add(index, idx, "thinking_text", "empty-text", "empty thinking text dropped")
+        warnings.add(index, idx, "thinking_text", Code.EMPTY_TEXT, "empty thinking text dropped")
         return None
     return {"text": part.text, "thought": True}
 
 
-def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> tuple[str, str] | None:
+def _thought_problem(part: ThinkingTextPart, following: object, model: str) -> tuple[Code, str] | None:
     """(warning code, reason) when thinking text cannot be replayed as a native thought."""
     problem = thinking_text_problem(part, model)
     if problem is not None:
-        return "thinking-foreign", problem
+        return Code.THINKING_FOREIGN, problem
     if not isinstance(following, ThinkingSignaturePart):
         return (
-            "thinking-unsigned",
+            Code.THINKING_UNSIGNED,
             "thinking text has no signature after it; Gemini thought summaries are output-only",
         )
     sig_problem = signature_problem(following, PROVIDER_ID, model)
     if sig_problem is not None:
-        code = _signature_drop_code(following, "thinking-foreign")
+        code = signature_drop_code(following)
         return code, f"its signature cannot be sent ({sig_problem})"
     return None
-
-
-def _signature_drop_code(sig: ThinkingSignaturePart, foreign_code: str) -> str:
-    """An empty signature is an interrupted stream, not another provider's: ``thinking-unsigned``
-    (the code every adapter uses for field lesson 2); any other refusal is ``foreign_code``."""
-    return "thinking-unsigned" if not sig.signature else foreign_code
 
 
 def _attach_signature(
@@ -608,7 +421,7 @@ def _attach_signature(
     """Put a native ``google`` signature on the part right before it; warn and drop otherwise."""
     problem = signature_problem(sig, PROVIDER_ID, model)
     if problem is not None:
-        code = _signature_drop_code(sig, "signature-foreign")
+        code = signature_drop_code(sig)
         warnings.add(item.index, idx, "thinking_signature", code, f"{problem}; dropped")
         return
     if not _is_base64(sig.signature):
@@ -616,23 +429,23 @@ def _attach_signature(
             item.index,
             idx,
             "thinking_signature",
-            "signature-invalid",
+            Code.SIGNATURE_INVALID,
             "thoughtSignature is bytes on the wire and this signature is not base64; dropped",
         )
         return
-    parts = item.message.parts
-    if idx == 0 or isinstance(parts[idx - 1], ThinkingSignaturePart):
+    carrier = google_signature_carrier(item.message.parts, idx)
+    if carrier is None:
         reason = "no part before it carries it"
-    elif idx - 1 not in built:
+    elif carrier not in built:
         reason = "the part it belongs to was dropped"
     else:
-        built[idx - 1]["thoughtSignature"] = sig.signature
+        built[carrier]["thoughtSignature"] = sig.signature
         return
     warnings.add(
         item.index,
         idx,
         "thinking_signature",
-        "signature-orphan",
+        Code.THINKING_SIGNATURE_UNPAIRED,
         f"{reason}; the signature stays in history but is not sent",
     )
 
@@ -669,7 +482,7 @@ def _tool_results_parts(
                     ci.message_index,
                     ci.part_index,
                     ci.part.type,
-                    "tool-image-outside-result",
+                    Code.TOOL_IMAGE_MOVED,
                     "functionResponse cannot hold this image for every model; sent right after the "
                     "turn's function responses in the same user content",
                 )
@@ -698,7 +511,7 @@ def _appended_parts(result: WireToolResult, *, is_last: bool, warnings: Warnings
             items[0].message_index,
             None,
             None,
-            "tool-attachment-moved",
+            Code.TOOL_ATTACHMENT_MOVED,
             "developer content attached to a tool result is sent after all of the turn's function responses",
         )
     parts: list[Json] = []
@@ -721,7 +534,7 @@ def _function_response_part(result: WireToolResult, calls: dict[str, str], warni
             result.index,
             None,
             None,
-            "tool-name-mismatch",
+            Code.TOOL_NAME_MISMATCH,
             f"result names tool '{result.tool_name}' but its call is '{name}'; sent the call's name",
         )
     key = "error" if result.is_error else "output"

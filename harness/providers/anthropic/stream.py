@@ -7,39 +7,7 @@ on the data's ``type`` (the ``event:`` line repeats it; bodies without ``event:`
 such as AI SDK ``.chunks.txt`` fixtures, therefore parse as well). Runs of spaces that
 Anthropic pads its JSON with are plain JSON whitespace.
 
-Decisions (same final message as ``anthropic.lib.streaming`` accumulates, unless noted):
-
-- Blocks are keyed by their ``index``. ``text`` -> text part; ``thinking`` -> thinking text
-  (created at block start, so a signature always has its text even when the thinking is
-  empty or omitted) with ``signature_delta`` attached after it as format ``anthropic``;
-  ``redacted_thinking`` -> a signature-only part, format ``anthropic-redacted``, whose
-  signature is the block's ``data`` (it arrives whole in ``content_block_start``).
-  Initial ``text``/``thinking`` in ``content_block_start`` counts as the first delta.
-- ``tool_use``: ``ToolCallStart`` at block start (id and name are both there);
-  ``arguments_json`` is the concatenation of the ``partial_json`` fragments, byte-exact.
-  A tool with no arguments (no fragments, or only empty ones) gets the block's initial
-  ``input`` serialized, i.e. ``"{}"``: the SDK yields ``input == {}``, and ``"{}"`` is what
-  the other providers send for such calls.
-- Server tools (``server_tool_use``, ``web_search_tool_result``, ... any other block type)
-  run on Anthropic's side: the canonical model has no part for them, so they are noted and
-  skipped (never turned into a client ``tool_call``). ``citations_delta`` is noted too.
-- Stop reasons (``message_delta.delta.stop_reason``): ``end_turn``/``stop_sequence``/
-  ``pause_turn`` -> ``stop`` (pause_turn: a server-tool turn paused, resend to continue;
-  noted), ``max_tokens``/``model_context_window_exceeded`` -> ``length``, ``tool_use`` ->
-  ``tool_use``, ``refusal`` -> ``error`` with an error event (shared rule: a safety stop is
-  an error, so a partial, refused answer is never taken for a complete one); unknown ->
-  ``stop``, noted.
-- Usage: ``message_start`` then ``message_delta`` (cumulative totals: a field present in
-  the delta overwrites, as the SDK does). ``input_tokens`` = input + cache read + cache
-  creation tokens (Anthropic's ``input_tokens`` excludes both); ``cached_input_tokens`` =
-  ``cache_read_input_tokens``; ``cache_creation_input_tokens`` as given;
-  ``reasoning_tokens`` = ``output_tokens_details.thinking_tokens`` when reported;
-  ``total_tokens`` stays None (Anthropic does not report one).
-- ``message_stop`` completes the call; ``ping`` is skipped; ``event: error`` (``{"type":
-  "error", "error": {type, message}}``) is an error event, retryable for overloaded, api,
-  rate-limit and timeout errors.
-- Difference from the SDK: a second ``signature_delta`` for one block is appended (the
-  SDK keeps only the last); Anthropic sends exactly one, right before ``content_block_stop``.
+Decisions (where DESIGN.md left room): the Stream section of DECISIONS.md beside this module.
 """
 
 from __future__ import annotations

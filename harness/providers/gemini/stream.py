@@ -5,55 +5,7 @@ Every SSE ``data:`` (``?alt=sse``), every element of the JSON array sent without
 ``GenerateContentResponse`` (https://ai.google.dev/api/generate-content#generatecontentresponse).
 google-genai has no stream accumulator, so the merge rules below are ours.
 
-Mapping (where DESIGN.md left room):
-
-- Only ``candidates[0]`` (``index`` 0) is mapped; other candidates are noted.
-- Consecutive ``text`` chunks merge into one text part, consecutive ``thought: true``
-  chunks into one thinking part (no ``id``: Gemini has none); a function call is always
-  its own part. This is the part a non-streamed response would have, and what
-  google-adk's progressive streaming aggregator builds.
-- ``thoughtSignature`` (format ``google``, kept byte-exact, no ``id``) stands right after
-  the part that carried it (https://ai.google.dev/gemini-api/docs/thought-signatures).
-  A signature does not close a text/thought run (the run is the part it signs: Gemini
-  2.5 signs the first chunk of an answer whose text keeps streaming), but a part holds
-  one signature: a second signed chunk starts a new part, so signatures are never
-  concatenated or dropped.
-- A signature on a part with no content (the empty text part Gemini 3 sends last,
-  often with ``finishReason``; an empty thought part) belongs to the newest part (text,
-  thinking or function call) when that part has no signature yet, and otherwise stands
-  alone after it. Canonical text parts are never empty, and the request adapter puts a
-  signature on the part before it, so the signature is replayed on that part (for a
-  trailing empty text after a function call: on the call, where Gemini 3 validates it).
-- Function call ids: ``functionCall.id`` when Gemini gives one; otherwise a
-  deterministic id ``call_<responseId>_<n>`` (``n`` = the call's 0-based position among
-  the response's calls; ``call_<n>`` without a response id). Never random.
-- ``arguments_json`` = ``json.dumps(args, ensure_ascii=False, separators=(",", ":"))``
-  (compact, like the OpenAI wire; ``{}`` when ``args`` is absent). JSON-equal to ``args``.
-- Streamed arguments (``functionCall.partialArgs`` / ``willContinue``, Vertex
-  ``streamFunctionCallArguments``; google-genai 3.4 ``PartialArg``): chunks continue the
-  open call until one without ``willContinue``; an empty ``functionCall`` (no name) ends
-  it too. Values are set at their RFC 9535 ``jsonPath`` (``$.a.b``, ``$.a[0]``,
-  ``$['a']``), ``stringValue`` chunks of one path concatenated; the arguments are
-  written when the call ends, or with what arrived when the stream ends first.
-- ``finishReason`` marks the call complete: ``STOP`` -> ``stop`` (``tool_use`` when it
-  ends in calls, by the base class), ``MAX_TOKENS`` -> ``length``; every other reason
-  (``SAFETY``, ``RECITATION``, ``BLOCKLIST``, ``PROHIBITED_CONTENT``, ``SPII``,
-  ``MALFORMED_FUNCTION_CALL``, ``OTHER``, ...) -> ``error`` with an error event naming it
-  (and ``finishMessage``): the provider withheld or broke the output, which is not a
-  normal ending. ``promptFeedback.blockReason`` -> an error event, call complete.
-- Usage (the last valid ``usageMetadata`` seen; every chunk repeats the running totals;
-  checked where it arrives: a count that is not an integer is an error event naming the
-  field, and that chunk's usage is ignored, so the parts stay):
-  ``input_tokens`` = ``promptTokenCount`` (includes ``cachedContentTokenCount``) +
-  ``toolUsePromptTokenCount``; ``output_tokens`` = ``candidatesTokenCount`` +
-  ``thoughtsTokenCount`` (thoughts are billed as output, and OpenAI/Anthropic output
-  counts include reasoning too); ``reasoning_tokens`` = ``thoughtsTokenCount``;
-  ``cached_input_tokens`` = ``cachedContentTokenCount``; ``total_tokens`` =
-  ``totalTokenCount``.
-- ``responseId`` -> ``response_id``; ``modelVersion`` -> ``model``. An ``{"error": ...}``
-  object in the data (or an ``event: error``) -> an error event.
-- Parts with no canonical form (``inlineData``, ``executableCode``, ...) are noted and
-  skipped; a signature on such a part stands alone.
+Decisions (where DESIGN.md left room): the Stream section of DECISIONS.md beside this module.
 """
 
 from __future__ import annotations

@@ -1,67 +1,20 @@
-"""OpenAI Chat Completions input adapter (provider id ``openai-chat``).
+"""The Chat Completions core: messages, tools and limits as OpenAI Chat Completions and
+OpenRouter (which speaks the same API plus extensions) both send them.
 
-Maps a prepared canonical history to a ``POST /v1/chat/completions`` body
-(https://platform.openai.com/docs/api-reference/chat/create; OpenAPI schema
-``CreateChatCompletionRequest``, SDK type ``CompletionCreateParamsStreaming``).
-The OpenRouter adapter reuses these functions (its API is this one plus extensions),
-so each mapping concern is a small public function.
-
-Decisions (where DESIGN.md left room):
-
-- ``params.model`` None -> ``DEFAULT_MODEL`` (``gpt-4.1-mini``, a current general chat model).
-- System prompt: one ``system`` message first, its entries joined with a blank line. Not
-  ``developer`` even for reasoning models: OpenAI maps ``system`` to ``developer`` for
-  o-series/gpt-5 itself, while gateways speaking this API reject ``developer`` (field
-  lesson 7); ``system`` works everywhere.
-- Content rule (user, tool): a string when the message is exactly one text part, else an
-  array of ``text`` / ``image_url`` parts. The rule reads only the message itself, so the
-  same canonical message renders the same bytes whatever follows (I9).
-- Images: http(s) URLs and base64 ``image/*`` data URLs both go as ``image_url.url``;
-  anything else is dropped (``image-url-unsupported``); files on disk are never read
-  (``image-file-not-inlined``).
-- Assistant: text parts concatenated into one ``content`` string (a streamed reply is one
-  text); ``content`` omitted when the turn is only tool calls (the spec requires content
-  "unless tool_calls is specified"). ``tool_calls[].function.arguments`` is
-  ``arguments_json`` verbatim. Chat has no reasoning field: every thinking part is dropped
-  (``thinking-unsupported``), never re-sent as text (field lesson 1). Images cannot be
-  replayed in assistant content (``assistant-image-dropped``). An assistant turn left with
-  neither text nor tool calls is dropped (``empty-message``).
-- Tool call ids: at most 40 characters (OpenAI rejects longer ``tool_calls[].id`` with
-  ``string_above_max_length``; field lesson 6); longer ids are mapped consistently.
-- Pieces of one response stored as adjacent assistant messages (``WireAssistant.continues``,
-  seed 001) become one assistant message (``merge_assistant``): Chat requires the tool
-  messages to follow the one message holding the ``tool_calls`` they answer.
-- Tool results: ``{"role": "tool", "tool_call_id", "content"}`` with ``output_text`` as
-  content. Developer text appended to a result stays INSIDE the tool message as extra
-  ``text`` parts (the design says developer parts join the preceding tool message; a
-  separate user message would make it a message of its own). Chat tool messages take
-  text only, so the result's images and developer images go in one ``user`` message right
-  after the run of tool messages (``tool-image-moved``). Chat has no error flag: the text
-  is sent unchanged (it already says what happened) and a ``tool-status-not-sent``
-  warning records the lost status.
-- Params: ``max_completion_tokens`` (``max_tokens`` is deprecated), ``stream`` plus
-  ``stream_options.include_usage`` (usage arrives only when asked for), function tools
-  (``description`` only when non-empty), ``reasoning_effort`` from ``thinking.effort``
-  only when thinking is enabled and the model is not a known non-reasoning model
-  (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``: OpenAI rejects reasoning parameters there;
-  see ``accepts_reasoning``), ``temperature`` as given. Chat has no thinking budget and
-  no explicit "off": ``thinking-param-ignored`` says so.
-
-Warning codes emitted here (besides those from ``prepare()``): image-file-not-inlined,
-image-url-unsupported, assistant-image-dropped, thinking-unsupported, tool-image-moved,
-tool-status-not-sent, empty-message, thinking-param-ignored.
+Each provider's ``request.py`` adds its own reasoning fields through a ``ReasoningMapper``
+and its own parameters; the decisions this core implements are listed in
+``harness/providers/openai_chat/DECISIONS.md`` (OpenRouter's adds its own).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, cast
 
-from harness.adapters.base import Rendered
-from harness.adapters.common import (
+from harness.contract.warning_codes import Code
+from harness.mapping.toolbox import parse_data_url, placeholder_user, warn_image_file
+from harness.mapping.wire import (
     ContentItem,
-    IdPolicy,
     PartUnit,
     Prepared,
     ThinkingUnit,
@@ -69,63 +22,26 @@ from harness.adapters.common import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    parse_data_url,
-    prepare,
-    warn_image_file,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.model import ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.params import CallParams, ToolSpec
 
 __all__ = [
-    "ADAPTER",
-    "DEFAULT_MODEL",
-    "ID_POLICY",
-    "PROVIDER_ID",
-    "OpenAIChatAdapter",
+    "JSON",
     "ReasoningMapper",
-    "accepts_reasoning",
     "base_body",
     "content_value",
-    "drop_thinking",
     "function_tool",
     "image_part",
     "render_messages",
     "system_message",
+    "warn_thinking",
 ]
-
-PROVIDER_ID = "openai-chat"
-DEFAULT_MODEL = "gpt-4.1-mini"
-# ChatCompletionMessageToolCall.id: the API enforces maxLength 40 (not in the spec).
-ID_POLICY = IdPolicy(max_length=40)
-# OpenAI model families without reasoning: they reject ``reasoning_effort`` / ``reasoning``
-# and Responses' ``include: ["reasoning.encrypted_content"]`` ("Encrypted content is not
-# supported with this model"; pydantic/pydantic-ai PR 2867, ShishirPatil/gorilla issue 1148).
-# A denylist: an unknown model keeps the reasoning fields it was asked for.
-_NON_REASONING_MODEL = re.compile(r"(?:openai/)?(?:gpt-4|gpt-3\.5|chatgpt-4o)")
 
 JSON = dict[str, Any]
 # Maps the native thinking units of one assistant turn to extra message fields
 # (Chat: none, everything warned; OpenRouter: ``reasoning_details``).
 ReasoningMapper = Callable[[WireAssistant, list[ThinkingUnit], Warnings], JSON]
-
-
-class OpenAIChatAdapter:
-    provider: str = PROVIDER_ID
-
-    def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY)
-        warnings = prepared.warnings
-        body = base_body(prepared, params, params.model or DEFAULT_MODEL, drop_thinking)
-        if params.stream:
-            # ChatCompletionStreamOptions: the final usage chunk only comes when asked for.
-            body["stream_options"] = {"include_usage": True}
-        effort = reasoning_effort(params.thinking, warnings, params.model or DEFAULT_MODEL)
-        if effort is not None:
-            body["reasoning_effort"] = effort
-        return Rendered(body, list(warnings))
-
-
-ADAPTER = OpenAIChatAdapter()
 
 
 # ---------------------------------------------------------------- request level
@@ -155,48 +71,7 @@ def function_tool(tool: ToolSpec) -> JSON:
     return {"type": "function", "function": function}
 
 
-def accepts_reasoning(model: str) -> bool:
-    """False for OpenAI model families known to have no reasoning (``gpt-4*``, ``gpt-3.5*``, ``chatgpt-4o*``)."""
-    return _NON_REASONING_MODEL.match(model) is None
-
-
-def reasoning_effort(thinking: ThinkingParams | None, warnings: Warnings, model: str) -> str | None:
-    """CreateChatCompletionRequest.reasoning_effort (docs: guides/reasoning); Chat has no budget."""
-    if thinking is None:
-        return None
-    if thinking.enabled and thinking.effort is not None and not accepts_reasoning(model):
-        warnings.add(
-            None,
-            None,
-            None,
-            "thinking-param-ignored",
-            f"model '{model}' is not a reasoning model and rejects reasoning_effort; not sent",
-        )
-        return None
-    if not thinking.enabled:
-        warnings.add(
-            None,
-            None,
-            None,
-            "thinking-param-ignored",
-            "Chat Completions has no switch to turn reasoning off; reasoning_effort not sent",
-        )
-        return None
-    if thinking.effort is None and thinking.budget_tokens is not None:
-        warnings.add(
-            None,
-            None,
-            None,
-            "thinking-param-ignored",
-            "Chat Completions has no reasoning token budget; budget_tokens ignored (set effort instead)",
-        )
-    return thinking.effort
-
-
 # ---------------------------------------------------------------- messages
-
-
-PLACEHOLDER_USER_TEXT = "(conversation start)"
 
 
 def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON]:
@@ -238,14 +113,8 @@ def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON
         messages.append({"role": "user", "content": held})
     if not any(m["role"] != "system" for m in messages):
         # The schema requires a message besides the system prompt (minItems; finding F3).
-        warnings.add(
-            None,
-            None,
-            None,
-            "placeholder-user",
-            "history has nothing to send; sent a placeholder user message",
-        )
-        messages.append({"role": "user", "content": PLACEHOLDER_USER_TEXT})
+        text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")
+        messages.append({"role": "user", "content": text})
     return messages
 
 
@@ -267,7 +136,7 @@ def user_message(item: WireUser, warnings: Warnings) -> JSON | None:
     """ChatCompletionRequestUserMessage (text and image_url parts)."""
     parts = [p for p in (content_part(ci, warnings) for ci in item.items) if p is not None]
     if not parts:
-        warnings.add(item.index, None, None, "empty-message", "user message has no content left; dropped")
+        warnings.add(item.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped")
         return None
     return {"role": "user", "content": content_value(parts)}
 
@@ -294,7 +163,7 @@ def image_part(
         message_index,
         part_index,
         "image_url",
-        "image-url-unsupported",
+        Code.IMAGE_URL_UNSUPPORTED,
         "image URL is neither http(s) nor a base64 image data URL; dropped",
     )
     return None
@@ -319,13 +188,13 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
             _warn_assistant_image(item.index, unit, warnings)
     if not texts and not calls:
         warn_thinking(
-            item.index, thinking, warnings, "empty-message", "the turn has no text or tool call left"
+            item.index, thinking, warnings, Code.EMPTY_MESSAGE, "the turn has no text or tool call left"
         )
         warnings.add(
             item.index,
             None,
             None,
-            "empty-message",
+            Code.EMPTY_MESSAGE,
             "assistant message has no text or tool call left; dropped",
         )
         return None
@@ -379,20 +248,12 @@ def _warn_assistant_image(index: int, unit: PartUnit, warnings: Warnings) -> Non
         index,
         unit.index,
         unit.part.type,
-        "assistant-image-dropped",
+        Code.ASSISTANT_IMAGE_DROPPED,
         "Chat assistant messages cannot carry images; dropped",
     )
 
 
-def drop_thinking(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
-    """Chat Completions has no reasoning field on input: every thinking part is dropped, with a warning."""
-    warn_thinking(
-        item.index, units, warnings, "thinking-unsupported", "Chat Completions cannot carry reasoning"
-    )
-    return {}
-
-
-def warn_thinking(index: int, units: list[ThinkingUnit], warnings: Warnings, code: str, why: str) -> None:
+def warn_thinking(index: int, units: list[ThinkingUnit], warnings: Warnings, code: Code, why: str) -> None:
     """One warning per thinking part (text and signature) of the given units."""
     for unit in units:
         if unit.text is not None:
@@ -411,7 +272,7 @@ def tool_message(item: WireToolResult, warnings: Warnings) -> JSON:
             item.index,
             None,
             None,
-            "tool-status-not-sent",
+            Code.TOOL_STATUS_NOT_SENT,
             f"Chat tool messages have no error flag; status '{item.status}' is only visible through the output text",
         )
     parts: list[JSON] = [{"type": "text", "text": item.output_text}] if item.output_text else []
@@ -435,7 +296,7 @@ def tool_images(item: WireToolResult, warnings: Warnings) -> list[JSON]:
             ci.message_index,
             ci.part_index,
             "image_url",
-            "tool-image-moved",
+            Code.TOOL_IMAGE_MOVED,
             "Chat tool messages take text only; image sent in a user message right after the tool results",
         )
         out.append(part)

@@ -1,0 +1,242 @@
+"""Every warning code a reference adapter may emit: one registry, one code per case.
+
+A ``RenderWarning`` names what the adapter changed; its ``code`` is stable (goldens,
+baselines and reports match on it), so a case gets one code whatever the provider.
+Each code carries a one-line meaning and the finding kind it stands for
+(``harness.contract.kinds``): ``reject`` when the request as given would be refused,
+so the adapter repaired it; ``degrade`` when the model loses something (dropped,
+moved or rewritten content); ``policy`` when the adapter picked one of two forms the
+provider accepts. The contract holds it so judges and reports can read the codes
+without importing the reference side.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from harness.contract.kinds import Kind
+
+__all__ = ["WARNING_CODES", "Code", "CodeInfo"]
+
+
+class Code(StrEnum):
+    """The warning codes; the value is what a RenderWarning carries."""
+
+    ASSISTANT_IMAGE_DROPPED = "assistant-image-dropped"
+    ASSISTANT_MERGED = "assistant-merged"
+    ASSISTANT_PREFILL = "assistant-prefill"
+    DEVELOPER_AS_USER = "developer-as-user"
+    EMPTY_MESSAGE = "empty-message"
+    EMPTY_TEXT = "empty-text"
+    IMAGE_FILE_NOT_INLINED = "image-file-not-inlined"
+    IMAGE_MIME_UNKNOWN = "image-mime-unknown"
+    IMAGE_URL_UNSUPPORTED = "image-url-unsupported"
+    ITEM_ID_DROPPED = "item-id-dropped"
+    MAX_TOKENS_INVALID = "max-tokens-invalid"
+    MAX_TOKENS_RAISED = "max-tokens-raised"
+    MEDIA_TYPE_NORMALIZED = "media-type-normalized"
+    PHASE_DROPPED = "phase-dropped"
+    PLACEHOLDER_USER = "placeholder-user"
+    PREFILL_THINKING_DROPPED = "prefill-thinking-dropped"
+    PREFILL_TRAILING_WHITESPACE = "prefill-trailing-whitespace"
+    REASONING_DUPLICATE_ID = "reasoning-duplicate-id"
+    REASONING_NO_FOLLOWING_ITEM = "reasoning-no-following-item"
+    REASONING_NO_ID = "reasoning-no-id"
+    RESPONSE_PIECES_JOINED = "response-pieces-joined"
+    ROLES_MERGED = "roles-merged"
+    SIGNATURE_INVALID = "signature-invalid"
+    SYSTEM_AS_USER = "system-as-user"
+    SYSTEM_HOISTED = "system-hoisted"
+    TEMPERATURE_CLAMPED = "temperature-clamped"
+    TEMPERATURE_DROPPED = "temperature-dropped"
+    THINKING_BUDGET_CLAMPED = "thinking-budget-clamped"
+    THINKING_BUDGET_IGNORED = "thinking-budget-ignored"
+    THINKING_BUDGET_RAISED = "thinking-budget-raised"
+    THINKING_CANNOT_DISABLE = "thinking-cannot-disable"
+    THINKING_DISABLED = "thinking-disabled"
+    THINKING_EFFORT_IGNORED = "thinking-effort-ignored"
+    THINKING_FOREIGN = "thinking-foreign"
+    THINKING_MODEL_MISMATCH = "thinking-model-mismatch"
+    THINKING_PARAM_IGNORED = "thinking-param-ignored"
+    THINKING_SIGNATURE_UNPAIRED = "thinking-signature-unpaired"
+    THINKING_UNSIGNED = "thinking-unsigned"
+    THINKING_UNSUPPORTED = "thinking-unsupported"
+    THOUGHT_SIGNATURE_DUMMY = "thought-signature-dummy"
+    TOOL_ARGUMENTS_INVALID = "tool-arguments-invalid"
+    TOOL_ATTACHMENT_MOVED = "tool-attachment-moved"
+    TOOL_CALL_DUPLICATE_DROPPED = "tool-call-duplicate-dropped"
+    TOOL_CALL_DUPLICATE_ID = "tool-call-duplicate-id"
+    TOOL_DUPLICATE = "tool-duplicate"
+    TOOL_ERROR_EMPTY_OUTPUT = "tool-error-empty-output"
+    TOOL_ID_MAPPED = "tool-id-mapped"
+    TOOL_ID_RENUMBERED = "tool-id-renumbered"
+    TOOL_IMAGE_MOVED = "tool-image-moved"
+    TOOL_NAME_MAPPED = "tool-name-mapped"
+    TOOL_NAME_MISMATCH = "tool-name-mismatch"
+    TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
+    TOOL_RESULT_MISSING = "tool-result-missing"
+    TOOL_RESULT_ORPHAN = "tool-result-orphan"
+    TOOL_RESULTS_MOVED = "tool-results-moved"
+    TOOL_RESULTS_REORDERED = "tool-results-reordered"
+    TOOL_SCHEMA_DEGRADED = "tool-schema-degraded"
+    TOOL_STATUS_NOT_SENT = "tool-status-not-sent"
+    TOOLS_DERIVED = "tools-derived"
+
+
+class CodeInfo(NamedTuple):
+    kind: Kind
+    meaning: str
+
+
+WARNING_CODES: dict[Code, CodeInfo] = {
+    Code.ASSISTANT_IMAGE_DROPPED: CodeInfo(
+        "degrade", "an image in an assistant message cannot be replayed; dropped"
+    ),
+    Code.ASSISTANT_MERGED: CodeInfo(
+        "reject", "consecutive assistant messages merged into one for role alternation"
+    ),
+    Code.ASSISTANT_PREFILL: CodeInfo("policy", "the history ends with an assistant message; sent as prefill"),
+    Code.DEVELOPER_AS_USER: CodeInfo(
+        "degrade", "a developer message with no user/tool message to join sent as a user message"
+    ),
+    Code.EMPTY_MESSAGE: CodeInfo(
+        "reject", "a message with no content left dropped (providers reject empty messages)"
+    ),
+    Code.EMPTY_TEXT: CodeInfo(
+        "reject", "an empty or whitespace-only text part dropped (providers reject blank text)"
+    ),
+    Code.IMAGE_FILE_NOT_INLINED: CodeInfo(
+        "degrade", "an image file on disk is never read by a pure adapter; dropped"
+    ),
+    Code.IMAGE_MIME_UNKNOWN: CodeInfo(
+        "degrade", "no image type could be told from a URL; sent without a media type"
+    ),
+    Code.IMAGE_URL_UNSUPPORTED: CodeInfo(
+        "reject", "an image URL or media type the provider does not accept; dropped"
+    ),
+    Code.ITEM_ID_DROPPED: CodeInfo(
+        "reject", "an output item id not sent because its reasoning item was not sent"
+    ),
+    Code.MAX_TOKENS_INVALID: CodeInfo("reject", "a negative max_tokens replaced by the default"),
+    Code.MAX_TOKENS_RAISED: CodeInfo("reject", "max_tokens below the provider's minimum raised to it"),
+    Code.MEDIA_TYPE_NORMALIZED: CodeInfo(
+        "reject", "a non-standard image media type label sent as its standard label"
+    ),
+    Code.PHASE_DROPPED: CodeInfo("reject", "a message phase the provider does not know not sent"),
+    Code.PLACEHOLDER_USER: CodeInfo(
+        "reject", "a placeholder user message put first (or sent alone) so a user turn exists"
+    ),
+    Code.PREFILL_THINKING_DROPPED: CodeInfo("reject", "thinking in a final assistant prefill dropped"),
+    Code.PREFILL_TRAILING_WHITESPACE: CodeInfo(
+        "reject", "trailing whitespace stripped from a final assistant prefill"
+    ),
+    Code.REASONING_DUPLICATE_ID: CodeInfo(
+        "reject", "a second reasoning item with an id already sent; dropped"
+    ),
+    Code.REASONING_NO_FOLLOWING_ITEM: CodeInfo(
+        "reject", "a reasoning item with no output item after it; dropped"
+    ),
+    Code.REASONING_NO_ID: CodeInfo(
+        "degrade", "reasoning without a provider item id cannot be replayed; dropped"
+    ),
+    Code.RESPONSE_PIECES_JOINED: CodeInfo(
+        "policy", "messages that are pieces of one response share one results window"
+    ),
+    Code.ROLES_MERGED: CodeInfo(
+        "reject", "consecutive same-role contents merged into one for role alternation"
+    ),
+    Code.SIGNATURE_INVALID: CodeInfo(
+        "reject", "a signature that cannot be encoded on the wire (not base64); dropped"
+    ),
+    Code.SYSTEM_AS_USER: CodeInfo(
+        "reject", "the model rejects a system instruction; system text sent in the first user turn"
+    ),
+    Code.SYSTEM_HOISTED: CodeInfo(
+        "policy", "a system message after the conversation started joins the system prompt"
+    ),
+    Code.TEMPERATURE_CLAMPED: CodeInfo("reject", "temperature outside the provider's range clamped into it"),
+    Code.TEMPERATURE_DROPPED: CodeInfo("reject", "a temperature that is not a number not sent"),
+    Code.THINKING_BUDGET_CLAMPED: CodeInfo("reject", "a thinking budget not below max_tokens clamped"),
+    Code.THINKING_BUDGET_IGNORED: CodeInfo(
+        "policy", "a thinking token budget the provider cannot take; not sent"
+    ),
+    Code.THINKING_BUDGET_RAISED: CodeInfo(
+        "reject", "a thinking budget below the provider's minimum raised to it"
+    ),
+    Code.THINKING_CANNOT_DISABLE: CodeInfo(
+        "policy", "the model cannot turn thinking off; no thinking config sent"
+    ),
+    Code.THINKING_DISABLED: CodeInfo(
+        "reject", "thinking turned off because the open tool turn has no native thinking first"
+    ),
+    Code.THINKING_EFFORT_IGNORED: CodeInfo("policy", "a thinking effort the model cannot take; not sent"),
+    Code.THINKING_FOREIGN: CodeInfo(
+        "degrade", "thinking from another provider, model or format; dropped, never sent as text"
+    ),
+    Code.THINKING_MODEL_MISMATCH: CodeInfo("degrade", "thinking text produced by another model; dropped"),
+    Code.THINKING_PARAM_IGNORED: CodeInfo(
+        "policy", "a thinking setting the provider or model cannot take; not sent"
+    ),
+    Code.THINKING_SIGNATURE_UNPAIRED: CodeInfo(
+        "degrade", "a signature with nothing to pair with; kept in history, not sent"
+    ),
+    Code.THINKING_UNSIGNED: CodeInfo(
+        "degrade", "thinking without a (non-empty) signature cannot be replayed; dropped"
+    ),
+    Code.THINKING_UNSUPPORTED: CodeInfo(
+        "degrade", "the provider cannot carry reasoning on input; thinking dropped"
+    ),
+    Code.THOUGHT_SIGNATURE_DUMMY: CodeInfo(
+        "reject", "a function call that must carry a signature sent with the documented dummy"
+    ),
+    Code.TOOL_ARGUMENTS_INVALID: CodeInfo(
+        "reject", "tool-call arguments that are not a JSON object sent as an empty object"
+    ),
+    Code.TOOL_ATTACHMENT_MOVED: CodeInfo(
+        "degrade", "developer content attached to a tool result sent after the turn's results"
+    ),
+    Code.TOOL_CALL_DUPLICATE_DROPPED: CodeInfo(
+        "reject", "a second tool call with an id already used in the message; dropped"
+    ),
+    Code.TOOL_CALL_DUPLICATE_ID: CodeInfo("degrade", "two tool calls share an id; one result serves both"),
+    Code.TOOL_DUPLICATE: CodeInfo("reject", "a second definition of the same tool dropped"),
+    Code.TOOL_ERROR_EMPTY_OUTPUT: CodeInfo(
+        "reject", "an error result with no output sent with a text saying so"
+    ),
+    Code.TOOL_ID_MAPPED: CodeInfo(
+        "reject", "a tool-call id invalid for the provider sent mapped, in call and result"
+    ),
+    Code.TOOL_ID_RENUMBERED: CodeInfo(
+        "reject", "a tool-call id an earlier response used sent renumbered, in call and result"
+    ),
+    Code.TOOL_IMAGE_MOVED: CodeInfo(
+        "degrade", "a tool result's image the result cannot hold sent right after the results"
+    ),
+    Code.TOOL_NAME_MAPPED: CodeInfo(
+        "reject", "a tool name outside the provider's name rule sent mapped (reversibly)"
+    ),
+    Code.TOOL_NAME_MISMATCH: CodeInfo(
+        "reject", "a result naming another tool than its call sent with the call's name"
+    ),
+    Code.TOOL_RESULT_DUPLICATE: CodeInfo("reject", "a second result for the same call dropped"),
+    Code.TOOL_RESULT_MISSING: CodeInfo(
+        "reject", "a call with no result gets an error result saying it was not executed"
+    ),
+    Code.TOOL_RESULT_ORPHAN: CodeInfo(
+        "reject", "a result answering no call of the preceding assistant turn dropped"
+    ),
+    Code.TOOL_RESULTS_MOVED: CodeInfo(
+        "degrade", "user content between calls and their results moved after the results"
+    ),
+    Code.TOOL_RESULTS_REORDERED: CodeInfo("reject", "tool results not in call order sent in call order"),
+    Code.TOOL_SCHEMA_DEGRADED: CodeInfo(
+        "reject", "a tool schema the provider cannot take sent in a simpler form"
+    ),
+    Code.TOOL_STATUS_NOT_SENT: CodeInfo(
+        "degrade", "the provider has no error flag; a result's status is carried by its text only"
+    ),
+    Code.TOOLS_DERIVED: CodeInfo(
+        "reject", "tools called without a definition get permissive derived definitions"
+    ),
+}

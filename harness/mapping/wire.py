@@ -1,0 +1,203 @@
+"""The intermediate form every provider maps from: ``prepare()`` turns a canonical history
+into these provider-neutral wire items, and each ``request.py`` maps them to its JSON.
+
+Also the shared thinking-pairing rule (``pair_thinking``), stated once: a signature pairs
+with the nearest preceding unpaired thinking text, except that a ``google`` signature
+belongs to the part right before it (Gemini's thought-signature rule, DESIGN).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from harness.contract.rendered import RenderWarning
+from harness.contract.thinking import google_signature_carrier
+from harness.contract.warning_codes import Code
+from harness.model import (
+    AssistantMessage,
+    ImageFilePart,
+    ImageURLPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
+from harness.params import ToolSpec
+
+__all__ = [
+    "AssistantUnit",
+    "ContentItem",
+    "IdPolicy",
+    "PartUnit",
+    "Prepared",
+    "ThinkingUnit",
+    "Warnings",
+    "WireAssistant",
+    "WireItem",
+    "WireToolResult",
+    "WireUser",
+    "pair_thinking",
+]
+
+
+class Warnings(list[RenderWarning]):
+    """A list of warnings with a terse ``add``; every code comes from the registry (``Code``)."""
+
+    def add(
+        self,
+        message_index: int | None,
+        part_index: int | None,
+        part_type: str | None,
+        code: Code,
+        reason: str,
+    ) -> None:
+        self.append(RenderWarning(message_index, part_index, part_type, code.value, reason))
+
+
+@dataclass(frozen=True)
+class ContentItem:
+    """A user-visible content part with where it came from in the canonical history."""
+
+    message_index: int
+    part_index: int | None
+    part: TextPart | ImageURLPart | ImageFilePart
+
+
+@dataclass
+class WireUser:
+    """A user turn. Consecutive user turns are NOT merged here; providers that need it merge."""
+
+    index: int
+    items: list[ContentItem]
+    from_developer: bool = False
+
+
+@dataclass(frozen=True)
+class ThinkingUnit:
+    """One native reasoning unit: a thinking text and/or its signature (either may be absent)."""
+
+    text: ThinkingTextPart | None
+    text_index: int | None
+    signature: ThinkingSignaturePart | None
+    signature_index: int | None
+
+    @property
+    def redacted(self) -> bool:
+        return self.signature is not None and self.signature.format == "anthropic-redacted"
+
+
+@dataclass(frozen=True)
+class PartUnit:
+    part: TextPart | ImageURLPart | ImageFilePart | ToolCallPart
+    index: int
+
+
+AssistantUnit = ThinkingUnit | PartUnit
+
+
+@dataclass
+class WireAssistant:
+    index: int
+    message: AssistantMessage
+    units: list[AssistantUnit]
+    # Canonical call_id -> id to send (identical unless the provider's id rules forced a change).
+    call_ids: dict[str, str] = field(default_factory=dict[str, str])
+    # True when this message is a further piece of the same model response as the assistant
+    # message right before it (same id or response_id; seed 001's per-block shape).
+    continues: bool = False
+
+
+@dataclass
+class WireToolResult:
+    """A tool result (real or synthesized for a dangling call) with developer parts appended."""
+
+    index: int | None  # None when synthesized
+    call_id: str  # the id to send
+    tool_name: str
+    status: Literal["success", "error", "aborted"]
+    output_text: str
+    images: list[ContentItem]
+    appended: list[ContentItem] = field(default_factory=list[ContentItem])
+    synthesized: bool = False
+
+    @property
+    def is_error(self) -> bool:
+        return self.status != "success"
+
+
+WireItem = WireUser | WireAssistant | WireToolResult
+
+
+@dataclass
+class Prepared:
+    system: list[tuple[int | None, str]]  # (canonical index or None for params.system, text)
+    items: list[WireItem]
+    tools: list[ToolSpec]
+    warnings: Warnings
+    # Canonical tool name -> the name to send (see harness.mapping.toolnames).
+    names: dict[str, str] = field(default_factory=dict[str, str])
+
+    def name(self, canonical: str) -> str:
+        return self.names.get(canonical, canonical)
+
+
+@dataclass(frozen=True)
+class IdPolicy:
+    """What a provider accepts as a tool-call id. Ids that fail are mapped, consistently."""
+
+    pattern: str | None = None
+    max_length: int | None = None
+
+    def ok(self, call_id: str) -> bool:
+        if not call_id:
+            return False
+        if self.max_length is not None and len(call_id) > self.max_length:
+            return False
+        return self.pattern is None or re.fullmatch(self.pattern, call_id) is not None
+
+    def map(self, call_id: str) -> str:
+        if self.ok(call_id):
+            return call_id
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        stem = re.sub(r"[^A-Za-z0-9_-]", "_", call_id) or "call"
+        limit = (self.max_length or 64) - len(digest) - 1
+        return f"{stem[:limit]}_{digest}"
+
+
+def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
+    """Group an assistant message's parts into native units, keeping order.
+
+    A signature pairs with the nearest preceding unpaired thinking text; the unit sits
+    at the text's position. Redacted thinking never pairs, and a ``google`` signature
+    pairs only with a thinking text right before it (it belongs to the part it follows). A signature with nothing
+    to pair becomes a signature-only unit at its own position.
+    """
+    slots: list[AssistantUnit | None] = []
+    open_texts: list[int] = []  # slot positions of unpaired thinking texts
+    for idx, part in enumerate(message.parts):
+        if isinstance(part, ThinkingTextPart):
+            open_texts.append(len(slots))
+            slots.append(ThinkingUnit(part, idx, None, None))
+        elif isinstance(part, ThinkingSignaturePart):
+            # A google signature belongs to the part right before it (DESIGN); it pairs with a
+            # thinking text only when that text is that part.
+            carrier = google_signature_carrier(message.parts, idx)
+            google_unpaired = part.format == "google" and not (
+                carrier is not None
+                and isinstance(message.parts[carrier], ThinkingTextPart)
+                and open_texts
+                and open_texts[-1] == len(slots) - 1
+            )
+            if part.format != "anthropic-redacted" and not google_unpaired and open_texts:
+                pos = open_texts.pop()
+                prev = slots[pos]
+                assert isinstance(prev, ThinkingUnit)
+                slots[pos] = ThinkingUnit(prev.text, prev.text_index, part, idx)
+            else:
+                slots.append(ThinkingUnit(None, None, part, idx))
+        else:
+            slots.append(PartUnit(part, idx))
+    return [s for s in slots if s is not None]

@@ -1,0 +1,1 @@
+"""Anthropic Messages: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

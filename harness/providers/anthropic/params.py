@@ -1,0 +1,202 @@
+"""Anthropic request parameters: max_tokens, the thinking budget, temperature, tools and system.
+
+Model facts (defaults, budgets) are in ``profile.py``; the decisions are in DECISIONS.md."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.contract.warning_codes import Code
+from harness.mapping.wire import (
+    Prepared,
+    Warnings,
+)
+from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.anthropic.profile import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_THINKING_BUDGET,
+    EFFORT_BUDGETS,
+    MIN_THINKING_BUDGET,
+)
+
+__all__ = [
+    "Thinking",
+    "given_max_tokens",
+    "input_schema",
+    "requested_budget",
+    "resolve_tokens",
+    "system_blocks",
+    "temperature_value",
+    "tool_definitions",
+]
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """The resolved thinking setting: the JSON to send (or None) and whether it is on."""
+
+    config: Json | None
+    enabled: bool
+
+
+def requested_budget(thinking: ThinkingParams) -> int:
+    """The budget asked for: explicit, else from effort, else the default."""
+    if thinking.budget_tokens is not None:
+        return thinking.budget_tokens
+    if thinking.effort is not None:
+        return EFFORT_BUDGETS[thinking.effort]
+    return DEFAULT_THINKING_BUDGET
+
+
+def given_max_tokens(params: CallParams, warnings: Warnings) -> int | None:
+    """The caller's ``max_tokens`` if valid (the spec's minimum is 0)."""
+    if params.max_tokens is not None and params.max_tokens < 0:
+        warnings.add(
+            None, None, None, Code.MAX_TOKENS_INVALID, f"max_tokens {params.max_tokens} < 0; default used"
+        )
+        return None
+    return params.max_tokens
+
+
+def resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) -> tuple[int, Thinking]:
+    """``max_tokens`` and the thinking config, keeping 1024 <= budget_tokens < max_tokens.
+
+    Implements CreateMessageParams.max_tokens (required) and ThinkingConfigEnabled;
+    ``loop_blocked`` is field lesson 3 (see ``_tool_loop_needs_thinking``).
+    """
+    thinking = params.thinking
+    max_tokens = given_max_tokens(params, warnings)
+    off = (DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens), Thinking({"type": "disabled"}, False)
+    if thinking is None:
+        return off[0], Thinking(None, False)
+    if not thinking.enabled:
+        return off
+    if loop_blocked:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_DISABLED,
+            "the open tool-use turn does not start with a native thinking block (lost or foreign); "
+            "thinking is disabled for this request, as Anthropic would reject it",
+        )
+        return off
+    budget = requested_budget(thinking)
+    explicit = thinking.budget_tokens is not None
+    if budget < MIN_THINKING_BUDGET:
+        if explicit:
+            warnings.add(
+                None, None, None, Code.THINKING_BUDGET_RAISED, f"budget_tokens {budget} raised to 1024"
+            )
+        budget = MIN_THINKING_BUDGET
+    if max_tokens is None:
+        max_tokens = budget + DEFAULT_MAX_TOKENS
+    elif budget >= max_tokens:
+        if max_tokens - 1 < MIN_THINKING_BUDGET:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.THINKING_DISABLED,
+                f"max_tokens {max_tokens} leaves no room for the minimum thinking budget of 1024",
+            )
+            return off
+        if explicit:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.THINKING_BUDGET_CLAMPED,
+                f"budget_tokens {budget} must be below max_tokens {max_tokens}; sent {max_tokens - 1}",
+            )
+        budget = max_tokens - 1
+    config: Json = {"type": "enabled", "budget_tokens": budget}
+    if not thinking.include_thoughts:
+        config["display"] = "omitted"
+    return max_tokens, Thinking(config, True)
+
+
+def input_schema(tool: ToolSpec, warnings: Warnings) -> Json:
+    """Tool.input_schema must be an object schema (``type: "object"``)."""
+    schema: Json = dict(tool.parameters)
+    kind = schema.get("type")
+    if kind == "object":
+        return schema
+    if kind is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.TOOL_SCHEMA_DEGRADED,
+            f"tool '{tool.name}' schema has no type; sent as an object",
+        )
+        return {"type": "object", **schema}
+    warnings.add(
+        None,
+        None,
+        None,
+        Code.TOOL_SCHEMA_DEGRADED,
+        f"tool '{tool.name}' schema has type {kind!r}, not object; sent a permissive object schema",
+    )
+    return {"type": "object", "properties": {}, "additionalProperties": True}
+
+
+def tool_definitions(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json]:
+    """Client tool definitions (spec ``Tool``): name, description, input_schema."""
+    out: list[Json] = []
+    seen: set[str] = set()
+    for tool in tools:
+        if tool.name in seen:
+            warnings.add(
+                None, None, None, Code.TOOL_DUPLICATE, f"second definition of tool '{tool.name}' dropped"
+            )
+            continue
+        seen.add(tool.name)
+        spec: Json = {"name": tool.name, "input_schema": input_schema(tool, warnings)}
+        if tool.description:
+            spec["description"] = tool.description
+        out.append(spec)
+    return out
+
+
+def system_blocks(prepared: Prepared) -> list[Json]:
+    """System prompt as text blocks, one per collected entry (``system``: RequestTextBlock[])."""
+    blocks: list[Json] = []
+    for index, text in prepared.system:
+        if text.strip():
+            blocks.append({"type": "text", "text": text})
+        else:
+            prepared.warnings.add(index, None, "text", Code.EMPTY_TEXT, "whitespace-only system text dropped")
+    return blocks
+
+
+def temperature_value(params: CallParams, thinking: Thinking, warnings: Warnings) -> float | None:
+    """``temperature`` is 0..1, and must be 1 (or unset) while thinking is on."""
+    value = params.temperature
+    if value is None:
+        return None
+    if not math.isfinite(value):
+        warnings.add(
+            None, None, None, Code.TEMPERATURE_DROPPED, f"temperature {value} is not a number; not sent"
+        )
+        return None
+    if thinking.enabled and value != 1:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.TEMPERATURE_DROPPED,
+            "Anthropic requires temperature 1 with thinking; not sent",
+        )
+        return None
+    clamped = min(1.0, max(0.0, value))
+    if clamped != value:
+        warnings.add(
+            None, None, None, Code.TEMPERATURE_CLAMPED, f"temperature {value} clamped to Anthropic's 0..1"
+        )
+    return clamped

@@ -1,0 +1,36 @@
+"""Anthropic Messages: the model facts the mapping depends on, kept apart from the mapping code.
+
+Each fact names its evidence (API documentation or the API's own error text).
+"""
+
+from __future__ import annotations
+
+from harness.mapping.toolnames import NameRule
+from harness.mapping.wire import IdPolicy
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "DEFAULT_THINKING_BUDGET",
+    "EFFORT_BUDGETS",
+    "IMAGE_MEDIA_TYPES",
+    "MIN_THINKING_BUDGET",
+    "TOOL_ID_POLICY",
+    "TOOL_NAMES",
+]
+
+#: The model a request names when ``params.model`` is None.
+DEFAULT_MODEL = "claude-sonnet-4-5"
+#: ``max_tokens`` is required; sent when the caller gives none (plus the budget with thinking).
+DEFAULT_MAX_TOKENS = 4096
+DEFAULT_THINKING_BUDGET = 4096
+#: ``thinking.budget_tokens``: "must be ≥1024 and less than max_tokens".
+MIN_THINKING_BUDGET = 1024
+#: ``thinking.effort`` -> budget tokens (effort is not sent as ``output_config.effort``).
+EFFORT_BUDGETS: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 4096, "high": 16384}
+# https://docs.claude.com/en/docs/build-with-claude/vision: the four accepted media types.
+IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+# Spec RequestToolUseBlock.id / RequestToolResultBlock.tool_use_id, and Tool.name.
+TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
+# Messages API Tool.name: ^[a-zA-Z0-9_-]{1,128}$.
+TOOL_NAMES = NameRule("A-Za-z0-9_-", 128)

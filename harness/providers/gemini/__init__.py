@@ -1,0 +1,1 @@
+"""Gemini: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

@@ -1,0 +1,134 @@
+"""Gemini request parameters: systemInstruction, the function declarations and generationConfig
+(thinking config by model version; see ``profile.py`` for the version gates and DECISIONS.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.contract.warning_codes import Code
+from harness.mapping.wire import (
+    Warnings,
+)
+from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.providers.gemini import profile
+from harness.providers.gemini.profile import (
+    EFFORT_TO_LEVEL,
+)
+
+__all__ = [
+    "function_tool",
+    "generation_config",
+    "system_instruction",
+    "system_into_first_user",
+    "thinking_config",
+    "thinking_off",
+]
+
+Json = dict[str, Any]
+
+
+def system_instruction(system: list[tuple[int | None, str]]) -> Json | None:
+    """``systemInstruction`` is a Content of text parts; one part per system entry.
+
+    https://ai.google.dev/gemini-api/docs/system-instructions
+    """
+    if not system:
+        return None
+    return {"parts": [{"text": text} for _, text in system]}
+
+
+def system_into_first_user(contents: list[Json], system: Json, model: str, warnings: Warnings) -> None:
+    """Models that reject ``systemInstruction`` (Gemma: "Developer instruction is not enabled")
+    get the system text as the first parts of the first user content, as Google's Gemma
+    docs prompt it and the AI SDK does. ``contents`` always opens with a user content."""
+    contents[0]["parts"] = [*system["parts"], *contents[0]["parts"]]
+    warnings.add(
+        None,
+        None,
+        None,
+        Code.SYSTEM_AS_USER,
+        f"model '{model}' rejects systemInstruction; system text sent at the start of the first user content",
+    )
+
+
+def function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
+    """One Tool with every function declaration, parameters as full JSON Schema.
+
+    https://ai.google.dev/api/caching#FunctionDeclaration (``parametersJsonSchema``)
+    """
+    declarations: list[Json] = []
+    for tool in tools:
+        # Names already follow Gemini's rule: prepare() mapped them (tool-name-mapped).
+        declarations.append(
+            {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
+        )
+    return {"functionDeclarations": declarations}
+
+
+def generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
+    """``generationConfig``: maxOutputTokens, temperature, thinkingConfig.
+
+    https://ai.google.dev/api/generate-content#generationconfig
+    """
+    config: Json = {}
+    if params.max_tokens is not None:
+        config["maxOutputTokens"] = params.max_tokens
+    if params.temperature is not None:
+        config["temperature"] = params.temperature
+    if params.thinking is not None:
+        thinking = thinking_config(params.thinking, model, warnings)
+        if thinking:
+            config["thinkingConfig"] = thinking
+    return config
+
+
+def thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) -> Json:
+    """``thinkingConfig`` for the model's generation: level (3+), budget (2.5), none (older).
+
+    https://ai.google.dev/gemini-api/docs/thinking#set-budget and #thinking-levels
+    """
+    version = profile.version(model)
+    if version is not None and version < 2.5:
+        if thinking.enabled:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.THINKING_UNSUPPORTED,
+                f"'{model}' does not think; thinking settings not sent",
+            )
+        return {}
+    if not thinking.enabled:
+        return thinking_off(model, version, warnings)
+    config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
+    level = EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
+    if version is not None and version >= 3 and level is not None:
+        config["thinkingLevel"] = level
+    elif thinking.budget_tokens is not None:
+        config["thinkingBudget"] = thinking.budget_tokens
+    elif version is None and level is not None:
+        config["thinkingLevel"] = level  # an alias: send what was asked for
+    elif thinking.effort is not None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_EFFORT_IGNORED,
+            f"'{model}' takes a thinking budget, not an effort level; effort '{thinking.effort}' not sent "
+            "(the model's dynamic budget applies)",
+        )
+    return config
+
+
+def thinking_off(model: str, version: float | None, warnings: Warnings) -> Json:
+    """``thinkingBudget: 0`` turns thinking off where the model allows it (2.5 Flash / Flash-Lite)."""
+    if (version is not None and version >= 3) or model.startswith("gemini-2.5-pro"):
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_CANNOT_DISABLE,
+            f"'{model}' cannot turn thinking off; thinking config not sent (model default applies)",
+        )
+        return {}
+    return {"thinkingBudget": 0}

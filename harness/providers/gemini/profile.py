@@ -1,0 +1,70 @@
+"""Gemini: the model facts the mapping depends on (version gates, Gemma, names, media types).
+
+Mapping code asks these functions instead of testing model names inline; each fact
+names its evidence (API documentation or the API's own error text).
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.mapping.toolnames import NameRule
+from harness.mapping.wire import IdPolicy
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "EFFORT_TO_LEVEL",
+    "ID_POLICY",
+    "MIME_BY_EXTENSION",
+    "TOOL_NAMES",
+    "accepts_system_instruction",
+    "function_response_parts",
+    "validates_call_signatures",
+    "version",
+]
+
+#: The model a request names when ``params.model`` is None.
+DEFAULT_MODEL = "gemini-2.5-flash"
+# Gemini's function call ids are optional and unconstrained; only empty ids get mapped.
+ID_POLICY = IdPolicy()
+# generativelanguage v1beta FunctionDeclaration.name: "Must be a-z, A-Z, 0-9, or contain
+# underscores, colons, dots, and dashes, with a maximum length of 64"; Vertex adds "Must
+# start with a letter or an underscore". The stricter reading of both is kept.
+TOOL_NAMES = NameRule("A-Za-z0-9_.:-", 64, first="A-Za-z_")
+#: Accepted image types, by the file extension an ``image_file`` part names.
+MIME_BY_EXTENSION = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+    ".gif": "image/gif",
+    ".heic": "image/heic",
+    ".heif": "image/heif",
+}
+#: ``thinking.effort`` -> ``thinkingConfig.thinkingLevel`` (Gemini 3).
+EFFORT_TO_LEVEL = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"}
+
+
+def version(model: str) -> float | None:
+    """``gemini-2.5-pro`` -> 2.5, ``gemini-3-pro-preview`` -> 3.0; None for aliases and non-Gemini models."""
+    m = re.match(r"(?:models/)?gemini-(\d+(?:\.\d+)?)", model)
+    return float(m.group(1)) if m else None
+
+
+def accepts_system_instruction(model: str) -> bool:
+    """Gemma models on the Gemini API reject ``systemInstruction`` ("Developer instruction is
+    not enabled for models/gemma-..."); their system text must travel in the first user turn."""
+    return not model.removeprefix("models/").startswith("gemma")
+
+
+def function_response_parts(model: str) -> bool:
+    """Gemini 3 accepts images inside ``functionResponse.parts`` (multimodal function
+    responses, https://ai.google.dev/gemini-api/docs/function-calling); older models do not."""
+    found = version(model)
+    return found is not None and found >= 3
+
+
+def validates_call_signatures(model: str) -> bool:
+    """Gemini 3 and later reject current-turn function calls without a thought signature."""
+    found = version(model)
+    return found is not None and found >= 3

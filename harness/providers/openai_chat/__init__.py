@@ -1,0 +1,1 @@
+"""OpenAI Chat Completions: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

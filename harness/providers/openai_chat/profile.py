@@ -1,0 +1,14 @@
+"""OpenAI Chat Completions: the model facts the mapping depends on, kept apart from the mapping code."""
+
+from __future__ import annotations
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
+from harness.mapping.wire import IdPolicy
+
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "accepts_reasoning"]
+
+#: The model a request names when ``params.model`` is None (a current general chat model).
+DEFAULT_MODEL = "gpt-4.1-mini"
+# ChatCompletionMessageToolCall.id: the API enforces maxLength 40 (not in the spec).
+ID_POLICY = IdPolicy(max_length=40)
+TOOL_NAMES = OPENAI_TOOL_NAMES

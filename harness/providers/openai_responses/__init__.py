@@ -1,0 +1,1 @@
+"""OpenAI Responses: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

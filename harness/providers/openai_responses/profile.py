@@ -1,0 +1,26 @@
+"""OpenAI Responses: the model facts the mapping depends on, kept apart from the mapping code."""
+
+from __future__ import annotations
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
+from harness.mapping.wire import IdPolicy
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "ID_POLICY",
+    "MESSAGE_PHASES",
+    "MIN_OUTPUT_TOKENS",
+    "TOOL_NAMES",
+    "accepts_reasoning",
+]
+
+PROVIDER_ID = "openai-responses"
+#: The model a request names when ``params.model`` is None.
+DEFAULT_MODEL = "gpt-5"
+# FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).
+ID_POLICY = IdPolicy(max_length=64)
+TOOL_NAMES = OPENAI_TOOL_NAMES
+# CreateResponse.max_output_tokens: minimum 16.
+MIN_OUTPUT_TOKENS = 16
+# MessagePhase (OutputMessage.phase, EasyInputMessage.phase).
+MESSAGE_PHASES = ("commentary", "final_answer")

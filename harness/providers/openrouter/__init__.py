@@ -1,0 +1,1 @@
+"""OpenRouter: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""
