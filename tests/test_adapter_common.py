@@ -1,4 +1,4 @@
-"""The rules every provider shares (harness/adapters/common.py), tested once at the source."""
+"""The rules every provider shares (harness/mapping/), tested once at the source."""
 
 from __future__ import annotations
 
