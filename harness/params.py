@@ -14,13 +14,19 @@ class _Params(BaseModel):
 
 
 class ToolSpec(_Params):
-    """A function tool: name, description and a JSON Schema for its arguments."""
+    """A function tool: name, description and a JSON Schema for its arguments.
+
+    ``strict`` is the provider's strict-schema flag (OpenAI ``strict``, Anthropic ``strict``);
+    None leaves it to the provider's default. The reference adapters do not send it yet
+    (docs/import-check-decisions.md#tool-strict).
+    """
 
     name: str
     description: str = ""
     parameters: dict[str, JsonValue] = Field(
         default_factory=lambda: {"type": "object", "properties": {}}  # pyright: ignore[reportUnknownLambdaType]
     )
+    strict: StrictBool | None = None
 
 
 class ThinkingParams(_Params):

@@ -10,6 +10,7 @@ audit document shows (a fresh run must equal the committed table).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,30 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from harness.closed_loop import LoopContext, diff_json
-from harness.import_check import ALLOWLIST, check_traffic, render_markdown
+from harness.closed_loop import Difference, LoopContext, diff_json
+from harness.import_allowlist import PENDING_BY_ID, ImportAllowance, Pending
+from harness.import_check import (
+    ALLOWLIST,
+    PENDING,
+    CheckedRequest,
+    ImportCheck,
+    check_traffic,
+    render_markdown,
+    render_unrepresented_markdown,
+    unrepresented_counts,
+)
 from harness.importer import PROVIDERS, import_request
-from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart, ToolResultMessage
+from harness.model import (
+    AssistantMessage,
+    ImageURLPart,
+    SystemMessage,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolResultMessage,
+)
 from harness.scenarios import get_scenario
 from harness.targets import get_target
+from harness.traffic import load_traffic
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = sorted((ROOT / "goldens" / "requests").glob("*.json"))
@@ -277,6 +296,138 @@ def test_responses_and_openrouter_keep_reasoning_ids_and_formats() -> None:
     )
 
 
+# ---------------------------------------------------------------- real recorded bodies
+
+
+def _recorded(file: str, index: int) -> tuple[dict[str, Any], str]:
+    """The body and URI of one recorded request (``file`` relative to the repository)."""
+    call = next(c for c in load_traffic([ROOT / file]) if c.index == index)
+    return call.body, call.uri
+
+
+def test_anthropic_system_message_inside_messages_stays_a_system_message_in_place() -> None:
+    file = "traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__test_mid_conversation_system_prompt_kept_mid_history.yaml"
+    body, _ = _recorded(file, 0)
+    imported = import_request("anthropic", body)
+    assert imported.unrepresented == []
+    roles = [getattr(e, "role", None) for e in imported.history]
+    assert roles == ["system", "user", "assistant", "user", "system", "assistant", "user"]
+    inline = imported.history[4]
+    assert isinstance(inline, SystemMessage)
+    assert inline.parts[0].text.startswith("From now on, every suggestion")
+
+
+def test_anthropic_unknown_message_role_is_named() -> None:
+    lines = import_request(
+        "anthropic", {"model": "m", "messages": [{"role": "tool", "content": "x"}]}
+    ).unrepresented
+    assert lines == ['messages[0]: message role "tool" not representable']
+
+
+@pytest.mark.parametrize(
+    ("file", "index", "part"),
+    [
+        (
+            "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix[tool_return_content-binary-audio-google_gemini3].yaml",
+            1,
+            "inlineData",
+        ),
+        (
+            "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix[tool_return_content-url-document-google_2_5].yaml",
+            2,
+            "inlineData",
+        ),
+    ],
+)
+def test_gemini_audio_and_documents_are_named_not_read_as_images(file: str, index: int, part: str) -> None:
+    body, uri = _recorded(file, index)
+    imported = import_request("gemini", body, uri=uri)
+    named = [line for line in imported.unrepresented if f".{part}: " in line]
+    assert named and all("the canonical model holds images only" in line for line in named), (
+        imported.unrepresented
+    )
+    for event in imported.history:
+        for image in getattr(event, "parts", []):
+            assert not (
+                isinstance(image, ImageURLPart) and image.url.startswith(("data:audio", "data:application"))
+            )
+
+
+@pytest.mark.parametrize(
+    ("provider", "file", "index"),
+    [
+        ("openai-chat", "cassettes/openai-chat/pai__gpt4omini_tool_call_roundtrip.yaml", 0),
+        (
+            "openai-responses",
+            "cassettes/openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml",
+            0,
+        ),
+        (
+            "anthropic",
+            "traffic/pydantic-ai/models__anthropic__test_output__test_strict_true_tool_no_output.yaml",
+            0,
+        ),
+        (
+            "openrouter",
+            "traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_tool_definitions_gemini_e2e.yaml",
+            0,
+        ),
+    ],
+)
+def test_tool_strict_flag_is_read_into_the_tool_spec(provider: str, file: str, index: int) -> None:
+    body, _ = _recorded(file, index)
+    imported = import_request(provider, body)
+    assert not [line for line in imported.unrepresented if ".strict" in line], imported.unrepresented
+    tools = body["tools"]
+    recorded = [t.get("function", t).get("strict") for t in tools]
+    assert imported.params.tools is not None
+    assert [t.strict for t in imported.params.tools] == recorded
+    assert True in recorded
+
+
+def test_a_non_boolean_strict_is_named() -> None:
+    body = {
+        "model": "m",
+        "messages": [],
+        "tools": [{"type": "function", "function": {"name": "f", "strict": "yes"}}],
+    }
+    assert import_request("openai-chat", body).unrepresented == [
+        'tools[0].function.strict: not a boolean ("yes")'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("provider", "file", "index", "key"),
+    [
+        ("openai-chat", "traffic/pydantic-ai/models__test_openai__test_extra_headers.yaml", 0, "n"),
+        (
+            "openai-responses",
+            "traffic/pydantic-ai/models__test_openai_responses__test_openai_previous_response_id.yaml",
+            0,
+            "text",
+        ),
+        (
+            "gemini",
+            "traffic/pydantic-ai/models__google__test_output__test_google_validated_accepts_what_auto_accepts[auto].yaml",
+            0,
+            "toolConfig",
+        ),
+    ],
+)
+def test_an_api_default_is_represented_by_its_absence(provider: str, file: str, index: int, key: str) -> None:
+    """``n: 1``, ``text.format`` text and ``toolConfig`` AUTO are the APIs' defaults; other values stay named."""
+    body, uri = _recorded(file, index)
+    assert key in body
+    assert not [
+        line for line in import_request(provider, body, uri=uri).unrepresented if line.startswith(key)
+    ]
+    changed = {
+        **body,
+        key: {"format": {"type": "json_object"}} if key == "text" else 2 if key == "n" else {"x": 1},
+    }
+    assert [line for line in import_request(provider, changed, uri=uri).unrepresented if line.startswith(key)]
+
+
 # ---------------------------------------------------------------- the command
 
 
@@ -323,15 +474,87 @@ def test_import_request_command_missing_file(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- the traffic figures
 
+TRAFFIC = [ROOT / "cassettes", ROOT / "traffic"]
 
-def test_traffic_figures_are_consistent_and_match_the_audit_document() -> None:
-    check = check_traffic([ROOT / "traffic" / "pydantic-ai"])
-    for provider, row in check.figures().items():
+
+@pytest.fixture(scope="module")
+def traffic_check() -> ImportCheck:
+    return check_traffic(TRAFFIC)
+
+
+def test_every_represented_request_renders_identical_or_within_the_allowlist_or_open(
+    traffic_check: ImportCheck,
+) -> None:
+    """The acceptance: no difference beyond the allowlist; open ones name their decision."""
+    beyond = [f"{r.where}: {sorted({d.path for d in r.beyond})}" for r in traffic_check.requests if r.beyond]
+    assert beyond == []
+    for request in traffic_check.requests:
+        for difference in request.open:
+            assert difference.allowed_by in PENDING_BY_ID, request.where
+
+
+def test_traffic_figures_are_consistent_and_match_the_audit_document(traffic_check: ImportCheck) -> None:
+    for provider, row in traffic_check.figures().items():
         assert row["accepted"] > 0, provider
         assert row["imported"] == row["accepted"], provider
-        assert row["identical"] + row["within_allowlist"] + row["beyond_allowlist"] == row["represented"]
+        parts = ("identical", "within_allowlist", "open_adapter_change", "beyond_allowlist")
+        assert sum(row[k] for k in parts) == row["represented"]
         assert row["identical"] + row["within_allowlist"] > 0, provider
-    document = (ROOT / "docs" / "audits" / "pydantic-ai-traffic.md").read_text(encoding="utf-8")
-    assert render_markdown(check) in document, (
-        "re-run: python -m harness.import_check --markdown traffic/pydantic-ai"
+    document = (ROOT / "docs" / "audits" / "import-check.md").read_text(encoding="utf-8")
+    hint = "re-run: harness import-check cassettes traffic --markdown (and the unrepresented list)"
+    assert render_markdown(traffic_check) in document, hint
+    assert render_unrepresented_markdown(traffic_check) in document, hint
+
+
+def test_what_is_not_represented_is_counted_per_provider_never_skipped(traffic_check: ImportCheck) -> None:
+    counts = unrepresented_counts(traffic_check.requests)
+    for provider, row in traffic_check.figures().items():
+        partial = [r for r in traffic_check.requests if r.provider == provider and r.verdict == "partial"]
+        assert len(partial) == row["imported"] - row["represented"]
+        assert all(r.unrepresented for r in partial)
+        # every partial request contributes at least one named feature to its provider's counts
+        assert sum(counts.get(provider, {}).values()) >= len(partial)
+
+
+_CITED = re.compile(r"((?:traffic|cassettes)/[^\s;,]+?\.yaml)#(\d+)")
+
+
+def _entries() -> list[ImportAllowance]:
+    return [a for a in (*ALLOWLIST, *PENDING) if isinstance(a, ImportAllowance)]
+
+
+@pytest.mark.parametrize("entry", _entries(), ids=lambda a: a.id)
+def test_each_entry_states_evidence_and_its_cited_requests_were_accepted(entry: ImportAllowance) -> None:
+    assert entry.id and entry.provider in PROVIDERS and entry.path and entry.reason and entry.evidence
+    for file, index in _CITED.findall(entry.evidence):
+        calls = {c.index: c for c in load_traffic([ROOT / file])}
+        assert int(index) in calls, (entry.id, file, index)
+        assert calls[int(index)].status == 200, (entry.id, file, index)
+
+
+def test_each_pending_entry_has_its_decision_in_the_decisions_document() -> None:
+    document = (ROOT / "docs" / "import-check-decisions.md").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<a id="([a-z0-9-]+)"></a>', document))
+    for pending in PENDING:
+        assert isinstance(pending, Pending)
+        assert pending.decision in anchors, pending.id
+        assert pending.id in document, pending.id
+
+
+def test_import_check_command_exits_0_within_the_allowlist_and_1_beyond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ok = CliRunner().invoke(app, ["import-check", str(ROOT / "cassettes")])
+    assert ok.exit_code == 0, ok.output
+    assert ok.stdout.startswith("provider")
+    beyond = ImportCheck(
+        [CheckedRequest("anthropic", "x.yaml#0", [], [Difference("model", "changed", "a", "b")])]
     )
+
+    def check(paths: list[Path]) -> ImportCheck:
+        return beyond
+
+    monkeypatch.setattr("harness.import_check.check_traffic", check)
+    failed = CliRunner().invoke(app, ["import-check", str(ROOT / "cassettes")])
+    assert failed.exit_code == 1
+    assert "x.yaml#0: beyond the allowlist: model" in failed.stdout

@@ -117,7 +117,10 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
 
 
 def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
-    """Messages in order; a user turn's tool_result blocks become tool messages before its other content."""
+    """Messages in order; a user turn's tool_result blocks become tool messages before its other content.
+
+    A ``system`` message inside ``messages`` stays a system message at its place in the history.
+    """
     out: list[HistoryEvent] = []
     model = body.get("model") if isinstance(body.get("model"), str) else None
     system = body.get("system")
@@ -129,9 +132,17 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
         ledger.rest(message, path, {"role", "content"})
-        content = message.get("content")
+        content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
-        if message.get("role") == "assistant":
+        if role == "system":  # a system message inside messages, in place (accepted by some models)
+            out.append(
+                SystemMessage(parts=[TextPart(text=t) for t in _texts(blocks, f"{path}.content", ledger)])
+            )
+            continue
+        if role not in ("user", "assistant"):
+            ledger.note(path, f"message role {show(role)} not representable")
+            continue
+        if role == "assistant":
             out.append(_assistant(blocks, f"{path}.content", model, calls, ledger))
             continue
         user: list[ContentPart] = []

@@ -22,7 +22,7 @@ from harness.params import CallParams, ThinkingParams
 
 KNOWN = {"model", "messages", "tools", "max_tokens", "max_completion_tokens", "temperature", "stream"}
 #: Values equal to the API default are represented by their absence.
-DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}}
+DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}, "n": 1}
 
 
 def _texts(content: Any, path: str, ledger: Ledger) -> list[str]:

@@ -67,13 +67,16 @@ class Calls:
 
 
 def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str]) -> ToolSpec:
-    """One function tool; keys beyond name/description/schema are named, not dropped."""
-    ledger.rest(tool, path, {"name", "description", schema_key, *extra_known}, {"description": ""})
-    schema = tool.get(schema_key)
+    """One function tool with its ``strict`` flag; keys beyond name/description/schema/strict are named."""
+    ledger.rest(tool, path, {"name", "description", schema_key, "strict", *extra_known}, {"description": ""})
+    schema, strict = tool.get(schema_key), tool.get("strict")
+    if strict is not None and not isinstance(strict, bool):
+        ledger.note(f"{path}.strict", f"not a boolean ({show(strict)})")
     return ToolSpec(
         name=str(tool.get("name", "")),
         description=str(tool.get("description") or ""),
         parameters=obj(schema) if schema is not None else {"type": "object", "properties": {}},
+        strict=strict if isinstance(strict, bool) else None,
     )
 
 

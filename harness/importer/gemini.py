@@ -27,6 +27,7 @@ from harness.params import CallParams, ThinkingParams, ToolSpec
 KNOWN = {"contents", "systemInstruction", "tools", "generationConfig"}
 CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig"}
 CONFIG_DEFAULTS: Json = {"responseModalities": ["TEXT"]}
+DEFAULTS: Json = {"toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}
 _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
     "MINIMAL": "minimal",
     "LOW": "low",
@@ -56,21 +57,36 @@ def _implied_mime(url: str) -> str | None:
     return _IMAGE_EXTENSIONS.get(posixpath.splitext(urlsplit(url).path)[1].lower())
 
 
+#: The canonical model holds images only; audio, video and documents are named, never read as images.
+_NOT_IMAGE = "{} data not representable (the canonical model holds images only)"
+
+
+def _is_image(mime: Any) -> bool:
+    return isinstance(mime, str) and mime.lower().startswith("image/")
+
+
 def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     if "text" in part:
         ledger.rest(part, path, {"text"})
         return TextPart(text=str(part["text"]))
     inline = camel(obj(part.get("inlineData")))
     if inline:
+        if not _is_image(inline.get("mimeType")):
+            ledger.note(f"{path}.inlineData", _NOT_IMAGE.format(show(inline.get("mimeType"))))
+            return None
         ledger.rest(part, path, {"inlineData"})
         ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
         return ImageURLPart(url=f"data:{inline.get('mimeType')};base64,{inline.get('data')}")
     file_data = camel(obj(part.get("fileData")))
     if file_data:
+        uri = str(file_data.get("fileUri", ""))
+        mime = file_data.get("mimeType") or _implied_mime(uri)
+        if mime is not None and not _is_image(mime):
+            ledger.note(f"{path}.fileData", _NOT_IMAGE.format(show(mime)))
+            return None
         ledger.rest(part, path, {"fileData"})
-        implied = {"mimeType": _implied_mime(str(file_data.get("fileUri", "")))}
-        ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, implied)
-        return ImageURLPart(url=str(file_data.get("fileUri")))
+        ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, {"mimeType": _implied_mime(uri)})
+        return ImageURLPart(url=uri)
     ledger.note(path, f"part with keys {sorted(part)} not representable")
     return None
 
@@ -189,7 +205,7 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     body = camel(body)
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN, DEFAULTS)
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
     for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):

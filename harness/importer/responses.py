@@ -36,6 +36,7 @@ DEFAULTS: Json = {
     "stream": False,
     "store": True,
     "include": ["reasoning.encrypted_content"],
+    "text": {"format": {"type": "text"}},
 }
 
 
@@ -206,8 +207,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         if raw.get("type") != "function":
             ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
             continue
-        strict: set[str] = {"strict"} if raw.get("strict") is False else set()
-        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type", *strict}))
+        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type"}))
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
