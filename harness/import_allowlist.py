@@ -425,6 +425,60 @@ _STRICT: tuple[tuple[str, str, Kind, str], ...] = (
     ),
 )
 
+_TOOL_CHOICE: tuple[tuple[str, str, Any, str], ...] = (
+    (
+        "openai-chat",
+        "tool_choice",
+        "auto",
+        "required accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[required-openai].yaml#0; "
+        "none: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[none-openai].yaml#0",
+    ),
+    (
+        "openrouter",
+        "tool_choice",
+        "auto",
+        "required accepted: traffic/pydantic-ai/test_ref_sibling_wire_contract__test_ref_sibling_wire_"
+        "contract[qwen-nested-model].yaml#0",
+    ),
+    (
+        "openai-responses",
+        "tool_choice",
+        "auto",
+        "required accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[required-openai_responses].yaml#0",
+    ),
+    (
+        "anthropic",
+        "tool_choice",
+        {"type": "auto"},
+        "any accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[required-anthropic].yaml#0; "
+        "a named tool: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[list_single-anthropic].yaml#0",
+    ),
+    (
+        "gemini",
+        "toolConfig",
+        {"functionCallingConfig": {"mode": "AUTO"}},
+        "ANY accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[required-google].yaml#0; "
+        "ANY with one allowed name: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+        "[list_single-google].yaml#0",
+    ),
+)
+
+
+def _not(default: Any) -> Accepts:
+    """The recorded value is present and is not the API default (ours sent nothing)."""
+
+    def accepts(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
+        return recorded is not None and ours is None and recorded != default
+
+    return accepts
+
+
 #: Differences decided as "our adapter is wrong" (docs/import-check-decisions.md): open, never allowed.
 PENDING: tuple[Pending, ...] = (
     Pending(
@@ -534,6 +588,20 @@ PENDING: tuple[Pending, ...] = (
             decision="tool-strict",
         )
         for provider, path, kind, evidence in _STRICT
+    ),
+    *(
+        Pending(
+            f"{provider}-tool-choice-not-sent",
+            provider,
+            path,
+            "missing",
+            "CallParams.tool_choice carries a tool choice other than auto (none, required, one named tool); "
+            "our adapter does not send it",
+            _not(default),
+            evidence=evidence,
+            decision="tool-choice",
+        )
+        for provider, path, default, evidence in _TOOL_CHOICE
     ),
 )
 

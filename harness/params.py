@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
-__all__ = ["CallParams", "ThinkingParams", "ToolSpec"]
+__all__ = ["CallParams", "ForcedTool", "ThinkingParams", "ToolChoice", "ToolSpec"]
 
 
 class _Params(BaseModel):
@@ -42,10 +42,23 @@ class ThinkingParams(_Params):
     include_thoughts: StrictBool = True
 
 
+class ForcedTool(_Params):
+    """A tool choice that forces one named tool."""
+
+    name: str
+
+
+#: ``none`` (no tool), ``required`` (some tool), or one named tool; None is the provider's
+#: default, ``auto``. The reference adapters do not send it yet
+#: (docs/import-check-decisions.md#tool-choice).
+ToolChoice = Literal["none", "required"] | ForcedTool
+
+
 class CallParams(_Params):
     model: str | None = None
     system: str | None = None
     tools: list[ToolSpec] | None = None
+    tool_choice: ToolChoice | None = None
     max_tokens: int | None = Field(default=None, ge=1)
     thinking: ThinkingParams | None = None
     temperature: float | None = None

@@ -39,6 +39,7 @@ from harness.model import (
     ThinkingTextPart,
     ToolResultMessage,
 )
+from harness.params import ForcedTool
 from harness.scenarios import get_scenario
 from harness.targets import get_target
 from harness.traffic import load_traffic
@@ -115,9 +116,12 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
     "gemini": (
         {
             "contents": [{"role": "user", "parts": [{"executableCode": {"code": "1"}}]}],
-            "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
+            "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}},
         },
-        ["contents[0].parts[0]: part with keys ['executableCode'] not representable", "toolConfig:"],
+        [
+            "contents[0].parts[0]: part with keys ['executableCode'] not representable",
+            "toolConfig.functionCallingConfig: not representable",
+        ],
     ),
     "openrouter": (
         {
@@ -426,6 +430,47 @@ def test_an_api_default_is_represented_by_its_absence(provider: str, file: str, 
         key: {"format": {"type": "json_object"}} if key == "text" else 2 if key == "n" else {"x": 1},
     }
     assert [line for line in import_request(provider, changed, uri=uri).unrepresented if line.startswith(key)]
+
+
+M = "traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
+
+
+@pytest.mark.parametrize(
+    ("provider", "case", "index", "expected"),
+    [
+        ("openai-chat", "required-openai", 0, "required"),
+        ("openai-chat", "none-openai", 0, "none"),
+        ("openai-chat", "none_with_output-openai", 0, ForcedTool(name="final_result")),
+        ("openai-responses", "required-openai_responses", 0, "required"),
+        ("anthropic", "required-anthropic", 0, "required"),
+        ("anthropic", "list_single-anthropic", 0, ForcedTool(name="get_weather")),
+        ("gemini", "required-google", 0, "required"),
+        ("gemini", "list_single-google", 0, ForcedTool(name="get_weather")),
+        ("openai-chat", "auto-openai", 0, None),
+    ],
+)
+def test_tool_choice_is_read_into_call_params(provider: str, case: str, index: int, expected: object) -> None:
+    """The tool-choice matrix pydantic-ai recorded for each provider: auto is None, the rest is carried."""
+    body, uri = _recorded(f"{M}[{case}].yaml", index)
+    imported = import_request(provider, body, uri=uri)
+    assert not [line for line in imported.unrepresented if line.startswith(("tool_choice", "toolConfig"))]
+    assert imported.params.tool_choice == expected
+
+
+def test_a_tool_choice_the_params_cannot_hold_is_named() -> None:
+    body: dict[str, Any] = {
+        "model": "m",
+        "messages": [],
+        "tool_choice": {"type": "allowed_tools", "mode": "auto"},
+    }
+    assert import_request("openai-chat", body).unrepresented == [
+        'tool_choice: not representable ({"mode": "auto", "type": "allowed_tools"})'
+    ]
+    gemini: dict[str, Any] = {
+        "contents": [],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}},
+    }
+    assert import_request("gemini", gemini).unrepresented[0].startswith("toolConfig.functionCallingConfig: ")
 
 
 # ---------------------------------------------------------------- the command

@@ -18,10 +18,20 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams
+from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice
 
 #: Top-level keys read into the history or params; ``tool_choice`` auto is the API default when tools are given.
-KNOWN = {"model", "system", "messages", "tools", "max_tokens", "thinking", "temperature", "stream"}
+KNOWN = {
+    "model",
+    "system",
+    "messages",
+    "tools",
+    "tool_choice",
+    "max_tokens",
+    "thinking",
+    "temperature",
+    "stream",
+}
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
 
 
@@ -165,6 +175,20 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     return out
 
 
+def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
+    """``auto`` (the default) is None, ``any`` is required, ``none`` stays, ``tool`` forces its name."""
+    choice = obj(value)
+    kind = choice.get("type")
+    if value is None or kind not in ("auto", "any", "none", "tool"):
+        if value is not None:
+            ledger.note("tool_choice", f"not representable ({show(value)})")
+        return None
+    ledger.rest(choice, "tool_choice", {"type", "name"} if kind == "tool" else {"type"})
+    if kind == "tool":
+        return ForcedTool(name=str(choice.get("name", "")))
+    return None if kind == "auto" else "required" if kind == "any" else "none"
+
+
 def params(body: Json, ledger: Ledger) -> CallParams:
     ledger.rest(body, "", KNOWN, DEFAULTS)
     thinking: ThinkingParams | None = None
@@ -185,6 +209,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        tool_choice=_tool_choice(body.get("tool_choice"), ledger),
         max_tokens=body.get("max_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),

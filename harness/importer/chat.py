@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show, tool_spec
+from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, openai_tool_choice, show, tool_spec
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -20,7 +20,16 @@ from harness.model import (
 )
 from harness.params import CallParams, ThinkingParams
 
-KNOWN = {"model", "messages", "tools", "max_tokens", "max_completion_tokens", "temperature", "stream"}
+KNOWN = {
+    "model",
+    "messages",
+    "tools",
+    "tool_choice",
+    "max_tokens",
+    "max_completion_tokens",
+    "temperature",
+    "stream",
+}
 #: Values equal to the API default are represented by their absence.
 DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}, "n": 1}
 
@@ -170,6 +179,7 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=True),
         max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
         thinking=thinking,
         temperature=body.get("temperature"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from harness.model import ToolCallPart
-from harness.params import ToolSpec
+from harness.params import ForcedTool, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
 
@@ -96,3 +96,23 @@ def effort(value: Any, path: str, ledger: Ledger) -> Literal["minimal", "low", "
     if known is None:
         ledger.note(path, f"effort {show(value)} not representable")
     return known
+
+
+def openai_tool_choice(value: Any, path: str, ledger: Ledger, nested: bool) -> ToolChoice | None:
+    """Chat / Responses ``tool_choice``: ``auto`` (the default) is None; ``none`` and ``required`` stay;
+    a function choice (``{"type": "function", "function": {"name"}}`` in Chat, ``{"type": "function",
+    "name"}`` in Responses when not ``nested``) forces that tool; anything else is named."""
+    if value is None or value == "auto":
+        return None
+    if value in ("none", "required"):
+        return cast(ToolChoice, value)
+    choice = obj(value)
+    if choice.get("type") == "function":
+        ledger.rest(choice, path, {"type", "function"} if nested else {"type", "name"})
+        named = obj(choice.get("function")) if nested else choice
+        if nested:
+            ledger.rest(named, f"{path}.function", {"name"})
+        if isinstance(named.get("name"), str):
+            return ForcedTool(name=named["name"])
+    ledger.note(path, f"not representable ({show(value)})")
+    return None

@@ -22,12 +22,11 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
 
-KNOWN = {"contents", "systemInstruction", "tools", "generationConfig"}
+KNOWN = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
 CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig"}
 CONFIG_DEFAULTS: Json = {"responseModalities": ["TEXT"]}
-DEFAULTS: Json = {"toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}
 _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
     "MINIMAL": "minimal",
     "LOW": "low",
@@ -203,9 +202,27 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     return (match.group(1), match.group(2) is not None) if match else (None, False)
 
 
+def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
+    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, and ANY
+    with one ``allowedFunctionNames`` forces it; VALIDATED, several names and other keys are named."""
+    if value is None:
+        return None
+    config = camel(obj(value))
+    ledger.rest(config, "toolConfig", {"functionCallingConfig"})
+    calling = camel(obj(config.get("functionCallingConfig")))
+    ledger.rest(calling, "toolConfig.functionCallingConfig", {"mode", "allowedFunctionNames"})
+    mode, names = str(calling.get("mode", "AUTO")).upper(), arr(calling.get("allowedFunctionNames"))
+    if mode == "ANY" and len(names) == 1 and isinstance(names[0], str):
+        return ForcedTool(name=names[0])
+    if not names and mode in ("AUTO", "NONE", "ANY"):
+        return None if mode == "AUTO" else "none" if mode == "NONE" else "required"
+    ledger.note("toolConfig.functionCallingConfig", f"not representable ({show(calling)})")
+    return None
+
+
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     body = camel(body)
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN)
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
     for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):
@@ -252,6 +269,7 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     return CallParams(
         model=model,
         tools=specs or None,
+        tool_choice=_tool_choice(body.get("toolConfig"), ledger),
         max_tokens=config.get("maxOutputTokens"),
         thinking=thinking,
         temperature=config.get("temperature"),

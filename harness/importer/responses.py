@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show, tool_spec
+from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, openai_tool_choice, show, tool_spec
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -25,6 +25,7 @@ KNOWN = {
     "instructions",
     "input",
     "tools",
+    "tool_choice",
     "max_output_tokens",
     "reasoning",
     "temperature",
@@ -211,6 +212,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=False),
         max_tokens=body.get("max_output_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),
