@@ -52,10 +52,14 @@ class ImportAllowance(Allowance):
     """An allowance with its evidence: an accepted request showing each form (cassette#index) or docs.
 
     The five facts of an entry: ``id``, ``provider``, where (``path`` and ``kind``), why
-    (``reason``) and ``evidence``.
+    (``reason``) and ``evidence``. A structural entry also keeps its ``rewrite`` of the
+    recorded node and the ``wrap`` that puts a node back at its place, so import-check can
+    look inside a node it accepted for differences that are open rather than allowed.
     """
 
     evidence: str = ""
+    rewrite: shapes.Rewrite | None = None
+    wrap: shapes.Wrap | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,15 @@ class Pending(ImportAllowance):
     @property
     def see(self) -> str:
         return f"{DECISIONS}#{self.decision}"
+
+
+def _everything() -> tuple[Allowance, ...]:
+    return (*ALLOWLIST, *PENDING)
+
+
+def _rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
+    """The ``accepts``, ``rewrite`` and ``wrap`` of a structural entry (see ``shapes.restructured``)."""
+    return {"accepts": shapes.restructured(rewrite, wrap, _everything), "rewrite": rewrite, "wrap": wrap}
 
 
 def _is(expected: Any) -> Accepts:
@@ -156,7 +169,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "consecutive user messages and one user message holding their blocks in order are one turn to the "
         "API (Messages API reference: consecutive user or assistant turns are combined into a single "
         "turn); our adapter merges them",
-        shapes.restructured(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}, lambda: ALLOWLIST),
+        **_rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
         evidence="consecutive user messages accepted: traffic/pydantic-ai/models__test_anthropic_mid_"
         "conversation_system__test_two_mid_conversation_system_prompts_keep_their_order.yaml#0; several "
         "blocks in one user turn accepted: cassettes/anthropic/llmanthropic__haiku35_parallel_tool_use_"
@@ -204,7 +217,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "line carry the same instructions; our adapter sends one system message (openai_chat "
         "system_message). The recorded split only matters for per-message cache_control, which the "
         "importer names as unrepresentable",
-        shapes.restructured(shapes.join_leading_system, lambda v: {"messages": v}, lambda: ALLOWLIST),
+        **_rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
         evidence="two leading system messages accepted: traffic/pydantic-ai/models__openrouter__test_"
         "cache__test_openrouter_cache_instructions_gemini_skips_dynamic_e2e.yaml#0; one system message "
         "accepted: cassettes/openrouter/pai__or_claude45_reasoning_text_signature.yaml#0",
@@ -294,10 +307,24 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "changed",
         'an assistant message item with content "" says nothing; our adapter leaves empty text out '
         "(with a warning), so the turn is its function_call items alone",
-        shapes.restructured(shapes.drop_empty_assistant_items, lambda v: {"input": v}, lambda: ALLOWLIST),
+        **_rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
         evidence="empty assistant message accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_model_retry.yaml#1; function_call items with no message before them accepted: "
         "cassettes/openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml#1",
+    ),
+    ImportAllowance(
+        "responses-leading-system-as-instructions",
+        "openai-responses",
+        "$",
+        "changed",
+        "leading system (or developer) input messages and instructions holding their texts joined by a "
+        "blank line put the same text first in the model's context (Responses API reference: "
+        "instructions is a system or developer message inserted into the context); our adapter sends "
+        "the system prompt as instructions",
+        **_rewritten(shapes.leading_system_to_instructions, lambda v: v),
+        evidence="a leading system input message accepted: traffic/pydantic-ai/models__test_openai_"
+        "responses__test_prompted_output.yaml#0; instructions accepted: traffic/pydantic-ai/models__test_"
+        "openai_responses__test_openai_responses_runs_with_instructions_only.yaml#0",
     ),
     ImportAllowance(
         "gemini-empty-generation-config",
@@ -340,9 +367,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "a thought: true part without a thoughtSignature is an output-only summary: our adapter leaves "
         "unsigned thinking out (docs/mapping-decisions.md, thinking rule) and keeps every signature on "
         "the part that carried it; pydantic-ai replays the summary",
-        shapes.restructured(
-            shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}, lambda: ALLOWLIST
-        ),
+        **_rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
         evidence="unsigned thought replayed and accepted: traffic/pydantic-ai/models__test_google__test_"
         "google_model_thinking_part.yaml#1; a signed answer part with no thought part accepted: "
         "traffic/pydantic-ai/models__test_google__test_google_model_file_search_grounding_gemini_3"
@@ -470,6 +495,38 @@ _TOOL_CHOICE: tuple[tuple[str, str, Any, str], ...] = (
 )
 
 
+_OUTPUT_FORMAT: tuple[tuple[str, str, Any, str], ...] = (
+    (
+        "openai-chat",
+        "response_format",
+        {"type": "text"},
+        "json_schema accepted: traffic/pydantic-ai/models__test_openai__test_openai_native_output.yaml#0; "
+        "json_object: traffic/pydantic-ai/models__test_openai__test_openai_prompted_output.yaml#0",
+    ),
+    (
+        "openai-responses",
+        "text",
+        {"format": {"type": "text"}},
+        "json_schema accepted: traffic/pydantic-ai/models__test_openai_responses__test_native_output.yaml#0; "
+        "json_object: traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0",
+    ),
+    (
+        "anthropic",
+        "output_config",
+        {},
+        "format json_schema accepted: traffic/pydantic-ai/models__anthropic__test_output__test_no_tools_"
+        "native_output_strict_true.yaml#0",
+    ),
+    (
+        "gemini",
+        "generationConfig.{responseMimeType,responseJsonSchema}",
+        "text/plain",
+        "application/json with a schema accepted: traffic/pydantic-ai/models__test_google__test_google_native_"
+        "output.yaml#0; without: traffic/pydantic-ai/models__test_google__test_google_prompted_output.yaml#0",
+    ),
+)
+
+
 def _not(default: Any) -> Accepts:
     """The recorded value is present and is not the API default (ours sent nothing)."""
 
@@ -489,9 +546,7 @@ PENDING: tuple[Pending, ...] = (
         "a system message inside messages is hoisted into the top-level system prompt, which moves the "
         "instruction to the start and changes the cached prefix; the traffic shows the model accepts it "
         "in place",
-        shapes.restructured(
-            shapes.hoist_anthropic_system_messages, lambda v: v, lambda: (*ALLOWLIST, *PENDING)
-        ),
+        **_rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
         evidence="in place accepted: traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__"
         "test_mid_conversation_system_prompt_kept_mid_history.yaml#0 (claude-opus-4-8)",
         decision="inline-system",
@@ -503,9 +558,7 @@ PENDING: tuple[Pending, ...] = (
         "changed",
         "a system message after another role is hoisted into the leading system message, which moves the "
         "instruction to the start; the traffic shows it accepted in place",
-        shapes.restructured(
-            shapes.hoist_chat_system_messages, lambda v: {"messages": v}, lambda: (*ALLOWLIST, *PENDING)
-        ),
+        **_rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
         evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
         "tool_availability_portability_matrix[R4-T6-announcement].yaml#0",
         decision="inline-system",
@@ -529,9 +582,7 @@ PENDING: tuple[Pending, ...] = (
         "changed",
         "a placeholder user turn is invented before an assistant-first history; the traffic shows "
         "Anthropic accepts a history that starts with an assistant message",
-        shapes.restructured(
-            shapes.prepend_placeholder_user, lambda v: {"messages": v}, lambda: (*ALLOWLIST, *PENDING)
-        ),
+        **_rewritten(shapes.prepend_placeholder_user, lambda v: {"messages": v}),
         evidence="assistant-first accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_"
         "model_empty_message_on_history.yaml#0",
         decision="placeholder-turns",
@@ -555,9 +606,7 @@ PENDING: tuple[Pending, ...] = (
         "a user content that follows a functionResponse content is merged into it (functionResponse and "
         "inlineData parts in one content); the traffic shows the separate contents accepted and reports "
         "show the merged form rejected",
-        shapes.restructured(
-            shapes.merge_gemini_user_contents, lambda v: {"contents": v}, lambda: (*ALLOWLIST, *PENDING)
-        ),
+        **_rewritten(shapes.merge_gemini_user_contents, lambda v: {"contents": v}),
         evidence="separate contents accepted: traffic/pydantic-ai/models__test_multimodal_tool_returns__"
         "test_multimodal_tool_return_matrix[tool_return_content-binary-image-google_2_5].yaml#1; merged "
         "form reported rejected: github.com/vellum-ai/vellum-assistant/pull/1901",
@@ -602,6 +651,20 @@ PENDING: tuple[Pending, ...] = (
             decision="tool-choice",
         )
         for provider, path, default, evidence in _TOOL_CHOICE
+    ),
+    *(
+        Pending(
+            f"{provider}-output-format-not-sent",
+            provider,
+            path,
+            "missing",
+            "CallParams.output_format carries structured output (any JSON object, or a JSON Schema); our "
+            "adapter does not send it",
+            _not(default),
+            evidence=evidence,
+            decision="output-format",
+        )
+        for provider, path, default, evidence in _OUTPUT_FORMAT
     ),
 )
 

@@ -10,6 +10,7 @@ evidence); anything else is listed, per provider, as a difference beyond it.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable
@@ -18,12 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from harness.closed_loop import Allowance, Difference, LoopContext, diff_json
-from harness.import_allowlist import ALLOWLIST, PENDING, PENDING_BY_ID, evidence_of
+from harness.import_allowlist import ALLOWLIST, PENDING, PENDING_BY_ID, ImportAllowance, Pending, evidence_of
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
 __all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_traffic"]
+
+
+_BY_ID: dict[str, Allowance] = {a.id: a for a in (*ALLOWLIST, *PENDING)}
 
 
 def _entry_json(entry: Allowance) -> dict[str, str]:
@@ -149,8 +153,23 @@ def _check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Che
     if imported.unrepresented:
         return checked
     rendered = get_target("reference").render(provider, imported.history, imported.params)
-    checked.differences = diff_json(body, rendered.body, LoopContext(provider, stem), (*ALLOWLIST, *PENDING))
+    ctx, entries = LoopContext(provider, stem), (*ALLOWLIST, *PENDING)
+    differences = diff_json(body, rendered.body, ctx, entries)
+    checked.differences = [*differences, *(inner for d in differences for inner in _open_inside(d, ctx))]
     return checked
+
+
+def _open_inside(difference: Difference, ctx: LoopContext) -> list[Difference]:
+    """The open differences inside a node a structural allowance accepted (it hides them otherwise)."""
+    entry = _BY_ID.get(difference.allowed_by or "")
+    if not isinstance(entry, ImportAllowance) or isinstance(entry, Pending):
+        return []
+    if entry.rewrite is None or entry.wrap is None:
+        return []
+    rest = [a for a in (*ALLOWLIST, *PENDING) if a.id != entry.id]
+    rewritten = entry.rewrite(copy.deepcopy(difference.recorded))
+    inner = diff_json(entry.wrap(rewritten), entry.wrap(difference.ours), ctx, rest)
+    return [d for d in inner if d.allowed_by in PENDING_BY_ID]
 
 
 def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:

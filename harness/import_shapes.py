@@ -151,3 +151,27 @@ def _empty_assistant(item: Any) -> bool:
         return False
     item = cast(Json, item)
     return item.get("role") == "assistant" and item.get("content") == ""
+
+
+def leading_system_to_instructions(body: Any) -> Any:
+    """Responses: leading string-content system / developer input messages -> ``instructions``."""
+    if not isinstance(body, dict):
+        return None
+    body = cast(Json, body)
+    items = _list(body.get("input"))
+    run = 0
+    while run < len(items) and _system_item(items[run]):
+        run += 1
+    if run == 0:
+        return None
+    texts = [str(cast(Json, i)["content"]) for i in items[:run]]
+    if body.get("instructions"):
+        texts.insert(0, str(body["instructions"]))
+    return {**body, "instructions": "\n\n".join(texts), "input": items[run:]}
+
+
+def _system_item(item: Any) -> bool:
+    if not isinstance(item, dict):
+        return False
+    item = cast(Json, item)
+    return item.get("role") in ("system", "developer") and isinstance(item.get("content"), str)

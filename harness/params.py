@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
-__all__ = ["CallParams", "ForcedTool", "ThinkingParams", "ToolChoice", "ToolSpec"]
+__all__ = ["CallParams", "ForcedTool", "OutputFormat", "ThinkingParams", "ToolChoice", "ToolSpec"]
 
 
 class _Params(BaseModel):
@@ -54,11 +54,27 @@ class ForcedTool(_Params):
 ToolChoice = Literal["none", "required"] | ForcedTool
 
 
+class OutputFormat(_Params):
+    """Structured output: the reply is one JSON value, matching ``json_schema`` when it is given.
+
+    No ``json_schema`` is "any JSON object" (OpenAI ``json_object``, Gemini
+    ``responseMimeType: application/json`` alone). ``name``, ``description`` and ``strict``
+    are OpenAI's ``json_schema`` fields. The reference adapters do not send it yet
+    (docs/import-check-decisions.md#output-format).
+    """
+
+    json_schema: dict[str, JsonValue] | None = None
+    name: str | None = None
+    description: str | None = None
+    strict: StrictBool | None = None
+
+
 class CallParams(_Params):
     model: str | None = None
     system: str | None = None
     tools: list[ToolSpec] | None = None
     tool_choice: ToolChoice | None = None
+    output_format: OutputFormat | None = None
     max_tokens: int | None = Field(default=None, ge=1)
     thinking: ThinkingParams | None = None
     temperature: float | None = None

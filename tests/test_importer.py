@@ -427,7 +427,11 @@ def test_an_api_default_is_represented_by_its_absence(provider: str, file: str, 
     ]
     changed = {
         **body,
-        key: {"format": {"type": "json_object"}} if key == "text" else 2 if key == "n" else {"x": 1},
+        key: {"format": {"type": "text"}, "verbosity": "low"}
+        if key == "text"
+        else 2
+        if key == "n"
+        else {"x": 1},
     }
     assert [line for line in import_request(provider, changed, uri=uri).unrepresented if line.startswith(key)]
 
@@ -471,6 +475,90 @@ def test_a_tool_choice_the_params_cannot_hold_is_named() -> None:
         "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}},
     }
     assert import_request("gemini", gemini).unrepresented[0].startswith("toolConfig.functionCallingConfig: ")
+
+
+@pytest.mark.parametrize(
+    ("provider", "file", "index", "has_schema", "name"),
+    [
+        (
+            "openai-chat",
+            "traffic/pydantic-ai/models__test_openai__test_openai_native_output.yaml",
+            0,
+            True,
+            "result",
+        ),
+        (
+            "openai-chat",
+            "traffic/pydantic-ai/models__test_openai__test_openai_prompted_output.yaml",
+            0,
+            False,
+            None,
+        ),
+        (
+            "openai-responses",
+            "traffic/pydantic-ai/models__test_openai_responses__test_native_output.yaml",
+            0,
+            True,
+            "CityLocation",
+        ),
+        (
+            "openai-responses",
+            "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml",
+            0,
+            False,
+            None,
+        ),
+        (
+            "anthropic",
+            "traffic/pydantic-ai/models__anthropic__test_output__test_no_tools_native_output_strict_true.yaml",
+            0,
+            True,
+            None,
+        ),
+        ("gemini", "traffic/pydantic-ai/models__test_google__test_google_native_output.yaml", 0, True, None),
+        (
+            "gemini",
+            "traffic/pydantic-ai/models__test_google__test_google_prompted_output.yaml",
+            0,
+            False,
+            None,
+        ),
+    ],
+)
+def test_structured_output_is_read_into_call_params(
+    provider: str, file: str, index: int, has_schema: bool, name: str | None
+) -> None:
+    body, uri = _recorded(file, index)
+    imported = import_request(provider, body, uri=uri)
+    keys = ("response_format", "text", "output_config", "generationConfig")
+    assert not [line for line in imported.unrepresented if line.startswith(keys)], imported.unrepresented
+    output = imported.params.output_format
+    assert output is not None
+    assert (output.json_schema is not None, output.name) == (has_schema, name)
+    if has_schema:
+        assert output.json_schema is not None and output.json_schema.get("type") == "object"
+
+
+def test_output_settings_the_params_cannot_hold_are_named() -> None:
+    responses: dict[str, Any] = {
+        "model": "m",
+        "input": "hi",
+        "text": {"format": {"type": "text"}, "verbosity": "low"},
+    }
+    assert import_request("openai-responses", responses).unrepresented == [
+        'text.verbosity: not representable ("low")'
+    ]
+    anthropic: dict[str, Any] = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [],
+        "output_config": {"effort": "high"},
+    }
+    assert import_request("anthropic", anthropic).unrepresented == [
+        'output_config.effort: not representable ("high")'
+    ]
+    gemini: dict[str, Any] = {"contents": [], "generationConfig": {"responseMimeType": "text/x.enum"}}
+    assert import_request("gemini", gemini).unrepresented[0].startswith("generationConfig.responseMimeType: ")
 
 
 # ---------------------------------------------------------------- the command
@@ -559,6 +647,17 @@ def test_what_is_not_represented_is_counted_per_provider_never_skipped(traffic_c
         assert all(r.unrepresented for r in partial)
         # every partial request contributes at least one named feature to its provider's counts
         assert sum(counts.get(provider, {}).values()) >= len(partial)
+
+
+def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_still_open(
+    traffic_check: ImportCheck,
+) -> None:
+    """Leading system messages -> instructions is allowed, but the json_object format inside it is not sent."""
+    where = "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0"
+    request = next(r for r in traffic_check.requests if r.where.endswith(where))
+    assert "responses-leading-system-as-instructions" in {d.allowed_by for d in request.differences}
+    assert {d.allowed_by for d in request.open} == {"openai-responses-output-format-not-sent"}
+    assert request.verdict == "open"
 
 
 _CITED = re.compile(r"((?:traffic|cassettes)/[^\s;,]+?\.yaml)#(\d+)")

@@ -18,7 +18,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice
 
 #: Top-level keys read into the history or params; ``tool_choice`` auto is the API default when tools are given.
 KNOWN = {
@@ -27,6 +27,7 @@ KNOWN = {
     "messages",
     "tools",
     "tool_choice",
+    "output_config",
     "max_tokens",
     "thinking",
     "temperature",
@@ -189,6 +190,23 @@ def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
     return None if kind == "auto" else "required" if kind == "any" else "none"
 
 
+def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+    """``output_config.format`` ``{"type": "json_schema", "schema"}``; other ``output_config`` keys are named."""
+    if value is None:
+        return None
+    config = obj(value)
+    ledger.rest(config, "output_config", {"format"})
+    fmt = obj(config.get("format"))
+    if not fmt:
+        return None
+    ledger.rest(fmt, "output_config.format", {"type", "schema"})
+    if fmt.get("type") != "json_schema":
+        ledger.note("output_config.format.type", f"format type {show(fmt.get('type'))} not representable")
+        return None
+    schema = fmt.get("schema")
+    return OutputFormat(json_schema=obj(schema) if schema is not None else None)
+
+
 def params(body: Json, ledger: Ledger) -> CallParams:
     ledger.rest(body, "", KNOWN, DEFAULTS)
     thinking: ThinkingParams | None = None
@@ -210,6 +228,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         model=body.get("model"),
         tools=tools or None,
         tool_choice=_tool_choice(body.get("tool_choice"), ledger),
+        output_format=_output_format(body.get("output_config"), ledger),
         max_tokens=body.get("max_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from harness.model import ToolCallPart
-from harness.params import ForcedTool, ToolChoice, ToolSpec
+from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
 
@@ -115,4 +115,42 @@ def openai_tool_choice(value: Any, path: str, ledger: Ledger, nested: bool) -> T
         if isinstance(named.get("name"), str):
             return ForcedTool(name=named["name"])
     ledger.note(path, f"not representable ({show(value)})")
+    return None
+
+
+def openai_output_format(
+    fmt: Json, path: str, ledger: Ledger, schema: Json | None = None
+) -> OutputFormat | None:
+    """An OpenAI output format: ``text`` (the default) is None, ``json_object`` any JSON object,
+    ``json_schema`` its schema (``schema`` holds the name/schema/strict/description object: the
+    format itself in Responses, ``json_schema`` in Chat)."""
+    kind = fmt.get("type")
+    if kind in ("text", "json_object"):
+        ledger.rest(fmt, path, {"type"})
+        return None if kind == "text" else OutputFormat()
+    if kind == "json_schema":
+        spec = fmt if schema is None else schema
+        where = path if schema is None else f"{path}.json_schema"
+        ledger.rest(
+            fmt,
+            path,
+            {"type", "name", "schema", "strict", "description"}
+            if schema is None
+            else {"type", "json_schema"},
+        )
+        ledger.rest(
+            spec,
+            where,
+            {"type", "name", "schema", "strict", "description"}
+            if schema is None
+            else {"name", "schema", "strict", "description"},
+        )
+        strict = spec.get("strict")
+        return OutputFormat(
+            json_schema=obj(spec.get("schema")) if spec.get("schema") is not None else None,
+            name=spec.get("name") if isinstance(spec.get("name"), str) else None,
+            description=spec.get("description") if isinstance(spec.get("description"), str) else None,
+            strict=strict if isinstance(strict, bool) else None,
+        )
+    ledger.note(path, f"output format {show(fmt)} not representable")
     return None

@@ -22,10 +22,10 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice, ToolSpec
 
 KNOWN = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
-CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig"}
+CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig", "responseMimeType", "responseJsonSchema"}
 CONFIG_DEFAULTS: Json = {"responseModalities": ["TEXT"]}
 _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
     "MINIMAL": "minimal",
@@ -220,6 +220,19 @@ def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
     return None
 
 
+def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
+    """``responseMimeType: application/json`` with an optional ``responseJsonSchema``; text/plain is the default."""
+    mime, schema = config.get("responseMimeType"), config.get("responseJsonSchema")
+    if mime in (None, "text/plain") and schema is None:
+        return None
+    if mime != "application/json":
+        ledger.note(
+            "generationConfig.responseMimeType", f"{show(mime)} not representable (only application/json)"
+        )
+        return None
+    return OutputFormat(json_schema=obj(schema) if schema is not None else None)
+
+
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     body = camel(body)
     ledger.rest(body, "", KNOWN)
@@ -270,6 +283,7 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         model=model,
         tools=specs or None,
         tool_choice=_tool_choice(body.get("toolConfig"), ledger),
+        output_format=_output_format(config, ledger),
         max_tokens=config.get("maxOutputTokens"),
         thinking=thinking,
         temperature=config.get("temperature"),
