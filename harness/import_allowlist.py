@@ -159,7 +159,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         _one_text_block,
         evidence="string form accepted: traffic/pydantic-ai/models__test_anthropic__"
         "test_anthropic_model_empty_message_on_history.yaml#0; block form accepted: "
-        "cassettes/anthropic/pai__sonnet45_thinking_tool_use_roundtrip.yaml#0",
+        "traffic/pydantic-ai/models__test_anthropic__test_anthropic_compaction_usage_with_cache_streaming.yaml#0",
     ),
     ImportAllowance(
         "anthropic-consecutive-user-turns-merged",
@@ -220,7 +220,8 @@ ALLOWLIST: tuple[Allowance, ...] = (
         **_rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
         evidence="two leading system messages accepted: traffic/pydantic-ai/models__openrouter__test_"
         "cache__test_openrouter_cache_instructions_gemini_skips_dynamic_e2e.yaml#0; one system message "
-        "accepted: cassettes/openrouter/pai__or_claude45_reasoning_text_signature.yaml#0",
+        "accepted: traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_instructions_"
+        "dynamic_only_e2e.yaml#0",
     ),
     ImportAllowance(
         "chat-n-one",
@@ -230,7 +231,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "n: 1 (one choice) is the API default; CallParams has no n and our adapter never sends it",
         _is(1),
         evidence="n: 1 accepted: traffic/pydantic-ai/models__test_openai__test_extra_headers.yaml#0;"
-        " absent accepted: cassettes/openai-chat/pai__deepseek_reasoner_reasoning_content.yaml#0; Chat "
+        " absent accepted: cassettes/openai-chat/pai__gpt4omini_tool_call_roundtrip.yaml#0; Chat "
         "Completions API reference: n defaults to 1",
     ),
     ImportAllowance(
@@ -242,8 +243,8 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "reasoning can be replayed statelessly; it changes what comes back, not what the request says",
         _is(["reasoning.encrypted_content"]),
         evidence="include absent accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_server_"
-        "tool_pass_history_to_another_provider.yaml#1; include encrypted accepted: traffic/pydantic-ai/"
-        "models__test_openai_responses__test_openai_responses_reasoning_effort.yaml#0",
+        "tool_pass_history_to_another_provider.yaml#1; include encrypted accepted: cassettes/"
+        "openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml#0",
     ),
     ImportAllowance(
         "responses-empty-instructions",
@@ -310,7 +311,8 @@ ALLOWLIST: tuple[Allowance, ...] = (
         **_rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
         evidence="empty assistant message accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_model_retry.yaml#1; function_call items with no message before them accepted: "
-        "cassettes/openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml#1",
+        "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_model_simple_response_"
+        "with_tool_call.yaml#1",
     ),
     ImportAllowance(
         "responses-leading-system-as-instructions",
@@ -373,37 +375,18 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "traffic/pydantic-ai/models__test_google__test_google_model_file_search_grounding_gemini_3"
         "[False].yaml#4",
     ),
-    *(
-        ImportAllowance(
-            f"gemini-snake-case-{where}",
-            "gemini",
-            path,
-            "changed",
-            "the recording client (google-genai) spelled proto fields snake_case; Gemini's JSON accepts "
-            "snake_case and lowerCamel alike and ours sends lowerCamel; accepted only when the object is "
-            "otherwise identical",
-            _same_in_camel,
-            evidence=f"snake_case accepted: {example}; lowerCamel accepted: cassettes/gemini/"
-            "pai__gemini3pro_functioncall_thoughtsig_roundtrip.yaml#1 (contents); proto3 JSON mapping "
-            "accepts both spellings",
-        )
-        for where, path, example in (
-            (
-                "thinking-config",
-                "generationConfig.thinkingConfig",
-                "traffic/pydantic-ai/models__test_google__test_google_model_thinking_part.yaml#0",
-            ),
-            (
-                "function-response",
-                "contents[*].parts[*].functionResponse",
-                "traffic/pydantic-ai/models__test_google__test_google_model_thinking_part.yaml#0",
-            ),
-            (
-                "part",
-                "contents[*].parts[*]",
-                "traffic/pydantic-ai/models__test_google__test_google_model_thinking_part.yaml#0",
-            ),
-        )
+    ImportAllowance(
+        "gemini-snake-case-thinking-config",
+        "gemini",
+        "generationConfig.thinkingConfig",
+        "changed",
+        "the recording client (google-genai) spelled proto fields snake_case; Gemini's JSON accepts "
+        "snake_case and lowerCamel alike and ours sends lowerCamel; accepted only when the object is "
+        "otherwise identical",
+        _same_in_camel,
+        evidence="snake_case include_thoughts accepted: traffic/pydantic-ai/models__test_google__test_google_"
+        "model_thinking_part.yaml#0; lowerCamel thinkingConfig accepted: cassettes/gemini/pai__gemini25pro_"
+        "thought_parts.yaml#0; the proto3 JSON mapping accepts both spellings",
     ),
 )
 

@@ -4,8 +4,10 @@ For each HTTP 200 request of the five providers in some traffic, ``import_reques
 reads it back into a canonical history and params; when it represents the request fully,
 the reference adapter renders it for the same provider and model, and the render is
 compared with the recorded body by JSON path (``closed_loop.diff_json``). A difference
-is accepted only by an entry of ``ALLOWLIST`` (id, provider, path pattern, why,
-evidence); anything else is listed, per provider, as a difference beyond it.
+is accepted only by an entry of ``ALLOWLIST`` (harness/import_allowlist.py: id,
+provider, path pattern, why, evidence); one matched by ``PENDING`` is *open* (our
+adapter's to fix, docs/import-check-decisions.md), never allowed; anything else is
+listed, per provider, as a difference beyond the allowlist.
 """
 
 from __future__ import annotations
