@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from harness import import_shapes as shapes
 from harness.cli import app
 from harness.closed_loop import Difference, LoopContext, diff_json
 from harness.import_allowlist import PENDING_BY_ID, ImportAllowance, Pending
@@ -702,3 +704,88 @@ def test_import_check_command_exits_0_within_the_allowlist_and_1_beyond(
     failed = CliRunner().invoke(app, ["import-check", str(ROOT / "cassettes")])
     assert failed.exit_code == 1
     assert "x.yaml#0: beyond the allowlist: model" in failed.stdout
+
+
+# ---------------------------------------------------------------- the structural rewrites
+
+_SYS = {"role": "system", "content": "a"}
+_USER = {"role": "user", "content": "u"}
+
+
+_REWRITES: list[tuple[Callable[[Any], Any], Any, Any]] = [
+    (
+        shapes.join_leading_system,
+        [_SYS, {"role": "system", "content": "b"}, _USER],
+        [{"role": "system", "content": "a\n\nb"}, _USER],
+    ),
+    (shapes.join_leading_system, [_SYS, _USER], None),
+    (
+        shapes.merge_anthropic_user_turns,
+        [_USER, {"role": "user", "content": [{"type": "text", "text": "v"}]}],
+        [{"role": "user", "content": [{"type": "text", "text": "u"}, {"type": "text", "text": "v"}]}],
+    ),
+    (
+        shapes.hoist_anthropic_system_messages,
+        {"system": "s", "messages": [_USER, {"role": "system", "content": "later"}]},
+        {
+            "system": [{"type": "text", "text": "s"}, {"type": "text", "text": "later"}],
+            "messages": [_USER],
+        },
+    ),
+    (shapes.hoist_anthropic_system_messages, {"messages": [_USER]}, None),
+    (
+        shapes.hoist_chat_system_messages,
+        [_SYS, _USER, {"role": "system", "content": "later"}],
+        [{"role": "system", "content": "a\n\nlater"}, _USER],
+    ),
+    (shapes.hoist_chat_system_messages, [_SYS, _USER], None),
+    (
+        shapes.prepend_placeholder_user,
+        [{"role": "assistant", "content": "hi"}],
+        [
+            {"role": "user", "content": [{"type": "text", "text": shapes.PLACEHOLDER_TEXT}]},
+            {"role": "assistant", "content": "hi"},
+        ],
+    ),
+    (shapes.prepend_placeholder_user, [_USER], None),
+    (
+        shapes.drop_unsigned_thoughts,
+        [
+            {"text": "t", "thought": True},
+            {"text": "s", "thought": True, "thoughtSignature": "x"},
+            {"text": "a"},
+        ],
+        [{"text": "s", "thought": True, "thoughtSignature": "x"}, {"text": "a"}],
+    ),
+    (shapes.drop_unsigned_thoughts, [{"text": "a"}], None),
+    (
+        shapes.merge_gemini_user_contents,
+        [
+            {"role": "user", "parts": [{"functionResponse": {}}]},
+            {"role": "user", "parts": [{"text": "x"}]},
+        ],
+        [{"role": "user", "parts": [{"functionResponse": {}}, {"text": "x"}]}],
+    ),
+    (
+        shapes.drop_empty_assistant_items,
+        [_USER, {"role": "assistant", "content": ""}, {"type": "function_call"}],
+        [_USER, {"type": "function_call"}],
+    ),
+    (
+        shapes.leading_system_to_instructions,
+        {"input": [_SYS, {"role": "developer", "content": "b"}, _USER]},
+        {"instructions": "a\n\nb", "input": [_USER]},
+    ),
+    (shapes.leading_system_to_instructions, {"instructions": "i", "input": [_USER]}, None),
+]
+
+
+@pytest.mark.parametrize(("rewrite", "recorded", "expected"), _REWRITES)
+def test_each_structural_rewrite_does_what_its_rule_says_and_only_when_it_applies(
+    rewrite: Callable[[Any], Any], recorded: Any, expected: Any
+) -> None:
+    result = rewrite(recorded)
+    if expected is None:
+        assert result is None or result == recorded
+    else:
+        assert result == expected
