@@ -3,8 +3,9 @@
 Every entry carries five facts: ``id``, ``provider``, where (a JSON path glob and the
 difference kind), why (``reason``) and ``evidence`` (an accepted recorded request showing
 each form, as ``cassette#index``, or the provider's docs). ``ALLOWLIST`` entries are two
-valid renderings of one canonical request; ``PENDING`` entries are differences decided as
-our adapter's to fix (docs/import-check-decisions.md), reported as open, never allowed.
+valid renderings of one canonical request; ``Pending`` entries (harness/import_pending.py)
+are differences decided as our adapter's to fix (docs/import-check-decisions.md),
+reported as open, never allowed.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import Any, cast
 
 from harness import import_shapes as shapes
 from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
-from harness.closed_loop import Accepts, Allowance, Kind, LoopContext
+from harness.closed_loop import Accepts, Allowance, LoopContext
 
-__all__ = ["ALLOWLIST", "DECISIONS", "PENDING", "PENDING_BY_ID", "ImportAllowance", "Pending", "evidence_of"]
+__all__ = ["ALLOWLIST", "DECISIONS", "ImportAllowance", "Pending", "evidence_of", "rewritten"]
 
 #: Closed-loop allowances that hold for a single request too (defaults, shorthands, recorder
 #: spellings); the loop's evidence is its own test suite (tests/test_closed_loop.py).
@@ -78,10 +79,12 @@ class Pending(ImportAllowance):
 
 
 def _everything() -> tuple[Allowance, ...]:
+    from harness.import_pending import PENDING  # the open entries sit beside these, in their own module
+
     return (*ALLOWLIST, *PENDING)
 
 
-def _rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
+def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
     """The ``accepts``, ``rewrite`` and ``wrap`` of a structural entry (see ``shapes.restructured``)."""
     return {"accepts": shapes.restructured(rewrite, wrap, _everything), "rewrite": rewrite, "wrap": wrap}
 
@@ -169,7 +172,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "consecutive user messages and one user message holding their blocks in order are one turn to the "
         "API (Messages API reference: consecutive user or assistant turns are combined into a single "
         "turn); our adapter merges them",
-        **_rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
+        **rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
         evidence="consecutive user messages accepted: traffic/pydantic-ai/models__test_anthropic_mid_"
         "conversation_system__test_two_mid_conversation_system_prompts_keep_their_order.yaml#0; several "
         "blocks in one user turn accepted: cassettes/anthropic/llmanthropic__haiku35_parallel_tool_use_"
@@ -217,7 +220,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "line carry the same instructions; our adapter sends one system message (openai_chat "
         "system_message). The recorded split only matters for per-message cache_control, which the "
         "importer names as unrepresentable",
-        **_rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
+        **rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
         evidence="two leading system messages accepted: traffic/pydantic-ai/models__openrouter__test_"
         "cache__test_openrouter_cache_instructions_gemini_skips_dynamic_e2e.yaml#0; one system message "
         "accepted: traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_instructions_"
@@ -308,7 +311,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "changed",
         'an assistant message item with content "" says nothing; our adapter leaves empty text out '
         "(with a warning), so the turn is its function_call items alone",
-        **_rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
+        **rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
         evidence="empty assistant message accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_model_retry.yaml#1; function_call items with no message before them accepted: "
         "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_model_simple_response_"
@@ -323,7 +326,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "blank line put the same text first in the model's context (Responses API reference: "
         "instructions is a system or developer message inserted into the context); our adapter sends "
         "the system prompt as instructions",
-        **_rewritten(shapes.leading_system_to_instructions, lambda v: v),
+        **rewritten(shapes.leading_system_to_instructions, lambda v: v),
         evidence="a leading system input message accepted: traffic/pydantic-ai/models__test_openai_"
         "responses__test_prompted_output.yaml#0; instructions accepted: traffic/pydantic-ai/models__test_"
         "openai_responses__test_openai_responses_runs_with_instructions_only.yaml#0",
@@ -369,7 +372,7 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "a thought: true part without a thoughtSignature is an output-only summary: our adapter leaves "
         "unsigned thinking out (docs/mapping-decisions.md, thinking rule) and keeps every signature on "
         "the part that carried it; pydantic-ai replays the summary",
-        **_rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
+        **rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
         evidence="unsigned thought replayed and accepted: traffic/pydantic-ai/models__test_google__test_"
         "google_model_thinking_part.yaml#1; a signed answer part with no thought part accepted: "
         "traffic/pydantic-ai/models__test_google__test_google_model_file_search_grounding_gemini_3"
@@ -389,270 +392,6 @@ ALLOWLIST: tuple[Allowance, ...] = (
         "thought_parts.yaml#0; the proto3 JSON mapping accepts both spellings",
     ),
 )
-
-
-def _placeholder_for_empty(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
-    return recorded == "" and ours == [{"type": "input_text", "text": shapes.PLACEHOLDER_TEXT}]
-
-
-def _a_declaration(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
-    return recorded is None and isinstance(ours, dict) and "name" in ours
-
-
-def _sent_false(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
-    return recorded is True and ours is False
-
-
-_STRICT: tuple[tuple[str, str, Kind, str], ...] = (
-    (
-        "openai-chat",
-        "tools[*].function.strict",
-        "missing",
-        "strict: true accepted: cassettes/openai-chat/pai__gpt4omini_tool_call_roundtrip.yaml#0",
-    ),
-    (
-        "openrouter",
-        "tools[*].function.strict",
-        "missing",
-        "strict: true accepted: traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_"
-        "tool_definitions_gemini_e2e.yaml#0",
-    ),
-    (
-        "openai-responses",
-        "tools[*].strict",
-        "changed",
-        "strict: true accepted: cassettes/openai-responses/pai__gpt55_reasoning_function_call_phase_"
-        "roundtrip.yaml#0",
-    ),
-    (
-        "anthropic",
-        "tools[*].strict",
-        "missing",
-        "strict: true accepted: traffic/pydantic-ai/models__anthropic__test_output__test_strict_true_tool_"
-        "no_output.yaml#0",
-    ),
-)
-
-_TOOL_CHOICE: tuple[tuple[str, str, Any, str], ...] = (
-    (
-        "openai-chat",
-        "tool_choice",
-        "auto",
-        "required accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-openai].yaml#0; "
-        "none: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[none-openai].yaml#0",
-    ),
-    (
-        "openrouter",
-        "tool_choice",
-        "auto",
-        "required accepted: traffic/pydantic-ai/test_ref_sibling_wire_contract__test_ref_sibling_wire_"
-        "contract[qwen-nested-model].yaml#0",
-    ),
-    (
-        "openai-responses",
-        "tool_choice",
-        "auto",
-        "required accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-openai_responses].yaml#0",
-    ),
-    (
-        "anthropic",
-        "tool_choice",
-        {"type": "auto"},
-        "any accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-anthropic].yaml#0; "
-        "a named tool: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[list_single-anthropic].yaml#0",
-    ),
-    (
-        "gemini",
-        "toolConfig",
-        {"functionCallingConfig": {"mode": "AUTO"}},
-        "ANY accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-google].yaml#0; "
-        "ANY with one allowed name: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[list_single-google].yaml#0",
-    ),
-)
-
-
-_OUTPUT_FORMAT: tuple[tuple[str, str, Any, str], ...] = (
-    (
-        "openai-chat",
-        "response_format",
-        {"type": "text"},
-        "json_schema accepted: traffic/pydantic-ai/models__test_openai__test_openai_native_output.yaml#0; "
-        "json_object: traffic/pydantic-ai/models__test_openai__test_openai_prompted_output.yaml#0",
-    ),
-    (
-        "openai-responses",
-        "text",
-        {"format": {"type": "text"}},
-        "json_schema accepted: traffic/pydantic-ai/models__test_openai_responses__test_native_output.yaml#0; "
-        "json_object: traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0",
-    ),
-    (
-        "anthropic",
-        "output_config",
-        {},
-        "format json_schema accepted: traffic/pydantic-ai/models__anthropic__test_output__test_no_tools_"
-        "native_output_strict_true.yaml#0",
-    ),
-    (
-        "gemini",
-        "generationConfig.{responseMimeType,responseJsonSchema}",
-        "text/plain",
-        "application/json with a schema accepted: traffic/pydantic-ai/models__test_google__test_google_native_"
-        "output.yaml#0; without: traffic/pydantic-ai/models__test_google__test_google_prompted_output.yaml#0",
-    ),
-)
-
-
-def _not(default: Any) -> Accepts:
-    """The recorded value is present and is not the API default (ours sent nothing)."""
-
-    def accepts(recorded: Any, ours: Any, ctx: LoopContext) -> bool:
-        return recorded is not None and ours is None and recorded != default
-
-    return accepts
-
-
-#: Differences decided as "our adapter is wrong" (docs/import-check-decisions.md): open, never allowed.
-PENDING: tuple[Pending, ...] = (
-    Pending(
-        "anthropic-inline-system-hoisted",
-        "anthropic",
-        "$",
-        "changed",
-        "a system message inside messages is hoisted into the top-level system prompt, which moves the "
-        "instruction to the start and changes the cached prefix; the traffic shows the model accepts it "
-        "in place",
-        **_rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
-        evidence="in place accepted: traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__"
-        "test_mid_conversation_system_prompt_kept_mid_history.yaml#0 (claude-opus-4-8)",
-        decision="inline-system",
-    ),
-    Pending(
-        "chat-inline-system-hoisted",
-        "openai-chat",
-        "messages",
-        "changed",
-        "a system message after another role is hoisted into the leading system message, which moves the "
-        "instruction to the start; the traffic shows it accepted in place",
-        **_rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
-        evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
-        "tool_availability_portability_matrix[R4-T6-announcement].yaml#0",
-        decision="inline-system",
-    ),
-    Pending(
-        "chat-system-only-placeholder",
-        "openai-chat",
-        "messages[*]",
-        "extra",
-        "a placeholder user message is added after a system-only history; the traffic shows a system-only "
-        "request accepted",
-        lambda recorded, ours, ctx: ours == {"role": "user", "content": shapes.PLACEHOLDER_TEXT},
-        evidence="system-only accepted: traffic/pydantic-ai/models__test_openai__test_openai_model_without_"
-        "system_prompt.yaml#0 (o3-mini)",
-        decision="placeholder-turns",
-    ),
-    Pending(
-        "anthropic-assistant-first-placeholder",
-        "anthropic",
-        "messages",
-        "changed",
-        "a placeholder user turn is invented before an assistant-first history; the traffic shows "
-        "Anthropic accepts a history that starts with an assistant message",
-        **_rewritten(shapes.prepend_placeholder_user, lambda v: {"messages": v}),
-        evidence="assistant-first accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_"
-        "model_empty_message_on_history.yaml#0",
-        decision="placeholder-turns",
-    ),
-    Pending(
-        "responses-empty-user-placeholder",
-        "openai-responses",
-        "input[*].content",
-        "changed",
-        'an empty user message is replaced by the placeholder text; the traffic shows content "" accepted',
-        _placeholder_for_empty,
-        evidence="empty user content accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
-        "openai_responses_runs_with_instructions_only.yaml#0",
-        decision="placeholder-turns",
-    ),
-    Pending(
-        "gemini-tool-result-media-merged",
-        "gemini",
-        "contents",
-        "changed",
-        "a user content that follows a functionResponse content is merged into it (functionResponse and "
-        "inlineData parts in one content); the traffic shows the separate contents accepted and reports "
-        "show the merged form rejected",
-        **_rewritten(shapes.merge_gemini_user_contents, lambda v: {"contents": v}),
-        evidence="separate contents accepted: traffic/pydantic-ai/models__test_multimodal_tool_returns__"
-        "test_multimodal_tool_return_matrix[tool_return_content-binary-image-google_2_5].yaml#1; merged "
-        "form reported rejected: github.com/vellum-ai/vellum-assistant/pull/1901",
-        decision="gemini-tool-result-media",
-    ),
-    Pending(
-        "gemini-derived-declaration",
-        "gemini",
-        "tools[*].functionDeclarations[*]",
-        "extra",
-        "a declaration is derived for a tool the history calls but the request does not declare, offering "
-        "the model a tool the caller did not; the traffic shows Gemini accepts the undeclared call",
-        _a_declaration,
-        evidence="undeclared call in history accepted: traffic/pydantic-ai/models__test_multimodal_tool_"
-        "returns__test_multimodal_tool_return_matrix[direct-binary-image-google_gemini3].yaml#1",
-        decision="gemini-derived-declarations",
-    ),
-    *(
-        Pending(
-            f"{provider}-tool-strict-not-sent",
-            provider,
-            path,
-            kind,
-            "ToolSpec.strict carries the tool's strict flag; our adapter does not send it"
-            + (" (it always sends strict: false)" if kind == "changed" else ""),
-            _sent_false if kind == "changed" else _is(True),
-            evidence=evidence,
-            decision="tool-strict",
-        )
-        for provider, path, kind, evidence in _STRICT
-    ),
-    *(
-        Pending(
-            f"{provider}-tool-choice-not-sent",
-            provider,
-            path,
-            "missing",
-            "CallParams.tool_choice carries a tool choice other than auto (none, required, one named tool); "
-            "our adapter does not send it",
-            _not(default),
-            evidence=evidence,
-            decision="tool-choice",
-        )
-        for provider, path, default, evidence in _TOOL_CHOICE
-    ),
-    *(
-        Pending(
-            f"{provider}-output-format-not-sent",
-            provider,
-            path,
-            "missing",
-            "CallParams.output_format carries structured output (any JSON object, or a JSON Schema); our "
-            "adapter does not send it",
-            _not(default),
-            evidence=evidence,
-            decision="output-format",
-        )
-        for provider, path, default, evidence in _OUTPUT_FORMAT
-    ),
-)
-
-
-PENDING_BY_ID = {p.id: p for p in PENDING}
 
 
 def evidence_of(entry: Allowance) -> str:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.closed_loop import Allowance, Difference, LoopContext, diff_json
-from harness.import_allowlist import ALLOWLIST, PENDING, PENDING_BY_ID, ImportAllowance, Pending, evidence_of
+from harness.import_allowlist import ALLOWLIST, ImportAllowance, Pending, evidence_of
+from harness.import_pending import PENDING, PENDING_BY_ID
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.targets import get_target
 from harness.traffic import load_traffic
