@@ -346,7 +346,9 @@ def import_check(
     """Import every accepted recorded request, render it with the reference adapter, and diff the two.
 
     Per provider: imported, fully represented, identical, different within the documented
-    allowlist (harness/import_check.py), different beyond it (with the paths).
+    allowlist (harness/import_allowlist.py), open (an adapter change decided in
+    docs/import-check-decisions.md), different beyond the allowlist (with the paths).
+    Exit 1 when any request differs beyond the allowlist.
     """
     from harness.import_check import check_traffic, render_json, render_markdown, render_text
     from harness.progress import progress_bar
@@ -362,3 +364,5 @@ def import_check(
             render_json(check) if as_json else render_markdown(check) if markdown else render_text(check)
         ).rstrip("\n")
     )
+    if any(r.verdict == "beyond" for r in check.requests):
+        raise typer.Exit(1)

@@ -4,192 +4,70 @@ For each HTTP 200 request of the five providers in some traffic, ``import_reques
 reads it back into a canonical history and params; when it represents the request fully,
 the reference adapter renders it for the same provider and model, and the render is
 compared with the recorded body by JSON path (``harness.jsondiff.diff_json``). A difference
-is accepted only by an entry of ``ALLOWLIST`` (id, provider, path pattern, why,
-evidence); anything else is listed, per provider, as a difference beyond it.
+is accepted only by an entry of ``ALLOWLIST`` (harness/import_allowlist.py: id,
+provider, path pattern, why, evidence); one matched by ``PENDING`` is *open* (our
+adapter's to fix, docs/import-check-decisions.md), never allowed; anything else is
+listed, per provider, as a difference beyond the allowlist.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
+from harness.import_allowlist import ALLOWLIST, ImportAllowance, Pending, evidence_of
+from harness.import_pending import PENDING, PENDING_BY_ID
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
-from harness.jsondiff import Accepts, DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
-__all__ = ["ALLOWLIST", "CheckedRequest", "ImportCheck", "check_traffic"]
-
-#: Closed-loop allowances that hold for a single request too (defaults, shorthands, recorder
-#: spellings); the loop's evidence is its own test suite (tests/test_closed_loop.py).
-_FROM_LOOP = {
-    "anthropic-tool-choice-auto",
-    "anthropic-empty-tool-description",
-    "anthropic-is-error-false",
-    "anthropic-tool-result-string-content",
-    "chat-tool-choice-auto",
-    "chat-empty-tool-description",
-    "chat-assistant-null-content",
-    "responses-tool-choice-auto",
-    "responses-null-tool-description",
-    "responses-store-false",
-    "responses-message-type",
-    "responses-user-content-string",
-    "responses-output-text-logprobs",
-    "gemini-response-modalities-text",
-    "gemini-snake-case-field",
-    "gemini-signature-base64url",
-    "gemini-function-response-key",
-    "openrouter-stream-options",
-    "openrouter-stream-false",
-}
+__all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_traffic"]
 
 
-def _is(expected: Any) -> Accepts:
-    """The one-sided value must be exactly ``expected`` (a default the other side left implicit)."""
-
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        value = recorded if recorded is not None else ours
-        return type(value) is type(expected) and value == expected
-
-    return accepts
+_BY_ID: dict[str, JsonAllowance] = {a.id: a for a in (*ALLOWLIST, *PENDING)}
 
 
-def _is_null(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is None and ours is None
+def _entry_json(entry: JsonAllowance) -> dict[str, str]:
+    return {
+        "id": entry.id,
+        "provider": entry.provider,
+        "path": entry.where,
+        "why": entry.why,
+        "evidence": evidence_of(entry),
+    }
 
 
-def _camel_deep(value: Any) -> Any:
-    if isinstance(value, dict):
-        items = cast(dict[str, Any], value).items()
-        return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): _camel_deep(v) for k, v in items}
-    if isinstance(value, list):
-        return [_camel_deep(v) for v in cast(list[Any], value)]
-    return value
+def _open_refs(request: CheckedRequest) -> list[str]:
+    return sorted({PENDING_BY_ID[d.allowed_by].see for d in request.open if d.allowed_by})
 
 
-def _same_in_camel(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    """The same object once every snake_case key of the recorded one is spelled lowerCamel."""
-    return isinstance(recorded, dict) and recorded != ours and _camel_deep(recorded) == ours
+def unrepresented_counts(requests: Iterable[CheckedRequest]) -> dict[str, dict[str, int]]:
+    """Per provider: how many requests each unrepresentable feature kept from full representation.
+
+    A feature is an unrepresented line with list indices as ``[*]`` and the shown value cut
+    off (``tools[*].defer_loading: not representable``); one count per request.
+    """
+    out: dict[str, dict[str, int]] = {}
+    for request in requests:
+        features = {_feature(line) for line in request.unrepresented}
+        counts = out.setdefault(request.provider, {})
+        for feature in features:
+            counts[feature] = counts.get(feature, 0) + 1
+    return {p: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for p, c in sorted(out.items())}
 
 
-def _one_text_block(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return isinstance(recorded, str) and ours == [{"type": "text", "text": recorded}]
-
-
-ALLOWLIST: tuple[JsonAllowance, ...] = (
-    *(a for a in LOOP_ALLOWLIST if a.id in _FROM_LOOP),
-    *(
-        JsonAllowance(
-            f"{provider}-stream-false",
-            provider,
-            "stream",
-            "stream: false is the API default; our adapter sends stream only when streaming",
-            kind="missing",
-            accepts=_is(False),
-        )
-        for provider in ("anthropic", "openai-chat", "openai-responses")
-    ),
-    JsonAllowance(
-        "anthropic-system-string",
-        "anthropic",
-        "system",
-        "a string system is shorthand for one text block (system is string | TextBlockParam[]); ours sends "
-        "the same text as [{type: text}]",
-        kind="changed",
-        accepts=_one_text_block,
-    ),
-    JsonAllowance(
-        "openrouter-tool-choice-auto",
-        "openrouter",
-        "tool_choice",
-        "tool_choice 'auto' is the default when tools are given (OpenRouter follows the Chat Completions "
-        "schema); CallParams has no tool_choice",
-        kind="missing",
-        accepts=_is("auto"),
-    ),
-    JsonAllowance(
-        "openrouter-empty-tool-description",
-        "openrouter",
-        "tools[*].function.description",
-        "an empty description is the same as none; our adapter omits empty descriptions",
-        kind="missing",
-        accepts=_is(""),
-    ),
-    JsonAllowance(
-        "openrouter-reasoning-enabled",
-        "openrouter",
-        "reasoning.enabled",
-        "reasoning.enabled: true is implied by reasoning.effort / max_tokens (OpenRouter reasoning docs); "
-        "ours sends the effort alone",
-        kind="missing",
-        accepts=_is(True),
-    ),
-    JsonAllowance(
-        "responses-include-encrypted",
-        "openai-responses",
-        "include",
-        "with store: false (responses-store-false) our adapter asks for reasoning.encrypted_content so "
-        "reasoning can be replayed statelessly; it changes what comes back, not what the request says",
-        kind="extra",
-        accepts=_is(["reasoning.encrypted_content"]),
-    ),
-    JsonAllowance(
-        "responses-empty-instructions",
-        "openai-responses",
-        "instructions",
-        "empty instructions are the same as none; our adapter omits them",
-        kind="missing",
-        accepts=_is(""),
-    ),
-    JsonAllowance(
-        "responses-null-item-status",
-        "openai-responses",
-        "input[*].status",
-        "status: null on a replayed item is the same as none",
-        kind="missing",
-        accepts=_is_null,
-    ),
-    JsonAllowance(
-        "gemini-empty-generation-config",
-        "gemini",
-        "generationConfig",
-        "an empty generationConfig is the same as none; our adapter omits it",
-        kind="missing",
-        accepts=_is({}),
-    ),
-    JsonAllowance(
-        "gemini-system-instruction-role",
-        "gemini",
-        "systemInstruction.role",
-        "the recording client labels systemInstruction with role 'user'; the role of a system instruction "
-        "is not used (ours sends parts only, and our rendered requests are accepted without it)",
-        kind="missing",
-        accepts=_is("user"),
-    ),
-    *(
-        JsonAllowance(
-            f"gemini-snake-case-{where}",
-            "gemini",
-            path,
-            "the recording client (google-genai) spelled proto fields snake_case; Gemini's JSON accepts "
-            "snake_case and lowerCamel alike and ours sends lowerCamel; accepted only when the object is "
-            "otherwise identical",
-            kind="changed",
-            accepts=_same_in_camel,
-        )
-        for where, path in (
-            ("thinking-config", "generationConfig.thinkingConfig"),
-            ("function-response", "contents[*].parts[*].functionResponse"),
-            ("part", "contents[*].parts[*]"),
-        )
-    ),
-)
+def _feature(line: str) -> str:
+    """A line without its list indices and, for "not representable (VALUE)", without the value."""
+    path, _, reason = line.partition(": ")
+    if reason.startswith(("not representable (", "not a boolean (")):
+        reason = reason.split(" (", 1)[0]
+    return re.sub(r"\[\d+\]", "[*]", path) + ": " + reason
 
 
 @dataclass
@@ -207,6 +85,11 @@ class CheckedRequest:
         return [d for d in self.differences if d.allowed_by is None]
 
     @property
+    def open(self) -> list[JsonDifference]:
+        """Differences decided as our adapter's to fix (``PENDING``): open, not allowed."""
+        return [d for d in self.differences if d.allowed_by in PENDING_BY_ID]
+
+    @property
     def verdict(self) -> str:
         if self.error is not None:
             return "not-imported"
@@ -214,7 +97,9 @@ class CheckedRequest:
             return "partial"
         if not self.differences:
             return "identical"
-        return "beyond" if self.beyond else "allowed"
+        if self.beyond:
+            return "beyond"
+        return "open" if self.open else "allowed"
 
 
 @dataclass
@@ -223,7 +108,7 @@ class ImportCheck:
     skipped: dict[str, int] = field(default_factory=dict[str, int])
 
     def figures(self) -> dict[str, dict[str, int]]:
-        """Per provider: accepted requests, imported, fully represented, identical, within and beyond the allowlist."""
+        """Per provider: accepted, imported, fully represented, identical, within the allowlist, open, beyond it."""
         out: dict[str, dict[str, int]] = {}
         for provider in PROVIDERS:
             mine = [r for r in self.requests if r.provider == provider]
@@ -231,9 +116,10 @@ class ImportCheck:
             out[provider] = {
                 "accepted": len(mine),
                 "imported": sum(v != "not-imported" for v in verdicts),
-                "represented": sum(v in ("identical", "allowed", "beyond") for v in verdicts),
+                "represented": sum(v in ("identical", "allowed", "open", "beyond") for v in verdicts),
                 "identical": verdicts.count("identical"),
                 "within_allowlist": verdicts.count("allowed"),
+                "open_adapter_change": verdicts.count("open"),
                 "beyond_allowlist": verdicts.count("beyond"),
             }
         return out
@@ -242,14 +128,19 @@ class ImportCheck:
         return {
             "figures": self.figures(),
             "skipped": dict(sorted(self.skipped.items())),
-            "allowlist": [
-                {"id": a.id, "provider": a.provider, "path": a.where, "why": a.why} for a in ALLOWLIST
-            ],
+            "allowlist": [_entry_json(a) for a in ALLOWLIST],
+            "pending": [{**_entry_json(p), "see": p.see} for p in PENDING],
             "beyond": [
                 {"provider": r.provider, "where": r.where, "paths": sorted({d.path for d in r.beyond})}
                 for r in self.requests
                 if r.verdict == "beyond"
             ],
+            "open": [
+                {"provider": r.provider, "where": r.where, "see": _open_refs(r)}
+                for r in self.requests
+                if r.verdict == "open"
+            ],
+            "unrepresented": unrepresented_counts(self.requests),
             "not_imported": [
                 {"where": r.where, "error": r.error} for r in self.requests if r.error is not None
             ],
@@ -265,8 +156,23 @@ def _check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Che
     if imported.unrepresented:
         return checked
     rendered = get_target("reference").render(provider, imported.history, imported.params)
-    checked.differences = diff_json(body, rendered.body, DiffContext(provider, stem), ALLOWLIST)
+    ctx, entries = DiffContext(provider, stem), (*ALLOWLIST, *PENDING)
+    differences = diff_json(body, rendered.body, ctx, entries)
+    checked.differences = [*differences, *(inner for d in differences for inner in _open_inside(d, ctx))]
     return checked
+
+
+def _open_inside(difference: JsonDifference, ctx: DiffContext) -> list[JsonDifference]:
+    """The open differences inside a node a structural allowance accepted (it hides them otherwise)."""
+    entry = _BY_ID.get(difference.allowed_by or "")
+    if not isinstance(entry, ImportAllowance) or isinstance(entry, Pending):
+        return []
+    if entry.rewrite is None or entry.wrap is None:
+        return []
+    rest = [a for a in (*ALLOWLIST, *PENDING) if a.id != entry.id]
+    rewritten = entry.rewrite(copy.deepcopy(difference.recorded))
+    inner = diff_json(entry.wrap(rewritten), entry.wrap(difference.ours), ctx, rest)
+    return [d for d in inner if d.allowed_by in PENDING_BY_ID]
 
 
 def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
@@ -287,17 +193,29 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
 
 
 def render_text(check: ImportCheck) -> str:
-    """The figures as a table, then each request that differs beyond the allowlist with its paths."""
-    cols = ("accepted", "imported", "represented", "identical", "within_allowlist", "beyond_allowlist")
-    lines = ["provider          " + "  ".join(f"{c:>16}" for c in cols)]
+    """The figures as a table, then each request that differs beyond the allowlist or is open, with why."""
+    cols = (
+        "accepted",
+        "imported",
+        "represented",
+        "identical",
+        "within_allowlist",
+        "open_adapter_change",
+        "beyond_allowlist",
+    )
+    lines = ["provider          " + "  ".join(f"{c:>19}" for c in cols)]
     for provider, row in check.figures().items():
-        lines.append(f"{provider:<18}" + "  ".join(f"{row[c]:>16}" for c in cols))
+        lines.append(f"{provider:<18}" + "  ".join(f"{row[c]:>19}" for c in cols))
     for key, n in sorted(check.skipped.items()):
         lines.append(f"skipped: {n} request(s) of {key} (not read by the importer)")
     for r in check.requests:
         if r.verdict == "beyond":
             lines.append(
                 f"{r.provider} {r.where}: beyond the allowlist: {', '.join(sorted({d.path for d in r.beyond}))}"
+            )
+        elif r.verdict == "open":
+            lines.append(
+                f"{r.provider} {r.where}: open: adapter change pending (see {', '.join(_open_refs(r))})"
             )
     return "\n".join(lines)
 
@@ -307,18 +225,29 @@ def render_json(check: ImportCheck) -> str:
 
 
 def render_markdown(check: ImportCheck) -> str:
-    """The figures table docs/audits/pydantic-ai-traffic.md shows (a test keeps it equal to a fresh run)."""
+    """The figures table docs/audits/import-check.md shows (a test keeps it equal to a fresh run)."""
     lines = [
-        "| provider | accepted | imported | fully represented | identical | within allowlist | beyond allowlist |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| provider | accepted | imported | fully represented | identical | within allowlist "
+        "| open: adapter change pending | beyond allowlist |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for provider, row in check.figures().items():
-        share = f"{row['represented']} ({100 * row['represented'] // max(row['imported'], 1)}%)"
+        share = f"{row['represented']} ({100 * row['represented'] // max(row['accepted'], 1)}%)"
         lines.append(
             f"| {provider} | {row['accepted']} | {row['imported']} | {share} | {row['identical']} "
-            f"| {row['within_allowlist']} | {row['beyond_allowlist']} |"
+            f"| {row['within_allowlist']} | {row['open_adapter_change']} | {row['beyond_allowlist']} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def render_unrepresented_markdown(check: ImportCheck) -> str:
+    """Per provider, each feature the importer cannot represent and how many requests it kept partial."""
+    lines: list[str] = []
+    for provider, counts in unrepresented_counts(check.requests).items():
+        lines.append(f"**{provider}**\n")
+        lines.extend(f"- {n}: `{feature}`" for feature, n in counts.items())
+        lines.append("")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:

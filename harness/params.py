@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
-__all__ = ["CallParams", "ThinkingParams", "ToolSpec"]
+__all__ = ["CallParams", "ForcedTool", "OutputFormat", "ThinkingParams", "ToolChoice", "ToolSpec"]
 
 
 class _Params(BaseModel):
@@ -14,13 +14,19 @@ class _Params(BaseModel):
 
 
 class ToolSpec(_Params):
-    """A function tool: name, description and a JSON Schema for its arguments."""
+    """A function tool: name, description and a JSON Schema for its arguments.
+
+    ``strict`` is the provider's strict-schema flag (OpenAI ``strict``, Anthropic ``strict``);
+    None leaves it to the provider's default. The reference adapters do not send it yet
+    (docs/import-check-decisions.md#tool-strict).
+    """
 
     name: str
     description: str = ""
     parameters: dict[str, JsonValue] = Field(
         default_factory=lambda: {"type": "object", "properties": {}}  # pyright: ignore[reportUnknownLambdaType]
     )
+    strict: StrictBool | None = None
 
 
 class ThinkingParams(_Params):
@@ -36,10 +42,39 @@ class ThinkingParams(_Params):
     include_thoughts: StrictBool = True
 
 
+class ForcedTool(_Params):
+    """A tool choice that forces one named tool."""
+
+    name: str
+
+
+#: ``none`` (no tool), ``required`` (some tool), or one named tool; None is the provider's
+#: default, ``auto``. The reference adapters do not send it yet
+#: (docs/import-check-decisions.md#tool-choice).
+ToolChoice = Literal["none", "required"] | ForcedTool
+
+
+class OutputFormat(_Params):
+    """Structured output: the reply is one JSON value, matching ``json_schema`` when it is given.
+
+    No ``json_schema`` is "any JSON object" (OpenAI ``json_object``, Gemini
+    ``responseMimeType: application/json`` alone). ``name``, ``description`` and ``strict``
+    are OpenAI's ``json_schema`` fields. The reference adapters do not send it yet
+    (docs/import-check-decisions.md#output-format).
+    """
+
+    json_schema: dict[str, JsonValue] | None = None
+    name: str | None = None
+    description: str | None = None
+    strict: StrictBool | None = None
+
+
 class CallParams(_Params):
     model: str | None = None
     system: str | None = None
     tools: list[ToolSpec] | None = None
+    tool_choice: ToolChoice | None = None
+    output_format: OutputFormat | None = None
     max_tokens: int | None = Field(default=None, ge=1)
     thinking: ThinkingParams | None = None
     temperature: float | None = None

@@ -18,10 +18,21 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice
 
 #: Top-level keys read into the history or params; ``tool_choice`` auto is the API default when tools are given.
-KNOWN = {"model", "system", "messages", "tools", "max_tokens", "thinking", "temperature", "stream"}
+KNOWN = {
+    "model",
+    "system",
+    "messages",
+    "tools",
+    "tool_choice",
+    "output_config",
+    "max_tokens",
+    "thinking",
+    "temperature",
+    "stream",
+}
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
 
 
@@ -117,7 +128,10 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
 
 
 def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
-    """Messages in order; a user turn's tool_result blocks become tool messages before its other content."""
+    """Messages in order; a user turn's tool_result blocks become tool messages before its other content.
+
+    A ``system`` message inside ``messages`` stays a system message at its place in the history.
+    """
     out: list[HistoryEvent] = []
     model = body.get("model") if isinstance(body.get("model"), str) else None
     system = body.get("system")
@@ -129,9 +143,17 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
         ledger.rest(message, path, {"role", "content"})
-        content = message.get("content")
+        content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
-        if message.get("role") == "assistant":
+        if role == "system":  # a system message inside messages, in place (accepted by some models)
+            out.append(
+                SystemMessage(parts=[TextPart(text=t) for t in _texts(blocks, f"{path}.content", ledger)])
+            )
+            continue
+        if role not in ("user", "assistant"):
+            ledger.note(path, f"message role {show(role)} not representable")
+            continue
+        if role == "assistant":
             out.append(_assistant(blocks, f"{path}.content", model, calls, ledger))
             continue
         user: list[ContentPart] = []
@@ -154,6 +176,37 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     return out
 
 
+def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
+    """``auto`` (the default) is None, ``any`` is required, ``none`` stays, ``tool`` forces its name."""
+    choice = obj(value)
+    kind = choice.get("type")
+    if value is None or kind not in ("auto", "any", "none", "tool"):
+        if value is not None:
+            ledger.note("tool_choice", f"not representable ({show(value)})")
+        return None
+    ledger.rest(choice, "tool_choice", {"type", "name"} if kind == "tool" else {"type"})
+    if kind == "tool":
+        return ForcedTool(name=str(choice.get("name", "")))
+    return None if kind == "auto" else "required" if kind == "any" else "none"
+
+
+def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+    """``output_config.format`` ``{"type": "json_schema", "schema"}``; other ``output_config`` keys are named."""
+    if value is None:
+        return None
+    config = obj(value)
+    ledger.rest(config, "output_config", {"format"})
+    fmt = obj(config.get("format"))
+    if not fmt:
+        return None
+    ledger.rest(fmt, "output_config.format", {"type", "schema"})
+    if fmt.get("type") != "json_schema":
+        ledger.note("output_config.format.type", f"format type {show(fmt.get('type'))} not representable")
+        return None
+    schema = fmt.get("schema")
+    return OutputFormat(json_schema=obj(schema) if schema is not None else None)
+
+
 def params(body: Json, ledger: Ledger) -> CallParams:
     ledger.rest(body, "", KNOWN, DEFAULTS)
     thinking: ThinkingParams | None = None
@@ -174,6 +227,8 @@ def params(body: Json, ledger: Ledger) -> CallParams:
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        tool_choice=_tool_choice(body.get("tool_choice"), ledger),
+        output_format=_output_format(body.get("output_config"), ledger),
         max_tokens=body.get("max_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show, tool_spec
+from harness.importer.common import (
+    Calls,
+    Json,
+    Ledger,
+    arr,
+    effort,
+    obj,
+    openai_output_format,
+    openai_tool_choice,
+    show,
+    tool_spec,
+)
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -18,11 +29,21 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams
+from harness.params import CallParams, OutputFormat, ThinkingParams
 
-KNOWN = {"model", "messages", "tools", "max_tokens", "max_completion_tokens", "temperature", "stream"}
+KNOWN = {
+    "model",
+    "messages",
+    "tools",
+    "tool_choice",
+    "response_format",
+    "max_tokens",
+    "max_completion_tokens",
+    "temperature",
+    "stream",
+}
 #: Values equal to the API default are represented by their absence.
-DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}}
+DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}, "n": 1}
 
 
 def _texts(content: Any, path: str, ledger: Ledger) -> list[str]:
@@ -146,6 +167,14 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
     return out
 
 
+def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+    """``response_format``: text (the default), json_object, or json_schema with its ``json_schema`` object."""
+    if value is None:
+        return None
+    fmt = obj(value)
+    return openai_output_format(fmt, "response_format", ledger, obj(fmt.get("json_schema")))
+
+
 def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     known = set(KNOWN) | ({"reasoning"} if provider == "openrouter" else {"reasoning_effort"})
     ledger.rest(body, "", known, DEFAULTS)
@@ -170,6 +199,8 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=True),
+        output_format=_output_format(body.get("response_format"), ledger),
         max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
         thinking=thinking,
         temperature=body.get("temperature"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from harness.model import ToolCallPart
-from harness.params import ToolSpec
+from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
 
@@ -67,13 +67,16 @@ class Calls:
 
 
 def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str]) -> ToolSpec:
-    """One function tool; keys beyond name/description/schema are named, not dropped."""
-    ledger.rest(tool, path, {"name", "description", schema_key, *extra_known}, {"description": ""})
-    schema = tool.get(schema_key)
+    """One function tool with its ``strict`` flag; keys beyond name/description/schema/strict are named."""
+    ledger.rest(tool, path, {"name", "description", schema_key, "strict", *extra_known}, {"description": ""})
+    schema, strict = tool.get(schema_key), tool.get("strict")
+    if strict is not None and not isinstance(strict, bool):
+        ledger.note(f"{path}.strict", f"not a boolean ({show(strict)})")
     return ToolSpec(
         name=str(tool.get("name", "")),
         description=str(tool.get("description") or ""),
         parameters=obj(schema) if schema is not None else {"type": "object", "properties": {}},
+        strict=strict if isinstance(strict, bool) else None,
     )
 
 
@@ -93,3 +96,61 @@ def effort(value: Any, path: str, ledger: Ledger) -> Literal["minimal", "low", "
     if known is None:
         ledger.note(path, f"effort {show(value)} not representable")
     return known
+
+
+def openai_tool_choice(value: Any, path: str, ledger: Ledger, nested: bool) -> ToolChoice | None:
+    """Chat / Responses ``tool_choice``: ``auto`` (the default) is None; ``none`` and ``required`` stay;
+    a function choice (``{"type": "function", "function": {"name"}}`` in Chat, ``{"type": "function",
+    "name"}`` in Responses when not ``nested``) forces that tool; anything else is named."""
+    if value is None or value == "auto":
+        return None
+    if value in ("none", "required"):
+        return cast(ToolChoice, value)
+    choice = obj(value)
+    if choice.get("type") == "function":
+        ledger.rest(choice, path, {"type", "function"} if nested else {"type", "name"})
+        named = obj(choice.get("function")) if nested else choice
+        if nested:
+            ledger.rest(named, f"{path}.function", {"name"})
+        if isinstance(named.get("name"), str):
+            return ForcedTool(name=named["name"])
+    ledger.note(path, f"not representable ({show(value)})")
+    return None
+
+
+def openai_output_format(
+    fmt: Json, path: str, ledger: Ledger, schema: Json | None = None
+) -> OutputFormat | None:
+    """An OpenAI output format: ``text`` (the default) is None, ``json_object`` any JSON object,
+    ``json_schema`` its schema (``schema`` holds the name/schema/strict/description object: the
+    format itself in Responses, ``json_schema`` in Chat)."""
+    kind = fmt.get("type")
+    if kind in ("text", "json_object"):
+        ledger.rest(fmt, path, {"type"})
+        return None if kind == "text" else OutputFormat()
+    if kind == "json_schema":
+        spec = fmt if schema is None else schema
+        where = path if schema is None else f"{path}.json_schema"
+        ledger.rest(
+            fmt,
+            path,
+            {"type", "name", "schema", "strict", "description"}
+            if schema is None
+            else {"type", "json_schema"},
+        )
+        ledger.rest(
+            spec,
+            where,
+            {"type", "name", "schema", "strict", "description"}
+            if schema is None
+            else {"name", "schema", "strict", "description"},
+        )
+        strict = spec.get("strict")
+        return OutputFormat(
+            json_schema=obj(spec.get("schema")) if spec.get("schema") is not None else None,
+            name=spec.get("name") if isinstance(spec.get("name"), str) else None,
+            description=spec.get("description") if isinstance(spec.get("description"), str) else None,
+            strict=strict if isinstance(strict, bool) else None,
+        )
+    ledger.note(path, f"output format {show(fmt)} not representable")
+    return None

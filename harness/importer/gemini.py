@@ -22,10 +22,10 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice, ToolSpec
 
-KNOWN = {"contents", "systemInstruction", "tools", "generationConfig"}
-CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig"}
+KNOWN = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
+CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig", "responseMimeType", "responseJsonSchema"}
 CONFIG_DEFAULTS: Json = {"responseModalities": ["TEXT"]}
 _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
     "MINIMAL": "minimal",
@@ -56,21 +56,36 @@ def _implied_mime(url: str) -> str | None:
     return _IMAGE_EXTENSIONS.get(posixpath.splitext(urlsplit(url).path)[1].lower())
 
 
+#: The canonical model holds images only; audio, video and documents are named, never read as images.
+_NOT_IMAGE = "{} data not representable (the canonical model holds images only)"
+
+
+def _is_image(mime: Any) -> bool:
+    return isinstance(mime, str) and mime.lower().startswith("image/")
+
+
 def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     if "text" in part:
         ledger.rest(part, path, {"text"})
         return TextPart(text=str(part["text"]))
     inline = camel(obj(part.get("inlineData")))
     if inline:
+        if not _is_image(inline.get("mimeType")):
+            ledger.note(f"{path}.inlineData", _NOT_IMAGE.format(show(inline.get("mimeType"))))
+            return None
         ledger.rest(part, path, {"inlineData"})
         ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
         return ImageURLPart(url=f"data:{inline.get('mimeType')};base64,{inline.get('data')}")
     file_data = camel(obj(part.get("fileData")))
     if file_data:
+        uri = str(file_data.get("fileUri", ""))
+        mime = file_data.get("mimeType") or _implied_mime(uri)
+        if mime is not None and not _is_image(mime):
+            ledger.note(f"{path}.fileData", _NOT_IMAGE.format(show(mime)))
+            return None
         ledger.rest(part, path, {"fileData"})
-        implied = {"mimeType": _implied_mime(str(file_data.get("fileUri", "")))}
-        ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, implied)
-        return ImageURLPart(url=str(file_data.get("fileUri")))
+        ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, {"mimeType": _implied_mime(uri)})
+        return ImageURLPart(url=uri)
     ledger.note(path, f"part with keys {sorted(part)} not representable")
     return None
 
@@ -187,6 +202,37 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     return (match.group(1), match.group(2) is not None) if match else (None, False)
 
 
+def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
+    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, and ANY
+    with one ``allowedFunctionNames`` forces it; VALIDATED, several names and other keys are named."""
+    if value is None:
+        return None
+    config = camel(obj(value))
+    ledger.rest(config, "toolConfig", {"functionCallingConfig"})
+    calling = camel(obj(config.get("functionCallingConfig")))
+    ledger.rest(calling, "toolConfig.functionCallingConfig", {"mode", "allowedFunctionNames"})
+    mode, names = str(calling.get("mode", "AUTO")).upper(), arr(calling.get("allowedFunctionNames"))
+    if mode == "ANY" and len(names) == 1 and isinstance(names[0], str):
+        return ForcedTool(name=names[0])
+    if not names and mode in ("AUTO", "NONE", "ANY"):
+        return None if mode == "AUTO" else "none" if mode == "NONE" else "required"
+    ledger.note("toolConfig.functionCallingConfig", f"not representable ({show(calling)})")
+    return None
+
+
+def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
+    """``responseMimeType: application/json`` with an optional ``responseJsonSchema``; text/plain is the default."""
+    mime, schema = config.get("responseMimeType"), config.get("responseJsonSchema")
+    if mime in (None, "text/plain") and schema is None:
+        return None
+    if mime != "application/json":
+        ledger.note(
+            "generationConfig.responseMimeType", f"{show(mime)} not representable (only application/json)"
+        )
+        return None
+    return OutputFormat(json_schema=obj(schema) if schema is not None else None)
+
+
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     body = camel(body)
     ledger.rest(body, "", KNOWN)
@@ -236,6 +282,8 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     return CallParams(
         model=model,
         tools=specs or None,
+        tool_choice=_tool_choice(body.get("toolConfig"), ledger),
+        output_format=_output_format(config, ledger),
         max_tokens=config.get("maxOutputTokens"),
         thinking=thinking,
         temperature=config.get("temperature"),

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show, tool_spec
+from harness.importer.common import (
+    Calls,
+    Json,
+    Ledger,
+    arr,
+    effort,
+    obj,
+    openai_output_format,
+    openai_tool_choice,
+    show,
+    tool_spec,
+)
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -18,13 +29,15 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams
+from harness.params import CallParams, OutputFormat, ThinkingParams
 
 KNOWN = {
     "model",
     "instructions",
     "input",
     "tools",
+    "tool_choice",
+    "text",
     "max_output_tokens",
     "reasoning",
     "temperature",
@@ -187,6 +200,15 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     return out
 
 
+def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+    """``text.format``: text (the default), json_object, or json_schema; other ``text`` keys are named."""
+    if value is None:
+        return None
+    text = obj(value)
+    ledger.rest(text, "text", {"format"})
+    return openai_output_format(obj(text.get("format")), "text.format", ledger) if "format" in text else None
+
+
 def params(body: Json, ledger: Ledger) -> CallParams:
     ledger.rest(body, "", KNOWN, DEFAULTS)
     thinking: ThinkingParams | None = None
@@ -206,11 +228,12 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         if raw.get("type") != "function":
             ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
             continue
-        strict: set[str] = {"strict"} if raw.get("strict") is False else set()
-        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type", *strict}))
+        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type"}))
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=False),
+        output_format=_output_format(body.get("text"), ledger),
         max_tokens=body.get("max_output_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),

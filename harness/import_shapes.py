@@ -1,0 +1,177 @@
+"""Structural rewrites of a recorded request body, for import-check's whole-node allowances.
+
+Some valid renderings differ from a recorded request in structure, not in one value: two
+system messages joined into one, consecutive same-role turns merged, a placeholder turn
+added. Each function here rewrites the recorded value the way the documented rule says
+ours differs; ``restructured`` turns one into an allowance predicate that accepts a node
+only when the rewrite changes something and the rewritten value then equals ours, up to
+the other allowances. Pure functions over JSON values.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from harness.jsondiff import Accepts, DiffContext, JsonAllowance, diff_json
+
+Json = dict[str, Any]
+Rewrite = Callable[[Any], Any]
+Wrap = Callable[[Any], Any]
+
+#: The placeholder turn text the reference adapters send before an assistant-first history.
+PLACEHOLDER_TEXT = "(conversation start)"
+
+
+def restructured(rewrite: Rewrite, wrap: Wrap, others: Callable[[], Sequence[JsonAllowance]]) -> Accepts:
+    """Accept when ``rewrite(recorded)`` differs from ``recorded`` and equals ``ours`` under ``others()``.
+
+    ``wrap`` puts a value back at its place in a body (``lambda v: {"messages": v}``) so the
+    other allowances' JSON paths still apply to what is inside.
+    """
+
+    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+        rewritten = rewrite(copy.deepcopy(recorded))
+        if rewritten is None or rewritten == recorded:
+            return False
+        rest = [a for a in others() if a.accepts is not accepts]
+        return all(d.allowed_by is not None for d in diff_json(wrap(rewritten), wrap(ours), ctx, rest))
+
+    return accepts
+
+
+def _list(value: Any) -> list[Any]:
+    return cast(list[Any], value) if isinstance(value, list) else []
+
+
+def _blocks(content: Any) -> list[Any]:
+    """Anthropic content: a string is one text block."""
+    return [{"type": "text", "text": content}] if isinstance(content, str) else _list(content)
+
+
+def join_leading_system(messages: Any) -> Any:
+    """Chat: the leading run of string-content system messages -> one, texts joined by a blank line."""
+    items = [cast(Json, m) for m in _list(messages) if isinstance(m, dict)]
+    run = 0
+    while (
+        run < len(items) and items[run].get("role") == "system" and isinstance(items[run].get("content"), str)
+    ):
+        run += 1
+    if run < 2:
+        return None
+    joined = {"role": "system", "content": "\n\n".join(str(m["content"]) for m in items[:run])}
+    return [joined, *items[run:]]
+
+
+def merge_consecutive(role: str, key: str, as_list: Callable[[Any], list[Any]]) -> Rewrite:
+    """Consecutive ``role`` turns -> one turn whose ``key`` is their items in order."""
+
+    def rewrite(turns: Any) -> Any:
+        out: list[Json] = []
+        for turn in _list(turns):
+            if not isinstance(turn, dict):
+                return None
+            turn = cast(Json, turn)
+            if out and out[-1].get("role") == role and turn.get("role") == role:
+                out[-1] = {**out[-1], key: [*as_list(out[-1].get(key)), *as_list(turn.get(key))]}
+            else:
+                out.append(turn)
+        return out
+
+    return rewrite
+
+
+merge_anthropic_user_turns = merge_consecutive("user", "content", _blocks)
+merge_gemini_user_contents = merge_consecutive("user", "parts", _list)
+
+
+def hoist_anthropic_system_messages(body: Any) -> Any:
+    """Anthropic: ``system`` messages inside ``messages`` -> text blocks appended to the top-level system."""
+    if not isinstance(body, dict):
+        return None
+    body = cast(Json, body)
+    messages = [cast(Json, m) for m in _list(body.get("messages")) if isinstance(m, dict)]
+    inline = [m for m in messages if m.get("role") == "system"]
+    if not inline:
+        return None
+    system = [*_blocks(body.get("system", [])), *(b for m in inline for b in _blocks(m.get("content")))]
+    return {**body, "system": system, "messages": [m for m in messages if m.get("role") != "system"]}
+
+
+def prepend_placeholder_user(messages: Any) -> Any:
+    """Anthropic: an assistant-first conversation gets a placeholder user turn before it."""
+    items = _list(messages)
+    if not items or not isinstance(items[0], dict) or cast(Json, items[0]).get("role") != "assistant":
+        return None
+    return [{"role": "user", "content": [{"type": "text", "text": PLACEHOLDER_TEXT}]}, *items]
+
+
+def drop_unsigned_thoughts(parts: Any) -> Any:
+    """Gemini: model parts without the ``thought: true`` parts that carry no signature."""
+    items = _list(parts)
+    kept = [p for p in items if not _unsigned_thought(p)]
+    return kept if len(kept) < len(items) else None
+
+
+def _unsigned_thought(part: Any) -> bool:
+    if not isinstance(part, dict):
+        return False
+    part = cast(Json, part)
+    return part.get("thought") is True and not ({"thoughtSignature", "thought_signature"} & part.keys())
+
+
+def hoist_chat_system_messages(messages: Any) -> Any:
+    """Chat: every string-content system message -> one leading system message, texts joined by a blank line.
+
+    Only a history with a system message after another role changes (a leading run alone is
+    ``join_leading_system``'s).
+    """
+    items = [cast(Json, m) for m in _list(messages) if isinstance(m, dict)]
+    roles = [m.get("role") for m in items]
+    first_other = next((i for i, role in enumerate(roles) if role != "system"), len(roles))
+    if "system" not in roles[first_other:]:
+        return None
+    system = [m for m in items if m.get("role") == "system"]
+    if not all(isinstance(m.get("content"), str) for m in system):
+        return None
+    joined = {"role": "system", "content": "\n\n".join(str(m["content"]) for m in system)}
+    return [joined, *(m for m in items if m.get("role") != "system")]
+
+
+def drop_empty_assistant_items(items: Any) -> Any:
+    """Responses: input without the assistant message items whose content is the empty string."""
+    listed = _list(items)
+    kept = [i for i in listed if not _empty_assistant(i)]
+    return kept if len(kept) < len(listed) else None
+
+
+def _empty_assistant(item: Any) -> bool:
+    if not isinstance(item, dict):
+        return False
+    item = cast(Json, item)
+    return item.get("role") == "assistant" and item.get("content") == ""
+
+
+def leading_system_to_instructions(body: Any) -> Any:
+    """Responses: leading string-content system / developer input messages -> ``instructions``."""
+    if not isinstance(body, dict):
+        return None
+    body = cast(Json, body)
+    items = _list(body.get("input"))
+    run = 0
+    while run < len(items) and _system_item(items[run]):
+        run += 1
+    if run == 0:
+        return None
+    texts = [str(cast(Json, i)["content"]) for i in items[:run]]
+    if body.get("instructions"):
+        texts.insert(0, str(body["instructions"]))
+    return {**body, "instructions": "\n\n".join(texts), "input": items[run:]}
+
+
+def _system_item(item: Any) -> bool:
+    if not isinstance(item, dict):
+        return False
+    item = cast(Json, item)
+    return item.get("role") in ("system", "developer") and isinstance(item.get("content"), str)

@@ -1,0 +1,219 @@
+"""import-check on the recorded traffic: the acceptance, the figures the audit shows, the allowlist's evidence.
+
+Every accepted request of cassettes/ and traffic/ the importer represents fully renders
+identical, within the allowlist, or open (an adapter change decided in
+docs/import-check-decisions.md); the audit document's tables equal a fresh run; every
+entry's cited requests exist and were accepted; each structural rewrite does what its
+rule says; the command exits 1 beyond the allowlist.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from harness import import_shapes as shapes
+from harness.cli import app
+from harness.import_allowlist import ImportAllowance, Pending
+from harness.import_check import (
+    ALLOWLIST,
+    PENDING,
+    CheckedRequest,
+    ImportCheck,
+    check_traffic,
+    render_markdown,
+    render_unrepresented_markdown,
+    unrepresented_counts,
+)
+from harness.import_pending import PENDING_BY_ID
+from harness.importer import PROVIDERS
+from harness.jsondiff import JsonDifference
+from harness.traffic import load_traffic
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TRAFFIC = [ROOT / "cassettes", ROOT / "traffic"]
+
+
+@pytest.fixture(scope="module")
+def traffic_check() -> ImportCheck:
+    return check_traffic(TRAFFIC)
+
+
+def test_every_represented_request_renders_identical_or_within_the_allowlist_or_open(
+    traffic_check: ImportCheck,
+) -> None:
+    """The acceptance: no difference beyond the allowlist; open ones name their decision."""
+    beyond = [f"{r.where}: {sorted({d.path for d in r.beyond})}" for r in traffic_check.requests if r.beyond]
+    assert beyond == []
+    for request in traffic_check.requests:
+        for difference in request.open:
+            assert difference.allowed_by in PENDING_BY_ID, request.where
+
+
+def test_traffic_figures_are_consistent_and_match_the_audit_document(traffic_check: ImportCheck) -> None:
+    for provider, row in traffic_check.figures().items():
+        assert row["accepted"] > 0, provider
+        assert row["imported"] == row["accepted"], provider
+        parts = ("identical", "within_allowlist", "open_adapter_change", "beyond_allowlist")
+        assert sum(row[k] for k in parts) == row["represented"]
+        assert row["identical"] + row["within_allowlist"] > 0, provider
+    document = (ROOT / "docs" / "audits" / "import-check.md").read_text(encoding="utf-8")
+    hint = "re-run: harness import-check cassettes traffic --markdown (and the unrepresented list)"
+    assert render_markdown(traffic_check) in document, hint
+    assert render_unrepresented_markdown(traffic_check) in document, hint
+
+
+def test_what_is_not_represented_is_counted_per_provider_never_skipped(traffic_check: ImportCheck) -> None:
+    counts = unrepresented_counts(traffic_check.requests)
+    for provider, row in traffic_check.figures().items():
+        partial = [r for r in traffic_check.requests if r.provider == provider and r.verdict == "partial"]
+        assert len(partial) == row["imported"] - row["represented"]
+        assert all(r.unrepresented for r in partial)
+        # every partial request contributes at least one named feature to its provider's counts
+        assert sum(counts.get(provider, {}).values()) >= len(partial)
+
+
+def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_still_open(
+    traffic_check: ImportCheck,
+) -> None:
+    """Leading system messages -> instructions is allowed, but the json_object format inside it is not sent."""
+    where = "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0"
+    request = next(r for r in traffic_check.requests if r.where.endswith(where))
+    assert "responses-leading-system-as-instructions" in {d.allowed_by for d in request.differences}
+    assert {d.allowed_by for d in request.open} == {"openai-responses-output-format-not-sent"}
+    assert request.verdict == "open"
+
+
+_CITED = re.compile(r"((?:traffic|cassettes)/[^\s;,]+?\.yaml)#(\d+)")
+
+
+def _entries() -> list[ImportAllowance]:
+    return [a for a in (*ALLOWLIST, *PENDING) if isinstance(a, ImportAllowance)]
+
+
+@pytest.mark.parametrize("entry", _entries(), ids=lambda a: a.id)
+def test_each_entry_states_evidence_and_its_cited_requests_were_accepted(entry: ImportAllowance) -> None:
+    assert entry.id and entry.provider in PROVIDERS and entry.where and entry.why and entry.evidence
+    for file, index in _CITED.findall("; ".join(entry.evidence)):
+        calls = {c.index: c for c in load_traffic([ROOT / file])}
+        assert int(index) in calls, (entry.id, file, index)
+        assert calls[int(index)].status == 200, (entry.id, file, index)
+
+
+def test_each_pending_entry_has_its_decision_in_the_decisions_document() -> None:
+    document = (ROOT / "docs" / "import-check-decisions.md").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<a id="([a-z0-9-]+)"></a>', document))
+    for pending in PENDING:
+        assert isinstance(pending, Pending)
+        assert pending.decision in anchors, pending.id
+        assert pending.id in document, pending.id
+
+
+def test_import_check_command_exits_0_within_the_allowlist_and_1_beyond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ok = CliRunner().invoke(app, ["import-check", str(ROOT / "cassettes")])
+    assert ok.exit_code == 0, ok.output
+    assert ok.stdout.startswith("provider")
+    beyond = ImportCheck(
+        [CheckedRequest("anthropic", "x.yaml#0", [], [JsonDifference("model", "changed", "a", "b")])]
+    )
+
+    def check(paths: list[Path]) -> ImportCheck:
+        return beyond
+
+    monkeypatch.setattr("harness.import_check.check_traffic", check)
+    failed = CliRunner().invoke(app, ["import-check", str(ROOT / "cassettes")])
+    assert failed.exit_code == 1
+    assert "x.yaml#0: beyond the allowlist: model" in failed.stdout
+
+
+# ---------------------------------------------------------------- the structural rewrites
+
+_SYS = {"role": "system", "content": "a"}
+_USER = {"role": "user", "content": "u"}
+
+
+_REWRITES: list[tuple[Callable[[Any], Any], Any, Any]] = [
+    (
+        shapes.join_leading_system,
+        [_SYS, {"role": "system", "content": "b"}, _USER],
+        [{"role": "system", "content": "a\n\nb"}, _USER],
+    ),
+    (shapes.join_leading_system, [_SYS, _USER], None),
+    (
+        shapes.merge_anthropic_user_turns,
+        [_USER, {"role": "user", "content": [{"type": "text", "text": "v"}]}],
+        [{"role": "user", "content": [{"type": "text", "text": "u"}, {"type": "text", "text": "v"}]}],
+    ),
+    (
+        shapes.hoist_anthropic_system_messages,
+        {"system": "s", "messages": [_USER, {"role": "system", "content": "later"}]},
+        {
+            "system": [{"type": "text", "text": "s"}, {"type": "text", "text": "later"}],
+            "messages": [_USER],
+        },
+    ),
+    (shapes.hoist_anthropic_system_messages, {"messages": [_USER]}, None),
+    (
+        shapes.hoist_chat_system_messages,
+        [_SYS, _USER, {"role": "system", "content": "later"}],
+        [{"role": "system", "content": "a\n\nlater"}, _USER],
+    ),
+    (shapes.hoist_chat_system_messages, [_SYS, _USER], None),
+    (
+        shapes.prepend_placeholder_user,
+        [{"role": "assistant", "content": "hi"}],
+        [
+            {"role": "user", "content": [{"type": "text", "text": shapes.PLACEHOLDER_TEXT}]},
+            {"role": "assistant", "content": "hi"},
+        ],
+    ),
+    (shapes.prepend_placeholder_user, [_USER], None),
+    (
+        shapes.drop_unsigned_thoughts,
+        [
+            {"text": "t", "thought": True},
+            {"text": "s", "thought": True, "thoughtSignature": "x"},
+            {"text": "a"},
+        ],
+        [{"text": "s", "thought": True, "thoughtSignature": "x"}, {"text": "a"}],
+    ),
+    (shapes.drop_unsigned_thoughts, [{"text": "a"}], None),
+    (
+        shapes.merge_gemini_user_contents,
+        [
+            {"role": "user", "parts": [{"functionResponse": {}}]},
+            {"role": "user", "parts": [{"text": "x"}]},
+        ],
+        [{"role": "user", "parts": [{"functionResponse": {}}, {"text": "x"}]}],
+    ),
+    (
+        shapes.drop_empty_assistant_items,
+        [_USER, {"role": "assistant", "content": ""}, {"type": "function_call"}],
+        [_USER, {"type": "function_call"}],
+    ),
+    (
+        shapes.leading_system_to_instructions,
+        {"input": [_SYS, {"role": "developer", "content": "b"}, _USER]},
+        {"instructions": "a\n\nb", "input": [_USER]},
+    ),
+    (shapes.leading_system_to_instructions, {"instructions": "i", "input": [_USER]}, None),
+]
+
+
+@pytest.mark.parametrize(("rewrite", "recorded", "expected"), _REWRITES)
+def test_each_structural_rewrite_does_what_its_rule_says_and_only_when_it_applies(
+    rewrite: Callable[[Any], Any], recorded: Any, expected: Any
+) -> None:
+    result = rewrite(recorded)
+    if expected is None:
+        assert result is None or result == recorded
+    else:
+        assert result == expected
