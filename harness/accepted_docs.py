@@ -52,7 +52,7 @@ SOURCES: tuple[Source, ...] = (
     ),
     Source(
         "import check",
-        "harness/import_check.py",
+        "harness/import_allowlist.py",
         "a difference between a recorded request and the reference render of its import; `where` is "
         "a JSON path glob (it reuses the closed-loop entries that hold for a single request)",
         IMPORT_ALLOWLIST,
