@@ -14,10 +14,11 @@ from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
 from harness.targets import Target, get_target
 
-__all__ = ["DEFAULT_EXAMPLES", "run_audit"]
+__all__ = ["DEFAULT_EXAMPLES", "reference_replay", "run_audit"]
 
 
-def _reference_replay(provider: str, exchange: Exchange) -> CallResult | None:
+def reference_replay(provider: str, exchange: Exchange) -> CallResult | None:
+    """The reference parser's reading of a recorded response, or None where it cannot read it."""
     try:
         return get_target("reference").replay(provider, exchange)
     except Exception:  # the reference cannot replay it: the comparison is skipped, not failed
@@ -56,7 +57,7 @@ def run_audit(
         notes += [f"unreadable cassette skipped: {line}" for line in unreadable]
         if progress:
             progress(f"{len(replays)} recorded model calls")
-        records += [check_replay(target, c, _reference_replay(c.provider, c.exchange)) for c in replays]
+        records += [check_replay(target, c, reference_replay(c.provider, c.exchange)) for c in replays]
     else:
         notes.append(f"cassette replays skipped: no cassette directory at {cassettes}")
     order = {p: n for n, p in enumerate(chosen)}
