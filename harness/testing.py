@@ -58,7 +58,7 @@ from harness.scenarios import Scenario, load_scenarios
 from harness.strategies import histories
 from harness.targets import TargetError, get_target
 
-__all__ = ["Case", "TargetConformance", "TargetGoldens"]
+__all__ = ["Case", "TargetConformance", "TargetGoldens", "judge"]
 
 
 @dataclass(frozen=True)
@@ -122,14 +122,14 @@ class TargetConformance:
 
     def test_scenario(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         outcomes = _plan(type(self), request.config).scenario(harness_case.provider, harness_case.subject)
-        _judge(outcomes[harness_case.check], self.fail_on)
+        judge(outcomes[harness_case.check], self.fail_on)
 
     def test_stream_endings(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         target = _plan(type(self), request.config).target
         runner = _runner()
         if runner.probe is None:
             pytest.skip(runner.missing or "the stream-ending probes are unavailable")
-        _judge(runner.probe(harness_case.provider, target), self.fail_on)
+        judge(runner.probe(harness_case.provider, target), self.fail_on)
 
     def test_generated(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         """Hypothesis histories through every request check at once (one draw serves all of them),
@@ -162,7 +162,7 @@ class TargetConformance:
 
     def test_cassette(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         outcomes = _plan(type(self), request.config).recording(harness_case.subject)
-        _judge(outcomes[harness_case.check], self.fail_on)
+        judge(outcomes[harness_case.check], self.fail_on)
 
     def test_request_golden(
         self, harness_case: Case, request: pytest.FixtureRequest, snapshot: SnapshotAssertion
@@ -197,7 +197,7 @@ def _explain(outcome: Outcome) -> str:
     return "\n".join(f"[{k}] {d}" for d, k in zip(outcome.details, outcome.kinds, strict=True))
 
 
-def _judge(outcome: Outcome, fail_on: Sequence[Kind]) -> None:
+def judge(outcome: Outcome, fail_on: Sequence[Kind]) -> None:
     """A pass passes; a skip skips with its reason; a failure fails on any finding of a ``fail_on`` kind."""
     if outcome.status == "skip":
         pytest.skip("; ".join(outcome.details))

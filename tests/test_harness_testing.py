@@ -73,3 +73,18 @@ def test_a_missing_sdk_makes_i12_skip_with_the_reason_never_pass(monkeypatch: py
     outcome = load_runner().run_one("I12", scenario.history, scenario.params, "anthropic", target, first)
     assert outcome.status == "skip"
     assert "llm-wire-harness[oracles]" in outcome.details[0]
+
+
+def test_policy_findings_fail_only_when_opted_in() -> None:
+    from harness.audit.model import Outcome
+    from harness.contract.kinds import KINDS
+    from harness.testing import judge
+
+    policy = Outcome.failures([("policy", "stop_reason: stop vs tool_use")])
+    judge(policy, ("reject", "degrade"))  # the default: a design difference is not a failure
+    with pytest.raises(AssertionError, match=r"\[policy\] stop_reason"):
+        judge(policy, KINDS)
+    with pytest.raises(AssertionError, match=r"\[degrade\] text differs"):
+        judge(Outcome.fail("text differs"), ("reject", "degrade"))
+    with pytest.raises(pytest.skip.Exception, match="no tool result"):
+        judge(Outcome.skip("no tool result in the history"), KINDS)
