@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -265,16 +265,21 @@ def _plan(cls: type[TargetConformance], config: pytest.Config) -> _Plan:
     return _PLANS[key]
 
 
+def _refuse(message: str) -> NoReturn:
+    """A class whose settings name nothing real: one line in the collection error, no traceback."""
+    pytest.fail(message, pytrace=False)
+
+
 def _resolve(given: object, chosen: str) -> Target:
     name = chosen if given is None else given
     if not isinstance(name, str):
         if not isinstance(name, Target):
-            raise pytest.UsageError(f"target {name!r} does not implement the harness Target protocol")
+            _refuse(f"target {name!r} does not implement the harness Target protocol")
         return name
     try:
         return get_target(name)
     except TargetError as exc:
-        raise pytest.UsageError(f"harness.testing: {exc}") from None
+        _refuse(f"harness.testing: {exc}")
 
 
 def _generated_cases(provider: str, known_failures: Mapping[tuple[str, str], str]) -> list[Case]:
@@ -292,12 +297,12 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
     providers = list(cls.providers if cls.providers is not None else implemented)
     missing = [p for p in providers if p not in implemented]
     if missing:
-        raise pytest.UsageError(f"{cls.__name__}: target {target.name!r} does not implement {missing}")
+        _refuse(f"{cls.__name__}: target {target.name!r} does not implement {missing}")
     every = load_scenarios()
     names = sorted(cls.scenarios if cls.scenarios is not None else every)
     unknown = [n for n in names if n not in every]
     if unknown:
-        raise pytest.UsageError(f"{cls.__name__}.scenarios: unknown scenario(s) {unknown}")
+        _refuse(f"{cls.__name__}.scenarios: unknown scenario(s) {unknown}")
     scenarios: list[Scenario] = [every[n] for n in names]
     root = cassettes_dir()
     calls, unreadable = cassette_cases(root, providers) if root.is_dir() else ([], [])
@@ -325,7 +330,7 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
     known |= {(check, f"{p}-generated") for p in providers for check in REQUEST_CHECKS}
     stale = sorted(set(cls.known_failures) - known)
     if stale:
-        raise pytest.UsageError(
+        _refuse(
             f"{cls.__name__}.known_failures: no test for {', '.join(f'{k!r}' for k in stale)} "
             "(keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'))"
         )
