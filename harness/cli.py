@@ -39,7 +39,7 @@ def _version(value: bool) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            typer.echo(f"harness {version('harness')}")
+            typer.echo(f"harness {version('llm-wire-harness')}")
         except PackageNotFoundError:  # a checkout that was never installed
             typer.echo("harness (not installed)")
         raise typer.Exit(0)

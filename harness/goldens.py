@@ -14,9 +14,11 @@ from syrupy.extensions.json import JSONSnapshotExtension
 from syrupy.location import PyTestLocation
 from syrupy.types import SnapshotIndex
 
+from harness.data_paths import checkout_goldens_dir
+
 __all__ = ["GOLDENS_DIR", "GoldenJSON"]
 
-GOLDENS_DIR = Path(__file__).resolve().parent.parent / "goldens"
+GOLDENS_DIR = checkout_goldens_dir()
 
 
 class GoldenJSON(JSONSnapshotExtension):

@@ -2,13 +2,19 @@
 
 ``default`` keeps a whole run well under five minutes on two cores and is derandomized,
 so CI sees the same examples every run (a red CI is a real regression, never a lucky
-draw); ``deep`` draws fresh random examples at length: ``pytest --hypothesis-profile=deep``.
-Failing examples persist in the example database either way.
+draw); derandomized means no example database. ``deep`` draws fresh random examples at
+length (``pytest --hypothesis-profile=deep``) and keeps failing examples in hypothesis's
+example database: ``.hypothesis/`` by default, which xdist workers on one machine share,
+or a ``DirectoryBasedExampleDatabase`` at ``$HARNESS_EXAMPLE_DB`` (a path every worker
+and machine of a deep run can reach) so one machine's failure replays first on all.
 """
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 settings.register_profile(
     "default",
@@ -23,6 +29,10 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+if _shared := os.environ.get("HARNESS_EXAMPLE_DB"):
+    settings.register_profile(
+        "deep", settings.get_profile("deep"), database=DirectoryBasedExampleDatabase(_shared)
+    )
 settings.load_profile("default")
 
 

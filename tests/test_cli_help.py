@@ -25,8 +25,12 @@ def test_help_reads_cleanly(command: str) -> None:
 
 
 def test_version() -> None:
+    from importlib.metadata import version
+
     result = CliRunner().invoke(app, ["--version"])
-    assert result.exit_code == 0 and result.output.startswith("harness "), result.output
+    assert result.exit_code == 0, result.output
+    # the distribution's name, not the import package's
+    assert result.output == f"harness {version('llm-wire-harness')}\n"
 
 
 def test_docs_cli_md_is_generated_from_the_cli() -> None:

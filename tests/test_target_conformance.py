@@ -1,41 +1,19 @@
-"""Every scenario x provider x invariant against the chosen target (``pytest --harness-target T``).
+"""The harness's own conformance suite is ``harness.testing`` itself, run on ``--harness-target`` (default reference).
 
-A ``reject`` or ``degrade`` finding fails the test; ``policy`` findings are design
-differences the provider accepts, reported in the failure text of other kinds only. The
+``pytest --harness-target klaude-code`` runs the same tests on another target. The
 reference target must pass them all; another target shows its findings as failures.
+Request goldens are off here: ``tests/test_requests.py`` pins the reference's bodies
+under ``goldens/requests/`` already.
 """
 
 from __future__ import annotations
 
-import pytest
-
-from harness.contract.providers import PROVIDERS
-from harness.contract.target import Target
-from harness.invariants import INVARIANTS, run_invariants
-from harness.scenarios import load_scenarios
-
-SCENARIOS = load_scenarios()
+from harness.testing import TargetConformance
 
 
-CASES = [(p, name, inv.id) for p in PROVIDERS for name in sorted(SCENARIOS) for inv in INVARIANTS]
-
-
-@pytest.mark.parametrize(("provider", "scenario", "check"), CASES, ids=["-".join(c) for c in CASES])
-def test_scenario_meets_every_invariant(
-    harness_target: Target, provider: str, scenario: str, check: str
-) -> None:
-    if provider not in harness_target.providers():
-        pytest.skip(f"target {harness_target.name!r} does not implement {provider}")
-    chosen = SCENARIOS[scenario]
-    report = run_invariants(
-        chosen.history,
-        chosen.params_for(provider),
-        target=harness_target,
-        providers=[provider],
-        invariants=[check],
-    )
-    fatal = [v for v in report.violations if v.provider and v.kind in ("reject", "degrade")]
-    assert not fatal, "\n".join(f"{v} | example: {v.example}" for v in fatal)
+class TestTargetConformance(TargetConformance):
+    target = None  # whatever --harness-target names
+    request_goldens = False
 
 
 def test_an_unknown_target_stops_the_run_with_one_line() -> None:

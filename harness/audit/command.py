@@ -41,7 +41,8 @@ def audit(
         int, typer.Option(min=0, help="Generated histories (fixed seed).")
     ] = DEFAULT_EXAMPLES,
     cassettes: Annotated[
-        Path | None, typer.Option(help="Cassette directory (<provider>/*.yaml); default: the checkout's.")
+        Path | None,
+        typer.Option(help="Cassette directory (<provider>/*.yaml); default: the bundled cassettes."),
     ] = None,
     fail_on: Annotated[
         str,

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.codec import dumps_history
+from harness.data_paths import cassettes_dir
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange, load_exchanges
 
 __all__ = ["CASSETTES", "CassetteCase", "RequestCase", "cassette_cases", "request_cases"]
 
-#: The cassettes of a source checkout (the package does not ship them).
-CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
+#: The bundled cassettes (the wheel's copy, else the checkout's; see ``harness.data_paths``).
+CASSETTES = cassettes_dir()
 
 
 @dataclass(frozen=True)

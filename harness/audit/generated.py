@@ -29,7 +29,7 @@ from harness.model import HistoryEvent, ImageURLPart, TextPart, UserMessage
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.strategies import histories
 
-__all__ = ["PARAMS", "SEED", "generated_histories"]
+__all__ = ["PARAMS", "SEED", "generated_histories", "has_user_message"]
 
 SEED = 20260101
 #: Call params drawn for generated histories: bare, system prompt, thinking, the strategies' tools,
@@ -66,7 +66,8 @@ def _no_local_constants() -> Generator[None]:
         cache.cache.clear()
 
 
-def _has_user_message(history: list[HistoryEvent]) -> bool:
+def has_user_message(history: list[HistoryEvent]) -> bool:
+    """The history asks something (a non-blank text or an image URL): else no request body can be valid."""
     return any(
         isinstance(event, UserMessage)
         and any(
@@ -97,7 +98,7 @@ def generated_histories(count: int) -> list[tuple[list[HistoryEvent], CallParams
             HealthCheck.large_base_example,
         ],
     )
-    @given(history=histories.filter(_has_user_message), params=st.sampled_from(PARAMS))
+    @given(history=histories.filter(has_user_message), params=st.sampled_from(PARAMS))
     def collect(history: list[HistoryEvent], params: CallParams) -> None:
         key = dumps_history(history) + params.model_dump_json()
         if len(collected) < count and key not in seen:

@@ -79,22 +79,33 @@ class InvariantRunner:
         provider: str,
         target: Target,
         first: Rendered,
+        only: Sequence[str] = INVARIANT_IDS,
     ) -> dict[str, Outcome]:
-        outcomes: dict[str, Outcome] = {}
-        for inv_id in INVARIANT_IDS:
-            check = self.checks.get(inv_id)
-            if check is None:
-                outcomes[inv_id] = Outcome.skip(self.missing or f"{inv_id} is not registered")
-                continue
-            try:
-                outcomes[inv_id] = check(history, params, provider, target, first)
-            except NotImplementedError as exc:
-                outcomes[inv_id] = Outcome.skip(f"unsupported: {exc}")
-            except Exception as exc:  # a crash in the target or the check is a finding
-                outcomes[inv_id] = Outcome.fail(
-                    f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0]
-                )
-        return outcomes
+        """The outcome of each invariant in ``only`` (all of them by default), in id order."""
+        return {
+            inv_id: self.run_one(inv_id, history, params, provider, target, first)
+            for inv_id in INVARIANT_IDS
+            if inv_id in only
+        }
+
+    def run_one(
+        self,
+        inv_id: str,
+        history: Sequence[HistoryEvent],
+        params: CallParams,
+        provider: str,
+        target: Target,
+        first: Rendered,
+    ) -> Outcome:
+        check = self.checks.get(inv_id)
+        if check is None:
+            return Outcome.skip(self.missing or f"{inv_id} is not registered")
+        try:
+            return check(history, params, provider, target, first)
+        except NotImplementedError as exc:
+            return Outcome.skip(f"unsupported: {exc}")
+        except Exception as exc:  # a crash in the target or the check is a finding
+            return Outcome.fail(f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0])
 
 
 def _registry_check(invariant: Invariant) -> Check:
@@ -111,10 +122,17 @@ def _registry_check(invariant: Invariant) -> Check:
             return Outcome.failures(found)
         if violations:  # only the history itself breaks the rule: no verdict on the target
             return Outcome.skip(f"the history itself breaks {invariant.id}, so it cannot judge the target")
-        vacuous = _vacuous(invariant.id, history, provider, ctx.stream_skips)
+        vacuous = _vacuous(invariant.id, history, provider, ctx.stream_skips) or _unjudged(ctx.notes)
         return Outcome.skip(vacuous) if vacuous else Outcome.ok()
 
     return run
+
+
+def _unjudged(notes: Sequence[str]) -> str | None:
+    """Why a clean check judged only part of what it claims (a missing SDK oracle), or None."""
+    from harness.invariants.schema import SDK_SKIPPED
+
+    return next((note for note in notes if note.startswith(SDK_SKIPPED)), None)
 
 
 def _line(violation: Violation) -> str:

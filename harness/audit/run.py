@@ -14,10 +14,11 @@ from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
 from harness.targets import Target, get_target
 
-__all__ = ["DEFAULT_EXAMPLES", "run_audit"]
+__all__ = ["DEFAULT_EXAMPLES", "reference_replay", "run_audit"]
 
 
-def _reference_replay(provider: str, exchange: Exchange) -> CallResult | None:
+def reference_replay(provider: str, exchange: Exchange) -> CallResult | None:
+    """The reference parser's reading of a recorded response, or None where it cannot read it."""
     try:
         return get_target("reference").replay(provider, exchange)
     except Exception:  # the reference cannot replay it: the comparison is skipped, not failed
@@ -72,7 +73,7 @@ def run_audit(
             progress(f"{len(replays)} recorded model calls")
         total += len(replays)
         for replay in replays:
-            records.append(check_replay(target, replay, _reference_replay(replay.provider, replay.exchange)))
+            records.append(check_replay(target, replay, reference_replay(replay.provider, replay.exchange)))
             done += 1
             tick(done, total)
     else:

@@ -84,7 +84,7 @@ def _check(oracle: str, provider: str, body: dict[str, Any]) -> list[tuple[str, 
             return sdk_oracle(provider).errors(body)
         except ImportError as e:  # the SDKs are the optional `oracles` extra
             raise RuntimeError(
-                f"the sdk oracle needs the provider SDKs: install harness[oracles] ({e})"
+                f"the sdk oracle needs the provider SDKs: install llm-wire-harness[oracles] ({e})"
             ) from e
     raise ValueError(f"unknown oracle {oracle!r} (expected one of: {', '.join(ORACLES)})")
 

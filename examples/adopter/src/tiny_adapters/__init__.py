@@ -1,0 +1,1 @@
+"""A deliberately small adapter set: canonical history -> OpenAI Chat Completions request body."""

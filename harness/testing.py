@@ -1,0 +1,337 @@
+"""Conformance tests for your own target, in your own CI: subclass, name the target, run pytest.
+
+    # tests/test_conformance.py (install llm-wire-harness[testing])
+    from harness.testing import TargetConformance
+
+    class TestMyAdapters(TargetConformance):
+        target = "my-cli"                          # an entry-point name, or the Target object itself
+        providers = ("anthropic", "openai-chat")   # default: every provider the target implements
+        known_failures = {("I4", "openai-chat-tool_error"): "tool errors go out as plain text (#12)"}
+
+Each test id reads ``provider-case-check``; the checks are the audit's own
+(``harness.audit``), so ``harness audit`` and these tests never disagree:
+
+- ``test_scenario``: every bundled scenario through ``render`` and I1..I13;
+- ``test_stream_endings``: the I3 probes (an HTTP 500, an empty stream) once per provider;
+- ``test_generated``: hypothesis histories (``harness.strategies``) through one check
+  each, shrunk to a minimal failing history, kept in the example database when the
+  active profile has one (the ``deep`` profile; see the README for a shared database);
+- ``test_cassette``: every bundled real recording replayed through the target's parser
+  (``replay``, ``replay-chunks``, ``replay-vs-reference``);
+- ``test_request_golden``: the target's request body for every scenario, a JSON golden
+  under ``goldens/<ClassName>/`` beside the test module, reviewed with
+  ``pytest --snapshot-update`` (syrupy; unused goldens fail the run);
+- ``test_bundled_data``: the bundled cassettes are there and readable (no silent skip).
+
+A known failure is a ``(check, case)`` pair with a reason; it runs as a strict xfail, so
+a fix shows up as a failure asking you to drop the entry. Findings of kind ``policy``
+fail only when ``fail_on`` includes it (``harness.contract.kinds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar, NoReturn
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+from syrupy.location import PyTestLocation
+
+from harness.audit.checks import REPLAY_CHECKS, REQUEST_CHECKS, check_replay, check_request
+from harness.audit.corpus import CassetteCase, RequestCase, cassette_cases
+from harness.audit.generated import PARAMS, has_user_message
+from harness.audit.invariant_checks import InvariantRunner, load_runner
+from harness.audit.model import Outcome
+from harness.audit.run import reference_replay
+from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
+from harness.contract.target import Target
+from harness.data_paths import cassettes_dir
+from harness.goldens import GoldenJSON
+from harness.model import HistoryEvent
+from harness.params import CallParams
+from harness.scenarios import Scenario, load_scenarios
+from harness.strategies import histories
+from harness.targets import TargetError, get_target
+
+__all__ = ["Case", "TargetConformance", "TargetGoldens", "judge"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One test's parameters: ``case`` is ``provider-scenario``, ``provider-generated`` or ``provider-cassette#n``."""
+
+    provider: str
+    case: str
+    check: str
+    subject: str = ""  # the scenario name or cassette case id
+    #: What a generated-history test runs (its ``check`` alone when that is a known failure).
+    checks: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.case}-{self.check}" if self.check else self.case
+
+
+class TargetGoldens(GoldenJSON):
+    """Request goldens beside the adopter's test module: ``goldens/<ClassName>/<provider-scenario>.json``.
+
+    Located from the test alone (syrupy re-imports extensions by name under xdist, so an
+    extension cannot carry per-class state).
+    """
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        owner = test_location.classname or Path(test_location.filepath).stem
+        return str(Path(test_location.filepath).parent / "goldens" / owner)
+
+
+class TargetConformance:
+    """Subclass it (name starting with ``Test``) and set ``target``; every test below is then parametrised."""
+
+    #: The target: an entry-point name (``harness.targets`` group) or the object; None means ``--harness-target``.
+    target: ClassVar[Target | str | None] = None
+    #: Providers to test; None means every provider the target implements.
+    providers: ClassVar[Sequence[str] | None] = None
+    #: Scenario names to use; None means every bundled scenario.
+    scenarios: ClassVar[Sequence[str] | None] = None
+    #: ``(check, case) -> reason``: run as strict xfails. ``case`` is the test id without ``-check``.
+    known_failures: ClassVar[Mapping[tuple[str, str], str]] = {}
+    #: Finding kinds that fail a test; add ``"policy"`` to opt in to design differences.
+    fail_on: ClassVar[Sequence[Kind]] = DEFAULT_FAIL_ON
+    #: Keep goldens of the target's request bodies (``test_request_golden``).
+    request_goldens: ClassVar[bool] = True
+
+    # ------------------------------------------------------------------ collection
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        if "harness_case" not in metafunc.fixturenames:
+            return
+        plan = _plan(type(self), metafunc.config)
+        cases = plan.cases.get(metafunc.function.__name__, [])
+        params = [
+            pytest.param(c, id=c.id, marks=_xfail(self.known_failures.get((c.check, c.case)))) for c in cases
+        ]
+        if not params:  # one skip that says why, rather than pytest's "got empty parameter set"
+            why = (
+                "request_goldens is off" if metafunc.function.__name__ == "test_request_golden" else "no case"
+            )
+            params = [pytest.param(None, id="none", marks=pytest.mark.skip(reason=why))]
+        metafunc.parametrize("harness_case", params)
+
+    # ------------------------------------------------------------------ tests
+
+    def test_scenario(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
+        outcomes = _plan(type(self), request.config).scenario(harness_case.provider, harness_case.subject)
+        judge(outcomes[harness_case.check], self.fail_on)
+
+    def test_stream_endings(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
+        target = _plan(type(self), request.config).target
+        runner = _runner()
+        if runner.probe is None:
+            pytest.skip(runner.missing or "the stream-ending probes are unavailable")
+        judge(runner.probe(harness_case.provider, target), self.fail_on)
+
+    def test_generated(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
+        """Hypothesis histories through every request check at once (one draw serves all of them),
+        except those declared known failures, which run alone as strict xfails."""
+        target = _plan(type(self), request.config).target
+        provider, checks, fail_on = harness_case.provider, harness_case.checks, self.fail_on
+        judged: set[str] = set()
+
+        @settings(
+            suppress_health_check=[
+                HealthCheck.too_slow,
+                HealthCheck.data_too_large,
+                HealthCheck.filter_too_much,
+                HealthCheck.large_base_example,
+            ],
+            deadline=None,
+        )
+        @given(history=histories.filter(has_user_message), params=st.sampled_from(PARAMS))
+        def generated(history: list[HistoryEvent], params: CallParams) -> None:
+            case = RequestCase("generated", "generated", history, params)
+            outcomes = check_request(target, provider, case, _runner(), only=checks).checks
+            judged.update(c for c in checks if outcomes[c].status != "skip")
+            failed = [(c, o) for c, o in outcomes.items() if c in checks and _fatal(o, fail_on)]
+            assert not failed, "\n".join(f"{c}: {_explain(o)}" for c, o in failed)
+
+        _database_key(generated, request.node.nodeid)
+        generated()
+        if not judged:
+            pytest.skip(f"no generated history gave {', '.join(checks)} anything to judge for {provider}")
+
+    def test_cassette(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
+        outcomes = _plan(type(self), request.config).recording(harness_case.subject)
+        judge(outcomes[harness_case.check], self.fail_on)
+
+    def test_request_golden(
+        self, harness_case: Case, request: pytest.FixtureRequest, snapshot: SnapshotAssertion
+    ) -> None:
+        target = _plan(type(self), request.config).target
+        scenario = load_scenarios()[harness_case.subject]
+        try:
+            rendered = target.render(
+                harness_case.provider, scenario.history, scenario.params_for(harness_case.provider)
+            )
+        except NotImplementedError as exc:
+            pytest.skip(f"unsupported: {exc}")
+        golden = {"body": rendered.body, "warnings": [str(w) for w in rendered.warnings]}
+        assert golden == snapshot.use_extension(TargetGoldens)
+
+    def test_bundled_data(self, request: pytest.FixtureRequest) -> None:
+        """The recorded cassettes ship with the harness: missing or unreadable is a failure, never a skip."""
+        plan = _plan(type(self), request.config)
+        assert plan.cassettes.is_dir(), f"no bundled cassettes at {plan.cassettes}: a broken install"
+        assert not plan.unreadable, "\n".join(plan.unreadable)
+        assert plan.recordings, f"no recorded model call under {plan.cassettes}"
+
+
+# ---------------------------------------------------------------------- verdicts
+
+
+def _fatal(outcome: Outcome, fail_on: Sequence[Kind]) -> bool:
+    return outcome.status == "fail" and any(k in fail_on for k in outcome.kinds)
+
+
+def _explain(outcome: Outcome) -> str:
+    return "\n".join(f"[{k}] {d}" for d, k in zip(outcome.details, outcome.kinds, strict=True))
+
+
+def judge(outcome: Outcome, fail_on: Sequence[Kind]) -> None:
+    """A pass passes; a skip skips with its reason; a failure fails on any finding of a ``fail_on`` kind."""
+    if outcome.status == "skip":
+        pytest.skip("; ".join(outcome.details))
+    assert not _fatal(outcome, fail_on), _explain(outcome)
+
+
+def _xfail(reason: str | None) -> Any:
+    return () if reason is None else pytest.mark.xfail(strict=True, reason=f"known failure: {reason}")
+
+
+def _database_key(test: Any, nodeid: str) -> None:
+    """One example-database key per test id (hypothesis's own pytest plugin does the same for parametrize)."""
+    test.hypothesis.inner_test._hypothesis_internal_add_digest = nodeid.encode()
+
+
+@cache
+def _runner() -> InvariantRunner:
+    return load_runner()
+
+
+# ---------------------------------------------------------------------- what a class tests
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A class's target and test cases, and each (provider, case)'s outcomes once computed (all checks at once)."""
+
+    target: Target
+    cases: dict[str, list[Case]]
+    recordings: dict[str, CassetteCase]
+    cassettes: Path
+    unreadable: tuple[str, ...]
+    outcomes: dict[tuple[str, str], dict[str, Outcome]] = field(
+        default_factory=dict[tuple[str, str], dict[str, Outcome]]
+    )
+
+    def scenario(self, provider: str, name: str) -> dict[str, Outcome]:
+        if (provider, name) not in self.outcomes:
+            scenario = load_scenarios()[name]
+            case = RequestCase(f"scenario/{name}", "scenario", scenario.history, scenario.params)
+            self.outcomes[provider, name] = check_request(self.target, provider, case, _runner()).checks
+        return self.outcomes[provider, name]
+
+    def recording(self, case_id: str) -> dict[str, Outcome]:
+        case = self.recordings[case_id]
+        if (case.provider, case_id) not in self.outcomes:
+            reference = reference_replay(case.provider, case.exchange)
+            self.outcomes[case.provider, case_id] = check_replay(self.target, case, reference).checks
+        return self.outcomes[case.provider, case_id]
+
+
+_PLANS: dict[tuple[type, str], _Plan] = {}
+
+
+def _plan(cls: type[TargetConformance], config: pytest.Config) -> _Plan:
+    chosen = str(config.getoption("harness_target", default="reference"))
+    key = (cls, chosen)
+    if key not in _PLANS:
+        _PLANS[key] = _make_plan(cls, chosen)
+    return _PLANS[key]
+
+
+def _refuse(message: str) -> NoReturn:
+    """A class whose settings name nothing real: one line in the collection error, no traceback."""
+    pytest.fail(message, pytrace=False)
+
+
+def _resolve(given: object, chosen: str) -> Target:
+    name = chosen if given is None else given
+    if not isinstance(name, str):
+        if not isinstance(name, Target):
+            _refuse(f"target {name!r} does not implement the harness Target protocol")
+        return name
+    try:
+        return get_target(name)
+    except TargetError as exc:
+        _refuse(f"harness.testing: {exc}")
+
+
+def _generated_cases(provider: str, known_failures: Mapping[tuple[str, str], str]) -> list[Case]:
+    """One test for every check that is not a known failure, and one per known failure."""
+    case = f"{provider}-generated"
+    alone = tuple(c for c in REQUEST_CHECKS if (c, case) in known_failures)
+    rest = tuple(c for c in REQUEST_CHECKS if c not in alone)
+    together = [Case(provider, case, "", checks=rest)] if rest else []
+    return together + [Case(provider, case, c, checks=(c,)) for c in alone]
+
+
+def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
+    target = _resolve(cls.target, chosen)
+    implemented = list(target.providers())
+    providers = list(cls.providers if cls.providers is not None else implemented)
+    missing = [p for p in providers if p not in implemented]
+    if missing:
+        _refuse(f"{cls.__name__}: target {target.name!r} does not implement {missing}")
+    every = load_scenarios()
+    names = sorted(cls.scenarios if cls.scenarios is not None else every)
+    unknown = [n for n in names if n not in every]
+    if unknown:
+        _refuse(f"{cls.__name__}.scenarios: unknown scenario(s) {unknown}")
+    scenarios: list[Scenario] = [every[n] for n in names]
+    root = cassettes_dir()
+    calls, unreadable = cassette_cases(root, providers) if root.is_dir() else ([], [])
+    cases: dict[str, list[Case]] = {
+        "test_scenario": [
+            Case(p, f"{p}-{s.name}", check, s.name)
+            for p in providers
+            for s in scenarios
+            for check in REQUEST_CHECKS
+        ],
+        "test_stream_endings": [Case(p, f"{p}-stream_endings", "I3") for p in providers],
+        "test_generated": [c for p in providers for c in _generated_cases(p, cls.known_failures)],
+        "test_cassette": [
+            Case(c.provider, f"{c.provider}-{c.case.removeprefix('cassette/')}", check, c.case)
+            for c in calls
+            for check in REPLAY_CHECKS
+        ],
+        "test_request_golden": (
+            [Case(p, f"{p}-{s.name}", "", s.name) for p in providers for s in scenarios]
+            if cls.request_goldens
+            else []
+        ),
+    }
+    known = {(c.check, c.case) for group in cases.values() for c in group if c.check}
+    known |= {(check, f"{p}-generated") for p in providers for check in REQUEST_CHECKS}
+    stale = sorted(set(cls.known_failures) - known)
+    if stale:
+        _refuse(
+            f"{cls.__name__}.known_failures: no test for {', '.join(f'{k!r}' for k in stale)} "
+            "(keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'))"
+        )
+    return _Plan(target, cases, {c.case: c for c in calls}, root, tuple(unreadable))

@@ -1,0 +1,90 @@
+"""``harness.testing`` as an adopter uses it: known failures as strict xfails, goldens, a missing SDK."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.audit.invariant_checks import load_runner
+from harness.contract.target import Target
+from harness.scenarios import load_scenarios
+from harness.targets import get_target
+
+pytest_plugins = ["pytester"]
+
+SUITE = """
+from harness.testing import TargetConformance
+
+class TestAdopter(TargetConformance):
+    target = "reference"
+    providers = ("anthropic",)
+    scenarios = {scenarios!r}
+    known_failures = {known!r}
+"""
+
+
+def _suite(pytester: pytest.Pytester, scenarios: list[str], known: dict[tuple[str, str], str]) -> None:
+    pytester.makepyfile(test_adopter=SUITE.format(scenarios=scenarios, known=known))
+
+
+def test_a_known_failure_that_passes_fails_the_run_as_a_strict_xfail(pytester: pytest.Pytester) -> None:
+    _suite(pytester, ["developer_at_start"], {("I1", "anthropic-developer_at_start"): "said to fail"})
+    result = pytester.runpytest("-k", "test_scenario", "-p", "no:cacheprovider")
+    assert result.parseoutcomes()["failed"] == 1
+    result.stdout.fnmatch_lines(["*XPASS(strict)*known failure: said to fail*"])
+
+
+def test_a_known_failure_naming_no_test_stops_collection(pytester: pytest.Pytester) -> None:
+    _suite(pytester, ["developer_at_start"], {("I1", "anthropic-no_such_scenario"): "typo"})
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*known_failures: no test for ('I1', 'anthropic-no_such_scenario')*"])
+
+
+def test_request_goldens_are_written_reviewed_and_kept_tidy(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The inner run is a whole session of its own, even when this test runs in an xdist worker
+    # (syrupy leaves unused-golden detection to the controller when it sees a worker's variables).
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
+    _suite(pytester, ["developer_at_start", "developer_after_user"], {})
+    first = pytester.runpytest("-k", "test_request_golden", "-p", "no:cacheprovider")
+    first.assert_outcomes(failed=2)
+    pytester.runpytest("-k", "test_request_golden", "--snapshot-update", "-p", "no:cacheprovider")
+    goldens = sorted(p.name for p in (pytester.path / "goldens" / "TestAdopter").iterdir())
+    assert goldens == ["anthropic-developer_after_user.json", "anthropic-developer_at_start.json"]
+    pytester.runpytest("-k", "test_request_golden", "-p", "no:cacheprovider").assert_outcomes(passed=2)
+    _suite(pytester, ["developer_at_start"], {})
+    pruned = pytester.runpytest("-p", "no:cacheprovider")
+    assert pruned.ret != 0
+    pruned.stdout.fnmatch_lines(["*FAILED on golden hygiene only: 1 golden(s) no test uses*"])
+
+
+def test_a_missing_sdk_makes_i12_skip_with_the_reason_never_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    import harness.oracles
+
+    def no_sdk(provider: str) -> object:
+        raise ImportError(f"No module named '{provider}'")
+
+    monkeypatch.setattr(harness.oracles, "sdk_oracle", no_sdk)
+    scenario = load_scenarios()["developer_at_start"]
+    target: Target = get_target("reference")
+    first = target.render("anthropic", scenario.history, scenario.params)
+    outcome = load_runner().run_one("I12", scenario.history, scenario.params, "anthropic", target, first)
+    assert outcome.status == "skip"
+    assert "llm-wire-harness[oracles]" in outcome.details[0]
+
+
+def test_policy_findings_fail_only_when_opted_in() -> None:
+    from harness.audit.model import Outcome
+    from harness.contract.kinds import KINDS
+    from harness.testing import judge
+
+    policy = Outcome.failures([("policy", "stop_reason: stop vs tool_use")])
+    judge(policy, ("reject", "degrade"))  # the default: a design difference is not a failure
+    with pytest.raises(AssertionError, match=r"\[policy\] stop_reason"):
+        judge(policy, KINDS)
+    with pytest.raises(AssertionError, match=r"\[degrade\] text differs"):
+        judge(Outcome.fail("text differs"), ("reject", "degrade"))
+    with pytest.raises(pytest.skip.Exception, match="no tool result"):
+        judge(Outcome.skip("no tool result in the history"), KINDS)
