@@ -12,7 +12,8 @@ that uses these helpers cannot disagree with either.
    stream that never said how it ended), always with at least one ``ErrorEvent`` saying
    why; ``tool_use`` when the message calls tools and the provider said ``stop`` or nothing
    (OpenAI says ``tool_calls``, Anthropic ``tool_use``, Gemini ``STOP``: all are
-   ``tool_use``); otherwise the provider's mapped reason (``stop``, ``length``).
+   ``tool_use``); otherwise the provider's mapped reason (``stop``, ``length``). A call
+   whose provider never said how it ended is ``error`` (``final_result`` adds the event).
 3. Usage (``usage``): ``input_tokens`` (cached tokens included) and ``output_tokens`` are
    always numbers, 0 when the provider reported none. Every optional count
    (``cached_input_tokens``, ``cache_creation_input_tokens``, ``reasoning_tokens``,
@@ -99,8 +100,17 @@ def final_result(
 ) -> CallResult:
     """Rules 1-3 at once: the one final message plus error events (``errors`` are their messages).
 
-    A failed call (any error) ends ``error``; ``usage`` None (nothing reported) becomes zeros.
+    A failed call (any error) ends ``error``; so does a call whose provider never said how it
+    ended (``provider_stop`` None: a stream cut before its final event looks exactly like this),
+    with an error event saying so. ``usage`` None (nothing reported) becomes zeros.
     """
+    if not errors and not aborted and provider_stop in (None, "error"):
+        said = (
+            "the provider ended the response with an error"
+            if provider_stop
+            else "the response did not say how it ended (no stop reason): treated as cut short"
+        )
+        errors = [said]
     has_calls = any(isinstance(p, ToolCallPart) for p in parts)
     stop = stop_reason(provider_stop, has_tool_calls=has_calls, failed=bool(errors), aborted=aborted)
     message = AssistantMessage(

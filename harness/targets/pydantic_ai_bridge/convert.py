@@ -48,6 +48,28 @@ def _content(part: canon.AnyPart) -> Any:
     raise NotImplementedError(f"pydantic-ai target: a {part.type} part in user content")
 
 
+def _developer_text(part: canon.AnyPart) -> canon.AnyPart:
+    return part.model_copy(update={"text": part.text + "\n"}) if isinstance(part, canon.TextPart) else part
+
+
+def _origin(message: canon.AssistantMessage) -> str | None:
+    """The pydantic-ai ``provider_name`` the message's own evidence names, else None.
+
+    A native signature format names its provider; Responses item ids (``item_id``, ``rs_``
+    thinking ids) name ``openai``. pydantic-ai sends ids and reasoning back only to the
+    provider that produced them, which it knows from this name.
+    """
+    for part in message.parts:
+        if isinstance(part, canon.ThinkingSignaturePart) and part.format:
+            return PROVIDER_NAMES.get(part.format, "openrouter")
+    for part in message.parts:
+        if isinstance(part, canon.TextPart | canon.ToolCallPart) and part.item_id:
+            return "openai"
+        if isinstance(part, canon.ThinkingTextPart) and (part.id or "").startswith("rs_"):
+            return "openai"
+    return None
+
+
 def _tool_result(message: canon.ToolResultMessage) -> pm.ToolReturnPart:
     outcome = {"success": "success", "error": "failed", "aborted": "interrupted"}[message.status]
     content: Any = message.output_text
@@ -123,7 +145,9 @@ def _response(message: canon.AssistantMessage, provider: str) -> pm.ModelRespons
                     raise NotImplementedError("pydantic-ai target: an image URL in an assistant message")
                 parts.append(pm.FilePart(content=content))
     flush()
-    return pm.ModelResponse(parts=parts, provider_response_id=message.response_id)
+    return pm.ModelResponse(
+        parts=parts, provider_response_id=message.response_id, provider_name=_origin(message)
+    )
 
 
 def model_messages(history: Sequence[canon.HistoryEvent], params: CallParams, provider: str) -> list[Any]:
@@ -142,8 +166,10 @@ def model_messages(history: Sequence[canon.HistoryEvent], params: CallParams, pr
             out.append(_response(event, provider))
         elif isinstance(event, canon.SystemMessage):
             request.append(pm.SystemPromptPart("\n".join(p.text for p in event.parts)))
-        elif isinstance(event, canon.UserMessage | canon.DeveloperMessage):
+        elif isinstance(event, canon.UserMessage):
             request.append(pm.UserPromptPart([_content(p) for p in event.parts]))
+        elif isinstance(event, canon.DeveloperMessage):  # canonical rule: each text with a trailing newline
+            request.append(pm.UserPromptPart([_content(_developer_text(p)) for p in event.parts]))
         elif isinstance(event, canon.ToolResultMessage):
             request.append(_tool_result(event))
         # error and task_metadata events are sidecars, never sent

@@ -152,7 +152,7 @@ def _parts(response: pm.ModelResponse, exchange: Exchange) -> list[canon.AnyPart
                 canon.ToolCallPart(
                     call_id=part.tool_call_id,
                     tool_name=part.tool_name,
-                    arguments_json=part.args_as_json_str(),
+                    arguments_json=part.args if isinstance(part.args, str) else part.args_as_json_str(),
                     item_id=sent_id(part.id, exchange),
                 )
             )
@@ -176,6 +176,9 @@ def _result(
     parts = _parts(response, exchange)
     u = response.usage
     reasoning = u.details.get("reasoning_tokens")
+    errors = list(errors)
+    if response.finish_reason == "content_filter":  # the shared rule: a safety stop is an error
+        errors.append("pydantic-ai: finish_reason content_filter (the provider withheld the answer)")
     return final_result(
         parts,
         provider_stop=_FINISH.get(response.finish_reason or ""),
