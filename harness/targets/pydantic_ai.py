@@ -37,6 +37,8 @@ Conversion choices (so that no finding can be an artifact of the bridge)
     - Assistant parts: text -> ``TextPart(id=item_id)``; tool calls ->
       ``ToolCallPart(tool_name, args=arguments_json, tool_call_id=call_id, id=item_id)``,
       all ids verbatim (never minted or rewritten); images -> ``FilePart``.
+    - Developer text parts get a trailing newline (the canonical degradation rule); pydantic-ai
+      has no developer role, so they join the request as user content where they stand.
     - Thinking: a text and the signature after it become one
       ``ThinkingPart(content, id, signature, provider_name)``, ``provider_name`` from the
       signature format (``anthropic``/``anthropic-redacted`` -> ``anthropic``, the redacted
@@ -50,7 +52,16 @@ Conversion choices (so that no finding can be an artifact of the bridge)
       ``reasoning.encrypted``.
     - ``ModelResponse.provider_response_id`` is the message's ``response_id``; ``model_name``
       is left unset (pydantic-ai decides what to send back by provider name, not model).
+    - ``ModelResponse.provider_name`` is what the message's own evidence names: the format of
+      its first native signature (``openrouter`` for OpenRouter's ``*-v1`` formats), else
+      ``openai`` when it carries Responses item ids (``item_id``, ``rs_`` thinking ids), else
+      None. pydantic-ai sends ids, reasoning and signatures back only to the provider its
+      history names, so leaving it unset would make every native part look foreign.
     - Error and task-metadata events are sidecars, never sent.
+    - The messages then go through what an agent run does before every model request
+      (``_agent_graph``): ``pydantic_ai.messages.repair_messages(..., repair_last_response=True)``
+      (drops orphaned tool results, adds a result for each dangling call, merges adjacent
+      messages), ``Model.prepare_messages`` and the repair again if that changed them.
 
     Call params -> settings and ``ModelRequestParameters``:
 
@@ -80,9 +91,12 @@ Conversion choices (so that no finding can be an artifact of the bridge)
       a JSON body through ``request``.
     - output: ``PartStartEvent``/``PartDeltaEvent`` -> text/thinking deltas and tool-call
       starts; an exception -> one error event (mid-stream: what arrived is kept). The final
-      ``ModelResponse`` maps part for part; ``finish_reason`` ``stop``/``length``/
-      ``tool_call``/``error`` -> ``stop``/``length``/``tool_use``/``error`` (``content_filter``
-      and None pass as "not said"); ``harness.kit.final_result`` applies the output rules.
+      ``ModelResponse`` maps part for part (``ToolCallPart.args`` verbatim when pydantic-ai
+      holds a string, else its JSON; a ``ThinkingPart``'s provider name back to the signature
+      format); ``finish_reason`` ``stop``/``length``/
+      ``tool_call``/``error`` -> ``stop``/``length``/``tool_use``/``error``; ``content_filter``
+      is an error (the shared rule for safety stops); None is "not said", which
+      ``harness.kit.final_result`` turns into ``error`` with an event (the reference rule).
       Usage: ``input_tokens``/``output_tokens`` verbatim, ``cache_read_tokens`` ->
       ``cached_input_tokens``, ``cache_write_tokens`` -> ``cache_creation_input_tokens``,
       ``details["reasoning_tokens"]``; pydantic-ai reports 0 for counts the provider did not

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic_ai import _ssrf  # pyright: ignore[reportPrivateUsage]
 from pydantic_ai import messages as pm
+from pydantic_ai.messages import repair_messages
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.google import GoogleModel
 from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
@@ -98,6 +99,18 @@ def _model(provider: str, name: str, wire: OfflineWire) -> Any:
     return model_class(name, provider=OpenAIProvider(api_key=key, http_client=wire.httpx2_client()))
 
 
+def _as_an_agent_sends(model: Any, messages: list[Any], parameters: Any) -> list[Any]:
+    """The history an agent run hands the model: pydantic-ai's own repair, as ``_agent_graph`` applies it.
+
+    Before every model request the agent drops orphaned tool results, adds a result for each
+    dangling call and merges adjacent messages (``repair_messages``), then lets the model
+    prepare the history and repairs again if that changed it.
+    """
+    messages = repair_messages(messages, repair_last_response=True)
+    prepared = model.prepare_messages(messages, parameters)
+    return repair_messages(prepared, repair_last_response=True) if prepared is not messages else prepared
+
+
 def _is_stream(exchange: Exchange) -> bool:
     if "event-stream" in exchange.header("content-type"):
         return True
@@ -132,6 +145,18 @@ def _item(event: Any) -> StreamItem | None:
     return None
 
 
+#: pydantic-ai ``provider_name`` -> the canonical signature format (the inverse of ``convert.PROVIDER_NAMES``).
+_FORMATS = {"anthropic": "anthropic", "openai": "openai-responses", "google": "google"}
+
+
+def _signature_format(part: pm.ThinkingPart) -> str | None:
+    if part.provider_name == "openrouter":  # pydantic-ai keeps OpenRouter's own format in provider_details
+        return (part.provider_details or {}).get("format")
+    if part.provider_name == "anthropic" and part.id == "redacted_thinking":
+        return "anthropic-redacted"
+    return _FORMATS.get(part.provider_name or "")
+
+
 def _parts(response: pm.ModelResponse, exchange: Exchange) -> list[canon.AnyPart]:
     out: list[canon.AnyPart] = []
     for part in response.parts:
@@ -141,7 +166,7 @@ def _parts(response: pm.ModelResponse, exchange: Exchange) -> list[canon.AnyPart
             if part.content:
                 out.append(canon.ThinkingTextPart(id=sent_id(part.id, exchange), text=part.content))
             if part.signature:
-                fmt = (part.provider_details or {}).get("format") or part.provider_name
+                fmt = _signature_format(part)
                 out.append(
                     canon.ThinkingSignaturePart(
                         id=sent_id(part.id, exchange), signature=part.signature, format=fmt
@@ -252,11 +277,12 @@ class PydanticAITarget:
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         model, wire = self._get(provider, params.model or DEFAULT_MODELS.get(provider, ""))
-        messages = convert.model_messages(history, params, provider)
+        parameters = convert.request_parameters(params)
+        messages = _as_an_agent_sends(model, convert.model_messages(history, params, provider), parameters)
         settings = convert.settings(provider, params)
         wire.capture()
         _, _, errors = self._loop.run_until_complete(
-            self._call(model, messages, settings, convert.request_parameters(params), params.stream)
+            self._call(model, messages, settings, parameters, params.stream)
         )
         if not wire.requests:
             raise WireError(errors[0] if errors else "pydantic-ai sent no request")
