@@ -43,7 +43,9 @@ Conversion choices (so that no finding can be an artifact of the bridge)
       ``ThinkingPart(content, id, signature, provider_name)``, ``provider_name`` from the
       signature format (``anthropic``/``anthropic-redacted`` -> ``anthropic``, the redacted
       one with pydantic-ai's ``id="redacted_thinking"``; ``openai-responses`` -> ``openai``);
-      text without a signature has no provider name. A ``google`` signature belongs to
+      text without a signature has no provider name. Several Responses summaries of one
+      reasoning item (same ``rs_`` id) take pydantic-ai's own shape (``map_reasoning_item``):
+      all ``provider_name="openai"``, the encrypted content on the first. A ``google`` signature belongs to
       the part before it (canonical rule) and goes into that part's
       ``provider_details["thought_signature"]`` with ``provider_name="google"``, which is
       where pydantic-ai keeps it. OpenRouter formats (``*-v1``) become ``reasoning_details``

@@ -145,9 +145,27 @@ def _response(message: canon.AssistantMessage, provider: str) -> pm.ModelRespons
                     raise NotImplementedError("pydantic-ai target: an image URL in an assistant message")
                 parts.append(pm.FilePart(content=content))
     flush()
+    _sign_first_summary(parts)
     return pm.ModelResponse(
         parts=parts, provider_response_id=message.response_id, provider_name=_origin(message)
     )
+
+
+def _sign_first_summary(parts: list[Any]) -> None:
+    """pydantic-ai's shape for a Responses reasoning item with several summaries (``map_reasoning_item``).
+
+    Each summary is a ``ThinkingPart`` with the item's id and ``provider_name="openai"``, and the
+    encrypted content sits on the *first* of them; the canonical history puts the signature
+    after the last text. Move it, so pydantic-ai rebuilds the item it would have recorded.
+    """
+    for signed in [
+        p for p in parts if isinstance(p, pm.ThinkingPart) and p.signature and p.provider_name == "openai"
+    ]:
+        same = [p for p in parts if isinstance(p, pm.ThinkingPart) and p.id is not None and p.id == signed.id]
+        for part in same:
+            part.provider_name = "openai"
+        if same and same[0] is not signed and same[0].signature is None:
+            same[0].signature, signed.signature = signed.signature, None
 
 
 def model_messages(history: Sequence[canon.HistoryEvent], params: CallParams, provider: str) -> list[Any]:
