@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import httpx
@@ -153,12 +154,11 @@ def _is_httpx2(request: Any) -> bool:
     return type(request).__module__.split(".", 1)[0] == "httpx2"
 
 
+@cache
+def _httpx2_chunks() -> type[_Chunks]:
+    """``_Chunks`` that is also an ``httpx2.AsyncByteStream`` (httpx2 checks its own base class)."""
+    return type("_Chunks2", (_Chunks, _httpx2().AsyncByteStream), {})
+
+
 def _stream_for(request: Any, body: bytes, chunk_size: int | None) -> Any:
-    if not _is_httpx2(request):
-        return _Chunks(body, chunk_size)
-    httpx2 = _httpx2()
-
-    class _Chunks2(_Chunks, httpx2.AsyncByteStream):  # httpx2 checks its own stream base class
-        pass
-
-    return _Chunks2(body, chunk_size)
+    return (_httpx2_chunks() if _is_httpx2(request) else _Chunks)(body, chunk_size)
