@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from harness import strategies
+    from harness import kit, strategies
     from harness.codec import HistoryError, dumps_history, load_history, loads_history
     from harness.contract.exchange import Exchange
     from harness.contract.kinds import KINDS, Kind
@@ -93,8 +93,8 @@ _EXPORTS: dict[str, str] = {
     "validate": "harness.oracles",
     "check_body": "harness.rules",
 }
-#: Submodules that are part of the public surface.
-_MODULES = ("strategies",)
+#: Submodules that are part of the public surface (``harness.kit``: the target kit, docs/writing-a-target.md).
+_MODULES = ("kit", "strategies")
 
 __all__ = [
     "INVARIANTS",
@@ -142,6 +142,7 @@ __all__ = [
     "dumps_history",
     "get_scenario",
     "get_target",
+    "kit",
     "load_history",
     "load_scenarios",
     "loads_history",

@@ -14,7 +14,9 @@ def test_all_is_exactly_the_public_names_and_each_resolves() -> None:
     for name in harness.__all__:
         assert getattr(harness, name) is not None, name
     expected = {"AssistantMessage", "CallParams", "Rendered", "CallResult", "Target", "get_target"}
-    assert expected | {"run_invariants", "load_scenarios", "strategies", "Kind"} <= set(harness.__all__)
+    assert expected | {"run_invariants", "load_scenarios", "strategies", "kit", "Kind"} <= set(
+        harness.__all__
+    )
     assert not [n for n in harness.__all__ if n.startswith("_")]
 
 
@@ -22,3 +24,14 @@ def test_importing_harness_loads_nothing_heavy() -> None:
     code = "import sys, harness; print(sorted(m for m in sys.modules if m.startswith('harness')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['harness']", loaded
+
+
+def test_the_kit_is_public_and_cheap() -> None:
+    assert {"OfflineWire", "WorkerTarget", "final_result", "stop_reason", "usage", "sent_id"} <= set(
+        harness.kit.__all__
+    )
+    for name in harness.kit.__all__:
+        assert getattr(harness.kit, name) is not None, name
+    code = "import sys, harness.kit; print(sorted(m for m in sys.modules if m.startswith('harness')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['harness', 'harness.kit']", loaded

@@ -40,6 +40,7 @@ def test_an_unknown_target_stops_the_run_with_one_line() -> None:
     )
     assert run.returncode == 4, run.stdout + run.stderr
     lines = [line for line in run.stderr.splitlines() if line.strip()]
-    assert lines == [
-        "ERROR: --harness-target: unknown target 'does-not-exist' (available: klaude-code, reference)"
-    ]
+    from harness.targets import available_targets
+
+    known = ", ".join(available_targets())
+    assert lines == [f"ERROR: --harness-target: unknown target 'does-not-exist' (available: {known})"]

@@ -24,6 +24,7 @@ from harness.contract.results import (
     item_to_json,
 )
 from harness.contract.wires import PROVIDER_WIRES, SNIFF_EVENTS, WIRE_TITLES, wire_of_body, wire_of_event
+from harness.kit.rules import stop_reason
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -458,15 +459,12 @@ class StreamParser:
             return CallResult(message, list(self.items), list(self.errors), list(self.notes))
 
     def _build(self, forced: StopReason | None) -> CallResult:
-        stop: StopReason
-        if forced is not None:
-            stop = forced
-        elif self.errors or not self.completed:
-            stop = "error"
-        elif self.provider_stop in (None, "stop") and self.parts.has_tool_calls():
-            stop = "tool_use"  # a turn that ends in tool calls is tool_use for every provider
-        else:
-            stop = self.provider_stop or "stop"
+        stop = stop_reason(  # the one rule every target honours (harness.kit.rules)
+            self.provider_stop,
+            has_tool_calls=self.parts.has_tool_calls(),
+            failed=bool(self.errors) or not self.completed,
+            aborted=forced == "aborted",
+        )
         message = AssistantMessage(
             parts=self.parts.parts(self.model),
             usage=self.usage or Usage(),

@@ -8,8 +8,8 @@ SDK it pins, against an offline ``MockTransport``. Nothing of klaude's is reimpl
 
 Where it runs
     klaude-code pins ``anthropic<2``; the harness's SDK oracles need ``anthropic>=2``. One
-    interpreter cannot hold both, so klaude's code runs in a worker process
-    (``harness.targets.klaude_bridge.worker``) in an environment that has klaude-code and
+    interpreter cannot hold both, so klaude's code runs in a worker process (the kit's
+    ``WorkerTarget`` serving ``harness.targets.klaude_bridge.drive:TARGET``) in an environment that has klaude-code and
     this harness installed, found in this order: ``$HARNESS_KLAUDE_PYTHON``; this
     interpreter, if it can import klaude_code; ``<checkout>/.venv-klaude/bin/python``
     (``UV_PROJECT_ENVIRONMENT=.venv-klaude uv sync --extra klaude --no-dev``). The worker gets
@@ -88,192 +88,31 @@ Conversion choices (so that no finding can be an artifact of the bridge)
 
 from __future__ import annotations
 
-import atexit
-import importlib.metadata
-import json
-import os
-import subprocess
-import sys
-import tempfile
-from collections.abc import Sequence
-from importlib.util import find_spec
-from pathlib import Path
-from typing import IO, Any, cast
+from harness.contract.target import TargetError
+from harness.kit.worker import WorkerTarget, find_python
 
-from harness.contract.rendered import Rendered
-from harness.contract.routing import route
-from harness.model import HistoryEvent
-from harness.params import CallParams
-from harness.providers import PROVIDERS
-from harness.replay import Exchange
-from harness.stream.base import CallResult
-from harness.targets import TargetError
-from harness.targets.klaude_bridge import protocol
-
-__all__ = ["INSTALL_HINT", "TARGET", "KlaudeError", "KlaudeTarget", "find_python"]
+__all__ = ["INSTALL_HINT", "TARGET"]
 
 INSTALL_HINT = (
     "klaude-code is not installed: run `UV_PROJECT_ENVIRONMENT=.venv-klaude uv sync --extra klaude --no-dev` "
     "(it pins anthropic<2, so it gets its own environment), or set HARNESS_KLAUDE_PYTHON to a Python "
     "that has klaude-code and this harness installed"
 )
-_CHECKOUT_VENV = Path(__file__).resolve().parents[2] / ".venv-klaude" / "bin" / "python"
+_IN_PROCESS = "harness.targets.klaude_bridge.drive:TARGET"
 
 
-class KlaudeError(RuntimeError):
-    """klaude-code raised (or sent no request) for one call; the message is klaude's error."""
-
-
-def find_python() -> str | None:
-    """The interpreter that runs klaude-code's code, or None."""
-    explicit = os.environ.get("HARNESS_KLAUDE_PYTHON")
-    if explicit:
-        return explicit
-    if find_spec("klaude_code") is not None:
-        return sys.executable
-    return str(_CHECKOUT_VENV) if _CHECKOUT_VENV.exists() else None
-
-
-class _Worker:
-    """The worker process, started on first use and stopped at exit."""
-
-    def __init__(self, python: str) -> None:
-        self.python = python
-        self._process: subprocess.Popen[str] | None = None
-        self._stderr: IO[str] | None = None
-
-    def _start(self) -> subprocess.Popen[str]:
-        home = tempfile.mkdtemp(prefix="harness-klaude-home-")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("KLAUDE")}
-        env["HOME"] = home
-        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115  (lives as long as the worker)
-        try:
-            process = subprocess.Popen(
-                [self.python, "-m", "harness.targets.klaude_bridge.worker"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                text=True,
-                encoding="utf-8",
-                cwd=home,
-                env=env,
-            )
-        except OSError as exc:
-            raise TargetError(f"cannot start {self.python}: {exc.strerror or exc}") from None
-        atexit.register(self.close)
-        return process
-
-    def _stderr_tail(self) -> str:
-        if self._stderr is None:
-            return ""
-        self._stderr.seek(0)
-        lines = [line for line in self._stderr.read().splitlines() if line.strip()]
-        return lines[-1] if lines else ""
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        if self._process is None:
-            self._process = self._start()
-        process = self._process
-        assert process.stdin is not None and process.stdout is not None
-        try:
-            process.stdin.write(protocol.dumps(request))
-            process.stdin.flush()
-            line = process.stdout.readline()
-        except OSError:
-            line = ""
-        if not line:
-            raise TargetError(f"the klaude-code worker ({self.python}) exited: {self._stderr_tail()}")
-        return cast(dict[str, Any], json.loads(line))
-
-    def close(self) -> None:
-        """Stop the worker at exit; a worker that already died (a broken pipe) is simply gone."""
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            assert process.stdin is not None
-            try:
-                process.stdin.close()
-                process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
-
-
-_PROBE = (
-    "import importlib.metadata as m, importlib.util as u\n"
-    "assert u.find_spec('harness.targets.klaude_bridge'), 'this harness is not installed there'\n"
-    "print(m.version('klaude-code'))"
-)
-
-
-def probe(python: str) -> str:
-    """The klaude-code version installed for ``python``; TargetError when it cannot run the worker."""
-    if python == sys.executable and find_spec("klaude_code") is not None:
-        return importlib.metadata.version("klaude-code")
-    try:
-        done = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise TargetError(f"cannot run {python}: {exc}") from None
-    if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
-        if "PackageNotFoundError" in reason:
-            raise TargetError(f"{INSTALL_HINT} ({python} has no klaude-code)")
-        raise TargetError(f"{python} cannot run the klaude-code worker: {reason}")
-    return done.stdout.strip()
-
-
-class KlaudeTarget:
-    """Target protocol over a klaude-code worker. ``version`` is the installed klaude-code version."""
-
-    name = "klaude-code"
-    #: klaude emits no warnings: its deliberate drops cannot be announced (see the module docstring).
-    lacks = frozenset({"warnings"})
-
-    def __init__(self, python: str, version: str) -> None:
-        self._worker = _Worker(python)
-        self.version = version
-
-    def providers(self) -> Sequence[str]:
-        return PROVIDERS
-
-    def _call(self, request: dict[str, Any]) -> dict[str, Any]:
-        reply = self._worker.ask(request)
-        if reply.get("ok"):
-            return reply
-        kind = reply.get("kind")
-        if kind == "unsupported":
-            raise NotImplementedError(str(reply.get("error")))
-        if kind == "missing":
-            raise TargetError(f"{INSTALL_HINT} ({reply.get('error')})")
-        raise KlaudeError(str(reply.get("error")))
-
-    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        if provider not in PROVIDERS:
-            raise NotImplementedError(f"klaude-code target: unknown provider {provider!r}")
-        reply = self._call(protocol.encode_render_request(provider, list(history), params))
-        return protocol.decode_rendered(cast(dict[str, Any], reply["rendered"]))
-
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        if provider not in PROVIDERS:
-            raise NotImplementedError(f"klaude-code target: unknown provider {provider!r}")
-        found = route(exchange.method, exchange.uri)
-        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
-            raise NotImplementedError(
-                "klaude-code's OpenRouter client speaks Chat Completions only; this recording is "
-                f"OpenRouter's {found.wire} endpoint"
-            )
-        request = {
-            "op": "replay",
-            "provider": provider,
-            "exchange": protocol.encode_exchange(exchange),
-            "chunk_size": chunk_size,
-        }
-        return protocol.decode_result(cast(dict[str, Any], self._call(request)["result"]))
-
-
-def _load() -> KlaudeTarget:
-    python = find_python()
+def _load() -> WorkerTarget:
+    python = find_python("HARNESS_KLAUDE_PYTHON", "klaude_code", ".venv-klaude")
     if python is None:
         raise TargetError(INSTALL_HINT)
-    return KlaudeTarget(python, probe(python))
+    return WorkerTarget(
+        "klaude-code",
+        _IN_PROCESS,
+        python,
+        install_hint=INSTALL_HINT,
+        lacks=frozenset({"warnings"}),  # klaude emits no warnings: its deliberate drops cannot be announced
+        hidden_env_prefixes=("KLAUDE",),  # no user configuration may change a request
+    )
 
 
 TARGET = _load()

@@ -1,5 +1,8 @@
 """Run klaude-code's real clients offline: render = capture the request, replay = serve recorded bytes.
 
+``TARGET`` is the in-process target the worker serves (``harness.kit.serve``); the
+``klaude-code`` entry point forwards to it (``harness.targets.klaude``).
+
 Each call goes through ``client.call(param)`` exactly as klaude's agent step makes it,
 so request building (``llm/*/input.py`` + ``build_payload``), the provider SDK's own
 serialization and the stream parsing are all klaude's (and its pinned SDKs') code.
@@ -22,15 +25,18 @@ from typing import Any
 from klaude_code.llm.registry import create_llm_client
 from klaude_code.protocol import message
 
+from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
+from harness.contract.routing import route
+from harness.kit import OfflineWire
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets.klaude_bridge import convert_in, convert_out
-from harness.targets.klaude_bridge.transport import Wire, patched_factories
+from harness.targets.klaude_bridge.transport import patched_factories
 
-__all__ = ["Driver", "KlaudeCallError"]
+__all__ = ["TARGET", "Driver", "KlaudeCallError"]
 
 _GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
 
@@ -57,19 +63,25 @@ def _replay_model(provider: str, exchange: Exchange) -> str:
 class Driver:
     """One event loop and one klaude client per (provider, model), reused across calls."""
 
+    name = "klaude-code"
+    #: klaude emits no warnings: its deliberate drops cannot be announced.
+    lacks = frozenset({"warnings"})
+
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self.work_dir = Path(tempfile.mkdtemp(prefix="harness-klaude-"))
-        self._clients: dict[tuple[str, str], tuple[Any, Wire]] = {}
+        self._clients: dict[tuple[str, str], tuple[Any, OfflineWire]] = {}
+        self.version: str | None = version("klaude-code")
 
-    @staticmethod
-    def version() -> str:
-        return version("klaude-code")
+    def providers(self) -> Sequence[str]:
+        return PROVIDERS
 
-    def _client(self, provider: str, model: str) -> tuple[Any, Wire]:
+    def _client(self, provider: str, model: str) -> tuple[Any, OfflineWire]:
+        if provider not in PROVIDERS:
+            raise NotImplementedError(f"klaude-code target: unknown provider {provider!r}")
         key = (provider, model)
         if key not in self._clients:
-            wire = Wire()
+            wire = OfflineWire()
             with patched_factories(wire):
                 client = create_llm_client(convert_in.config(provider, model))
             sdk: Any = getattr(client, "client", None)
@@ -89,8 +101,7 @@ class Driver:
         client, wire = self._client(provider, model)
         inputs = convert_in.llm_input(history, self.work_dir)
         param = convert_in.call_parameter(provider, inputs, params)
-        wire.requests.clear()
-        wire.reply = None
+        wire.capture()
         try:
             items = self.loop.run_until_complete(self._drain(client, param))
         except Exception as exc:
@@ -109,6 +120,12 @@ class Driver:
         return Rendered(body=body, warnings=[])
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+        found = route(exchange.method, exchange.uri)
+        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
+            raise NotImplementedError(
+                "klaude-code's OpenRouter client speaks Chat Completions only; this recording is "
+                f"OpenRouter's {found.wire} endpoint"
+            )
         if not _is_stream(exchange) and exchange.status < 400:
             raise NotImplementedError(
                 "klaude-code always streams; a non-streamed response body cannot reach it"
@@ -117,12 +134,14 @@ class Driver:
         client, wire = self._client(provider, model)
         user = message.UserMessage(parts=[message.TextPart(text="(replayed response)")])
         param = convert_in.call_parameter(provider, [user], CallParams(model=model))
-        wire.requests.clear()
-        wire.reply, wire.chunk_size = exchange, chunk_size
+        wire.serve(exchange, chunk_size)
         try:
             items = self.loop.run_until_complete(self._drain(client, param))
         except Exception as exc:
             raise KlaudeCallError(f"klaude-code raised {type(exc).__name__}: {exc}") from None
         finally:
-            wire.reply, wire.chunk_size = None, None
+            wire.capture()
         return convert_out.call_result(items)
+
+
+TARGET = Driver()

@@ -1,8 +1,7 @@
-"""The JSON-lines protocol between the ``klaude-code`` target and its worker process.
+"""The JSON-lines protocol between a ``WorkerTarget`` and its worker process (``harness.kit.serve``).
 
-klaude-code pins ``anthropic<2`` while the harness's SDK oracles need ``anthropic>=2``,
-so klaude's code runs in its own interpreter and the two talk over stdin/stdout, one
-JSON object per line. Everything here is plain data: both sides import this module.
+Everything here is plain data over the contract types, so both sides (two interpreters with
+different dependency sets) import only this module and ``harness.contract``.
 """
 
 from __future__ import annotations
@@ -12,16 +11,23 @@ import json
 from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
+from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered, RenderWarning
+from harness.contract.results import (
+    CallResult,
+    StreamItem,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallStart,
+    item_to_json,
+)
 from harness.model import AssistantMessage, ErrorEvent, HistoryEvent
 from harness.params import CallParams
-from harness.replay import Exchange
-from harness.stream.base import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart, item_to_json
 
 __all__ = [
     "decode_exchange",
+    "decode_render_request",
     "decode_rendered",
-    "decode_request",
     "decode_result",
     "dumps",
     "encode_exchange",
@@ -42,7 +48,7 @@ def encode_render_request(provider: str, history: list[HistoryEvent], params: Ca
     }
 
 
-def decode_request(request: Json) -> tuple[str, list[HistoryEvent], CallParams]:
+def decode_render_request(request: Json) -> tuple[str, list[HistoryEvent], CallParams]:
     history = loads_history(str(request["history"]), source="<worker request>")
     return str(request["provider"]), history, CallParams.model_validate(request["params"])
 

@@ -1,0 +1,57 @@
+"""The target kit: what a bridge needs so that it only converts types and calls the code under audit.
+
+- ``harness.kit.transport``: ``OfflineWire``, offline httpx/httpx2 clients for provider SDKs
+  (render: capture the request the SDK puts on the wire; replay: serve a recorded exchange).
+- ``harness.kit.rules``: the canonical output rules (stop reason, usage, ids), stated once.
+- ``harness.kit.worker``: ``WorkerTarget``, for code that cannot share the harness's environment.
+
+See docs/writing-a-target.md. Names load on first use, so importing the kit stays cheap.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.kit.rules import final_result, minted_id_notes, sent_id, stop_reason, usage
+    from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, WireError
+    from harness.kit.worker import BridgeError, WorkerTarget, find_python
+
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(
+        ("final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"), "harness.kit.rules"
+    ),
+    **dict.fromkeys(
+        ("CAPTURED_STATUS", "CapturedRequest", "OfflineWire", "WireError"), "harness.kit.transport"
+    ),
+    **dict.fromkeys(("BridgeError", "WorkerTarget", "find_python"), "harness.kit.worker"),
+}
+
+__all__ = [
+    "CAPTURED_STATUS",
+    "BridgeError",
+    "CapturedRequest",
+    "OfflineWire",
+    "WireError",
+    "WorkerTarget",
+    "final_result",
+    "find_python",
+    "minted_id_notes",
+    "sent_id",
+    "stop_reason",
+    "usage",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'harness.kit' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

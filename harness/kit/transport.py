@@ -1,0 +1,164 @@
+"""Offline HTTP for a target's provider SDK clients: capture what goes on the wire, serve a recorded exchange.
+
+Every provider SDK a bridge is likely to wrap (openai, anthropic, google-genai, openrouter,
+and what is built on them) accepts an ``httpx.AsyncClient`` or an ``httpx2.AsyncClient``
+(httpx2 is a separate package with httpx's API, which anthropic 2.x, google-genai and
+pydantic-ai 2.x use). ``OfflineWire`` gives either one, backed by a mock transport that
+
+- records every request (method, URL, headers, the JSON body the SDK serialized), and
+- answers ``render`` calls with ``CAPTURED_STATUS`` (400), which no SDK retries
+  (openai and anthropic retry 408/409/429/5xx and connection errors; google-genai retries
+  nothing unless ``retry_options`` are set), so one call puts exactly one request on the wire;
+- answers ``replay`` calls with the recorded status, headers (minus content-encoding,
+  content-length and transfer-encoding: the recorded body is already decoded) and body,
+  in ``chunk_size``-byte chunks (None: the whole body at once).
+
+Retries are still worth turning off on the client (``max_retries=0``): a recorded failure
+(a 429 or 5xx cassette) would otherwise be served again and again. Nothing here touches the
+network, reads a clock or draws a random number.
+"""
+
+# httpx2 is optional: a bridge whose SDKs use httpx alone needs only httpx.
+# pyright: reportMissingImports=false, reportUnknownMemberType=false, reportUnknownVariableType=false
+# pyright: reportUnknownArgumentType=false, reportAttributeAccessIssue=false
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import httpx
+
+from harness.contract.exchange import Exchange
+
+__all__ = ["CAPTURED_STATUS", "CapturedRequest", "OfflineWire", "WireError"]
+
+#: What a render call is answered with: a client error, which no provider SDK retries.
+CAPTURED_STATUS = 400
+_CAPTURED_BODY = {"error": {"type": "invalid_request_error", "message": "harness: request captured"}}
+#: Recorded headers not served again: the recorded body is already decoded and re-chunked.
+_DROPPED_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+
+
+class WireError(RuntimeError):
+    """The code under audit did not put exactly one JSON request on the wire for one call."""
+
+
+@dataclass(frozen=True)
+class CapturedRequest:
+    """One request as the SDK sent it: ``body`` is the parsed JSON (a str when it is not JSON)."""
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: Any
+
+
+def _httpx2() -> Any:
+    try:
+        import httpx2
+    except ImportError as exc:  # the SDK that wants an httpx2 client brings httpx2 with it
+        raise WireError("httpx2 is not installed; the SDK that needs an httpx2 client brings it") from exc
+    return httpx2
+
+
+class _Chunks(httpx.AsyncByteStream):
+    """A recorded body in fixed-size chunks (chunk boundaries are where stream parsers break)."""
+
+    def __init__(self, body: bytes, chunk_size: int | None) -> None:
+        self.body, self.size = body, chunk_size or max(len(body), 1)
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for start in range(0, len(self.body), self.size):
+            yield self.body[start : start + self.size]
+
+    async def aclose(self) -> None:
+        return None
+
+
+@dataclass
+class OfflineWire:
+    """A mock transport's behaviour: capture each request, then answer from ``reply`` (None: render)."""
+
+    requests: list[CapturedRequest] = field(default_factory=list[CapturedRequest])
+    reply: Exchange | None = None
+    chunk_size: int | None = None
+
+    # --- the clients to hand to an SDK -----------------------------------------------------
+    def httpx_client(self, **kwargs: Any) -> httpx.AsyncClient:
+        """An ``httpx.AsyncClient`` whose every request is answered by this wire."""
+        return httpx.AsyncClient(transport=httpx.MockTransport(self.handler), **kwargs)
+
+    def httpx2_client(self, **kwargs: Any) -> Any:
+        """An ``httpx2.AsyncClient`` whose every request is answered by this wire."""
+        httpx2 = _httpx2()
+        return httpx2.AsyncClient(transport=httpx2.MockTransport(self.handler), **kwargs)
+
+    # --- modes -------------------------------------------------------------------------------
+    def capture(self) -> OfflineWire:
+        """Render mode: forget earlier requests; every request is answered with ``CAPTURED_STATUS``."""
+        self.requests.clear()
+        self.reply, self.chunk_size = None, None
+        return self
+
+    def serve(self, exchange: Exchange, chunk_size: int | None = None) -> OfflineWire:
+        """Replay mode: forget earlier requests; every request is answered with ``exchange``'s response."""
+        self.requests.clear()
+        self.reply, self.chunk_size = exchange, chunk_size
+        return self
+
+    def only_request(self) -> CapturedRequest:
+        """The one request of the last call; WireError when there were none or several."""
+        if len(self.requests) != 1:
+            raise WireError(f"the code under audit sent {len(self.requests)} requests for one call")
+        return self.requests[0]
+
+    def only_body(self) -> dict[str, Any]:
+        """The JSON object body of the one request of the last call (what ``render`` returns)."""
+        body = self.only_request().body
+        if not isinstance(body, dict):
+            raise WireError("the code under audit sent a request body that is not a JSON object")
+        return dict[str, Any](body)
+
+    # --- the transport -----------------------------------------------------------------------
+    def handler(self, request: Any) -> Any:
+        """The mock transport's handler (httpx or httpx2 request in, the same library's response out)."""
+        content: bytes = request.content
+        try:
+            body: Any = json.loads(content) if content else None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            body = content.decode("utf-8", errors="replace")
+        headers = dict(sorted((k.lower(), v) for k, v in request.headers.items()))
+        self.requests.append(CapturedRequest(request.method, str(request.url), headers, body))
+        response_class: Any = _httpx2().Response if _is_httpx2(request) else httpx.Response
+        if self.reply is None:
+            return response_class(CAPTURED_STATUS, json=_CAPTURED_BODY)
+        return response_class(
+            self.reply.status,
+            headers=list(served_headers(self.reply)),
+            stream=_stream_for(request, self.reply.body, self.chunk_size),
+        )
+
+
+def served_headers(exchange: Exchange) -> Iterator[tuple[str, str]]:
+    """The recorded response headers a replay serves (every value; minus encoding and length)."""
+    for name, values in sorted(exchange.headers.items()):
+        if name.lower() not in _DROPPED_HEADERS:
+            yield from ((name, value) for value in values)
+
+
+def _is_httpx2(request: Any) -> bool:
+    return type(request).__module__.split(".", 1)[0] == "httpx2"
+
+
+@cache
+def _httpx2_chunks() -> type[_Chunks]:
+    """``_Chunks`` that is also an ``httpx2.AsyncByteStream`` (httpx2 checks its own base class)."""
+    return type("_Chunks2", (_Chunks, _httpx2().AsyncByteStream), {})
+
+
+def _stream_for(request: Any, body: bytes, chunk_size: int | None) -> Any:
+    return (_httpx2_chunks() if _is_httpx2(request) else _Chunks)(body, chunk_size)

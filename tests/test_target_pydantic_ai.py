@@ -1,0 +1,103 @@
+"""The pydantic-ai target: its bridge renders scenarios per provider and replays every bundled cassette.
+
+Skipped (with the install hint as the reason) when no environment with pydantic-ai is found;
+see ``harness.targets.pydantic_ai`` for where it looks. The install hint itself is checked
+without pydantic-ai.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.audit.replay_summary import summarize
+from harness.contract.routing import route
+from harness.model import ToolCallPart
+from harness.scenarios import load_scenarios
+from harness.targets import Target, TargetError, get_target
+from tests.cassette_cases import case_id, cassette_cases, model_calls
+
+SCENARIOS = load_scenarios()
+CASSETTES = cassette_cases()
+PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
+#: A few scenarios that exercise thinking, tools, images and system prompts on every provider.
+PICKED = ("agent_loop_long", "developer_after_tool_result", "aborted_turn_dangling_tool_call")
+#: Where each provider's messages live in the body the SDK sent.
+MESSAGES_KEY = {
+    "anthropic": "messages",
+    "gemini": "contents",
+    "openai-chat": "messages",
+    "openai-responses": "input",
+    "openrouter": "messages",
+}
+
+
+@pytest.fixture(scope="module")
+def pydantic_ai() -> Target:
+    try:
+        return get_target("pydantic-ai")
+    except TargetError as exc:
+        pytest.skip(str(exc))
+
+
+def test_missing_pydantic_ai_is_one_line_naming_the_extra(tmp_path: Path) -> None:
+    history = tmp_path / "h.jsonl"
+    history.write_text('{"role":"user","parts":[{"type":"text","text":"hi"}]}\n', encoding="utf-8")
+    env = {**os.environ, "HARNESS_PYDANTIC_AI_PYTHON": sys.executable}  # this interpreter has no pydantic-ai
+    code = "from harness.cli import app; app()"
+    args = ["render", str(history), "--provider", "anthropic", "--target", "pydantic-ai"]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=False
+    )
+    if done.returncode == 0:
+        pytest.skip("this interpreter has pydantic-ai installed")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--extra pydantic-ai" in lines[0], done.stderr
+
+
+def test_version_and_providers(pydantic_ai: Target) -> None:
+    assert pydantic_ai.version == "2.68.0"
+    assert tuple(pydantic_ai.providers()) == PROVIDERS
+    assert pydantic_ai.lacks == frozenset({"warnings"})
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("name", PICKED)
+def test_scenarios_render_through_pydantic_ais_model(pydantic_ai: Target, provider: str, name: str) -> None:
+    scenario = SCENARIOS[name]
+    rendered = pydantic_ai.render(provider, scenario.history, scenario.params)
+    messages = rendered.body[MESSAGES_KEY[provider]]
+    assert isinstance(messages, list) and messages, rendered.body
+    assert not rendered.warnings
+    # the call ids the history holds reach the wire verbatim (never minted)
+    calls = [
+        p.call_id for e in scenario.history for p in getattr(e, "parts", []) if isinstance(p, ToolCallPart)
+    ]
+    assert all(call_id in str(rendered.body) for call_id in calls)
+
+
+def test_an_unsupported_provider_is_not_implemented(pydantic_ai: Target) -> None:
+    scenario = SCENARIOS[PICKED[0]]
+    with pytest.raises(NotImplementedError):
+        pydantic_ai.render("bedrock", scenario.history, scenario.params)
+
+
+@pytest.mark.parametrize("case", CASSETTES, ids=[case_id(c) for c in CASSETTES])
+def test_every_cassette_replays(pydantic_ai: Target, case: tuple[str, Path]) -> None:
+    provider, path = case
+    for exchange in model_calls(provider, path):
+        found = route(exchange.method, exchange.uri)
+        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
+            with pytest.raises(NotImplementedError, match="Chat Completions only"):
+                pydantic_ai.replay(provider, exchange)
+            continue
+        whole = pydantic_ai.replay(provider, exchange)
+        chunked = pydantic_ai.replay(provider, exchange, chunk_size=5)
+        assert whole.message.parts and not whole.errors, f"{path.name}: {whole.errors}"
+        assert whole.message.usage is not None and whole.message.stop_reason in ("stop", "tool_use", "length")
+        assert summarize(whole, exchange) == summarize(chunked, exchange)
