@@ -5,8 +5,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import pytest
+
 from harness.invariants import run_invariants
 from harness.invariants.base import signature_key
+from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
 from harness.scenarios import get_scenario
 from tests.invariant_cases import Mutant
 
@@ -51,3 +54,68 @@ def test_a_url_safe_respelling_is_the_same_signature_and_a_changed_one_is_not() 
             invariants=["I2", "I13"],
         )
         assert report.ok is holds, (name, [str(v) for v in report.violations])
+
+
+def test_gemini_placeholder_is_the_placeholder_in_either_spelling() -> None:
+    """google-genai writes the placeholder's bytes base64-encoded; the API accepted that spelling
+    (traffic/pydantic-ai/models__test_google__test_google_model_structured_output.yaml#1)."""
+    scenario = get_scenario("regression_gemini3_sentinel_on_earlier_turn")
+    params = scenario.params_for("gemini")
+    skip = "skip_thought_signature_validator"
+
+    def encoded(sig: str) -> str:
+        return base64.b64encode(skip.encode()).decode() if sig == skip else sig
+
+    def other_text(sig: str) -> str:
+        return base64.b64encode(b"not_the_placeholder_at_all").decode() if sig == skip else sig
+
+    for name, transform, holds in (("base64", encoded, True), ("other bytes", other_text, False)):
+        report = run_invariants(
+            scenario.history,
+            params,
+            target=Mutant(body=_rewrite(transform)),
+            providers=["gemini"],
+            invariants=["I2"],
+        )
+        assert report.ok is holds, (name, [str(v) for v in report.violations])
+
+
+def _keep_foreign_thinking(provider: str, events: list[Any]) -> list[Any]:
+    """The target re-sends another model's thinking as if it were this call's (the mistake under test)."""
+    out: list[Any] = []
+    for event in events:
+        if isinstance(event, AssistantMessage):
+            parts = [
+                p.model_copy(update={"model_id": None})
+                if isinstance(p, ThinkingSignaturePart | ThinkingTextPart)
+                else p
+                for p in event.parts
+            ]
+            event = event.model_copy(update={"parts": parts})
+        out.append(event)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("provider", "scenario_name", "kind"),
+    [
+        ("anthropic", "thinking_foreign_model_same_provider", "reject"),
+        ("openai-responses", "mixed_provider_history", "reject"),
+        ("gemini", "thinking_foreign_provider_google_on_claude", "policy"),
+    ],
+)
+def test_another_models_signature_is_rejected_where_signatures_are_model_bound(
+    provider: str, scenario_name: str, kind: str
+) -> None:
+    """Anthropic and Responses signatures are model-bound (400 after a model switch); Gemini's
+    are not known to be, so re-sending another Gemini model's only differs from the drop policy."""
+    scenario = get_scenario(scenario_name)
+    report = run_invariants(
+        scenario.history,
+        scenario.params_for(provider),
+        target=Mutant(history=_keep_foreign_thinking),
+        providers=[provider],
+        invariants=["I2"],
+    )
+    found = {v.kind for v in report.violations if "is not a native signature" in v.reason}
+    assert found == {kind}, [str(v) for v in report.violations]

@@ -11,7 +11,7 @@ never sent as native, and foreign thinking is never re-sent as literal text (les
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
-from harness.contract.thinking import google_signature_carrier
+from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, google_signature_carrier
 from harness.invariants.base import (
     CheckContext,
     Json,
@@ -230,6 +230,42 @@ def _parts_with(body: Json, signature: str) -> list[Json]:
     return found
 
 
+def is_gemini_skip_signature(value: str) -> bool:
+    """Gemini's placeholder, sent as the string itself or as the base64 of its bytes.
+
+    google-genai (so pydantic-ai) holds ``thought_signature`` as bytes and writes
+    ``b"skip_thought_signature_validator"`` base64-encoded; the API accepted that form
+    (traffic/pydantic-ai/models__test_google__test_google_model_structured_output.yaml#1).
+    Signatures are compared as decoded bytes, so both spellings are the placeholder.
+    """
+    return value.strip() == GEMINI_SKIP_SIGNATURE or signature_key(value) == GEMINI_SKIP_SIGNATURE.encode()
+
+
+def _foreign_kind(ctx: CheckContext, value: str) -> Kind:
+    """How the provider treats a signature that is not native to this call's provider and model.
+
+    - Another provider's signature, or one that no history part carries (altered): reject.
+      Anthropic answers an altered signature with a 400 (field lesson 11,
+      NousResearch/hermes-agent PR 24107; openclaw/openclaw issue 91205 for another provider's).
+    - This provider's signature from another model: Anthropic's are model-bound (400 "Invalid
+      signature in thinking block" after a model switch: vybestack/llxprt-code issue 2335,
+      openclaw/openclaw issue 107221) and so is Responses' ``encrypted_content``
+      (``invalid_encrypted_content`` after a model switch: openai/codex issue 17541): reject.
+      No recording or report shows Gemini rejecting another Gemini model's signature: sending
+      it only differs from the policy of dropping it, so ``policy``.
+    """
+    key = signature_key(value)
+    for event in ctx.history:
+        if not isinstance(event, AssistantMessage):
+            continue
+        for part in event.parts:
+            if not isinstance(part, ThinkingSignaturePart) or signature_key(part.signature) != key:
+                continue
+            own_format = part.format in NATIVE_SIGNATURE_FORMATS.get(ctx.provider, frozenset[str]())
+            return "policy" if own_format and ctx.provider == "gemini" else "reject"
+    return "reject"
+
+
 def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
     out: list[Violation] = []
     native_keys = {signature_key(s) for s in native}
@@ -239,7 +275,7 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
                 ctx.violation(ID, None, f"empty or missing signature sent at {where}", unit, kind="reject")
             )
         elif signature_key(value) not in native_keys and not (
-            ctx.provider == "gemini" and value == GEMINI_SKIP_SIGNATURE
+            ctx.provider == "gemini" and is_gemini_skip_signature(value)
         ):
             out.append(
                 ctx.violation(
@@ -247,7 +283,7 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
                     None,
                     f"signature at {where} is not a native signature of this provider and model",
                     unit,
-                    kind="reject",
+                    kind=_foreign_kind(ctx, value),
                 )
             )
     return out
