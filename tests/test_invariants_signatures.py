@@ -1,14 +1,16 @@
-"""Signatures are bytes: standard and URL-safe base64 of the same bytes are one signature (I2, I13)."""
+"""Signatures are bytes (I2, I13), and text is found in the request however it is escaped (I13)."""
 
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import pytest
 
 from harness.invariants import run_invariants
 from harness.invariants.base import signature_key
+from harness.invariants.loss import _BodyIndex  # pyright: ignore[reportPrivateUsage]
 from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
 from harness.scenarios import get_scenario
 from tests.invariant_cases import Mutant
@@ -119,3 +121,12 @@ def test_another_models_signature_is_rejected_where_signatures_are_model_bound(
     )
     found = {v.kind for v in report.violations if "is not a native signature" in v.reason}
     assert found == {kind}, [str(v) for v in report.violations]
+
+
+def test_text_sent_escaped_inside_a_json_document_is_found() -> None:
+    """pydantic-ai sends an error result as ``{"error": text}`` in a string: the text is there, escaped."""
+    text = 'Command timed out.\nPartial "output": ........F\tdone \u2013 ok'
+    body = {"messages": [{"role": "tool", "content": json.dumps({"error": text})}]}
+    assert _BodyIndex(body).text(text)
+    assert _BodyIndex({"messages": [{"content": json.dumps({"error": text}, ensure_ascii=False)}]}).text(text)
+    assert not _BodyIndex(body).text("Command timed out.\nPartial output")

@@ -120,8 +120,16 @@ class _BodyIndex:
         return signature_key(signature) in self._signatures
 
     def text(self, value: str) -> bool:
-        """``found_text``: the stripped value inside some string of the body."""
-        return self.strings.contains(value.strip())
+        """``found_text``: the stripped value inside some string of the body, as is or JSON-escaped.
+
+        A tool result sent as a JSON document in a string (pydantic-ai's ``{"error": ...}``)
+        carries the text escaped (a newline as ``\\n``): the model still reads all of it.
+        """
+        needle = value.strip()
+        if self.strings.contains(needle):
+            return True
+        escaped = {json.dumps(needle, ensure_ascii=a)[1:-1] for a in (False, True)} - {needle}
+        return any(self.strings.contains(e) for e in escaped)
 
     def arguments(self, arguments_json: str) -> bool:
         """``found_arguments``: verbatim as a string, or an equal JSON object somewhere in the body."""
