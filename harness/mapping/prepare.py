@@ -476,51 +476,33 @@ def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
     """Empty text parts carry nothing and providers reject empty text blocks."""
     for item in items:
         if isinstance(item, WireUser):
-            kept: list[ContentItem] = []
-            for ci in item.items:
-                if isinstance(ci.part, TextPart) and not ci.part.text.strip():
-                    warnings.add(
-                        ci.message_index,
-                        ci.part_index,
-                        "text",
-                        Code.EMPTY_TEXT,
-                        "empty or whitespace-only text part dropped",
-                    )
-                else:
-                    kept.append(ci)
-            item.items = kept
+            item.items = _without_blank_text(item.items, warnings)
         elif isinstance(item, WireAssistant):
-            units: list[AssistantUnit] = []
-            for unit in item.units:
-                if (
-                    isinstance(unit, PartUnit)
-                    and isinstance(unit.part, TextPart)
-                    and not unit.part.text.strip()
-                ):
-                    warnings.add(
-                        item.index,
-                        unit.index,
-                        "text",
-                        Code.EMPTY_TEXT,
-                        "empty or whitespace-only text part dropped",
-                    )
-                else:
-                    units.append(unit)
-            item.units = units
+            item.units = [
+                unit
+                for unit in item.units
+                if not (
+                    isinstance(unit, PartUnit) and _blank_dropped(unit.part, item.index, unit.index, warnings)
+                )
+            ]
         else:
-            kept = []
-            for ci in item.appended:
-                if isinstance(ci.part, TextPart) and not ci.part.text.strip():
-                    warnings.add(
-                        ci.message_index,
-                        ci.part_index,
-                        "text",
-                        Code.EMPTY_TEXT,
-                        "empty or whitespace-only text part dropped",
-                    )
-                else:
-                    kept.append(ci)
-            item.appended = kept
+            item.appended = _without_blank_text(item.appended, warnings)
+
+
+def _without_blank_text(items: list[ContentItem], warnings: Warnings) -> list[ContentItem]:
+    return [ci for ci in items if not _blank_dropped(ci.part, ci.message_index, ci.part_index, warnings)]
+
+
+def _blank_dropped(
+    part: object, message_index: int | None, part_index: int | None, warnings: Warnings
+) -> bool:
+    """True, with the warning that names it, when ``part`` is an empty or whitespace-only text part."""
+    if not isinstance(part, TextPart) or part.text.strip():
+        return False
+    warnings.add(
+        message_index, part_index, "text", Code.EMPTY_TEXT, "empty or whitespace-only text part dropped"
+    )
+    return True
 
 
 def _drop_empty_messages(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
