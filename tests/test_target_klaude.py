@@ -7,9 +7,6 @@ checked without klaude-code.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +15,9 @@ from harness.audit.replay_summary import summarize
 from harness.contract.rendered import canonical_json
 from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
-from harness.targets import Target, TargetError, get_target
+from harness.targets import Target
 from tests.cassette_cases import case_id, cassette_cases, model_calls
+from tests.worker_target_support import load_or_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 CASSETTES = cassette_cases()
@@ -27,26 +25,12 @@ CASSETTES = cassette_cases()
 
 @pytest.fixture(scope="module")
 def klaude() -> Target:
-    try:
-        return get_target("klaude-code")
-    except TargetError as exc:
-        pytest.skip(str(exc))
+    return load_or_skip("klaude-code")
 
 
 def test_missing_klaude_code_is_one_line_naming_the_extra(tmp_path: Path) -> None:
-    history = tmp_path / "h.jsonl"
-    history.write_text('{"role":"user","parts":[{"type":"text","text":"hi"}]}\n', encoding="utf-8")
-    env = {**os.environ, "HARNESS_KLAUDE_PYTHON": sys.executable}  # this interpreter has no klaude-code
-    code = "from harness.cli import app; app()"
-    args = ["render", str(history), "--provider", "anthropic", "--target", "klaude-code"]
-    done = subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=False
-    )
-    if done.returncode == 0:
-        pytest.skip("this interpreter has klaude-code installed")
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "uv sync --extra klaude" in lines[0], done.stderr
+    lines = render_without_library(tmp_path, "klaude-code", "HARNESS_KLAUDE_PYTHON")
+    assert len(lines) == 1 and "uv sync --extra klaude" in lines[0], lines
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

@@ -7,9 +7,6 @@ without pydantic-ai.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +15,9 @@ from harness.audit.replay_summary import summarize
 from harness.contract.routing import route
 from harness.model import ToolCallPart
 from harness.scenarios import load_scenarios
-from harness.targets import Target, TargetError, get_target
+from harness.targets import Target
 from tests.cassette_cases import case_id, cassette_cases, model_calls
+from tests.worker_target_support import load_or_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 CASSETTES = cassette_cases()
@@ -38,26 +36,12 @@ MESSAGES_KEY = {
 
 @pytest.fixture(scope="module")
 def pydantic_ai() -> Target:
-    try:
-        return get_target("pydantic-ai")
-    except TargetError as exc:
-        pytest.skip(str(exc))
+    return load_or_skip("pydantic-ai")
 
 
 def test_missing_pydantic_ai_is_one_line_naming_the_extra(tmp_path: Path) -> None:
-    history = tmp_path / "h.jsonl"
-    history.write_text('{"role":"user","parts":[{"type":"text","text":"hi"}]}\n', encoding="utf-8")
-    env = {**os.environ, "HARNESS_PYDANTIC_AI_PYTHON": sys.executable}  # this interpreter has no pydantic-ai
-    code = "from harness.cli import app; app()"
-    args = ["render", str(history), "--provider", "anthropic", "--target", "pydantic-ai"]
-    done = subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=False
-    )
-    if done.returncode == 0:
-        pytest.skip("this interpreter has pydantic-ai installed")
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--extra pydantic-ai" in lines[0], done.stderr
+    lines = render_without_library(tmp_path, "pydantic-ai", "HARNESS_PYDANTIC_AI_PYTHON")
+    assert len(lines) == 1 and "--extra pydantic-ai" in lines[0], lines
 
 
 def test_version_and_providers(pydantic_ai: Target) -> None:
