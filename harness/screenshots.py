@@ -8,7 +8,9 @@ saying so, when there is none), shrunk by pngquant when it is on PATH (Debian: a
 install chromium pngquant). ``--before COMMIT`` takes the same shots of an older
 commit's code (``git archive`` into a temporary directory; the checkout is not touched).
 Nothing here is random and nothing reads the clock, so the SVGs are byte-identical from
-run to run; no test runs it (klaude-code needs its own environment).
+run to run; no test runs it (klaude-code needs its own environment). The HTML report of
+the same audit is shot too, its first screen (title, summary, matrix, legend), as
+``audit-klaude-code-html[-before].png``.
 """
 
 from __future__ import annotations
@@ -113,6 +115,31 @@ def to_svg(ansi: str, width: int, title: str) -> str:
     return console.export_svg(title=title)
 
 
+def _screenshot(chromium: str, url: str, size: tuple[int, int], png: Path, profile: str) -> None:
+    """Headless Chromium's screenshot of ``url`` in a window of ``size``."""
+    width, height = size
+    subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--force-device-scale-factor=1",
+            f"--user-data-dir={profile}/data",
+            f"--window-size={width},{height}",
+            f"--screenshot={png.resolve()}",
+            url,
+        ],
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+
+
 def _chromium() -> str | None:
     return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 
@@ -129,26 +156,7 @@ def to_png(svg: Path, png: Path, chromium: str) -> None:
             f'<html><body style="margin:0;background:#fff"><img src="{svg.resolve().as_uri()}"></body></html>',
             encoding="utf-8",
         )
-        subprocess.run(
-            [
-                chromium,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--hide-scrollbars",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--force-device-scale-factor=1",
-                f"--user-data-dir={profile}/data",
-                f"--window-size={width},{height}",
-                f"--screenshot={png.resolve()}",
-                page.as_uri(),
-            ],
-            capture_output=True,
-            check=True,
-            timeout=120,
-        )
+        _screenshot(chromium, page.as_uri(), (width, height), png, profile)
     pngquant = shutil.which("pngquant")
     if (
         pngquant is not None
@@ -158,6 +166,26 @@ def to_png(svg: Path, png: Path, chromium: str) -> None:
             capture_output=True,
             check=True,
         )
+
+
+#: The HTML report's first screen: title, summary, the matrix and the start of the legend.
+HTML_WINDOW = (1280, 1100)
+
+
+def shoot_html(source: Path, workdir: Path, png: Path, chromium: str) -> None:
+    """``harness audit --target klaude-code --out`` from ``source``'s code, its HTML report's first screen."""
+    report = workdir / "report"
+    _run(
+        Shot("audit-klaude-code-html", ("audit", "--target", "klaude-code", "--out", str(report))),
+        160,
+        source,
+        workdir,
+    )
+    page = report / "audit.html"
+    if not page.is_file():
+        raise SystemExit(f"screenshots: {page}: the audit wrote no HTML report")
+    with tempfile.TemporaryDirectory() as profile:
+        _screenshot(chromium, page.resolve().as_uri(), HTML_WINDOW, png, profile)
 
 
 def _extract(commit: str, into: Path) -> Path:
@@ -181,6 +209,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--shot", choices=[s.name for s in SHOTS], action="append", help="only these (repeatable)"
     )
+    parser.add_argument(
+        "--no-html", dest="html", action="store_false", help="skip the HTML report's screenshot"
+    )
     options = parser.parse_args(argv)
     chromium = _chromium()
     if chromium is None:
@@ -203,6 +234,12 @@ def main(argv: list[str] | None = None) -> None:
                     if chromium is not None:
                         to_png(svg, svg.with_suffix(".png"), chromium)
                     print(f"screenshots: {svg}", file=sys.stderr)
+            if chromium is not None and options.html:
+                workdir = Path(tmp) / f"run{suffix}-html"
+                workdir.mkdir()
+                png = options.out / f"audit-klaude-code-html{suffix}.png"
+                shoot_html(source, workdir, png, chromium)
+                print(f"screenshots: {png}", file=sys.stderr)
 
 
 if __name__ == "__main__":
