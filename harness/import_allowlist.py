@@ -238,7 +238,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tool_choice",
         "missing",
         "tool_choice 'auto' is the default when tools are given (OpenRouter follows the Chat Completions "
-        "schema); CallParams has no tool_choice",
+        "schema); we send none for tool_choice None",
         _is("auto"),
         evidence="recorded auto accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_tool_"
         "calling.yaml#0; absent with tools accepted: cassettes/openrouter/llmopenrouter__gpt41mini_chat_"

@@ -12,13 +12,9 @@ from typing import Any
 
 from harness import import_shapes as shapes
 from harness.import_allowlist import Pending, pending, rewritten
-from harness.jsondiff import Accepts, DiffContext, DiffKind
+from harness.jsondiff import DiffContext
 
 __all__ = ["PENDING", "PENDING_BY_ID"]
-
-
-def _true(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is True and ours is None
 
 
 def _placeholder_for_empty(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
@@ -27,126 +23,6 @@ def _placeholder_for_empty(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
 
 def _a_declaration(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return recorded is None and isinstance(ours, dict) and "name" in ours
-
-
-def _sent_false(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is True and ours is False
-
-
-_STRICT: tuple[tuple[str, str, DiffKind, str], ...] = (
-    (
-        "openai-chat",
-        "tools[*].function.strict",
-        "missing",
-        "strict: true accepted: cassettes/openai-chat/pai__gpt4omini_tool_call_roundtrip.yaml#0",
-    ),
-    (
-        "openrouter",
-        "tools[*].function.strict",
-        "missing",
-        "strict: true accepted: traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_"
-        "tool_definitions_gemini_e2e.yaml#0",
-    ),
-    (
-        "openai-responses",
-        "tools[*].strict",
-        "changed",
-        "strict: true accepted: cassettes/openai-responses/pai__gpt55_reasoning_function_call_phase_"
-        "roundtrip.yaml#0",
-    ),
-    (
-        "anthropic",
-        "tools[*].strict",
-        "missing",
-        "strict: true accepted: traffic/pydantic-ai/models__anthropic__test_output__test_strict_true_tool_"
-        "no_output.yaml#0",
-    ),
-)
-
-_TOOL_CHOICE: tuple[tuple[str, str, Any, str], ...] = (
-    (
-        "openai-chat",
-        "tool_choice",
-        "auto",
-        "required accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-openai].yaml#0; "
-        "none: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[none-openai].yaml#0",
-    ),
-    (
-        "openrouter",
-        "tool_choice",
-        "auto",
-        "required accepted: traffic/pydantic-ai/test_ref_sibling_wire_contract__test_ref_sibling_wire_"
-        "contract[qwen-nested-model].yaml#0",
-    ),
-    (
-        "openai-responses",
-        "tool_choice",
-        "auto",
-        "required accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-openai_responses].yaml#0",
-    ),
-    (
-        "anthropic",
-        "tool_choice",
-        {"type": "auto"},
-        "any accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-anthropic].yaml#0; "
-        "a named tool: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[list_single-anthropic].yaml#0",
-    ),
-    (
-        "gemini",
-        "toolConfig",
-        {"functionCallingConfig": {"mode": "AUTO"}},
-        "ANY accepted: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[required-google].yaml#0; "
-        "ANY with one allowed name: traffic/pydantic-ai/models__test_tool_choice_matrix__test_tool_choice_matrix"
-        "[list_single-google].yaml#0",
-    ),
-)
-
-
-_OUTPUT_FORMAT: tuple[tuple[str, str, Any, str], ...] = (
-    (
-        "openai-chat",
-        "response_format",
-        {"type": "text"},
-        "json_schema accepted: traffic/pydantic-ai/models__test_openai__test_openai_native_output.yaml#0; "
-        "json_object: traffic/pydantic-ai/models__test_openai__test_openai_prompted_output.yaml#0",
-    ),
-    (
-        "openai-responses",
-        "text",
-        {"format": {"type": "text"}},
-        "json_schema accepted: traffic/pydantic-ai/models__test_openai_responses__test_native_output.yaml#0; "
-        "json_object: traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0",
-    ),
-    (
-        "anthropic",
-        "output_config",
-        {},
-        "format json_schema accepted: traffic/pydantic-ai/models__anthropic__test_output__test_no_tools_"
-        "native_output_strict_true.yaml#0",
-    ),
-    (
-        "gemini",
-        "generationConfig.{responseMimeType,responseJsonSchema}",
-        "text/plain",
-        "application/json with a schema accepted: traffic/pydantic-ai/models__test_google__test_google_native_"
-        "output.yaml#0; without: traffic/pydantic-ai/models__test_google__test_google_prompted_output.yaml#0",
-    ),
-)
-
-
-def _not(default: Any) -> Accepts:
-    """The recorded value is present and is not the API default (ours sent nothing)."""
-
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        return recorded is not None and ours is None and recorded != default
-
-    return accepts
 
 
 #: Differences decided as "our adapter is wrong" (docs/import-check-decisions.md): open, never allowed.
@@ -236,48 +112,6 @@ PENDING: tuple[Pending, ...] = (
         evidence="undeclared call in history accepted: traffic/pydantic-ai/models__test_multimodal_tool_"
         "returns__test_multimodal_tool_return_matrix[direct-binary-image-google_gemini3].yaml#1",
         decision="gemini-derived-declarations",
-    ),
-    *(
-        pending(
-            f"{provider}-tool-strict-not-sent",
-            provider,
-            path,
-            kind,
-            "ToolSpec.strict carries the tool's strict flag; our adapter does not send it"
-            + (" (it always sends strict: false)" if kind == "changed" else ""),
-            _sent_false if kind == "changed" else _true,
-            evidence=evidence,
-            decision="tool-strict",
-        )
-        for provider, path, kind, evidence in _STRICT
-    ),
-    *(
-        pending(
-            f"{provider}-tool-choice-not-sent",
-            provider,
-            path,
-            "missing",
-            "CallParams.tool_choice carries a tool choice other than auto (none, required, one named tool); "
-            "our adapter does not send it",
-            _not(default),
-            evidence=evidence,
-            decision="tool-choice",
-        )
-        for provider, path, default, evidence in _TOOL_CHOICE
-    ),
-    *(
-        pending(
-            f"{provider}-output-format-not-sent",
-            provider,
-            path,
-            "missing",
-            "CallParams.output_format carries structured output (any JSON object, or a JSON Schema); our "
-            "adapter does not send it",
-            _not(default),
-            evidence=evidence,
-            decision="output-format",
-        )
-        for provider, path, default, evidence in _OUTPUT_FORMAT
     ),
 )
 

@@ -20,7 +20,7 @@ from harness.model import (
     ThinkingTextPart,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
 from harness.providers.anthropic.request import (
     ADAPTER,
     DEFAULT_MAX_TOKENS,
@@ -593,3 +593,17 @@ def test_same_input_same_bytes() -> None:
         system="s", tools=[ToolSpec(name="read")], thinking=ThinkingParams(budget_tokens=2048)
     )
     assert canonical_json(render(history, params).body) == canonical_json(render(history, params).body)
+
+
+@pytest.mark.parametrize(
+    ("choice", "sent"),
+    [("required", None), (ForcedTool(name="get_weather"), None), ("none", {"type": "none"})],
+)
+def test_extended_thinking_keeps_only_auto_and_none_tool_choices(choice: ToolChoice, sent: Any) -> None:
+    params = CallParams(
+        tools=[ToolSpec(name="get_weather")], tool_choice=choice, thinking=ThinkingParams(budget_tokens=2048)
+    )
+    rendered = ADAPTER.render([user("Weather in Paris?")], params)
+    assert rendered.body.get("tool_choice") == sent
+    codes = [w.code for w in rendered.warnings]
+    assert codes == ([] if sent is not None else ["tool-choice-not-sent"])

@@ -243,6 +243,9 @@ def test_derivable_tags_match_the_content(name: str) -> None:
     assert ("thinking" in tags) == thinking
     assert ("interrupt" in tags) == aborted
     assert ("system-in-params" in tags) == bool(s.params.system)
+    assert ("tool-strict" in tags) == any(t.strict is not None for t in s.params.tools or [])
+    assert ("tool-choice" in tags) == (s.params.tool_choice is not None)
+    assert ("output-format" in tags) == (s.params.output_format is not None)
     assert ("real-tokens" in tags) == any(sig.signature in REAL_SIGNATURES for sig, _ in _signatures(s))
     if "plain" in tags:
         assert not (has_tools or thinking or images)
@@ -428,7 +431,8 @@ def test_every_tag_has_a_check() -> None:
         "tools-given",
         "tools-derived",
     }
-    derivable |= {"system-in-params", "real-tokens", *NATIVE_TAG_FORMATS}
+    derivable |= {"system-in-params", "tool-strict", "tool-choice", "output-format", "real-tokens"}
+    derivable |= set(NATIVE_TAG_FORMATS)
     assert set(TAG_CHECKS) | derivable == TAGS
 
 

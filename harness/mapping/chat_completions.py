@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.toolbox import parse_data_url, placeholder_user, warn_image_file
 from harness.mapping.wire import (
     ContentItem,
@@ -24,16 +25,18 @@ from harness.mapping.wire import (
     WireUser,
 )
 from harness.model import ImageFilePart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import CallParams, ToolSpec
+from harness.params import CallParams, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 __all__ = [
     "JSON",
     "ReasoningMapper",
     "base_body",
+    "chat_tool_choice",
     "content_value",
     "function_tool",
     "image_part",
     "render_messages",
+    "response_format",
     "system_message",
     "warn_thinking",
 ]
@@ -48,10 +51,16 @@ ReasoningMapper = Callable[[WireAssistant, list[ThinkingUnit], Warnings], JSON]
 
 
 def base_body(prepared: Prepared, params: CallParams, model: str, reasoning: ReasoningMapper) -> JSON:
-    """The fields Chat and OpenRouter share: model, messages, tools, limits, temperature, stream."""
+    """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
+    temperature, stream."""
     body: JSON = {"model": model, "messages": render_messages(prepared, reasoning)}
     if prepared.tools:
         body["tools"] = [function_tool(t) for t in prepared.tools]
+    choice = tool_choice(params, prepared)
+    if choice is not None:
+        body["tool_choice"] = chat_tool_choice(choice)
+    if params.output_format is not None:
+        body["response_format"] = response_format(params.output_format)
     if params.max_tokens is not None:
         # CreateChatCompletionRequest.max_completion_tokens (max_tokens is deprecated).
         body["max_completion_tokens"] = params.max_tokens
@@ -68,7 +77,23 @@ def function_tool(tool: ToolSpec) -> JSON:
     if tool.description:
         function["description"] = tool.description
     function["parameters"] = tool.parameters
+    if tool.strict is not None:
+        function["strict"] = tool.strict
     return {"type": "function", "function": function}
+
+
+def chat_tool_choice(choice: ToolChoice) -> str | JSON:
+    """ChatCompletionToolChoiceOption: ``none``, ``required`` or one named function."""
+    if isinstance(choice, ForcedTool):
+        return {"type": "function", "function": {"name": choice.name}}
+    return choice
+
+
+def response_format(fmt: OutputFormat) -> JSON:
+    """ResponseFormatJsonObject, or ResponseFormatJsonSchema when a schema is given (guides/structured-outputs)."""
+    if fmt.json_schema is None:
+        return {"type": "json_object"}
+    return {"type": "json_schema", "json_schema": openai_schema_fields(fmt)}
 
 
 # ---------------------------------------------------------------- messages

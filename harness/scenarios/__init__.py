@@ -78,6 +78,9 @@ TAG_INFO: dict[str, str] = {
     "tools": "any tool call or tool result",
     "tools-given": "params.tools defines every tool the history calls",
     "tools-derived": "the history calls tools that params.tools does not define",
+    "tool-strict": "a tool with its strict-schema flag set (params.tools[].strict)",
+    "tool-choice": "a tool choice other than auto (params.tool_choice)",
+    "output-format": "structured output asked for (params.output_format)",
     # regressions: minimal counterexamples the invariant properties found in our adapters
     "regression": "a minimal counterexample that exposed a real bug (named in its description)",
     "tool-single": "one tool call and its result",

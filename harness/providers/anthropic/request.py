@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -49,9 +50,11 @@ from harness.model import (
 from harness.params import CallParams
 from harness.providers.anthropic.params import (
     Thinking,
+    output_config,
     resolve_tokens,
     system_blocks,
     temperature_value,
+    tool_choice_value,
     tool_definitions,
 )
 from harness.providers.anthropic.profile import (
@@ -511,6 +514,12 @@ class AnthropicAdapter:
             body["system"] = system
         if prepared.tools:
             body["tools"] = tool_definitions(prepared.tools, warnings)
+        choice = tool_choice_value(tool_choice(params, prepared), thinking, warnings)
+        if choice is not None:
+            body["tool_choice"] = choice
+        output = output_config(params.output_format, warnings)
+        if output is not None:
+            body["output_config"] = output
         if thinking.config is not None:
             body["thinking"] = thinking.config
         temperature = temperature_value(params, thinking, warnings)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_arguments,
@@ -57,6 +58,7 @@ from harness.providers.gemini.params import (
     generation_config,
     system_instruction,
     system_into_first_user,
+    tool_config,
 )
 from harness.providers.gemini.profile import (
     DEFAULT_MODEL,
@@ -99,6 +101,9 @@ class GeminiAdapter:
             system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
             body["tools"] = [function_tool(prepared.tools, warnings)]
+        calling = tool_config(tool_choice(params, prepared))
+        if calling is not None:
+            body["toolConfig"] = calling
         config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
