@@ -17,10 +17,6 @@ from harness.jsondiff import DiffContext
 __all__ = ["PENDING", "PENDING_BY_ID"]
 
 
-def _placeholder_for_empty(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded == "" and ours == [{"type": "input_text", "text": shapes.PLACEHOLDER_TEXT}]
-
-
 def _a_declaration(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return recorded is None and isinstance(ours, dict) and "name" in ours
 
@@ -51,41 +47,6 @@ PENDING: tuple[Pending, ...] = (
         evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
         "tool_availability_portability_matrix[R4-T6-announcement].yaml#0",
         decision="inline-system",
-    ),
-    pending(
-        "chat-system-only-placeholder",
-        "openai-chat",
-        "messages[*]",
-        "extra",
-        "a placeholder user message is added after a system-only history; the traffic shows a system-only "
-        "request accepted",
-        lambda recorded, ours, ctx: ours == {"role": "user", "content": shapes.PLACEHOLDER_TEXT},
-        evidence="system-only accepted: traffic/pydantic-ai/models__test_openai__test_openai_model_without_"
-        "system_prompt.yaml#0 (o3-mini)",
-        decision="placeholder-turns",
-    ),
-    pending(
-        "anthropic-assistant-first-placeholder",
-        "anthropic",
-        "messages",
-        "changed",
-        "a placeholder user turn is invented before an assistant-first history; the traffic shows "
-        "Anthropic accepts a history that starts with an assistant message",
-        **rewritten(shapes.prepend_placeholder_user, lambda v: {"messages": v}),
-        evidence="assistant-first accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_"
-        "model_empty_message_on_history.yaml#0",
-        decision="placeholder-turns",
-    ),
-    pending(
-        "responses-empty-user-placeholder",
-        "openai-responses",
-        "input[*].content",
-        "changed",
-        'an empty user message is replaced by the placeholder text; the traffic shows content "" accepted',
-        _placeholder_for_empty,
-        evidence="empty user content accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
-        "openai_responses_runs_with_instructions_only.yaml#0",
-        decision="placeholder-turns",
     ),
     pending(
         "gemini-tool-result-media-merged",

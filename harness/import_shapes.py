@@ -20,9 +20,6 @@ Json = dict[str, Any]
 Rewrite = Callable[[Any], Any]
 Wrap = Callable[[Any], Any]
 
-#: The placeholder turn text the reference adapters send before an assistant-first history.
-PLACEHOLDER_TEXT = "(conversation start)"
-
 
 def restructured(rewrite: Rewrite, wrap: Wrap, others: Callable[[], Sequence[JsonAllowance]]) -> Accepts:
     """Accept when ``rewrite(recorded)`` differs from ``recorded`` and equals ``ours`` under ``others()``.
@@ -97,14 +94,6 @@ def hoist_anthropic_system_messages(body: Any) -> Any:
         return None
     system = [*_blocks(body.get("system", [])), *(b for m in inline for b in _blocks(m.get("content")))]
     return {**body, "system": system, "messages": [m for m in messages if m.get("role") != "system"]}
-
-
-def prepend_placeholder_user(messages: Any) -> Any:
-    """Anthropic: an assistant-first conversation gets a placeholder user turn before it."""
-    items = _list(messages)
-    if not items or not isinstance(items[0], dict) or cast(Json, items[0]).get("role") != "assistant":
-        return None
-    return [{"role": "user", "content": [{"type": "text", "text": PLACEHOLDER_TEXT}]}, *items]
 
 
 def drop_unsigned_thoughts(parts: Any) -> Any:

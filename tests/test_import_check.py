@@ -201,15 +201,6 @@ _REWRITES: list[tuple[Callable[[Any], Any], Any, Any]] = [
     ),
     (shapes.hoist_chat_system_messages, [_SYS, _USER], None),
     (
-        shapes.prepend_placeholder_user,
-        [{"role": "assistant", "content": "hi"}],
-        [
-            {"role": "user", "content": [{"type": "text", "text": shapes.PLACEHOLDER_TEXT}]},
-            {"role": "assistant", "content": "hi"},
-        ],
-    ),
-    (shapes.prepend_placeholder_user, [_USER], None),
-    (
         shapes.drop_unsigned_thoughts,
         [
             {"text": "t", "thought": True},

@@ -8,6 +8,7 @@ checked against the data, so a tag is a promise about the history, not a label.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -414,7 +415,10 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     "agent-loop-long": lambda s: (
         len(_assistants(s)) >= 12 and sum(isinstance(e, DeveloperMessage) for e in s.history) >= 2
     ),
-    "regression": lambda s: s.name.startswith("regression_") and "Regression F" in s.description,
+    "regression": lambda s: (
+        s.name.startswith("regression_")
+        and re.match(r"Regression (F\d+|import-check [a-z-]+): ", s.description) is not None
+    ),
     "field-report": lambda s: s.name.startswith("field_"),
     "tool-id-reused": lambda s: len({c.call_id for c in _calls(s)}) < len(_calls(s)),
 }

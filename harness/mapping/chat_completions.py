@@ -50,10 +50,17 @@ ReasoningMapper = Callable[[WireAssistant, list[ThinkingUnit], Warnings], JSON]
 # ---------------------------------------------------------------- request level
 
 
-def base_body(prepared: Prepared, params: CallParams, model: str, reasoning: ReasoningMapper) -> JSON:
+def base_body(
+    prepared: Prepared,
+    params: CallParams,
+    model: str,
+    reasoning: ReasoningMapper,
+    *,
+    system_only: bool = False,
+) -> JSON:
     """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
-    temperature, stream."""
-    body: JSON = {"model": model, "messages": render_messages(prepared, reasoning)}
+    temperature, stream. ``system_only``: the provider accepts a system message alone."""
+    body: JSON = {"model": model, "messages": render_messages(prepared, reasoning, system_only=system_only)}
     if prepared.tools:
         body["tools"] = [function_tool(t) for t in prepared.tools]
     choice = tool_choice(params, prepared)
@@ -99,11 +106,15 @@ def response_format(fmt: OutputFormat) -> JSON:
 # ---------------------------------------------------------------- messages
 
 
-def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON]:
+def render_messages(
+    prepared: Prepared, reasoning: ReasoningMapper, *, system_only: bool = False
+) -> list[JSON]:
     """The ``messages`` array: system first, then the wire items in order.
 
     Images that a tool message cannot carry are held until the run of tool messages
     ends and then sent as one user message (docs: guides/function-calling, guides/images).
+    Nothing to send gets a placeholder user message, unless a system message is there and
+    the provider accepts it alone (``system_only``; docs/import-check-decisions.md#placeholder-turns).
     """
     warnings = prepared.warnings
     messages: list[JSON] = []
@@ -136,7 +147,7 @@ def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON
             messages.append(message)
     if held:
         messages.append({"role": "user", "content": held})
-    if not any(m["role"] != "system" for m in messages):
+    if not messages or (not system_only and all(m["role"] == "system" for m in messages)):
         # The schema requires a message besides the system prompt (minItems; finding F3).
         text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")
         messages.append({"role": "user", "content": text})

@@ -192,8 +192,9 @@ def _ensure_user_first(contents: list[Json], warnings: Warnings) -> list[Json]:
     the model's (Google's own SDKs refuse such a history: "First content should be with
     role 'user'"; a leading ``functionCall`` breaks "function call turn comes immediately
     after a user turn or after a function response turn"). That happens when trimming cut
-    the history before an assistant turn. As in the Anthropic adapter, a placeholder user
-    content is put first (warned), rather than dropping the model's turn.
+    the history before an assistant turn. A placeholder user content is put first (warned),
+    rather than dropping the model's turn (Anthropic, which accepts an assistant-first
+    conversation, needs none: docs/import-check-decisions.md#placeholder-turns).
     """
     if contents and contents[0]["role"] == "user":
         return contents

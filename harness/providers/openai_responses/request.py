@@ -192,9 +192,13 @@ def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
         sources.extend([wire.index] * len(built))
     items = _drop_trailing_reasoning(items, sources, ctx)
     if not items:
-        # Like every adapter: a request always carries a turn to answer (finding F3).
-        text = placeholder_user(ctx.warnings, "history has nothing to send; sent a placeholder user message")
-        items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+        # A request always carries a turn to answer (finding F3): an empty user message, which the
+        # API accepts beside instructions (traffic/pydantic-ai/models__test_openai_responses__test_
+        # openai_responses_runs_with_instructions_only.yaml#0), not an invented placeholder text.
+        text = placeholder_user(
+            ctx.warnings, "history has nothing to send; sent an empty user message", text=""
+        )
+        items.append({"type": "message", "role": "user", "content": text})
     return items
 
 
