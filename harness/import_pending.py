@@ -49,20 +49,6 @@ PENDING: tuple[Pending, ...] = (
         decision="inline-system",
     ),
     pending(
-        "gemini-tool-result-media-merged",
-        "gemini",
-        "contents",
-        "changed",
-        "a user content that follows a functionResponse content is merged into it (functionResponse and "
-        "inlineData parts in one content); the traffic shows the separate contents accepted and reports "
-        "show the merged form rejected",
-        **rewritten(shapes.merge_gemini_user_contents, lambda v: {"contents": v}),
-        evidence="separate contents accepted: traffic/pydantic-ai/models__test_multimodal_tool_returns__"
-        "test_multimodal_tool_return_matrix[tool_return_content-binary-image-google_2_5].yaml#1; merged "
-        "form reported rejected: github.com/vellum-ai/vellum-assistant/pull/1901",
-        decision="gemini-tool-result-media",
-    ),
-    pending(
         "gemini-derived-declaration",
         "gemini",
         "tools[*].functionDeclarations[*]",

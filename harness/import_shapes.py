@@ -1,8 +1,8 @@
 """Structural rewrites of a recorded request body, for import-check's whole-node allowances.
 
 Some valid renderings differ from a recorded request in structure, not in one value: two
-system messages joined into one, consecutive same-role turns merged, a placeholder turn
-added. Each function here rewrites the recorded value the way the documented rule says
+system messages joined into one, consecutive same-role turns merged, a later system
+message hoisted. Each function here rewrites the recorded value the way the documented rule says
 ours differs; ``restructured`` turns one into an allowance predicate that accepts a node
 only when the rewrite changes something and the rewritten value then equals ours, up to
 the other allowances. Pure functions over JSON values.
@@ -80,7 +80,6 @@ def merge_consecutive(role: str, key: str, as_list: Callable[[Any], list[Any]]) 
 
 
 merge_anthropic_user_turns = merge_consecutive("user", "content", _blocks)
-merge_gemini_user_contents = merge_consecutive("user", "parts", _list)
 
 
 def hoist_anthropic_system_messages(body: Any) -> Any:

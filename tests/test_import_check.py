@@ -211,14 +211,6 @@ _REWRITES: list[tuple[Callable[[Any], Any], Any, Any]] = [
     ),
     (shapes.drop_unsigned_thoughts, [{"text": "a"}], None),
     (
-        shapes.merge_gemini_user_contents,
-        [
-            {"role": "user", "parts": [{"functionResponse": {}}]},
-            {"role": "user", "parts": [{"text": "x"}]},
-        ],
-        [{"role": "user", "parts": [{"functionResponse": {}}, {"text": "x"}]}],
-    ),
-    (
         shapes.drop_empty_assistant_items,
         [_USER, {"role": "assistant", "content": ""}, {"type": "function_call"}],
         [_USER, {"type": "function_call"}],

@@ -9,7 +9,9 @@ design, which real APIs accept more loosely (recorded traffic shows Anthropic ta
 
 Rules (DESIGN "Provider rules", seed 001): strict user/assistant alternation where the
 provider requires it (Anthropic, Gemini user/model; an Anthropic conversation may start
-with an assistant message: accepted in traffic, docs/import-check-decisions.md#placeholder-turns),
+with an assistant message: accepted in traffic, docs/import-check-decisions.md#placeholder-turns;
+Gemini media stays in a user content of its own after function responses,
+docs/import-check-decisions.md#gemini-tool-result-media),
 the system prompt exactly once and only in the system carrier (never dropped when the
 history or params have one), no empty content lists or text blocks (for Anthropic, no
 whitespace-only ones either; a Responses request whose only input is an empty user
@@ -43,9 +45,10 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
     if ctx.provider not in _ALTERNATING:
         return []
     out: list[Violation] = []
-    roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
+    items = wire_messages(ctx.provider, ctx.body)
+    roles = [wire_role(ctx.provider, m) for m in items]
     for pos in range(1, len(roles)):
-        if roles[pos] == roles[pos - 1]:
+        if roles[pos] == roles[pos - 1] and not _media_after_responses(ctx, items[pos - 1], items[pos]):
             out.append(
                 ctx.violation(
                     ID,
@@ -61,6 +64,22 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
                 ctx.violation(ID, None, f"message role {role!r} at position {pos}", role, kind="policy")
             )
     return out
+
+
+def _media_after_responses(ctx: CheckContext, previous: Json, item: Json) -> bool:
+    """Gemini: a user content holding media right after a content of function responses is kept apart
+    on purpose (accepted: traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_
+    return_matrix[tool_return_content-binary-image-google_2_5].yaml#1; reported rejected when mixed:
+    docs/import-check-decisions.md#gemini-tool-result-media)."""
+    if ctx.provider != "gemini":
+        return False
+    before = [d for d in (as_dict(p) for p in as_list(previous.get("parts"))) if d]
+    parts = [d for d in (as_dict(p) for p in as_list(item.get("parts"))) if d]
+    return (
+        any("functionResponse" in p for p in before)
+        and any("inlineData" in p or "fileData" in p for p in parts)
+        and not any("functionResponse" in p for p in parts)
+    )
 
 
 def _system(ctx: CheckContext) -> list[Violation]:
