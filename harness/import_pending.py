@@ -8,17 +8,10 @@ intended adapter change and its golden impact). A request whose only differences
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness import import_shapes as shapes
 from harness.import_allowlist import Pending, pending, rewritten
-from harness.jsondiff import DiffContext
 
 __all__ = ["PENDING", "PENDING_BY_ID"]
-
-
-def _a_declaration(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is None and isinstance(ours, dict) and "name" in ours
 
 
 #: Differences decided as "our adapter is wrong" (docs/import-check-decisions.md): open, never allowed.
@@ -47,18 +40,6 @@ PENDING: tuple[Pending, ...] = (
         evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
         "tool_availability_portability_matrix[R4-T6-announcement].yaml#0",
         decision="inline-system",
-    ),
-    pending(
-        "gemini-derived-declaration",
-        "gemini",
-        "tools[*].functionDeclarations[*]",
-        "extra",
-        "a declaration is derived for a tool the history calls but the request does not declare, offering "
-        "the model a tool the caller did not; the traffic shows Gemini accepts the undeclared call",
-        _a_declaration,
-        evidence="undeclared call in history accepted: traffic/pydantic-ai/models__test_multimodal_tool_"
-        "returns__test_multimodal_tool_return_matrix[direct-binary-image-google_gemini3].yaml#1",
-        decision="gemini-derived-declarations",
     ),
 )
 

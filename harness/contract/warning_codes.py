@@ -85,6 +85,7 @@ class Code(StrEnum):
     TOOL_STATUS_NOT_SENT = "tool-status-not-sent"
     TOOL_STRICT_NOT_SENT = "tool-strict-not-sent"
     TOOLS_DERIVED = "tools-derived"
+    TOOLS_NOT_DECLARED = "tools-not-declared"
 
 
 class CodeInfo(NamedTuple):
@@ -250,5 +251,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.TOOLS_DERIVED: CodeInfo(
         "reject", "tools called without a definition get permissive derived definitions"
+    ),
+    Code.TOOLS_NOT_DECLARED: CodeInfo(
+        "policy",
+        "tools the history calls but the request does not declare stay undeclared (the provider accepts the calls)",
     ),
 }

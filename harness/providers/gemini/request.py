@@ -61,6 +61,7 @@ from harness.providers.gemini.params import (
     tool_config,
 )
 from harness.providers.gemini.profile import (
+    ACCEPTS_UNDECLARED_CALLS,
     DEFAULT_MODEL,
     ID_POLICY,
     MIME_BY_EXTENSION,
@@ -91,7 +92,14 @@ class GeminiAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         model = model_name(params)
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            undeclared_calls_accepted=ACCEPTS_UNDECLARED_CALLS,
+        )
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
         system = system_instruction(prepared.system)
