@@ -121,10 +121,6 @@ def _gemini_response_key(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     )
 
 
-def _strict_true_sent_false(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is True and ours is False
-
-
 def _recorder_trailing_space(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return isinstance(recorded, str) and isinstance(ours, str) and recorded == ours + " "
 
@@ -144,7 +140,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "anthropic",
         "tool_choice",
         "the recording client sent tool_choice {type: auto}, which is the API default when tools are "
-        "given; we send no tool_choice (CallParams has none)",
+        "given; we send none for tool_choice None (auto)",
         kind="missing",
         accepts=_is({"type": "auto"}),
     ),
@@ -190,7 +186,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "chat-tool-choice-auto",
         "openai-chat",
         "tool_choice",
-        "tool_choice 'auto' is the API default when tools are given; CallParams has no tool_choice",
+        "tool_choice 'auto' is the API default when tools are given; we send none for tool_choice None",
         kind="missing",
         accepts=_is("auto"),
     ),
@@ -201,15 +197,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "an empty description is the same as none; our adapter omits empty descriptions",
         kind="missing",
         accepts=_is(""),
-    ),
-    JsonAllowance(
-        "chat-tool-strict",
-        "openai-chat",
-        "tools[*].function.strict",
-        "the recording client asked for strict schema adherence; ToolSpec has no strict flag, so the "
-        "canonical params cannot carry it (a parameter gap, not a message mapping difference)",
-        kind="missing",
-        accepts=_is(True),
     ),
     JsonAllowance(
         "chat-assistant-null-content",
@@ -224,7 +211,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "responses-tool-choice-auto",
         "openai-responses",
         "tool_choice",
-        "tool_choice 'auto' is the API default; CallParams has no tool_choice",
+        "tool_choice 'auto' is the API default; we send none for tool_choice None",
         kind="missing",
         accepts=_is("auto"),
     ),
@@ -235,15 +222,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "description: null is the same as none; our adapter omits empty descriptions",
         kind="missing",
         accepts=_is_null,
-    ),
-    JsonAllowance(
-        "responses-tool-strict",
-        "openai-responses",
-        "tools[*].strict",
-        "the recording client sent strict: true; ToolSpec has no strict flag and our adapter always sends "
-        "strict: false (canonical schemas are not written for strict mode) - a parameter gap",
-        kind="changed",
-        accepts=_strict_true_sent_false,
     ),
     JsonAllowance(
         "responses-store-false",

@@ -233,12 +233,46 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "roundtrip.yaml#1",
     ),
     allowance(
+        "anthropic-inline-system-hoisted",
+        "anthropic",
+        "$",
+        "changed",
+        "a system message inside messages (accepted in place by some models) and the same text hoisted "
+        "into the top-level system prompt (accepted by every model) are two valid renderings. We hoist on "
+        "purpose (docs/import-check-decisions.md#inline-system): one system prompt renders the same for "
+        "every provider and model, where the in-place form is model by model (claude-sonnet-4-6 folds it "
+        "into the user turn instead). Cost: the instruction applies from the start, and the cached "
+        "prefix changes when it is added",
+        **rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
+        evidence="in place accepted: traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__"
+        "test_mid_conversation_system_prompt_kept_mid_history.yaml#0 (claude-opus-4-8); a tool-availability "
+        "instruction in the top-level system text blocks accepted: traffic/pydantic-ai/models__test_"
+        "anthropic__test_anthropic_lazy_advertisement_live.yaml#0 (claude-opus-4-8; Messages API: system is "
+        "string | TextBlockParam[])",
+    ),
+    allowance(
+        "chat-inline-system-hoisted",
+        "openai-chat",
+        "messages",
+        "changed",
+        "a system message after another role (accepted in place) and its text joined into the leading "
+        "system message (accepted) are two valid renderings. We hoist on purpose "
+        "(docs/import-check-decisions.md#inline-system): one system prompt, first, renders the same for "
+        "every provider and model. Cost: the instruction applies from the start, and the cached prefix "
+        "changes when it is added",
+        **rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
+        evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
+        "tool_availability_portability_matrix[R4-T6-announcement].yaml#0 (gpt-5); a leading system message "
+        "before the conversation accepted: traffic/pydantic-ai/models__test_openai__test_openai_instructions_"
+        "with_tool_calls_keep_instructions.yaml#0 (gpt-4.1-mini)",
+    ),
+    allowance(
         "openrouter-tool-choice-auto",
         "openrouter",
         "tool_choice",
         "missing",
         "tool_choice 'auto' is the default when tools are given (OpenRouter follows the Chat Completions "
-        "schema); CallParams has no tool_choice",
+        "schema); we send none for tool_choice None",
         _is("auto"),
         evidence="recorded auto accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_tool_"
         "calling.yaml#0; absent with tools accepted: cassettes/openrouter/llmopenrouter__gpt41mini_chat_"

@@ -27,7 +27,7 @@ from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_js
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
-__all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_traffic"]
+__all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_one", "check_traffic"]
 
 
 _BY_ID: dict[str, JsonAllowance] = {a.id: a for a in (*ALLOWLIST, *PENDING)}
@@ -147,7 +147,7 @@ class ImportCheck:
         }
 
 
-def _check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> CheckedRequest:
+def check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> CheckedRequest:
     try:
         imported = import_request(provider, body, uri=uri)
     except ValueError as exc:
@@ -188,7 +188,7 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
             key = f"{provider} over the {wire} format"
             result.skipped[key] = result.skipped.get(key, 0) + 1
             continue
-        result.requests.append(_check_one(provider, call.where, Path(call.file).stem, call.body, call.uri))
+        result.requests.append(check_one(provider, call.where, Path(call.file).stem, call.body, call.uri))
     return result
 
 

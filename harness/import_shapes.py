@@ -1,8 +1,8 @@
 """Structural rewrites of a recorded request body, for import-check's whole-node allowances.
 
 Some valid renderings differ from a recorded request in structure, not in one value: two
-system messages joined into one, consecutive same-role turns merged, a placeholder turn
-added. Each function here rewrites the recorded value the way the documented rule says
+system messages joined into one, consecutive same-role turns merged, a later system
+message hoisted. Each function here rewrites the recorded value the way the documented rule says
 ours differs; ``restructured`` turns one into an allowance predicate that accepts a node
 only when the rewrite changes something and the rewritten value then equals ours, up to
 the other allowances. Pure functions over JSON values.
@@ -19,9 +19,6 @@ from harness.jsondiff import Accepts, DiffContext, JsonAllowance, diff_json
 Json = dict[str, Any]
 Rewrite = Callable[[Any], Any]
 Wrap = Callable[[Any], Any]
-
-#: The placeholder turn text the reference adapters send before an assistant-first history.
-PLACEHOLDER_TEXT = "(conversation start)"
 
 
 def restructured(rewrite: Rewrite, wrap: Wrap, others: Callable[[], Sequence[JsonAllowance]]) -> Accepts:
@@ -83,7 +80,6 @@ def merge_consecutive(role: str, key: str, as_list: Callable[[Any], list[Any]]) 
 
 
 merge_anthropic_user_turns = merge_consecutive("user", "content", _blocks)
-merge_gemini_user_contents = merge_consecutive("user", "parts", _list)
 
 
 def hoist_anthropic_system_messages(body: Any) -> Any:
@@ -97,14 +93,6 @@ def hoist_anthropic_system_messages(body: Any) -> Any:
         return None
     system = [*_blocks(body.get("system", [])), *(b for m in inline for b in _blocks(m.get("content")))]
     return {**body, "system": system, "messages": [m for m in messages if m.get("role") != "system"]}
-
-
-def prepend_placeholder_user(messages: Any) -> Any:
-    """Anthropic: an assistant-first conversation gets a placeholder user turn before it."""
-    items = _list(messages)
-    if not items or not isinstance(items[0], dict) or cast(Json, items[0]).get("role") != "assistant":
-        return None
-    return [{"role": "user", "content": [{"type": "text", "text": PLACEHOLDER_TEXT}]}, *items]
 
 
 def drop_unsigned_thoughts(parts: Any) -> Any:

@@ -17,8 +17,7 @@ class ToolSpec(_Params):
     """A function tool: name, description and a JSON Schema for its arguments.
 
     ``strict`` is the provider's strict-schema flag (OpenAI ``strict``, Anthropic ``strict``);
-    None leaves it to the provider's default. The reference adapters do not send it yet
-    (docs/import-check-decisions.md#tool-strict).
+    None leaves it to the provider's default (docs/import-check-decisions.md#tool-strict).
     """
 
     name: str
@@ -49,8 +48,7 @@ class ForcedTool(_Params):
 
 
 #: ``none`` (no tool), ``required`` (some tool), or one named tool; None is the provider's
-#: default, ``auto``. The reference adapters do not send it yet
-#: (docs/import-check-decisions.md#tool-choice).
+#: default, ``auto`` (docs/import-check-decisions.md#tool-choice).
 ToolChoice = Literal["none", "required"] | ForcedTool
 
 
@@ -59,8 +57,7 @@ class OutputFormat(_Params):
 
     No ``json_schema`` is "any JSON object" (OpenAI ``json_object``, Gemini
     ``responseMimeType: application/json`` alone). ``name``, ``description`` and ``strict``
-    are OpenAI's ``json_schema`` fields. The reference adapters do not send it yet
-    (docs/import-check-decisions.md#output-format).
+    are OpenAI's ``json_schema`` fields (docs/import-check-decisions.md#output-format).
     """
 
     json_schema: dict[str, JsonValue] | None = None

@@ -20,7 +20,7 @@ from harness.model import (
     ThinkingTextPart,
     UserMessage,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
 from harness.providers.anthropic.request import (
     ADAPTER,
     DEFAULT_MAX_TOKENS,
@@ -530,11 +530,12 @@ def test_consecutive_assistants_merge_warned_unless_same_response() -> None:
     assert codes(r) == ["assistant-merged"]
 
 
-def test_leading_assistant_gets_placeholder_user() -> None:
+def test_leading_assistant_is_sent_without_a_placeholder_user() -> None:
+    # Accepted as it is (docs/import-check-decisions.md#placeholder-turns): no invented user turn.
     r = render([AssistantMessage(parts=[TextPart(text="hello")]), user("hi")])
-    assert [m["role"] for m in r.body["messages"]] == ["user", "assistant", "user"]
-    assert content(r, 0) == [{"type": "text", "text": PLACEHOLDER_USER_TEXT}]
-    assert "placeholder-user" in codes(r)
+    assert [m["role"] for m in r.body["messages"]] == ["assistant", "user"]
+    assert content(r, 0) == [{"type": "text", "text": "hello"}]
+    assert "placeholder-user" not in codes(r)
 
 
 def test_empty_history_still_valid() -> None:
@@ -593,3 +594,17 @@ def test_same_input_same_bytes() -> None:
         system="s", tools=[ToolSpec(name="read")], thinking=ThinkingParams(budget_tokens=2048)
     )
     assert canonical_json(render(history, params).body) == canonical_json(render(history, params).body)
+
+
+@pytest.mark.parametrize(
+    ("choice", "sent"),
+    [("required", None), (ForcedTool(name="get_weather"), None), ("none", {"type": "none"})],
+)
+def test_extended_thinking_keeps_only_auto_and_none_tool_choices(choice: ToolChoice, sent: Any) -> None:
+    params = CallParams(
+        tools=[ToolSpec(name="get_weather")], tool_choice=choice, thinking=ThinkingParams(budget_tokens=2048)
+    )
+    rendered = ADAPTER.render([user("Weather in Paris?")], params)
+    assert rendered.body.get("tool_choice") == sent
+    codes = [w.code for w in rendered.warnings]
+    assert codes == ([] if sent is not None else ["tool-choice-not-sent"])

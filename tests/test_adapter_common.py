@@ -26,7 +26,8 @@ from harness.model import (
     ThinkingTextPart,
     UserMessage,
 )
-from harness.params import CallParams, ToolSpec
+from harness.params import CallParams, ForcedTool, ToolChoice, ToolSpec
+from harness.providers import PROVIDERS, get_adapter
 from harness.providers.anthropic.profile import TOOL_NAMES as ANTHROPIC_NAMES
 from harness.scenarios.dsl import call, result, user
 
@@ -224,3 +225,18 @@ def test_developer_parts_on_a_dropped_result_are_sent_as_a_user_message(dropped:
     texts = [getattr(ci.part, "text", None) for u in users for ci in u.items]
     assert texts[-2:] == ["Reminder: tabs\n", "continue"]
     assert "developer-as-user" in [w.code for w in prepared.warnings]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize(
+    ("tools", "choice"),
+    [([], "required"), ([ToolSpec(name="get_weather")], ForcedTool(name="not_declared"))],
+    ids=["no-tools", "forced-undeclared"],
+)
+def test_a_tool_choice_that_cannot_be_sent_is_warned_not_sent(
+    provider: str, tools: list[ToolSpec], choice: ToolChoice
+) -> None:
+    params = CallParams(tools=tools or None, tool_choice=choice)
+    rendered = get_adapter(provider).render([user("Weather in Paris?")], params)
+    assert "tool_choice" not in rendered.body and "toolConfig" not in rendered.body
+    assert "tool-choice-not-sent" in [w.code for w in rendered.warnings]

@@ -248,16 +248,30 @@ def test_tool_images_and_developer_parts_follow_the_function_responses() -> None
         DeveloperMessage(parts=[TextPart(text="reminder B")]),
     ]
     out = render(history, model=G25)
-    parts = out.body["contents"][2]["parts"]
-    assert [next(iter(p)) for p in parts] == [
+    # Media never shares a content with function responses (import-check gemini-tool-result-media):
+    # the image goes in a user content of its own, right after; the developer texts stay with them.
+    responses, media = out.body["contents"][2:]
+    assert [next(iter(p)) for p in responses["parts"]] == [
         "functionResponse",
         "functionResponse",
-        "inlineData",
         "text",
         "text",
     ]
-    assert parts[3:] == [{"text": "reminder A\n"}, {"text": "reminder B\n"}]
+    assert responses["parts"][2:] == [{"text": "reminder A\n"}, {"text": "reminder B\n"}]
+    assert media["role"] == "user"
+    assert [next(iter(p)) for p in media["parts"]] == ["inlineData"]
     assert {"tool-image-moved", "tool-attachment-moved"} <= set(codes(out))
+
+
+def test_text_after_function_responses_joins_them_media_stays_apart() -> None:
+    tail = [user("go"), assistant(call("a", "get_weather", PARIS)), result(call("a", "get_weather"), "sunny")]
+    text_only = render([*tail, DeveloperMessage(parts=[TextPart(text="note")])], model=G25)
+    assert [next(iter(p)) for p in text_only.body["contents"][2]["parts"]] == ["functionResponse", "text"]
+    assert len(text_only.body["contents"]) == 3
+    with_image = render([*tail, user(TextPart(text="see"), ImageURLPart(url=PNG))], model=G25)
+    assert [c["role"] for c in with_image.body["contents"]] == ["user", "model", "user", "user"]
+    assert [next(iter(p)) for p in with_image.body["contents"][3]["parts"]] == ["text", "inlineData"]
+    assert "roles-merged" not in codes(with_image)
 
 
 # ---------------------------------------------------------------- thought signatures

@@ -342,6 +342,20 @@ def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> Non
     from harness.providers import get_adapter
 
     for provider in ("openai-chat", "openrouter"):
-        out = get_adapter(provider).render([], CallParams(system="be brief"))
-        assert [m["role"] for m in out.body["messages"]] == ["system", "user"]
+        out = get_adapter(provider).render([], CallParams())
+        assert out.body["messages"] == [{"role": "user", "content": "(conversation start)"}]
         assert [w.code for w in out.warnings] == ["placeholder-user"]
+    # A system message alone: OpenRouter adds the placeholder (no evidence it may be left out).
+    out = get_adapter("openrouter").render([], CallParams(system="be brief"))
+    assert [m["role"] for m in out.body["messages"]] == ["system", "user"]
+    assert [w.code for w in out.warnings] == ["placeholder-user"]
+
+
+def test_a_system_only_history_is_sent_alone() -> None:
+    # Chat accepts messages holding only the system message (docs/import-check-decisions.md#placeholder-turns).
+    from harness.params import CallParams
+    from harness.providers import get_adapter
+
+    out = get_adapter("openai-chat").render([], CallParams(system="be brief"))
+    assert out.body["messages"] == [{"role": "system", "content": "be brief"}]
+    assert out.warnings == []

@@ -771,16 +771,11 @@ def test_matches_the_recorded_round_trip_request() -> None:
     assert r.body["include"] == ["reasoning.encrypted_content"]
 
 
-def test_a_history_with_nothing_to_send_gets_a_placeholder_user_message() -> None:
+def test_a_history_with_nothing_to_send_gets_an_empty_user_message() -> None:
+    # content "" is accepted beside instructions (docs/import-check-decisions.md#placeholder-turns).
     from harness.params import CallParams
     from harness.providers import get_adapter
 
     out = get_adapter("openai-responses").render([], CallParams(system="be brief"))
-    assert out.body["input"] == [
-        {
-            "type": "message",
-            "role": "user",
-            "content": [{"type": "input_text", "text": "(conversation start)"}],
-        }
-    ]
+    assert out.body["input"] == [{"type": "message", "role": "user", "content": ""}]
     assert [w.code for w in out.warnings] == ["placeholder-user"]

@@ -17,14 +17,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from harness import import_allowlist
 from harness import import_shapes as shapes
 from harness.cli import app
+from harness.contract.rendered import Rendered
 from harness.import_allowlist import ImportAllowance, Pending
 from harness.import_check import (
     ALLOWLIST,
     PENDING,
     CheckedRequest,
     ImportCheck,
+    check_one,
     check_traffic,
     render_markdown,
     render_unrepresented_markdown,
@@ -33,6 +36,7 @@ from harness.import_check import (
 from harness.import_pending import PENDING_BY_ID
 from harness.importer import PROVIDERS
 from harness.jsondiff import JsonDifference
+from harness.targets import get_target
 from harness.traffic import load_traffic
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,13 +84,42 @@ def test_what_is_not_represented_is_counted_per_provider_never_skipped(traffic_c
 
 
 def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_still_open(
-    traffic_check: ImportCheck,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Leading system messages -> instructions is allowed, but the json_object format inside it is not sent."""
+    """Leading system messages -> instructions is allowed, but an open difference inside it stays open.
+
+    A stand-in for a decided adapter gap (the output-format one, since fixed): a reference that
+    drops ``text`` and a pending entry for that loss.
+    """
+    lost = import_allowlist.pending(
+        "test-text-format-dropped",
+        "openai-responses",
+        "text",
+        "missing",
+        "stand-in for an adapter that drops the output format",
+        lambda recorded, ours, ctx: ours is None,
+        evidence="none (test stand-in)",
+        decision="output-format",
+    )
+    monkeypatch.setattr("harness.import_check.PENDING", (*PENDING, lost))
+    monkeypatch.setattr("harness.import_pending.PENDING", (*PENDING, lost))
+    monkeypatch.setattr("harness.import_check.PENDING_BY_ID", {**PENDING_BY_ID, lost.id: lost})
+    reference = get_target("reference")
+
+    class Dropping:
+        def render(self, provider: str, history: Any, params: Any) -> Rendered:
+            body = reference.render(provider, history, params).body
+            return Rendered({k: v for k, v in body.items() if k != "text"})
+
+    def dropping(name: str) -> Dropping:
+        return Dropping()
+
+    monkeypatch.setattr("harness.import_check.get_target", dropping)
     where = "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0"
-    request = next(r for r in traffic_check.requests if r.where.endswith(where))
+    call = next(c for c in load_traffic([ROOT / "traffic"]) if c.where.endswith(where))
+    request = check_one("openai-responses", call.where, Path(call.file).stem, call.body, call.uri)
     assert "responses-leading-system-as-instructions" in {d.allowed_by for d in request.differences}
-    assert {d.allowed_by for d in request.open} == {"openai-responses-output-format-not-sent"}
+    assert {d.allowed_by for d in request.open} == {lost.id}
     assert request.verdict == "open"
 
 
@@ -168,15 +201,6 @@ _REWRITES: list[tuple[Callable[[Any], Any], Any, Any]] = [
     ),
     (shapes.hoist_chat_system_messages, [_SYS, _USER], None),
     (
-        shapes.prepend_placeholder_user,
-        [{"role": "assistant", "content": "hi"}],
-        [
-            {"role": "user", "content": [{"type": "text", "text": shapes.PLACEHOLDER_TEXT}]},
-            {"role": "assistant", "content": "hi"},
-        ],
-    ),
-    (shapes.prepend_placeholder_user, [_USER], None),
-    (
         shapes.drop_unsigned_thoughts,
         [
             {"text": "t", "thought": True},
@@ -186,14 +210,6 @@ _REWRITES: list[tuple[Callable[[Any], Any], Any, Any]] = [
         [{"text": "s", "thought": True, "thoughtSignature": "x"}, {"text": "a"}],
     ),
     (shapes.drop_unsigned_thoughts, [{"text": "a"}], None),
-    (
-        shapes.merge_gemini_user_contents,
-        [
-            {"role": "user", "parts": [{"functionResponse": {}}]},
-            {"role": "user", "parts": [{"text": "x"}]},
-        ],
-        [{"role": "user", "parts": [{"functionResponse": {}}, {"text": "x"}]}],
-    ),
     (
         shapes.drop_empty_assistant_items,
         [_USER, {"role": "assistant", "content": ""}, {"type": "function_call"}],

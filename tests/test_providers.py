@@ -15,7 +15,7 @@ from harness.providers import REGISTRY, default_model, get_adapter, get_parser, 
 
 HARNESS = Path(__file__).resolve().parent.parent / "harness"
 #: Neutral modules whose codes every provider may emit (listed in docs/mapping-decisions.md).
-SHARED = ("prepare", "toolbox", "wire")
+SHARED = ("controls", "prepare", "toolbox", "wire")
 _CODE_USE = re.compile(r"\bCode\.([A-Z_]+)\b")
 _MAPPING_IMPORT = re.compile(r"^from harness\.mapping(?:\.(\w+))? import (\w+)", re.M)
 

@@ -8,6 +8,7 @@ checked against the data, so a tag is a promise about the history, not a label.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -243,6 +244,9 @@ def test_derivable_tags_match_the_content(name: str) -> None:
     assert ("thinking" in tags) == thinking
     assert ("interrupt" in tags) == aborted
     assert ("system-in-params" in tags) == bool(s.params.system)
+    assert ("tool-strict" in tags) == any(t.strict is not None for t in s.params.tools or [])
+    assert ("tool-choice" in tags) == (s.params.tool_choice is not None)
+    assert ("output-format" in tags) == (s.params.output_format is not None)
     assert ("real-tokens" in tags) == any(sig.signature in REAL_SIGNATURES for sig, _ in _signatures(s))
     if "plain" in tags:
         assert not (has_tools or thinking or images)
@@ -411,7 +415,10 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     "agent-loop-long": lambda s: (
         len(_assistants(s)) >= 12 and sum(isinstance(e, DeveloperMessage) for e in s.history) >= 2
     ),
-    "regression": lambda s: s.name.startswith("regression_") and "Regression F" in s.description,
+    "regression": lambda s: (
+        s.name.startswith("regression_")
+        and re.match(r"Regression (F\d+|import-check [a-z-]+): ", s.description) is not None
+    ),
     "field-report": lambda s: s.name.startswith("field_"),
     "tool-id-reused": lambda s: len({c.call_id for c in _calls(s)}) < len(_calls(s)),
 }
@@ -428,7 +435,8 @@ def test_every_tag_has_a_check() -> None:
         "tools-given",
         "tools-derived",
     }
-    derivable |= {"system-in-params", "real-tokens", *NATIVE_TAG_FORMATS}
+    derivable |= {"system-in-params", "tool-strict", "tool-choice", "output-format", "real-tokens"}
+    derivable |= set(NATIVE_TAG_FORMATS)
     assert set(TAG_CHECKS) | derivable == TAGS
 
 

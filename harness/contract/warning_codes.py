@@ -36,6 +36,7 @@ class Code(StrEnum):
     MAX_TOKENS_INVALID = "max-tokens-invalid"
     MAX_TOKENS_RAISED = "max-tokens-raised"
     MEDIA_TYPE_NORMALIZED = "media-type-normalized"
+    OUTPUT_FORMAT_NOT_SENT = "output-format-not-sent"
     PHASE_DROPPED = "phase-dropped"
     PLACEHOLDER_USER = "placeholder-user"
     PREFILL_THINKING_DROPPED = "prefill-thinking-dropped"
@@ -67,6 +68,7 @@ class Code(StrEnum):
     TOOL_ATTACHMENT_MOVED = "tool-attachment-moved"
     TOOL_CALL_DUPLICATE_DROPPED = "tool-call-duplicate-dropped"
     TOOL_CALL_DUPLICATE_ID = "tool-call-duplicate-id"
+    TOOL_CHOICE_NOT_SENT = "tool-choice-not-sent"
     TOOL_DUPLICATE = "tool-duplicate"
     TOOL_ERROR_EMPTY_OUTPUT = "tool-error-empty-output"
     TOOL_ID_MAPPED = "tool-id-mapped"
@@ -81,7 +83,9 @@ class Code(StrEnum):
     TOOL_RESULTS_REORDERED = "tool-results-reordered"
     TOOL_SCHEMA_DEGRADED = "tool-schema-degraded"
     TOOL_STATUS_NOT_SENT = "tool-status-not-sent"
+    TOOL_STRICT_NOT_SENT = "tool-strict-not-sent"
     TOOLS_DERIVED = "tools-derived"
+    TOOLS_NOT_DECLARED = "tools-not-declared"
 
 
 class CodeInfo(NamedTuple):
@@ -122,6 +126,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.MAX_TOKENS_RAISED: CodeInfo("reject", "max_tokens below the provider's minimum raised to it"),
     Code.MEDIA_TYPE_NORMALIZED: CodeInfo(
         "reject", "a non-standard image media type label sent as its standard label"
+    ),
+    Code.OUTPUT_FORMAT_NOT_SENT: CodeInfo(
+        "degrade", "a structured-output setting the provider cannot carry not sent; the reply is free text"
     ),
     Code.PHASE_DROPPED: CodeInfo("reject", "a message phase the provider does not know not sent"),
     Code.PLACEHOLDER_USER: CodeInfo(
@@ -200,6 +207,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "reject", "a second tool call with an id already used in the message; dropped"
     ),
     Code.TOOL_CALL_DUPLICATE_ID: CodeInfo("degrade", "two tool calls share an id; one result serves both"),
+    Code.TOOL_CHOICE_NOT_SENT: CodeInfo(
+        "degrade", "a tool choice the request or provider cannot carry not sent; the model chooses freely"
+    ),
     Code.TOOL_DUPLICATE: CodeInfo("reject", "a second definition of the same tool dropped"),
     Code.TOOL_ERROR_EMPTY_OUTPUT: CodeInfo(
         "reject", "an error result with no output sent with a text saying so"
@@ -236,7 +246,14 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.TOOL_STATUS_NOT_SENT: CodeInfo(
         "degrade", "the provider has no error flag; a result's status is carried by its text only"
     ),
+    Code.TOOL_STRICT_NOT_SENT: CodeInfo(
+        "degrade", "a tool's strict-schema flag the provider has no field for not sent"
+    ),
     Code.TOOLS_DERIVED: CodeInfo(
         "reject", "tools called without a definition get permissive derived definitions"
+    ),
+    Code.TOOLS_NOT_DECLARED: CodeInfo(
+        "policy",
+        "tools the history calls but the request does not declare stay undeclared (the provider accepts the calls)",
     ),
 }

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.toolbox import parse_data_url, placeholder_user, warn_image_file
 from harness.mapping.wire import (
     ContentItem,
@@ -24,16 +25,18 @@ from harness.mapping.wire import (
     WireUser,
 )
 from harness.model import ImageFilePart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import CallParams, ToolSpec
+from harness.params import CallParams, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 __all__ = [
     "JSON",
     "ReasoningMapper",
     "base_body",
+    "chat_tool_choice",
     "content_value",
     "function_tool",
     "image_part",
     "render_messages",
+    "response_format",
     "system_message",
     "warn_thinking",
 ]
@@ -47,11 +50,24 @@ ReasoningMapper = Callable[[WireAssistant, list[ThinkingUnit], Warnings], JSON]
 # ---------------------------------------------------------------- request level
 
 
-def base_body(prepared: Prepared, params: CallParams, model: str, reasoning: ReasoningMapper) -> JSON:
-    """The fields Chat and OpenRouter share: model, messages, tools, limits, temperature, stream."""
-    body: JSON = {"model": model, "messages": render_messages(prepared, reasoning)}
+def base_body(
+    prepared: Prepared,
+    params: CallParams,
+    model: str,
+    reasoning: ReasoningMapper,
+    *,
+    system_only: bool = False,
+) -> JSON:
+    """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
+    temperature, stream. ``system_only``: the provider accepts a system message alone."""
+    body: JSON = {"model": model, "messages": render_messages(prepared, reasoning, system_only=system_only)}
     if prepared.tools:
         body["tools"] = [function_tool(t) for t in prepared.tools]
+    choice = tool_choice(params, prepared)
+    if choice is not None:
+        body["tool_choice"] = chat_tool_choice(choice)
+    if params.output_format is not None:
+        body["response_format"] = response_format(params.output_format)
     if params.max_tokens is not None:
         # CreateChatCompletionRequest.max_completion_tokens (max_tokens is deprecated).
         body["max_completion_tokens"] = params.max_tokens
@@ -68,17 +84,37 @@ def function_tool(tool: ToolSpec) -> JSON:
     if tool.description:
         function["description"] = tool.description
     function["parameters"] = tool.parameters
+    if tool.strict is not None:
+        function["strict"] = tool.strict
     return {"type": "function", "function": function}
+
+
+def chat_tool_choice(choice: ToolChoice) -> str | JSON:
+    """ChatCompletionToolChoiceOption: ``none``, ``required`` or one named function."""
+    if isinstance(choice, ForcedTool):
+        return {"type": "function", "function": {"name": choice.name}}
+    return choice
+
+
+def response_format(fmt: OutputFormat) -> JSON:
+    """ResponseFormatJsonObject, or ResponseFormatJsonSchema when a schema is given (guides/structured-outputs)."""
+    if fmt.json_schema is None:
+        return {"type": "json_object"}
+    return {"type": "json_schema", "json_schema": openai_schema_fields(fmt)}
 
 
 # ---------------------------------------------------------------- messages
 
 
-def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON]:
+def render_messages(
+    prepared: Prepared, reasoning: ReasoningMapper, *, system_only: bool = False
+) -> list[JSON]:
     """The ``messages`` array: system first, then the wire items in order.
 
     Images that a tool message cannot carry are held until the run of tool messages
     ends and then sent as one user message (docs: guides/function-calling, guides/images).
+    Nothing to send gets a placeholder user message, unless a system message is there and
+    the provider accepts it alone (``system_only``; docs/import-check-decisions.md#placeholder-turns).
     """
     warnings = prepared.warnings
     messages: list[JSON] = []
@@ -111,7 +147,7 @@ def render_messages(prepared: Prepared, reasoning: ReasoningMapper) -> list[JSON
             messages.append(message)
     if held:
         messages.append({"role": "user", "content": held})
-    if not any(m["role"] != "system" for m in messages):
+    if not messages or (not system_only and all(m["role"] == "system" for m in messages)):
         # The schema requires a message besides the system prompt (minItems; finding F3).
         text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")
         messages.append({"role": "user", "content": text})

@@ -59,7 +59,19 @@ def _content_items(index: int, parts: Sequence[TextPart | ImageURLPart | ImageFi
     return items
 
 
-def _collect_tools(history: Sequence[HistoryEvent], params: CallParams, warnings: Warnings) -> list[ToolSpec]:
+def _collect_tools(
+    history: Sequence[HistoryEvent],
+    params: CallParams,
+    warnings: Warnings,
+    *,
+    undeclared_calls_accepted: bool,
+) -> list[ToolSpec]:
+    """The declared tools, plus a permissive definition for each called tool none declares.
+
+    With ``undeclared_calls_accepted`` (the provider takes a call to an undeclared tool in the
+    history) and some tools declared, nothing is derived: a derived declaration would offer the
+    model a tool the caller did not (docs/import-check-decisions.md#gemini-derived-declarations).
+    """
     tools = list(params.tools or [])
     known = {t.name for t in tools}
     derived: list[str] = []
@@ -69,6 +81,16 @@ def _collect_tools(history: Sequence[HistoryEvent], params: CallParams, warnings
                 if isinstance(part, ToolCallPart) and part.tool_name not in known:
                     known.add(part.tool_name)
                     derived.append(part.tool_name)
+    if derived and tools and undeclared_calls_accepted:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.TOOLS_NOT_DECLARED,
+            f"history calls tools the request does not declare ({', '.join(derived)}); not declared, "
+            "the provider accepts the calls",
+        )
+        return tools
     for name in derived:
         tools.append(
             ToolSpec(
@@ -89,9 +111,19 @@ def _collect_tools(history: Sequence[HistoryEvent], params: CallParams, warnings
 
 
 def prepare(
-    history: Sequence[HistoryEvent], params: CallParams, provider: str, ids: IdPolicy, names: NameRule
+    history: Sequence[HistoryEvent],
+    params: CallParams,
+    provider: str,
+    ids: IdPolicy,
+    names: NameRule,
+    *,
+    undeclared_calls_accepted: bool = False,
 ) -> Prepared:
-    """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules."""
+    """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
+
+    ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
+    not declare, so none is derived beside declared tools (see ``_collect_tools``).
+    """
     warnings = Warnings()
     system: list[tuple[int | None, str]] = []
     if params.system:
@@ -141,7 +173,7 @@ def prepare(
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
     items = _drop_empty_messages(items, warnings)
-    tools = _collect_tools(history, params, warnings)
+    tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
     sent_names = _map_tool_names(tools, items, provider, names, warnings)
     if any(sent != canonical for canonical, sent in sent_names.items()):
         tools = [t.model_copy(update={"name": sent_names[t.name]}) for t in tools]
@@ -176,6 +208,12 @@ def _map_tool_names(
     for item in items:
         if isinstance(item, WireToolResult):
             used.append(item.tool_name)
+        elif isinstance(item, WireAssistant):  # a call to an undeclared tool (see _collect_tools)
+            used += [
+                u.part.tool_name
+                for u in item.units
+                if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+            ]
     names = wire_names(used, rule)
     for canonical, sent in sorted(names.items()):
         if sent != canonical:

@@ -120,7 +120,11 @@ def signature_drop_code(sig: ThinkingSignaturePart, foreign_code: Code = Code.TH
 PLACEHOLDER_USER_TEXT = "(conversation start)"
 
 
-def placeholder_user(warnings: Warnings, reason: str) -> str:
-    """Every provider needs a user turn first (or at all; finding F3): warn and return its text."""
+def placeholder_user(warnings: Warnings, reason: str, text: str = PLACEHOLDER_USER_TEXT) -> str:
+    """A request needs a user turn (finding F3; first, for Gemini): warn and return its text.
+
+    ``text``: ``""`` where the API accepts an empty user message as that turn (Responses;
+    docs/import-check-decisions.md#placeholder-turns).
+    """
     warnings.add(None, None, None, Code.PLACEHOLDER_USER, reason)
-    return PLACEHOLDER_USER_TEXT
+    return text

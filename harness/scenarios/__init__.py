@@ -78,8 +78,14 @@ TAG_INFO: dict[str, str] = {
     "tools": "any tool call or tool result",
     "tools-given": "params.tools defines every tool the history calls",
     "tools-derived": "the history calls tools that params.tools does not define",
-    # regressions: minimal counterexamples the invariant properties found in our adapters
-    "regression": "a minimal counterexample that exposed a real bug (named in its description)",
+    "tool-strict": "a tool with its strict-schema flag set (params.tools[].strict)",
+    "tool-choice": "a tool choice other than auto (params.tool_choice)",
+    "output-format": "structured output asked for (params.output_format)",
+    # regressions: minimal counterexamples the invariant properties or import-check found in our adapters
+    "regression": (
+        "a minimal counterexample that exposed a real bug (named in its description: an invariant "
+        "finding F<n> or an import-check decision)"
+    ),
     "tool-single": "one tool call and its result",
     "tool-parallel-in-order": "parallel calls whose results come back in call order",
     "tool-parallel-out-of-order": "parallel calls whose results come back out of call order",

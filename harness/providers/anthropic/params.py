@@ -14,7 +14,7 @@ from harness.mapping.wire import (
     Prepared,
     Warnings,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice, ToolSpec
 from harness.providers.anthropic.profile import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_THINKING_BUDGET,
@@ -26,10 +26,12 @@ __all__ = [
     "Thinking",
     "given_max_tokens",
     "input_schema",
+    "output_config",
     "requested_budget",
     "resolve_tokens",
     "system_blocks",
     "temperature_value",
+    "tool_choice_value",
     "tool_definitions",
 ]
 
@@ -160,8 +162,53 @@ def tool_definitions(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json
         spec: Json = {"name": tool.name, "input_schema": input_schema(tool, warnings)}
         if tool.description:
             spec["description"] = tool.description
+        if tool.strict is not None:
+            spec["strict"] = tool.strict
         out.append(spec)
     return out
+
+
+def tool_choice_value(choice: ToolChoice | None, thinking: Thinking, warnings: Warnings) -> Json | None:
+    """ToolChoiceNone / ToolChoiceAny / ToolChoiceTool; None (auto) sends nothing.
+
+    With extended thinking Anthropic accepts only ``auto`` and ``none`` ("Thinking may not be
+    enabled when tool_choice forces tool use"): a forced choice is then not sent, with a warning.
+    """
+    if choice is None:
+        return None
+    if choice == "none":
+        return {"type": "none"}
+    if thinking.enabled:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.TOOL_CHOICE_NOT_SENT,
+            "Anthropic allows only auto and none tool choices with extended thinking; forced choice not sent",
+        )
+        return None
+    if isinstance(choice, ForcedTool):
+        return {"type": "tool", "name": choice.name}
+    return {"type": "any"}
+
+
+def output_config(fmt: OutputFormat | None, warnings: Warnings) -> Json | None:
+    """OutputConfig.format (JsonOutputFormat: ``json_schema`` with its schema, which is required).
+
+    Anthropic has no schema-less JSON mode: "any JSON object" is not sent, with a warning.
+    """
+    if fmt is None:
+        return None
+    if fmt.json_schema is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.OUTPUT_FORMAT_NOT_SENT,
+            "Anthropic structured output needs a JSON Schema; JSON output without a schema not sent",
+        )
+        return None
+    return {"format": {"type": "json_schema", "schema": fmt.json_schema}}
 
 
 def system_blocks(prepared: Prepared) -> list[Json]:

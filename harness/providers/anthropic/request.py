@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -49,9 +50,11 @@ from harness.model import (
 from harness.params import CallParams
 from harness.providers.anthropic.params import (
     Thinking,
+    output_config,
     resolve_tokens,
     system_blocks,
     temperature_value,
+    tool_choice_value,
     tool_definitions,
 )
 from harness.providers.anthropic.profile import (
@@ -377,17 +380,19 @@ def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]
     return out
 
 
-def _ensure_user_first(messages: list[_Message], warnings: Warnings) -> list[_Message]:
-    """The first message must be a user message; an empty conversation gets one too."""
-    if messages and messages[0].role == "user":
+def _ensure_a_message(messages: list[_Message], warnings: Warnings) -> list[_Message]:
+    """An empty conversation gets a placeholder user message (``messages`` must not be empty).
+
+    An assistant-first one is sent as it is: the API accepts it
+    (traffic/pydantic-ai/models__test_anthropic__test_anthropic_model_empty_message_on_history.yaml#0,
+    claude-sonnet-4-5; docs/import-check-decisions.md#placeholder-turns), and a user turn the
+    user never wrote would only change the conversation.
+    """
+    if messages:
         return messages
-    reason = (
-        "conversation starts with an assistant message; a placeholder user message was inserted before it"
-        if messages
-        else "no message left to send; a placeholder user message was sent"
-    )
+    reason = "no message left to send; a placeholder user message was sent"
     placeholder = _Block({"type": "text", "text": placeholder_user(warnings, reason)}, None, None, None)
-    return [_Message("user", None, [placeholder]), *messages]
+    return [_Message("user", None, [placeholder])]
 
 
 # ---------------------------------------------------------------- thinking and max_tokens
@@ -486,7 +491,7 @@ def _wire_messages(prepared: Prepared, model: str) -> list[_Message]:
         else:
             messages.append(_assistant_message(item, model, warnings))
     messages = _drop_empty(messages, warnings)
-    return _ensure_user_first(_merge_roles(messages, warnings), warnings)
+    return _ensure_a_message(_merge_roles(messages, warnings), warnings)
 
 
 class AnthropicAdapter:
@@ -511,6 +516,12 @@ class AnthropicAdapter:
             body["system"] = system
         if prepared.tools:
             body["tools"] = tool_definitions(prepared.tools, warnings)
+        choice = tool_choice_value(tool_choice(params, prepared), thinking, warnings)
+        if choice is not None:
+            body["tool_choice"] = choice
+        output = output_config(params.output_format, warnings)
+        if output is not None:
+            body["output_config"] = output
         if thinking.config is not None:
             body["thinking"] = thinking.config
         temperature = temperature_value(params, thinking, warnings)

@@ -9,7 +9,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.wire import (
     Warnings,
 )
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
 from harness.providers.gemini import profile
 from harness.providers.gemini.profile import (
     EFFORT_TO_LEVEL,
@@ -22,6 +22,7 @@ __all__ = [
     "system_into_first_user",
     "thinking_config",
     "thinking_off",
+    "tool_config",
 ]
 
 Json = dict[str, Any]
@@ -58,6 +59,14 @@ def function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
     """
     declarations: list[Json] = []
     for tool in tools:
+        if tool.strict:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.TOOL_STRICT_NOT_SENT,
+                f"tool '{tool.name}' asks for strict schemas; FunctionDeclaration has no strict flag, not sent",
+            )
         # Names already follow Gemini's rule: prepare() mapped them (tool-name-mapped).
         declarations.append(
             {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
@@ -65,12 +74,30 @@ def function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
     return {"functionDeclarations": declarations}
 
 
-def generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
-    """``generationConfig``: maxOutputTokens, temperature, thinkingConfig.
+def tool_config(choice: ToolChoice | None) -> Json | None:
+    """``toolConfig.functionCallingConfig``: NONE, ANY, or ANY limited to one ``allowedFunctionNames``.
 
-    https://ai.google.dev/api/generate-content#generationconfig
+    https://ai.google.dev/api/caching#FunctionCallingConfig; None (AUTO, the default) sends nothing.
+    """
+    if choice is None:
+        return None
+    if isinstance(choice, ForcedTool):
+        return {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [choice.name]}}
+    return {"functionCallingConfig": {"mode": "NONE" if choice == "none" else "ANY"}}
+
+
+def generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
+    """``generationConfig``: maxOutputTokens, temperature, JSON output, thinkingConfig.
+
+    https://ai.google.dev/api/generate-content#generationconfig; structured output as
+    ``responseMimeType: application/json`` plus ``responseJsonSchema`` (full JSON Schema, not
+    the OpenAPI subset of ``responseSchema``) when a schema is given.
     """
     config: Json = {}
+    if params.output_format is not None:
+        config["responseMimeType"] = "application/json"
+        if params.output_format.json_schema is not None:
+            config["responseJsonSchema"] = params.output_format.json_schema
     if params.max_tokens is not None:
         config["maxOutputTokens"] = params.max_tokens
     if params.temperature is not None:

@@ -12,6 +12,7 @@ from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "ACCEPTS_UNDECLARED_CALLS",
     "DEFAULT_MODEL",
     "EFFORT_TO_LEVEL",
     "ID_POLICY",
@@ -25,6 +26,10 @@ __all__ = [
 
 #: The model a request names when ``params.model`` is None.
 DEFAULT_MODEL = "gemini-2.5-flash"
+#: A history may call a tool the request does not declare (beside declared ones): accepted in
+#: traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix
+#: [direct-binary-image-google_gemini3].yaml#1, so no declaration is derived for it.
+ACCEPTS_UNDECLARED_CALLS = True
 # Gemini's function call ids are optional and unconstrained; only empty ids get mapped.
 ID_POLICY = IdPolicy()
 # generativelanguage v1beta FunctionDeclaration.name: "Must be a-z, A-Z, 0-9, or contain

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_arguments,
@@ -57,8 +58,10 @@ from harness.providers.gemini.params import (
     generation_config,
     system_instruction,
     system_into_first_user,
+    tool_config,
 )
 from harness.providers.gemini.profile import (
+    ACCEPTS_UNDECLARED_CALLS,
     DEFAULT_MODEL,
     ID_POLICY,
     MIME_BY_EXTENSION,
@@ -89,7 +92,14 @@ class GeminiAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         model = model_name(params)
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            undeclared_calls_accepted=ACCEPTS_UNDECLARED_CALLS,
+        )
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
         system = system_instruction(prepared.system)
@@ -99,6 +109,9 @@ class GeminiAdapter:
             system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
             body["tools"] = [function_tool(prepared.tools, warnings)]
+        calling = tool_config(tool_choice(params, prepared))
+        if calling is not None:
+            body["toolConfig"] = calling
         config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
@@ -171,8 +184,10 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 assert isinstance(result, WireToolResult)
                 group.append(result)
                 i += 1
-            parts = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
+            parts, media = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
             turns.append(_Turn("user", group[0].index, parts))
+            if media:
+                turns.append(_Turn("user", group[0].index, media))
         else:
             turns.append(_Turn("user", item.index, _user_parts(item, warnings)))
             i += 1
@@ -187,8 +202,9 @@ def _ensure_user_first(contents: list[Json], warnings: Warnings) -> list[Json]:
     the model's (Google's own SDKs refuse such a history: "First content should be with
     role 'user'"; a leading ``functionCall`` breaks "function call turn comes immediately
     after a user turn or after a function response turn"). That happens when trimming cut
-    the history before an assistant turn. As in the Anthropic adapter, a placeholder user
-    content is put first (warned), rather than dropping the model's turn.
+    the history before an assistant turn. A placeholder user content is put first (warned),
+    rather than dropping the model's turn (Anthropic, which accepts an assistant-first
+    conversation, needs none: docs/import-check-decisions.md#placeholder-turns).
     """
     if contents and contents[0]["role"] == "user":
         return contents
@@ -212,7 +228,15 @@ def _is_base64(value: str) -> bool:
 
 
 def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
-    """Merge consecutive same-role contents; drop contents left without parts."""
+    """Merge consecutive same-role contents, except media into function responses; drop empty contents.
+
+    A user content holding media (``inlineData`` / ``fileData``) stays apart from a
+    content of ``functionResponse`` parts before it: the API accepts the two separate
+    (traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix
+    [tool_return_content-binary-image-google_2_5].yaml#1) and is reported to reject them
+    mixed (github.com/vellum-ai/vellum-assistant/pull/1901;
+    docs/import-check-decisions.md#gemini-tool-result-media).
+    """
     merged: list[_Turn] = []
     for turn in turns:
         if not turn.parts:
@@ -220,7 +244,7 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
                 turn.index, None, None, Code.EMPTY_MESSAGE, f"{turn.role} content has no parts left; dropped"
             )
             continue
-        if merged and merged[-1].role == turn.role:
+        if merged and merged[-1].role == turn.role and not _media_after_responses(merged[-1], turn):
             merged[-1].parts.extend(turn.parts)
             warnings.add(
                 turn.index,
@@ -232,6 +256,15 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
             continue
         merged.append(turn)
     return merged
+
+
+def _media_after_responses(previous: _Turn, turn: _Turn) -> bool:
+    """``turn`` holds media and ``previous`` holds function responses: the two stay separate contents."""
+    return any("functionResponse" in p for p in previous.parts) and any(_is_media(p) for p in turn.parts)
+
+
+def _is_media(part: Json) -> bool:
+    return "inlineData" in part or "fileData" in part
 
 
 def _call_names(item: WireAssistant) -> dict[str, str]:
@@ -455,9 +488,11 @@ def _attach_signature(
 
 def _tool_results_parts(
     results: list[WireToolResult], calls: dict[str, str], multimodal: bool, warnings: Warnings
-) -> list[Json]:
-    """One user content for a model turn's results: ``functionResponse`` parts in call order,
-    then the results' images and appended developer parts.
+) -> tuple[list[Json], list[Json]]:
+    """A model turn's results as two user contents' parts: ``functionResponse`` parts in call
+    order, then the results' images and appended developer parts. Media parts among those go
+    in a second content of their own, in order (never media beside function responses, see
+    ``_merge_turns``); text parts stay with the function responses, as before.
 
     With ``multimodal`` (Gemini 3), a result's base64 images go inside its
     ``functionResponse.parts`` (``inlineData``, the only form the schema's
@@ -465,6 +500,7 @@ def _tool_results_parts(
     https://ai.google.dev/gemini-api/docs/function-calling (function responses)
     """
     parts: list[Json] = []
+    after: list[Json] = []
     outside: list[list[ContentItem]] = []
     for result in results:
         response = _function_response_part(result, calls, warnings)
@@ -477,17 +513,17 @@ def _tool_results_parts(
         for ci in outside[pos]:
             part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
             if part is not None:
-                parts.append(part)
+                after.append(part)
                 warnings.add(
                     ci.message_index,
                     ci.part_index,
                     ci.part.type,
                     Code.TOOL_IMAGE_MOVED,
                     "functionResponse cannot hold this image for every model; sent right after the "
-                    "turn's function responses in the same user content",
+                    "turn's function responses, in a user content of its own",
                 )
-        parts.extend(_appended_parts(result, is_last=pos == len(results) - 1, warnings=warnings))
-    return parts
+        after.extend(_appended_parts(result, is_last=pos == len(results) - 1, warnings=warnings))
+    return parts + [p for p in after if not _is_media(p)], [p for p in after if _is_media(p)]
 
 
 def _split_inline_images(images: list[ContentItem]) -> tuple[list[Json], list[ContentItem]]:

@@ -5,10 +5,14 @@ from __future__ import annotations
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "accepts_reasoning"]
+__all__ = ["ACCEPTS_SYSTEM_ONLY", "DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "accepts_reasoning"]
 
 #: The model a request names when ``params.model`` is None (a current general chat model).
 DEFAULT_MODEL = "gpt-4.1-mini"
 # ChatCompletionMessageToolCall.id: the API enforces maxLength 40 (not in the spec).
 ID_POLICY = IdPolicy(max_length=40)
 TOOL_NAMES = OPENAI_TOOL_NAMES
+#: ``messages`` holding only the system message is accepted
+#: (traffic/pydantic-ai/models__test_openai__test_openai_model_without_system_prompt.yaml#0, o3-mini):
+#: no placeholder user message is invented after a system-only history.
+ACCEPTS_SYSTEM_ONLY = True

@@ -21,7 +21,13 @@ from harness.mapping.prepare import prepare
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
 from harness.model import HistoryEvent
 from harness.params import CallParams, ThinkingParams
-from harness.providers.openai_chat.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, accepts_reasoning
+from harness.providers.openai_chat.profile import (
+    ACCEPTS_SYSTEM_ONLY,
+    DEFAULT_MODEL,
+    ID_POLICY,
+    TOOL_NAMES,
+    accepts_reasoning,
+)
 
 __all__ = [
     "ADAPTER",
@@ -41,7 +47,9 @@ class OpenAIChatAdapter:
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
-        body = base_body(prepared, params, params.model or DEFAULT_MODEL, drop_thinking)
+        body = base_body(
+            prepared, params, params.model or DEFAULT_MODEL, drop_thinking, system_only=ACCEPTS_SYSTEM_ONLY
+        )
         if params.stream:
             # ChatCompletionStreamOptions: the final usage chunk only comes when asked for.
             body["stream_options"] = {"include_usage": True}

@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_data_url,
@@ -34,7 +35,7 @@ from harness.mapping.wire import (
     WireUser,
 )
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import CallParams, ThinkingParams, ToolSpec
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolSpec
 from harness.providers.openai_responses.profile import (
     DEFAULT_MODEL,
     ID_POLICY,
@@ -82,6 +83,14 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["instructions"] = instructions
     if prepared.tools:
         body["tools"] = [_function_tool(t) for t in prepared.tools]
+    choice = tool_choice(params, prepared)
+    if choice is not None:
+        # ToolChoiceOptions, or ToolChoiceFunction (flat: type and name).
+        body["tool_choice"] = (
+            {"type": "function", "name": choice.name} if isinstance(choice, ForcedTool) else choice
+        )
+    if params.output_format is not None:
+        body["text"] = {"format": _text_format(params.output_format)}
     if params.max_tokens is not None:
         body["max_output_tokens"] = _max_output_tokens(params.max_tokens, ctx.warnings)
     reasoning = _reasoning_config(params.thinking, ctx)
@@ -104,13 +113,21 @@ def _instructions(system: list[tuple[int | None, str]]) -> str | None:
 
 
 def _function_tool(tool: ToolSpec) -> JSON:
-    """FunctionTool (docs: guides/function-calling); strict off since schemas are not strict-ready."""
+    """FunctionTool (docs: guides/function-calling): the caller's ``strict`` flag, else off, since
+    schemas are not strict-ready by default (the API's own default is on)."""
     out: JSON = {"type": "function", "name": tool.name}
     if tool.description:
         out["description"] = tool.description
     out["parameters"] = tool.parameters
-    out["strict"] = False
+    out["strict"] = bool(tool.strict)
     return out
+
+
+def _text_format(fmt: OutputFormat) -> JSON:
+    """TextResponseFormatConfiguration: ``json_object``, or ``json_schema`` with the schema fields flat."""
+    if fmt.json_schema is None:
+        return {"type": "json_object"}
+    return {"type": "json_schema", **openai_schema_fields(fmt)}
 
 
 def _max_output_tokens(max_tokens: int, warnings: Warnings) -> int:
@@ -175,9 +192,13 @@ def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
         sources.extend([wire.index] * len(built))
     items = _drop_trailing_reasoning(items, sources, ctx)
     if not items:
-        # Like every adapter: a request always carries a turn to answer (finding F3).
-        text = placeholder_user(ctx.warnings, "history has nothing to send; sent a placeholder user message")
-        items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+        # A request always carries a turn to answer (finding F3): an empty user message, which the
+        # API accepts beside instructions (traffic/pydantic-ai/models__test_openai_responses__test_
+        # openai_responses_runs_with_instructions_only.yaml#0), not an invented placeholder text.
+        text = placeholder_user(
+            ctx.warnings, "history has nothing to send; sent an empty user message", text=""
+        )
+        items.append({"type": "message", "role": "user", "content": text})
     return items
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness.scenarios.corpus import (
+    controls,
     developer,
     field_reports,
     plain,
@@ -20,6 +21,7 @@ from harness.scenarios.corpus import (
 from harness.scenarios.dsl import Body, registered
 
 __all__ = [
+    "controls",
     "developer",
     "field_reports",
     "plain",

@@ -391,3 +391,11 @@ def agent_loop_long() -> Body:
         ),
         user("Perfect, commit it with a short message.", created_at=at(15)),
     ]
+
+
+@scenario("regression", "system-in-history")
+def regression_system_only_history() -> Body:
+    """Regression import-check placeholder-turns: a history of one system message. OpenAI Chat sends it
+    alone and Responses an empty user message (both accepted in the recorded traffic); the others keep a
+    placeholder user turn."""
+    return CallParams(model="o3-mini"), [system("You are a potato.")]

@@ -377,3 +377,56 @@ def tools_partially_given() -> Body:
         result(weather, "Tokyo: 17 °C, sunny"),
         result(clock, "18:05 JST"),
     ]
+
+
+@scenario("regression", "tools", "tools-given", "tool-single", "tool-args-empty-object", "images")
+def regression_gemini_tool_result_media() -> Body:
+    """Regression import-check gemini-tool-result-media: a tool result, then a user message holding the
+    file it announced (pydantic-ai's accepted gemini-2.5-flash recording, with its usage; the JPEG swapped
+    for a 1x1 PNG, its signature left out). Gemini sends the image in a user content of its own after the functionResponse."""
+    get_file = call("pyd_ai_06e57c9a31a1497ba6b3d09531b31256", "get_file", "{}")
+    params = CallParams(
+        model="gemini-2.5-flash",
+        tools=[
+            ToolSpec.model_validate(
+                {
+                    "name": "get_file",
+                    "parameters": {"additionalProperties": False, "properties": {}, "type": "object"},
+                }
+            )
+        ],
+    )
+    return params, [
+        user("Use the get_file tool now to retrieve a image file, then describe what you received."),
+        assistant(get_file, stop="tool_use", usage=usage(41, 233, reasoning=223)),
+        result(get_file, "File attached"),
+        user(ImageURLPart(url=BLUE_PIXEL_PNG)),
+    ]
+
+
+@scenario("regression", "tools", "tools-derived", "tool-single", "tool-args-empty-object", "tool-error")
+def regression_gemini_undeclared_call() -> Body:
+    """Regression import-check gemini-derived-declarations: the model called a tool the request does not
+    declare and got an error result (pydantic-ai's accepted gemini-3-flash-preview recording, with its usage;
+    signature left out). Gemini declares only the caller's tool; providers that need one still derive it."""
+    list_files = call("pyd_ai_8b35fbcc1aaf4fd39eeb8fd392ea6cee", "list_files", "{}")
+    params = CallParams(
+        model="gemini-3-flash-preview",
+        tools=[
+            ToolSpec.model_validate(
+                {
+                    "name": "get_file",
+                    "parameters": {"additionalProperties": False, "properties": {}, "type": "object"},
+                }
+            )
+        ],
+    )
+    return params, [
+        user("Use the get_file tool now to retrieve a image file, then describe what you received."),
+        assistant(list_files, stop="tool_use", usage=usage(36, 221, reasoning=211)),
+        result(
+            list_files,
+            "Unknown tool name: 'list_files'. Available tools: 'get_file'\n\nFix the errors and try again.",
+            status="error",
+        ),
+    ]
