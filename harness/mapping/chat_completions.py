@@ -13,7 +13,8 @@ from typing import Any, cast
 
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import openai_schema_fields, tool_choice
-from harness.mapping.toolbox import parse_data_url, placeholder_user, warn_image_file
+from harness.mapping.openai_family import sendable_image_url
+from harness.mapping.toolbox import placeholder_user
 from harness.mapping.wire import (
     ContentItem,
     PartUnit,
@@ -188,21 +189,8 @@ def image_part(
     message_index: int, part_index: int | None, part: ImageURLPart | ImageFilePart, warnings: Warnings
 ) -> JSON | None:
     """ChatCompletionRequestMessageContentPartImage: http(s) URL or base64 image data URL (guides/images)."""
-    if isinstance(part, ImageFilePart):
-        warn_image_file(warnings, message_index, part_index, part)
-        return None
-    url = part.url
-    data = parse_data_url(url)
-    if url.startswith(("http://", "https://")) or (data is not None and data[0].startswith("image/")):
-        return {"type": "image_url", "image_url": {"url": url}}
-    warnings.add(
-        message_index,
-        part_index,
-        "image_url",
-        Code.IMAGE_URL_UNSUPPORTED,
-        "image URL is neither http(s) nor a base64 image data URL; dropped",
-    )
-    return None
+    url = sendable_image_url(message_index, part_index, part, warnings)
+    return None if url is None else {"type": "image_url", "image_url": {"url": url}}
 
 
 # ---------------------------------------------------------------- assistant

@@ -110,10 +110,10 @@ def thinking_text_problem(text: ThinkingTextPart, model: str | None) -> str | No
     return None
 
 
-def signature_drop_code(sig: ThinkingSignaturePart, foreign_code: Code = Code.THINKING_FOREIGN) -> Code:
+def signature_drop_code(sig: ThinkingSignaturePart) -> Code:
     """The warning code for a signature that cannot be sent: an empty signature is an
     interrupted stream, so the thinking is unsigned (field lesson 2), not another provider's."""
-    return Code.THINKING_UNSIGNED if not sig.signature else foreign_code
+    return Code.THINKING_UNSIGNED if not sig.signature else Code.THINKING_FOREIGN
 
 
 #: The text of the user message put first when a request would have no user turn to start with.

@@ -126,7 +126,7 @@ def thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) ->
             )
         return {}
     if not thinking.enabled:
-        return thinking_off(model, version, warnings)
+        return thinking_off(model, warnings)
     config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
     level = EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
     if version is not None and version >= 3 and level is not None:
@@ -147,9 +147,9 @@ def thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) ->
     return config
 
 
-def thinking_off(model: str, version: float | None, warnings: Warnings) -> Json:
+def thinking_off(model: str, warnings: Warnings) -> Json:
     """``thinkingBudget: 0`` turns thinking off where the model allows it (2.5 Flash / Flash-Lite)."""
-    if (version is not None and version >= 3) or model.startswith("gemini-2.5-pro"):
+    if not profile.can_disable_thinking(model):
         warnings.add(
             None,
             None,

@@ -19,6 +19,7 @@ __all__ = [
     "MIME_BY_EXTENSION",
     "TOOL_NAMES",
     "accepts_system_instruction",
+    "can_disable_thinking",
     "function_response_parts",
     "validates_call_signatures",
     "version",
@@ -62,14 +63,23 @@ def accepts_system_instruction(model: str) -> bool:
     return not model.removeprefix("models/").startswith("gemma")
 
 
+def _since(model: str, first: float) -> bool:
+    found = version(model)
+    return found is not None and found >= first
+
+
 def function_response_parts(model: str) -> bool:
     """Gemini 3 accepts images inside ``functionResponse.parts`` (multimodal function
     responses, https://ai.google.dev/gemini-api/docs/function-calling); older models do not."""
-    found = version(model)
-    return found is not None and found >= 3
+    return _since(model, 3)
 
 
 def validates_call_signatures(model: str) -> bool:
     """Gemini 3 and later reject current-turn function calls without a thought signature."""
-    found = version(model)
-    return found is not None and found >= 3
+    return _since(model, 3)
+
+
+def can_disable_thinking(model: str) -> bool:
+    """``thinkingBudget: 0`` turns thinking off on 2.5 Flash / Flash-Lite; Gemini 2.5 Pro and
+    Gemini 3 cannot turn it off (https://ai.google.dev/gemini-api/docs/thinking#set-budget)."""
+    return not (_since(model, 3) or model.startswith("gemini-2.5-pro"))

@@ -17,11 +17,10 @@ from typing import Any
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import openai_schema_fields, tool_choice
+from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
-    parse_data_url,
     placeholder_user,
-    warn_image_file,
 )
 from harness.mapping.wire import (
     AssistantUnit,
@@ -255,23 +254,8 @@ def _input_image(
     message_index: int, part_index: int | None, part: ImageURLPart | ImageFilePart, warnings: Warnings
 ) -> JSON | None:
     """InputImageContent: an http(s) URL or a base64 data URL; files on disk are never read."""
-    if isinstance(part, ImageFilePart):
-        warn_image_file(warnings, message_index, part_index, part)
-        return None
-    url = part.url
-    if url.startswith(("http://", "https://")):
-        return {"type": "input_image", "image_url": url, "detail": "auto"}
-    data = parse_data_url(url)
-    if data is not None and data[0].startswith("image/"):
-        return {"type": "input_image", "image_url": url, "detail": "auto"}
-    warnings.add(
-        message_index,
-        part_index,
-        "image_url",
-        Code.IMAGE_URL_UNSUPPORTED,
-        "image URL is neither http(s) nor a base64 image data URL; dropped",
-    )
-    return None
+    url = sendable_image_url(message_index, part_index, part, warnings)
+    return None if url is None else {"type": "input_image", "image_url": url, "detail": "auto"}
 
 
 # ---------------------------------------------------------------- assistant
