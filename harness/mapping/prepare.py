@@ -30,6 +30,7 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
     pair_thinking,
+    same_response,
 )
 from harness.model import (
     AssistantMessage,
@@ -228,18 +229,13 @@ def _map_tool_names(
     return names
 
 
-def _same_response(a: AssistantMessage, b: AssistantMessage) -> bool:
-    """Pieces of one model response share a message id or a response id (seed 001)."""
-    return (a.id is not None and a.id == b.id) or (
-        a.response_id is not None and a.response_id == b.response_id
-    )
-
-
 def _mark_continuations(items: list[WireItem]) -> None:
     """Flag assistant messages that continue the same response as the assistant message right before."""
     for prev, item in itertools.pairwise(items):
         if isinstance(prev, WireAssistant) and isinstance(item, WireAssistant):
-            item.continues = _same_response(prev.message, item.message)
+            item.continues = same_response(
+                (prev.message.id, prev.message.response_id), (item.message.id, item.message.response_id)
+            )
 
 
 def _normalize_media_types(items: list[WireItem], warnings: Warnings) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "WireToolResult",
     "WireUser",
     "pair_thinking",
+    "same_response",
 ]
 
 
@@ -201,3 +202,9 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
         else:
             slots.append(PartUnit(part, idx))
     return [s for s in slots if s is not None]
+
+
+def same_response(a: tuple[str | None, str | None], b: tuple[str | None, str | None]) -> bool:
+    """Pieces of one model response share a message id or a response id (seed 001); each side is
+    ``(message id, response id)``."""
+    return (a[0] is not None and a[0] == b[0]) or (a[1] is not None and a[1] == b[1])

@@ -38,6 +38,7 @@ from harness.mapping.wire import (
     WireAssistant,
     WireToolResult,
     WireUser,
+    same_response,
 )
 from harness.model import (
     HistoryEvent,
@@ -345,11 +346,6 @@ def _drop_empty(messages: list[_Message], warnings: Warnings) -> list[_Message]:
     return kept
 
 
-def _same_response(a: tuple[str | None, str | None], b: tuple[str | None, str | None]) -> bool:
-    """Pieces of one model response share a message id or a response id (seed 001)."""
-    return (a[0] is not None and a[0] == b[0]) or (a[1] is not None and a[1] == b[1])
-
-
 def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]:
     """Strict user/assistant alternation: merge runs of the same role.
 
@@ -363,7 +359,7 @@ def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]
             out.append(_Message(msg.role, msg.index, list(msg.blocks), list(msg.sources)))
             continue
         if msg.role == "assistant" and not any(
-            _same_response(a, b) for a in prev.sources for b in msg.sources
+            same_response(a, b) for a in prev.sources for b in msg.sources
         ):
             warnings.add(
                 msg.index,
@@ -472,9 +468,6 @@ def _warn_block(block: _Block, warnings: Warnings, code: Code, why: str) -> None
     warnings.add(block.message_index, block.part_index, block.part_type, code, f"{block.type} block: {why}")
     for message_index, part_index, part_type in block.also:
         warnings.add(message_index, part_index, part_type, code, f"{block.type} block: {why}")
-
-
-# ---------------------------------------------------------------- params
 
 
 # ---------------------------------------------------------------- adapter

@@ -140,12 +140,6 @@ def endpoint_path(params: CallParams) -> str:
     return f"models/{model_name(params)}:{method}"
 
 
-# ---------------------------------------------------------------- system and tools
-
-
-# ---------------------------------------------------------------- generation config
-
-
 # ---------------------------------------------------------------- contents
 
 
