@@ -23,9 +23,9 @@ __all__ = ["PROVIDERS", "REGISTRY", "Provider", "default_model", "get_adapter", 
 
 @dataclass(frozen=True)
 class Provider:
-    """Where one provider's parts live: its folder and, per wire format it serves, its parser module."""
+    """Where one provider's parts live (the registry's key is its id): its folder and, per wire
+    format it serves, its parser module."""
 
-    id: str
     folder: str
     #: Wire format -> parser module in the folder; ``None`` is the provider's own (default) wire.
     streams: dict[str | None, str] = field(default_factory=lambda: {None: "stream"})
@@ -46,16 +46,12 @@ class Provider:
 
 
 REGISTRY: dict[str, Provider] = {
-    "anthropic": Provider("anthropic", "anthropic"),
-    "gemini": Provider("gemini", "gemini"),
-    "openai-chat": Provider("openai-chat", "openai_chat"),
-    "openai-responses": Provider("openai-responses", "openai_responses"),
+    "anthropic": Provider("anthropic"),
+    "gemini": Provider("gemini"),
+    "openai-chat": Provider("openai_chat"),
+    "openai-responses": Provider("openai_responses"),
     # OpenRouter serves Chat Completions (its default) and the Responses format.
-    "openrouter": Provider(
-        "openrouter",
-        "openrouter",
-        {None: "stream", "openai-chat": "stream", "openai-responses": "stream_responses"},
-    ),
+    "openrouter": Provider("openrouter", {None: "stream", "openai-responses": "stream_responses"}),
 }
 if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
     raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")

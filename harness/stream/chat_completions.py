@@ -67,9 +67,8 @@ def _retryable(error: dict[str, Any]) -> bool | None:
 
 
 class ChatCompletionsParser(StreamParser):
-    """Chat Completions chunks/body -> canonical assistant message."""
+    """Chat Completions chunks/body -> canonical assistant message (each provider's subclass names itself)."""
 
-    provider = "openai-chat"
     wire = "openai-chat"
 
     def __init__(self) -> None:
