@@ -30,24 +30,18 @@ from pydantic_ai.providers.openrouter import OpenRouterProvider
 
 from harness import model as canon
 from harness.contract.exchange import Exchange
+from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
 from harness.contract.routing import route
 from harness.kit import OfflineWire, WireError, final_result, minted_id_notes, sent_id, usage
 from harness.model import HistoryEvent, StopReason
 from harness.params import CallParams
+from harness.providers import default_model
 from harness.targets.pydantic_ai_bridge import convert
 
 __all__ = ["TARGET", "PydanticAITarget"]
 
-PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
-DEFAULT_MODELS = {  # the reference adapters' defaults, so both targets render the same model
-    "anthropic": "claude-sonnet-4-5",
-    "gemini": "gemini-2.5-flash",
-    "openai-chat": "gpt-4.1-mini",
-    "openai-responses": "gpt-5-mini",
-    "openrouter": "openai/gpt-4.1-mini",
-}
 _FINISH: dict[str, StopReason] = {
     "stop": "stop",
     "length": "length",
@@ -118,13 +112,13 @@ def _is_stream(exchange: Exchange) -> bool:
     return head[:6] in (b"data:", b"event:") or head[:1] == b":"
 
 
-def _replay_model(provider: str, exchange: Exchange) -> str:
+def _replay_model(provider: str, exchange: Exchange) -> str | None:
     if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
         return match.group(1)
     body = exchange.request_body
     if isinstance(body, dict) and isinstance(body.get("model"), str):
         return str(body["model"])  # pyright: ignore[reportUnknownArgumentType]
-    return DEFAULT_MODELS[provider]
+    return None
 
 
 def _item(event: Any) -> StreamItem | None:
@@ -235,10 +229,11 @@ class PydanticAITarget:
     def providers(self) -> Sequence[str]:
         return PROVIDERS
 
-    def _get(self, provider: str, name: str) -> tuple[Any, OfflineWire]:
+    def _get(self, provider: str, name: str | None) -> tuple[Any, OfflineWire]:
+        """The model for ``name``, else the reference adapters' default (both targets then render the same model)."""
         if provider not in PROVIDERS:
             raise NotImplementedError(f"pydantic-ai target: unsupported provider {provider!r}")
-        name = model_name(provider, name)
+        name = model_name(provider, name or default_model(provider))
         if (provider, name) not in self._models:
             wire = OfflineWire()
             self._models[(provider, name)] = (_model(provider, name, wire), wire)
@@ -276,7 +271,7 @@ class PydanticAITarget:
             )
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        model, wire = self._get(provider, params.model or DEFAULT_MODELS.get(provider, ""))
+        model, wire = self._get(provider, params.model)
         parameters = convert.request_parameters(params)
         messages = _as_an_agent_sends(model, convert.model_messages(history, params, provider), parameters)
         settings = convert.settings(provider, params)
