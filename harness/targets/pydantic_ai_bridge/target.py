@@ -11,7 +11,6 @@ model class for the provider, built on its own provider class with an offline cl
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
@@ -33,8 +32,17 @@ from harness.contract.exchange import Exchange
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
-from harness.contract.routing import route
-from harness.kit import OfflineWire, WireError, final_result, minted_id_notes, sent_id, usage
+from harness.kit import (
+    OfflineWire,
+    WireError,
+    final_result,
+    is_streamed,
+    minted_id_notes,
+    recorded_model,
+    require_openrouter_chat,
+    sent_id,
+    usage,
+)
 from harness.model import HistoryEvent, StopReason
 from harness.params import CallParams
 from harness.providers import default_model
@@ -48,7 +56,6 @@ _FINISH: dict[str, StopReason] = {
     "tool_call": "tool_use",
     "error": "error",
 }
-_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
 #: OpenRouter ids are ``vendor/model``; pydantic-ai refuses a bare id (UserError) before sending anything.
 _OPENROUTER_VENDORS = (
     ("claude", "anthropic"),
@@ -103,22 +110,6 @@ def _as_an_agent_sends(model: Any, messages: list[Any], parameters: Any) -> list
     messages = repair_messages(messages, repair_last_response=True)
     prepared = model.prepare_messages(messages, parameters)
     return repair_messages(prepared, repair_last_response=True) if prepared is not messages else prepared
-
-
-def _is_stream(exchange: Exchange) -> bool:
-    if "event-stream" in exchange.header("content-type"):
-        return True
-    head = exchange.body.lstrip()
-    return head[:6] in (b"data:", b"event:") or head[:1] == b":"
-
-
-def _replay_model(provider: str, exchange: Exchange) -> str | None:
-    if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
-        return match.group(1)
-    body = exchange.request_body
-    if isinstance(body, dict) and isinstance(body.get("model"), str):
-        return str(body["model"])  # pyright: ignore[reportUnknownArgumentType]
-    return None
 
 
 def _item(event: Any) -> StreamItem | None:
@@ -284,14 +275,14 @@ class PydanticAITarget:
         return Rendered(body=wire.only_body(), warnings=[])
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        found = route(exchange.method, exchange.uri)
-        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
-            raise NotImplementedError(
-                f"pydantic-ai's OpenRouterModel speaks Chat Completions only; this is OpenRouter's {found.wire} endpoint"
-            )
-        model, wire = self._get(provider, _replay_model(provider, exchange))
+        require_openrouter_chat(
+            provider,
+            exchange,
+            "pydantic-ai's OpenRouterModel speaks Chat Completions only; this is OpenRouter's {wire} endpoint",
+        )
+        model, wire = self._get(provider, recorded_model(provider, exchange))
         user = pm.ModelRequest(parts=[pm.UserPromptPart("(replayed response)")])
-        stream = _is_stream(exchange)
+        stream = is_streamed(exchange)
         wire.serve(exchange, chunk_size)
         response, items, errors = self._loop.run_until_complete(
             self._call(model, [user], {"max_retries": 0}, convert.request_parameters(CallParams()), stream)
