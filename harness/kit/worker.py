@@ -64,11 +64,7 @@ class _Process:
 
     def _start(self) -> subprocess.Popen[str]:
         home = tempfile.mkdtemp(prefix="harness-worker-home-")
-        env = (
-            {k: v for k, v in os.environ.items() if not k.startswith(self.hidden)}
-            if self.hidden
-            else dict(os.environ)
-        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith(self.hidden)}  # () hides nothing
         env["HOME"] = home
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115  (lives as long as the worker)
         try:
