@@ -11,6 +11,7 @@ import openai
 import pytest
 
 from harness.contract.exchange import Exchange
+from harness.contract.target import TargetError
 from harness.invariants import run_invariants
 from harness.kit import (
     CAPTURED_STATUS,
@@ -24,6 +25,7 @@ from harness.kit import (
     stop_reason,
     usage,
 )
+from harness.kit.worker import WorkerTarget
 from harness.model import StopReason, TextPart, ToolCallPart, UserMessage
 from harness.params import CallParams
 from harness.replay import parser_for, replay_exchange
@@ -180,3 +182,33 @@ def test_openrouter_recordings_of_the_responses_endpoint_are_refused_with_the_br
     chat = Exchange("POST", "https://openrouter.ai/api/v1/chat/completions", {}, 200)
     require_openrouter_chat("openrouter", chat, "{wire}")
     require_openrouter_chat("openai-responses", responses, "{wire}")  # only OpenRouter's recordings
+
+
+def test_locate_without_an_environment_is_the_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HARNESS_KIT_TEST_PYTHON", raising=False)
+    with pytest.raises(TargetError, match=r"^install the library$"):
+        WorkerTarget.locate(
+            "nowhere",
+            "harness.targets.reference:TARGET",
+            python_env_var="HARNESS_KIT_TEST_PYTHON",
+            module="harness_kit_test_no_such_module",
+            venv=".venv-harness-kit-test-no-such-venv",
+            install_hint="install the library",
+        )
+
+
+def test_locate_starts_the_worker_in_the_interpreter_that_has_the_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("HARNESS_KIT_TEST_PYTHON", raising=False)
+    target = WorkerTarget.locate(
+        "reference-in-a-worker",
+        "harness.targets.reference:TARGET",
+        python_env_var="HARNESS_KIT_TEST_PYTHON",
+        module="harness",  # this interpreter has it
+        venv=".venv-harness-kit-test-no-such-venv",
+        install_hint="install the library",
+        lacks=frozenset({"warnings"}),
+    )
+    assert (target.name, target.lacks) == ("reference-in-a-worker", frozenset({"warnings"}))
+    assert "anthropic" in target.providers()
