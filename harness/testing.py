@@ -195,7 +195,7 @@ class TargetConformance:
 
 
 def _fatal(outcome: Outcome, fail_on: Sequence[Kind]) -> bool:
-    return outcome.status == "fail" and any(k in fail_on for k in outcome.kinds)
+    return any(kind in fail_on for kind in outcome.found)
 
 
 def _explain(outcome: Outcome) -> str:

@@ -11,16 +11,21 @@ import openai
 import pytest
 
 from harness.contract.exchange import Exchange
+from harness.contract.target import TargetError
 from harness.invariants import run_invariants
 from harness.kit import (
     CAPTURED_STATUS,
     OfflineWire,
     final_result,
+    is_streamed,
     minted_id_notes,
+    recorded_model,
+    require_openrouter_chat,
     sent_id,
     stop_reason,
     usage,
 )
+from harness.kit.worker import WorkerTarget
 from harness.model import StopReason, TextPart, ToolCallPart, UserMessage
 from harness.params import CallParams
 from harness.replay import parser_for, replay_exchange
@@ -139,3 +144,71 @@ def test_ids_are_kept_only_when_sent() -> None:
     ]
     (note,) = minted_id_notes(parts, exchange)
     assert "minted_1" in note and "'g'" in note
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "streamed"),
+    [
+        ("text/event-stream; charset=utf-8", b'{"a":1}', True),
+        ("", b"\n event: message_start\n", True),
+        ("application/octet-stream", b"event: message_start\n", True),
+        ("", b": keep-alive\n\n", True),
+        ("application/json", b'{"data": 1}', False),
+        ("", b"", False),
+    ],
+)
+def test_is_streamed_by_content_type_else_first_bytes(content_type: str, body: bytes, streamed: bool) -> None:
+    headers = {"Content-Type": [content_type]} if content_type else {}
+    assert is_streamed(Exchange("POST", "https://x", {}, 200, headers, body)) is streamed
+
+
+def test_recorded_model_from_the_gemini_url_else_the_body() -> None:
+    url = (
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
+    )
+    gemini = Exchange("POST", url, {"contents": []}, 200)
+    assert recorded_model("gemini", gemini) == "gemini-2.5-pro"
+    assert recorded_model("openai-chat", gemini) is None  # the URL rule is Gemini's alone
+    chat = Exchange("POST", "https://api.openai.com/v1/chat/completions", {"model": "gpt-4.1"}, 200)
+    assert recorded_model("openai-chat", chat) == "gpt-4.1"
+    assert recorded_model("openai-chat", Exchange("POST", "https://x", {"model": 3}, 200)) is None
+    assert recorded_model("anthropic", Exchange("POST", "https://x", None, 200)) is None
+
+
+def test_openrouter_recordings_of_the_responses_endpoint_are_refused_with_the_bridges_message() -> None:
+    responses = Exchange("POST", "https://openrouter.ai/api/v1/responses", {}, 200)
+    with pytest.raises(NotImplementedError, match=r"^app reads chat only, not openai-responses$"):
+        require_openrouter_chat("openrouter", responses, "app reads chat only, not {wire}")
+    chat = Exchange("POST", "https://openrouter.ai/api/v1/chat/completions", {}, 200)
+    require_openrouter_chat("openrouter", chat, "{wire}")
+    require_openrouter_chat("openai-responses", responses, "{wire}")  # only OpenRouter's recordings
+
+
+def test_locate_without_an_environment_is_the_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HARNESS_KIT_TEST_PYTHON", raising=False)
+    with pytest.raises(TargetError, match=r"^install the library$"):
+        WorkerTarget.locate(
+            "nowhere",
+            "harness.targets.reference:TARGET",
+            python_env_var="HARNESS_KIT_TEST_PYTHON",
+            module="harness_kit_test_no_such_module",
+            venv=".venv-harness-kit-test-no-such-venv",
+            install_hint="install the library",
+        )
+
+
+def test_locate_starts_the_worker_in_the_interpreter_that_has_the_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("HARNESS_KIT_TEST_PYTHON", raising=False)
+    target = WorkerTarget.locate(
+        "reference-in-a-worker",
+        "harness.targets.reference:TARGET",
+        python_env_var="HARNESS_KIT_TEST_PYTHON",
+        module="harness",  # this interpreter has it
+        venv=".venv-harness-kit-test-no-such-venv",
+        install_hint="install the library",
+        lacks=frozenset({"warnings"}),
+    )
+    assert (target.name, target.lacks) == ("reference-in-a-worker", frozenset({"warnings"}))
+    assert "anthropic" in target.providers()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.audit.replay_summary import summarize
+from harness.contract.providers import PROVIDERS
 from harness.contract.routing import route
 from harness.model import ToolCallPart
 from harness.scenarios import load_scenarios
@@ -21,7 +22,6 @@ from tests.worker_target_support import load_or_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 CASSETTES = cassette_cases()
-PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
 #: A few scenarios that exercise thinking, tools, images and system prompts on every provider.
 PICKED = ("agent_loop_long", "developer_after_tool_result", "aborted_turn_dangling_tool_call")
 #: Where each provider's messages live in the body the SDK sent.

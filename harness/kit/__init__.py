@@ -3,6 +3,8 @@
 - ``harness.kit.transport``: ``OfflineWire``, offline httpx/httpx2 clients for provider SDKs
   (render: capture the request the SDK puts on the wire; replay: serve a recorded exchange).
 - ``harness.kit.rules``: the canonical output rules (stop reason, usage, ids), stated once.
+- ``harness.kit.recorded``: what replay reads off a recording (streamed or not, its model,
+  an OpenRouter endpoint a Chat-Completions-only client cannot read).
 - ``harness.kit.worker``: ``WorkerTarget``, for code that cannot share the harness's environment.
 
 See docs/writing-a-target.md. Names load on first use, so importing the kit stays cheap.
@@ -14,11 +16,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.kit.recorded import is_streamed, recorded_model, require_openrouter_chat
     from harness.kit.rules import final_result, minted_id_notes, sent_id, stop_reason, usage
     from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, WireError
     from harness.kit.worker import BridgeError, WorkerTarget, find_python
 
 _EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("is_streamed", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"),
     **dict.fromkeys(
         ("final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"), "harness.kit.rules"
     ),
@@ -37,7 +41,10 @@ __all__ = [
     "WorkerTarget",
     "final_result",
     "find_python",
+    "is_streamed",
     "minted_id_notes",
+    "recorded_model",
+    "require_openrouter_chat",
     "sent_id",
     "stop_reason",
     "usage",

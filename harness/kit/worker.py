@@ -64,11 +64,7 @@ class _Process:
 
     def _start(self) -> subprocess.Popen[str]:
         home = tempfile.mkdtemp(prefix="harness-worker-home-")
-        env = (
-            {k: v for k, v in os.environ.items() if not k.startswith(self.hidden)}
-            if self.hidden
-            else dict(os.environ)
-        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith(self.hidden)}  # () hides nothing
         env["HOME"] = home
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115  (lives as long as the worker)
         try:
@@ -145,6 +141,31 @@ class WorkerTarget:
         hello = self._call({"op": "hello"})
         self.version: str | None = None if hello.get("version") is None else str(hello["version"])
         self._providers = tuple(str(p) for p in cast(list[Any], hello.get("providers", [])))
+
+    @classmethod
+    def locate(
+        cls,
+        name: str,
+        ref: str,
+        *,
+        python_env_var: str,
+        module: str,
+        venv: str,
+        install_hint: str,
+        lacks: frozenset[str] = frozenset(),
+        hidden_env_prefixes: Sequence[str] = (),
+    ) -> WorkerTarget:
+        """The worker target in the interpreter ``find_python(python_env_var, module, venv)`` finds.
+
+        TargetError(``install_hint``) when there is none, so every worker target's entry point
+        fails the same way when its environment is missing.
+        """
+        python = find_python(python_env_var, module, venv)
+        if python is None:
+            raise TargetError(install_hint)
+        return cls(
+            name, ref, python, install_hint=install_hint, lacks=lacks, hidden_env_prefixes=hidden_env_prefixes
+        )
 
     def providers(self) -> Sequence[str]:
         return self._providers

@@ -397,7 +397,7 @@ class StreamParser:
                 # e.g. Chat content then [DONE] with no finish_reason, Anthropic message_stop with no
                 # message_delta: nothing the provider sent says the turn ended normally
                 self.error(f"{self.provider}: the stream ended without a stop reason from the provider")
-            self._result = self._safe_build(None)
+            self._result = self._safe_build(aborted=False)
         return self._result
 
     def _check_protocol(self) -> None:
@@ -437,33 +437,36 @@ class StreamParser:
         """Transport or HTTP failure: keep what arrived, report the error."""
         if self._result is None:
             self.error(message)
-            self._result = self._safe_build(None)
+            self._result = self._safe_build(aborted=False)
         return self._result
 
     def abort(self) -> CallResult:
         """User interrupt: ``aborted`` wins over whatever the provider said."""
         if self._result is None:
-            self._result = self._safe_build("aborted")
+            self._result = self._safe_build(aborted=True)
         return self._result
 
-    def _safe_build(self, forced: StopReason | None) -> CallResult:
+    def _safe_build(self, *, aborted: bool) -> CallResult:
         """``_build``, with a last line of defence: a state that cannot become a message (a parser
         bug) gives an empty ``error`` message and an error event instead of an exception."""
         try:
-            return self._build(forced)
+            return self._build(aborted=aborted)
         except Exception as exc:
             self.error(f"{self.provider}: could not build the final message: {type(exc).__name__}: {exc}")
             message = AssistantMessage(
-                parts=[], usage=Usage(), stop_reason=forced or "error", response_id=self.response_id
+                parts=[],
+                usage=Usage(),
+                stop_reason="aborted" if aborted else "error",
+                response_id=self.response_id,
             )
             return CallResult(message, list(self.items), list(self.errors), list(self.notes))
 
-    def _build(self, forced: StopReason | None) -> CallResult:
+    def _build(self, *, aborted: bool) -> CallResult:
         stop = stop_reason(  # the one rule every target honours (harness.kit.rules)
             self.provider_stop,
             has_tool_calls=self.parts.has_tool_calls(),
             failed=bool(self.errors) or not self.completed,
-            aborted=forced == "aborted",
+            aborted=aborted,
         )
         message = AssistantMessage(
             parts=self.parts.parts(self.model),

@@ -88,8 +88,7 @@ Conversion choices (so that no finding can be an artifact of the bridge)
 
 from __future__ import annotations
 
-from harness.contract.target import TargetError
-from harness.kit.worker import WorkerTarget, find_python
+from harness.kit.worker import WorkerTarget
 
 __all__ = ["INSTALL_HINT", "TARGET"]
 
@@ -100,19 +99,13 @@ INSTALL_HINT = (
 )
 _IN_PROCESS = "harness.targets.klaude_bridge.drive:TARGET"
 
-
-def _load() -> WorkerTarget:
-    python = find_python("HARNESS_KLAUDE_PYTHON", "klaude_code", ".venv-klaude")
-    if python is None:
-        raise TargetError(INSTALL_HINT)
-    return WorkerTarget(
-        "klaude-code",
-        _IN_PROCESS,
-        python,
-        install_hint=INSTALL_HINT,
-        lacks=frozenset({"warnings"}),  # klaude emits no warnings: its deliberate drops cannot be announced
-        hidden_env_prefixes=("KLAUDE",),  # no user configuration may change a request
-    )
-
-
-TARGET = _load()
+TARGET = WorkerTarget.locate(
+    "klaude-code",
+    _IN_PROCESS,
+    python_env_var="HARNESS_KLAUDE_PYTHON",
+    module="klaude_code",
+    venv=".venv-klaude",
+    install_hint=INSTALL_HINT,
+    lacks=frozenset({"warnings"}),  # klaude emits no warnings: its deliberate drops cannot be announced
+    hidden_env_prefixes=("KLAUDE",),  # no user configuration may change a request
+)

@@ -109,8 +109,7 @@ Conversion choices (so that no finding can be an artifact of the bridge)
 
 from __future__ import annotations
 
-from harness.contract.target import TargetError
-from harness.kit.worker import WorkerTarget, find_python
+from harness.kit.worker import WorkerTarget
 
 __all__ = ["INSTALL_HINT", "TARGET"]
 
@@ -121,14 +120,12 @@ INSTALL_HINT = (
 )
 _IN_PROCESS = "harness.targets.pydantic_ai_bridge.target:TARGET"
 
-
-def _load() -> WorkerTarget:
-    python = find_python("HARNESS_PYDANTIC_AI_PYTHON", "pydantic_ai", ".venv-pydantic-ai")
-    if python is None:
-        raise TargetError(INSTALL_HINT)
-    return WorkerTarget(
-        "pydantic-ai", _IN_PROCESS, python, install_hint=INSTALL_HINT, lacks=frozenset({"warnings"})
-    )
-
-
-TARGET = _load()
+TARGET = WorkerTarget.locate(
+    "pydantic-ai",
+    _IN_PROCESS,
+    python_env_var="HARNESS_PYDANTIC_AI_PYTHON",
+    module="pydantic_ai",
+    venv=".venv-pydantic-ai",
+    install_hint=INSTALL_HINT,
+    lacks=frozenset({"warnings"}),
+)

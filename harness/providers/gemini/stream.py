@@ -97,11 +97,11 @@ class GeminiParser(StreamParser):
         """A non-streamed GenerateContentResponse: the same rules, in one chunk."""
         self._chunk(body)
 
-    def _build(self, forced: StopReason | None) -> CallResult:
+    def _build(self, *, aborted: bool) -> CallResult:
         self._flush_call()  # a streamed call cut short keeps the arguments that arrived
         if self._usage_meta is not None:
             self.usage = _usage(self._usage_meta)
-        return super()._build(forced)
+        return super()._build(aborted=aborted)
 
     # ------------------------------------------------------------ chunks
 

@@ -15,7 +15,6 @@ The request body reported is the JSON the SDK put on the wire.
 from __future__ import annotations
 
 import asyncio
-import re
 import tempfile
 from collections.abc import Sequence
 from importlib.metadata import version
@@ -27,8 +26,7 @@ from klaude_code.protocol import message
 
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
-from harness.contract.routing import route
-from harness.kit import OfflineWire
+from harness.kit import OfflineWire, is_streamed, recorded_model, require_openrouter_chat
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.replay import Exchange
@@ -38,26 +36,9 @@ from harness.targets.klaude_bridge.transport import patched_factories
 
 __all__ = ["TARGET", "Driver", "KlaudeCallError"]
 
-_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
-
 
 class KlaudeCallError(RuntimeError):
     """klaude-code raised, or ended a render without sending a request."""
-
-
-def _is_stream(exchange: Exchange) -> bool:
-    if "event-stream" in exchange.header("content-type"):
-        return True
-    return exchange.body.lstrip()[:6] in (b"data:", b"event:") or exchange.body.lstrip()[:1] == b":"
-
-
-def _replay_model(provider: str, exchange: Exchange) -> str:
-    if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
-        return match.group(1)
-    body = exchange.request_body
-    if isinstance(body, dict) and isinstance(body.get("model"), str):
-        return str(body["model"])
-    return convert_in.default_model(provider)
 
 
 class Driver:
@@ -120,17 +101,17 @@ class Driver:
         return Rendered(body=body, warnings=[])
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        found = route(exchange.method, exchange.uri)
-        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
-            raise NotImplementedError(
-                "klaude-code's OpenRouter client speaks Chat Completions only; this recording is "
-                f"OpenRouter's {found.wire} endpoint"
-            )
-        if not _is_stream(exchange) and exchange.status < 400:
+        require_openrouter_chat(
+            provider,
+            exchange,
+            "klaude-code's OpenRouter client speaks Chat Completions only; this recording is "
+            "OpenRouter's {wire} endpoint",
+        )
+        if not is_streamed(exchange) and exchange.status < 400:
             raise NotImplementedError(
                 "klaude-code always streams; a non-streamed response body cannot reach it"
             )
-        model = _replay_model(provider, exchange)
+        model = recorded_model(provider, exchange) or convert_in.default_model(provider)
         client, wire = self._client(provider, model)
         user = message.UserMessage(parts=[message.TextPart(text="(replayed response)")])
         param = convert_in.call_parameter(provider, [user], CallParams(model=model))

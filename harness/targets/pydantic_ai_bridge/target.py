@@ -11,7 +11,6 @@ model class for the provider, built on its own provider class with an offline cl
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
@@ -30,31 +29,33 @@ from pydantic_ai.providers.openrouter import OpenRouterProvider
 
 from harness import model as canon
 from harness.contract.exchange import Exchange
+from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
-from harness.contract.routing import route
-from harness.kit import OfflineWire, WireError, final_result, minted_id_notes, sent_id, usage
+from harness.kit import (
+    OfflineWire,
+    WireError,
+    final_result,
+    is_streamed,
+    minted_id_notes,
+    recorded_model,
+    require_openrouter_chat,
+    sent_id,
+    usage,
+)
 from harness.model import HistoryEvent, StopReason
 from harness.params import CallParams
+from harness.providers import default_model
 from harness.targets.pydantic_ai_bridge import convert
 
 __all__ = ["TARGET", "PydanticAITarget"]
 
-PROVIDERS = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
-DEFAULT_MODELS = {  # the reference adapters' defaults, so both targets render the same model
-    "anthropic": "claude-sonnet-4-5",
-    "gemini": "gemini-2.5-flash",
-    "openai-chat": "gpt-4.1-mini",
-    "openai-responses": "gpt-5-mini",
-    "openrouter": "openai/gpt-4.1-mini",
-}
 _FINISH: dict[str, StopReason] = {
     "stop": "stop",
     "length": "length",
     "tool_call": "tool_use",
     "error": "error",
 }
-_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
 #: OpenRouter ids are ``vendor/model``; pydantic-ai refuses a bare id (UserError) before sending anything.
 _OPENROUTER_VENDORS = (
     ("claude", "anthropic"),
@@ -109,22 +110,6 @@ def _as_an_agent_sends(model: Any, messages: list[Any], parameters: Any) -> list
     messages = repair_messages(messages, repair_last_response=True)
     prepared = model.prepare_messages(messages, parameters)
     return repair_messages(prepared, repair_last_response=True) if prepared is not messages else prepared
-
-
-def _is_stream(exchange: Exchange) -> bool:
-    if "event-stream" in exchange.header("content-type"):
-        return True
-    head = exchange.body.lstrip()
-    return head[:6] in (b"data:", b"event:") or head[:1] == b":"
-
-
-def _replay_model(provider: str, exchange: Exchange) -> str:
-    if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
-        return match.group(1)
-    body = exchange.request_body
-    if isinstance(body, dict) and isinstance(body.get("model"), str):
-        return str(body["model"])  # pyright: ignore[reportUnknownArgumentType]
-    return DEFAULT_MODELS[provider]
 
 
 def _item(event: Any) -> StreamItem | None:
@@ -235,10 +220,11 @@ class PydanticAITarget:
     def providers(self) -> Sequence[str]:
         return PROVIDERS
 
-    def _get(self, provider: str, name: str) -> tuple[Any, OfflineWire]:
+    def _get(self, provider: str, name: str | None) -> tuple[Any, OfflineWire]:
+        """The model for ``name``, else the reference adapters' default (both targets then render the same model)."""
         if provider not in PROVIDERS:
             raise NotImplementedError(f"pydantic-ai target: unsupported provider {provider!r}")
-        name = model_name(provider, name)
+        name = model_name(provider, name or default_model(provider))
         if (provider, name) not in self._models:
             wire = OfflineWire()
             self._models[(provider, name)] = (_model(provider, name, wire), wire)
@@ -276,7 +262,7 @@ class PydanticAITarget:
             )
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        model, wire = self._get(provider, params.model or DEFAULT_MODELS.get(provider, ""))
+        model, wire = self._get(provider, params.model)
         parameters = convert.request_parameters(params)
         messages = _as_an_agent_sends(model, convert.model_messages(history, params, provider), parameters)
         settings = convert.settings(provider, params)
@@ -289,14 +275,14 @@ class PydanticAITarget:
         return Rendered(body=wire.only_body(), warnings=[])
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        found = route(exchange.method, exchange.uri)
-        if provider == "openrouter" and found is not None and found.wire != "openai-chat":
-            raise NotImplementedError(
-                f"pydantic-ai's OpenRouterModel speaks Chat Completions only; this is OpenRouter's {found.wire} endpoint"
-            )
-        model, wire = self._get(provider, _replay_model(provider, exchange))
+        require_openrouter_chat(
+            provider,
+            exchange,
+            "pydantic-ai's OpenRouterModel speaks Chat Completions only; this is OpenRouter's {wire} endpoint",
+        )
+        model, wire = self._get(provider, recorded_model(provider, exchange))
         user = pm.ModelRequest(parts=[pm.UserPromptPart("(replayed response)")])
-        stream = _is_stream(exchange)
+        stream = is_streamed(exchange)
         wire.serve(exchange, chunk_size)
         response, items, errors = self._loop.run_until_complete(
             self._call(model, [user], {"max_retries": 0}, convert.request_parameters(CallParams()), stream)

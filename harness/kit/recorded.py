@@ -1,0 +1,47 @@
+"""What a bridge reads off a recorded exchange before replaying it: streamed or not, the model, the wire.
+
+Why here: every bridge that replays through an SDK client must choose the streaming or the
+non-streaming call, name a model to build the client with and refuse a recording its
+client cannot read; stated once, the bridges cannot disagree on which recordings are streams.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.contract.exchange import Exchange
+from harness.contract.routing import route
+
+__all__ = ["is_streamed", "recorded_model", "require_openrouter_chat"]
+
+#: Gemini names the model in the URL (``.../models/<model>:streamGenerateContent``), not the body.
+_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
+
+
+def is_streamed(exchange: Exchange) -> bool:
+    """Whether the recorded response is a server-sent event stream (by content type, else by its first bytes)."""
+    if "event-stream" in exchange.header("content-type"):
+        return True
+    head = exchange.body.lstrip()
+    return head[:6] in (b"data:", b"event:") or head[:1] == b":"
+
+
+def recorded_model(provider: str, exchange: Exchange) -> str | None:
+    """The model the recorded request named (Gemini: in the URL), or None when it names none."""
+    if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
+        return match.group(1)
+    body = exchange.request_body
+    if isinstance(body, dict) and isinstance(body.get("model"), str):  # pyright: ignore[reportUnknownMemberType]
+        return str(body["model"])  # pyright: ignore[reportUnknownArgumentType]
+    return None
+
+
+def require_openrouter_chat(provider: str, exchange: Exchange, refusal: str) -> None:
+    """Refuse an OpenRouter recording of another endpoint than Chat Completions, for clients that speak only that.
+
+    ``refusal`` is the bridge's message; ``{wire}`` in it becomes the recording's wire format
+    (``harness.contract.routing``). Raises NotImplementedError, which the audit reports as unsupported.
+    """
+    found = route(exchange.method, exchange.uri)
+    if provider == "openrouter" and found is not None and found.wire != "openai-chat":
+        raise NotImplementedError(refusal.format(wire=found.wire))
