@@ -153,6 +153,7 @@ def test_ids_are_kept_only_when_sent() -> None:
         ("", b"\n event: message_start\n", True),
         ("application/octet-stream", b"event: message_start\n", True),
         ("", b": keep-alive\n\n", True),
+        ("", b'data: {"id":"c1"}\n\n', True),
         ("application/json", b'{"data": 1}', False),
         ("", b"", False),
     ],

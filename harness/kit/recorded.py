@@ -23,7 +23,7 @@ def is_streamed(exchange: Exchange) -> bool:
     if "event-stream" in exchange.header("content-type"):
         return True
     head = exchange.body.lstrip()
-    return head[:6] in (b"data:", b"event:") or head[:1] == b":"
+    return head.startswith((b"data:", b"event:", b":"))
 
 
 def recorded_model(provider: str, exchange: Exchange) -> str | None:
