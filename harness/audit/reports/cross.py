@@ -20,7 +20,7 @@ from harness.audit.reports.common import SHORT_HEADERS, cell_view, legend, terse
 from harness.audit.reports.files import json_text, write_forms
 from harness.audit.reports.html import CSS, legend_html
 from harness.audit.reports.markdown import MD_ICON, md_cell
-from harness.audit.reports.terminal import KIND_STYLE, STATUS_STYLE, fits
+from harness.audit.reports.terminal import cell_style, fits, report_console
 from harness.contract.kinds import KIND_MEANINGS, KINDS
 
 __all__ = [
@@ -76,8 +76,7 @@ def _skip_reasons(cross: CrossTarget, provider: str) -> list[tuple[str, str, str
 def _square(cell: Cell | None) -> Text:
     if cell is None:
         return Text(_ABSENT, style="dim")
-    view = cell_view(cell)
-    return Text(terse(cell), style=KIND_STYLE[view.kind] if view.kind else STATUS_STYLE[view.status])
+    return Text(terse(cell), style=cell_style(cell))
 
 
 def _summary_table(cross: CrossTarget) -> Table:
@@ -123,7 +122,7 @@ def _provider_list(cross: CrossTarget, provider: str, console: Console) -> None:
 
 
 def print_cross(cross: CrossTarget, console: Console | None = None) -> None:
-    console = console or Console(width=None if Console().is_terminal else 160)
+    console = console or report_console()
     console.print(Text(_title(cross), style="bold"))
     console.print(_about(cross), highlight=False)
     console.print(Text(_KEY, style="dim"))
