@@ -14,7 +14,6 @@ from typing import Any
 
 from harness.audit.baseline import BaselineError, read_audit
 from harness.audit.model import AuditResult, Cell
-from harness.contract.kinds import KINDS, Kind
 
 __all__ = ["FORMAT", "CrossTarget", "CrossTargetError", "cross_target", "load_audit"]
 
@@ -67,13 +66,6 @@ class CrossTarget:
     def checks_of(self, provider: str) -> list[str]:
         """The checks some target ran for ``provider`` (a provider no target audited has none)."""
         return [c for c in self.checks if any(self.cell(provider, c, t) for t in self.labels)]
-
-    def worst_counts(self, provider: str, label: str) -> dict[Kind, int] | None:
-        """Squares of ``provider`` by their worst finding kind, for one target (None: not audited)."""
-        row = next(c for c in self.columns if c.label == label).matrix.get(provider)
-        if row is None:
-            return None
-        return {k: sum(1 for cell in row.values() if cell.worst == k) for k in KINDS}
 
     def to_json(self) -> Json:
         return {

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from harness.audit.cross import CrossTarget
 from harness.audit.model import Cell
-from harness.audit.reports.common import SHORT_HEADERS, cell_view, legend, terse
+from harness.audit.reports.common import SHORT_HEADERS, cell_view, legend, summary_rows, terse
 from harness.audit.reports.files import json_text, write_forms
 from harness.audit.reports.html import CSS, legend_html
 from harness.audit.reports.markdown import MD_ICON, md_cell
@@ -47,17 +47,16 @@ def _about(cross: CrossTarget) -> str:
 
 
 def _worst(cross: CrossTarget, provider: str, label: str) -> str:
-    """A target's squares for one provider by worst kind: ``R3 D4 P1``, ``pass``, or ``-``."""
-    counts = cross.worst_counts(provider, label)
-    if counts is None:
+    """A target's squares for one provider by worst kind: ``R3 D4 P1``, ``pass``, or ``-``.
+
+    The counts are the target's own audit summary (``summary_rows``), so the two agree.
+    """
+    audit = next(c.audit for c in cross.columns if c.label == label)
+    row = next((r for r in summary_rows(audit) if r.provider == provider), None)
+    if row is None:
         return _ABSENT
-    skipped = sum(
-        1
-        for check in cross.checks_of(provider)
-        if (cell := cross.cell(provider, check, label)) is not None and cell.status == "skip"
-    )
-    failing = " ".join(f"{k[0].upper()}{counts[k]}" for k in KINDS if counts[k]) or "pass"
-    return f"{failing} skip {skipped}" if skipped else failing
+    failing = " ".join(f"{k[0].upper()}{row.by_kind[k]}" for k in KINDS if row.by_kind[k]) or "pass"
+    return f"{failing} skip {row.skipped}" if row.skipped else failing
 
 
 def _skip_reasons(cross: CrossTarget, provider: str) -> list[tuple[str, str, str]]:
