@@ -22,8 +22,9 @@ from harness.audit.cross import cross_target, load_audit
 from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
 from harness.cli import app
-from harness.targets import TargetError, get_target
+from harness.targets import get_target
 from tests.test_audit import ToyTarget
+from tests.worker_target_support import load_or_skip
 
 
 def _synthetic() -> AuditResult:
@@ -170,10 +171,7 @@ def test_an_unreadable_audit_is_one_line_naming_it(
 
 
 def test_klaude_code_beside_the_reference(tmp_path: Path) -> None:
-    try:
-        klaude = get_target("klaude-code")
-    except TargetError as exc:
-        pytest.skip(str(exc))
+    klaude = load_or_skip("klaude-code")
     paths: list[Path] = []
     for target in (get_target("reference"), klaude):
         result = run_audit(target, ["anthropic"], examples=1, cassettes=None)

@@ -21,7 +21,15 @@ from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import canonical_json
 from harness.inputs import InputError, loads_json, read_text
 
-__all__ = ["Baseline", "BaselineComparison", "BaselineError", "BodyChange", "compare", "load_baseline"]
+__all__ = [
+    "Baseline",
+    "BaselineComparison",
+    "BaselineError",
+    "BodyChange",
+    "compare",
+    "load_baseline",
+    "read_audit",
+]
 
 Json = dict[str, Any]
 
@@ -97,16 +105,24 @@ def _load_goldens(path: Path) -> Baseline:
     return Baseline(label=f"goldens ({folder.name})", kind="goldens", requests=requests)
 
 
-def load_baseline(path: Path) -> Baseline:
-    """An audit JSON file or a goldens directory."""
-    if path.is_dir():
-        return _load_goldens(path)
+def read_audit(path: Path) -> AuditResult:
+    """An audit JSON file (what ``harness audit --out`` wrote as ``audit.json``).
+
+    Raises BaselineError, one line naming the file, when it cannot be read or is not an audit.
+    """
     try:  # the input boundary: regular file, bounded size, depth and integers
-        result = AuditResult.from_json(loads_json(read_text(path), source=str(path)), PROVIDERS)
+        return AuditResult.from_json(loads_json(read_text(path), source=str(path)), PROVIDERS)
     except InputError as exc:
         raise BaselineError(str(exc)) from None
     except ValueError as exc:
         raise BaselineError(f"{path}: {exc}".splitlines()[0]) from None
+
+
+def load_baseline(path: Path) -> Baseline:
+    """An audit JSON file or a goldens directory."""
+    if path.is_dir():
+        return _load_goldens(path)
+    result = read_audit(path)
     requests = {(r.provider, r.case): r.request for r in result.records if r.request is not None}
     return Baseline(
         label=result.label,

@@ -16,10 +16,11 @@ import typer
 from harness.audit.model import DEFAULT_EXAMPLES
 from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
 
-__all__ = ["audit"]
+__all__ = ["audit", "fail"]
 
 
-def _fail(message: str) -> NoReturn:
+def fail(message: str) -> NoReturn:
+    """Exit 2 with one line on stderr: ``harness: MESSAGE``."""
     typer.echo(f"harness: {message}", err=True)
     raise typer.Exit(2)
 
@@ -70,21 +71,21 @@ def audit(
     try:
         fatal = parse_kinds(fail_on)
     except ValueError as exc:
-        _fail(f"--fail-on: {exc}")
+        fail(f"--fail-on: {exc}")
     try:
         chosen = get_target(target)
     except TargetError as exc:
-        _fail(f"--target: {exc}")
+        fail(f"--target: {exc}")
     providers = list(provider) if provider else list(chosen.providers())
     for name in providers:
         if name not in PROVIDERS:
-            _fail(f"--provider: unknown provider '{name}' (expected one of: {', '.join(PROVIDERS)})")
+            fail(f"--provider: unknown provider '{name}' (expected one of: {', '.join(PROVIDERS)})")
         if name not in chosen.providers():
-            _fail(f"--provider: target '{target}' does not implement provider '{name}'")
+            fail(f"--provider: target '{target}' does not implement provider '{name}'")
     try:
         before = load_baseline(baseline) if baseline is not None else None
     except BaselineError as exc:
-        _fail(f"--baseline: {exc}")
+        fail(f"--baseline: {exc}")
     try:
         with progress_bar("audit") as advance:  # a bar on a terminal only; the stage lines stay
             result = run_audit(
@@ -97,7 +98,7 @@ def audit(
                 advance=advance,
             )
     except TargetError as exc:
-        _fail(f"--target: {exc}")
+        fail(f"--target: {exc}")
     comparison = compare(result, before, fatal)
     written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them
     typer.echo("audit: wrote " + ", ".join(str(p) for p in written.values()), err=True)

@@ -33,14 +33,14 @@ def compare_command(
     Each square is the target's own audit square (failing cases by worst kind, pass, or
     skip with the reason). Writes the terminal form to stdout and OUT/compare.{json,html,md}.
     """
+    from harness.audit.command import fail
     from harness.audit.cross import CrossTargetError, cross_target, load_audit
     from harness.audit.reports.cross import print_cross, write_cross_reports
 
     try:
         results = [load_audit(path) for path in audits]
     except CrossTargetError as exc:
-        typer.echo(f"harness: {exc}", err=True)
-        raise typer.Exit(2) from None
+        fail(str(exc))
     cross = cross_target(results)
     written = write_cross_reports(cross, out)  # before printing: a closed pipe must not lose them
     typer.echo("compare: wrote " + ", ".join(str(p) for p in written.values()), err=True)

@@ -12,10 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.audit.baseline import BaselineError, read_audit
 from harness.audit.model import AuditResult, Cell
-from harness.contract.kinds import KINDS, Kind
-from harness.contract.providers import PROVIDERS
-from harness.inputs import InputError, loads_json, read_text
 
 __all__ = ["FORMAT", "CrossTarget", "CrossTargetError", "cross_target", "load_audit"]
 
@@ -30,12 +28,10 @@ class CrossTargetError(ValueError):
 def load_audit(path: Path) -> AuditResult:
     """An audit JSON file, or a directory holding ``audit.json`` (what ``harness audit --out`` wrote)."""
     file = path / "audit.json" if path.is_dir() else path
-    try:  # the input boundary: regular file, bounded size, depth and integers
-        return AuditResult.from_json(loads_json(read_text(file), source=str(file)), PROVIDERS)
-    except InputError as exc:
+    try:
+        return read_audit(file)
+    except BaselineError as exc:
         raise CrossTargetError(str(exc)) from None
-    except ValueError as exc:
-        raise CrossTargetError(f"{file}: {exc}".splitlines()[0]) from None
 
 
 @dataclass(frozen=True)
@@ -70,13 +66,6 @@ class CrossTarget:
     def checks_of(self, provider: str) -> list[str]:
         """The checks some target ran for ``provider`` (a provider no target audited has none)."""
         return [c for c in self.checks if any(self.cell(provider, c, t) for t in self.labels)]
-
-    def worst_counts(self, provider: str, label: str) -> dict[Kind, int] | None:
-        """Squares of ``provider`` by their worst finding kind, for one target (None: not audited)."""
-        row = next(c for c in self.columns if c.label == label).matrix.get(provider)
-        if row is None:
-            return None
-        return {k: sum(1 for cell in row.values() if cell.worst == k) for k in KINDS}
 
     def to_json(self) -> Json:
         return {

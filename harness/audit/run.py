@@ -37,14 +37,13 @@ def run_audit(
     model: str | None = None,
     cassettes: Path | None = CASSETTES,
     progress: Callable[[str], None] | None = None,
-    advance: Callable[[int, int], None] | None = None,
+    advance: Callable[[int, int], None] = _no_progress,
 ) -> AuditResult:
     """Audit ``target`` for ``providers`` (all it implements by default); ``model`` overrides every case's.
 
     ``progress(line)`` hears each stage in a line; ``advance(done, total)`` every case (a
     progress bar: the total grows by the cassettes once they are read).
     """
-    tick: Callable[[int, int], None] = advance or _no_progress
     chosen = list(providers if providers is not None else target.providers())
     runner = load_runner()
     notes = [runner.missing] if runner.missing else []
@@ -57,7 +56,7 @@ def run_audit(
         for case in cases:
             records.append(check_request(target, provider, case, runner))
             done += 1
-            tick(done, total)
+            advance(done, total)
         if runner.probe is not None:  # history-independent: once per provider, not once per case
             probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": runner.probe(provider, target)})
             if probe.failed:
@@ -75,7 +74,7 @@ def run_audit(
         for replay in replays:
             records.append(check_replay(target, replay, reference_replay(replay.provider, replay.exchange)))
             done += 1
-            tick(done, total)
+            advance(done, total)
     else:
         notes.append(f"cassette replays skipped: no cassette directory at {cassettes}")
     order = {p: n for n, p in enumerate(chosen)}

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.gemini_contents import media_after_responses
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
 from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
@@ -67,19 +68,10 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
 
 
 def _media_after_responses(ctx: CheckContext, previous: Json, item: Json) -> bool:
-    """Gemini: a user content holding media right after a content of function responses is kept apart
-    on purpose (accepted: traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_
-    return_matrix[tool_return_content-binary-image-google_2_5].yaml#1; reported rejected when mixed:
-    docs/import-check-decisions.md#gemini-tool-result-media)."""
+    """Gemini keeps media after function responses a content of its own (``harness.contract.gemini_contents``)."""
     if ctx.provider != "gemini":
         return False
-    before = [d for d in (as_dict(p) for p in as_list(previous.get("parts"))) if d]
-    parts = [d for d in (as_dict(p) for p in as_list(item.get("parts"))) if d]
-    return (
-        any("functionResponse" in p for p in before)
-        and any("inlineData" in p or "fileData" in p for p in parts)
-        and not any("functionResponse" in p for p in parts)
-    )
+    return media_after_responses(as_list(previous.get("parts")), as_list(item.get("parts")))
 
 
 def _system(ctx: CheckContext) -> list[Violation]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from harness.audit.baseline import BaselineComparison
 from harness.audit.model import AuditResult
+from harness.audit.reports.files import json_text, write_forms
 from harness.audit.reports.html import render_html
 from harness.audit.reports.markdown import render_markdown
 from harness.audit.reports.terminal import print_report
@@ -15,17 +15,17 @@ __all__ = ["print_report", "render_html", "render_json", "render_markdown", "wri
 
 
 def render_json(result: AuditResult) -> str:
-    return json.dumps(result.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return json_text(result.to_json())
 
 
 def write_reports(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, Path]:
     """Write ``audit.json``, ``audit.html`` and ``audit.md`` into ``out``; returns them by form."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = {
-        "json": (out / "audit.json", render_json(result)),
-        "html": (out / "audit.html", render_html(result, comparison)),
-        "markdown": (out / "audit.md", render_markdown(result, comparison)),
-    }
-    for path, text in files.values():
-        path.write_text(text, encoding="utf-8")
-    return {form: path for form, (path, _) in files.items()}
+    return write_forms(
+        out,
+        "audit",
+        {
+            "json": render_json(result),
+            "html": render_html(result, comparison),
+            "markdown": render_markdown(result, comparison),
+        },
+    )

@@ -7,7 +7,6 @@ or skip with the reason; ``-`` where the target's audit did not run the provider
 
 from __future__ import annotations
 
-import json
 from html import escape
 from pathlib import Path
 
@@ -17,9 +16,11 @@ from rich.text import Text
 
 from harness.audit.cross import CrossTarget
 from harness.audit.model import Cell
-from harness.audit.reports.common import SHORT_HEADERS, cell_view, legend, terse
-from harness.audit.reports.html import CSS
-from harness.audit.reports.terminal import KIND_STYLE, STATUS_STYLE, fits
+from harness.audit.reports.common import SHORT_HEADERS, cell_view, legend, summary_rows, terse
+from harness.audit.reports.files import json_text, write_forms
+from harness.audit.reports.html import CSS, legend_html
+from harness.audit.reports.markdown import MD_ICON, md_cell
+from harness.audit.reports.terminal import cell_style, fits, report_console
 from harness.contract.kinds import KIND_MEANINGS, KINDS
 
 __all__ = [
@@ -31,7 +32,6 @@ __all__ = [
 ]
 
 _ABSENT = "-"
-_ICON = {"pass": "✅", "skip": "⏭️", "reject": "⛔", "degrade": "❌", "policy": "⚠️"}
 _KEY = "✓ cases passed; ✗ failing cases by worst kind (R reject, D degrade, P policy) / cases; skip: nothing to judge"
 
 
@@ -47,17 +47,16 @@ def _about(cross: CrossTarget) -> str:
 
 
 def _worst(cross: CrossTarget, provider: str, label: str) -> str:
-    """A target's squares for one provider by worst kind: ``R3 D4 P1``, ``pass``, or ``-``."""
-    counts = cross.worst_counts(provider, label)
-    if counts is None:
+    """A target's squares for one provider by worst kind: ``R3 D4 P1``, ``pass``, or ``-``.
+
+    The counts are the target's own audit summary (``summary_rows``), so the two agree.
+    """
+    audit = next(c.audit for c in cross.columns if c.label == label)
+    row = next((r for r in summary_rows(audit) if r.provider == provider), None)
+    if row is None:
         return _ABSENT
-    skipped = sum(
-        1
-        for check in cross.checks_of(provider)
-        if (cell := cross.cell(provider, check, label)) is not None and cell.status == "skip"
-    )
-    failing = " ".join(f"{k[0].upper()}{counts[k]}" for k in KINDS if counts[k]) or "pass"
-    return f"{failing} skip {skipped}" if skipped else failing
+    failing = " ".join(f"{k[0].upper()}{row.by_kind[k]}" for k in KINDS if row.by_kind[k]) or "pass"
+    return f"{failing} skip {row.skipped}" if row.skipped else failing
 
 
 def _skip_reasons(cross: CrossTarget, provider: str) -> list[tuple[str, str, str]]:
@@ -76,8 +75,7 @@ def _skip_reasons(cross: CrossTarget, provider: str) -> list[tuple[str, str, str
 def _square(cell: Cell | None) -> Text:
     if cell is None:
         return Text(_ABSENT, style="dim")
-    view = cell_view(cell)
-    return Text(terse(cell), style=KIND_STYLE[view.kind] if view.kind else STATUS_STYLE[view.status])
+    return Text(terse(cell), style=cell_style(cell))
 
 
 def _summary_table(cross: CrossTarget) -> Table:
@@ -123,7 +121,7 @@ def _provider_list(cross: CrossTarget, provider: str, console: Console) -> None:
 
 
 def print_cross(cross: CrossTarget, console: Console | None = None) -> None:
-    console = console or Console(width=None if Console().is_terminal else 160)
+    console = console or report_console()
     console.print(Text(_title(cross), style="bold"))
     console.print(_about(cross), highlight=False)
     console.print(Text(_KEY, style="dim"))
@@ -150,16 +148,12 @@ def print_cross(cross: CrossTarget, console: Console | None = None) -> None:
 # --- Markdown ---------------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _md_square(cell: Cell | None) -> str:
     if cell is None:
         return _ABSENT
     view = cell_view(cell)
     reasons = f": {'; '.join(cell.skip_reasons)}" if view.status == "skip" and cell.skip_reasons else ""
-    return f"{_ICON[view.kind or view.status]} {_md(view.text + reasons)}"
+    return f"{MD_ICON[view.kind or view.status]} {md_cell(view.text + reasons)}"
 
 
 def render_cross_markdown(cross: CrossTarget) -> str:
@@ -177,17 +171,17 @@ def render_cross_markdown(cross: CrossTarget) -> str:
         "Failing squares (provider x check) by their worst finding kind: R reject, D degrade, P policy.",
         "",
     ]
-    lines += ["| provider | " + " | ".join(map(_md, cross.labels)) + " |"]
+    lines += ["| provider | " + " | ".join(map(md_cell, cross.labels)) + " |"]
     lines += ["|---|" + "---|" * len(cross.labels)]
     lines += [
         f"| [{p}](#{p}) | " + " | ".join(_worst(cross, p, label) for label in cross.labels) + " |"
         for p in cross.providers
     ]
     lines.append("")
-    lines += [f"> note: {_md(note)}" for note in cross.notes]
+    lines += [f"> note: {md_cell(note)}" for note in cross.notes]
     for provider in cross.providers:
         lines += ["", f'<a name="{provider}"></a>', "", f"## {provider}", ""]
-        lines += ["| check | " + " | ".join(map(_md, cross.labels)) + " |"]
+        lines += ["| check | " + " | ".join(map(md_cell, cross.labels)) + " |"]
         lines += ["|---|" + "---|" * len(cross.labels)]
         lines += [
             f"| {check} | "
@@ -198,7 +192,7 @@ def render_cross_markdown(cross: CrossTarget) -> str:
     lines += ["", "## Legend", ""]
     lines += [f"- **{k}**: {KIND_MEANINGS[k]}" for k in KINDS]
     lines += ["", "| check | demands | why it matters |", "|---|---|---|"]
-    lines += [f"| {c} | {_md(d)} | {_md(w)} |" for c, d, w in legend(cross.checks)]
+    lines += [f"| {c} | {md_cell(d)} | {md_cell(w)} |" for c, d, w in legend(cross.checks)]
     return "\n".join(lines) + "\n"
 
 
@@ -248,18 +242,7 @@ def render_cross_html(cross: CrossTarget) -> str:
             f'<p class="note">skip {escape(check)} ({escape(label)}): {escape(reasons)}</p>'
             for check, label, reasons in _skip_reasons(cross, provider)
         ]
-    kinds = "".join(f"<li><b>{k}</b>: {escape(KIND_MEANINGS[k])}</li>" for k in KINDS)
-    rows = "".join(
-        f'<tr id="check-{escape(c)}"><td><b>{escape(c)}</b></td><td>{escape(d)}</td><td>{escape(w)}</td></tr>'
-        for c, d, w in legend(cross.checks)
-    )
-    out += [
-        '<h2 id="legend">Legend</h2>',
-        f"<ul>{kinds}</ul>",
-        f'<table class="legend"><tr><th>check</th><th>demands</th><th>why it matters</th></tr>{rows}</table>',
-        "</body></html>",
-        "",
-    ]
+    out += [*legend_html(cross.checks), "</body></html>", ""]
     return "\n".join(out)
 
 
@@ -267,17 +250,17 @@ def render_cross_html(cross: CrossTarget) -> str:
 
 
 def render_cross_json(cross: CrossTarget) -> str:
-    return json.dumps(cross.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return json_text(cross.to_json())
 
 
 def write_cross_reports(cross: CrossTarget, out: Path) -> dict[str, Path]:
     """Write ``compare.json``, ``compare.html`` and ``compare.md`` into ``out``; returns them by form."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = {
-        "json": (out / "compare.json", render_cross_json(cross)),
-        "html": (out / "compare.html", render_cross_html(cross)),
-        "markdown": (out / "compare.md", render_cross_markdown(cross)),
-    }
-    for path, text in files.values():
-        path.write_text(text, encoding="utf-8")
-    return {form: path for form, (path, _) in files.items()}
+    return write_forms(
+        out,
+        "compare",
+        {
+            "json": render_cross_json(cross),
+            "html": render_cross_html(cross),
+            "markdown": render_cross_markdown(cross),
+        },
+    )

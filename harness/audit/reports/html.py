@@ -22,7 +22,7 @@ from harness.audit.reports.common import (
 )
 from harness.contract.kinds import KIND_MEANINGS, KINDS
 
-__all__ = ["CSS", "render_html"]
+__all__ = ["CSS", "legend_html", "render_html"]
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1f24;max-width:1200px}
@@ -82,11 +82,12 @@ def _summary(result: AuditResult) -> list[str]:
     return [*out, "</table>"]
 
 
-def _legend(result: AuditResult) -> list[str]:
+def legend_html(checks: list[str]) -> list[str]:
+    """The legend section: what each finding kind means, and each check's demand and reason."""
     kinds = "".join(f"<li><b>{k}</b>: {escape(KIND_MEANINGS[k])}</li>" for k in KINDS)
     rows = "".join(
         f'<tr id="check-{escape(c)}"><td><b>{escape(c)}</b></td><td>{escape(d)}</td><td>{escape(w)}</td></tr>'
-        for c, d, w in legend(result.checks)
+        for c, d, w in legend(checks)
     )
     return [
         '<h2 id="legend">Legend</h2>',
@@ -167,7 +168,7 @@ def render_html(result: AuditResult, comparison: BaselineComparison) -> str:
         "P policy) / cases; skip: nothing to judge. Hover for details; click a failing square "
         "for its findings.</p>",
         *_matrix(result),
-        *_legend(result),
+        *legend_html(result.checks),
         "<h2>Failures</h2>",
     ]
     views = failure_views(result)

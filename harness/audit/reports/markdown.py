@@ -17,9 +17,10 @@ from harness.audit.reports.common import (
 )
 from harness.contract.kinds import KINDS
 
-__all__ = ["render_markdown"]
+__all__ = ["MD_ICON", "md_cell", "render_markdown"]
 
-_ICON = {"pass": "✅", "fail": "❌", "skip": "⏭️", "reject": "⛔", "degrade": "❌", "policy": "⚠️"}
+#: A square's icon, by its worst finding kind or else its status.
+MD_ICON = {"pass": "✅", "fail": "❌", "skip": "⏭️", "reject": "⛔", "degrade": "❌", "policy": "⚠️"}
 
 
 def _fence(text: str, language: str = "") -> list[str]:
@@ -29,7 +30,8 @@ def _fence(text: str, language: str = "") -> list[str]:
     return [f"{ticks}{language}", text.rstrip("\n"), ticks]
 
 
-def _cell(text: str) -> str:
+def md_cell(text: str) -> str:
+    """Text for a Markdown table cell: a ``|`` would end the cell, so it is escaped."""
     return text.replace("|", "\\|")
 
 
@@ -51,8 +53,8 @@ def render_markdown(result: AuditResult, comparison: BaselineComparison) -> str:
         lines.append(
             f"| {provider} | "
             + " | ".join(
-                f"{_ICON[v.kind or v.status]} "
-                + (f"[{_cell(v.text)}](#{anchor(provider, c)})" if v.status == "fail" else _cell(v.text))
+                f"{MD_ICON[v.kind or v.status]} "
+                + (f"[{md_cell(v.text)}](#{anchor(provider, c)})" if v.status == "fail" else md_cell(v.text))
                 for c, v in zip(result.checks, views, strict=True)
             )
             + " |"
@@ -64,7 +66,7 @@ def render_markdown(result: AuditResult, comparison: BaselineComparison) -> str:
         "",
     ]
     lines += ["| check | demands | why it matters |", "|---|---|---|"]
-    lines += [f"| {c} | {_cell(d)} | {_cell(w)} |" for c, d, w in legend(result.checks)]
+    lines += [f"| {c} | {md_cell(d)} | {md_cell(w)} |" for c, d, w in legend(result.checks)]
     failures = failure_views(result)
     lines += ["", "## Failures", ""]
     if not failures:
@@ -72,7 +74,7 @@ def render_markdown(result: AuditResult, comparison: BaselineComparison) -> str:
     for view in failures:
         lines += [f'<a name="{anchor(view.provider, view.check)}"></a>', ""]
         lines += [f"### {view.title}", "", f"Why it matters: {why(view.check)}", ""]
-        lines += [f"- {_cell(visible(d))}" for d in view.details]
+        lines += [f"- {md_cell(visible(d))}" for d in view.details]
         if view.more:
             lines.append(f"- ... {view.more} more in audit.json")
         lines += ["", "Smallest failing example:", ""]

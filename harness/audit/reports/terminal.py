@@ -22,17 +22,23 @@ from harness.audit.reports.common import (
 )
 from harness.contract.kinds import KINDS
 
-__all__ = ["KIND_STYLE", "STATUS_STYLE", "fits", "print_report"]
+__all__ = ["cell_style", "fits", "print_report", "report_console"]
 
-STATUS_STYLE = {"pass": "green", "fail": "bold red", "skip": "dim"}
+_STATUS_STYLE = {"pass": "green", "fail": "bold red", "skip": "dim"}
 #: A failure's colour by its worst kind: what the API refuses, what silently loses, what merely differs.
-KIND_STYLE = {"reject": "bold red", "degrade": "red", "policy": "yellow"}
+_KIND_STYLE = {"reject": "bold red", "degrade": "red", "policy": "yellow"}
 _HEADER = SHORT_HEADERS
 
 
-def _style(cell: Cell) -> str:
+def cell_style(cell: Cell) -> str:
+    """A square's colour: by its worst finding kind when it failed, else by its status."""
     view = cell_view(cell)
-    return KIND_STYLE[view.kind] if view.kind else STATUS_STYLE[view.status]
+    return _KIND_STYLE[view.kind] if view.kind else _STATUS_STYLE[view.status]
+
+
+def report_console() -> Console:
+    """The console a report prints to by default: a terminal's own width, else 160 columns (pipes, CI logs)."""
+    return Console(width=None if Console().is_terminal else 160)
 
 
 def _summary(result: AuditResult) -> Table:
@@ -40,7 +46,7 @@ def _summary(result: AuditResult) -> Table:
     table = Table(title="Summary (squares = provider x check)", title_justify="left", expand=False)
     table.add_column("provider", no_wrap=True)
     for kind in KINDS:
-        table.add_column(kind, justify="right", style=KIND_STYLE[kind])
+        table.add_column(kind, justify="right", style=_KIND_STYLE[kind])
     table.add_column("skip", justify="right", style="dim")
     table.add_column("worst", overflow="fold")
     for provider, row in result.matrix().items():
@@ -67,7 +73,7 @@ def _matrix(result: AuditResult) -> Table:
         table.add_column(_HEADER.get(check, check), justify="center", no_wrap=True)
     for provider, row in result.matrix().items():
         cells = [row[c] for c in result.checks]
-        table.add_row(provider, *(Text(terse(c), style=_style(c)) for c in cells))
+        table.add_row(provider, *(Text(terse(c), style=cell_style(c)) for c in cells))
     return table
 
 
@@ -87,7 +93,7 @@ def _by_provider(result: AuditResult, console: Console) -> None:
         line = Text("  ")
         for check in result.checks:
             cell = row[check]
-            square = Text(f"{_HEADER.get(check, check)} ").append(terse(cell), style=_style(cell))
+            square = Text(f"{_HEADER.get(check, check)} ").append(terse(cell), style=cell_style(cell))
             if line.cell_len + 2 + square.cell_len > console.width and line.plain.strip():
                 console.print(line, no_wrap=True)
                 line = Text("  ")
@@ -96,7 +102,7 @@ def _by_provider(result: AuditResult, console: Console) -> None:
 
 
 def print_report(result: AuditResult, comparison: BaselineComparison, console: Console | None = None) -> None:
-    console = console or Console(width=None if Console().is_terminal else 160)
+    console = console or report_console()
     console.print(_summary(result))
     table = _matrix(result)
     if fits(table, console):

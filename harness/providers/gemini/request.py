@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness.contract.gemini_contents import is_media_part, media_after_responses
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
@@ -224,12 +225,9 @@ def _is_base64(value: str) -> bool:
 def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
     """Merge consecutive same-role contents, except media into function responses; drop empty contents.
 
-    A user content holding media (``inlineData`` / ``fileData``) stays apart from a
-    content of ``functionResponse`` parts before it: the API accepts the two separate
-    (traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix
-    [tool_return_content-binary-image-google_2_5].yaml#1) and is reported to reject them
-    mixed (github.com/vellum-ai/vellum-assistant/pull/1901;
-    docs/import-check-decisions.md#gemini-tool-result-media).
+    A user content holding media stays apart from a content of ``functionResponse`` parts
+    before it: the rule and its evidence are in ``harness.contract.gemini_contents``,
+    shared with the I8 judge.
     """
     merged: list[_Turn] = []
     for turn in turns:
@@ -238,7 +236,11 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
                 turn.index, None, None, Code.EMPTY_MESSAGE, f"{turn.role} content has no parts left; dropped"
             )
             continue
-        if merged and merged[-1].role == turn.role and not _media_after_responses(merged[-1], turn):
+        if (
+            merged
+            and merged[-1].role == turn.role
+            and not media_after_responses(merged[-1].parts, turn.parts)
+        ):
             merged[-1].parts.extend(turn.parts)
             warnings.add(
                 turn.index,
@@ -250,15 +252,6 @@ def _merge_turns(turns: list[_Turn], warnings: Warnings) -> list[_Turn]:
             continue
         merged.append(turn)
     return merged
-
-
-def _media_after_responses(previous: _Turn, turn: _Turn) -> bool:
-    """``turn`` holds media and ``previous`` holds function responses: the two stay separate contents."""
-    return any("functionResponse" in p for p in previous.parts) and any(_is_media(p) for p in turn.parts)
-
-
-def _is_media(part: Json) -> bool:
-    return "inlineData" in part or "fileData" in part
 
 
 def _call_names(item: WireAssistant) -> dict[str, str]:
@@ -517,7 +510,7 @@ def _tool_results_parts(
                     "turn's function responses, in a user content of its own",
                 )
         after.extend(_appended_parts(result, is_last=pos == len(results) - 1, warnings=warnings))
-    return parts + [p for p in after if not _is_media(p)], [p for p in after if _is_media(p)]
+    return parts + [p for p in after if not is_media_part(p)], [p for p in after if is_media_part(p)]
 
 
 def _split_inline_images(images: list[ContentItem]) -> tuple[list[Json], list[ContentItem]]:
