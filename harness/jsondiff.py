@@ -9,6 +9,7 @@ predicate on the two values.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -98,7 +99,9 @@ class JsonAllowance(Accepted):
         return self.accepts is None or self.accepts(difference.recorded, difference.ours, ctx)
 
 
+@functools.cache
 def _glob(pattern: str) -> re.Pattern[str]:
+    """A ``where`` glob as a regex; cached, since every difference is matched against every entry."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
