@@ -16,7 +16,15 @@ from typing import Any, cast
 
 from harness import import_shapes as shapes
 from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
-from harness.jsondiff import Accepts, DiffContext, DiffKind, JsonAllowance
+from harness.jsondiff import (
+    Accepts,
+    DiffContext,
+    DiffKind,
+    JsonAllowance,
+    is_null,
+    string_is_one_block,
+    value_is,
+)
 
 __all__ = [
     "ALLOWLIST",
@@ -143,20 +151,6 @@ def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
     return {"accepts": shapes.restructured(rewrite, wrap, _everything), "rewrite": rewrite, "wrap": wrap}
 
 
-def _is(expected: Any) -> Accepts:
-    """The one-sided value must be exactly ``expected`` (a default the other side left implicit)."""
-
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        value = recorded if recorded is not None else ours
-        return type(value) is type(expected) and value == expected
-
-    return accepts
-
-
-def _is_null(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is None and ours is None
-
-
 def _camel_deep(value: Any) -> Any:
     if isinstance(value, dict):
         items = cast(dict[str, Any], value).items()
@@ -171,10 +165,6 @@ def _same_in_camel(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return isinstance(recorded, dict) and recorded != ours and _camel_deep(recorded) == ours
 
 
-def _one_text_block(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return isinstance(recorded, str) and ours == [{"type": "text", "text": recorded}]
-
-
 ALLOWLIST: tuple[JsonAllowance, ...] = (
     *(a for a in LOOP_ALLOWLIST if a.id in _FROM_LOOP),
     *(
@@ -184,7 +174,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
             "stream",
             "missing",
             "stream: false is the API default; our adapter sends stream only when streaming",
-            _is(False),
+            value_is(False),
             evidence=f"recorded stream: false accepted ({where}); stream absent accepted ({absent})",
         )
         for provider, where, absent in (
@@ -213,7 +203,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "changed",
         "a string system is shorthand for one text block (system is string | TextBlockParam[]); ours sends "
         "the same text as [{type: text}]",
-        _one_text_block,
+        string_is_one_block("text"),
         evidence="string form accepted: traffic/pydantic-ai/models__test_anthropic__"
         "test_anthropic_model_empty_message_on_history.yaml#0; block form accepted: "
         "traffic/pydantic-ai/models__test_anthropic__test_anthropic_compaction_usage_with_cache_streaming.yaml#0",
@@ -273,7 +263,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "tool_choice 'auto' is the default when tools are given (OpenRouter follows the Chat Completions "
         "schema); we send none for tool_choice None",
-        _is("auto"),
+        value_is("auto"),
         evidence="recorded auto accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_tool_"
         "calling.yaml#0; absent with tools accepted: cassettes/openrouter/llmopenrouter__gpt41mini_chat_"
         "tool_calls_roundtrip.yaml#1",
@@ -284,7 +274,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tools[*].function.description",
         "missing",
         "an empty description is the same as none; our adapter omits empty descriptions",
-        _is(""),
+        value_is(""),
         evidence="empty description accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_"
         "tool_optional_parameters.yaml#0; description is optional in the Chat Completions FunctionObject",
     ),
@@ -295,7 +285,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "reasoning.enabled: true is implied by reasoning.effort / max_tokens (OpenRouter reasoning docs); "
         "ours sends the effort alone",
-        _is(True),
+        value_is(True),
         evidence="enabled + effort accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_"
         "thinking_true_emits_effort_medium.yaml#0; OpenRouter reasoning-tokens docs (effort alone enables)",
     ),
@@ -320,7 +310,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "n",
         "missing",
         "n: 1 (one choice) is the API default; CallParams has no n and our adapter never sends it",
-        _is(1),
+        value_is(1),
         evidence="n: 1 accepted: traffic/pydantic-ai/models__test_openai__test_extra_headers.yaml#0;"
         " absent accepted: cassettes/openai-chat/pai__gpt4omini_tool_call_roundtrip.yaml#0; Chat "
         "Completions API reference: n defaults to 1",
@@ -332,7 +322,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "extra",
         "with store: false (responses-store-false) our adapter asks for reasoning.encrypted_content so "
         "reasoning can be replayed statelessly; it changes what comes back, not what the request says",
-        _is(["reasoning.encrypted_content"]),
+        value_is(["reasoning.encrypted_content"]),
         evidence="include absent accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_server_"
         "tool_pass_history_to_another_provider.yaml#1; include encrypted accepted: cassettes/"
         "openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml#0",
@@ -343,7 +333,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "instructions",
         "missing",
         "empty instructions are the same as none; our adapter omits them",
-        _is(""),
+        value_is(""),
         evidence="empty accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_"
         "image_url_input.yaml#0; absent accepted: traffic/pydantic-ai/models__test_anthropic__test_"
         "anthropic_model_thinking_part_from_other_model.yaml#0",
@@ -354,7 +344,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "input[*].status",
         "missing",
         "status: null on a replayed item is the same as none",
-        _is_null,
+        is_null,
         evidence="null accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_"
         "requires_function_call_status_none.yaml#1; status is optional on input items (Responses API "
         "reference)",
@@ -366,7 +356,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "text: {format: {type: text}} is the API default (plain text output); CallParams has no output "
         "format and our adapter never sends text",
-        _is({"format": {"type": "text"}}),
+        value_is({"format": {"type": "text"}}),
         evidence="recorded default accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_"
         "previous_response_id.yaml#0; absent accepted: cassettes/openai-responses/pai__"
         "gpt55_reasoning_function_call_phase_roundtrip.yaml#0",
@@ -388,7 +378,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tools[*].description",
         "missing",
         "an empty description is the same as none; our adapter omits empty descriptions",
-        _is(""),
+        value_is(""),
         evidence="empty description accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_stream.yaml#0; description is optional on FunctionTool (Responses API reference)",
     ),
@@ -425,7 +415,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "generationConfig",
         "missing",
         "an empty generationConfig is the same as none; our adapter omits it",
-        _is({}),
+        value_is({}),
         evidence="empty accepted: traffic/pydantic-ai/models__test_google__test_google_model_instructions."
         "yaml#0; generationConfig is optional (GenerateContentRequest reference)",
     ),
@@ -436,7 +426,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "the recording client labels systemInstruction with role 'user'; the role of a system instruction "
         "is not used (ours sends parts only, and our rendered requests are accepted without it)",
-        _is("user"),
+        value_is("user"),
         evidence="role user accepted: traffic/pydantic-ai/models__test_google__test_google_model.yaml#0; "
         "Content.role is optional (Gemini API reference, Content)",
     ),
@@ -447,7 +437,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "functionCallingConfig mode AUTO is the API default; CallParams has no tool choice and our adapter "
         "never sends toolConfig",
-        _is({"functionCallingConfig": {"mode": "AUTO"}}),
+        value_is({"functionCallingConfig": {"mode": "AUTO"}}),
         evidence="AUTO accepted: traffic/pydantic-ai/models__google__test_output__test_google_validated_"
         "accepts_what_auto_accepts[auto].yaml#0; absent with tools accepted: cassettes/gemini/pai__"
         "gemini25pro_thought_parts.yaml#0; FunctionCallingConfig reference: AUTO is the default behaviour",
