@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from harness.contract.rendered import RenderWarning
 from harness.importer.conversation import import_conversation
+from harness.importer.gemini import camel
 from harness.jsondiff import (
     DiffContext,
     JsonAllowance,
@@ -90,8 +90,8 @@ def _gemini_camel_keys(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     """The same object with its own (top-level) keys spelled snake_case instead of lowerCamel."""
     if not isinstance(recorded, dict) or not isinstance(ours, dict):
         return False
-    camel = {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in cast(Json, recorded).items()}
-    return camel != recorded and same_json(camel, ours)
+    renamed = camel(cast(Json, recorded))
+    return renamed != recorded and same_json(renamed, ours)
 
 
 def _gemini_response_key(recorded: Any, ours: Any, ctx: DiffContext) -> bool:

@@ -10,12 +10,12 @@ reported as open, never allowed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from harness import import_shapes as shapes
 from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
+from harness.importer.gemini import camel
 from harness.jsondiff import (
     Accepts,
     DiffContext,
@@ -152,9 +152,9 @@ def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
 
 
 def _camel_deep(value: Any) -> Any:
+    """``camel`` at every level: for objects with no free-form keys inside (thinkingConfig)."""
     if isinstance(value, dict):
-        items = cast(dict[str, Any], value).items()
-        return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): _camel_deep(v) for k, v in items}
+        return {k: _camel_deep(v) for k, v in camel(cast(dict[str, Any], value)).items()}
     if isinstance(value, list):
         return [_camel_deep(v) for v in cast(list[Any], value)]
     return value
