@@ -11,7 +11,7 @@ reported as open, never allowed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, cast, overload
 
 from harness import import_shapes as shapes
 from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
@@ -33,7 +33,6 @@ __all__ = [
     "Pending",
     "allowance",
     "evidence_of",
-    "pending",
     "rewritten",
 ]
 
@@ -94,6 +93,7 @@ class Pending(ImportAllowance):
         return f"{DECISIONS}#{self.decision}"
 
 
+@overload
 def allowance(
     id: str,
     provider: str,
@@ -105,14 +105,12 @@ def allowance(
     evidence: str,
     rewrite: shapes.Rewrite | None = None,
     wrap: shapes.Wrap | None = None,
-) -> ImportAllowance:
-    """An import-check entry, written in the order a reader states it: where, what kind, why."""
-    return ImportAllowance(
-        id, provider, where, why, (evidence,), kind=kind, accepts=accepts, rewrite=rewrite, wrap=wrap
-    )
+    decision: None = None,
+) -> ImportAllowance: ...
 
 
-def pending(
+@overload
+def allowance(
     id: str,
     provider: str,
     where: str,
@@ -121,22 +119,44 @@ def pending(
     accepts: Accepts | None = None,
     *,
     evidence: str,
-    decision: str,
     rewrite: shapes.Rewrite | None = None,
     wrap: shapes.Wrap | None = None,
-) -> Pending:
-    """An open entry: like ``allowance``, plus the anchor of its decision."""
-    return Pending(
-        id,
-        provider,
-        where,
-        why,
-        (evidence,),
-        kind=kind,
-        accepts=accepts,
-        rewrite=rewrite,
-        wrap=wrap,
-        decision=decision,
+    decision: str,
+) -> Pending: ...
+
+
+def allowance(
+    id: str,
+    provider: str,
+    where: str,
+    kind: DiffKind,
+    why: str,
+    accepts: Accepts | None = None,
+    *,
+    evidence: str,
+    rewrite: shapes.Rewrite | None = None,
+    wrap: shapes.Wrap | None = None,
+    decision: str | None = None,
+) -> ImportAllowance:
+    """An import-check entry, written in the order a reader states it: where, what kind, why.
+
+    With a ``decision`` (its anchor in docs/import-check-decisions.md) the entry is ``Pending``: open.
+    """
+    if decision is not None:
+        return Pending(
+            id,
+            provider,
+            where,
+            why,
+            (evidence,),
+            kind=kind,
+            accepts=accepts,
+            rewrite=rewrite,
+            wrap=wrap,
+            decision=decision,
+        )
+    return ImportAllowance(
+        id, provider, where, why, (evidence,), kind=kind, accepts=accepts, rewrite=rewrite, wrap=wrap
     )
 
 

@@ -91,7 +91,7 @@ def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_sti
     A stand-in for a decided adapter gap (the output-format one, since fixed): a reference that
     drops ``text`` and a pending entry for that loss.
     """
-    lost = import_allowlist.pending(
+    lost = import_allowlist.allowance(
         "test-text-format-dropped",
         "openai-responses",
         "text",
