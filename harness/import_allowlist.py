@@ -32,6 +32,7 @@ __all__ = [
     "ImportAllowance",
     "Pending",
     "allowance",
+    "entries",
     "evidence_of",
     "rewritten",
 ]
@@ -160,15 +161,16 @@ def allowance(
     )
 
 
-def _everything() -> tuple[JsonAllowance, ...]:
-    from harness.import_pending import PENDING  # the open entries sit beside these, in their own module
+def entries() -> tuple[JsonAllowance, ...]:
+    """``ALLOWLIST`` then the open entries (``harness.import_pending.PENDING``), read at each call."""
+    from harness import import_pending  # the open entries sit beside these, in their own module
 
-    return (*ALLOWLIST, *PENDING)
+    return (*ALLOWLIST, *import_pending.PENDING)
 
 
 def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
     """The ``accepts``, ``rewrite`` and ``wrap`` of a structural entry (see ``shapes.restructured``)."""
-    return {"accepts": shapes.restructured(rewrite, wrap, _everything), "rewrite": rewrite, "wrap": wrap}
+    return {"accepts": shapes.restructured(rewrite, wrap, entries), "rewrite": rewrite, "wrap": wrap}
 
 
 def _camel_deep(value: Any) -> Any:
