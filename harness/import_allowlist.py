@@ -70,13 +70,10 @@ class ImportAllowance(JsonAllowance):
     """An allowance with its evidence: an accepted request showing each form (cassette#index) or docs.
 
     The five facts of an entry (the ``Accepted`` shape): ``id``, ``provider``, ``where`` (with
-    ``kind``), ``why`` and ``evidence``. A structural entry also keeps its ``rewrite`` of the
-    recorded node and the ``wrap`` that puts a node back at its place, so import-check can
-    look inside a node it accepted for differences that are open rather than allowed.
+    ``kind``), ``why`` and ``evidence``. A structural entry's ``accepts`` is a
+    ``shapes.Restructured``, which import-check asks for the differences inside a node it
+    accepted, to find those that are open rather than allowed.
     """
-
-    rewrite: shapes.Rewrite | None = field(default=None, kw_only=True)
-    wrap: shapes.Wrap | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -104,8 +101,6 @@ def allowance(
     accepts: Accepts | None = None,
     *,
     evidence: str,
-    rewrite: shapes.Rewrite | None = None,
-    wrap: shapes.Wrap | None = None,
     decision: None = None,
 ) -> ImportAllowance: ...
 
@@ -120,8 +115,6 @@ def allowance(
     accepts: Accepts | None = None,
     *,
     evidence: str,
-    rewrite: shapes.Rewrite | None = None,
-    wrap: shapes.Wrap | None = None,
     decision: str,
 ) -> Pending: ...
 
@@ -135,8 +128,6 @@ def allowance(
     accepts: Accepts | None = None,
     *,
     evidence: str,
-    rewrite: shapes.Rewrite | None = None,
-    wrap: shapes.Wrap | None = None,
     decision: str | None = None,
 ) -> ImportAllowance:
     """An import-check entry, written in the order a reader states it: where, what kind, why.
@@ -152,13 +143,9 @@ def allowance(
             (evidence,),
             kind=kind,
             accepts=accepts,
-            rewrite=rewrite,
-            wrap=wrap,
             decision=decision,
         )
-    return ImportAllowance(
-        id, provider, where, why, (evidence,), kind=kind, accepts=accepts, rewrite=rewrite, wrap=wrap
-    )
+    return ImportAllowance(id, provider, where, why, (evidence,), kind=kind, accepts=accepts)
 
 
 def entries() -> tuple[JsonAllowance, ...]:
@@ -168,9 +155,9 @@ def entries() -> tuple[JsonAllowance, ...]:
     return (*ALLOWLIST, *import_pending.PENDING)
 
 
-def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
-    """The ``accepts``, ``rewrite`` and ``wrap`` of a structural entry (see ``shapes.restructured``)."""
-    return {"accepts": shapes.restructured(rewrite, wrap, entries), "rewrite": rewrite, "wrap": wrap}
+def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> shapes.Restructured:
+    """The ``accepts`` of a structural entry, up to every other entry (see ``shapes.Restructured``)."""
+    return shapes.Restructured(rewrite, wrap, entries)
 
 
 def _camel_deep(value: Any) -> Any:
@@ -238,7 +225,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "consecutive user messages and one user message holding their blocks in order are one turn to the "
         "API (Messages API reference: consecutive user or assistant turns are combined into a single "
         "turn); our adapter merges them",
-        **rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
+        rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
         evidence="consecutive user messages accepted: traffic/pydantic-ai/models__test_anthropic_mid_"
         "conversation_system__test_two_mid_conversation_system_prompts_keep_their_order.yaml#0; several "
         "blocks in one user turn accepted: cassettes/anthropic/llmanthropic__haiku35_parallel_tool_use_"
@@ -255,7 +242,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "every provider and model, where the in-place form is model by model (claude-sonnet-4-6 folds it "
         "into the user turn instead). Cost: the instruction applies from the start, and the cached "
         "prefix changes when it is added",
-        **rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
+        rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
         evidence="in place accepted: traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__"
         "test_mid_conversation_system_prompt_kept_mid_history.yaml#0 (claude-opus-4-8); a tool-availability "
         "instruction in the top-level system text blocks accepted: traffic/pydantic-ai/models__test_"
@@ -272,7 +259,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "(docs/import-check-decisions.md#inline-system): one system prompt, first, renders the same for "
         "every provider and model. Cost: the instruction applies from the start, and the cached prefix "
         "changes when it is added",
-        **rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
+        rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
         evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
         "tool_availability_portability_matrix[R4-T6-announcement].yaml#0 (gpt-5); a leading system message "
         "before the conversation accepted: traffic/pydantic-ai/models__test_openai__test_openai_instructions_"
@@ -320,7 +307,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "line carry the same instructions; our adapter sends one system message (openai_chat "
         "system_message). The recorded split only matters for per-message cache_control, which the "
         "importer names as unrepresentable",
-        **rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
+        rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
         evidence="two leading system messages accepted: traffic/pydantic-ai/models__openrouter__test_"
         "cache__test_openrouter_cache_instructions_gemini_skips_dynamic_e2e.yaml#0; one system message "
         "accepted: traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_instructions_"
@@ -411,7 +398,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "changed",
         'an assistant message item with content "" says nothing; our adapter leaves empty text out '
         "(with a warning), so the turn is its function_call items alone",
-        **rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
+        rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
         evidence="empty assistant message accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_model_retry.yaml#1; function_call items with no message before them accepted: "
         "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_model_simple_response_"
@@ -426,7 +413,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "blank line put the same text first in the model's context (Responses API reference: "
         "instructions is a system or developer message inserted into the context); our adapter sends "
         "the system prompt as instructions",
-        **rewritten(shapes.leading_system_to_instructions, lambda v: v),
+        rewritten(shapes.leading_system_to_instructions, lambda v: v),
         evidence="a leading system input message accepted: traffic/pydantic-ai/models__test_openai_"
         "responses__test_prompted_output.yaml#0; instructions accepted: traffic/pydantic-ai/models__test_"
         "openai_responses__test_openai_responses_runs_with_instructions_only.yaml#0",
@@ -472,7 +459,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "a thought: true part without a thoughtSignature is an output-only summary: our adapter leaves "
         "unsigned thinking out (docs/mapping-decisions.md, thinking rule) and keeps every signature on "
         "the part that carried it; pydantic-ai replays the summary",
-        **rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
+        rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
         evidence="unsigned thought replayed and accepted: traffic/pydantic-ai/models__test_google__test_"
         "google_model_thinking_part.yaml#1; a signed answer part with no thought part accepted: "
         "traffic/pydantic-ai/models__test_google__test_google_model_file_search_grounding_gemini_3"

@@ -12,7 +12,6 @@ listed, per provider, as a difference beyond the allowlist.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -20,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.import_allowlist import ALLOWLIST, ImportAllowance, Pending, entries, evidence_of
+from harness import import_shapes as shapes
+from harness.import_allowlist import ALLOWLIST, Pending, entries, evidence_of
 from harness.import_pending import PENDING
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
@@ -161,28 +161,22 @@ def check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Chec
         return checked
     rendered = get_target("reference").render(provider, imported.history, imported.params)
     ctx, everything = DiffContext(provider, stem), entries()
-    differences = diff_json(body, rendered.body, ctx, everything)
-    checked.differences = [
-        *differences,
-        *(inner for d in differences for inner in _open_inside(d, ctx, everything)),
-    ]
+    checked.differences = diff_json(body, rendered.body, ctx, everything)
+    open_ids = {e.id for e in everything if isinstance(e, Pending)}
+    if open_ids:
+        inside = [d for allowed in checked.differences for d in _inside(allowed, ctx, everything)]
+        checked.differences += [d for d in inside if d.allowed_by in open_ids]
     return checked
 
 
-def _open_inside(
+def _inside(
     difference: JsonDifference, ctx: DiffContext, everything: Sequence[JsonAllowance]
 ) -> list[JsonDifference]:
-    """The open differences inside a node a structural allowance accepted (it hides them otherwise)."""
+    """The differences inside a node a structural allowance accepted (it hides open ones otherwise)."""
     entry = next((e for e in everything if e.id == difference.allowed_by), None)
-    if not isinstance(entry, ImportAllowance) or isinstance(entry, Pending):
+    if entry is None or isinstance(entry, Pending) or not isinstance(entry.accepts, shapes.Restructured):
         return []
-    if entry.rewrite is None or entry.wrap is None:
-        return []
-    rest = [a for a in everything if a.id != entry.id]
-    rewritten = entry.rewrite(copy.deepcopy(difference.recorded))
-    inner = diff_json(entry.wrap(rewritten), entry.wrap(difference.ours), ctx, rest)
-    open_ids = {e.id for e in everything if isinstance(e, Pending)}
-    return [d for d in inner if d.allowed_by in open_ids]
+    return entry.accepts.inner(difference.recorded, difference.ours, ctx) or []
 
 
 def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
