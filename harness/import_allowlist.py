@@ -135,16 +135,7 @@ def allowance(
     With a ``decision`` (its anchor in docs/import-check-decisions.md) the entry is ``Pending``: open.
     """
     if decision is not None:
-        return Pending(
-            id,
-            provider,
-            where,
-            why,
-            (evidence,),
-            kind=kind,
-            accepts=accepts,
-            decision=decision,
-        )
+        return Pending(id, provider, where, why, (evidence,), kind=kind, accepts=accepts, decision=decision)
     return ImportAllowance(id, provider, where, why, (evidence,), kind=kind, accepts=accepts)
 
 
