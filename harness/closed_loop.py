@@ -27,14 +27,23 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from harness.contract.rendered import RenderWarning
 from harness.importer.conversation import import_conversation
-from harness.jsondiff import Accepts, DiffContext, JsonAllowance, JsonDifference, diff_json, same_json
+from harness.importer.gemini import camel
+from harness.jsondiff import (
+    DiffContext,
+    JsonAllowance,
+    JsonDifference,
+    diff_json,
+    is_null,
+    same_json,
+    string_is_one_block,
+    value_is,
+)
 from harness.model import (
     AssistantMessage,
     Message,
@@ -54,19 +63,6 @@ def _obj(value: Any) -> Json:
 
 
 # ================================================================ the allowlist (harness.jsondiff)
-
-
-def _is(expected: Any) -> Accepts:
-    """The one-sided value must be exactly ``expected`` (a default the other side left implicit)."""
-
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        return same_json(recorded if recorded is not None else ours, expected)
-
-    return accepts
-
-
-def _is_null(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is None and ours is None
 
 
 def _b64_bytes(text: str) -> bytes | None:
@@ -90,21 +86,12 @@ def _minted_pair(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     return isinstance(recorded, str) and ctx.minted_ids.get(recorded) == ours
 
 
-def _string_is_one_block(block_type: str) -> Accepts:
-    """A string ``content`` where ours sends the same text as a one-element block list."""
-
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        return isinstance(recorded, str) and same_json(ours, [{"type": block_type, "text": recorded}])
-
-    return accepts
-
-
 def _gemini_camel_keys(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     """The same object with its own (top-level) keys spelled snake_case instead of lowerCamel."""
     if not isinstance(recorded, dict) or not isinstance(ours, dict):
         return False
-    camel = {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in cast(Json, recorded).items()}
-    return camel != recorded and same_json(camel, ours)
+    renamed = camel(cast(Json, recorded))
+    return renamed != recorded and same_json(renamed, ours)
 
 
 def _gemini_response_key(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
@@ -142,7 +129,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "the recording client sent tool_choice {type: auto}, which is the API default when tools are "
         "given; we send none for tool_choice None (auto)",
         kind="missing",
-        accepts=_is({"type": "auto"}),
+        accepts=value_is({"type": "auto"}),
     ),
     JsonAllowance(
         "anthropic-empty-tool-description",
@@ -151,7 +138,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "an empty description is the same as none; our adapter omits empty descriptions (Tool.description "
         "is optional)",
         kind="missing",
-        accepts=_is(""),
+        accepts=value_is(""),
     ),
     JsonAllowance(
         "anthropic-is-error-false",
@@ -159,7 +146,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "messages[*].content[*].is_error",
         "is_error: false is the API default; our adapter sends is_error only for error/aborted results",
         kind="missing",
-        accepts=_is(False),
+        accepts=value_is(False),
     ),
     JsonAllowance(
         "anthropic-tool-result-string-content",
@@ -168,7 +155,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "a tool_result's string content is shorthand for one text block (RequestToolResultBlock.content "
         "is string | block[]); ours sends the same text as [{type: text}]",
         kind="changed",
-        accepts=_string_is_one_block("text"),
+        accepts=string_is_one_block("text"),
     ),
     JsonAllowance(
         "anthropic-llm-recorder-trailing-space",
@@ -188,7 +175,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tool_choice",
         "tool_choice 'auto' is the API default when tools are given; we send none for tool_choice None",
         kind="missing",
-        accepts=_is("auto"),
+        accepts=value_is("auto"),
     ),
     JsonAllowance(
         "chat-empty-tool-description",
@@ -196,7 +183,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tools[*].function.description",
         "an empty description is the same as none; our adapter omits empty descriptions",
         kind="missing",
-        accepts=_is(""),
+        accepts=value_is(""),
     ),
     JsonAllowance(
         "chat-assistant-null-content",
@@ -204,7 +191,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "messages[*].content",
         "content: null on an assistant turn with tool_calls is the same as no content; our adapter omits it",
         kind="missing",
-        accepts=_is_null,
+        accepts=is_null,
     ),
     # ---------------------------------------------------------------- openai-responses
     JsonAllowance(
@@ -213,7 +200,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tool_choice",
         "tool_choice 'auto' is the API default; we send none for tool_choice None",
         kind="missing",
-        accepts=_is("auto"),
+        accepts=value_is("auto"),
     ),
     JsonAllowance(
         "responses-null-tool-description",
@@ -221,7 +208,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tools[*].description",
         "description: null is the same as none; our adapter omits empty descriptions",
         kind="missing",
-        accepts=_is_null,
+        accepts=is_null,
     ),
     JsonAllowance(
         "responses-store-false",
@@ -230,7 +217,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "our adapter replays statelessly (store: false, documented decision); the recording used the "
         "default store: true. Reasoning items carry encrypted_content either way",
         kind="extra",
-        accepts=_is(False),
+        accepts=value_is(False),
     ),
     JsonAllowance(
         "responses-message-type",
@@ -238,7 +225,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "input[*].type",
         "an input item without type is an EasyInputMessage; we spell out type: message",
         kind="extra",
-        accepts=_is("message"),
+        accepts=value_is("message"),
     ),
     JsonAllowance(
         "responses-user-content-string",
@@ -247,7 +234,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "EasyInputMessage string content is shorthand for one input_text part; ours sends the same text "
         "as [{type: input_text}]",
         kind="changed",
-        accepts=_string_is_one_block("input_text"),
+        accepts=string_is_one_block("input_text"),
     ),
     JsonAllowance(
         "responses-output-text-logprobs",
@@ -255,7 +242,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "input[*].content[*].logprobs",
         "our adapter adds logprobs: [] to replayed output_text (the spec requires it; the API echoes it)",
         kind="extra",
-        accepts=_is([]),
+        accepts=value_is([]),
     ),
     JsonAllowance(
         "responses-recorded-ascii-quotes",
@@ -275,7 +262,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "generationConfig.responseModalities",
         "['TEXT'] is the default output modality of text models; CallParams has no modalities",
         kind="missing",
-        accepts=_is(["TEXT"]),
+        accepts=value_is(["TEXT"]),
     ),
     JsonAllowance(
         "gemini-snake-case-field",
@@ -322,7 +309,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "stream_options",
         "OpenRouter always sends usage; our adapter leaves out stream_options (documented decision)",
         kind="missing",
-        accepts=_is({"include_usage": True}),
+        accepts=value_is({"include_usage": True}),
     ),
     JsonAllowance(
         "openrouter-stream-false",
@@ -330,7 +317,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "stream",
         "stream: false is the default; our adapter sends stream only when streaming",
         kind="missing",
-        accepts=_is(False),
+        accepts=value_is(False),
     ),
 )
 

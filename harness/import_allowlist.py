@@ -10,13 +10,21 @@ reported as open, never allowed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, cast, overload
 
 from harness import import_shapes as shapes
 from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
-from harness.jsondiff import Accepts, DiffContext, DiffKind, JsonAllowance
+from harness.importer.gemini import camel
+from harness.jsondiff import (
+    Accepts,
+    DiffContext,
+    DiffKind,
+    JsonAllowance,
+    is_null,
+    string_is_one_block,
+    value_is,
+)
 
 __all__ = [
     "ALLOWLIST",
@@ -24,8 +32,8 @@ __all__ = [
     "ImportAllowance",
     "Pending",
     "allowance",
+    "entries",
     "evidence_of",
-    "pending",
     "rewritten",
 ]
 
@@ -62,13 +70,10 @@ class ImportAllowance(JsonAllowance):
     """An allowance with its evidence: an accepted request showing each form (cassette#index) or docs.
 
     The five facts of an entry (the ``Accepted`` shape): ``id``, ``provider``, ``where`` (with
-    ``kind``), ``why`` and ``evidence``. A structural entry also keeps its ``rewrite`` of the
-    recorded node and the ``wrap`` that puts a node back at its place, so import-check can
-    look inside a node it accepted for differences that are open rather than allowed.
+    ``kind``), ``why`` and ``evidence``. A structural entry's ``accepts`` is a
+    ``shapes.Restructured``, which import-check asks for the differences inside a node it
+    accepted, to find those that are open rather than allowed.
     """
-
-    rewrite: shapes.Rewrite | None = field(default=None, kw_only=True)
-    wrap: shapes.Wrap | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,7 @@ class Pending(ImportAllowance):
         return f"{DECISIONS}#{self.decision}"
 
 
+@overload
 def allowance(
     id: str,
     provider: str,
@@ -95,16 +101,12 @@ def allowance(
     accepts: Accepts | None = None,
     *,
     evidence: str,
-    rewrite: shapes.Rewrite | None = None,
-    wrap: shapes.Wrap | None = None,
-) -> ImportAllowance:
-    """An import-check entry, written in the order a reader states it: where, what kind, why."""
-    return ImportAllowance(
-        id, provider, where, why, (evidence,), kind=kind, accepts=accepts, rewrite=rewrite, wrap=wrap
-    )
+    decision: None = None,
+) -> ImportAllowance: ...
 
 
-def pending(
+@overload
+def allowance(
     id: str,
     provider: str,
     where: str,
@@ -114,53 +116,45 @@ def pending(
     *,
     evidence: str,
     decision: str,
-    rewrite: shapes.Rewrite | None = None,
-    wrap: shapes.Wrap | None = None,
-) -> Pending:
-    """An open entry: like ``allowance``, plus the anchor of its decision."""
-    return Pending(
-        id,
-        provider,
-        where,
-        why,
-        (evidence,),
-        kind=kind,
-        accepts=accepts,
-        rewrite=rewrite,
-        wrap=wrap,
-        decision=decision,
-    )
+) -> Pending: ...
 
 
-def _everything() -> tuple[JsonAllowance, ...]:
-    from harness.import_pending import PENDING  # the open entries sit beside these, in their own module
+def allowance(
+    id: str,
+    provider: str,
+    where: str,
+    kind: DiffKind,
+    why: str,
+    accepts: Accepts | None = None,
+    *,
+    evidence: str,
+    decision: str | None = None,
+) -> ImportAllowance:
+    """An import-check entry, written in the order a reader states it: where, what kind, why.
 
-    return (*ALLOWLIST, *PENDING)
+    With a ``decision`` (its anchor in docs/import-check-decisions.md) the entry is ``Pending``: open.
+    """
+    if decision is not None:
+        return Pending(id, provider, where, why, (evidence,), kind=kind, accepts=accepts, decision=decision)
+    return ImportAllowance(id, provider, where, why, (evidence,), kind=kind, accepts=accepts)
 
 
-def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> dict[str, Any]:
-    """The ``accepts``, ``rewrite`` and ``wrap`` of a structural entry (see ``shapes.restructured``)."""
-    return {"accepts": shapes.restructured(rewrite, wrap, _everything), "rewrite": rewrite, "wrap": wrap}
+def entries() -> tuple[JsonAllowance, ...]:
+    """``ALLOWLIST`` then the open entries (``harness.import_pending.PENDING``), read at each call."""
+    from harness import import_pending  # the open entries sit beside these, in their own module
+
+    return (*ALLOWLIST, *import_pending.PENDING)
 
 
-def _is(expected: Any) -> Accepts:
-    """The one-sided value must be exactly ``expected`` (a default the other side left implicit)."""
-
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        value = recorded if recorded is not None else ours
-        return type(value) is type(expected) and value == expected
-
-    return accepts
-
-
-def _is_null(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return recorded is None and ours is None
+def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> shapes.Restructured:
+    """The ``accepts`` of a structural entry, up to every other entry (see ``shapes.Restructured``)."""
+    return shapes.Restructured(rewrite, wrap, entries)
 
 
 def _camel_deep(value: Any) -> Any:
+    """``camel`` at every level: for objects with no free-form keys inside (thinkingConfig)."""
     if isinstance(value, dict):
-        items = cast(dict[str, Any], value).items()
-        return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): _camel_deep(v) for k, v in items}
+        return {k: _camel_deep(v) for k, v in camel(cast(dict[str, Any], value)).items()}
     if isinstance(value, list):
         return [_camel_deep(v) for v in cast(list[Any], value)]
     return value
@@ -169,10 +163,6 @@ def _camel_deep(value: Any) -> Any:
 def _same_in_camel(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     """The same object once every snake_case key of the recorded one is spelled lowerCamel."""
     return isinstance(recorded, dict) and recorded != ours and _camel_deep(recorded) == ours
-
-
-def _one_text_block(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-    return isinstance(recorded, str) and ours == [{"type": "text", "text": recorded}]
 
 
 ALLOWLIST: tuple[JsonAllowance, ...] = (
@@ -184,7 +174,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
             "stream",
             "missing",
             "stream: false is the API default; our adapter sends stream only when streaming",
-            _is(False),
+            value_is(False),
             evidence=f"recorded stream: false accepted ({where}); stream absent accepted ({absent})",
         )
         for provider, where, absent in (
@@ -213,7 +203,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "changed",
         "a string system is shorthand for one text block (system is string | TextBlockParam[]); ours sends "
         "the same text as [{type: text}]",
-        _one_text_block,
+        string_is_one_block("text"),
         evidence="string form accepted: traffic/pydantic-ai/models__test_anthropic__"
         "test_anthropic_model_empty_message_on_history.yaml#0; block form accepted: "
         "traffic/pydantic-ai/models__test_anthropic__test_anthropic_compaction_usage_with_cache_streaming.yaml#0",
@@ -226,7 +216,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "consecutive user messages and one user message holding their blocks in order are one turn to the "
         "API (Messages API reference: consecutive user or assistant turns are combined into a single "
         "turn); our adapter merges them",
-        **rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
+        rewritten(shapes.merge_anthropic_user_turns, lambda v: {"messages": v}),
         evidence="consecutive user messages accepted: traffic/pydantic-ai/models__test_anthropic_mid_"
         "conversation_system__test_two_mid_conversation_system_prompts_keep_their_order.yaml#0; several "
         "blocks in one user turn accepted: cassettes/anthropic/llmanthropic__haiku35_parallel_tool_use_"
@@ -243,7 +233,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "every provider and model, where the in-place form is model by model (claude-sonnet-4-6 folds it "
         "into the user turn instead). Cost: the instruction applies from the start, and the cached "
         "prefix changes when it is added",
-        **rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
+        rewritten(shapes.hoist_anthropic_system_messages, lambda v: v),
         evidence="in place accepted: traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__"
         "test_mid_conversation_system_prompt_kept_mid_history.yaml#0 (claude-opus-4-8); a tool-availability "
         "instruction in the top-level system text blocks accepted: traffic/pydantic-ai/models__test_"
@@ -260,7 +250,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "(docs/import-check-decisions.md#inline-system): one system prompt, first, renders the same for "
         "every provider and model. Cost: the instruction applies from the start, and the cached prefix "
         "changes when it is added",
-        **rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
+        rewritten(shapes.hoist_chat_system_messages, lambda v: {"messages": v}),
         evidence="system after user accepted: traffic/pydantic-ai/test_tool_availability_portability__test_"
         "tool_availability_portability_matrix[R4-T6-announcement].yaml#0 (gpt-5); a leading system message "
         "before the conversation accepted: traffic/pydantic-ai/models__test_openai__test_openai_instructions_"
@@ -273,7 +263,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "tool_choice 'auto' is the default when tools are given (OpenRouter follows the Chat Completions "
         "schema); we send none for tool_choice None",
-        _is("auto"),
+        value_is("auto"),
         evidence="recorded auto accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_tool_"
         "calling.yaml#0; absent with tools accepted: cassettes/openrouter/llmopenrouter__gpt41mini_chat_"
         "tool_calls_roundtrip.yaml#1",
@@ -284,7 +274,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tools[*].function.description",
         "missing",
         "an empty description is the same as none; our adapter omits empty descriptions",
-        _is(""),
+        value_is(""),
         evidence="empty description accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_"
         "tool_optional_parameters.yaml#0; description is optional in the Chat Completions FunctionObject",
     ),
@@ -295,7 +285,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "reasoning.enabled: true is implied by reasoning.effort / max_tokens (OpenRouter reasoning docs); "
         "ours sends the effort alone",
-        _is(True),
+        value_is(True),
         evidence="enabled + effort accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_"
         "thinking_true_emits_effort_medium.yaml#0; OpenRouter reasoning-tokens docs (effort alone enables)",
     ),
@@ -308,7 +298,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "line carry the same instructions; our adapter sends one system message (openai_chat "
         "system_message). The recorded split only matters for per-message cache_control, which the "
         "importer names as unrepresentable",
-        **rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
+        rewritten(shapes.join_leading_system, lambda v: {"messages": v}),
         evidence="two leading system messages accepted: traffic/pydantic-ai/models__openrouter__test_"
         "cache__test_openrouter_cache_instructions_gemini_skips_dynamic_e2e.yaml#0; one system message "
         "accepted: traffic/pydantic-ai/models__openrouter__test_cache__test_openrouter_cache_instructions_"
@@ -320,7 +310,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "n",
         "missing",
         "n: 1 (one choice) is the API default; CallParams has no n and our adapter never sends it",
-        _is(1),
+        value_is(1),
         evidence="n: 1 accepted: traffic/pydantic-ai/models__test_openai__test_extra_headers.yaml#0;"
         " absent accepted: cassettes/openai-chat/pai__gpt4omini_tool_call_roundtrip.yaml#0; Chat "
         "Completions API reference: n defaults to 1",
@@ -332,7 +322,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "extra",
         "with store: false (responses-store-false) our adapter asks for reasoning.encrypted_content so "
         "reasoning can be replayed statelessly; it changes what comes back, not what the request says",
-        _is(["reasoning.encrypted_content"]),
+        value_is(["reasoning.encrypted_content"]),
         evidence="include absent accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_server_"
         "tool_pass_history_to_another_provider.yaml#1; include encrypted accepted: cassettes/"
         "openai-responses/pai__gpt55_reasoning_function_call_phase_roundtrip.yaml#0",
@@ -343,7 +333,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "instructions",
         "missing",
         "empty instructions are the same as none; our adapter omits them",
-        _is(""),
+        value_is(""),
         evidence="empty accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_"
         "image_url_input.yaml#0; absent accepted: traffic/pydantic-ai/models__test_anthropic__test_"
         "anthropic_model_thinking_part_from_other_model.yaml#0",
@@ -354,7 +344,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "input[*].status",
         "missing",
         "status: null on a replayed item is the same as none",
-        _is_null,
+        is_null,
         evidence="null accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_"
         "requires_function_call_status_none.yaml#1; status is optional on input items (Responses API "
         "reference)",
@@ -366,7 +356,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "text: {format: {type: text}} is the API default (plain text output); CallParams has no output "
         "format and our adapter never sends text",
-        _is({"format": {"type": "text"}}),
+        value_is({"format": {"type": "text"}}),
         evidence="recorded default accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_"
         "previous_response_id.yaml#0; absent accepted: cassettes/openai-responses/pai__"
         "gpt55_reasoning_function_call_phase_roundtrip.yaml#0",
@@ -388,7 +378,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "tools[*].description",
         "missing",
         "an empty description is the same as none; our adapter omits empty descriptions",
-        _is(""),
+        value_is(""),
         evidence="empty description accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_stream.yaml#0; description is optional on FunctionTool (Responses API reference)",
     ),
@@ -399,7 +389,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "changed",
         'an assistant message item with content "" says nothing; our adapter leaves empty text out '
         "(with a warning), so the turn is its function_call items alone",
-        **rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
+        rewritten(shapes.drop_empty_assistant_items, lambda v: {"input": v}),
         evidence="empty assistant message accepted: traffic/pydantic-ai/models__test_openai_responses__test_"
         "openai_responses_model_retry.yaml#1; function_call items with no message before them accepted: "
         "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_model_simple_response_"
@@ -414,7 +404,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "blank line put the same text first in the model's context (Responses API reference: "
         "instructions is a system or developer message inserted into the context); our adapter sends "
         "the system prompt as instructions",
-        **rewritten(shapes.leading_system_to_instructions, lambda v: v),
+        rewritten(shapes.leading_system_to_instructions, lambda v: v),
         evidence="a leading system input message accepted: traffic/pydantic-ai/models__test_openai_"
         "responses__test_prompted_output.yaml#0; instructions accepted: traffic/pydantic-ai/models__test_"
         "openai_responses__test_openai_responses_runs_with_instructions_only.yaml#0",
@@ -425,7 +415,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "generationConfig",
         "missing",
         "an empty generationConfig is the same as none; our adapter omits it",
-        _is({}),
+        value_is({}),
         evidence="empty accepted: traffic/pydantic-ai/models__test_google__test_google_model_instructions."
         "yaml#0; generationConfig is optional (GenerateContentRequest reference)",
     ),
@@ -436,7 +426,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "the recording client labels systemInstruction with role 'user'; the role of a system instruction "
         "is not used (ours sends parts only, and our rendered requests are accepted without it)",
-        _is("user"),
+        value_is("user"),
         evidence="role user accepted: traffic/pydantic-ai/models__test_google__test_google_model.yaml#0; "
         "Content.role is optional (Gemini API reference, Content)",
     ),
@@ -447,7 +437,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "missing",
         "functionCallingConfig mode AUTO is the API default; CallParams has no tool choice and our adapter "
         "never sends toolConfig",
-        _is({"functionCallingConfig": {"mode": "AUTO"}}),
+        value_is({"functionCallingConfig": {"mode": "AUTO"}}),
         evidence="AUTO accepted: traffic/pydantic-ai/models__google__test_output__test_google_validated_"
         "accepts_what_auto_accepts[auto].yaml#0; absent with tools accepted: cassettes/gemini/pai__"
         "gemini25pro_thought_parts.yaml#0; FunctionCallingConfig reference: AUTO is the default behaviour",
@@ -460,7 +450,7 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "a thought: true part without a thoughtSignature is an output-only summary: our adapter leaves "
         "unsigned thinking out (docs/mapping-decisions.md, thinking rule) and keeps every signature on "
         "the part that carried it; pydantic-ai replays the summary",
-        **rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
+        rewritten(shapes.drop_unsigned_thoughts, lambda v: {"contents": [{"parts": v}]}),
         evidence="unsigned thought replayed and accepted: traffic/pydantic-ai/models__test_google__test_"
         "google_model_thinking_part.yaml#1; a signed answer part with no thought part accepted: "
         "traffic/pydantic-ai/models__test_google__test_google_model_file_search_grounding_gemini_3"

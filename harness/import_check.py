@@ -12,25 +12,22 @@ listed, per provider, as a difference beyond the allowlist.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.import_allowlist import ALLOWLIST, ImportAllowance, Pending, evidence_of
-from harness.import_pending import PENDING, PENDING_BY_ID
+from harness import import_shapes as shapes
+from harness.import_allowlist import ALLOWLIST, Pending, entries, evidence_of
+from harness.import_pending import PENDING
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
 __all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_one", "check_traffic"]
-
-
-_BY_ID: dict[str, JsonAllowance] = {a.id: a for a in (*ALLOWLIST, *PENDING)}
 
 
 def _entry_json(entry: JsonAllowance) -> dict[str, str]:
@@ -43,8 +40,14 @@ def _entry_json(entry: JsonAllowance) -> dict[str, str]:
     }
 
 
+def _open_entries() -> dict[str, Pending]:
+    """The open entries of ``entries()`` by id, in their order."""
+    return {e.id: e for e in entries() if isinstance(e, Pending)}
+
+
 def _open_refs(request: CheckedRequest) -> list[str]:
-    return sorted({PENDING_BY_ID[d.allowed_by].see for d in request.open if d.allowed_by})
+    by_id = _open_entries()
+    return sorted({by_id[d.allowed_by].see for d in request.open if d.allowed_by})
 
 
 def unrepresented_counts(requests: Iterable[CheckedRequest]) -> dict[str, dict[str, int]]:
@@ -87,7 +90,8 @@ class CheckedRequest:
     @property
     def open(self) -> list[JsonDifference]:
         """Differences decided as our adapter's to fix (``PENDING``): open, not allowed."""
-        return [d for d in self.differences if d.allowed_by in PENDING_BY_ID]
+        by_id = _open_entries()
+        return [d for d in self.differences if d.allowed_by in by_id]
 
     @property
     def verdict(self) -> str:
@@ -129,7 +133,7 @@ class ImportCheck:
             "figures": self.figures(),
             "skipped": dict(sorted(self.skipped.items())),
             "allowlist": [_entry_json(a) for a in ALLOWLIST],
-            "pending": [{**_entry_json(p), "see": p.see} for p in PENDING],
+            "pending": [{**_entry_json(p), "see": p.see} for p in _open_entries().values()],
             "beyond": [
                 {"provider": r.provider, "where": r.where, "paths": sorted({d.path for d in r.beyond})}
                 for r in self.requests
@@ -156,23 +160,23 @@ def check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Chec
     if imported.unrepresented:
         return checked
     rendered = get_target("reference").render(provider, imported.history, imported.params)
-    ctx, entries = DiffContext(provider, stem), (*ALLOWLIST, *PENDING)
-    differences = diff_json(body, rendered.body, ctx, entries)
-    checked.differences = [*differences, *(inner for d in differences for inner in _open_inside(d, ctx))]
+    ctx, everything = DiffContext(provider, stem), entries()
+    checked.differences = diff_json(body, rendered.body, ctx, everything)
+    open_ids = {e.id for e in everything if isinstance(e, Pending)}
+    if open_ids:
+        inside = [d for allowed in checked.differences for d in _inside(allowed, ctx, everything)]
+        checked.differences += [d for d in inside if d.allowed_by in open_ids]
     return checked
 
 
-def _open_inside(difference: JsonDifference, ctx: DiffContext) -> list[JsonDifference]:
-    """The open differences inside a node a structural allowance accepted (it hides them otherwise)."""
-    entry = _BY_ID.get(difference.allowed_by or "")
-    if not isinstance(entry, ImportAllowance) or isinstance(entry, Pending):
+def _inside(
+    difference: JsonDifference, ctx: DiffContext, everything: Sequence[JsonAllowance]
+) -> list[JsonDifference]:
+    """The differences inside a node a structural allowance accepted (it hides open ones otherwise)."""
+    entry = next((e for e in everything if e.id == difference.allowed_by), None)
+    if entry is None or isinstance(entry, Pending) or not isinstance(entry.accepts, shapes.Restructured):
         return []
-    if entry.rewrite is None or entry.wrap is None:
-        return []
-    rest = [a for a in (*ALLOWLIST, *PENDING) if a.id != entry.id]
-    rewritten = entry.rewrite(copy.deepcopy(difference.recorded))
-    inner = diff_json(entry.wrap(rewritten), entry.wrap(difference.ours), ctx, rest)
-    return [d for d in inner if d.allowed_by in PENDING_BY_ID]
+    return entry.accepts.inner(difference.recorded, difference.ours, ctx) or []
 
 
 def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:

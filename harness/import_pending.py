@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from harness.import_allowlist import Pending
 
-__all__ = ["PENDING", "PENDING_BY_ID"]
+__all__ = ["PENDING"]
 
 
 #: Differences decided as "our adapter is wrong" (docs/import-check-decisions.md): open, never allowed.
 #: Empty: every such decision so far is fixed in the adapter; a new one adds its entry here until then.
 PENDING: tuple[Pending, ...] = ()
-
-
-PENDING_BY_ID: dict[str, Pending] = {p.id: p for p in PENDING}

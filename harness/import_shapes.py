@@ -3,7 +3,7 @@
 Some valid renderings differ from a recorded request in structure, not in one value: two
 system messages joined into one, consecutive same-role turns merged, a later system
 message hoisted. Each function here rewrites the recorded value the way the documented rule says
-ours differs; ``restructured`` turns one into an allowance predicate that accepts a node
+ours differs; ``Restructured`` turns one into an allowance predicate that accepts a node
 only when the rewrite changes something and the rewritten value then equals ours, up to
 the other allowances. Pure functions over JSON values.
 """
@@ -12,30 +12,41 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
-from harness.jsondiff import Accepts, DiffContext, JsonAllowance, diff_json
+from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 
 Json = dict[str, Any]
 Rewrite = Callable[[Any], Any]
 Wrap = Callable[[Any], Any]
 
 
-def restructured(rewrite: Rewrite, wrap: Wrap, others: Callable[[], Sequence[JsonAllowance]]) -> Accepts:
-    """Accept when ``rewrite(recorded)`` differs from ``recorded`` and equals ``ours`` under ``others()``.
+@dataclass(frozen=True, eq=False)
+class Restructured:
+    """An allowance predicate: accept when ``rewrite(recorded)`` differs from ``recorded`` and equals ``ours``.
 
-    ``wrap`` puts a value back at its place in a body (``lambda v: {"messages": v}``) so the
-    other allowances' JSON paths still apply to what is inside.
+    Equal up to ``others()`` (every entry but this one); ``wrap`` puts a value back at its
+    place in a body (``lambda v: {"messages": v}``) so the other allowances' JSON paths still
+    apply to what is inside. ``inner`` is that comparison, for import-check to look inside a
+    node this accepted.
     """
 
-    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        rewritten = rewrite(copy.deepcopy(recorded))
-        if rewritten is None or rewritten == recorded:
-            return False
-        rest = [a for a in others() if a.accepts is not accepts]
-        return all(d.allowed_by is not None for d in diff_json(wrap(rewritten), wrap(ours), ctx, rest))
+    rewrite: Rewrite
+    wrap: Wrap
+    others: Callable[[], Sequence[JsonAllowance]]
 
-    return accepts
+    def __call__(self, recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+        inner = self.inner(recorded, ours, ctx)
+        return inner is not None and all(d.allowed_by is not None for d in inner)
+
+    def inner(self, recorded: Any, ours: Any, ctx: DiffContext) -> list[JsonDifference] | None:
+        """The differences of the rewritten ``recorded`` from ``ours``, or None when the rewrite changes nothing."""
+        rewritten = self.rewrite(copy.deepcopy(recorded))
+        if rewritten is None or rewritten == recorded:
+            return None
+        rest = [a for a in self.others() if a.accepts is not self]
+        return diff_json(self.wrap(rewritten), self.wrap(ours), ctx, rest)
 
 
 def _list(value: Any) -> list[Any]:

@@ -9,6 +9,7 @@ predicate on the two values.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -24,7 +25,10 @@ __all__ = [
     "JsonAllowance",
     "JsonDifference",
     "diff_json",
+    "is_null",
     "same_json",
+    "string_is_one_block",
+    "value_is",
 ]
 
 Json = dict[str, Any]
@@ -98,7 +102,9 @@ class JsonAllowance(Accepted):
         return self.accepts is None or self.accepts(difference.recorded, difference.ours, ctx)
 
 
+@functools.cache
 def _glob(pattern: str) -> re.Pattern[str]:
+    """A ``where`` glob as a regex; cached, since every difference is matched against every entry."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -132,6 +138,29 @@ def same_json(a: Any, b: Any) -> bool:
         return len(la) == len(lb) and all(same_json(x, y) for x, y in zip(la, lb, strict=True))
     left, right = cast(object, a), cast(object, b)
     return type(left) is type(right) and left == right
+
+
+def value_is(expected: Any) -> Accepts:
+    """The one-sided value must be exactly ``expected`` (a default the other side left implicit), in JSON equality."""
+
+    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+        return same_json(recorded if recorded is not None else ours, expected)
+
+    return accepts
+
+
+def is_null(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+    """The one-sided value is JSON null (the other side leaves the key out)."""
+    return recorded is None and ours is None
+
+
+def string_is_one_block(block_type: str) -> Accepts:
+    """A string ``content`` where ours sends the same text as a one-element block list."""
+
+    def accepts(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+        return isinstance(recorded, str) and same_json(ours, [{"type": block_type, "text": recorded}])
+
+    return accepts
 
 
 def diff_json(

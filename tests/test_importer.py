@@ -22,6 +22,7 @@ from harness.import_check import (
     ALLOWLIST,
 )
 from harness.importer import PROVIDERS, import_request
+from harness.importer.common import Ledger, openai_output_format
 from harness.jsondiff import DiffContext, diff_json
 from harness.model import (
     AssistantMessage,
@@ -551,6 +552,23 @@ def test_output_settings_the_params_cannot_hold_are_named() -> None:
     ]
     gemini: dict[str, Any] = {"contents": [], "generationConfig": {"responseMimeType": "text/x.enum"}}
     assert import_request("gemini", gemini).unrepresented[0].startswith("generationConfig.responseMimeType: ")
+
+
+def test_an_unknown_output_format_key_is_named_once_on_each_path() -> None:
+    """Responses keeps the schema fields on the format itself, Chat under ``json_schema``."""
+    ledger = Ledger()
+    fmt = {"type": "json_schema", "name": "out", "schema": {"type": "object"}, "extra": 1}
+    openai_output_format(fmt, "text.format", ledger)
+    assert ledger.lines == ["text.format.extra: not representable (1)"]
+    ledger = Ledger()
+    inner = {"name": "out", "schema": {"type": "object"}, "extra": 1}
+    openai_output_format(
+        {"type": "json_schema", "json_schema": inner, "outer": 2}, "response_format", ledger, inner
+    )
+    assert ledger.lines == [
+        "response_format.outer: not representable (2)",
+        "response_format.json_schema.extra: not representable (1)",
+    ]
 
 
 # ---------------------------------------------------------------- the command

@@ -129,22 +129,14 @@ def openai_output_format(
         ledger.rest(fmt, path, {"type"})
         return None if kind == "text" else OutputFormat()
     if kind == "json_schema":
-        spec = fmt if schema is None else schema
-        where = path if schema is None else f"{path}.json_schema"
-        ledger.rest(
-            fmt,
-            path,
-            {"type", "name", "schema", "strict", "description"}
-            if schema is None
-            else {"type", "json_schema"},
-        )
-        ledger.rest(
-            spec,
-            where,
-            {"type", "name", "schema", "strict", "description"}
-            if schema is None
-            else {"name", "schema", "strict", "description"},
-        )
+        fields = {"name", "schema", "strict", "description"}
+        if schema is None:
+            spec = fmt
+            ledger.rest(fmt, path, {"type", *fields})
+        else:
+            spec = schema
+            ledger.rest(fmt, path, {"type", "json_schema"})
+            ledger.rest(schema, f"{path}.json_schema", fields)
         strict = spec.get("strict")
         return OutputFormat(
             json_schema=obj(spec.get("schema")) if spec.get("schema") is not None else None,
