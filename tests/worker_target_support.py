@@ -9,17 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from harness.targets import Target, TargetError, get_target
+from harness.targets import Target, TargetError, TargetNotInstalled, get_target
 
 __all__ = ["load_or_skip", "render_without_library"]
 
 
 def load_or_skip(name: str) -> Target:
-    """The target, or a skip that says how to install it (never a vacuous pass)."""
+    """The target; a skip with the install hint when it is not installed; an error for any other load failure.
+
+    Only "not installed" is environmental: a target that is there but broken (a NameError in
+    its bridge, a worker that dies) must turn the run red with the cause, never skip it.
+    """
     try:
         return get_target(name)
-    except TargetError as exc:
+    except TargetNotInstalled as exc:
         pytest.skip(str(exc))
+    except TargetError as exc:
+        pytest.fail(f"target {name!r} is installed but failed to load: {exc}", pytrace=False)
 
 
 def render_without_library(tmp_path: Path, target: str, python_variable: str) -> list[str]:
