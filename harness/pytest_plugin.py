@@ -227,3 +227,57 @@ def pytest_unconfigure_goldens(config: pytest.Config) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if line is not None and reporter is not None:
         reporter.write_line(line, red=True, bold=True)
+
+
+# ---------------------------------------------------------------- harness.testing: coverage per check (issue 22)
+#
+# Owned with harness.testing: each conformance test notes on its report which (provider,
+# check) it judged (``harness.testing.JUDGED_PROPERTY``; xdist carries user properties to
+# the controller), and the terminal summary prints how many cases each check judged per
+# provider. A session without such tests prints nothing. Imports nothing from harness.
+
+from typing import cast  # noqa: E402
+
+_JUDGED = "harness_judged"  # harness.testing.JUDGED_PROPERTY
+
+
+class _CheckCoverage:
+    """Counts the (provider, check) pairs that passed or failed a judgement (a skip judged nothing)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" or (report.skipped and not hasattr(report, "wasxfail")):
+            return
+        for name, value in report.user_properties:
+            if name == _JUDGED and isinstance(value, tuple | list):
+                provider, check = (str(v) for v in cast("tuple[object, ...]", value))
+                self.counts[provider, check] = self.counts.get((provider, check), 0) + 1
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.counts:
+            return
+        providers = sorted({p for p, _ in self.counts})
+        checks = sorted({c for _, c in self.counts}, key=_check_order)
+        width = max(len(c) for c in checks)
+        terminalreporter.write_sep("-", "harness coverage: cases judged per check")
+        terminalreporter.write_line(" " * width + "  " + "  ".join(providers))
+        for check in checks:
+            cells = "  ".join(str(self.counts.get((p, check), 0)).rjust(len(p)) for p in providers)
+            terminalreporter.write_line(f"{check.ljust(width)}  {cells}")
+
+
+def _check_order(check: str) -> tuple[int, int, str]:
+    """render, I1..I13 in number order, then the replay checks."""
+    if check == "render":
+        return (0, 0, check)
+    if check[:1] == "I" and check[1:].isdigit():
+        return (1, int(check[1:]), check)
+    return (2, 0, check)
+
+
+@pytest.hookimpl(specname="pytest_configure")
+def pytest_configure_check_coverage(config: pytest.Config) -> None:
+    if not config.pluginmanager.has_plugin("harness-check-coverage"):
+        config.pluginmanager.register(_CheckCoverage(), "harness-check-coverage")
