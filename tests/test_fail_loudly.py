@@ -31,7 +31,7 @@ def bridges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     (tmp_path / "ownpkg").mkdir()
     for name, source in OWN_PACKAGE.items():
         (tmp_path / "ownpkg" / name).write_text(source, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(tmp_path))  # pyright: ignore[reportUnknownMemberType]
     points = [EntryPoint(m.removesuffix("_bridge"), f"{m}:TARGET", "harness.targets") for m in BRIDGES]
     points.append(EntryPoint("own_package", "ownpkg.bridge:TARGET", "harness.targets"))
 
