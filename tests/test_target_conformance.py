@@ -30,6 +30,7 @@ def test_an_unknown_target_stops_the_run_with_one_line() -> None:
             "-q",
             "--harness-target",
             "does-not-exist",
+            "-n0",  # the usage error comes before any worker would start: no need to spawn them
             str(here.parent / "test_layers.py"),
         ],
         capture_output=True,
