@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness.targets import Target, TargetError, TargetNotInstalled, get_target
 
-__all__ = ["load_or_skip", "render_without_library"]
+__all__ = ["load_or_skip", "or_one_skip", "render_without_library"]
 
 
 def load_or_skip(name: str) -> Target:
@@ -26,6 +28,19 @@ def load_or_skip(name: str) -> Target:
         pytest.skip(str(exc))
     except TargetError as exc:
         pytest.fail(f"target {name!r} is installed but failed to load: {exc}", pytrace=False)
+
+
+def or_one_skip(name: str, params: Sequence[Any], width: int = 1) -> list[Any]:
+    """``params`` when target ``name`` is installed (or broken: its tests then error with the cause);
+    otherwise one skipped param with the install hint, so a missing environment is one skip per
+    test rather than one per case (``-rs`` lists each environmental reason once per test)."""
+    try:
+        get_target(name)
+    except TargetNotInstalled as exc:
+        return [pytest.param(*([None] * width), id="not-installed", marks=pytest.mark.skip(reason=str(exc)))]
+    except TargetError:
+        pass
+    return list(params)
 
 
 def render_without_library(tmp_path: Path, target: str, python_variable: str) -> list[str]:
