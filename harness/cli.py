@@ -1,4 +1,11 @@
-"""The ``harness`` command line (pinned in DESIGN.md): render, scenarios, conformance."""
+"""The ``harness`` command line (pinned in DESIGN.md): render, scenarios, conformance.
+
+Starting it is cheap: this module and the command modules it registers import only typer
+and the light contract modules at top level; each command imports its machinery (pydantic
+models, the adapters, hypothesis, the oracles) in its own body, so ``harness --version``,
+``--help`` and ``render`` pay only for what they run (``tests/test_plugin_guest.py`` counts
+the modules ``import harness.cli`` loads).
+"""
 
 from __future__ import annotations
 
@@ -9,21 +16,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import orjson
 import typer
 
 from harness import cli_style
-from harness.codec import HistoryError, dumps_history, load_history
-from harness.contract.rendered import canonical_json
-from harness.inputs import InputError
-from harness.params import CallParams
-from harness.params_io import load_params
-from harness.providers import PROVIDERS
-from harness.targets import Target, TargetError, get_target
+from harness.contract.providers import PROVIDERS
 
 if TYPE_CHECKING:
     from harness.replay import Exchange
     from harness.stream.base import CallResult
+    from harness.targets import Target
 
 cli_style.install()
 app = typer.Typer(
@@ -31,6 +32,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain (click) help and usage errors: Typer's Rich help imports rich.markdown, markdown-it and
+    # pygments, 0.3 s of CPU on the 2-core machine, more than the whole start-up budget of
+    # ``harness --help`` (issue 22: <= 0.3 s); the text is the same, without boxes.
+    rich_markup_mode=None,
 )
 
 
@@ -70,6 +75,8 @@ def _check_provider(provider: str) -> str:
 
 
 def _load_target(name: str, provider: str | None = None) -> Target:
+    from harness.targets import TargetError, get_target
+
     try:
         target = get_target(name)
     except TargetError as exc:
@@ -90,6 +97,11 @@ def render(
     ] = None,
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
+    from harness.codec import HistoryError, load_history
+    from harness.contract.rendered import canonical_json
+    from harness.params import CallParams
+    from harness.params_io import load_params
+
     _check_provider(provider)
     chosen = _load_target(target, provider)
     try:
@@ -123,6 +135,8 @@ def replay(
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
+    import orjson
+
     from harness.replay import ReplayInputError, replay_file, result_to_json
 
     if provider is not None:
@@ -168,6 +182,8 @@ def scenarios(
     ] = None,
 ) -> None:
     """List the scenario corpus, or print one scenario's history (or params)."""
+    from harness.codec import dumps_history
+    from harness.contract.rendered import canonical_json
     from harness.scenarios import get_scenario, load_scenarios
 
     if name is None:
@@ -239,9 +255,12 @@ def check(
     """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
 
+    from harness.codec import HistoryError, load_history
     from harness.contract.kinds import parse_kinds
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report
+    from harness.params import CallParams
+    from harness.params_io import load_params
 
     console = Console(width=None if Console().is_terminal else 120, highlight=False)
     if list_invariants:
@@ -310,6 +329,7 @@ from harness.audit.command import audit as audit_command  # noqa: E402  (see har
 @functools.wraps(audit_command)
 def _audit(*args: Any, **kwargs: Any) -> None:
     """Bad input met while loading (a hostile cassette) is one line and exit 2, never a traceback."""
+    from harness.inputs import InputError
     from harness.replay import ReplayInputError
 
     try:

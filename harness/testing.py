@@ -15,7 +15,7 @@ Each test id reads ``provider-case-check``; the checks are the audit's own
 - ``test_stream_endings``: the I3 probes (an HTTP 500, an empty stream) once per provider;
 - ``test_generated``: hypothesis histories (``harness.strategies``) through one check
   each, shrunk to a minimal failing history, kept in the example database when the
-  active profile has one (the ``deep`` profile; see the README for a shared database);
+  active profile has one (``harness-deep``; see the README for a shared database);
 - ``test_cassette``: every bundled real recording replayed through the target's parser
   (``replay``, ``replay-chunks``, ``replay-vs-reference``);
 - ``test_request_golden``: the target's request body for every scenario, a JSON golden
@@ -54,6 +54,7 @@ from harness.data_paths import cassettes_dir
 from harness.goldens import GoldenJSON
 from harness.model import HistoryEvent
 from harness.params import CallParams
+from harness.pytest_plugin import harness_profile
 from harness.scenarios import Scenario, load_scenarios
 from harness.strategies import histories
 from harness.targets import TargetError, get_target
@@ -144,6 +145,7 @@ class TargetConformance:
         judged: set[str] = set()
 
         @settings(
+            parent=harness_profile(),
             suppress_health_check=[
                 HealthCheck.too_slow,
                 HealthCheck.data_too_large,
