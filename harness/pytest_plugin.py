@@ -5,11 +5,12 @@ changes nothing the host can see and imports nothing heavy until the harness is 
 
 - Hypothesis profiles are registered under the harness's own names, ``harness`` and
   ``harness-deep``, and never loaded here; Hypothesis's ``default`` profile is never touched.
-  They are registered when a run names one (``--hypothesis-profile=harness-deep``), when
-  ``harness.testing`` is imported, or by ``register_profiles()`` (this repository's
-  ``conftest.py`` loads ``harness``). ``harness.testing``'s generated-history tests use
-  ``harness`` (or ``harness-deep`` when that is the loaded profile) through ``settings(parent=...)``,
-  so an adopter gets them without loading any profile globally.
+  They are registered when a run names one (``--hypothesis-profile=harness-deep``), when a
+  harness property test asks for ``harness_profile()``, or by ``register_profiles()`` (this
+  repository's ``conftest.py`` then loads ``harness``). ``harness.testing``'s generated-history
+  tests take ``harness_profile()`` as their ``settings(parent=...)``: ``harness`` while
+  Hypothesis's ``default`` is loaded, else the profile the run chose by name, so an adopter
+  gets them without loading any profile globally.
 - ``harness`` keeps a whole run short on two cores and is derandomized, so CI sees the same
   examples every run (a red CI is a real regression, never a lucky draw); derandomized
   means no example database. ``harness-deep`` draws fresh random examples at length
@@ -71,13 +72,14 @@ def register_profiles() -> None:
 
 
 def harness_profile() -> HypothesisSettings:
-    """The profile the harness's own property tests run under: the loaded profile when it is one of
-    ``PROFILES`` (``--hypothesis-profile=harness-deep``), else ``harness``; never a global load."""
+    """The profile the harness's own property tests run under, without a global load: ``harness``
+    while Hypothesis's ``default`` is loaded, else the profile the run chose by name
+    (``--hypothesis-profile=harness-deep``, or one of the host's own built on it)."""
     from hypothesis import settings
 
     register_profiles()
     current = settings.get_current_profile_name()
-    return settings.get_profile(current if current in PROFILES else "harness")
+    return settings.get_profile("harness" if current == "default" else current)
 
 
 @pytest.hookimpl(tryfirst=True, specname="pytest_configure")
