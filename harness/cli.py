@@ -9,10 +9,12 @@ the modules ``import harness.cli`` loads).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import json
 import sys
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -68,6 +70,18 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+@contextlib.contextmanager
+def _offline(target: str) -> Generator[None]:
+    """Drive ``target`` with no network (``harness.kit.netguard``): an attempt the code under audit
+    swallowed still ends the command, in one line naming the host and the target (exit 1)."""
+    from harness.kit.netguard import offline
+
+    with offline(target) as guard:
+        yield
+    if guard.attempts:
+        _fail(guard.attempts[0], code=1)
+
+
 def _check_provider(provider: str) -> str:
     if provider not in PROVIDERS:
         _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
@@ -112,7 +126,10 @@ def render(
     if model:
         call = call.model_copy(update={"model": model})
     try:
-        rendered = chosen.render(provider, events, call)
+        with _offline(target):
+            rendered = chosen.render(provider, events, call)
+    except typer.Exit:
+        raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line
         _fail(f"target '{target}' failed to render for {provider}: {type(exc).__name__}: {exc}", code=1)
     for warning in rendered.warnings:
@@ -149,12 +166,13 @@ def replay(
         return chosen.replay(provider_, exchange)
 
     try:
-        results = replay_file(
-            file,
-            provider,
-            replay=run,
-            on_note=lambda note: typer.echo(f"note: {note}", err=True),
-        )
+        with _offline(target):
+            results = replay_file(
+                file,
+                provider,
+                replay=run,
+                on_note=lambda note: typer.echo(f"note: {note}", err=True),
+            )
     except ReplayInputError as exc:
         _fail(str(exc))
     except typer.Exit:
@@ -218,7 +236,7 @@ def conformance(
 
     chosen = _load_target(target)
     providers = [_check_provider(p) for p in provider] if provider else list(chosen.providers())
-    with progress_bar("conformance") as advance:
+    with _offline(target), progress_bar("conformance") as advance:
         summary = run_conformance(providers, chosen, advance)
     if as_json:
         sys.stdout.write(json.dumps(summary.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
@@ -284,7 +302,8 @@ def check(
     # The history lives until exit: keep the collector from re-walking it on every pass
     # (on a 10k-line history that is a third of the run, and grows faster than linearly).
     gc.freeze()
-    report = run_invariants(events, call, target=chosen, providers=providers)
+    with _offline(target):
+        report = run_invariants(events, call, target=chosen, providers=providers)
     print_report(report, console)
     raise typer.Exit(1 if any(v.kind in fatal for v in report.violations) else 0)
 

@@ -6,6 +6,8 @@
 - ``harness.kit.recorded``: what replay reads off a recording (streamed or not, its model,
   an OpenRouter endpoint a Chat-Completions-only client cannot read).
 - ``harness.kit.worker``: ``WorkerTarget``, for code that cannot share the harness's environment.
+- ``harness.kit.netguard``: ``offline(target)``, the socket guard the harness drives every target
+  under (audit, ``harness.testing``, ``render``/``replay``/``check``, a worker's ``serve``).
 
 See docs/writing-a-target.md. Names load on first use, so importing the kit stays cheap.
 """
@@ -16,12 +18,14 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.kit.netguard import NetworkBlocked, OfflineGuard, offline
     from harness.kit.recorded import is_streamed, recorded_model, require_openrouter_chat
     from harness.kit.rules import final_result, minted_id_notes, sent_id, stop_reason, usage
     from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, WireError
     from harness.kit.worker import BridgeError, WorkerTarget, find_python
 
 _EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("NetworkBlocked", "OfflineGuard", "offline"), "harness.kit.netguard"),
     **dict.fromkeys(("is_streamed", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"),
     **dict.fromkeys(
         ("final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"), "harness.kit.rules"
@@ -36,6 +40,8 @@ __all__ = [
     "CAPTURED_STATUS",
     "BridgeError",
     "CapturedRequest",
+    "NetworkBlocked",
+    "OfflineGuard",
     "OfflineWire",
     "WireError",
     "WorkerTarget",
@@ -43,6 +49,7 @@ __all__ = [
     "find_python",
     "is_streamed",
     "minted_id_notes",
+    "offline",
     "recorded_model",
     "require_openrouter_chat",
     "sent_id",
