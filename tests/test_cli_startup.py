@@ -93,6 +93,7 @@ def test_render_loads_the_one_adapter_and_no_judge(tmp_path: Path) -> None:
     )
     assert sorted(m for m in modules if m.startswith(judges)) == []
     assert not [m for m in modules if m.startswith("harness.providers.") and ".anthropic" not in m]
+    assert "harness.replay" not in modules and "yaml" not in modules  # rendering reads no recording
     assert [
         m for m in _heavy(modules) if m.split(".")[0] in ("hypothesis", "jsonschema_rs", "rich", "httpx")
     ] == []
