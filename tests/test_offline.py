@@ -167,3 +167,16 @@ def test_a_target_that_stays_offline_is_unaffected() -> None:
     record = check_request(ReferenceTarget(), "anthropic", _case(), load_runner(), only=("render",))
     assert record.checks["render"].status == "pass"
     assert final_result([], provider_stop="stop", usage=None).message.stop_reason == "stop"
+
+
+def test_an_audit_of_a_leaky_target_fails_naming_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(harness.targets, "get_target", functools.partial(_leaky, swallow=True))
+    (tmp_path / "cassettes").mkdir()
+    args = ["audit", "--target", "leaky", "--provider", "anthropic", "--examples", "0"]
+    args += ["--cassettes", str(tmp_path / "cassettes"), "--out", str(tmp_path / "out")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    matrix = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    assert f"target 'leaky' tried to open a network connection to 127.0.0.1:{PORT}" in json.dumps(matrix)
