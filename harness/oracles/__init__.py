@@ -31,16 +31,17 @@ from harness.oracles.allowances import (
 from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
 from harness.oracles.spec import SPEC_TARGETS, spec_oracle
+from harness.oracles.unions import collapse_unions
 
 __all__ = [
     "ALLOWANCES",
     "DEFAULTS",
     "ORACLES",
     "PROVIDERS",
+    "FieldDefault",
     "OracleAllowance",
     "OracleError",
     "OracleReport",
-    "FieldDefault",
     "describe",
     "validate",
 ]
@@ -117,7 +118,7 @@ def validate(
     for oracle in oracles:
         failed: list[OracleError] = []
         allowed += [(OracleError(oracle, path, "absent; the API fills it in"), did) for path, did in filled]
-        for path, message in _check(oracle, provider, body):
+        for path, message in collapse_unions(oracle, _check(oracle, provider, body), body):
             error = OracleError(oracle, path, message)
             allowance = find_allowance(provider, oracle, path, message, body, host)
             if allowance is None:

@@ -230,7 +230,7 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
             "https://docs.anthropic.com/en/docs/build-with-claude/files",
         ),
         oracle="spec",
-        message=r"was expected",
+        message=r"was expected|is not one of",
         value=r"file",
     ),
     # ------------------------------------------------------------ gemini
