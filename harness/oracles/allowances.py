@@ -142,6 +142,23 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
             "https://openrouter.ai/docs/use-cases/reasoning-tokens",
         ),
     ),
+    OracleAllowance(
+        id="anthropic-sdk-no-sampling",
+        provider="anthropic",
+        oracle="sdk",
+        where=r"top_p|top_k",
+        message=r"\[extra_forbidden\]",
+        why=(
+            "the sampling parameters `top_p` and `top_k` are request fields of the Messages API "
+            "(API reference, and CreateMessageParams in the vendored spec, which still range-checks "
+            "them); anthropic SDK 2.12's MessageCreateParams dropped them with `temperature` "
+            "(see anthropic-sdk-no-temperature). A strict-SDK skew, not a wire rule"
+        ),
+        evidence=(
+            "https://docs.anthropic.com/en/api/messages",
+            "harness/oracles/specs/anthropic-openapi.json: CreateMessageParams.top_p, top_k",
+        ),
+    ),
     # ------------------------------------------------------------ anthropic: betas the spec/SDK lag
     *_both(
         "anthropic-mcp-connector",
@@ -327,6 +344,22 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
         message=r"Unevaluated properties are not allowed",
         value=r"tool_search",
     ),
+    OracleAllowance(
+        "responses-namespace-function-parameters",
+        "openai-responses",
+        r"tools/\d+/tools/\d+/parameters",
+        "a function inside a `namespace` tool declares its parameters as a JSON schema (nested "
+        "objects and all); the spec's FunctionToolParam closes `parameters` as an empty object "
+        "(EmptyModelParam, a generator artifact), while the official SDK types it `Optional[object]` "
+        "and the spec's own top-level FunctionTool takes a JSON schema there",
+        (
+            "openai-python src/openai/types/responses/namespace_tool_param.py: ToolFunction.parameters: Optional[object]",
+            "https://developers.openai.com/api/docs/guides/tools-tool-search",
+        ),
+        oracle="spec",
+        message=r"Unevaluated properties are not allowed",
+        value=r"namespace",
+    ),
     # ------------------------------------------------------------ openai-chat (compatible hosts)
     OracleAllowance(
         "chat-mistral-thinking-part",
@@ -429,6 +462,21 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
             ("spec", r"messages/\d+", r"'reasoning_content' was unexpected"),
             ("sdk", r"messages/\d+/reasoning_content", r"\[extra_forbidden\]"),
         )
+    ),
+    OracleAllowance(
+        "openrouter-sdk-routing-fields",
+        "openrouter",
+        r"route|include_reasoning",
+        "OpenRouter documents the request fields `route` ('fallback', with `models`) and "
+        "`include_reasoning` (the legacy switch for reasoning output) and passes them on; SDK "
+        "1.3.84's chat request lacks both (calibrate.py strips `route` on its Responses endpoint "
+        "for the same reason)",
+        (
+            "https://openrouter.ai/docs/api-reference/overview",
+            "https://openrouter.ai/docs/use-cases/reasoning-tokens",
+        ),
+        oracle="sdk",
+        message=r"\[extra_forbidden\]",
     ),
     OracleAllowance(
         "openrouter-sdk-verbosity",
