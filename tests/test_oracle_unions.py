@@ -22,8 +22,11 @@ def test_an_unknown_tool_type_is_one_error_per_oracle() -> None:
 
 
 def test_an_unknown_block_type_is_one_error() -> None:
-    block = {"type": "web_fetch2_tool_result", "tool_use_id": "srvtoolu_1", "content": {}}
-    body = {**BASE, "messages": [*BASE["messages"], {"role": "assistant", "content": [block]}]}
+    block: dict[str, Any] = {"type": "web_fetch2_tool_result", "tool_use_id": "srvtoolu_1", "content": {}}
+    body: dict[str, Any] = {
+        **BASE,
+        "messages": [*BASE["messages"], {"role": "assistant", "content": [block]}],
+    }
     spec = [e for e in validate("anthropic", body).errors if e.oracle == "spec"]
     assert [e.path for e in spec] == ["messages/1/content/0/type"]
 

@@ -280,7 +280,7 @@ CODEX_DEFAULTS = {
 VALID.append(("openai-responses-codex-style", "openai-responses", CODEX_STYLE, CODEX_DEFAULTS))
 NAMESPACE_TOOL = {"type": "namespace", "name": "crm", "description": "CRM tools", "tools": [
     {"type": "function", "name": "find", "description": "Find a customer", "parameters": WEATHER, "strict": False}]}  # fmt: skip
-VALID += [
+VALID.extend([
     ("openai-responses-namespace-tool", "openai-responses",
      {"model": "gpt-5.4", "input": "hi", "tools": [NAMESPACE_TOOL]}, {"responses-namespace-function-parameters"}),
     ("anthropic-top-p-top-k", "anthropic", _with(ANTHROPIC, thinking=None, top_p=0.9, top_k=40),
@@ -288,7 +288,7 @@ VALID += [
     ("openrouter-route-include-reasoning", "openrouter",
      _with(OPENROUTER, route="fallback", models=["a/b", "c/d"], include_reasoning=True),
      {"openrouter-sdk-routing-fields"}),
-]  # fmt: skip
+])  # fmt: skip
 
 # (case id, provider, host, body, allowances it needs): bodies valid on one host only.
 VERTEX_BODY: Body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "labels": {"team": "a"},

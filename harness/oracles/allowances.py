@@ -636,7 +636,7 @@ def apply_defaults(provider: str, body: dict[str, Any]) -> tuple[dict[str, Any],
         if isinstance(node, list):
             items = cast(list[Any], node)
             new = [walk(v, f"{path}/{i}" if path else str(i)) for i, v in enumerate(items)]
-            return node if all(a is b for a, b in zip(new, items, strict=True)) else new
+            return items if all(a is b for a, b in zip(new, items, strict=True)) else new
         if not isinstance(node, dict):
             return node
         obj = cast(dict[str, Any], node)
@@ -646,6 +646,6 @@ def apply_defaults(provider: str, body: dict[str, Any]) -> tuple[dict[str, Any],
                 out[default.key] = default.default
                 filled.append((path, default.id))
         changed = len(out) != len(obj) or any(out[k] is not v for k, v in obj.items())
-        return out if changed else node
+        return out if changed else obj
 
     return cast(dict[str, Any], walk(body, "")), filled
