@@ -72,6 +72,21 @@ def _line(text: str, start: int, end: int) -> str:
     return text[text.rfind("\n", 0, start) + 1 : (e if (e := text.find("\n", end)) >= 0 else len(text))]
 
 
+_BLOB = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-=")
+#: A run of one base64 alphabet this long is an encoded blob (a Gemini thought signature, an image):
+#: it is judged by what it decodes to (``decoded_texts``), not by the key shapes its letters happen to form.
+_BLOB_LENGTH = 200
+
+
+def _inside_blob(text: str, start: int, end: int) -> bool:
+    left, right = start, end
+    while left > 0 and text[left - 1] in _BLOB and start - left <= _BLOB_LENGTH:
+        left -= 1
+    while right < len(text) and text[right] in _BLOB and right - end <= _BLOB_LENGTH:
+        right += 1
+    return right - left >= _BLOB_LENGTH and (start - left) + (right - end) >= 32
+
+
 def _allowed(rule: Rule, text: str, secret: str, whole: str, start: int, end: int) -> bool:
     regexes, stopwords, _ = global_allowlist()
     lower = secret.lower()
@@ -101,6 +116,8 @@ def _matches(rule: Rule, text: str) -> Iterator[SecretMatch]:
         if rule.boundary == "both" and end < len(text) and text[end] in _WORD:
             continue
         if rule.entropy and _entropy(value) < rule.entropy:
+            continue
+        if _inside_blob(text, start, end):
             continue
         if _allowed(rule, text, value, m.group(0), start, end):
             continue
