@@ -20,13 +20,21 @@ import binascii
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlencode, urlsplit, urlunsplit
 
 from harness.inputs import InputError, gunzip
-from harness.secrets import ACCOUNT_ID_PATTERN, base64_runs, bytes_text, find_secrets, redact, secret_spans
+from harness.secrets import (
+    ACCOUNT_ID_PATTERN,
+    base64_runs,
+    bytes_text,
+    field_views,
+    find_secrets,
+    redact,
+    secret_spans,
+)
 
 __all__ = [
     "ACCOUNT_ID_PATTERN",
@@ -189,33 +197,6 @@ def find_keys(text: str) -> list[str]:
     return [m.value for m in find_secrets(text)]
 
 
-def _json_strings(value: Any) -> Iterator[str]:
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, list):
-            stack.extend(cast(list[Any], item))
-        elif isinstance(item, dict):
-            for k, v in cast(dict[str, Any], item).items():
-                stack += [k, v]
-
-
-def _views(text: str) -> Iterator[str]:
-    """``text`` and its decoded views: JSON string values (whole body or SSE ``data:`` lines), percent-decoded."""
-    yield text
-    docs = [text] if text.lstrip()[:1] in ("{", "[") else []
-    docs += [line[5:] for line in text.splitlines() if line.startswith("data:")]
-    for doc in docs:
-        try:
-            yield from _json_strings(json.loads(doc))
-        except (ValueError, RecursionError):
-            continue
-    if "%" in text:
-        yield unquote(text)
-
-
 def _replace_all(text: str, values: Iterable[str]) -> str:
     for value in sorted(values, key=len, reverse=True):
         for form in sorted(_forms(value), key=len, reverse=True):
@@ -236,7 +217,7 @@ def _hides_secret(raw: bytes, known: Known) -> bool:
 
 def scrub_text(text: str, known: Known = NO_KNOWN) -> str:
     """``text`` with every detected secret, identifier and known credential replaced, in any encoding."""
-    found = {m.value for view in _views(text) for m in secret_spans(view) if len(m.value) >= _MIN_KNOWN}
+    found = {m.value for view in field_views(text) for m in secret_spans(view) if len(m.value) >= _MIN_KNOWN}
     text = redact(_replace_all(text, found | known.values), REDACTED)
     if known.masked is not None:
         text = known.masked.sub(REDACTED, text)

@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, cast
+from urllib.parse import unquote
 
 from harness.secret_rules import Rule, global_allowlist, load_rules
 
 __all__ = [
     "ACCOUNT_ID_PATTERN",
     "SecretMatch",
+    "base64_runs",
+    "bytes_text",
     "decoded_texts",
+    "field_views",
     "find_secrets",
     "kinds",
     "redact",
@@ -169,6 +175,33 @@ def redact(text: str, replacement: str = "REDACTED") -> str:
         at = end
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+def _json_strings(value: Any) -> Iterator[str]:
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(cast(list[Any], item))
+        elif isinstance(item, dict):
+            for k, v in cast(dict[str, Any], item).items():
+                stack += [k, v]
+
+
+def field_views(text: str) -> Iterator[str]:
+    """``text`` and its decoded views: JSON string values (whole body or SSE ``data:`` lines), percent-decoded."""
+    yield text
+    docs = [text] if text.lstrip()[:1] in ("{", "[") else []
+    docs += [line[5:] for line in text.splitlines() if line.startswith("data:")]
+    for doc in docs:
+        try:
+            yield from _json_strings(json.loads(doc))
+        except (ValueError, RecursionError):
+            continue
+    if "%" in text:
+        yield unquote(text)
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{20,}={0,2}")

@@ -25,9 +25,9 @@ import pytest
 import yaml
 
 from harness.record.fakeserver import FakeProvider
-from harness.record.scan import scan_text
+from harness.record.scan import scan_text, views
 from harness.scrub import Known, scrub_interaction
-from harness.secrets import kinds
+from harness.secrets import kinds, secret_spans
 from tests.cassette_cases import model_calls
 from tests.record_support import CASSETTES, write_history
 from tests.secret_samples import failures, samples
@@ -49,9 +49,9 @@ def _interaction(uri: str, body: object, headers: dict[str, Any] | None = None) 
 
 
 PLACEMENTS = {
-    "env": lambda s: f"# settings\nEXAMPLE={s}\n",
-    "yaml": lambda s: yaml.safe_dump({"config": {"value": s}}),
-    "json": lambda s: json.dumps({"messages": [{"content": s}]}),
+    ".env": lambda s: f"# settings\nEXAMPLE={s}\n",
+    "config.yaml": lambda s: yaml.safe_dump({"config": {"value": s}}),
+    "body.json": lambda s: json.dumps({"messages": [{"content": s}]}),
     "header.yaml": lambda s: _interaction("https://h/v1", "", {"x-custom": [s]}),
     "query.yaml": lambda s: _interaction(f"https://h/v1?q={quote(s, safe='')}", ""),
     "path.yaml": lambda s: _interaction(f"https://h/{quote(s, safe='')}/v1", ""),
@@ -64,12 +64,14 @@ PLACEMENTS = {
 
 @pytest.mark.parametrize("placement", sorted(PLACEMENTS))
 def test_scan_finds_every_kind_in_every_placement(placement: str) -> None:
-    missed = [
-        kind
-        for kind, (sample, _) in samples().items()
-        if not [f for f in scan_text(PLACEMENTS[placement](sample), placement) if f.cls == "secret"]
-    ]
+    """All samples at once (one per line), through the scanner's views and the shared detector."""
+    content = PLACEMENTS[placement]("\n".join(sample for sample, _ in samples().values()))
+    skipped: list[str] = []
+    found = {m.value for view in views(content, placement, skipped) for m in secret_spans(view, identifiers=False)}
+    assert skipped == []
+    missed = [kind for kind, (_, secret) in samples().items() if not any(secret in value for value in found)]
     assert missed == [], f"{placement}: {len(missed)} kind(s) missed: {missed[:10]}"
+    assert [f for f in scan_text(content, placement) if f.cls == "secret"]
 
 
 # ---------------------------------------------------------------- the scrubber, end to end

@@ -26,7 +26,7 @@ import yaml
 from harness.inputs import InputError, Limits, gunzip, read_bytes
 from harness.inputs.yaml_load import compose_yaml
 from harness.secret_rules import global_allowlist
-from harness.secrets import decoded_texts, find_secrets
+from harness.secrets import decoded_texts, field_views, find_secrets
 
 __all__ = ["Finding", "ScanResult", "classify", "mask", "scan_paths", "scan_text", "views"]
 
@@ -117,9 +117,10 @@ def _decoded(text: str, path: str) -> Iterator[tuple[int, str]]:
             if binary is not None:
                 yield from ((line, t) for t in decoded_texts(binary, gunzip=_bounded_gunzip(path, line)))
             else:
-                yield line, value
+                yield from ((line, v) for v in field_views(value))  # the value, its JSON, percent-decoded
                 yield from ((line, t) for t in decoded_texts(value, gunzip=_bounded_gunzip(path, line)))
     else:
+        yield from ((1, v) for v in field_views(text) if v is not text)
         yield from ((1, t) for t in decoded_texts(text, gunzip=_bounded_gunzip(path, 1)))
 
 
