@@ -45,6 +45,9 @@ ACCOUNT_ID_PATTERN = re.compile(r"(?<![A-Za-z0-9_-])(org-[A-Za-z0-9]{20,}|proj_[
 #: Rules that recognise a value by what names it, not by its shape: at one position a named kind wins.
 _GENERIC = frozenset({"generic-api-key", "auth-header-value", "bearer-token"})
 
+#: What the scrubber writes in place of a secret: never a secret itself (``user:REDACTED@host``).
+REDACTED_MARK = "REDACTED"
+_ALNUM = re.compile("[A-Za-z0-9]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -115,8 +118,8 @@ def _matches(rule: Rule, text: str) -> Iterator[SecretMatch]:
         )
         start, end = m.span(group)
         value = text[start:end]
-        if not value:
-            continue
+        if not value or not _ALNUM.search(value.replace(REDACTED_MARK, "")):
+            continue  # nothing left once the scrubber's own marker is taken out
         if rule.boundary and start > 0 and text[start - 1] in _WORD:
             continue
         if rule.boundary == "both" and end < len(text) and text[end] in _WORD:

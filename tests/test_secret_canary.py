@@ -135,9 +135,9 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     found = samples()
     secrets = {kind: secret for kind, (_, secret) in found.items()}
     joined = " ; ".join(sample for sample, _ in found.values())
-    for sub in ("tmp", "home", "work"):
+    for sub in ("tmp", "home", "work", "inputs"):
         (tmp_path / sub).mkdir()
-    params = tmp_path / "work" / "params.json"
+    params = tmp_path / "inputs" / "params.json"  # the test's own inputs hold the samples: not searched
     params.write_text(json.dumps({"system": joined, "max_tokens": 64}), encoding="utf-8")
     out = tmp_path / "work" / "canary.yaml"
     calls = model_calls("anthropic", SOURCE)[:1]
@@ -153,7 +153,7 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     with FakeProvider(calls, echo_credentials=True) as fake:
         base = f"http://canary:pa55w0rd-Canary@127.0.0.1:{fake.port}/{path}?{query}"
         command = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "record"]
-        args = ["--provider", "anthropic", "--history", str(write_history(tmp_path / "work")), "--out", str(out)]
+        args = ["--provider", "anthropic", "--history", str(write_history(tmp_path / "inputs")), "--out", str(out)]
         proc = subprocess.run(
             [*command, *args, "--params", str(params), "--base-url", base, "--retries", "0"],
             cwd=tmp_path / "work",
@@ -166,7 +166,7 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     assert len(fake.requests) == 1
     assert out.is_file()
     secrets |= {"api-key": KEY, "url-password": "pa55w0rd-Canary", "masked-echo": KEY[:6] + "*****"}
-    assert _leaks(tmp_path, secrets) == []
+    assert [_leaks(tmp_path / sub, secrets) for sub in ("tmp", "home", "work")] == [[], [], []]
     assert not any(s.encode() in proc.stdout + proc.stderr for s in secrets.values())
 
 
