@@ -115,6 +115,7 @@ def _leaks(root: Path, secrets: dict[str, str]) -> list[str]:
 
 
 KEY = "sk-ant-api03-" + "Zq8Xv2Lm9Pw4Rt6Ys1Nb3Kc5Hd7Gf0Ja" + "-wxyz"
+PASSWORD = "pa55w0rd-" + "Canary"  # in --base-url as user:password@
 SOURCE = CASSETTES / "anthropic" / "pai__sonnet45_thinking_tool_use_roundtrip.yaml"
 
 
@@ -151,7 +152,7 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
         "ANTHROPIC_API_KEY": KEY,
     }
     with FakeProvider(calls, echo_credentials=True) as fake:
-        base = f"http://canary:pa55w0rd-Canary@127.0.0.1:{fake.port}/{path}?{query}"
+        base = "http://canary:" + PASSWORD + f"@127.0.0.1:{fake.port}/{path}?{query}"
         command = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "record"]
         args = ["--provider", "anthropic", "--history", str(write_history(tmp_path / "inputs")), "--out", str(out)]
         proc = subprocess.run(
@@ -165,7 +166,7 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     assert len(fake.requests) == 1
     assert out.is_file()
-    secrets |= {"api-key": KEY, "url-password": "pa55w0rd-Canary", "masked-echo": KEY[:6] + "*****"}
+    secrets |= {"api-key": KEY, "url-password": PASSWORD, "masked-echo": KEY[:6] + "*****"}
     assert [_leaks(tmp_path / sub, secrets) for sub in ("tmp", "home", "work")] == [[], [], []]
     assert not any(s.encode() in proc.stdout + proc.stderr for s in secrets.values())
 
