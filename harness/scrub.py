@@ -253,7 +253,9 @@ def _scrub_field(name: str, value: str, known: Known) -> str:
         return scrub_text(value, known)
     scrubbed = scrub_text(f"{name}={value}", known)
     head, sep, tail = scrubbed.partition("=")
-    return tail if sep and head == name else scrub_text(value, known) if scrubbed != f"{name}={value}" else value
+    return (
+        tail if sep and head == name else scrub_text(value, known) if scrubbed != f"{name}={value}" else value
+    )
 
 
 def scrub_uri(uri: str, known: Known = NO_KNOWN) -> str:

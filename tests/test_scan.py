@@ -49,7 +49,9 @@ def test_scan_flags_planted_keys_masked(tmp_path: Path) -> None:
 
 
 def test_identifiers_alone_are_reported_but_not_a_failure(tmp_path: Path) -> None:
-    (tmp_path / "headers.json").write_text('{"openai-project": "proj_' + "a1B2" * 6 + '"}\n', encoding="utf-8")
+    (tmp_path / "headers.json").write_text(
+        '{"openai-project": "proj_' + "a1B2" * 6 + '"}\n', encoding="utf-8"
+    )
     result = runner.invoke(app, ["scan", str(tmp_path)])
     assert result.exit_code == 0, result.stdout
     assert ": identifier openai-project-id: proj_*** (29 chars)" in result.stdout

@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ def _interaction(uri: str, body: object, headers: dict[str, Any] | None = None) 
     return yaml.safe_dump({"interactions": [{"request": request, "response": {"body": {"string": body}}}]})
 
 
-PLACEMENTS = {
+PLACEMENTS: dict[str, Callable[[str], str]] = {
     ".env": lambda s: f"# settings\nEXAMPLE={s}\n",
     "config.yaml": lambda s: yaml.safe_dump({"config": {"value": s}}),
     "body.json": lambda s: json.dumps({"messages": [{"content": s}]}),
@@ -67,7 +68,9 @@ def test_scan_finds_every_kind_in_every_placement(placement: str) -> None:
     """All samples at once (one per line), through the scanner's views and the shared detector."""
     content = PLACEMENTS[placement]("\n".join(sample for sample, _ in samples().values()))
     skipped: list[str] = []
-    found = {m.value for view in views(content, placement, skipped) for m in secret_spans(view, identifiers=False)}
+    found = {
+        m.value for view in views(content, placement, skipped) for m in secret_spans(view, identifiers=False)
+    }
     assert skipped == []
     missed = [kind for kind, (_, secret) in samples().items() if not any(secret in value for value in found)]
     assert missed == [], f"{placement}: {len(missed)} kind(s) missed: {missed[:10]}"
@@ -102,7 +105,9 @@ def _texts_on_disk(root: Path) -> list[str]:
                 out += [item, unquote(item)]
                 for run in re.findall(r"[A-Za-z0-9+/_-]{16,}={0,2}", item):
                     try:
-                        out.append(base64.b64decode(run + "=" * (-len(run) % 4), altchars=b"-_").decode("latin-1"))
+                        out.append(
+                            base64.b64decode(run + "=" * (-len(run) % 4), altchars=b"-_").decode("latin-1")
+                        )
                         out.append(base64.b64decode(run + "=" * (-len(run) % 4)).decode("latin-1"))
                     except (binascii.Error, ValueError):
                         continue
@@ -122,7 +127,9 @@ SOURCE = CASSETTES / "anthropic" / "pai__sonnet45_thinking_tool_use_roundtrip.ya
 def _response_with(body: bytes, sample_text: str) -> bytes:
     """The recorded stream with every sample in SSE comments: as text, as base64, between non-UTF-8
     bytes, and the key echoed masked the ways providers do."""
-    masked = f"Incorrect API key provided: {KEY[:6]}*****{KEY[-4:]}; {KEY[:10]}\u2026{KEY[-3:]}; ***{KEY[-4:]}"
+    masked = (
+        f"Incorrect API key provided: {KEY[:6]}*****{KEY[-4:]}; {KEY[:10]}\u2026{KEY[-3:]}; ***{KEY[-4:]}"
+    )
     comments = [
         f": {sample_text}".encode(),
         b": " + base64.b64encode(sample_text.encode()),
@@ -154,7 +161,14 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     with FakeProvider(calls, echo_credentials=True) as fake:
         base = "http://canary:" + PASSWORD + f"@127.0.0.1:{fake.port}/{path}?{query}"
         command = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "record"]
-        args = ["--provider", "anthropic", "--history", str(write_history(tmp_path / "inputs")), "--out", str(out)]
+        args = [
+            "--provider",
+            "anthropic",
+            "--history",
+            str(write_history(tmp_path / "inputs")),
+            "--out",
+            str(out),
+        ]
         proc = subprocess.run(
             [*command, *args, "--params", str(params), "--base-url", base, "--retries", "0"],
             cwd=tmp_path / "work",
@@ -183,5 +197,7 @@ def test_scrubber_gzip_and_binary_bodies_leak_no_kind() -> None:
             Known.of([KEY]),
         )
         text = json.dumps(clean, default=lambda b: b.decode("latin-1"))  # pyright: ignore[reportUnknownLambdaType, reportUnknownMemberType]
-        leaked = sorted(k for k, (_, secret) in found.items() if secret in text or json.dumps(secret)[1:-1] in text)
+        leaked = sorted(
+            k for k, (_, secret) in found.items() if secret in text or json.dumps(secret)[1:-1] in text
+        )
         assert leaked == []
