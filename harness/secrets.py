@@ -111,10 +111,14 @@ def _allowed(rule: Rule, text: str, secret: str, whole: str, start: int, end: in
     return False
 
 
-def _matches(rule: Rule, text: str) -> Iterator[SecretMatch]:
-    for m in rule.pattern.finditer(text):
+def _matches(rule: Rule, text: str, data: bytes) -> Iterator[SecretMatch]:
+    """Matches of ``rule``, run on ``data`` (``text`` in UTF-8, encoded once for every rule)."""
+    for m in rule.pattern.finditer(data):
         group = rule.secret_group or next((g for g in range(1, m.re.groups + 1) if m.group(g)), 0)
         start, end = m.span(group)
+        if len(data) != len(text):  # not ASCII: byte offsets to character offsets
+            start = len(data[:start].decode("utf-8", errors="replace"))
+            end = start + len(data[m.span(group)[0] : m.span(group)[1]].decode("utf-8", errors="replace"))
         value = text[start:end]
         if not value or not _ALNUM.search(value.replace(REDACTED_MARK, "")):
             continue  # nothing left once the scrubber's own marker is taken out
@@ -126,7 +130,8 @@ def _matches(rule: Rule, text: str) -> Iterator[SecretMatch]:
             continue
         if _inside_blob(text, start, end):
             continue
-        if _allowed(rule, text, value, m.group(0), start, end):
+        whole = bytes(m.group(0)).decode("utf-8", errors="replace")
+        if _allowed(rule, text, value, whole, start, end):
             continue
         yield SecretMatch(rule.id, rule.prefix, start, end, value, rule.cls)
 
@@ -136,13 +141,14 @@ def secret_spans(text: str, *, identifiers: bool = True) -> list[SecretMatch]:
     if not text.isascii():
         text = _SURROGATE.sub("\ufffd", text)  # RE2 takes UTF-8: a lone surrogate (a non-UTF-8 byte) is
     lower = text.lower()  # one replacement character, so every position stays where it was
+    data = text.encode("utf-8")
     found: list[SecretMatch] = []
     for rule in load_rules():
         if rule.cls == "identifier" and not identifiers:
             continue
         if rule.keywords and not any(k in lower for k in rule.keywords):
             continue
-        found += _matches(rule, text)
+        found += _matches(rule, text, data)
     return found
 
 
