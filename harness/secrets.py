@@ -136,8 +136,13 @@ def _matches(rule: Rule, text: str, data: bytes) -> Iterator[SecretMatch]:
         yield SecretMatch(rule.id, rule.prefix, start, end, value, rule.cls)
 
 
-def secret_spans(text: str, *, identifiers: bool = True) -> list[SecretMatch]:
-    """Every match of every rule, overlaps included (what a scrubber must remove)."""
+def secret_spans(text: str, *, identifiers: bool = True, path: str | None = None) -> list[SecretMatch]:
+    """Every match of every rule, overlaps included (what a scrubber must remove).
+
+    ``path`` names the file ``text`` comes from: a rule that gitleaks limits to some files
+    (a password field in ``.tf`` files) then runs only on those. Without a path (a recorded
+    body about to be written) every rule runs: the scrubber errs towards removing.
+    """
     if not text.isascii():
         text = _SURROGATE.sub("\ufffd", text)  # RE2 takes UTF-8: a lone surrogate (a non-UTF-8 byte) is
     lower = text.lower()  # one replacement character, so every position stays where it was
@@ -148,17 +153,19 @@ def secret_spans(text: str, *, identifiers: bool = True) -> list[SecretMatch]:
             continue
         if rule.keywords and not any(k in lower for k in rule.keywords):
             continue
+        if path is not None and rule.path is not None and not rule.path.search(path):
+            continue
         found += _matches(rule, text, data)
     return found
 
 
-def find_secrets(text: str, *, account_ids: bool = False) -> list[SecretMatch]:
+def find_secrets(text: str, *, account_ids: bool = False, path: str | None = None) -> list[SecretMatch]:
     """Every secret in ``text`` (and identifiers when asked), left to right, no overlaps.
 
     At one position the first rule wins (the harness's named kinds before gitleaks' generic ones).
     """
     rank = {r.id: (r.id in _GENERIC, i) for i, r in enumerate(load_rules())}
-    spans = secret_spans(text, identifiers=account_ids)
+    spans = secret_spans(text, identifiers=account_ids, path=path)
     out: list[SecretMatch] = []
     end = -1
     for match in sorted(spans, key=lambda m: (m.start, rank[m.kind], -m.end)):

@@ -68,7 +68,7 @@ def mask(secret: str) -> str:
 
 
 def _findings(text: str, path: str, line: int) -> Iterator[Finding]:
-    for m in find_secrets(text, account_ids=True):
+    for m in find_secrets(text, account_ids=True, path=path):
         yield Finding(path, line + text.count("\n", 0, m.start), m.kind, m.masked(), m.cls)
 
 

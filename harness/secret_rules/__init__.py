@@ -54,6 +54,7 @@ class Rule:
     boundary: str  # "", "left" or "both"
     cls: str  # "secret" or "identifier"
     allowlists: tuple[Allowlist, ...]
+    path: Any = None  # gitleaks' file-name condition (``.tf``, ``nuget.config``...): RE2, or None
 
 
 def _text(name: str) -> str:
@@ -88,6 +89,7 @@ def _rules(name: str, origin: str) -> list[Rule]:
                 boundary=str(raw.get("boundary", "")),
                 cls=str(raw.get("class", "secret")),
                 allowlists=tuple(_allowlist(a) for a in allow),
+                path=compile_re2(str(raw["path"])) if "path" in raw else None,
             )
         )
     return out
