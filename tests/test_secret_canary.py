@@ -142,7 +142,9 @@ def _response_with(body: bytes, sample_text: str) -> bytes:
 def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     found = samples()
     secrets = {kind: secret for kind, (_, secret) in found.items()}
-    joined = " ; ".join(sample for sample, _ in found.values())
+    # The trailing "KEY-----" closes the PEM block a sample opens, so that the private-key rule's
+    # match cannot run on into the next placement and hide it (each line must be scrubbed on its own).
+    joined = " ; ".join(sample for sample, _ in found.values()) + " KEY-----"
     for sub in ("tmp", "home", "work", "inputs"):
         (tmp_path / sub).mkdir()
     params = tmp_path / "inputs" / "params.json"  # the test's own inputs hold the samples: not searched
