@@ -248,29 +248,27 @@ def _scrub_body(body: Any, known: Known) -> Any:
 
 
 def _scrub_field(name: str, value: str, known: Known) -> str:
-    """A query value or path segment, judged with its name in front (a rule may need ``name=``)."""
-    if not name:
-        return scrub_text(value, known)
-    scrubbed = scrub_text(f"{name}={value}", known)
+    """A query value, judged with its name in front (a rule may need ``name=``); REDACTED whole
+    when the secret found reaches into the name."""
+    joined = f"{name}={value}"
+    scrubbed = scrub_text(joined, known)
+    if scrubbed == joined:
+        return value
     head, sep, tail = scrubbed.partition("=")
-    return (
-        tail if sep and head == name else scrub_text(value, known) if scrubbed != f"{name}={value}" else value
-    )
+    return tail if sep and head == name else REDACTED
 
 
 def scrub_uri(uri: str, known: Known = NO_KNOWN) -> str:
-    """The URL without userinfo, with every path segment and query value checked, whatever its name."""
+    """The URL without userinfo, its path and every query value checked, whatever their names."""
     parts = urlsplit(uri)
     if "@" in parts.netloc:  # user:pass@host never reaches disk
         known = known | credentials_sent({}, uri)
         parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
-    segments = parts.path.split("/")
-    for i, segment in enumerate(segments):
-        plain = unquote(segment)
-        scrubbed = scrub_text(plain, known)
-        if scrubbed != plain:
-            segments[i] = quote(scrubbed, safe=":@!$&'()*+,;=-._~")
-    parts = parts._replace(path="/".join(segments), fragment=scrub_text(parts.fragment, known))
+    path = unquote(parts.path)  # a key in the path (a proxy that takes it there), percent-encoded or not
+    scrubbed = scrub_text(path, known)
+    if scrubbed != path:
+        parts = parts._replace(path=quote(scrubbed, safe="/:@!$&'()*+,;=-._~"))
+    parts = parts._replace(fragment=scrub_text(parts.fragment, known))
     if not parts.query:
         return urlunsplit(parts)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
