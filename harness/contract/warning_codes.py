@@ -145,7 +145,7 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "reject", "a reasoning item with no output item after it; dropped"
     ),
     Code.REASONING_NO_ID: CodeInfo(
-        "degrade", "reasoning without a provider item id cannot be replayed; dropped"
+        "policy", "a reasoning item id that is not the provider's own; the item is sent without an id"
     ),
     Code.RESPONSE_PIECES_JOINED: CodeInfo(
         "policy", "messages that are pieces of one response share one results window"

@@ -147,6 +147,38 @@ def field_reasoning_interrupted() -> Body:
     ]
 
 
+@scenario("thinking", "signature-openai-responses", "tools", "tools-given", "field-report")
+def field_reasoning_without_item_id() -> Body:
+    """Responses reasoning kept from a client that stores no item ids (none, or a proxy's non-rs_ id): sent with its encrypted content and without id."""
+    # openai/codex never serialises the id of its Reasoning and Message items and replays
+    # every reasoning item with its encrypted_content (codex-rs/protocol/src/models.rs); a
+    # proxy may hand out ids of its own. Issue 24: such reasoning is sent, only its id is not.
+    seed = "field-reasoning-without-item-id"
+    ls = call(fake_id("call_", seed, 30), "bash", {"command": "ls"}, fake_id("fc_", seed, 50))
+    params = CallParams(
+        model="gpt-5", max_tokens=2048, thinking=ThinkingParams(enabled=True, effort="low"), tools=[BASH]
+    )
+    return params, [
+        user("Which files are in the workspace?"),
+        assistant(
+            thinking("**Listing the files**", "gpt-5"),
+            signature(fake_encrypted(seed + "-1"), "openai-responses", "gpt-5"),
+            ls,
+            stop="tool_use",
+            usage=usage(60, 40, reasoning=24),
+        ),
+        result(ls, "README.md\nsrc"),
+        assistant(
+            thinking("**Summing up**", "gpt-5", id="reasoning_1"),
+            signature(fake_encrypted(seed + "-2"), "openai-responses", "gpt-5", id="reasoning_1"),
+            "There are two entries: README.md and src.",
+            stop="stop",
+            usage=usage(120, 30, reasoning=12),
+        ),
+        user("Thanks."),
+    ]
+
+
 # A synthetic 8x8 mid-gray baseline JPEG (159 bytes, written by hand: one DC-only block),
 # labelled with the non-standard ``image/jpg``: the bytes are JPEG, only the label is off.
 JPG_LABELLED_JPEG = (
