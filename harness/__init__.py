@@ -6,6 +6,7 @@ CLI and for a target's own package.
 
     from harness import AssistantMessage, CallParams, get_target, run_invariants
     report = run_invariants(history, CallParams(model="claude-sonnet-4-5"), target=get_target("my-cli"))
+    model = params.model or default_model("anthropic")   # the model the reference sends by default
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     )
     from harness.oracles import validate
     from harness.params import CallParams, ThinkingParams, ToolSpec
+    from harness.providers import default_model
     from harness.rules import check_body
     from harness.scenarios import Scenario, get_scenario, load_scenarios
     from harness.targets import available_targets, get_target
@@ -91,6 +93,7 @@ _EXPORTS: dict[str, str] = {
     ),
     **dict.fromkeys(("Scenario", "get_scenario", "load_scenarios"), "harness.scenarios"),
     "validate": "harness.oracles",
+    "default_model": "harness.providers",
     "check_body": "harness.rules",
 }
 #: Submodules that are part of the public surface (``harness.kit``: the target kit, docs/writing-a-target.md).
@@ -139,6 +142,7 @@ __all__ = [
     "Violation",
     "available_targets",
     "check_body",
+    "default_model",
     "dumps_history",
     "get_scenario",
     "get_target",

@@ -15,7 +15,7 @@ Each test id reads ``provider-case-check``; the checks are the audit's own
 - ``test_stream_endings``: the I3 probes (an HTTP 500, an empty stream) once per provider;
 - ``test_generated``: hypothesis histories (``harness.strategies``) through one check
   each, shrunk to a minimal failing history, kept in the example database when the
-  active profile has one (the ``deep`` profile; see the README for a shared database);
+  active profile has one (``harness-deep``; see the README for a shared database);
 - ``test_cassette``: every bundled real recording replayed through the target's parser
   (``replay``, ``replay-chunks``, ``replay-vs-reference``);
 - ``test_request_golden``: the target's request body for every scenario, a JSON golden
@@ -52,8 +52,10 @@ from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.contract.target import Target
 from harness.data_paths import cassettes_dir
 from harness.goldens import GoldenJSON
+from harness.kit.netguard import offline
 from harness.model import HistoryEvent
 from harness.params import CallParams
+from harness.pytest_plugin import harness_profile
 from harness.scenarios import Scenario, load_scenarios
 from harness.strategies import histories
 from harness.targets import TargetError, get_target
@@ -134,7 +136,9 @@ class TargetConformance:
         runner = _runner()
         if runner.probe is None:
             pytest.skip(runner.missing or "the stream-ending probes are unavailable")
-        judge(runner.probe(harness_case.provider, target), self.fail_on)
+        with offline(target.name):
+            outcome = runner.probe(harness_case.provider, target)
+        judge(outcome, self.fail_on)
 
     def test_generated(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         """Hypothesis histories through every request check at once (one draw serves all of them),
@@ -144,6 +148,7 @@ class TargetConformance:
         judged: set[str] = set()
 
         @settings(
+            parent=harness_profile(),
             suppress_health_check=[
                 HealthCheck.too_slow,
                 HealthCheck.data_too_large,
@@ -175,9 +180,10 @@ class TargetConformance:
         target = _plan(type(self), request.config).target
         scenario = load_scenarios()[harness_case.subject]
         try:
-            rendered = target.render(
-                harness_case.provider, scenario.history, scenario.params_for(harness_case.provider)
-            )
+            with offline(target.name):  # the other tests go offline through harness.audit.checks
+                rendered = target.render(
+                    harness_case.provider, scenario.history, scenario.params_for(harness_case.provider)
+                )
         except NotImplementedError as exc:
             pytest.skip(f"unsupported: {exc}")
         golden = {"body": rendered.body, "warnings": [str(w) for w in rendered.warnings]}

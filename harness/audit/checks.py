@@ -19,6 +19,7 @@ from harness.audit.replay_summary import compare, summarize
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult
 from harness.contract.target import Target
+from harness.kit.netguard import OfflineGuard, offline
 
 __all__ = ["CHUNK_SIZE", "REPLAY_CHECKS", "REQUEST_CHECKS", "check_replay", "check_request"]
 
@@ -32,6 +33,14 @@ def _raised(exc: Exception) -> str:
     return f"raised {type(exc).__name__}: {exc}".splitlines()[0]
 
 
+def _offline_verdict(record: Record, guard: OfflineGuard, check: str) -> Record:
+    """A target that reached for the network fails ``check`` with the guard's one line (host and
+    target named), even when the code under audit swallowed the refusal and carried on."""
+    if guard.attempts:
+        record.checks[check] = Outcome.fail(guard.attempts[0])
+    return record
+
+
 def check_request(
     target: Target,
     provider: str,
@@ -39,7 +48,15 @@ def check_request(
     runner: InvariantRunner,
     only: Sequence[str] = REQUEST_CHECKS,
 ) -> Record:
-    """Render ``case`` and run the checks in ``only`` (all request checks by default) on it."""
+    """Render ``case`` and run the checks in ``only`` (all request checks by default) on it, offline."""
+    with offline(target.name) as guard:
+        record = _check_request(target, provider, case, runner, only)
+    return _offline_verdict(record, guard, "render")
+
+
+def _check_request(
+    target: Target, provider: str, case: RequestCase, runner: InvariantRunner, only: Sequence[str]
+) -> Record:
     record = Record(provider, case.case, case.kind, case.size)
     params = case.params_for(provider)
     chosen = [name for name in REQUEST_CHECKS if name in only]
@@ -86,6 +103,13 @@ def _replay_kind(line: str, target: Json, reference: Json) -> Kind:
 
 
 def check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
+    """Replay one recorded call through the target, whole and chunked, offline."""
+    with offline(target.name) as guard:
+        record = _check_replay(target, case, reference)
+    return _offline_verdict(record, guard, "replay")
+
+
+def _check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
     record = Record(case.provider, case.case, "cassette", case.size)
     try:
         whole = target.replay(case.provider, case.exchange)

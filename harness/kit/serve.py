@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from harness.contract.target import Target
 from harness.kit import protocol
+from harness.kit.netguard import offline
 
 __all__ = ["main", "serve"]
 
@@ -38,7 +39,10 @@ def serve(target: Target, requests: TextIO, replies: TextIO) -> None:
         if not line.strip():
             continue
         try:
-            reply = _answer(target, json.loads(line))
+            with offline(str(target.name)) as guard:
+                reply = _answer(target, json.loads(line))
+            if guard.attempts:  # the code under audit swallowed the refusal: still a failure
+                reply = {"ok": False, "kind": "error", "error": f"NetworkBlocked: {guard.attempts[0]}"}
         except NotImplementedError as exc:
             reply = {"ok": False, "kind": "unsupported", "error": str(exc)}
         except Exception as exc:  # reported to the harness, which decides what a failure means

@@ -17,8 +17,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from harness.params import CallParams
-from harness.providers import PROVIDERS
+from harness.contract.providers import PROVIDERS
 
 __all__ = ["diff_command", "record_command", "scan_command"]
 
@@ -53,6 +52,7 @@ def record_command(
 ) -> None:
     """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var)."""
     from harness.codec import HistoryError, load_history
+    from harness.params import CallParams
     from harness.params_io import load_params
     from harness.record.client import RecordHTTPError, RetryPolicy
     from harness.record.endpoints import MissingKeyError, api_key_for
