@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
 from harness.rules.common import COMMON_RULES
@@ -51,7 +52,13 @@ def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
 
 
 def check_body(provider: str, body: dict[str, Any], *, wire: str | None = None) -> list[RuleFinding]:
-    """Every rule of the provider (on this wire) applied to ``body``; the body is not modified."""
+    """Every rule of the provider (on this wire) applied to ``body``; the body is not modified.
+
+    The body is read as the provider's parser reads it, through the schema oracle's own
+    ``normalise_body`` (Gemini's two spellings of field names), so a rule and the oracle
+    never disagree about what a body says.
+    """
     target = _target(provider, wire)
+    body = normalise_body(provider, body)
     model = body.get("model") if isinstance(body.get("model"), str) else None
     return [f for rule in rules_for(provider, wire=wire) for f in rule.check(target, body, model)]
