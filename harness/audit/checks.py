@@ -1,7 +1,8 @@
 """The audit's own checks: a case renders, a cassette replays (whole, chunked, like the reference).
 
 ``render`` fails when the target raises for a valid history; every other request check
-then skips. ``replay`` demands what DESIGN asks of an output adapter (one final message
+then skips. A declared refusal (``TargetRefusal``) is reported as one: ``policy``, or
+``reject`` when the target cites the provider's 4xx, never as a crash. ``replay`` demands what DESIGN asks of an output adapter (one final message
 with usage and a stop reason consistent with the errors and tool calls);
 ``replay-chunks`` that chunk boundaries change nothing; ``replay-vs-reference`` that the
 text, thinking, signatures, tool calls, stop reason and token counts agree with the
@@ -18,7 +19,7 @@ from harness.audit.model import Json, Outcome, Record
 from harness.audit.replay_summary import compare, summarize
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult
-from harness.contract.target import Target
+from harness.contract.target import Target, TargetRefusal, refusal_kind
 
 __all__ = ["CHUNK_SIZE", "REPLAY_CHECKS", "REQUEST_CHECKS", "check_replay", "check_request"]
 
@@ -48,6 +49,9 @@ def check_request(
     except NotImplementedError as exc:
         record.checks = {name: Outcome.skip(f"unsupported: {exc}") for name in chosen}
         return record
+    except TargetRefusal as refusal:  # declared on purpose: reported as such, never a crash
+        record.checks = {name: Outcome.skip(f"the target refused this input: {refusal}") for name in chosen}
+        record.checks["render"] = Outcome.fail(f"refused: {refusal}", kind=refusal_kind(refusal))
     except Exception as exc:
         record.checks = {name: Outcome.skip("the history did not render") for name in chosen}
         record.checks["render"] = Outcome.fail(_raised(exc))
