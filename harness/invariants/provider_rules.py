@@ -17,6 +17,8 @@ __all__ = ["RULE_INVARIANT", "rule_violations"]
 #: Which invariant reports each rule (tool pairing and ids: I7; conversation shape: I8; syntax: I12).
 RULE_INVARIANT: dict[str, str] = {
     "empty-conversation": "I8",
+    "system-text-once": "I8",
+    "chat-no-empty-arrays": "I8",
     "tool-name-syntax": "I12",
     "anthropic-tool-use-answered": "I7",
     "anthropic-tool-result-has-use": "I7",
