@@ -79,6 +79,7 @@ class Code(StrEnum):
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
     TOOL_RESULT_MISSING = "tool-result-missing"
     TOOL_RESULT_ORPHAN = "tool-result-orphan"
+    TOOL_RESULT_AFTER_TEXT = "tool-result-after-text"
     TOOL_RESULTS_MOVED = "tool-results-moved"
     TOOL_RESULTS_REORDERED = "tool-results-reordered"
     TOOL_SCHEMA_DEGRADED = "tool-schema-degraded"
@@ -235,6 +236,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.TOOL_RESULT_ORPHAN: CodeInfo(
         "reject", "a result answering no call of the preceding assistant turn dropped"
+    ),
+    Code.TOOL_RESULT_AFTER_TEXT: CodeInfo(
+        "reject", "a result recorded after a later assistant turn moved up next to its call"
     ),
     Code.TOOL_RESULTS_MOVED: CodeInfo(
         "degrade", "user content between calls and their results moved after the results"
