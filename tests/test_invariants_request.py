@@ -614,3 +614,28 @@ def test_i7_pairs_gemini_calls_without_ids_by_position_and_name() -> None:
     assert in_order and all("not sent" in v.reason for v in in_order), in_order  # ids lost, pairing fine
     swapped = found(history, CallParams(), "gemini", "I7", Mutant(body=_gemini_without_ids(True)))
     assert any("not answered one by one, in order, by name" in v.reason for v in swapped), swapped
+
+
+def _invent_not_executed(_provider: str, body: dict[str, Any]) -> None:
+    """What the adapters did before: the real result replaced by an invented "not executed" error."""
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace("42 passed in 3.1s", "Tool call was not executed.")
+        if isinstance(value, list):
+            return [walk(v) for v in cast(list[Any], value)]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in cast(dict[str, Any], value).items()}
+        return value
+
+    body.update(walk(body))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i7_catches_a_real_result_replaced_by_an_invented_one(provider: str) -> None:
+    scenario = load_scenarios()["field_result_after_text"]
+    params = scenario.params_for(provider)
+    assert found(list(scenario.history), params, provider, "I7", REFERENCE) == []
+    violations = found(list(scenario.history), params, provider, "I7", Mutant(body=_invent_not_executed))
+    replaced = [v for v in violations if "real result (message 3)" in v.reason]
+    assert replaced and all(v.kind == "degrade" for v in replaced), violations

@@ -78,3 +78,9 @@ def test_the_audit_reports_usage_invented_for_an_empty_response(provider: str) -
         (k, d) for k, d in zip(outcome.kinds, outcome.details, strict=True) if "usage.input_tokens" in d
     ]
     assert invented and all(k == "degrade" for k, _ in invented), outcome
+
+
+def test_sse_lines_end_only_at_line_ends() -> None:
+    """U+0085 and U+2028 inside a JSON string are text, not line ends (str.splitlines would split there)."""
+    body = 'data: {"text": "a\u0085b\u2028c", "usage": {"output_tokens": 1}}\n\n'.encode()
+    assert carried_token_counts(body) == [1]

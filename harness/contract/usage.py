@@ -16,12 +16,14 @@ not judged.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, cast
 
 from harness.model import Usage
 
 __all__ = ["carried_token_counts", "invented_usage"]
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
 _COUNTS = (
     "input_tokens",
     "output_tokens",
@@ -41,7 +43,8 @@ def _documents(body: bytes) -> list[Any] | None:
     except ValueError:
         pass
     docs: list[Any] = []
-    for line in text.splitlines():
+    lines = _LINE_END.split(text)  # SSE line ends only: str.splitlines also splits on U+0085, U+2028
+    for line in lines:
         if not line.startswith("data:"):
             continue
         data = line[5:].strip()
@@ -51,7 +54,7 @@ def _documents(body: bytes) -> list[Any] | None:
             docs.append(json.loads(data))
         except ValueError:
             continue  # a cut event: the rest of the stream still counts
-    return docs if docs or any(line.startswith(("data:", "event:")) for line in text.splitlines()) else None
+    return docs if docs or any(line.startswith(("data:", "event:")) for line in lines) else None
 
 
 def _counts(value: Any, key: str, out: list[int]) -> None:

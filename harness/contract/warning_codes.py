@@ -48,6 +48,7 @@ class Code(StrEnum):
     ROLES_MERGED = "roles-merged"
     SIGNATURE_INVALID = "signature-invalid"
     SYSTEM_AS_USER = "system-as-user"
+    SYSTEM_DUPLICATE = "system-duplicate"
     SYSTEM_HOISTED = "system-hoisted"
     TEMPERATURE_CLAMPED = "temperature-clamped"
     TEMPERATURE_DROPPED = "temperature-dropped"
@@ -159,6 +160,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.SYSTEM_AS_USER: CodeInfo(
         "reject", "the model rejects a system instruction; system text sent in the first user turn"
+    ),
+    Code.SYSTEM_DUPLICATE: CodeInfo(
+        "policy", "a system text already in the system prompt sent once, not twice"
     ),
     Code.SYSTEM_HOISTED: CodeInfo(
         "policy", "a system message after the conversation started joins the system prompt"

@@ -134,10 +134,18 @@ def prepare(
     for index, event in enumerate(history):
         if isinstance(event, SystemMessage):
             for pidx, part in enumerate(event.parts):
-                if part.text.strip():
-                    system.append((index, part.text))
-                else:
+                if not part.text.strip():
                     warnings.add(index, pidx, "text", Code.EMPTY_TEXT, "empty system text dropped")
+                elif any(part.text.strip() == text.strip() for _, text in system):
+                    warnings.add(
+                        index,
+                        pidx,
+                        "text",
+                        Code.SYSTEM_DUPLICATE,
+                        "system text already in the system prompt; sent once (rule system-text-once)",
+                    )
+                else:
+                    system.append((index, part.text))
             if seen_conversation:
                 warnings.add(
                     index,
