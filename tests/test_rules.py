@@ -135,6 +135,9 @@ VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
      "system-text-once", "input/0"),
     ("gemini-system-twice", "gemini", _set(["systemInstruction"], {"parts": [{"text": "be brief"}, {"text": "be brief"}]}),
      "system-text-once", "systemInstruction/1"),
+    ("gemini-call-not-answered", "gemini", lambda b: b["contents"].extend([
+        {"role": "model", "parts": [{"functionCall": {"name": "weather.get:v1", "args": {}}}]},
+        {"role": "user", "parts": [{"text": "and now?"}]}]), "gemini-function-calls-answered", "contents/2"),
     ("chat-tool-name-too-long", "openai-chat", _set(["tools", 0, "function", "name"], "x" * 65),
      "tool-name-syntax", "tools/0/function/name"),
     ("openrouter-tool-name-dot", "openrouter", _set(["tools", 0, "function", "name"], "a.b"),
@@ -160,6 +163,13 @@ VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
 
 # Bodies the APIs accept that a naive rule would flag (each seen accepted in traffic/).
 ACCEPTED: list[tuple[str, str, Mutate]] = [
+    ("gemini-calls-in-two-model-contents-answered-together", "gemini", lambda b: b["contents"].extend([
+        {"role": "model", "parts": [{"functionCall": {"name": "weather.get:v1", "args": {}}}]},
+        {"role": "model", "parts": [{"function_call": {"name": "weather.get:v1", "args": {"x": 1}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "weather.get:v1", "response": {}}},
+                                   {"function_response": {"name": "weather.get:v1", "response": {}}}]}])),
+    ("gemini-request-ends-on-the-call", "gemini", lambda b: b["contents"].append(
+        {"role": "model", "parts": [{"functionCall": {"name": "weather.get:v1", "args": {}}}]})),
     ("anthropic-empty-tools-no-evidence", "anthropic", _set(["tools"], [])),
     ("responses-empty-tools-no-evidence", "openai-responses", _set(["tools"], [])),
     ("openrouter-empty-tools-no-evidence", "openrouter", _set(["tools"], [])),

@@ -32,6 +32,7 @@ RULE_INVARIANT: dict[str, str] = {
     "responses-call-id-length": "I7",
     "responses-reasoning-followed": "I8",
     "gemini-mime-type": "I12",
+    "gemini-function-calls-answered": "I7",
 }
 
 
