@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from harness.contract.kinds import KINDS, Kind
     from harness.contract.rendered import Rendered, RenderWarning
     from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
-    from harness.contract.target import Target, TargetError
+    from harness.contract.target import Target, TargetError, TargetRefusal
     from harness.invariants import INVARIANTS, CheckReport, Invariant, Violation, run_invariants
     from harness.model import (
         AnyPart,
@@ -86,7 +86,7 @@ _EXPORTS: dict[str, str] = {
         "harness.contract.results",
     ),
     "Exchange": "harness.contract.exchange",
-    **dict.fromkeys(("Target", "TargetError"), "harness.contract.target"),
+    **dict.fromkeys(("Target", "TargetError", "TargetRefusal"), "harness.contract.target"),
     **dict.fromkeys(("available_targets", "get_target"), "harness.targets"),
     **dict.fromkeys(
         ("INVARIANTS", "CheckReport", "Invariant", "Violation", "run_invariants"), "harness.invariants"
@@ -125,6 +125,7 @@ __all__ = [
     "SystemMessage",
     "Target",
     "TargetError",
+    "TargetRefusal",
     "TaskMetadataEvent",
     "TextDelta",
     "TextPart",

@@ -49,7 +49,7 @@ from harness.audit.invariant_checks import InvariantRunner, load_runner
 from harness.audit.model import Outcome
 from harness.audit.run import reference_replay
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
-from harness.contract.target import Target
+from harness.contract.target import Target, TargetRefusal
 from harness.data_paths import cassettes_dir
 from harness.goldens import GoldenJSON
 from harness.kit.netguard import offline
@@ -186,6 +186,8 @@ class TargetConformance:
                 )
         except NotImplementedError as exc:
             pytest.skip(f"unsupported: {exc}")
+        except TargetRefusal as refusal:  # declared unsupported: no body to compare (the audit reports it)
+            pytest.skip(f"refused: {refusal}")
         golden = {"body": rendered.body, "warnings": [str(w) for w in rendered.warnings]}
         assert golden == snapshot.use_extension(TargetGoldens)
 

@@ -104,7 +104,7 @@ def test_a_broken_target_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyP
     result = runner.invoke(app, args)
     assert result.exit_code == 1, result.output
     assert "I1 developer-degradation: " in result.stdout
-    assert "anthropic message 1: developer text (part 0) is missing from the request" in result.stdout
+    assert "anthropic message 1: developer text (part 0) is in no string of the request" in result.stdout
     assert "I13 no-silent-loss: " in result.stdout
 
 

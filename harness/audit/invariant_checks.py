@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered, canonical_json
-from harness.contract.target import Target
+from harness.contract.target import Target, TargetRefusal
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -104,6 +104,8 @@ class InvariantRunner:
             return check(history, params, provider, target, first)
         except NotImplementedError as exc:
             return Outcome.skip(f"unsupported: {exc}")
+        except TargetRefusal as refusal:  # declared on purpose: ``render`` reports it once
+            return Outcome.skip(f"the target refused this input: {refusal}")
         except Exception as exc:  # a crash in the target or the check is a finding
             return Outcome.fail(f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0])
 

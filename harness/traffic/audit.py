@@ -119,7 +119,7 @@ def _request_findings(
         TrafficFinding(
             f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status
         )
-        for f in check_body(provider, body, wire=wire)
+        for f in check_body(provider, body, wire=wire, host=urlsplit(call.uri).hostname)
     ]
     return found
 

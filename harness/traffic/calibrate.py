@@ -202,7 +202,7 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
     ]
     found += [
         Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
-        for f in check_body(route.provider, body, wire=route.wire)
+        for f in check_body(route.provider, body, wire=route.wire, host=urlsplit(call.uri).hostname)
         if f.kind == "reject"
     ]
     return found

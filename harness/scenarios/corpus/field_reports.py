@@ -216,3 +216,18 @@ def field_gemini3_tool_image() -> Body:
         assistant(shot, stop="tool_use", usage=usage(90, 12)),
         result(shot, "captured 1x1", images=[ImageURLPart(url=RED_PIXEL_PNG)]),
     ]
+
+
+@scenario("tools", "tools-given", "tool-single", "field-report")
+def field_result_after_text() -> Body:
+    """A tool call, then an assistant text turn (another response), then the call's real result: sent right after its call, never replaced by a "not executed" error."""
+    run = call("call_run_tests_1", "bash", {"command": "pytest -q"})
+    return CallParams(max_tokens=1024, tools=[BASH]), [
+        user("Run the test suite and tell me whether it passes."),
+        assistant(run, stop="tool_use", usage=usage(120, 18)),
+        # A UI that persists a progress note as its own assistant turn (litellm and LangChain
+        # keep the real result in this shape).
+        assistant("The tests are running; this can take a minute.", stop="stop", usage=usage(150, 12)),
+        result(run, "42 passed in 3.1s"),
+        user("Did they pass?"),
+    ]
