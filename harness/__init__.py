@@ -6,6 +6,7 @@ CLI and for a target's own package.
 
     from harness import AssistantMessage, CallParams, get_target, run_invariants
     report = run_invariants(history, CallParams(model="claude-sonnet-4-5"), target=get_target("my-cli"))
+    model = params.model or default_model("anthropic")   # the model the reference sends by default
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from harness.contract.kinds import KINDS, Kind
     from harness.contract.rendered import Rendered, RenderWarning
     from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
-    from harness.contract.target import Target, TargetError
+    from harness.contract.target import Target, TargetError, TargetRefusal
     from harness.invariants import INVARIANTS, CheckReport, Invariant, Violation, run_invariants
     from harness.model import (
         AnyPart,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     )
     from harness.oracles import validate
     from harness.params import CallParams, ThinkingParams, ToolSpec
+    from harness.providers import default_model
     from harness.rules import check_body
     from harness.scenarios import Scenario, get_scenario, load_scenarios
     from harness.targets import available_targets, get_target
@@ -84,13 +86,14 @@ _EXPORTS: dict[str, str] = {
         "harness.contract.results",
     ),
     "Exchange": "harness.contract.exchange",
-    **dict.fromkeys(("Target", "TargetError"), "harness.contract.target"),
+    **dict.fromkeys(("Target", "TargetError", "TargetRefusal"), "harness.contract.target"),
     **dict.fromkeys(("available_targets", "get_target"), "harness.targets"),
     **dict.fromkeys(
         ("INVARIANTS", "CheckReport", "Invariant", "Violation", "run_invariants"), "harness.invariants"
     ),
     **dict.fromkeys(("Scenario", "get_scenario", "load_scenarios"), "harness.scenarios"),
     "validate": "harness.oracles",
+    "default_model": "harness.providers",
     "check_body": "harness.rules",
 }
 #: Submodules that are part of the public surface (``harness.kit``: the target kit, docs/writing-a-target.md).
@@ -122,6 +125,7 @@ __all__ = [
     "SystemMessage",
     "Target",
     "TargetError",
+    "TargetRefusal",
     "TaskMetadataEvent",
     "TextDelta",
     "TextPart",
@@ -139,6 +143,7 @@ __all__ = [
     "Violation",
     "available_targets",
     "check_body",
+    "default_model",
     "dumps_history",
     "get_scenario",
     "get_target",

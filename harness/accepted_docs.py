@@ -20,7 +20,7 @@ from harness.contract.providers import PROVIDERS
 from harness.crosscheck import DIFFERENCES
 from harness.import_check import ALLOWLIST as IMPORT_ALLOWLIST
 from harness.jsondiff import JsonAllowance
-from harness.oracles.allowances import ALLOWANCES, OracleAllowance
+from harness.oracles.allowances import ALLOWANCES, DEFAULTS, FieldDefault, OracleAllowance
 
 __all__ = ["SOURCES", "Source", "render"]
 
@@ -40,8 +40,9 @@ SOURCES: tuple[Source, ...] = (
         "oracle",
         "harness/oracles/allowances.py",
         "an error of the schema (`spec`) or SDK (`sdk`) request oracle on a body; `where` is a regex "
-        "over the body path. Recorded evidence is re-checked by tests/test_calibration.py",
-        ALLOWANCES,
+        "over the body path. Recorded evidence is re-checked by tests/test_calibration.py. A `default` "
+        "entry is a field the API fills in when absent: the oracles judge the body with it filled in",
+        (*ALLOWANCES, *DEFAULTS),
     ),
     Source(
         "closed loop",
@@ -78,6 +79,12 @@ def _matcher(entry: Accepted) -> list[str]:
             lines.append(f"hosts: {', '.join(entry.hosts)}")
         if entry.models is not None:
             lines.append(f"models: `{entry.models}`")
+    elif isinstance(entry, FieldDefault):
+        lines.append(f"fills `{entry.key}` = `{entry.default!r}` on objects of type `{entry.kind}`")
+        if entry.role is not None:
+            lines.append(f"role: {entry.role}")
+        if entry.listed is not None:
+            lines.append(f"only when `{entry.listed}` is a list")
     elif isinstance(entry, JsonAllowance):
         lines.append(f"kind: {entry.kind}" + ("" if entry.accepts is None else ", when its predicate holds"))
         if entry.cassettes is not None:
@@ -87,13 +94,15 @@ def _matcher(entry: Accepted) -> list[str]:
 
 def _place(entry: Accepted) -> str:
     """``where`` as written: a path pattern in code, prose as is, the empty pattern named."""
-    if not isinstance(entry, OracleAllowance | JsonAllowance):
+    if not isinstance(entry, OracleAllowance | FieldDefault | JsonAllowance):
         return " ".join(entry.where.split())
     return f"`{entry.where}`" if entry.where else "the body itself (empty path)"
 
 
 def _label(source: Source, entry: Accepted) -> str:
-    return f"{source.name}: {entry.oracle}" if isinstance(entry, OracleAllowance) else source.name
+    if isinstance(entry, OracleAllowance):
+        return f"{source.name}: {entry.oracle}"
+    return f"{source.name}: default" if isinstance(entry, FieldDefault) else source.name
 
 
 def _rows() -> dict[str, list[tuple[Accepted, list[str]]]]:

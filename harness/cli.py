@@ -1,29 +1,32 @@
-"""The ``harness`` command line (pinned in DESIGN.md): render, scenarios, conformance."""
+"""The ``harness`` command line (pinned in DESIGN.md): render, scenarios, conformance.
+
+Starting it is cheap: this module and the command modules it registers import only typer
+and the light contract modules at top level; each command imports its machinery (pydantic
+models, the adapters, hypothesis, the oracles) in its own body, so ``harness --version``,
+``--help`` and ``render`` pay only for what they run (``tests/test_plugin_guest.py`` counts
+the modules ``import harness.cli`` loads).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import json
 import sys
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import orjson
 import typer
 
 from harness import cli_style
-from harness.codec import HistoryError, dumps_history, load_history
-from harness.contract.rendered import canonical_json
-from harness.inputs import InputError
-from harness.params import CallParams
-from harness.params_io import load_params
-from harness.providers import PROVIDERS
-from harness.targets import Target, TargetError, get_target
+from harness.contract.providers import PROVIDERS
 
 if TYPE_CHECKING:
     from harness.replay import Exchange
     from harness.stream.base import CallResult
+    from harness.targets import Target
 
 cli_style.install()
 app = typer.Typer(
@@ -31,6 +34,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain (click) help and usage errors: Typer's Rich help imports rich.markdown, markdown-it and
+    # pygments, 0.3 s of CPU on the 2-core machine, more than the whole start-up budget of
+    # ``harness --help`` (issue 22: <= 0.3 s); the text is the same, without boxes.
+    rich_markup_mode=None,
 )
 
 
@@ -63,6 +70,18 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+@contextlib.contextmanager
+def _offline(target: str) -> Generator[None]:
+    """Drive ``target`` with no network (``harness.kit.netguard``): an attempt the code under audit
+    swallowed still ends the command, in one line naming the host and the target (exit 1)."""
+    from harness.kit.netguard import offline
+
+    with offline(target) as guard:
+        yield
+    if guard.attempts:
+        _fail(guard.attempts[0], code=1)
+
+
 def _check_provider(provider: str) -> str:
     if provider not in PROVIDERS:
         _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
@@ -70,6 +89,8 @@ def _check_provider(provider: str) -> str:
 
 
 def _load_target(name: str, provider: str | None = None) -> Target:
+    from harness.targets import TargetError, get_target
+
     try:
         target = get_target(name)
     except TargetError as exc:
@@ -90,6 +111,11 @@ def render(
     ] = None,
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
+    from harness.codec import HistoryError, load_history
+    from harness.contract.rendered import canonical_json
+    from harness.params import CallParams
+    from harness.params_io import load_params
+
     _check_provider(provider)
     chosen = _load_target(target, provider)
     try:
@@ -100,7 +126,10 @@ def render(
     if model:
         call = call.model_copy(update={"model": model})
     try:
-        rendered = chosen.render(provider, events, call)
+        with _offline(target):
+            rendered = chosen.render(provider, events, call)
+    except typer.Exit:
+        raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line
         _fail(f"target '{target}' failed to render for {provider}: {type(exc).__name__}: {exc}", code=1)
     for warning in rendered.warnings:
@@ -123,6 +152,8 @@ def replay(
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
+    import orjson
+
     from harness.replay import ReplayInputError, replay_file, result_to_json
 
     if provider is not None:
@@ -135,12 +166,13 @@ def replay(
         return chosen.replay(provider_, exchange)
 
     try:
-        results = replay_file(
-            file,
-            provider,
-            replay=run,
-            on_note=lambda note: typer.echo(f"note: {note}", err=True),
-        )
+        with _offline(target):
+            results = replay_file(
+                file,
+                provider,
+                replay=run,
+                on_note=lambda note: typer.echo(f"note: {note}", err=True),
+            )
     except ReplayInputError as exc:
         _fail(str(exc))
     except typer.Exit:
@@ -168,6 +200,8 @@ def scenarios(
     ] = None,
 ) -> None:
     """List the scenario corpus, or print one scenario's history (or params)."""
+    from harness.codec import dumps_history
+    from harness.contract.rendered import canonical_json
     from harness.scenarios import get_scenario, load_scenarios
 
     if name is None:
@@ -202,7 +236,7 @@ def conformance(
 
     chosen = _load_target(target)
     providers = [_check_provider(p) for p in provider] if provider else list(chosen.providers())
-    with progress_bar("conformance") as advance:
+    with _offline(target), progress_bar("conformance") as advance:
         summary = run_conformance(providers, chosen, advance)
     if as_json:
         sys.stdout.write(json.dumps(summary.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
@@ -239,9 +273,12 @@ def check(
     """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
 
+    from harness.codec import HistoryError, load_history
     from harness.contract.kinds import parse_kinds
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report
+    from harness.params import CallParams
+    from harness.params_io import load_params
 
     console = Console(width=None if Console().is_terminal else 120, highlight=False)
     if list_invariants:
@@ -265,7 +302,8 @@ def check(
     # The history lives until exit: keep the collector from re-walking it on every pass
     # (on a 10k-line history that is a third of the run, and grows faster than linearly).
     gc.freeze()
-    report = run_invariants(events, call, target=chosen, providers=providers)
+    with _offline(target):
+        report = run_invariants(events, call, target=chosen, providers=providers)
     print_report(report, console)
     raise typer.Exit(1 if any(v.kind in fatal for v in report.violations) else 0)
 
@@ -310,6 +348,7 @@ from harness.audit.command import audit as audit_command  # noqa: E402  (see har
 @functools.wraps(audit_command)
 def _audit(*args: Any, **kwargs: Any) -> None:
     """Bad input met while loading (a hostile cassette) is one line and exit 2, never a traceback."""
+    from harness.inputs import InputError
     from harness.replay import ReplayInputError
 
     try:

@@ -16,9 +16,7 @@ from typing import Annotated
 
 import typer
 
-from harness.codec import dumps_history
-from harness.importer import PROVIDERS, import_request
-from harness.inputs import InputError, loads_json, read_text
+from harness.contract.providers import PROVIDERS
 
 __all__ = ["import_request_command"]
 
@@ -46,6 +44,11 @@ def import_request_command(
 ) -> None:
     """Read a recorded request body back into a canonical history (stdout, JSON Lines) and params
     (stderr or --params-out); name on stderr whatever the canonical model cannot represent."""
+    # The machinery loads only when the command runs (``harness --help`` stays cheap).
+    from harness.codec import dumps_history
+    from harness.importer import import_request
+    from harness.inputs import InputError, loads_json, read_text
+
     if provider not in PROVIDERS:
         _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
     source = str(body_file)

@@ -1,39 +1,92 @@
-"""pytest plugin (``pytest11`` entry point): hypothesis profiles shared by every suite using the harness.
+"""pytest plugin (``pytest11`` entry point): a good guest in any project that installs the harness.
 
-``default`` keeps a whole run well under five minutes on two cores and is derandomized,
-so CI sees the same examples every run (a red CI is a real regression, never a lucky
-draw); derandomized means no example database. ``deep`` draws fresh random examples at
-length (``pytest --hypothesis-profile=deep``) and keeps failing examples in hypothesis's
-example database: ``.hypothesis/`` by default, which xdist workers on one machine share,
-or a ``DirectoryBasedExampleDatabase`` at ``$HARNESS_EXAMPLE_DB`` (a path every worker
-and machine of a deep run can reach) so one machine's failure replays first on all.
+Installing the package activates this plugin in every pytest run of the host project, so it
+changes nothing the host can see and imports nothing heavy until the harness is used:
+
+- Hypothesis profiles are registered under the harness's own names, ``harness`` and
+  ``harness-deep``, and never loaded here; Hypothesis's ``default`` profile is never touched.
+  They are registered when a run names one (``--hypothesis-profile=harness-deep``), when a
+  harness property test asks for ``harness_profile()``, or by ``register_profiles()`` (this
+  repository's ``conftest.py`` then loads ``harness``). ``harness.testing``'s generated-history
+  tests take ``harness_profile()`` as their ``settings(parent=...)``: ``harness`` while
+  Hypothesis's ``default`` is loaded, else the profile the run chose by name, so an adopter
+  gets them without loading any profile globally.
+- ``harness`` keeps a whole run short on two cores and is derandomized, so CI sees the same
+  examples every run (a red CI is a real regression, never a lucky draw); derandomized
+  means no example database. ``harness-deep`` draws fresh random examples at length
+  (``pytest --hypothesis-profile=harness-deep``) and keeps failing examples in Hypothesis's
+  example database: ``.hypothesis/`` by default, which xdist workers on one machine share,
+  or a ``DirectoryBasedExampleDatabase`` at ``$HARNESS_EXAMPLE_DB`` (a path every worker
+  and machine of a deep run can reach) so one machine's failure replays first on all.
+- Module level imports only pytest and the standard library: the harness, Hypothesis,
+  pydantic and vcrpy load inside the hooks and fixtures that need them, i.e. when a test
+  uses a harness fixture or a harness option is given (``tests/test_plugin_guest.py``
+  counts the modules).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from hypothesis import HealthCheck, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+import pytest
 
-settings.register_profile(
-    "default",
-    max_examples=50,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "deep",
-    max_examples=5000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-if _shared := os.environ.get("HARNESS_EXAMPLE_DB"):
+if TYPE_CHECKING:
+    from hypothesis import settings as HypothesisSettings
+
+    from harness.record.played import PlayRegistry
+    from harness.targets import Target
+
+#: The harness's Hypothesis profiles (never Hypothesis's ``default``).
+PROFILES = ("harness", "harness-deep")
+
+
+def register_profiles() -> None:
+    """Register ``harness`` and ``harness-deep`` with Hypothesis; loads neither (idempotent)."""
+    from hypothesis import HealthCheck, settings
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
     settings.register_profile(
-        "deep", settings.get_profile("deep"), database=DirectoryBasedExampleDatabase(_shared)
+        "harness",
+        max_examples=50,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
     )
-settings.load_profile("default")
+    settings.register_profile(
+        "harness-deep",
+        max_examples=5000,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    if shared := os.environ.get("HARNESS_EXAMPLE_DB"):
+        settings.register_profile(
+            "harness-deep",
+            settings.get_profile("harness-deep"),
+            database=DirectoryBasedExampleDatabase(shared),
+        )
+
+
+def harness_profile() -> HypothesisSettings:
+    """The profile the harness's own property tests run under, without a global load: ``harness``
+    while Hypothesis's ``default`` is loaded, else the profile the run chose by name
+    (``--hypothesis-profile=harness-deep``, or one of the host's own built on it)."""
+    from hypothesis import settings
+
+    register_profiles()
+    current = settings.get_current_profile_name()
+    return settings.get_profile("harness" if current == "default" else current)
+
+
+@pytest.hookimpl(tryfirst=True, specname="pytest_configure")
+def pytest_configure_profiles(config: pytest.Config) -> None:
+    """A run that names a harness profile gets it registered before Hypothesis's plugin loads it."""
+    if config.getoption("hypothesis_profile", default=None) in PROFILES:
+        register_profiles()
 
 
 # ---------------------------------------------------------------- cassettes: --record-mode, harness_cassette, hygiene
@@ -45,18 +98,11 @@ settings.load_profile("default")
 # harness.record.played for why content-addressed); a test marked ``cassette_hygiene``
 # runs after all others and checks the committed cassettes against it.
 
-import contextlib  # noqa: E402
-import re  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+#: pytest-recording's ``--record-mode`` values (the same tuple as ``harness.record.RECORD_MODES``,
+#: spelled out so that adding the option imports nothing; a test keeps the two equal).
+RECORD_MODES = ("none", "once", "new_episodes", "all", "rewrite")
 
-import pytest  # noqa: E402
-
-from harness.record import RECORD_MODES  # noqa: E402
-from harness.record.played import PlayRegistry, install_tracking  # noqa: E402
-
-_REGISTRY = pytest.StashKey[PlayRegistry]()
+_REGISTRY = pytest.StashKey["PlayRegistry"]()
 _UNDO = pytest.StashKey[Any]()
 _DESELECTED = pytest.StashKey[list[int]]()
 
@@ -81,9 +127,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "(a path relative to the rootdir; default tests/cassettes/<module>/<test>.yaml)",
     )
     config.addinivalue_line("markers", "cassette_hygiene: runs after every other test of the session")
-    registry = PlayRegistry()
-    config.stash[_REGISTRY] = registry
-    config.stash[_UNDO] = install_tracking(registry)
     config.stash[_DESELECTED] = [0]
 
 
@@ -99,17 +142,36 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Hygiene checks need every other test's replays: run them last."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Hygiene checks need every other test's replays: run them last.
+
+    The play registry (and its wrapper around ``harness.replay.replay_exchange``) exists only
+    in a session that collected a test using it, so a host project's run never imports the
+    harness; it is installed before the first test runs, so it still sees every replay.
+    """
     last = [item for item in items if item.get_closest_marker("cassette_hygiene")]
     if last:
         items[:] = [item for item in items if item not in last] + last
+    tracked = {"harness_play_registry", "harness_defer_hygiene"}
+    if any(tracked & set(getattr(item, "fixturenames", ())) for item in items):
+        _registry(config)
+
+
+def _registry(config: pytest.Config) -> PlayRegistry:
+    """The session's play registry, created (and replay tracking installed) on first use."""
+    registry = config.stash.get(_REGISTRY, None)
+    if registry is None:
+        from harness.record.played import PlayRegistry, install_tracking
+
+        registry = config.stash[_REGISTRY] = PlayRegistry()
+        config.stash[_UNDO] = install_tracking(registry)
+    return registry
 
 
 @pytest.fixture(scope="session")
 def harness_play_registry(request: pytest.FixtureRequest) -> PlayRegistry:
     """Every recorded response replayed so far in this session (content-addressed)."""
-    return request.config.stash[_REGISTRY]
+    return _registry(request.config)
 
 
 @pytest.fixture(scope="session")
@@ -163,8 +225,6 @@ def harness_cassette(request: pytest.FixtureRequest, harness_play_registry: Play
 # ``uv run pytest --harness-target klaude-code``. The hook has its own name (``specname``)
 # so it can sit beside other ``pytest_addoption`` implementations in this module.
 
-from harness.targets import Target, TargetError, get_target  # noqa: E402
-
 
 @pytest.hookimpl(specname="pytest_addoption")
 def pytest_addoption_harness_target(parser: pytest.Parser) -> None:
@@ -184,6 +244,8 @@ def pytest_configure_harness_target(config: pytest.Config) -> None:
     name = str(config.getoption("harness_target", default="reference"))
     if name == "reference":
         return
+    from harness.targets import TargetError, get_target
+
     try:
         get_target(name)
     except TargetError as exc:
@@ -193,6 +255,8 @@ def pytest_configure_harness_target(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def harness_target(request: pytest.FixtureRequest) -> Target:
     """The target chosen with ``--harness-target`` (``reference`` by default)."""
+    from harness.targets import TargetError, get_target
+
     name = str(request.config.getoption("harness_target", default="reference"))
     try:
         return get_target(name)
@@ -326,18 +390,18 @@ def pytest_sessionfinish_hygiene(session: pytest.Session) -> None:
     config = session.config
     output = getattr(config, "workeroutput", None)
     if output is not None:  # an xdist worker: send the replays (and a deferred judgement) home
-        output[_PLAYED_OUT] = sorted(config.stash[_REGISTRY].played)
+        registry = config.stash.get(_REGISTRY, None)
+        output[_PLAYED_OUT] = sorted(registry.played) if registry is not None else []
         if _DEFERRED in config.stash:
             output[_HYGIENE_OUT] = config.stash[_DEFERRED]
         return
     merged = config.stash.get(_MERGED, None)
     if merged is None or merged.get("request") is None:
         return
-    from harness.record.played import unplayed
+    from harness.record.played import PlayRegistry, unplayed
 
     request = merged["request"]
-    registry = config.stash[_REGISTRY]
-    registry.played |= merged["played"]
+    registry = PlayRegistry(set(merged["played"]))  # the controller replays nothing itself
     root = None if request["root"] is None else Path(request["root"])
     missing = unplayed([Path(p) for p in request["cassettes"]], registry, root=root)
     merged["missing"] = missing

@@ -1,25 +1,51 @@
-"""Secrets never reach a file: deny-by-default headers, the ``key=`` query parameter, key-like strings.
+"""Secrets never reach a file: deny-by-default headers, credential query parameters, detected and known secrets.
 
 Used on every interaction before a cassette is written, by recording and by the
-conversion of third-party recordings alike.
+conversion of third-party recordings alike. Two sources of truth, both applied to every
+field (URL path segment, query value, body) and every encoding of it:
+
+- **what the detector finds** (``harness/secrets.py``), in the field as written and in its
+  decoded views: JSON string values (and SSE ``data:`` lines), percent-decoding, base64
+  runs, gzip, bytes that are not UTF-8;
+- **what the recorder knows** (``Known``): every credential it sent, from the environment,
+  the headers and the URL, redacted verbatim, JSON-escaped, percent-encoded, inside base64,
+  and in the masked forms providers echo back (``sk-abc…xyz``, ``***wxyz``, OpenAI's
+  ``sk-abc*****wxyz``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
+import os
 import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, cast
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlencode, urlsplit, urlunsplit
 
 from harness.inputs import InputError, gunzip
-from harness.secrets import _COMPILED, ACCOUNT_ID_PATTERN, find_secrets, redact  # pyright: ignore[reportPrivateUsage]
+from harness.secrets import (
+    ACCOUNT_ID_PATTERN,
+    base64_runs,
+    bytes_text,
+    field_views,
+    find_secrets,
+    redact,
+    secret_spans,
+)
 
 __all__ = [
     "ACCOUNT_ID_PATTERN",
     "ALLOWED_REQUEST_HEADERS",
     "ALLOWED_RESPONSE_HEADERS",
-    "KEY_PATTERN",
+    "NO_KNOWN",
     "REDACTED",
     "SECRET_HEADERS",
+    "Known",
+    "credentials_sent",
+    "env_credentials",
     "find_keys",
     "scrub_headers",
     "scrub_interaction",
@@ -54,9 +80,6 @@ SECRET_HEADERS = frozenset(
         "cf-ray",
     }
 )
-
-#: The shared detector's patterns (harness/secrets.py): kept under the old name for importers.
-KEY_PATTERN = re.compile("|".join(f"(?:{p.pattern})" for _, _, p in _COMPILED))
 #: Query parameters whose value is a credential or a signature whatever it looks like.
 SIGNATURE_QUERY_PARAMETERS = frozenset(
     {
@@ -72,83 +95,224 @@ SIGNATURE_QUERY_PARAMETERS = frozenset(
         "secret",
     }
 )
+_HIDDEN_QUERY = SECRET_QUERY_PARAMETERS | SIGNATURE_QUERY_PARAMETERS
+#: Environment variables that hold a credential, by name (``OPENAI_API_KEY``, ``HF_TOKEN``...).
+_CREDENTIAL_ENV = re.compile(r"(?i)(?:api_?key|token|secret|passw(?:or)?d|credential|access_?key|auth)")
+#: Below this length a known value is only redacted where the detector also sees it
+#: (replacing a short word everywhere would wreck bodies).
+_MIN_KNOWN = 8
+_MASK = r"(?:[*\u2022\u00b7xX]{3,}|\u2026|\.{3})"
+
+
+def _prefix_chain(chars: str) -> str:
+    """A regex matching any non-empty prefix of ``chars``: ``a(?:b(?:c)?)?``."""
+    out = ""
+    for ch in reversed(chars[1:]):
+        out = f"(?:{re.escape(ch)}{out})?"
+    return re.escape(chars[0]) + out
+
+
+def _suffix_chain(chars: str, least: int) -> str:
+    """A regex matching any suffix of ``chars`` at least ``least`` long."""
+    fixed, optional = chars[-least:], chars[:-least]
+    out = ""
+    for ch in optional:
+        out = f"(?:{out}{re.escape(ch)})?"
+    return out + re.escape(fixed)
+
+
+@dataclass(frozen=True)
+class Known:
+    """Credentials the recorder sent: redacted wherever and however they reappear."""
+
+    values: frozenset[str] = frozenset()
+    masked: re.Pattern[str] | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, values: Iterable[str]) -> Known:
+        kept = frozenset(v for v in values if len(v) >= _MIN_KNOWN)
+        forms = [
+            f"(?:{_prefix_chain(v[:12])})?{_MASK}{_suffix_chain(v[-6:], 3)}(?![A-Za-z0-9])"
+            for v in sorted(kept)
+            if len(v) >= 12
+        ]
+        return cls(kept, re.compile("|".join(forms)) if forms else None)
+
+    def __or__(self, other: Known) -> Known:
+        return Known.of(self.values | other.values)
+
+    def found_in(self, text: str) -> bool:
+        """Whether ``text`` holds a known value, in any of its written forms or a masked one."""
+        if any(form in text for v in self.values for form in _forms(v)):
+            return True
+        return self.masked is not None and self.masked.search(text) is not None
+
+
+NO_KNOWN = Known()
+
+
+def env_credentials(environ: Mapping[str, str] | None = None) -> Known:
+    """Every environment value named like a credential (the recorder's API key among them)."""
+    env = os.environ if environ is None else environ
+    return Known.of(v for k, v in env.items() if _CREDENTIAL_ENV.search(k) and v.strip())
+
+
+def credentials_sent(headers: Mapping[str, Any], uri: str) -> Known:
+    """The credentials in a request: secret headers (``Bearer X``: X; ``Basic``: user and password),
+    credential query parameters, and the URL's userinfo."""
+    values: list[str] = []
+    for name, raw in headers.items():
+        if name.lower() not in SECRET_HEADERS or name.lower() in ("content-type",):
+            continue
+        for value in cast(list[Any], raw if isinstance(raw, list) else [raw]):
+            text = str(value)
+            values += [text, *text.split()[1:]]
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() == "basic":
+                try:
+                    user, _, password = base64.b64decode(token.strip()).decode("utf-8").partition(":")
+                except (binascii.Error, UnicodeDecodeError):
+                    continue
+                values += [user, password]
+    parts = urlsplit(uri)
+    values += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() in _HIDDEN_QUERY]
+    if "@" in parts.netloc:
+        user, _, password = parts.netloc.rpartition("@")[0].partition(":")
+        values += [unquote(user), unquote(password), password]
+    return Known.of(values)
+
+
+def _forms(value: str) -> set[str]:
+    """How a value may be written: verbatim, JSON-escaped, percent-encoded."""
+    return {
+        value,
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        quote(value, safe=""),
+        quote_plus(value),
+    }
 
 
 def find_keys(text: str) -> list[str]:
     return [m.value for m in find_secrets(text)]
 
 
-def scrub_text(text: str) -> str:
-    return redact(text, REDACTED)
+def _replace_all(text: str, values: Iterable[str]) -> str:
+    for value in sorted(values, key=len, reverse=True):
+        for form in sorted(_forms(value), key=len, reverse=True):
+            if form and form in text:
+                text = text.replace(form, REDACTED)
+    return text
 
 
-def _scrub_body(body: Any) -> Any:
+def _hides_secret(raw: bytes, known: Known) -> bool:
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gunzip(raw, source="(recorded body)", field="(base64 gzip payload)")
+        except InputError:
+            return True  # cannot be inspected: treated as holding a secret
+    text = bytes_text(raw)
+    return known.found_in(text) or bool(secret_spans(text))
+
+
+def scrub_text(text: str, known: Known = NO_KNOWN) -> str:
+    """``text`` with every detected secret, identifier and known credential replaced, in any encoding."""
+    found = {m.value for view in field_views(text) for m in secret_spans(view) if len(m.value) >= _MIN_KNOWN}
+    text = redact(_replace_all(text, found | known.values), REDACTED)
+    if known.masked is not None:
+        text = known.masked.sub(REDACTED, text)
+    for start, end, raw in reversed(list(base64_runs(text))):
+        if _hides_secret(raw, known):
+            text = text[:start] + REDACTED + text[end:]
+    return text
+
+
+def _scrub_body(body: Any, known: Known) -> Any:
     """Scrub a body in any of the shapes vcrpy and the harness format use (str, bytes, ``{string: ...}``)."""
     if isinstance(body, str):
-        return scrub_text(body)
+        return scrub_text(body, known)
     if isinstance(body, bytes):
         if body[:2] == b"\x1f\x8b":  # still compressed: scrubbed inside, stored decompressed
             try:  # (content-encoding is not an allowed header, so the cassette must not say gzip)
                 body = gunzip(body, source="(recorded body)")
             except InputError as exc:
                 return f"{REDACTED} ({exc.reason})".encode()
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError:
-            return body  # binary: the cassette stores it as-is
-        return scrub_text(text).encode("utf-8")
+        text = bytes_text(body)  # bytes that are not UTF-8 are scrubbed too, and kept as they were
+        scrubbed = scrub_text(text, known)
+        return body if scrubbed == text else scrubbed.encode("utf-8", errors="surrogateescape")
     if isinstance(body, dict):
         fields = cast(dict[str, Any], body)
         if "string" in fields:
-            return {**fields, "string": _scrub_body(fields["string"])}
+            return {**fields, "string": _scrub_body(fields["string"], known)}
     return cast(Any, body)
 
 
-def scrub_uri(uri: str) -> str:
-    parts = urlsplit(scrub_text(uri))
-    path = unquote(parts.path)
-    if find_secrets(path):  # a key in the path (a proxy that takes it there), percent-encoded or not
-        parts = parts._replace(path=quote(scrub_text(path), safe="/:@!$&'()*+,;=-._~"))
+def _scrub_field(name: str, value: str, known: Known) -> str:
+    """A query value, judged with its name in front (a rule may need ``name=``); REDACTED whole
+    when the secret found reaches into the name."""
+    joined = f"{name}={value}"
+    scrubbed = scrub_text(joined, known)
+    if scrubbed == joined:
+        return value
+    head, sep, tail = scrubbed.partition("=")
+    return tail if sep and head == name else REDACTED
+
+
+def scrub_uri(uri: str, known: Known = NO_KNOWN) -> str:
+    """The URL without userinfo, its path and every query value checked, whatever their names."""
+    parts = urlsplit(uri)
+    if "@" in parts.netloc:  # user:pass@host never reaches disk
+        known = known | credentials_sent({}, uri)
+        parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
+    path = unquote(parts.path)  # a key in the path (a proxy that takes it there), percent-encoded or not
+    scrubbed = scrub_text(path, known)
+    if scrubbed != path:
+        parts = parts._replace(path=quote(scrubbed, safe="/:@!$&'()*+,;=-._~"))
+    parts = parts._replace(fragment=scrub_text(parts.fragment, known))
     if not parts.query:
         return urlunsplit(parts)
-    hidden = SECRET_QUERY_PARAMETERS | SIGNATURE_QUERY_PARAMETERS
-    query = [
-        (k, REDACTED if k.lower() in hidden else scrub_text(v))
-        for k, v in parse_qsl(parts.query, keep_blank_values=True)
-    ]
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = [(k, REDACTED if k.lower() in _HIDDEN_QUERY else _scrub_field(k, v, known)) for k, v in pairs]
+    query = [(scrub_text(k, known), v) for k, v in query]
     return urlunsplit(parts._replace(query=urlencode(query, safe=":/")))
 
 
-def scrub_headers(headers: Any, allowed: frozenset[str]) -> dict[str, Any]:
+def scrub_headers(headers: Any, allowed: frozenset[str], known: Known = NO_KNOWN) -> dict[str, Any]:
     """Only allow-listed headers, lower-cased and sorted; their values scrubbed of key-like strings too."""
     items = cast(dict[str, Any], dict(headers or {})).items()
     return {
-        k.lower(): _scrub_json(v)
+        k.lower(): _scrub_json(v, known)
         for k, v in sorted(items, key=lambda kv: kv[0].lower())
         if k.lower() in allowed and k.lower() not in SECRET_HEADERS
     }
 
 
-def _scrub_json(value: Any) -> Any:
+def _scrub_json(value: Any, known: Known) -> Any:
     if isinstance(value, str):
-        return scrub_text(value)
+        return scrub_text(value, known)
     if isinstance(value, list):
-        return [_scrub_json(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
+        return [_scrub_json(v, known) for v in value]  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, dict):
-        return {k: _scrub_json(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
+        return {k: _scrub_json(v, known) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
     return value
 
 
-def scrub_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
-    """A scrubbed copy of one vcrpy interaction dict (request + response)."""
+def scrub_interaction(interaction: dict[str, Any], known: Known = NO_KNOWN) -> dict[str, Any]:
+    """A scrubbed copy of one vcrpy interaction dict (request + response).
+
+    The credentials the request itself carries (headers, URL) join ``known`` first, so an
+    echo of them in the response is removed even when no rule knows their shape.
+    """
     request = dict(interaction["request"])
     response = dict(interaction["response"])
-    request["uri"] = scrub_uri(str(request.get("uri", "")))
-    request["headers"] = scrub_headers(request.get("headers"), ALLOWED_REQUEST_HEADERS)
-    response["headers"] = scrub_headers(response.get("headers"), ALLOWED_RESPONSE_HEADERS)
+    uri = str(request.get("uri", ""))
+    known = known | credentials_sent(cast(dict[str, Any], request.get("headers") or {}), uri)
+    request["uri"] = scrub_uri(uri, known)
+    request["headers"] = scrub_headers(request.get("headers"), ALLOWED_REQUEST_HEADERS, known)
+    response["headers"] = scrub_headers(response.get("headers"), ALLOWED_RESPONSE_HEADERS, known)
     for part in (request, response):
         if "parsed_body" in part:
-            part["parsed_body"] = _scrub_json(part["parsed_body"])
+            part["parsed_body"] = _scrub_json(part["parsed_body"], known)
         if "body" in part:
-            part["body"] = _scrub_body(part["body"])
+            part["body"] = _scrub_body(part["body"], known)
     return {"request": request, "response": response}

@@ -1,66 +1,55 @@
 """One secret detector for ``harness scan``, ``check_clean`` and the recording scrubber.
 
-A reviewed pattern table (shapes from the providers' documentation and from
-detect-secrets' detectors): LLM provider keys, cloud and SaaS tokens, private keys,
-bearer tokens. A key may sit anywhere: after ``/`` or ``+`` in a URL path, in a query
-value, inside a JSON string. ``decoded_texts`` yields what gzip and base64 payloads
-hide, so a scanner can look inside them too. Findings carry the kind, never the value.
+The rules are data (``harness/secret_rules``): the harness's own rules for every LLM
+provider, gateway and inference host plus detect-secrets' plugins, then gitleaks' default
+rule set, vendored with its provenance. Each rule runs as gitleaks runs it: only when one
+of its keywords occurs, on RE2 (linear time), its first non-empty capture group being the
+secret, kept only above its entropy threshold and outside its allowlists. Identifiers
+(OpenAI ``org-``/``proj_`` ids) are a class of their own: scrubbed, not secrets.
+``decoded_texts`` yields what gzip, base64 and non-UTF-8 payloads hide, so a scanner can
+look inside them too. Findings carry the kind, never the value.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
+import math
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, cast
+from urllib.parse import unquote
 
-__all__ = ["ACCOUNT_ID_PATTERN", "KINDS", "SecretMatch", "decoded_texts", "find_secrets", "redact"]
+from harness.secret_rules import Rule, global_allowlist, load_rules
 
-# Not preceded by a letter, digit, "_" or "-": a key never starts mid-word. "/" and "+" are allowed
-# (URL paths, query strings); standard base64 holds no "-", so an "sk-" inside it is impossible.
-_L = r"(?<![A-Za-z0-9_-])"
-_R = r"(?![A-Za-z0-9_-])"
-
-#: (kind, public prefix shown in a masked report, pattern). Order matters: the first kind to
-#: match at a position wins (``sk-ant-`` before ``sk-``).
-KINDS: tuple[tuple[str, str, str], ...] = (
-    ("anthropic-key", "sk-ant-", r"sk-ant-[A-Za-z0-9_-]{20,}"),
-    ("openrouter-key", "sk-or-", r"sk-or-(?:v\d+-)?[A-Za-z0-9_-]{20,}"),
-    ("openai-project-key", "sk-proj-", r"sk-proj-[A-Za-z0-9_-]{20,}"),
-    ("openai-service-account-key", "sk-svcacct-", r"sk-svcacct-[A-Za-z0-9_-]{20,}"),
-    ("openai-admin-key", "sk-admin-", r"sk-admin-[A-Za-z0-9_-]{20,}"),
-    ("openai-key", "sk-", r"sk-[A-Za-z0-9_-]{20,}"),
-    ("stripe-key", "sk_live_", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}"),
-    ("google-api-key", "AIza", r"AIza[0-9A-Za-z_-]{35,}"),
-    ("groq-key", "gsk_", r"gsk_[A-Za-z0-9]{20,}"),
-    ("xai-key", "xai-", r"xai-[A-Za-z0-9]{20,}"),
-    ("huggingface-token", "hf_", r"hf_[A-Za-z0-9]{30,}"),
-    ("github-token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,}"),
-    ("github-fine-grained-token", "github_pat_", r"github_pat_[A-Za-z0-9_]{22,}"),
-    ("slack-token", "xox", r"xox[abposr]-[A-Za-z0-9-]{10,}"),
-    ("aws-access-key-id", "AKIA", r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}" + _R),
-    ("jwt", "eyJ", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ("bearer-token", "Bearer", r"[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*"),
-)
-#: Secrets recognisable only by what names them (the value is random base64).
-_NAMED: tuple[tuple[str, str, str], ...] = (
-    (
-        "aws-secret-access-key",
-        "",
-        r"(?i:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
-        r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9+])",
-    ),
-    ("azure-storage-key", "AccountKey=", r"AccountKey=([A-Za-z0-9/+]{40,}={0,2})"),
-    ("private-key", "-----BEGIN", r"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----)"),
-)
-_COMPILED = [(kind, prefix, re.compile(_L + "(" + pattern + ")")) for kind, prefix, pattern in KINDS] + [
-    (kind, prefix, re.compile(pattern)) for kind, prefix, pattern in _NAMED
+__all__ = [
+    "ACCOUNT_ID_PATTERN",
+    "SecretMatch",
+    "base64_runs",
+    "bytes_text",
+    "decoded_texts",
+    "field_views",
+    "find_secrets",
+    "kinds",
+    "redact",
+    "secret_spans",
 ]
 
 #: Organization and project ids (OpenAI ``org-``/``proj_``): not secrets, but they name the account
 #: that recorded, and OpenAI quotes them in error bodies ("... in organization org-...").
 ACCOUNT_ID_PATTERN = re.compile(r"(?<![A-Za-z0-9_-])(org-[A-Za-z0-9]{20,}|proj_[A-Za-z0-9]{20,})")
+
+#: Rules that recognise a value by what names it, not by its shape: at one position a named kind wins.
+_GENERIC = frozenset({"generic-api-key", "auth-header-value", "bearer-token"})
+
+#: What the scrubber writes in place of a secret: never a secret itself (``user:REDACTED@host``).
+REDACTED_MARK = "REDACTED"
+_ALNUM = re.compile("[A-Za-z0-9]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @dataclass(frozen=True)
@@ -70,6 +59,7 @@ class SecretMatch:
     start: int
     end: int
     value: str
+    cls: str = "secret"
 
     def masked(self) -> str:
         """A recognisable but useless form: the kind's public prefix and the length."""
@@ -77,31 +67,108 @@ class SecretMatch:
         return f"{shown}*** ({len(self.value)} chars)"
 
 
-def find_secrets(text: str, *, account_ids: bool = False) -> list[SecretMatch]:
-    """Every secret in ``text`` (and org/project ids when asked), left to right, no overlaps."""
-    found: list[tuple[int, int, SecretMatch]] = []
-    for rank, (kind, prefix, pattern) in enumerate(_COMPILED):
-        for m in pattern.finditer(text):
-            found.append((m.start(1), rank, SecretMatch(kind, prefix, m.start(1), m.end(1), m.group(1))))
-    if account_ids:
-        for m in ACCOUNT_ID_PATTERN.finditer(text):
-            kind = "openai-organization-id" if m.group(1).startswith("org-") else "openai-project-id"
-            found.append(
-                (
-                    m.start(1),
-                    len(_COMPILED),
-                    SecretMatch(
-                        kind,
-                        "org-" if kind.endswith("organization-id") else "proj_",
-                        m.start(1),
-                        m.end(1),
-                        m.group(1),
-                    ),
-                )
-            )
+def kinds(cls: str = "secret") -> list[str]:
+    """Every kind the detector knows, rule order (``cls``: "secret" or "identifier")."""
+    return list(dict.fromkeys(r.id for r in load_rules() if r.cls == cls))
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
+
+
+def _line(text: str, start: int, end: int) -> str:
+    return text[text.rfind("\n", 0, start) + 1 : (e if (e := text.find("\n", end)) >= 0 else len(text))]
+
+
+_BLOB = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-=")
+#: A run of one base64 alphabet this long is an encoded blob (a Gemini thought signature, an image):
+#: it is judged by what it decodes to (``decoded_texts``), not by the key shapes its letters happen to form.
+_BLOB_LENGTH = 200
+
+
+def _inside_blob(text: str, start: int, end: int) -> bool:
+    left, right = start, end
+    while left > 0 and text[left - 1] in _BLOB and start - left <= _BLOB_LENGTH:
+        left -= 1
+    while right < len(text) and text[right] in _BLOB and right - end <= _BLOB_LENGTH:
+        right += 1
+    return right - left >= _BLOB_LENGTH and (start - left) + (right - end) >= 32
+
+
+def _allowed(rule: Rule, text: str, secret: str, whole: str, start: int, end: int) -> bool:
+    regexes, stopwords, _ = global_allowlist()
+    lower = secret.lower()
+    if any(r.search(secret) for r in regexes) or any(w in lower for w in stopwords):
+        return True
+    for allow in rule.allowlists:
+        target = {"match": whole, "line": _line(text, start, end)}.get(allow.target, secret)
+        hits = [any(r.search(target) for r in allow.regexes), any(w in lower for w in allow.stopwords)]
+        configured = [bool(allow.regexes), bool(allow.stopwords)]
+        used = [h for h, c in zip(hits, configured, strict=True) if c]
+        if used and (all(used) if allow.condition == "AND" else any(used)):
+            return True
+    return False
+
+
+def _matches(rule: Rule, text: str, data: bytes) -> Iterator[SecretMatch]:
+    """Matches of ``rule``, run on ``data`` (``text`` in UTF-8, encoded once for every rule)."""
+    for m in rule.pattern.finditer(data):
+        group = rule.secret_group or next((g for g in range(1, m.re.groups + 1) if m.group(g)), 0)
+        start, end = m.span(group)
+        if len(data) != len(text):  # not ASCII: byte offsets to character offsets
+            start = len(data[:start].decode("utf-8", errors="replace"))
+            end = start + len(data[m.span(group)[0] : m.span(group)[1]].decode("utf-8", errors="replace"))
+        value = text[start:end]
+        if not value or not _ALNUM.search(value.replace(REDACTED_MARK, "")):
+            continue  # nothing left once the scrubber's own marker is taken out
+        if rule.boundary and start > 0 and text[start - 1] in _WORD:
+            continue
+        if rule.boundary == "both" and end < len(text) and text[end] in _WORD:
+            continue
+        if rule.entropy and _entropy(value) < rule.entropy:
+            continue
+        if _inside_blob(text, start, end):
+            continue
+        whole = bytes(m.group(0)).decode("utf-8", errors="replace")
+        if _allowed(rule, text, value, whole, start, end):
+            continue
+        yield SecretMatch(rule.id, rule.prefix, start, end, value, rule.cls)
+
+
+def secret_spans(text: str, *, identifiers: bool = True, path: str | None = None) -> list[SecretMatch]:
+    """Every match of every rule, overlaps included (what a scrubber must remove).
+
+    ``path`` names the file ``text`` comes from: a rule that gitleaks limits to some files
+    (a password field in ``.tf`` files) then runs only on those. Without a path (a recorded
+    body about to be written) every rule runs: the scrubber errs towards removing.
+    """
+    if not text.isascii():
+        text = _SURROGATE.sub("\ufffd", text)  # RE2 takes UTF-8: a lone surrogate (a non-UTF-8 byte) is
+    lower = text.lower()  # one replacement character, so every position stays where it was
+    data = text.encode("utf-8")
+    found: list[SecretMatch] = []
+    for rule in load_rules():
+        if rule.cls == "identifier" and not identifiers:
+            continue
+        if rule.keywords and not any(k in lower for k in rule.keywords):
+            continue
+        if path is not None and rule.path is not None and not rule.path.search(path):
+            continue
+        found += _matches(rule, text, data)
+    return found
+
+
+def find_secrets(text: str, *, account_ids: bool = False, path: str | None = None) -> list[SecretMatch]:
+    """Every secret in ``text`` (and identifiers when asked), left to right, no overlaps.
+
+    At one position the first rule wins (the harness's named kinds before gitleaks' generic ones).
+    """
+    rank = {r.id: (r.id in _GENERIC, i) for i, r in enumerate(load_rules())}
+    spans = secret_spans(text, identifiers=account_ids, path=path)
     out: list[SecretMatch] = []
     end = -1
-    for _, _, match in sorted(found, key=lambda f: (f[0], f[1])):
+    for match in sorted(spans, key=lambda m: (m.start, rank[m.kind], -m.end)):
         if match.start >= end:
             out.append(match)
             end = match.end
@@ -109,51 +176,54 @@ def find_secrets(text: str, *, account_ids: bool = False) -> list[SecretMatch]:
 
 
 def redact(text: str, replacement: str = "REDACTED") -> str:
-    """``text`` with every secret and account id replaced."""
-    matches = find_secrets(text, account_ids=True)
-    if not matches:
+    """``text`` with every secret and identifier replaced (overlapping matches merged)."""
+    spans = sorted((m.start, m.end) for m in secret_spans(text))
+    if not spans:
         return text
     pieces: list[str] = []
     at = 0
-    for m in matches:
-        pieces += [text[at : m.start], replacement]
-        at = m.end
+    for start, end in spans:
+        if end <= at:
+            continue
+        pieces += [text[at : max(at, start)], replacement] if start >= at else [replacement]
+        at = end
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+def _json_strings(value: Any) -> Iterator[str]:
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(cast(list[Any], item))
+        elif isinstance(item, dict):
+            for k, v in cast(dict[str, Any], item).items():
+                stack += [k, v]
+
+
+def field_views(text: str) -> Iterator[str]:
+    """``text`` and its decoded views: JSON string values (whole body or SSE ``data:`` lines), percent-decoded."""
+    yield text
+    docs = [text] if text.lstrip()[:1] in ("{", "[") else []
+    docs += [line[5:] for line in text.splitlines() if line.startswith("data:")]
+    for doc in docs:
+        try:
+            yield from _json_strings(json.loads(doc))
+        except (ValueError, RecursionError):
+            continue
+    if "%" in text:
+        yield unquote(text)
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{20,}={0,2}")
 
 
-def _as_text(data: bytes) -> str | None:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def decoded_texts(data: bytes | str, *, depth: int = 2, gunzip: object = None) -> Iterator[str]:
-    """Texts hidden in ``data``: a gzip payload decompressed, base64 runs decoded (to text or gzip).
-
-    ``gunzip`` is the bounded decompressor (``bytes -> bytes``, raising on bombs); without
-    one, gzip payloads are not opened.
-    """
-    if depth <= 0:
-        return
-    if isinstance(data, bytes):
-        if data[:2] == b"\x1f\x8b" and callable(gunzip):
-            inner = gunzip(data)
-            if isinstance(inner, bytes):
-                text = _as_text(inner)
-                if text is not None:
-                    yield text
-                    yield from decoded_texts(text, depth=depth - 1, gunzip=gunzip)
-            return
-        text = _as_text(data)
-        if text is None:
-            return
-        data = text
-    for m in _BASE64_RUN.finditer(data):
+def base64_runs(text: str) -> Iterator[tuple[int, int, bytes]]:
+    """(start, end, decoded bytes) of every run of text that decodes as base64 (standard or URL-safe)."""
+    for m in _BASE64_RUN.finditer(text):
         run = m.group()
         try:
             raw = base64.b64decode(
@@ -161,10 +231,37 @@ def decoded_texts(data: bytes | str, *, depth: int = 2, gunzip: object = None) -
             )
         except (binascii.Error, ValueError):
             continue
+        yield m.start(), m.end(), raw
+
+
+def bytes_text(data: bytes) -> str:
+    """Bytes as text for searching: UTF-8 where it is, each other byte kept as a lone surrogate."""
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def decoded_texts(data: bytes | str, *, depth: int = 2, gunzip: object = None) -> Iterator[str]:
+    """Texts hidden in ``data``: a gzip payload decompressed, base64 runs decoded, bytes as text.
+
+    ``gunzip`` is the bounded decompressor (``bytes -> bytes``, raising on bombs); without
+    one, gzip payloads are not opened. Bytes that are not UTF-8 are still searched (an ASCII
+    key between binary bytes is found).
+    """
+    if depth <= 0:
+        return
+    if isinstance(data, bytes):
+        if data[:2] == b"\x1f\x8b" and callable(gunzip):
+            inner = gunzip(data)
+            if isinstance(inner, bytes):
+                text = bytes_text(inner)
+                yield text
+                yield from decoded_texts(text, depth=depth - 1, gunzip=gunzip)
+            return
+        data = bytes_text(data)
+        yield data
+    for _, _, raw in base64_runs(data):
         if raw[:2] == b"\x1f\x8b":
             yield from decoded_texts(raw, depth=depth - 1, gunzip=gunzip)
             continue
-        text = _as_text(raw)
-        if text is not None and text.replace("\n", "").replace("\r", "").replace("\t", "").isprintable():
-            yield text
-            yield from decoded_texts(text, depth=depth - 1, gunzip=gunzip)
+        text = bytes_text(raw)
+        yield text
+        yield from decoded_texts(text, depth=depth - 1, gunzip=gunzip)

@@ -95,6 +95,54 @@ def test_results_are_put_in_call_order_and_missing_ones_synthesized() -> None:
     assert {"tool-results-reordered", "tool-result-missing"} <= {w.code for w in prepared.warnings}
 
 
+def _sent_results(history: list[HistoryEvent]) -> list[tuple[str, str, bool]]:
+    prepared = prepare(history, CallParams(), "gemini", IdPolicy(), ANTHROPIC_NAMES)
+    return [
+        (r.call_id, r.output_text, r.synthesized) for r in prepared.items if isinstance(r, WireToolResult)
+    ]
+
+
+def test_a_result_after_a_text_turn_answers_its_call() -> None:
+    """Never an invented "not executed" error while the real result is in the history."""
+    history: list[HistoryEvent] = [
+        user("go"),
+        AssistantMessage(parts=[call("a", "read"), call("b", "read")], stop_reason="tool_use"),
+        result(call("b", "read"), "B"),
+        AssistantMessage(parts=[TextPart(text="still reading a...")], stop_reason="stop"),
+        user("any news?"),
+        result(call("a", "read"), "A"),
+        user("well?"),
+    ]
+    prepared = prepare(history, CallParams(), "gemini", IdPolicy(), ANTHROPIC_NAMES)
+    kinds = [type(i).__name__ for i in prepared.items]
+    assert kinds == [
+        "WireUser",
+        "WireAssistant",
+        "WireToolResult",
+        "WireToolResult",
+        "WireAssistant",
+        "WireUser",
+        "WireUser",
+    ]
+    assert _sent_results(history) == [("a", "A", False), ("b", "B", False)]
+    warned = [w.code for w in prepared.warnings]
+    assert "tool-result-after-text" in warned and "tool-result-missing" not in warned, warned
+
+
+def test_a_result_after_a_later_call_with_the_same_id_answers_that_call() -> None:
+    """Backends that number calls call_0 every turn: the later result is the later call's."""
+    history: list[HistoryEvent] = [
+        user("go"),
+        AssistantMessage(parts=[call("call_0", "read")], stop_reason="tool_use"),
+        AssistantMessage(parts=[TextPart(text="one moment")], stop_reason="stop"),
+        AssistantMessage(parts=[call("call_0", "read")], stop_reason="tool_use"),
+        result(call("call_0", "read"), "second"),
+    ]
+    results = _sent_results(history)
+    assert [(r[1], r[2]) for r in results][1] == ("second", False)
+    assert results[0][2] is True  # the first call really has no result
+
+
 def test_orphan_and_duplicate_results_are_dropped_with_warnings() -> None:
     history: list[HistoryEvent] = [
         result(call("trimmed", "read"), "ok"),

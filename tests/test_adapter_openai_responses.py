@@ -21,6 +21,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
+from harness.oracles import validate
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.providers import get_adapter
 from harness.providers.openai_responses.request import ADAPTER, DEFAULT_MODEL
@@ -355,10 +356,25 @@ def test_signature_from_another_model_is_dropped() -> None:
     assert codes(r) == ["thinking-foreign", "thinking-foreign"]
 
 
-def test_reasoning_without_usable_id_is_dropped() -> None:
+def test_reasoning_without_usable_id_is_sent_without_id() -> None:
+    """Issue 24: the encrypted content is kept; an id that is not an rs_ id is not sent (warned)."""
     r = render([USER, assistant(sig("E1", id=None), sig("E2", id="item_2"), TextPart(text="a"))])
-    assert [i["type"] for i in items(r)] == ["message", "message"]
-    assert codes(r) == ["reasoning-no-id", "reasoning-no-id"]
+    sent = items(r)
+    assert [i["type"] for i in sent] == ["message", "reasoning", "reasoning", "message"]
+    assert [i.get("encrypted_content") for i in sent[1:3]] == ["E1", "E2"]
+    assert not any("id" in i for i in sent)
+    assert codes(r) == ["reasoning-no-id"]
+    assert validate("openai-responses", r.body).ok
+
+
+def test_id_less_reasoning_drops_the_turns_item_ids() -> None:
+    """An fc_ id cannot be linked to a reasoning item sent without id: neither is sent (as codex does)."""
+    call = ToolCallPart(call_id="c1", tool_name="f", arguments_json="{}", item_id="fc_1")
+    r = render([USER, assistant(sig("E1", id=None), call)])
+    sent = items(r)
+    assert [i["type"] for i in sent][:3] == ["message", "reasoning", "function_call"]
+    assert "id" not in sent[2] and sent[1]["encrypted_content"] == "E1"
+    assert "item-id-dropped" in codes(r)
 
 
 def test_duplicate_reasoning_id_sent_once() -> None:

@@ -288,3 +288,21 @@ def test_an_unreadable_cassette_is_named_skipped_and_the_exit_status_says_so(
     assert any("bad.yaml" in line for line in named), result.output
     audit = json.loads((tmp_path / "out/audit.json").read_text(encoding="utf-8"))
     assert any(r["kind"] == "cassette" for r in audit["records"])  # the readable cassette was audited
+
+
+def test_a_narrow_terminal_gets_the_matrix_turned_checks_down() -> None:
+    """Issue 24: at 80 columns the matrix is a table with the providers across, not cut, not a list."""
+    result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    print_report(result, compare(result, None), console)
+    out = cast(io.StringIO, console.file).getvalue()
+    header = next(line for line in out.splitlines() if " check " in line)
+    assert all(provider in header for provider in result.providers), header
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_the_report_console_honours_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.audit.reports.terminal import report_console
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert report_console().width == 80

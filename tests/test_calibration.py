@@ -111,3 +111,26 @@ def test_unreadable_file_is_one_line_and_fails_the_run(tmp_path: Path) -> None:
     result = calibrate([tmp_path])
     assert len(result.unreadable) == 1 and "a_bad.yaml#0: file: invalid YAML" in result.unreadable[0]
     assert sum(result.accepted.values()) == 1 and not result.ok
+
+
+def test_a_reject_on_an_accepted_request_is_an_oracle_disagreement(tmp_path: Path) -> None:
+    """Issue 24: a 2xx outranks the check; the miss is counted and listed apart, per provider."""
+    result = calibrate([_cassette(tmp_path, _empty_messages)])
+    assert result.disagreements and result.summary("anthropic")["disagreements"] == 1
+    lines = result.lines()
+    assert lines[0].startswith("oracle disagreements: ") and "1 accepted request(s)" in lines[0]
+    assert any(line.startswith("anthropic: accepted 0/1 pass, 1 oracle disagreement(s)") for line in lines)
+    assert result.to_json()["disagreements"] == len(result.failures)
+
+
+def test_calls_to_providers_without_an_id_are_not_judged_with_why(tmp_path: Path) -> None:
+    path = _cassette(tmp_path, lambda _: None)
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    document["interactions"][0]["request"]["uri"] = "https://api.groq.com/openai/v1/chat/completions"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = calibrate([path])
+    assert result.ok and sum(result.accepted.values()) == 0
+    assert result.skipped == [
+        f"{path}#0: provider 'groq' (api.groq.com) is not a provider of the harness yet; not judged"
+    ]
+    assert any("provider 'groq'" in line for line in result.lines())

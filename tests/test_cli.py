@@ -116,7 +116,7 @@ def test_replay_missing_and_broken_files_exit_2(tmp_path: Path) -> None:
 def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from collections.abc import Sequence
 
-    import harness.cli as cli
+    import harness.targets
     from harness.contract.rendered import Rendered
     from harness.model import HistoryEvent
     from harness.params import CallParams
@@ -129,7 +129,7 @@ def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytes
     def crashing(name: str) -> Crashing:
         return Crashing()
 
-    monkeypatch.setattr(cli, "get_target", crashing)
+    monkeypatch.setattr(harness.targets, "get_target", crashing)  # the CLI looks it up when a command runs
     history, _ = _write_scenario(tmp_path, "plain_single_turn")
     result = runner.invoke(app, ["render", str(history), "--provider", "anthropic"])
     assert result.exit_code == 1

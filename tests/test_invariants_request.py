@@ -8,7 +8,7 @@ each is then shown to report a violation when a deliberately broken target break
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -164,7 +164,58 @@ def _leak_ui_fields(_provider: str, history: list[HistoryEvent]) -> list[History
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_i1_catches_dropped_developer_parts(provider: str) -> None:
-    assert_caught(AGENT_LOOP, CallParams(), provider, "I1", Mutant(history=_remove_developers), "is missing")
+    mutant = Mutant(history=_remove_developers)
+    assert_caught(AGENT_LOOP, CallParams(), provider, "I1", mutant, "is in no string of the request")
+    assert {v.kind for v in found(AGENT_LOOP, CallParams(), provider, "I1", mutant)} == {"degrade"}
+
+
+_REMINDER = "Reminder: keep the public API unchanged"
+
+
+def _strip_reminder_newline(_provider: str, body: dict[str, Any]) -> None:
+    """The developer text sent without the trailing newline the design appends."""
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(_REMINDER + "\n", _REMINDER)
+        if isinstance(value, list):
+            return [walk(v) for v in cast(list[Any], value)]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in cast(dict[str, Any], value).items()}
+        return value
+
+    body.update(walk(body))
+
+
+def _reminder_as_system_block(provider: str, body: dict[str, Any]) -> None:
+    """The developer text moved out of the user message into a system block of its own."""
+    _strip_reminder_newline(provider, body)
+    for message in cast(list[dict[str, Any]], body["messages"]):
+        content: Any = message["content"]
+        for block in cast(list[dict[str, Any]], content if isinstance(content, list) else []):
+            if block.get("type") == "text":
+                block["text"] = str(block["text"]).replace(_REMINDER, "")
+    if provider == "anthropic":
+        body["system"] = [{"type": "text", "text": _REMINDER}]
+    else:
+        body["messages"].insert(0, {"role": "system", "content": _REMINDER})
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i1_text_without_its_trailing_newline_is_policy_and_says_so(provider: str) -> None:
+    violations = found(AGENT_LOOP, CallParams(), provider, "I1", Mutant(body=_strip_reminder_newline))
+    assert violations, "I1 did not notice the missing newline"
+    assert all(v.kind == "policy" for v in violations), violations
+    assert any("without the trailing newline" in v.reason for v in violations), violations
+    assert not any("no string" in v.reason for v in violations), violations
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai-chat"])
+def test_i1_text_as_its_own_system_block_is_policy_and_says_so(provider: str) -> None:
+    violations = found(AGENT_LOOP, CallParams(), provider, "I1", Mutant(body=_reminder_as_system_block))
+    assert violations, "I1 did not notice the moved text"
+    assert all(v.kind == "policy" for v in violations), violations
+    assert any("system block of its own" in v.reason for v in violations), violations
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -563,3 +614,28 @@ def test_i7_pairs_gemini_calls_without_ids_by_position_and_name() -> None:
     assert in_order and all("not sent" in v.reason for v in in_order), in_order  # ids lost, pairing fine
     swapped = found(history, CallParams(), "gemini", "I7", Mutant(body=_gemini_without_ids(True)))
     assert any("not answered one by one, in order, by name" in v.reason for v in swapped), swapped
+
+
+def _invent_not_executed(_provider: str, body: dict[str, Any]) -> None:
+    """What the adapters did before: the real result replaced by an invented "not executed" error."""
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace("42 passed in 3.1s", "Tool call was not executed.")
+        if isinstance(value, list):
+            return [walk(v) for v in cast(list[Any], value)]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in cast(dict[str, Any], value).items()}
+        return value
+
+    body.update(walk(body))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i7_catches_a_real_result_replaced_by_an_invented_one(provider: str) -> None:
+    scenario = load_scenarios()["field_result_after_text"]
+    params = scenario.params_for(provider)
+    assert found(list(scenario.history), params, provider, "I7", REFERENCE) == []
+    violations = found(list(scenario.history), params, provider, "I7", Mutant(body=_invent_not_executed))
+    replaced = [v for v in violations if "real result (message 3)" in v.reason]
+    assert replaced and all(v.kind == "degrade" for v in replaced), violations

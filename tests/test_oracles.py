@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from harness.oracles import ALLOWANCES, ORACLES, PROVIDERS, OracleReport, describe, validate
+from harness.oracles import ALLOWANCES, DEFAULTS, ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
 
 Body = dict[str, Any]
@@ -256,6 +256,64 @@ VALID: list[tuple[str, str, Body, set[str]]] = [
      {"deepseek-reasoning-content"}),
 ]  # fmt: skip
 
+# What openai/codex sends (codex-rs/protocol/src/models.rs: no id on Message/Reasoning items, no
+# status, output_text without annotations) plus a function tool without strict (OpenAI's guide).
+CODEX_STYLE: Body = {
+    "model": "gpt-5", "store": False, "include": ["reasoning.encrypted_content"], "stream": True,
+    "tools": [{"type": "function", "name": "get_weather", "parameters": WEATHER}],
+    "input": [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Weather in Paris?"}]},
+        {"type": "reasoning", "summary": [], "encrypted_content": "gAAAAABencrypted=="},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Checking."}]},
+        {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}'},
+        {"type": "function_call_output", "call_id": "call_1", "output": "sunny"},
+    ],
+}  # fmt: skip
+CODEX_DEFAULTS = {
+    "responses-reasoning-id-optional",
+    "responses-message-id-optional",
+    "responses-message-status-optional",
+    "responses-output-text-annotations-optional",
+    "responses-function-strict-optional",
+    "responses-output-text-no-logprobs",
+}
+VALID.append(("openai-responses-codex-style", "openai-responses", CODEX_STYLE, CODEX_DEFAULTS))
+NAMESPACE_TOOL = {"type": "namespace", "name": "crm", "description": "CRM tools", "tools": [
+    {"type": "function", "name": "find", "description": "Find a customer", "parameters": WEATHER, "strict": False}]}  # fmt: skip
+VALID.extend([
+    ("openai-responses-namespace-tool", "openai-responses",
+     {"model": "gpt-5.4", "input": "hi", "tools": [NAMESPACE_TOOL]}, {"responses-namespace-function-parameters"}),
+    ("anthropic-top-p-top-k", "anthropic", _with(ANTHROPIC, thinking=None, top_p=0.9, top_k=40),
+     {"anthropic-sdk-no-sampling"}),
+    ("openrouter-route-include-reasoning", "openrouter",
+     _with(OPENROUTER, route="fallback", models=["a/b", "c/d"], include_reasoning=True),
+     {"openrouter-sdk-routing-fields"}),
+])  # fmt: skip
+
+# (case id, provider, host, body, allowances it needs): bodies valid on one host only.
+VERTEX_BODY: Body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "labels": {"team": "a"},
+                     "modelArmorConfig": {"promptTemplateName": "projects/p/locations/l/templates/t"}}  # fmt: skip
+HOSTED: list[tuple[str, str, str, Body, set[str]]] = [
+    (
+        "gemini-vertex-fields",
+        "gemini",
+        "aiplatform.googleapis.com",
+        VERTEX_BODY,
+        {"gemini-vertex-request-fields"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "host", "body", "expected"), [c[1:] for c in HOSTED], ids=[c[0] for c in HOSTED]
+)
+def test_host_valid_body_accepted(provider: str, host: str, body: Body, expected: set[str]) -> None:
+    report = validate(provider, body, host=host)
+    assert report.ok, str(report)
+    assert {aid for _, aid in report.allowed} == expected
+    assert not validate(provider, body).ok  # elsewhere (the Gemini API itself) the fields stay errors
+
+
 Mutate = Callable[[Body], object]
 S, K, BOTH, NONE = frozenset({"spec"}), frozenset({"sdk"}), frozenset(ORACLES), frozenset[str]()
 
@@ -414,7 +472,7 @@ def test_every_allowance_is_needed_and_well_formed() -> None:
         assert allowance.evidence, f"{allowance.id}: no evidence"
         re.compile(allowance.where)
         re.compile(allowance.message)
-    exercised = {aid for case in VALID for aid in case[3]}
+    exercised = {aid for case in VALID for aid in case[3]} | {aid for case in HOSTED for aid in case[4]}
     # Allowances evidenced by a recorded interaction are checked against it in test_calibration.
     recorded = {a.id for a in ALLOWANCES if any(e.startswith(("traffic/", "cassettes/")) for e in a.evidence)}
     assert {a.id for a in ALLOWANCES} <= exercised | recorded, "an allowance nothing needs: drop it"
@@ -509,3 +567,32 @@ def test_host_scoped_allowance_needs_its_host() -> None:
     assert not validate("openai-chat", body, oracles=["spec"]).ok
     assert not validate("openai-chat", body, oracles=["spec"], host="api.openai.com").ok
     assert validate("openai-chat", body, oracles=["spec"], host="api.mistral.ai").ok
+
+
+def test_defaulted_items_are_still_judged_whole() -> None:
+    """A field the API fills in is filled in, not waived: the rest of the item is still checked."""
+    body = copy.deepcopy(CODEX_STYLE)
+    body["input"][2]["content"][0] = {"type": "output_text", "txt": "Checking."}
+    report = validate("openai-responses", body)
+    assert {e.oracle for e in report.errors} == set(ORACLES), str(report)
+    assert all(e.path.startswith("input/2") for e in report.errors), str(report)
+
+
+def test_easy_assistant_message_gets_no_defaults() -> None:
+    body = _with(
+        CODEX_STYLE,
+        input=[{"role": "user", "content": "hi"}, {"type": "message", "role": "assistant", "content": "ok"}],
+    )
+    report = validate("openai-responses", body)
+    assert report.ok, str(report)
+    assert {aid for _, aid in report.allowed} == {"responses-function-strict-optional"}
+
+
+def test_every_default_is_needed_and_well_formed() -> None:
+    keys = [d.id for d in DEFAULTS]
+    assert len(keys) == len(set(keys))
+    for default in DEFAULTS:
+        assert default.provider in PROVIDERS and default.why and default.evidence
+        re.compile(default.where)
+        re.compile(default.kind)
+    assert {d.id for d in DEFAULTS} <= {aid for case in VALID for aid in case[3]}

@@ -121,6 +121,23 @@ VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
     ("chat-tool-message-first", "openai-chat",
      lambda b: b["messages"].insert(0, {"role": "tool", "tool_call_id": "call_1", "content": "x"}),
      "chat-tool-message-has-call", "messages/0"),
+    ("chat-empty-tools", "openai-chat", _set(["tools"], []), "chat-no-empty-arrays", "tools"),
+    ("chat-empty-tool-calls", "openai-chat", lambda b: b["messages"].insert(
+        4, {"role": "assistant", "content": "ok", "tool_calls": []}), "chat-no-empty-arrays", "messages/4/tool_calls"),
+    ("anthropic-system-twice", "anthropic", lambda b: b["system"].append({"type": "text", "text": "be brief\n"}),
+     "system-text-once", "system/1"),
+    ("chat-system-twice", "openai-chat", lambda b: (
+        b["messages"].insert(0, {"role": "system", "content": "be brief"}),
+        b["messages"].insert(2, {"role": "developer", "content": [{"type": "text", "text": "be brief"}]})),
+     "system-text-once", "messages/2"),
+    ("responses-system-twice", "openai-responses", lambda b: (b.update(instructions="be brief"), b["input"].insert(
+        0, {"role": "developer", "content": [{"type": "input_text", "text": "be brief"}]})),
+     "system-text-once", "input/0"),
+    ("gemini-system-twice", "gemini", _set(["systemInstruction"], {"parts": [{"text": "be brief"}, {"text": "be brief"}]}),
+     "system-text-once", "systemInstruction/1"),
+    ("gemini-call-not-answered", "gemini", lambda b: b["contents"].extend([
+        {"role": "model", "parts": [{"functionCall": {"name": "weather.get:v1", "args": {}}}]},
+        {"role": "user", "parts": [{"text": "and now?"}]}]), "gemini-function-calls-answered", "contents/2"),
     ("chat-tool-name-too-long", "openai-chat", _set(["tools", 0, "function", "name"], "x" * 65),
      "tool-name-syntax", "tools/0/function/name"),
     ("openrouter-tool-name-dot", "openrouter", _set(["tools", 0, "function", "name"], "a.b"),
@@ -146,6 +163,18 @@ VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
 
 # Bodies the APIs accept that a naive rule would flag (each seen accepted in traffic/).
 ACCEPTED: list[tuple[str, str, Mutate]] = [
+    ("gemini-calls-in-two-model-contents-answered-together", "gemini", lambda b: b["contents"].extend([
+        {"role": "model", "parts": [{"functionCall": {"name": "weather.get:v1", "args": {}}}]},
+        {"role": "model", "parts": [{"function_call": {"name": "weather.get:v1", "args": {"x": 1}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "weather.get:v1", "response": {}}},
+                                   {"function_response": {"name": "weather.get:v1", "response": {}}}]}])),
+    ("gemini-request-ends-on-the-call", "gemini", lambda b: b["contents"].append(
+        {"role": "model", "parts": [{"functionCall": {"name": "weather.get:v1", "args": {}}}]})),
+    ("anthropic-empty-tools-no-evidence", "anthropic", _set(["tools"], [])),
+    ("responses-empty-tools-no-evidence", "openai-responses", _set(["tools"], [])),
+    ("openrouter-empty-tools-no-evidence", "openrouter", _set(["tools"], [])),
+    ("anthropic-two-different-system-texts", "anthropic",
+     lambda b: b["system"].append({"type": "text", "text": "and precise"})),
     ("anthropic-prefill-ends-on-tool-use", "anthropic", lambda b: b["messages"].pop()),
     ("anthropic-consecutive-assistant-turns-merged", "anthropic", lambda b: b["messages"].insert(
         2, {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_3", "name": "get_weather", "input": {}}]})
@@ -194,7 +223,8 @@ def test_rule_catches_violation(provider: str, mutate: Mutate, rule: str, path: 
     assert {f.rule for f in findings} == {rule}, findings
     assert findings[0].path == path
     finding = findings[0]
-    assert finding.kind == "reject" and finding.message and finding.example and finding.why
+    kind = next(r.kind for r in RULES if r.id == rule)
+    assert finding.kind == kind and finding.message and finding.example and finding.why
 
 
 @pytest.mark.parametrize(("provider", "mutate"), [c[1:] for c in ACCEPTED], ids=[c[0] for c in ACCEPTED])
@@ -209,6 +239,17 @@ def test_openrouter_responses_wire_gets_responses_rules() -> None:
     assert "chat-tool-calls-answered" not in {r.id for r in rules_for("openrouter", wire="openai-responses")}
     with pytest.raises(ValueError, match="unknown provider"):
         check_body("mistral", {})
+
+
+def test_a_host_rule_judges_only_its_host() -> None:
+    """`tools: []` is api.openai.com's 400; router.huggingface.co accepted it (recorded traffic)."""
+    body = copy.deepcopy(CHAT)
+    body["tools"] = []
+    assert [f.rule for f in check_body("openai-chat", body, host="api.openai.com")] == [
+        "chat-no-empty-arrays"
+    ]
+    assert [f.rule for f in check_body("openai-chat", body)] == ["chat-no-empty-arrays"]
+    assert check_body("openai-chat", body, host="router.huggingface.co") == []
 
 
 def test_check_body_does_not_modify() -> None:

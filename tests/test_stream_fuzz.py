@@ -39,7 +39,7 @@ from harness.stream.drive import parse_bytes, parse_chunks
 from harness.stream.events import derive_events
 from tests.test_emit_roundtrip import RICH
 
-DEEP = (settings.default.max_examples if settings.default else 0) >= 5000  # --hypothesis-profile=deep
+DEEP = (settings.default.max_examples if settings.default else 0) >= 5000  # --hypothesis-profile=harness-deep
 FUZZ = settings(
     max_examples=10_000 if DEEP else 30,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],

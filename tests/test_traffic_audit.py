@@ -338,7 +338,7 @@ def test_hostile_inputs_are_one_line_each_and_the_run_goes_on(tmp_path: Path) ->
     assert sorted(Path(line.split()[1].split("#")[0]).name for line in lines) == sorted(
         [*files, "serializer.yaml"]
     )
-    assert "gemini 2 2 0 1 1" in result.output  # the readable cassette was still audited
+    assert "gemini 2 2 0 0 1 1" in result.output  # the readable cassette was still audited
 
 
 def test_har_pair_is_audited(tmp_path: Path) -> None:
@@ -374,3 +374,72 @@ def test_har_pair_is_audited(tmp_path: Path) -> None:
     found = {(f["check"], f["kind"], f["index"]) for f in data["findings"]}
     assert ("continuity-tool-answered", "degrade", 1) in found  # call_1 is answered as call_2
     assert ("continuity-text", "degrade", 1) in found  # and comes back under another id
+
+
+def _one_call(url: str, body: dict[str, Any], status: int) -> str:
+    """SYNTHETIC: one recorded call (a parsed_body cassette)."""
+    import yaml
+
+    doc = {
+        "interactions": [
+            {
+                "request": {"method": "POST", "uri": url, "parsed_body": body},
+                "response": {"status": {"code": status}, "body": {"string": '{"error": {"message": "bad"}}'}},
+            }
+        ]
+    }
+    return yaml.safe_dump(doc)
+
+
+UNKNOWN_BLOCKS: dict[str, Any] = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 64,
+    "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "web_fetch2_tool_result", "tool_use_id": "s1", "content": {}},
+                                          {"type": "web_fetch2_tool_result", "tool_use_id": "s2", "content": {}}]},
+        {"role": "user", "content": "go on"},
+    ],
+}  # fmt: skip
+
+
+def test_a_reject_on_an_accepted_request_is_an_oracle_disagreement(tmp_path: Path) -> None:
+    """Issue 24: the API's 2xx outranks the check; accepted traffic reports 0 rejects."""
+    (tmp_path / "ok.yaml").write_text(_one_call(ANTHROPIC_URL, UNKNOWN_BLOCKS, 200))
+    result = audit(str(tmp_path), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out" / "traffic-audit.json").read_text())
+    assert data["counts"]["reject"] == 0 and data["ok"]
+    missed = data["disagreements"]
+    # One per request and check (two blocks, one union error each), with the number of places.
+    assert sorted(d["check"] for d in missed) == ["oracle:sdk", "oracle:spec"]
+    assert [d["places"] for d in missed if d["check"] == "oracle:spec"] == [2]
+    assert "oracle disagreements" in result.output
+    page = (tmp_path / "out" / "traffic-audit.html").read_text()
+    assert page.index('id="summary"') < page.index('id="legend"') < page.index("<h2>Findings")
+    assert "max-width" in page
+
+
+def test_the_same_body_rejected_by_the_api_is_a_finding(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(_one_call(ANTHROPIC_URL, UNKNOWN_BLOCKS, 400))
+    result = audit(str(tmp_path), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    data = json.loads((tmp_path / "out" / "traffic-audit.json").read_text())
+    assert data["counts"]["reject"] >= 1 and data["disagreements"] == []
+    assert [r["verdict"] for r in data["rejections"]] == ["caught"]
+
+
+def test_calls_to_providers_without_an_id_are_not_judged_with_why(tmp_path: Path) -> None:
+    body = {
+        "model": "llama-3.3-70b",
+        "messages": [{"role": "user", "content": "hi"}],
+        "service_tier": "on_demand_x",
+    }
+    (tmp_path / "groq.yaml").write_text(
+        _one_call("https://api.groq.com/openai/v1/chat/completions", body, 200)
+    )
+    result = audit(str(tmp_path), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out" / "traffic-audit.json").read_text())
+    assert data["disagreements"] == [] and data["findings"] == []
+    assert any("provider 'groq' (api.groq.com)" in s for s in data["skipped"])

@@ -1,8 +1,10 @@
 """The audit's own checks: a case renders, a cassette replays (whole, chunked, like the reference).
 
 ``render`` fails when the target raises for a valid history; every other request check
-then skips. ``replay`` demands what DESIGN asks of an output adapter (one final message
-with usage and a stop reason consistent with the errors and tool calls);
+then skips. A declared refusal (``TargetRefusal``) is reported as one: ``policy``, or
+``reject`` when the target cites the provider's 4xx, never as a crash. ``replay`` demands what DESIGN asks of an output adapter (one final message
+with usage and a stop reason consistent with the errors and tool calls, and no token
+count the response never carried: ``degrade``, invented data);
 ``replay-chunks`` that chunk boundaries change nothing; ``replay-vs-reference`` that the
 text, thinking, signatures, tool calls, stop reason and token counts agree with the
 reference parser, which is itself checked against the official SDKs' accumulation.
@@ -18,7 +20,9 @@ from harness.audit.model import Json, Outcome, Record
 from harness.audit.replay_summary import compare, summarize
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult
-from harness.contract.target import Target
+from harness.contract.target import Target, TargetRefusal, refusal_kind
+from harness.contract.usage import invented_usage
+from harness.kit.netguard import OfflineGuard, offline
 
 __all__ = ["CHUNK_SIZE", "REPLAY_CHECKS", "REQUEST_CHECKS", "check_replay", "check_request"]
 
@@ -32,6 +36,14 @@ def _raised(exc: Exception) -> str:
     return f"raised {type(exc).__name__}: {exc}".splitlines()[0]
 
 
+def _offline_verdict(record: Record, guard: OfflineGuard, check: str) -> Record:
+    """A target that reached for the network fails ``check`` with the guard's one line (host and
+    target named), even when the code under audit swallowed the refusal and carried on."""
+    if guard.attempts:
+        record.checks[check] = Outcome.fail(guard.attempts[0])
+    return record
+
+
 def check_request(
     target: Target,
     provider: str,
@@ -39,7 +51,15 @@ def check_request(
     runner: InvariantRunner,
     only: Sequence[str] = REQUEST_CHECKS,
 ) -> Record:
-    """Render ``case`` and run the checks in ``only`` (all request checks by default) on it."""
+    """Render ``case`` and run the checks in ``only`` (all request checks by default) on it, offline."""
+    with offline(target.name) as guard:
+        record = _check_request(target, provider, case, runner, only)
+    return _offline_verdict(record, guard, "render")
+
+
+def _check_request(
+    target: Target, provider: str, case: RequestCase, runner: InvariantRunner, only: Sequence[str]
+) -> Record:
     record = Record(provider, case.case, case.kind, case.size)
     params = case.params_for(provider)
     chosen = [name for name in REQUEST_CHECKS if name in only]
@@ -48,6 +68,9 @@ def check_request(
     except NotImplementedError as exc:
         record.checks = {name: Outcome.skip(f"unsupported: {exc}") for name in chosen}
         return record
+    except TargetRefusal as refusal:  # declared on purpose: reported as such, never a crash
+        record.checks = {name: Outcome.skip(f"the target refused this input: {refusal}") for name in chosen}
+        record.checks["render"] = Outcome.fail(f"refused: {refusal}", kind=refusal_kind(refusal))
     except Exception as exc:
         record.checks = {name: Outcome.skip("the history did not render") for name in chosen}
         record.checks["render"] = Outcome.fail(_raised(exc))
@@ -60,9 +83,9 @@ def check_request(
     return record
 
 
-def _structure(result: CallResult) -> list[str]:
+def _structure(result: CallResult, body: bytes) -> list[str]:
     message = result.message
-    problems: list[str] = []
+    problems: list[str] = invented_usage(message.usage, body)
     if message.usage is None:
         problems.append("the final message has no usage")
     if message.stop_reason is None:
@@ -86,6 +109,13 @@ def _replay_kind(line: str, target: Json, reference: Json) -> Kind:
 
 
 def check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
+    """Replay one recorded call through the target, whole and chunked, offline."""
+    with offline(target.name) as guard:
+        record = _check_replay(target, case, reference)
+    return _offline_verdict(record, guard, "replay")
+
+
+def _check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
     record = Record(case.provider, case.case, "cassette", case.size)
     try:
         whole = target.replay(case.provider, case.exchange)
@@ -99,7 +129,7 @@ def check_replay(target: Target, case: CassetteCase, reference: CallResult | Non
         return record
     summary = summarize(whole, case.exchange)
     record.replay = summary
-    problems = _structure(whole)
+    problems = _structure(whole, case.exchange.body)
     record.checks["replay"] = Outcome.fail(*problems) if problems else Outcome.ok()
     try:
         chunked = summarize(target.replay(case.provider, case.exchange, CHUNK_SIZE), case.exchange)

@@ -66,6 +66,7 @@ def audit(
     from harness.audit.reports import print_report, write_reports
     from harness.audit.run import run_audit
     from harness.contract.providers import PROVIDERS
+    from harness.kit.netguard import offline
     from harness.progress import progress_bar
     from harness.targets import TargetError, get_target
 
@@ -88,7 +89,9 @@ def audit(
     except BaselineError as exc:
         fail(f"--baseline: {exc}")
     try:
-        with progress_bar("audit") as advance:  # a bar on a terminal only; the stage lines stay
+        # Offline for the whole run: every check also guards itself (harness.audit.checks); this
+        # catches what runs between them (the I3 probes) and what the target swallowed there.
+        with offline(target) as guard, progress_bar("audit") as advance:  # a bar on a terminal only
             result = run_audit(
                 chosen,
                 providers,
@@ -108,4 +111,6 @@ def audit(
     print_report(result, comparison)
     for line in result.unreadable:
         typer.echo(f"harness: {line}", err=True)
-    raise typer.Exit(1 if not comparison.ok else 2 if result.unreadable else 0)
+    for line in guard.attempts[:1]:
+        typer.echo(f"harness: {line}", err=True)
+    raise typer.Exit(1 if not comparison.ok or guard.attempts else 2 if result.unreadable else 0)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered
-from harness.contract.target import Target
+from harness.contract.target import Target, TargetRefusal
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -86,6 +86,8 @@ class InvariantRunner:
             return check(history, params, provider, target, first)
         except NotImplementedError as exc:
             return Outcome.skip(f"unsupported: {exc}")
+        except TargetRefusal as refusal:  # declared on purpose: ``render`` reports it once
+            return Outcome.skip(f"the target refused this input: {refusal}")
         except Exception as exc:  # a crash in the target or the check is a finding
             return Outcome.fail(f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0])
 

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from harness.contract.exchange import Exchange
+from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
-__all__ = ["CHANNELS", "Target", "TargetError", "TargetNotInstalled"]
+__all__ = ["CHANNELS", "Target", "TargetError", "TargetNotInstalled", "TargetRefusal", "refusal_kind"]
 
 #: What a target may declare it lacks: ``warnings`` (no way to say a part was dropped or changed).
 CHANNELS: frozenset[str] = frozenset({"warnings"})
@@ -31,6 +32,34 @@ class TargetNotInstalled(TargetError):
     The only load failure a test suite may skip on: anything else (a NameError in the
     bridge, a missing module of its own package) is a broken target and errors.
     """
+
+
+class TargetRefusal(Exception):
+    """A target's deliberate refusal of an input it declares unsupported, with its reason.
+
+    Raised by ``render`` (or ``replay``) instead of a request, on purpose: a library that
+    answers a history it cannot map with a clear error of its own is not crashing. The
+    judges report it as such, never as a render crash: ``policy`` (the project chose not
+    to send it), or ``reject`` when the target cites the provider error the request
+    would have met (``provider_error``: the API's 400 text, so the refusal only brings
+    the rejection forward).
+
+        raise TargetRefusal("images in tool results are not supported for Gemini")
+    """
+
+    def __init__(self, reason: str, *, provider_error: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.provider_error = provider_error
+
+    def __str__(self) -> str:
+        suffix = f" (the provider would answer: {self.provider_error})" if self.provider_error else ""
+        return f"{self.reason}{suffix}".splitlines()[0] if self.reason else "refused"
+
+
+def refusal_kind(refusal: TargetRefusal) -> Kind:
+    """``reject`` where the request would have been the provider's 4xx, else ``policy``."""
+    return "reject" if refusal.provider_error else "policy"
 
 
 @runtime_checkable
@@ -58,7 +87,7 @@ class Target(Protocol):
         ...
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        """History + call params -> request body + warnings."""
+        """History + call params -> request body + warnings (``TargetRefusal`` for an input it declares unsupported)."""
         ...
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:

@@ -48,6 +48,7 @@ class Code(StrEnum):
     ROLES_MERGED = "roles-merged"
     SIGNATURE_INVALID = "signature-invalid"
     SYSTEM_AS_USER = "system-as-user"
+    SYSTEM_DUPLICATE = "system-duplicate"
     SYSTEM_HOISTED = "system-hoisted"
     TEMPERATURE_CLAMPED = "temperature-clamped"
     TEMPERATURE_DROPPED = "temperature-dropped"
@@ -79,6 +80,7 @@ class Code(StrEnum):
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
     TOOL_RESULT_MISSING = "tool-result-missing"
     TOOL_RESULT_ORPHAN = "tool-result-orphan"
+    TOOL_RESULT_AFTER_TEXT = "tool-result-after-text"
     TOOL_RESULTS_MOVED = "tool-results-moved"
     TOOL_RESULTS_REORDERED = "tool-results-reordered"
     TOOL_SCHEMA_DEGRADED = "tool-schema-degraded"
@@ -145,7 +147,7 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "reject", "a reasoning item with no output item after it; dropped"
     ),
     Code.REASONING_NO_ID: CodeInfo(
-        "degrade", "reasoning without a provider item id cannot be replayed; dropped"
+        "policy", "a reasoning item id that is not the provider's own; the item is sent without an id"
     ),
     Code.RESPONSE_PIECES_JOINED: CodeInfo(
         "policy", "messages that are pieces of one response share one results window"
@@ -158,6 +160,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.SYSTEM_AS_USER: CodeInfo(
         "reject", "the model rejects a system instruction; system text sent in the first user turn"
+    ),
+    Code.SYSTEM_DUPLICATE: CodeInfo(
+        "policy", "a system text already in the system prompt sent once, not twice"
     ),
     Code.SYSTEM_HOISTED: CodeInfo(
         "policy", "a system message after the conversation started joins the system prompt"
@@ -235,6 +240,9 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.TOOL_RESULT_ORPHAN: CodeInfo(
         "reject", "a result answering no call of the preceding assistant turn dropped"
+    ),
+    Code.TOOL_RESULT_AFTER_TEXT: CodeInfo(
+        "reject", "a result recorded after a later assistant turn moved up next to its call"
     ),
     Code.TOOL_RESULTS_MOVED: CodeInfo(
         "degrade", "user content between calls and their results moved after the results"

@@ -22,6 +22,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
+from harness.oracles.normalise import normalise_body
 from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice, ToolSpec
 
 KNOWN = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
@@ -36,7 +37,10 @@ _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
 
 
 def camel(value: Json) -> Json:
-    """Gemini's JSON accepts proto field names in snake_case and lowerCamel alike: read both as lowerCamel."""
+    """Gemini's JSON accepts proto field names in snake_case and lowerCamel alike: read both as lowerCamel.
+
+    The whole body is first read through the schema oracle's ``normalise_body``; this keeps
+    pieces read on their own (a part, a config) in the same reading."""
     return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in value.items()}
 
 
@@ -158,7 +162,7 @@ def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage
 
 
 def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]:
-    body = camel(body)
+    body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
     out: list[HistoryEvent] = []
     system = obj(body.get("systemInstruction"))
     if system:
@@ -234,7 +238,7 @@ def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
 
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
-    body = camel(body)
+    body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
     ledger.rest(body, "", KNOWN)
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []

@@ -37,12 +37,16 @@ YAML nodes after aliases    2,000,000                HARNESS_MAX_YAML_NODES
 ==========================  =======================  ==============================
 """
 
+from typing import TYPE_CHECKING, Any
+
 from harness.inputs.errors import InputError
 from harness.inputs.files import read_bytes, read_text
 from harness.inputs.gzip_cap import gunzip
 from harness.inputs.json_load import check_json_text, check_tree, loads_json
 from harness.inputs.limits import Limits
-from harness.inputs.yaml_load import load_yaml
+
+if TYPE_CHECKING:
+    from harness.inputs.yaml_load import load_yaml
 
 __all__ = [
     "InputError",
@@ -55,3 +59,12 @@ __all__ = [
     "read_bytes",
     "read_text",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``load_yaml`` loads PyYAML on first use: reading a history or a JSON body never needs it."""
+    if name == "load_yaml":
+        from harness.inputs.yaml_load import load_yaml
+
+        return load_yaml
+    raise AttributeError(f"module 'harness.inputs' has no attribute {name!r}")

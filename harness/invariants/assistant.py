@@ -8,7 +8,8 @@ a message that calls tools did not just ``stop``).
 Stream side (DESIGN "Adapters, Output"): whatever the stream does (completes, is cut
 short, fails with an HTTP error, is empty) the target's output side yields one final
 message with usage and a stop reason, ``error`` plus an error event when it went wrong,
-and never raises.
+and never raises. Usage the stream never carried (input tokens for an empty stream) is
+invented data: ``degrade`` (``harness.contract.usage``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
+from harness.contract.usage import invented_usage
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.streams import emit_for, replay_bytes, sse_exchange, stream_exchange
 from harness.model import AssistantMessage, HistoryEvent, ToolCallPart
@@ -70,9 +72,10 @@ def _history_violation(index: int, reason: str, example: object) -> Violation:
 
 
 def _final(
-    ctx: CheckContext, index: int | None, what: str, result: CallResult, *, failed: bool
+    ctx: CheckContext, index: int | None, what: str, result: CallResult, body: bytes, *, failed: bool
 ) -> list[Violation]:
-    """The final message of one call: usage and stop reason set; ``error`` plus an error event on failure."""
+    """The final message of one call: usage and stop reason set, no count the stream never
+    carried (``invented_usage``); ``error`` plus an error event on failure."""
     out: list[Violation] = []
     message = result.message
     example = {
@@ -91,6 +94,8 @@ def _final(
                 kind="degrade",
             )
         )
+    for line in invented_usage(message.usage, body):
+        out.append(ctx.violation(ID, index, f"{what}: {line}", example, kind="degrade"))
     if failed and (message.stop_reason not in ("error", "aborted") or not result.errors):
         out.append(
             ctx.violation(
@@ -120,13 +125,14 @@ def _streams(ctx: CheckContext) -> list[Violation]:
         if isinstance(full, Violation):
             out.append(full)
             continue
-        out += _final(ctx, index, "the emitted stream", full, failed=False)
-        cut = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body[: len(body) // 2]))
+        out += _final(ctx, index, "the emitted stream", full, body, failed=False)
+        half = body[: len(body) // 2]
+        cut = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, half))
         if isinstance(cut, Violation):
             out.append(cut)
         else:  # a cut that lost something must say so; one after the final event loses nothing
             failed = cut.message != full.message
-            out += _final(ctx, index, "the emitted stream cut in half", cut, failed=failed)
+            out += _final(ctx, index, "the emitted stream cut in half", cut, half, failed=failed)
     return out
 
 
@@ -136,4 +142,4 @@ def _replay_final(
     result = replay_bytes(ctx, ID, index, exchange)
     if isinstance(result, Violation):
         return [result]
-    return _final(ctx, index, what, result, failed=failed)
+    return _final(ctx, index, what, result, exchange.body, failed=failed)

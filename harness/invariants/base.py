@@ -23,6 +23,7 @@ from harness.contract.target import Target
 from harness.invariants.continuation import next_turn
 from harness.invariants.replay_events import history_to_ui_events
 from harness.model import AssistantMessage, HistoryEvent
+from harness.oracles.normalise import normalise_body
 from harness.params import CallParams
 
 __all__ = [
@@ -118,6 +119,8 @@ class CheckContext:
     #: Why a message has no stream, by message index.
     stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)
+    #: The body as the provider's parser reads it, for the rendered it was read from.
+    _read: tuple[Rendered, Json] | None = field(default=None, repr=False)
     #: Warnings by message index, for the rendered they index (a scan per question is quadratic).
     _warnings_by_message: tuple[Rendered, dict[int | None, list[RenderWarning]]] | None = field(
         default=None, repr=False
@@ -131,7 +134,16 @@ class CheckContext:
 
     @property
     def body(self) -> Json:
-        return self.rendered.body
+        """The request body as the provider's parser reads it (``normalise_body``, the schema
+        oracle's own reading: Gemini's snake_case names, lower-case schema types), read once."""
+        rendered = self.rendered
+        if self._read is None or self._read[0] is not rendered:
+            self._read = (rendered, normalise_body(self.provider, rendered.body))
+        return self._read[1]
+
+    def read(self, body: Json) -> Json:
+        """Another body of this provider as its parser reads it (the reading ``body`` gets)."""
+        return normalise_body(self.provider, body)
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams | None = None) -> Rendered:
         """A fresh render (no cache): for checks that compare renders."""

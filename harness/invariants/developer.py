@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import cast
 
 from harness.invariants.base import CheckContext, Json, Violation, leaves
 from harness.invariants.canonical import (
@@ -21,7 +22,7 @@ from harness.invariants.canonical import (
     sent_call_ids,
 )
 from harness.invariants.memo import body_scope, same_args
-from harness.invariants.wire import tool_turns, wire_messages, wire_role
+from harness.invariants.wire import system_carriers, tool_turns, wire_messages, wire_role
 from harness.model import DeveloperMessage, TextPart, ToolResultMessage, UserMessage
 
 __all__ = ["check_developer_degradation"]
@@ -111,26 +112,17 @@ def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list
         value = part.text + "\n"
         example = {"developer": part.text, "expected": value, "target": f"{kind} message {target}"}
         if not _contains(ctx.body, value):
-            out.append(
-                ctx.violation(
-                    ID,
-                    index,
-                    f"developer text (part {pidx}) is missing from the request",
-                    example,
-                    kind="degrade",
-                )
-            )
+            out.append(_not_appended(ctx, index, pidx, part.text, _where(kind, target), example))
             continue
         if kind == "tool":
             containers = _result_containers(ctx, target)
             if containers is None:
                 continue  # the result itself was not sent (I7/I13 judge that); the text was kept
-            where = f"the tool result of message {target}"
         else:
             containers = _user_containers(ctx)
             anchor = _texts(ctx, target) if kind == "user" else []
             containers = [c for c in containers if all(_contains(c, t) for t in anchor)]
-            where = f"the user message {target}" if kind == "user" else "a user message at its own position"
+        where = _where(kind, target)
         if not any(_contains(c, value) for c in containers):
             out.append(
                 ctx.violation(
@@ -144,6 +136,60 @@ def _check_parts(ctx: CheckContext, index: int, event: DeveloperMessage) -> list
                 )
             )
     return out
+
+
+def _where(kind: str, target: int) -> str:
+    if kind == "tool":
+        return f"the tool result of message {target}"
+    return f"the user message {target}" if kind == "user" else "a user message at its own position"
+
+
+def _not_appended(
+    ctx: CheckContext, index: int, pidx: int, text: str, where: str, example: Json
+) -> Violation:
+    """The developer text with its trailing newline is in no text field: say what was found instead.
+
+    Present in another form (without the newline, or as a system block of its own) the
+    model still reads it: ``policy``. In no string of the body at all: ``degrade``.
+    """
+    found = _find(ctx.body, text.strip(), "")
+    if found is None:
+        reason = (
+            f"developer text (part {pidx}) is in no string of the request (looked for it with and "
+            f"without its trailing newline; expected it appended to {where})"
+        )
+        return ctx.violation(ID, index, reason, example, kind="degrade")
+    path = found
+    carriers = set(system_carriers(ctx.provider, ctx.body))
+    own_block = any(path == c or path.startswith((f"{c}.", f"{c}[")) for c in carriers)
+    if own_block:
+        reason = (
+            f"developer text (part {pidx}) is sent as a system block of its own (at {path}), "
+            f"expected appended to {where} with a trailing newline"
+        )
+    else:
+        reason = (
+            f"developer text (part {pidx}) is sent at {path} without the trailing newline the design "
+            f"appends (expected {json.dumps(text + chr(10))} appended to {where})"
+        )
+    return ctx.violation(ID, index, reason, example, kind="policy")
+
+
+def _find(value: object, needle: str, path: str) -> str | None:
+    """The path (``messages[2].content[0].text``) of the first string containing ``needle``."""
+    if isinstance(value, str):
+        return path if needle and needle in value else None
+    if isinstance(value, dict):
+        for key, sub in cast(dict[str, object], value).items():
+            found = _find(sub, needle, f"{path}.{key}" if path else key)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for n, sub in enumerate(cast(list[object], value)):
+            found = _find(sub, needle, f"{path}[{n}]")
+            if found is not None:
+                return found
+    return None
 
 
 def _appended(containers: Sequence[Json], anchor: Sequence[str], value: str) -> bool:

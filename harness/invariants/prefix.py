@@ -22,7 +22,7 @@ from harness.invariants.wire import wire_messages
 __all__ = ["check_prefix_stability", "differences", "first_difference", "next_turn"]
 
 ID = "I9"
-_SYSTEM_KEYS = ("system", "instructions", "systemInstruction")
+_SYSTEM_KEYS = ("system", "instructions", "systemInstruction")  # bodies as read: camelCase
 
 
 def _list(value: object) -> list[Any] | None:
@@ -76,7 +76,7 @@ def differences(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]
 
 def check_prefix_stability(ctx: CheckContext) -> list[Violation]:
     before_body = ctx.body
-    after_body = ctx.render([*ctx.history, *ctx.next_turn(ctx.history)]).body
+    after_body = ctx.read(ctx.render([*ctx.history, *ctx.next_turn(ctx.history)]).body)
     before = wire_messages(ctx.provider, before_body)
     after = wire_messages(ctx.provider, after_body)
     out: list[Violation] = []

@@ -17,6 +17,8 @@ __all__ = ["RULE_INVARIANT", "rule_violations"]
 #: Which invariant reports each rule (tool pairing and ids: I7; conversation shape: I8; syntax: I12).
 RULE_INVARIANT: dict[str, str] = {
     "empty-conversation": "I8",
+    "system-text-once": "I8",
+    "chat-no-empty-arrays": "I8",
     "tool-name-syntax": "I12",
     "anthropic-tool-use-answered": "I7",
     "anthropic-tool-result-has-use": "I7",
@@ -30,6 +32,7 @@ RULE_INVARIANT: dict[str, str] = {
     "responses-call-id-length": "I7",
     "responses-reasoning-followed": "I8",
     "gemini-mime-type": "I12",
+    "gemini-function-calls-answered": "I7",
 }
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from harness.contract.events import derive_events
+from harness.contract.target import TargetRefusal, refusal_kind
 from harness.invariants.assistant import check_one_assistant_per_call
 from harness.invariants.base import CheckContext, Continuation, EventDeriver, UIEventDeriver, Violation
 from harness.invariants.continuation import next_turn
@@ -206,12 +207,20 @@ def run_invariants(
         ctx = CheckContext(
             list(history), params or CallParams(), provider, chosen, events, ui_events, next_turn
         )
+        refused = False
         for inv in selected:
             try:
                 found = inv.check(ctx)
             except NotImplementedError as exc:
                 ctx.note(f"{inv.id} skipped for {provider}: the target does not implement it ({exc})")
                 continue
+            except TargetRefusal as refusal:  # declared on purpose: one finding per provider, never a crash
+                if refused:
+                    ctx.note(f"{inv.id} skipped for {provider}: the target refused this input ({refusal})")
+                    continue
+                refused = True
+                reason = f"the target refused this input: {refusal}"
+                found = [Violation(inv.id, provider, None, reason, "", refusal_kind(refusal))]
             except Exception as exc:  # a crash in the target (or a check) is a finding, not a traceback
                 reason = f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0]
                 found = [Violation(inv.id, provider, None, reason, "", "degrade")]

@@ -14,7 +14,7 @@ from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, sent_call_ids
 from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import ToolTurn, tool_turns, wire_messages, wire_role
-from harness.model import ToolResultMessage
+from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
 
 __all__ = ["check_tool_pairing"]
 
@@ -23,7 +23,51 @@ _CHAT = frozenset({"openai-chat", "openrouter"})
 
 
 def check_tool_pairing(ctx: CheckContext) -> list[Violation]:
-    return rule_violations(ctx, ID) + _pairing(ctx) + _ids(ctx)
+    return rule_violations(ctx, ID) + _pairing(ctx) + _ids(ctx) + _replaced(ctx)
+
+
+def _replaced(ctx: CheckContext) -> list[Violation]:
+    """A call answered with something else while its real result is in the history (``degrade``).
+
+    A result recorded after a later assistant turn still answers its call (litellm and
+    LangChain send it); answering the call with an invented "not executed" error and
+    dropping the real result tells the model a tool that ran never did. A warning does
+    not excuse it: the real result was there to send. Calls answered without an id
+    (Gemini pairs those by name) are left to the pairing check.
+    """
+    turns, _ = tool_turns(ctx.provider, ctx.body)
+    sent_texts: dict[object, list[str | None]] = {}
+    for turn in turns:
+        for r in turn.results:
+            if r.id is not None:
+                sent_texts.setdefault(r.id, []).append(r.text)
+    mapping = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    called: set[str] = set()
+    real: dict[str, list[tuple[int, str]]] = {}
+    for index, event in enumerate(ctx.history):
+        if isinstance(event, AssistantMessage):
+            called |= {p.call_id for p in event.parts if isinstance(p, ToolCallPart)}
+        elif isinstance(event, ToolResultMessage) and event.call_id in called and event.output_text.strip():
+            real.setdefault(event.call_id, []).append((index, event.output_text.strip()))
+    out: list[Violation] = []
+    for cid, results in real.items():
+        texts = sent_texts.get(mapping.get(cid, cid))
+        if not texts or any(t is None for t in texts):
+            continue  # not sent at all (``_ids``), or sent in a form whose text this view cannot read
+        if any(value in (t or "") for t in texts for _, value in results):
+            continue
+        index, value = results[0]
+        out.append(
+            ctx.violation(
+                ID,
+                index,
+                f"call id {cid!r} is answered with {texts[0]!r}, while its real result (message {index}) "
+                "is in the history and was not sent",
+                {"sent": texts[0], "real": value},
+                kind="degrade",
+            )
+        )
+    return out
 
 
 def _pairing(ctx: CheckContext) -> list[Violation]:
@@ -50,12 +94,15 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
             continue
         for cid in calls:
             count = results.count(cid)
-            if count != 1:
+            # Gemini answers call parts, not ids: "the number of function response parts is
+            # equal to the number of function call parts" (google-gemini/gemini-cli#4217).
+            expected = sum(c.id == cid for c in turn.calls) if ctx.provider == "gemini" else 1
+            if count != expected:
                 out.append(
                     ctx.violation(
                         ID,
                         None,
-                        f"call id {cid!r} (position {turn.position}) has {count} results; exactly one expected",
+                        f"call id {cid!r} (position {turn.position}) has {count} results; {expected} expected",
                         {"calls": calls, "results": results},
                         kind=_pairing_kind(ctx),
                     )

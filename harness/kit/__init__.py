@@ -2,10 +2,15 @@
 
 - ``harness.kit.transport``: ``OfflineWire``, offline httpx/httpx2 clients for provider SDKs
   (render: capture the request the SDK puts on the wire; replay: serve a recorded exchange).
-- ``harness.kit.rules``: the canonical output rules (stop reason, usage, ids), stated once.
+- ``harness.kit.rules``: the canonical output rules (stop reason, usage, ids), stated once;
+  ``failed_result`` for a call that raised.
+- ``harness.kit.chat``: ``chat_completion_result``, an OpenAI-shaped completion (what the openai
+  SDK and litellm hand back) -> the canonical result, with the reference's own mappings.
 - ``harness.kit.recorded``: what replay reads off a recording (streamed or not, its model,
   an OpenRouter endpoint a Chat-Completions-only client cannot read).
 - ``harness.kit.worker``: ``WorkerTarget``, for code that cannot share the harness's environment.
+- ``harness.kit.netguard``: ``offline(target)``, the socket guard the harness drives every target
+  under (audit, ``harness.testing``, ``render``/``replay``/``check``, a worker's ``serve``).
 
 See docs/writing-a-target.md. Names load on first use, so importing the kit stays cheap.
 """
@@ -16,15 +21,20 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.kit.chat import chat_completion_result
+    from harness.kit.netguard import NetworkBlocked, OfflineGuard, offline
     from harness.kit.recorded import is_streamed, recorded_model, require_openrouter_chat
-    from harness.kit.rules import final_result, minted_id_notes, sent_id, stop_reason, usage
+    from harness.kit.rules import failed_result, final_result, minted_id_notes, sent_id, stop_reason, usage
     from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, WireError
     from harness.kit.worker import BridgeError, WorkerTarget, find_python
 
 _EXPORTS: dict[str, str] = {
+    "chat_completion_result": "harness.kit.chat",
+    **dict.fromkeys(("NetworkBlocked", "OfflineGuard", "offline"), "harness.kit.netguard"),
     **dict.fromkeys(("is_streamed", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"),
     **dict.fromkeys(
-        ("final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"), "harness.kit.rules"
+        ("failed_result", "final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"),
+        "harness.kit.rules",
     ),
     **dict.fromkeys(
         ("CAPTURED_STATUS", "CapturedRequest", "OfflineWire", "WireError"), "harness.kit.transport"
@@ -36,13 +46,18 @@ __all__ = [
     "CAPTURED_STATUS",
     "BridgeError",
     "CapturedRequest",
+    "NetworkBlocked",
+    "OfflineGuard",
     "OfflineWire",
     "WireError",
     "WorkerTarget",
+    "chat_completion_result",
+    "failed_result",
     "final_result",
     "find_python",
     "is_streamed",
     "minted_id_notes",
+    "offline",
     "recorded_model",
     "require_openrouter_chat",
     "sent_id",

@@ -37,7 +37,7 @@ from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult, StreamItem
 from harness.model import AnyPart, AssistantMessage, ErrorEvent, StopReason, ToolCallPart, Usage
 
-__all__ = ["final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"]
+__all__ = ["failed_result", "final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"]
 
 
 def stop_reason(
@@ -118,3 +118,11 @@ def final_result(
     )
     events = [ErrorEvent(error_message=text, response_id=response_id) for text in errors]
     return CallResult(message, list(items), events, list(notes))
+
+
+def failed_result(exc: BaseException, items: Sequence[StreamItem] = ()) -> CallResult:
+    """Rules 1-2 for a call the code under audit could not complete (an HTTP error, a body it could
+    not read, a cut stream it refused): an empty ``error`` message with one event naming the
+    exception, first line only. Never for a ``NotImplementedError``: that one says "unsupported"."""
+    text = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return final_result([], provider_stop=None, usage=None, errors=[text], items=items)

@@ -13,8 +13,9 @@ import json
 import sys
 from typing import Any, TextIO
 
-from harness.contract.target import Target
+from harness.contract.target import Target, TargetRefusal
 from harness.kit import protocol
+from harness.kit.netguard import offline
 
 __all__ = ["main", "serve"]
 
@@ -38,9 +39,19 @@ def serve(target: Target, requests: TextIO, replies: TextIO) -> None:
         if not line.strip():
             continue
         try:
-            reply = _answer(target, json.loads(line))
+            with offline(str(target.name)) as guard:
+                reply = _answer(target, json.loads(line))
+            if guard.attempts:  # the code under audit swallowed the refusal: still a failure
+                reply = {"ok": False, "kind": "error", "error": f"NetworkBlocked: {guard.attempts[0]}"}
         except NotImplementedError as exc:
             reply = {"ok": False, "kind": "unsupported", "error": str(exc)}
+        except TargetRefusal as refusal:  # a declared refusal crosses the process boundary as one
+            reply = {
+                "ok": False,
+                "kind": "refused",
+                "error": refusal.reason,
+                "provider_error": refusal.provider_error,
+            }
         except Exception as exc:  # reported to the harness, which decides what a failure means
             detail = f"{type(exc).__name__}: {exc}"
             reply = {"ok": False, "kind": "error", "error": detail.splitlines()[0]}

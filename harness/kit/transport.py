@@ -24,8 +24,10 @@ network, reads a clock or draws a random number.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -33,6 +35,7 @@ from typing import Any
 import httpx
 
 from harness.contract.exchange import Exchange
+from harness.contract.rendered import Rendered, RenderWarning
 
 __all__ = ["CAPTURED_STATUS", "CapturedRequest", "OfflineWire", "WireError"]
 
@@ -86,6 +89,7 @@ class OfflineWire:
     requests: list[CapturedRequest] = field(default_factory=list[CapturedRequest])
     reply: Exchange | None = None
     chunk_size: int | None = None
+    _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
 
     # --- the clients to hand to an SDK -----------------------------------------------------
     def httpx_client(self, **kwargs: Any) -> httpx.AsyncClient:
@@ -122,6 +126,40 @@ class OfflineWire:
         if not isinstance(body, dict):
             raise WireError("the code under audit sent a request body that is not a JSON object")
         return dict[str, Any](body)
+
+    # --- calling the code under audit ----------------------------------------------------------
+    def run(self, call: Any) -> Any:
+        """Run one call of the code under audit: an awaitable (a coroutine such as
+        ``client.chat.completions.create(...)``) on this wire's own event loop, or a
+        zero-argument callable (sync code; an awaitable it returns is run too).
+
+        One loop per wire, kept for its lifetime: SDK clients bind their connection pool to
+        the loop of their first call, so ``asyncio.run`` per call would break the second one.
+        """
+        if callable(call) and not inspect.isawaitable(call):
+            call = call()
+        if not inspect.isawaitable(call):
+            return call
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(call)
+
+    def render(self, call: Any, warnings: Sequence[RenderWarning] = ()) -> Rendered:
+        """Render mode in one step: capture, run ``call`` (see ``run``), return the body it sent.
+
+        The wire answers ``CAPTURED_STATUS``, so the code under audit raises its own client
+        error afterwards: that is expected and dropped. A call that raised before sending
+        anything is a ``WireError`` naming what it raised.
+        """
+        self.capture()
+        try:
+            self.run(call)
+        except Exception as exc:
+            if not self.requests:
+                raise WireError(
+                    f"the code under audit sent no request: {type(exc).__name__}: {exc}".splitlines()[0]
+                ) from exc
+        return Rendered(body=self.only_body(), warnings=list(warnings))
 
     # --- the transport -----------------------------------------------------------------------
     def handler(self, request: Any) -> Any:

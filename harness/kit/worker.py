@@ -29,7 +29,7 @@ from typing import IO, Any, cast
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult
-from harness.contract.target import TargetError, TargetNotInstalled
+from harness.contract.target import TargetError, TargetNotInstalled, TargetRefusal
 from harness.kit import protocol
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -179,6 +179,9 @@ class WorkerTarget:
             raise NotImplementedError(str(reply.get("error")))
         if kind == "missing":
             raise TargetNotInstalled(f"{self._hint} ({reply.get('error')})")
+        if kind == "refused":
+            cited = reply.get("provider_error")
+            raise TargetRefusal(str(reply.get("error")), provider_error=None if cited is None else str(cited))
         raise BridgeError(str(reply.get("error")))
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:

@@ -134,10 +134,18 @@ def prepare(
     for index, event in enumerate(history):
         if isinstance(event, SystemMessage):
             for pidx, part in enumerate(event.parts):
-                if part.text.strip():
-                    system.append((index, part.text))
-                else:
+                if not part.text.strip():
                     warnings.add(index, pidx, "text", Code.EMPTY_TEXT, "empty system text dropped")
+                elif any(part.text.strip() == text.strip() for _, text in system):
+                    warnings.add(
+                        index,
+                        pidx,
+                        "text",
+                        Code.SYSTEM_DUPLICATE,
+                        "system text already in the system prompt; sent once (rule system-text-once)",
+                    )
+                else:
+                    system.append((index, part.text))
             if seen_conversation:
                 warnings.add(
                     index,
@@ -169,6 +177,7 @@ def prepare(
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
     _mark_continuations(items)
+    items = _results_to_their_calls(items, warnings)
     items = _pair_tool_results(items, warnings)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
@@ -296,6 +305,65 @@ def _attach_developer(items: list[WireItem], index: int, event: DeveloperMessage
             Code.DEVELOPER_AS_USER,
             "developer message has no user or tool message right before it; sent as a user message",
         )
+
+
+def _call_ids(item: WireAssistant) -> list[str]:
+    return [
+        u.part.call_id for u in item.units if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+    ]
+
+
+def _results_to_their_calls(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
+    """A result recorded after a later assistant turn moves up to the end of its call's turn.
+
+    Why: every provider wants a call's result before the conversation goes on (Anthropic
+    in the next message, Chat right after the ``tool_calls`` message, Gemini in the turn
+    after the function call), and an agent UI may persist a progress text as an assistant
+    turn of its own between a call and its result. The real result still answers the
+    call (litellm and LangChain send it); inventing a "not executed" error for the call
+    and dropping the real result would tell the model a tool that ran never did. The
+    search for a call's result stops at a later call with the same id (backends that
+    reuse ids per turn), so a result is never taken from the call it answers.
+    """
+    out = list(items)
+    i = 0
+    while i < len(out):
+        item = out[i]
+        i += 1
+        if not isinstance(item, WireAssistant) or item.continues or not _call_ids(item):
+            continue
+        end = i  # past this response's further pieces and its results window
+        calls = list(_call_ids(item))
+        while end < len(out) and isinstance(piece := out[end], WireAssistant) and piece.continues:
+            calls += _call_ids(piece)
+            end += 1
+        while end < len(out) and not isinstance(out[end], WireAssistant):
+            end += 1
+        answered = {w.call_id for w in out[i:end] if isinstance(w, WireToolResult)}
+        pending = [c for c in dict.fromkeys(calls) if c not in answered]
+        moved: list[WireToolResult] = []
+        later = end
+        while pending and later < len(out):
+            candidate = out[later]
+            if isinstance(candidate, WireAssistant) and set(_call_ids(candidate)) & set(pending):
+                break  # the id is called again: later results answer that call
+            if isinstance(candidate, WireToolResult) and candidate.call_id in pending:
+                pending.remove(candidate.call_id)
+                moved.append(candidate)
+                del out[later]
+                continue
+            later += 1
+        for result in moved:
+            warnings.add(
+                result.index,
+                None,
+                None,
+                Code.TOOL_RESULT_AFTER_TEXT,
+                f"result for call '{result.call_id}' came after a later assistant turn; sent right after "
+                f"its call (message {item.index}), the later turn after it",
+            )
+        out[end:end] = moved
+    return out
 
 
 def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireItem]:

@@ -20,15 +20,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.contract.providers import PROVIDERS
-from harness.oracles.allowances import ALLOWANCES, OracleAllowance, find_allowance
+from harness.oracles.allowances import (
+    ALLOWANCES,
+    DEFAULTS,
+    FieldDefault,
+    OracleAllowance,
+    apply_defaults,
+    find_allowance,
+)
 from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
 from harness.oracles.spec import SPEC_TARGETS, spec_oracle
+from harness.oracles.unions import collapse_unions
 
 __all__ = [
     "ALLOWANCES",
+    "DEFAULTS",
     "ORACLES",
     "PROVIDERS",
+    "FieldDefault",
     "OracleAllowance",
     "OracleError",
     "OracleReport",
@@ -95,17 +105,20 @@ def validate(
     """Judge a request body with each oracle; the body is not modified.
 
     The body is first read the way the provider's parser reads it (``normalise.py``:
-    Gemini's proto3 snake_case names), so a spelling the API accepts never fails.
+    Gemini's proto3 snake_case names), so a spelling the API accepts never fails, and
+    fields the API fills in when absent are filled in (``allowances.DEFAULTS``, each
+    reported in ``allowed`` under its id, once per oracle).
     ``host`` (where the request goes) enables the allowances of OpenAI-compatible hosts.
     """
     if provider not in PROVIDERS:
         raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
-    body = normalise_body(provider, body)
+    body, filled = apply_defaults(provider, normalise_body(provider, body))
     errors: list[OracleError] = []
     allowed: list[tuple[OracleError, str]] = []
     for oracle in oracles:
         failed: list[OracleError] = []
-        for path, message in _check(oracle, provider, body):
+        allowed += [(OracleError(oracle, path, "absent; the API fills it in"), did) for path, did in filled]
+        for path, message in collapse_unions(oracle, _check(oracle, provider, body), body):
             error = OracleError(oracle, path, message)
             allowance = find_allowance(provider, oracle, path, message, body, host)
             if allowance is None:

@@ -13,6 +13,17 @@ fails requests the API took. Two such cases are known:
 - proto3 ``bytes`` fields accept standard base64 and base64url (same page: "Either
   standard or URL-safe base64 encoding with/without paddings are accepted"); the spec
   oracle's byte pattern already takes both, so only names need rewriting here.
+- Gemini's ``Schema.type`` (tool ``parameters``, ``responseSchema``) is an enum written
+  ``OBJECT``, ``STRING``, ... in the Discovery document, but the API takes the JSON-schema
+  spelling ``object``, ``string``, ...: Google's own REST function-calling guide sends
+  ``"parameters": {"type": "object", "properties": {"attendees": {"type": "array", ...``
+  (https://ai.google.dev/gemini-api/docs/function-calling?example=meeting, the curl tab)
+  and the API answers with a function call. A ``type`` whose upper-case form is one of
+  the enum's values is read as that value. Other enums are left as sent (no evidence).
+
+Every judge reads a body through ``normalise_body`` (the oracles, the invariants'
+``CheckContext.body``, the provider rules' ``check_body``), so no check can disagree with
+the schema oracle about what a body says.
 """
 
 from __future__ import annotations
@@ -68,8 +79,16 @@ def _gemini(value: Any, schema: dict[str, Any]) -> Any:
         if name not in fields or name in out:
             out[key] = sub  # unknown (the oracle says so) or both spellings sent
             continue
-        out[name] = _gemini(sub, fields[name])
+        out[name] = _schema_type(sub, fields[name]) if name == "type" else _gemini(sub, fields[name])
     return out
+
+
+def _schema_type(value: Any, field: dict[str, Any]) -> Any:
+    """``"object"`` -> ``"OBJECT"`` where the field is an enum that has the upper-case value."""
+    enum = field.get("enum")
+    if isinstance(value, str) and isinstance(enum, list) and value not in enum and value.upper() in enum:
+        return value.upper()
+    return value
 
 
 def normalise_body(provider: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -83,6 +83,10 @@ def get_profile(provider: str) -> ModuleType:
 
 
 def default_model(provider: str) -> str:
-    """The model a request names when ``params.model`` is None."""
+    """The model a request names when ``params.model`` is None (public as ``harness.default_model``).
+
+    A bridge uses it for the same default (``params.model or harness.default_model(provider)``),
+    so its request and the reference's name the same model; ValueError for an unknown provider.
+    """
     model: str = get_profile(provider).DEFAULT_MODEL
     return model

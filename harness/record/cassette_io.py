@@ -20,7 +20,7 @@ from harness.cassette_format import dump_cassette
 from harness.record.client import HttpResponse
 from harness.record.endpoints import HttpRequest
 from harness.replay import Exchange
-from harness.scrub import scrub_interaction
+from harness.scrub import Known, credentials_sent, env_credentials, scrub_interaction
 
 __all__ = [
     "UnsafeCassetteError",
@@ -43,6 +43,11 @@ def _text(body: bytes) -> str | bytes:
         return body
 
 
+def known_credentials(request: HttpRequest) -> Known:
+    """Every credential the recorder sends: the environment's, and those in the request's headers and URL."""
+    return env_credentials() | credentials_sent(request.headers, request.url)
+
+
 def scrubbed_interaction(request: HttpRequest, response: HttpResponse) -> dict[str, Any]:
     """The vcrpy interaction for one call, already scrubbed (the raw dict never leaves this function)."""
     raw: dict[str, Any] = {
@@ -50,7 +55,7 @@ def scrubbed_interaction(request: HttpRequest, response: HttpResponse) -> dict[s
             "method": request.method,
             "uri": request.url,
             "headers": {k: [v] for k, v in request.headers.items()},
-            "body": request.content.decode("utf-8"),
+            "body": _text(request.content),
         },
         "response": {
             "status": {"code": response.status, "message": response.reason},
@@ -58,7 +63,7 @@ def scrubbed_interaction(request: HttpRequest, response: HttpResponse) -> dict[s
             "body": {"string": _text(response.body)},
         },
     }
-    return scrub_interaction(raw)
+    return scrub_interaction(raw, known_credentials(request))
 
 
 def exchange_from(interaction: dict[str, Any]) -> Exchange:
@@ -80,15 +85,25 @@ def render_cassette(interactions: list[dict[str, Any]], provenance: dict[str, An
     return dump_cassette({"interactions": interactions, "provenance": provenance, "version": 1})
 
 
-def check_clean(text: str, secrets: list[str]) -> None:
-    """Raise UnsafeCassetteError when ``text`` holds one of ``secrets`` or any key-like/account-id string."""
-    problems: list[str] = []
-    if any(secret and secret in text for secret in secrets):
-        problems.append("the API key itself")
-    from harness.record.scan import scan_text
+def check_clean(text: str, secrets: list[str] | Known) -> None:
+    """Raise UnsafeCassetteError when ``text`` holds a known credential (in any encoding or masked
+    form) or any key-like/account-id string, or holds a part that cannot be inspected."""
+    from harness.record.scan import scan_text, views
 
-    found = scan_text(text, "cassette.yaml")  # the scanner's view: lines, YAML values, gzip/base64
-    keys = [f for f in found if not f.kind.startswith(("openai-organization", "openai-project-id"))]
+    known = secrets if isinstance(secrets, Known) else Known.of(s for s in secrets if s)
+    problems: list[str] = []
+    skipped: list[str] = []
+    every_view = list(views(text, "cassette.yaml", skipped))  # lines, YAML values, gzip, base64, !!binary
+    if skipped:
+        raise UnsafeCassetteError(
+            f"refusing to write: a body cannot be inspected ({skipped[0].split(': ', 1)[-1]})"
+        )
+    if any(known.found_in(view) for view in every_view) or any(
+        s and s in text for s in (secrets if isinstance(secrets, list) else [])
+    ):
+        problems.append("the API key itself")
+    found = scan_text(text, "cassette.yaml")
+    keys = [f for f in found if f.cls == "secret"]
     if keys:
         problems.append(f"{len(keys)} key-like string(s)")
     if len(found) > len(keys):

@@ -17,8 +17,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from harness.params import CallParams
-from harness.providers import PROVIDERS
+from harness.contract.providers import PROVIDERS
 
 __all__ = ["diff_command", "record_command", "scan_command"]
 
@@ -53,6 +52,7 @@ def record_command(
 ) -> None:
     """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var)."""
     from harness.codec import HistoryError, load_history
+    from harness.params import CallParams
     from harness.params_io import load_params
     from harness.record.client import RecordHTTPError, RetryPolicy
     from harness.record.endpoints import MissingKeyError, api_key_for
@@ -124,6 +124,7 @@ def _write(
     from harness.record.cassette_io import UnsafeCassetteError, check_clean, render_cassette, write_atomic
     from harness.record.drift import diff_exchanges
     from harness.replay import ReplayInputError, load_exchanges
+    from harness.scrub import Known, env_credentials
 
     previous = None
     if out.exists():
@@ -141,7 +142,7 @@ def _write(
     }
     text = render_cassette(interactions, provenance)
     try:
-        check_clean(text, [api_key])
+        check_clean(text, Known.of([api_key]) | env_credentials())
     except UnsafeCassetteError as exc:
         _fail(str(exc), 1)
     try:
@@ -163,7 +164,7 @@ def scan_command(
         bool, typer.Option("--no-gitignore", help="Scan files that .gitignore files exclude too.")
     ] = False,
 ) -> None:
-    """Report key-like strings and account ids (masked); exit 1 when any is found, 2 when a file was unreadable."""
+    """Report secrets, then account/project ids apart (masked); exit 1 on a secret, 2 when a file was unreadable."""
     from harness.progress import progress_bar
     from harness.record.scan import scan_paths
 
@@ -174,8 +175,12 @@ def scan_command(
         result = scan_paths(paths, excludes=exclude or [], gitignore=not no_gitignore)
     for finding in result.findings:
         typer.echo(str(finding))
+    for finding in result.identifiers:
+        typer.echo(str(finding))
     for skipped in result.skipped:
         typer.echo(f"harness: {skipped} (skipped)", err=True)
+    if result.identifiers:
+        typer.echo(f"harness scan: {len(result.identifiers)} identifier(s), not secrets", err=True)
     if result.findings:
         typer.echo(f"harness scan: {len(result.findings)} secret-like string(s) found", err=True)
         raise typer.Exit(1)

@@ -25,9 +25,10 @@ import yaml
 
 from harness.inputs import InputError, Limits, gunzip, read_bytes
 from harness.inputs.yaml_load import compose_yaml
-from harness.secrets import KINDS, decoded_texts, find_secrets
+from harness.secret_rules import global_allowlist
+from harness.secrets import decoded_texts, field_views, find_secrets
 
-__all__ = ["Finding", "ScanResult", "classify", "mask", "scan_paths", "scan_text"]
+__all__ = ["Finding", "ScanResult", "classify", "mask", "scan_paths", "scan_text", "views"]
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 _BINARY_TAG = "tag:yaml.org,2002:binary"
@@ -39,14 +40,18 @@ class Finding:
     line: int
     kind: str
     masked: str
+    cls: str = "secret"  # or "identifier": an account or project id, reported apart, not a key
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.kind}: {self.masked}"
+        label = self.kind if self.cls == "secret" else f"identifier {self.kind}"
+        return f"{self.path}:{self.line}: {label}: {self.masked}"
 
 
 @dataclass
 class ScanResult:
     findings: list[Finding] = field(default_factory=list[Finding])
+    #: Identifiers (OpenAI organization and project ids): scrubbed from cassettes, but not secrets.
+    identifiers: list[Finding] = field(default_factory=list[Finding])
     #: Files (or parts of files) that could not be read or decoded, one ``FILE[:LINE]: field: reason`` each.
     skipped: list[str] = field(default_factory=list[str])
 
@@ -59,15 +64,12 @@ def classify(secret: str) -> str:
 def mask(secret: str) -> str:
     """A recognisable but useless form: the kind's public prefix and the length."""
     found = find_secrets(secret, account_ids=True)
-    if found:
-        return found[0].masked()
-    prefix = next((p for _, p, _ in KINDS if secret.startswith(p)), "")
-    return f"{prefix}*** ({len(secret)} chars)"
+    return found[0].masked() if found else f"*** ({len(secret)} chars)"
 
 
 def _findings(text: str, path: str, line: int) -> Iterator[Finding]:
-    for m in find_secrets(text, account_ids=True):
-        yield Finding(path, line + text.count("\n", 0, m.start), m.kind, m.masked())
+    for m in find_secrets(text, account_ids=True, path=path):
+        yield Finding(path, line + text.count("\n", 0, m.start), m.kind, m.masked(), m.cls)
 
 
 def _bounded_gunzip(path: str, line: int) -> object:
@@ -92,7 +94,20 @@ def scan_text(text: str, path: str, skipped: list[str] | None = None) -> list[Fi
 def _flat(value: str, path: str, line: int) -> Iterator[Finding]:
     """Findings in a decoded payload, all reported at the line of the value that holds it."""
     for f in _findings(value, path, line):
-        yield Finding(path, line, f.kind, f.masked)
+        yield Finding(path, line, f.kind, f.masked, f.cls)
+
+
+def views(text: str, path: str, skipped: list[str]) -> Iterator[str]:
+    """``text`` and every decoded view the scanner searches (YAML values, gzip, base64, ``!!binary``).
+
+    A part that cannot be decoded (a gzip bomb, a broken payload) is named in ``skipped``.
+    """
+    yield text
+    try:
+        for _, value in _decoded(text, path):
+            yield value
+    except InputError as exc:
+        skipped.append(str(exc))
 
 
 def _decoded(text: str, path: str) -> Iterator[tuple[int, str]]:
@@ -102,9 +117,10 @@ def _decoded(text: str, path: str) -> Iterator[tuple[int, str]]:
             if binary is not None:
                 yield from ((line, t) for t in decoded_texts(binary, gunzip=_bounded_gunzip(path, line)))
             else:
-                yield line, value
+                yield from ((line, v) for v in field_views(value))  # the value, its JSON, percent-decoded
                 yield from ((line, t) for t in decoded_texts(value, gunzip=_bounded_gunzip(path, line)))
     else:
+        yield from ((1, v) for v in field_views(text) if v is not text)
         yield from ((1, t) for t in decoded_texts(text, gunzip=_bounded_gunzip(path, 1)))
 
 
@@ -225,6 +241,8 @@ def scan_paths(paths: Iterable[Path], *, excludes: Iterable[str] = (), gitignore
     result = ScanResult()
     limits = Limits.from_env()
     for file in _files(paths, list(excludes), gitignore):
+        if _allowlisted(file):
+            continue
         try:
             data = read_bytes(file, limits)
         except InputError as exc:
@@ -236,6 +254,13 @@ def scan_paths(paths: Iterable[Path], *, excludes: Iterable[str] = (), gitignore
             except InputError as exc:
                 result.skipped.append(str(exc))
                 continue
-        text = data.decode("utf-8", errors="replace")
-        result.findings += scan_text(text, str(file), result.skipped)
+        text = data.decode("utf-8", errors="surrogateescape")  # a key between binary bytes is still found
+        for finding in scan_text(text, str(file), result.skipped):
+            (result.findings if finding.cls == "secret" else result.identifiers).append(finding)
     return result
+
+
+def _allowlisted(path: Path) -> bool:
+    """Gitleaks' global path allowlist (lock files, images, fonts, its own rule file...)."""
+    posix = path.as_posix()
+    return any(p.search(posix) for p in global_allowlist()[2])

@@ -22,6 +22,10 @@ from harness.record.cassette_io import check_clean, write_atomic
 from harness.scrub import (
     ALLOWED_REQUEST_HEADERS,
     ALLOWED_RESPONSE_HEADERS,
+    NO_KNOWN,
+    Known,
+    credentials_sent,
+    env_credentials,
     scrub_headers,
     scrub_interaction,
     scrub_text,
@@ -37,34 +41,49 @@ _vcr_filesystem: Any = import_module("vcr.persisters.filesystem")
 MATCH_ON = ("method", "scheme", "host", "path", "query", "body")  # not port: loopback ports are ephemeral
 
 
-def _scrub_bytes(body: Any) -> Any:
+def _scrub_bytes(body: Any, known: Known) -> Any:
     if isinstance(body, bytes):
-        try:
-            return scrub_text(body.decode("utf-8")).encode("utf-8")
-        except UnicodeDecodeError:
-            return body
-    return scrub_text(body) if isinstance(body, str) else body
+        text = body.decode("utf-8", errors="surrogateescape")  # not UTF-8: scrubbed all the same
+        scrubbed = scrub_text(text, known)
+        return body if scrubbed == text else scrubbed.encode("utf-8", errors="surrogateescape")
+    return scrub_text(body, known) if isinstance(body, str) else body
 
 
-def scrub_vcr_request(request: Any) -> Any:
+def scrub_vcr_request(request: Any, known: Known = NO_KNOWN) -> Any:
     """vcrpy hands us a deep copy; scrub its URI, headers (allow-list) and body."""
     req: Any = request
-    req.uri = scrub_uri(str(req.uri))
-    req.headers = scrub_headers(dict(req.headers), ALLOWED_REQUEST_HEADERS)
-    req.body = _scrub_bytes(req.body_bytes)
+    known = known | credentials_sent(dict(req.headers), str(req.uri))
+    req.uri = scrub_uri(str(req.uri), known)
+    req.headers = scrub_headers(dict(req.headers), ALLOWED_REQUEST_HEADERS, known)
+    req.body = _scrub_bytes(req.body_bytes, known)
     return req
 
 
-def scrub_vcr_response(response: dict[str, Any]) -> dict[str, Any]:
+def scrub_vcr_response(response: dict[str, Any], known: Known = NO_KNOWN) -> dict[str, Any]:
     out = dict(response)
-    out["headers"] = scrub_headers(response.get("headers"), ALLOWED_RESPONSE_HEADERS)
+    out["headers"] = scrub_headers(response.get("headers"), ALLOWED_RESPONSE_HEADERS, known)
     body = response.get("body")
     if isinstance(body, dict) and "string" in body:
         out["body"] = {
             **cast(dict[str, Any], body),
-            "string": _scrub_bytes(cast(dict[str, Any], body)["string"]),
+            "string": _scrub_bytes(cast(dict[str, Any], body)["string"], known),
         }
     return out
+
+
+class _Learned:
+    """The credentials seen in this VCR's requests (and the environment's): vcrpy's response hook
+    does not see the request, so the request hook remembers what the response must not echo."""
+
+    def __init__(self) -> None:
+        self.known = env_credentials()
+
+    def request(self, request: Any) -> Any:
+        self.known = self.known | credentials_sent(dict(request.headers), str(request.uri))
+        return scrub_vcr_request(request, self.known)
+
+    def response(self, response: dict[str, Any]) -> dict[str, Any]:
+        return scrub_vcr_response(response, self.known)
 
 
 class SafeSerializer:
@@ -102,13 +121,14 @@ def harness_vcr(record_mode: str = "none", **options: Any) -> Any:
     """A ``vcr.VCR`` for harness cassettes; ``options`` override any setting (e.g. ``ignore_hosts``)."""
     if record_mode not in RECORD_MODES:
         raise ValueError(f"record mode {record_mode!r}: expected one of {', '.join(RECORD_MODES)}")
+    learned = _Learned()
     settings: dict[str, Any] = {
         "serializer": "harness",
         "record_mode": "all" if record_mode == "rewrite" else record_mode,
         "drop_unused_requests": record_mode == "rewrite",
         "match_on": list(MATCH_ON),
-        "before_record_request": scrub_vcr_request,
-        "before_record_response": scrub_vcr_response,
+        "before_record_request": learned.request,
+        "before_record_response": learned.response,
         "decode_compressed_response": True,
         **options,
     }

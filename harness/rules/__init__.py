@@ -2,9 +2,10 @@
 
 The schema oracles (``harness.oracles``) judge shape; these rules judge what a schema
 cannot say: pairing of tool calls and results, uniqueness, non-empty content, id and
-name syntax, media types. ``kind`` is ``reject`` where the API answers 4xx and
-``degrade`` where it accepts but loses information; design-policy preferences (for
-example strict user/assistant alternation, which Anthropic merges itself) are not rules.
+name syntax, media types, empty arrays. ``kind`` is ``reject`` where the API answers 4xx,
+``degrade`` where it accepts but loses information, and ``policy`` where it accepts and
+only the design objects (a system text sent twice). Preferences the provider repairs
+itself (strict user/assistant alternation, which Anthropic merges) are not rules.
 
     check_body("anthropic", body)  # [RuleFinding(rule, kind, path, message, example, why)]
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
 from harness.rules.common import COMMON_RULES
@@ -50,8 +52,18 @@ def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
     return [r for r in RULES if target in r.providers]
 
 
-def check_body(provider: str, body: dict[str, Any], *, wire: str | None = None) -> list[RuleFinding]:
-    """Every rule of the provider (on this wire) applied to ``body``; the body is not modified."""
+def check_body(
+    provider: str, body: dict[str, Any], *, wire: str | None = None, host: str | None = None
+) -> list[RuleFinding]:
+    """Every rule of the provider (on this wire) applied to ``body``; the body is not modified.
+
+    The body is read as the provider's parser reads it, through the schema oracle's own
+    ``normalise_body`` (Gemini's two spellings of field names), so a rule and the oracle
+    never disagree about what a body says. ``host`` (where the request goes, when known)
+    leaves out the rules of another host's API (``Rule.hosts``).
+    """
     target = _target(provider, wire)
+    body = normalise_body(provider, body)
     model = body.get("model") if isinstance(body.get("model"), str) else None
-    return [f for rule in rules_for(provider, wire=wire) for f in rule.check(target, body, model)]
+    chosen = [r for r in rules_for(provider, wire=wire) if r.applies_to(host)]
+    return [f for rule in chosen for f in rule.check(target, body, model)]

@@ -50,6 +50,12 @@ class Rule:
     #: issue thread, or a rejected request in ``traffic/`` (file#interaction).
     evidence: tuple[str, ...]
     check: Check
+    #: The hosts whose API has the rule (empty: every host of the provider). A request whose
+    #: host is known and not listed (an OpenAI-compatible router) is not judged by it.
+    hosts: tuple[str, ...] = ()
+
+    def applies_to(self, host: str | None) -> bool:
+        return not self.hosts or host is None or host in self.hosts
 
     def finding(self, path: str, message: str, example: Json, why: str) -> RuleFinding:
         return RuleFinding(self.id, self.kind, path, message, snippet(example), why)

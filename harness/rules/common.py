@@ -1,4 +1,5 @@
-"""Rules every provider shares in spirit: a conversation must not be empty; tool names have a syntax."""
+"""Rules every provider shares in spirit: a conversation must not be empty; tool names have a syntax;
+a system text is sent once."""
 
 from __future__ import annotations
 
@@ -127,4 +128,80 @@ TOOL_NAME = Rule(
     _tool_names,
 )
 
-COMMON_RULES: tuple[Rule, ...] = (EMPTY_CONVERSATION, TOOL_NAME)
+_SYSTEM_ROLES = ("system", "developer")
+
+
+def _texts(value: Any) -> list[str]:
+    """The text of a system carrier: a string, text blocks / parts, or a message's content."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        carrier = as_dict(value)
+        if "parts" in carrier:
+            return _texts(carrier.get("parts"))
+        if "content" in carrier:
+            return _texts(carrier.get("content"))
+        text = carrier.get("text")
+        return [text] if isinstance(text, str) else []
+    return [t for item in as_list(value) for t in _texts(item)]
+
+
+def _system_blocks(provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
+    """(path, text) of every system block: the top-level carrier's blocks, then system/developer messages."""
+    top = {"anthropic": "system", "openai-responses": "instructions", "gemini": "systemInstruction"}.get(
+        provider
+    )
+    out: list[tuple[str, str]] = []
+    if top is not None:
+        value = body.get(top)
+        blocks = as_list(as_dict(value).get("parts")) if provider == "gemini" else value
+        if isinstance(blocks, list):
+            out += [(f"{top}/{i}", t) for i, b in enumerate(as_list(blocks)) for t in _texts(b)]
+        else:
+            out += [(top, t) for t in _texts(blocks)]
+    for i, raw in enumerate(as_list(body.get(_CONVERSATION_KEY[provider]))):
+        message = as_dict(raw)
+        if message.get("role") in _SYSTEM_ROLES and message.get("type", "message") == "message":
+            out += [(f"{_CONVERSATION_KEY[provider]}/{i}", "".join(_texts(message.get("content"))))]
+    return out
+
+
+def _system_once(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+    seen: dict[str, str] = {}
+    out: list[RuleFinding] = []
+    for path, text in _system_blocks(provider, body):
+        key = text.strip()
+        if not key:
+            continue
+        if key in seen:
+            out.append(
+                SYSTEM_ONCE.finding(
+                    path,
+                    f"the system text of {seen[key]} is sent again here ({len(key)} characters): expected "
+                    "each system text once",
+                    {"text": key},
+                    "the API accepts it, but the prompt is paid twice and the copy occupies cache prefix",
+                )
+            )
+        else:
+            seen[key] = path
+    return out
+
+
+SYSTEM_ONCE = Rule(
+    "system-text-once",
+    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses"),
+    "policy",
+    "the same system text is not sent in two system blocks (`system` blocks, `instructions`, "
+    "`systemInstruction` parts, system/developer messages)",
+    (
+        "DESIGN 'Provider rules': system prompt exactly once",
+        "No provider documents a 400 for it and no evidence was found that the model does worse "
+        "(so `policy`, not `degrade`): the cost is the prompt's tokens paid twice, and on Anthropic a "
+        "cache_control breakpoint (at most 4 per request, "
+        "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching) spent on the copy",
+    ),
+    _system_once,
+)
+
+COMMON_RULES: tuple[Rule, ...] = (EMPTY_CONVERSATION, TOOL_NAME, SYSTEM_ONCE)

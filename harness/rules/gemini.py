@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from harness.rules.base import Rule, RuleFinding, as_dict, as_list
@@ -64,4 +65,65 @@ MIME_TYPE = Rule(
     _mime_type,
 )
 
-GEMINI_RULES: tuple[Rule, ...] = (MIME_TYPE,)
+
+def _parts_with(content: dict[str, Any], key: str) -> int:
+    return sum(1 for p in as_list(content.get("parts")) if key in as_dict(p))
+
+
+def _turns(body: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
+    """Runs of consecutive contents with one role (the API reads such a run as one turn):
+    (index of the run's first content, role, contents)."""
+    turns: list[tuple[int, str, list[dict[str, Any]]]] = []
+    for i, raw in enumerate(as_list(body.get("contents"))):
+        content = as_dict(raw)
+        role = str(content.get("role") or "user")
+        if turns and turns[-1][1] == role:
+            turns[-1][2].append(content)
+        else:
+            turns.append((i, role, [content]))
+    return turns
+
+
+def _calls_answered(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+    """A model turn with function calls is followed by a user turn answering each call.
+
+    A turn is a run of consecutive contents of one role: recorded accepted requests send a
+    call, then another model content with a call, then both responses (pydantic-ai's
+    tool-search replays). A request that ends on the calls has nothing to answer them yet.
+    """
+    turns = _turns(body)
+    out: list[RuleFinding] = []
+    for (start, role, contents), (nxt, next_role, answers) in pairwise(turns):
+        calls = sum(_parts_with(c, "functionCall") for c in contents)
+        if role != "model" or not calls:
+            continue
+        responses = sum(_parts_with(c, "functionResponse") for c in answers) if next_role != "model" else 0
+        if responses != calls:
+            out.append(
+                CALLS_ANSWERED.finding(
+                    f"contents/{nxt}",
+                    "Please ensure that the number of function response parts is equal to the number of "
+                    f"function call parts of the function call turn (calls in contents/{start}: {calls}, "
+                    f"responses in the next turn: {responses})",
+                    {"role": next_role, "functionResponse parts": responses},
+                    "the API answers 400 INVALID_ARGUMENT: every call of a turn needs its response in the next turn",
+                )
+            )
+    return out
+
+
+CALLS_ANSWERED = Rule(
+    "gemini-function-calls-answered",
+    ("gemini",),
+    "reject",
+    "a model content with function calls is followed by a user content with one function response per call",
+    (
+        "https://github.com/google-gemini/gemini-cli/issues/4217 and "
+        "https://github.com/google-gemini/gemini-cli/issues/16415 (API error 'Please ensure that the number "
+        "of function response parts is equal to the number of function call parts of the function call turn.')",
+        "https://ai.google.dev/gemini-api/docs/function-calling (the function response turn follows the call)",
+    ),
+    _calls_answered,
+)
+
+GEMINI_RULES: tuple[Rule, ...] = (MIME_TYPE, CALLS_ANSWERED)

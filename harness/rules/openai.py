@@ -206,5 +206,53 @@ REASONING_FOLLOWED = Rule(
     _reasoning_followed,
 )
 
-CHAT_RULES: tuple[Rule, ...] = (TOOL_CALLS_ANSWERED, TOOL_MESSAGE_HAS_CALL)
+
+def _empty_arrays(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+    out: list[RuleFinding] = []
+    if body.get("tools") == []:
+        out.append(
+            EMPTY_ARRAYS.finding(
+                "tools",
+                "Invalid 'tools': empty array. Expected an array with minimum length 1, "
+                "but got an empty array instead.",
+                {"tools": []},
+                "the API answers 400 for the whole request: leave `tools` out when there are none",
+            )
+        )
+    for i, msg in enumerate(_messages(body)):
+        if msg.get("role") == "assistant" and msg.get("tool_calls") == []:
+            out.append(
+                EMPTY_ARRAYS.finding(
+                    f"messages/{i}/tool_calls",
+                    f"Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum "
+                    "length 1, but got an empty array instead.",
+                    {"role": "assistant", "tool_calls": []},
+                    "the API answers 400 for the whole request: leave `tool_calls` out of a message without calls",
+                )
+            )
+    return out
+
+
+EMPTY_ARRAYS = Rule(
+    "chat-no-empty-arrays",
+    ("openai-chat",),
+    "reject",
+    "`tools` and an assistant message's `tool_calls` are absent or non-empty, never `[]` (api.openai.com)",
+    (
+        "https://github.com/continuedev/continue/issues/3370 (gpt-4o on api.openai.com: \"Invalid 'tools': "
+        'empty array. Expected an array with minimum length 1, but got an empty array instead")',
+        "https://github.com/dnakov/anon-kode/issues/20 (\"API Error: 400 Invalid 'tools': empty array. "
+        'Expected an array with minimum length 1, but got an empty array instead.")',
+        'https://github.com/vllm-project/vllm/pull/39780 ("OpenAI returns 400 with error code `empty_array`")',
+        "https://github.com/openai/openai-node/pull/1341 (\"400 Invalid 'messages[1].tool_calls': empty array. "
+        'Expected an array with minimum length 1")',
+        "api.openai.com only: the OpenAPI spec states no minItems, and OpenAI-compatible hosts accept `tools: []` "
+        "(router.huggingface.co, 7 accepted requests in ../shared/traffic/pydantic-ai-more/models__test_huggingface__*). "
+        "Not marked for OpenRouter, Responses, Anthropic or Gemini: no recorded or reported 400 found",
+    ),
+    _empty_arrays,
+    hosts=("api.openai.com",),
+)
+
+CHAT_RULES: tuple[Rule, ...] = (TOOL_CALLS_ANSWERED, TOOL_MESSAGE_HAS_CALL, EMPTY_ARRAYS)
 RESPONSES_RULES: tuple[Rule, ...] = (OUTPUT_HAS_CALL, CALL_ID_LENGTH, REASONING_FOLLOWED)

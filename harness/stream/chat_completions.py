@@ -15,48 +15,20 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from harness.model import StopReason, Usage
+from harness.kit.chat import (
+    FINISH_REASONS,
+    map_stop_reason,
+    map_usage,
+)  # stated once, in the kit (bridges use them too)
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 
 __all__ = ["ChatCompletionsParser", "map_stop_reason", "map_usage"]
 
 _EMPTY: dict[str, Any] = {}  # read-only default for absent objects
-_STOP: dict[str, StopReason] = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool_use",
-    "function_call": "tool_use",
-    "content_filter": "error",
-    "error": "error",
-}
 _RETRYABLE_TYPES = frozenset(
     {"server_error", "rate_limit_error", "rate_limit_exceeded", "timeout", "overloaded"}
 )
-
-
-def map_stop_reason(reason: str | None) -> StopReason | None:
-    """Chat ``finish_reason`` -> canonical; unknown reasons map to ``stop``."""
-    if reason is None:
-        return None
-    return _STOP.get(reason, "stop")
-
-
-def map_usage(raw: dict[str, Any]) -> Usage:
-    """Chat ``usage`` -> canonical (``prompt_tokens`` already includes cached tokens)."""
-    prompt = raw.get("prompt_tokens_details") or _EMPTY
-    completion = raw.get("completion_tokens_details") or _EMPTY
-    cached = prompt.get("cached_tokens")
-    if cached is None:
-        cached = raw.get("prompt_cache_hit_tokens")
-    return Usage(
-        input_tokens=raw.get("prompt_tokens") or 0,
-        output_tokens=raw.get("completion_tokens") or 0,
-        cached_input_tokens=cached,
-        cache_creation_input_tokens=prompt.get("cache_write_tokens"),
-        reasoning_tokens=completion.get("reasoning_tokens"),
-        total_tokens=raw.get("total_tokens"),
-    )
 
 
 def _retryable(error: dict[str, Any]) -> bool | None:
@@ -197,7 +169,7 @@ class ChatCompletionsParser(StreamParser):
             )
         elif reason == "error" and not self.errors:
             self.error(f"{self.provider}: the provider ended the response with finish_reason error")
-        elif reason not in _STOP:
+        elif reason not in FINISH_REASONS:
             self.note(f"{self.provider}: unknown finish_reason {reason!r} mapped to stop")
 
     def _error(self, data: dict[str, Any]) -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.providers import PROVIDERS, get_adapter
-from harness.replay import Exchange, parser_for, replay_exchange
-from harness.stream.base import CallResult
+
+if TYPE_CHECKING:
+    from harness.replay import Exchange
+    from harness.stream.base import CallResult
 
 __all__ = ["TARGET", "ReferenceTarget"]
 
@@ -26,6 +29,9 @@ class ReferenceTarget:
         return get_adapter(provider).render(history, params)
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+        # Loaded here, not at import: ``harness render`` needs no stream machinery (nor PyYAML).
+        from harness.replay import parser_for, replay_exchange
+
         return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
 
 

@@ -7,12 +7,16 @@ one cassette are real agent loops. Two sets of checks:
 - on every model request: the schema oracles and the provider rules (``reject`` checks
   are calibrated quiet on accepted requests; ``degrade`` rules too); a recorded 4xx is
   shown with the check that explains it, or classified, or marked unexplained
-  (``calibrate.rejection_verdict``);
+  (``calibrate.rejection_verdict``). A ``reject`` verdict on a request the API answered
+  2xx is not a finding: the API's answer outranks the check, so it is an oracle
+  disagreement, reported in its own section and count (issue 24);
 - on every consecutive pair of model calls in one cassette: the continuity checks
   (``continuity.py``).
 
-Calls that are not model calls (by URL: ``harness.contract.routing``) are skipped and
-listed; an unreadable file or interaction is one line, and the run goes on.
+Calls that are not model calls (by URL: ``harness.contract.routing``), and calls to hosts
+of providers the harness has no id for yet (``pending.py``), are skipped and listed with
+why; an unreadable file or interaction is one line, and the run goes on. Findings are one
+per request and check, with the number of places (``findings.one_per_check``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from harness.oracles import PROVIDERS, validate
 from harness.rules import check_body
 from harness.traffic.calibrate import error_text, oracle_view, rejection_verdict
 from harness.traffic.continuity import PairResult, check_pair
-from harness.traffic.findings import TrafficFinding
+from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.loader import RecordedCall, iter_files, load_file
+from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
 
 __all__ = ["BaselineError", "TrafficAudit", "audit_traffic", "load_baseline"]
@@ -40,6 +45,7 @@ FIGURES: tuple[str, ...] = (
     "requests",
     "accepted",
     "rejected",
+    "disagreements",
     "pairs",
     "continuations",
     "reasoning",
@@ -76,6 +82,9 @@ class Rejection:
 @dataclass
 class TrafficAudit:
     findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
+    #: ``reject`` verdicts on requests the API accepted (2xx): evidence against the check, not
+    #: findings against the audited project (a calibration miss, see ``harness calibrate``).
+    disagreements: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
     rejections: list[Rejection] = field(default_factory=list[Rejection])
     figures: dict[str, dict[str, int]] = field(default_factory=dict[str, dict[str, int]])
     #: Calls not judged, with why (not a model call, no body, 5xx, unreadable response).
@@ -110,7 +119,7 @@ def _request_findings(
         TrafficFinding(
             f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status
         )
-        for f in check_body(provider, body, wire=wire)
+        for f in check_body(provider, body, wire=wire, host=urlsplit(call.uri).hostname)
     ]
     return found
 
@@ -120,7 +129,7 @@ def _add_pair(result: TrafficAudit, provider: str, pair: PairResult) -> None:
     if not pair.continuation:
         return
     result.count(provider, "continuations")
-    for name in FIGURES[5:]:
+    for name in FIGURES[FIGURES.index("reasoning") :]:
         result.count(provider, name, cast(int, getattr(pair, name)))
     result.findings += pair.findings
 
@@ -129,6 +138,11 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
     previous: tuple[RecordedCall, dict[str, Any]] | None = None
     for call in load_file(path):
         route = call.route
+        pending = pending_provider(call.uri) if call.uri else None
+        if pending is not None:
+            result.skipped.append(f"{call.where}: {pending}")
+            previous = None
+            continue
         if route is None:
             if call.problem and call.problem.startswith(("file:", "interaction:")):
                 result.unreadable.append(f"{call.where}: {call.problem}")
@@ -148,6 +162,12 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
         body = cast(dict[str, Any], raw)
         result.count(provider, "requests")
         findings = _request_findings(call, provider, wire, body)
+        if _accepted(call.status):
+            # The API took this body: a reject verdict on it is the check's miss, reported apart.
+            missed = [f for f in findings if f.kind == "reject"]
+            result.disagreements += missed
+            result.count(provider, "disagreements", len({f.check for f in missed}))
+            findings = [f for f in findings if f.kind != "reject"]
         result.findings += findings
         if 400 <= call.status < 500:
             result.count(provider, "rejected")
@@ -155,7 +175,7 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
             verdict, reason = rejection_verdict(call, by)
             error = error_text(call.response)
             result.rejections.append(Rejection(call.where, provider, call.status, verdict, by, reason, error))
-        elif call.status == 200:
+        elif _accepted(call.status):
             result.count(provider, "accepted")
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
@@ -166,7 +186,12 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
                 result.unreadable.append(f"{previous[0].where}: {reply.problem}")
             else:
                 _add_pair(result, provider, check_pair(provider, wire, previous, reply, (call, body)))
-        previous = (call, body) if call.status == 200 else None
+        previous = (call, body) if _accepted(call.status) else None
+
+
+def _accepted(status: int) -> bool:
+    """The API accepted the request (any 2xx)."""
+    return 200 <= status < 300
 
 
 def audit_traffic(paths: Iterable[str | Path]) -> TrafficAudit:
@@ -175,7 +200,8 @@ def audit_traffic(paths: Iterable[str | Path]) -> TrafficAudit:
     for path in iter_files(paths):
         result.files += 1
         _audit_file(path, result)
-    result.findings.sort(key=TrafficFinding.sort_key)
+    result.findings = one_per_check(result.findings)
+    result.disagreements = one_per_check(result.disagreements)
     for provider in PROVIDERS:
         result.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
     return result

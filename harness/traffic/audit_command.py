@@ -13,10 +13,6 @@ from typing import Annotated, Any
 import typer
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
-from harness.progress import progress_bar
-from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
-from harness.traffic.audit_report import render_terminal, report_data, write_reports
-from harness.traffic.loader import TrafficInputError
 
 __all__ = ["audit_traffic_command"]
 
@@ -43,6 +39,12 @@ def audit_traffic_command(
 ) -> None:
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
+    # The machinery loads only when the command runs (``harness --help`` stays cheap).
+    from harness.progress import progress_bar
+    from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
+    from harness.traffic.audit_report import render_terminal, report_data, write_reports
+    from harness.traffic.loader import TrafficInputError
+
     try:
         kinds = parse_kinds(fail_on)
     except ValueError as exc:

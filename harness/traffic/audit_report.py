@@ -3,7 +3,10 @@
 All four render one JSON document (``report_data``), so they cannot disagree, and are
 deterministic: findings sorted by file, interaction and check. Each finding names the
 cassette and interaction it comes from; Markdown and HTML link to the file (relative to
-the report's directory).
+the report's directory). Oracle disagreements (a ``reject`` verdict on a request the API
+accepted) have their own section and count and never fail the run: they are evidence
+against the check. The HTML page reads like the audit report: summary first, legend,
+the same page width and colours (``harness.report_style``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.contract.kinds import KIND_MEANINGS, KINDS, Kind
+from harness.report_style import CSS, kinds_legend_html
 from harness.traffic.audit import FIGURES, TrafficAudit
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_terminal", "report_data", "write_reports"]
@@ -41,10 +45,12 @@ def report_data(
         {**vars(f), "where": f.where, "accepted_by_baseline": f.key in accepted} for f in result.findings
     ]
     failing = [f for f in findings if f["kind"] in fatal and not f["accepted_by_baseline"]]
+    disagreements = [{**vars(f), "where": f.where} for f in result.disagreements]
     return {
         "files": result.files,
         "providers": {p: result.figures[p] for p in sorted(result.figures)},
         "findings": findings,
+        "disagreements": disagreements,
         "rejections": [{**vars(r), "by": list(r.by)} for r in result.rejections],
         "skipped": result.skipped,
         "unreadable": result.unreadable,
@@ -64,11 +70,21 @@ def _findings(data: Json) -> list[Json]:
     return cast(list[Json], data["findings"])
 
 
+def _disagreements(data: Json) -> list[Json]:
+    return cast(list[Json], data.get("disagreements", []))
+
+
+def _disagreement_line(f: Json) -> str:
+    return f"{f['where']} {f['provider']} HTTP {f['status']} {f['check']} {f['path'] or '<root>'}: {f['message']}"
+
+
 def _verdict(data: Json) -> str:
     counts = cast(dict[str, int], data["counts"])
     kinds = ", ".join(f"{k} {counts[k]}" for k in KINDS)
     state = "OK" if data["ok"] else "FAIL"
     extra = f", {len(data['unreadable'])} unreadable" if data["unreadable"] else ""
+    missed = _disagreements(data)
+    extra += f", {len(missed)} oracle disagreement(s) on accepted requests" if missed else ""
     return f"{state}: {len(_findings(data))} finding(s) ({kinds}), {data['failing']} failing on {'+'.join(data['fail_on']) or 'nothing'}{extra}"
 
 
@@ -100,6 +116,12 @@ def render_terminal(data: Json) -> str:
             f"{f['kind']:<7} {f['where']} {f['provider']} {f['check']} {f['path'] or '<root>'}: {f['message']}{mark}"
         )
     out += [f"rejected: {_rejection_line(r)}" for r in cast(list[Json], data["rejections"])]
+    missed = _disagreements(data)
+    if missed:
+        out.append(
+            f"oracle disagreements: {len(missed)} (reject verdicts on accepted requests; the checks are wrong)"
+        )
+        out += [f"  {_disagreement_line(f)}" for f in missed]
     out += [f"unreadable: {u}" for u in cast(list[str], data["unreadable"])]
     if data["skipped"]:
         out.append(f"skipped: {len(data['skipped'])} call(s) that are not judged (see the JSON report)")
@@ -130,6 +152,20 @@ def render_markdown(data: Json, out_dir: Path) -> str:
                 f"`{f['path'] or '<root>'}`{status}: {str(f['message']).rstrip('.')}{mark}. Why it matters: {f['why']}"
             )
         out.append("")
+    missed = _disagreements(data)
+    if missed:
+        out += [
+            f"## Oracle disagreements ({len(missed)})",
+            "",
+            "A check called these requests a reject, but the API accepted them: the check is wrong "
+            "(a calibration miss), not the project that sent them. They never fail the run.",
+            "",
+        ]
+        out += [
+            f"- [`{f['where']}`]({_href(f['file'], out_dir)}) {_disagreement_line(f).split(' ', 1)[1]}"
+            for f in missed
+        ]
+        out.append("")
     rejections = cast(list[Json], data["rejections"])
     if rejections:
         out += ["## Recorded rejections (4xx)", ""]
@@ -142,11 +178,33 @@ def render_markdown(data: Json, out_dir: Path) -> str:
     return "\n".join(out)
 
 
+def _summary_rows(data: Json) -> list[list[str]]:
+    """Per provider: what was judged and what came out of it (the page's first table)."""
+    providers = cast(dict[str, dict[str, int]], data["providers"])
+    findings, rejections = _findings(data), cast(list[Json], data["rejections"])
+    head = ["provider", "requests", "accepted", "rejected", *KINDS, "oracle disagreements", "4xx caught",
+            "4xx classified", "4xx unexplained"]  # fmt: skip
+    rows = [head]
+    for p, figures in providers.items():
+        mine = [r for r in rejections if r["provider"] == p]
+        rows.append([
+            p, str(figures["requests"]), str(figures["accepted"]), str(figures["rejected"]),
+            *(str(sum(f["provider"] == p and f["kind"] == k for f in findings)) for k in KINDS),
+            str(sum(f["provider"] == p for f in _disagreements(data))),
+            *(str(sum(r["verdict"] == v for r in mine)) for v in ("caught", "classified", "unexplained")),
+        ])  # fmt: skip
+    return rows
+
+
+def _table(rows: list[list[str]], css: str = "") -> str:
+    e = html.escape
+    head = "<tr>" + "".join(f"<th>{e(c)}</th>" for c in rows[0]) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+    return f'<table class="{css}">{head}{body}</table>'
+
+
 def render_html(data: Json, out_dir: Path) -> str:
     e = html.escape
-    rows = _figure_rows(data)
-    table = "<tr>" + "".join(f"<th>{e(c)}</th>" for c in rows[0]) + "</tr>"
-    table += "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
     items = "".join(
         f'<tr class="{e(f["kind"])}"><td>{e(f["kind"])}</td>'
         f'<td><a href="{e(_href(f["file"], out_dir))}">{e(f["where"])}</a></td>'
@@ -155,20 +213,34 @@ def render_html(data: Json, out_dir: Path) -> str:
         f"<br><small>{e(f['why'])}</small></td></tr>"
         for f in _findings(data)
     )
+    missed = "".join(
+        f'<tr><td><a href="{e(_href(f["file"], out_dir))}">{e(f["where"])}</a></td><td>{e(f["provider"])}</td>'
+        f"<td>{e(_status(f))}</td><td><code>{e(f['check'])}</code></td><td><code>{e(f['path'] or '<root>')}</code></td>"
+        f"<td>{e(f['message'])}</td></tr>"
+        for f in _disagreements(data)
+    )
     rejections = "".join(f"<li>{e(_rejection_line(r))}</li>" for r in cast(list[Json], data["rejections"]))
     unreadable = "".join(f"<li>{e(u)}</li>" for u in cast(list[str], data["unreadable"]))
-    checks = "".join(f"<li><code>{e(k)}</code>: {e(v)}</li>" for k, v in CHECKS.items())
-    style = (
-        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-        "padding:2px 6px;vertical-align:top}.reject{background:#fdd}.degrade{background:#ffe9c7}.policy{background:#eef}"
-    )
+    checks = "".join(f"<tr><td><code>{e(k)}</code></td><td>{e(v)}</td></tr>" for k, v in CHECKS.items())
+    verdict_css = "verdict-ok" if data["ok"] else "verdict-bad"
     return (
-        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Traffic audit</title><style>{style}</style></head>'
-        f"<body><h1>Traffic audit</h1><p>{e(_verdict(data))}</p><p>{data['files']} cassette file(s).</p>"
-        f"<table>{table}</table><h2>Findings</h2><table><tr><th>kind</th><th>where</th><th>provider</th><th>check</th>"
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Traffic audit</title>'
+        f"<style>{CSS}.reject{{background:#ffebe9}}.degrade{{background:#fff1e0}}</style></head>"
+        f'<body><h1>Traffic audit</h1><p class="{verdict_css}">{e(_verdict(data))}</p>'
+        f"<p>{data['files']} cassette file(s).</p>"
+        f'<h2 id="summary">Summary</h2>{_table(_summary_rows(data), "summary")}'
+        f'<h2 id="legend">Legend</h2>{kinds_legend_html()}'
+        "<p>An <b>oracle disagreement</b> is a reject verdict on a request the API accepted: evidence "
+        "against the check, never a finding against the audited project.</p>"
+        f'<table class="legend"><tr><th>check</th><th>demands</th></tr>{checks}</table>'
+        "<h2>Findings</h2><table><tr><th>kind</th><th>where</th><th>provider</th><th>check</th>"
         f"<th>path</th><th>status</th><th>what</th></tr>{items}</table>"
+        f"<h2>Oracle disagreements ({len(_disagreements(data))})</h2>"
+        "<table><tr><th>where</th><th>provider</th><th>status</th><th>check</th><th>path</th><th>what</th></tr>"
+        f"{missed}</table>"
         f"<h2>Recorded rejections (4xx)</h2><ul>{rejections}</ul><h2>Unreadable</h2><ul>{unreadable}</ul>"
-        f"<h2>Checks</h2><ul>{checks}</ul><p>Skipped (not judged): {len(data['skipped'])} call(s).</p></body></html>\n"
+        f"<h2>Figures</h2>{_table(_figure_rows(data), 'matrix')}"
+        f"<p>Skipped (not judged): {len(data['skipped'])} call(s), listed in the JSON report.</p></body></html>\n"
     )
 
 

@@ -5,7 +5,9 @@ Why: a check is only worth trusting if it is quiet on every request a real API a
 model call this runs both schema oracles (``harness.oracles.validate``) and every
 provider hard rule (``harness.rules.check_body``):
 
-- 200: every ``reject`` check must pass; each failure is a bug in the check.
+- 2xx: every ``reject`` check must pass; each failure is an oracle disagreement (a
+  calibration miss: the API's answer outranks the check), listed in its own section and
+  counted per provider, never a reject against whoever sent the request.
 - 4xx: caught (by which check), classified (``explained.py``: not visible in the body),
   or unexplained (a missing check).
 
@@ -27,6 +29,7 @@ from harness.oracles import PROVIDERS, validate
 from harness.rules import check_body
 from harness.traffic.explained import explain
 from harness.traffic.loader import RecordedCall, load_traffic
+from harness.traffic.pending import pending_provider
 
 __all__ = [
     "Calibration",
@@ -58,7 +61,7 @@ def oracle_view(route: Route, body: dict[str, Any]) -> tuple[str, dict[str, Any]
 
 @dataclass(frozen=True)
 class Failure:
-    """A check that failed a request the API accepted."""
+    """A check that failed a request the API accepted: an oracle disagreement (calibration miss)."""
 
     where: str
     provider: str
@@ -106,11 +109,17 @@ class Calibration:
             and all(r.verdict != "unexplained" for r in self.rejections)
         )
 
+    @property
+    def disagreements(self) -> list[Failure]:
+        """The checks' ``reject`` verdicts on accepted requests (the same list as ``failures``)."""
+        return self.failures
+
     def summary(self, provider: str) -> dict[str, int]:
         mine = [r for r in self.rejections if r.provider == provider]
         return {
             "accepted": self.accepted.get(provider, 0),
             "accepted_pass": self.accepted_pass.get(provider, 0),
+            "disagreements": len({(f.where, f.check) for f in self.failures if f.provider == provider}),
             "rejected": len(mine),
             "caught": sum(r.verdict == "caught" for r in mine),
             "classified": sum(r.verdict == "classified" for r in mine),
@@ -118,24 +127,38 @@ class Calibration:
         }
 
     def lines(self) -> list[str]:
-        out = [str(f) for f in self.failures]
+        out: list[str] = []
+        if self.failures:
+            calls = len({f.where for f in self.failures})
+            out.append(
+                f"oracle disagreements: {len(self.failures)} reject verdict(s) on {calls} accepted "
+                "request(s) (calibration misses: the checks are wrong, not the request)"
+            )
+            out += [f"  {f}" for f in self.failures]
         out += [str(r) for r in self.rejections]
         out += [f"{u}" for u in self.unreadable]
         for p in PROVIDERS:
             s = self.summary(p)
+            missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
             out.append(
-                f"{p}: accepted {s['accepted_pass']}/{s['accepted']} pass, rejected "
+                f"{p}: accepted {s['accepted_pass']}/{s['accepted']} pass{missed}, rejected "
                 f"{s['caught']}/{s['rejected']} caught, {s['classified']} classified"
                 + (f", {s['unexplained']} UNEXPLAINED" if s["unexplained"] else "")
             )
         if self.skipped:
-            out.append(f"not judged: {len(self.skipped)} model call(s) (see --json 'skipped')")
+            out.append(f"not judged: {len(self.skipped)} call(s) (each in --json 'skipped'), by reason:")
+            reasons: dict[str, int] = {}
+            for line in self.skipped:
+                reason = line.split(": ", 1)[-1]
+                reasons[reason] = reasons.get(reason, 0) + 1
+            out += [f"  {n} {reason}" for reason, n in sorted(reasons.items())]
         return out
 
     def to_json(self) -> dict[str, Any]:
         return {
             "providers": {p: self.summary(p) for p in PROVIDERS},
             "failures": [vars(f) for f in self.failures],
+            "disagreements": len(self.failures),
             "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
             "unreadable": self.unreadable,
             "skipped": self.skipped,
@@ -179,7 +202,7 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
     ]
     found += [
         Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
-        for f in check_body(route.provider, body, wire=route.wire)
+        for f in check_body(route.provider, body, wire=route.wire, host=urlsplit(call.uri).hostname)
         if f.kind == "reject"
     ]
     return found
@@ -190,6 +213,10 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
     result = Calibration()
     for call in load_traffic(paths):
         route = call.route
+        pending = pending_provider(call.uri) if call.uri else None
+        if pending is not None:
+            result.skipped.append(f"{call.where}: {pending}")
+            continue
         if route is None:
             if call.problem and call.problem.startswith("file:"):
                 result.unreadable.append(f"{call.where}: {call.problem}")
@@ -202,7 +229,7 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
             result.unreadable.append(f"{call.where}: {call.problem}")
             continue
         body = cast(dict[str, Any], raw)
-        if call.status == 200:
+        if 200 <= call.status < 300:
             failures = _judge(call, route, body, result)
             result.accepted[route.provider] = result.accepted.get(route.provider, 0) + 1
             if failures:

@@ -17,7 +17,7 @@ __all__ = ["EXPLANATIONS", "Explanation", "explain"]
 
 @dataclass(frozen=True)
 class Explanation:
-    category: str  # model-capability | unknown-model | auth | quota
+    category: str  # model-capability | unknown-model | remote-resource | auth | quota
     error: str  # regex searched in the response body, "" for status-only rows
     reason: str
     statuses: tuple[int, ...] = ()
@@ -58,6 +58,12 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         "model-capability",
         r"Expected a base64-encoded data URL with a valid file MIME type",
         "input_file data URL with an audio MIME type: the file input reads documents, not audio",
+    ),
+    Explanation(
+        "remote-resource",
+        r"Cannot fetch content from the provided URL",
+        "the API could not fetch a file the body names by URL (robots.txt, reachability: Vertex AI): "
+        "a property of the remote resource, not of the body",
     ),
     Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
     Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),

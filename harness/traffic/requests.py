@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
+from harness.oracles.normalise import normalise_body
+
 __all__ = ["Answer", "Echo", "Request", "read_request", "strings"]
 
 Json = Any
@@ -50,6 +52,10 @@ class Request:
 
 
 def read_request(wire: str, body: dict[str, Any]) -> Request:
+    """The request as the provider's parser reads it (the schema oracle's ``normalise_body``:
+    Gemini's snake_case names are its camelCase names)."""
+    if wire == "gemini":
+        body = normalise_body(wire, body)
     if wire == "anthropic":
         return Request(wire, _l(body.get("messages")), body.get("system"), body.get("tools"), "")
     if wire == "gemini":

@@ -1,6 +1,13 @@
-"""The terminal form: the matrix as a rich table, each failing square's smallest case, the verdict."""
+"""The terminal form: the matrix as a rich table, each failing square's smallest case, the verdict.
+
+The matrix is providers down and checks across when that fits the width; on a narrow
+terminal (80 columns) it is turned, checks down and providers across; only when even that
+does not fit is it a per-provider list.
+"""
 
 from __future__ import annotations
+
+import os
 
 from rich.console import Console
 from rich.measure import Measurement
@@ -37,8 +44,9 @@ def cell_style(cell: Cell) -> str:
 
 
 def report_console() -> Console:
-    """The console a report prints to by default: a terminal's own width, else 160 columns (pipes, CI logs)."""
-    return Console(width=None if Console().is_terminal else 160)
+    """The console a report prints to by default: a terminal's own width, or ``COLUMNS`` when set
+    (rich reads it), else 160 columns (pipes, CI logs)."""
+    return Console(width=None if Console().is_terminal or os.environ.get("COLUMNS") else 160)
 
 
 def _summary(result: AuditResult) -> Table:
@@ -77,6 +85,22 @@ def _matrix(result: AuditResult) -> Table:
     return table
 
 
+def _transposed(result: AuditResult) -> Table:
+    """The matrix turned: checks down, providers across (five columns fit where twenty do not)."""
+    table = Table(
+        title=f"Conformance matrix: {result.label} (✓ passed; ✗ failing by worst kind R/D/P / total)",
+        title_justify="left",
+    )
+    table.add_column("check", no_wrap=True)
+    matrix = result.matrix()
+    for provider in matrix:
+        table.add_column(provider, justify="center", no_wrap=True)
+    for check in result.checks:
+        cells = [row[check] for row in matrix.values()]
+        table.add_row(_HEADER.get(check, check), *(Text(terse(c), style=cell_style(c)) for c in cells))
+    return table
+
+
 def fits(table: Table, console: Console) -> bool:
     """Whether the table's natural width (nothing shrunk, nothing cut) fits the terminal."""
     natural = Measurement.get(console, console.options.update_width(100_000), table)
@@ -105,8 +129,11 @@ def print_report(result: AuditResult, comparison: BaselineComparison, console: C
     console = console or report_console()
     console.print(_summary(result))
     table = _matrix(result)
+    turned = _transposed(result)
     if fits(table, console):
         console.print(table)
+    elif fits(turned, console):
+        console.print(turned)
     else:
         _by_provider(result, console)
     console.print(summary_line(result), highlight=False)

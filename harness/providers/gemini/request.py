@@ -12,11 +12,13 @@ warning codes emitted here: DECISIONS.md beside this module.
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from harness.contract.gemini_contents import is_media_part, media_after_responses
@@ -160,12 +162,14 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
     """
     turns: list[_Turn] = []
     calls: dict[str, str] = {}  # sent call id -> tool name, for functionResponse.name
+    counts: Counter[str] = Counter()  # sent call id -> functionCall parts of the turn carrying it
     i = 0
     while i < len(items):
         item = items[i]
         if isinstance(item, WireAssistant):
             # Pieces of one response (seed 001) share the results that follow the last piece.
             calls = {**calls, **_call_names(item)} if item.continues else _call_names(item)
+            counts = counts + _call_counts(item) if item.continues else _call_counts(item)
             # Every model step, not only the current turn's: Gemini validates the current
             # turn only, but a placeholder that vanishes once a turn is appended would change
             # the earlier contents (prefix stability, I9; finding F2).
@@ -180,6 +184,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 group.append(result)
                 i += 1
             parts, media = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
+            parts = _one_response_per_call(parts, counts)
             turns.append(_Turn("user", group[0].index, parts))
             if media:
                 turns.append(_Turn("user", group[0].index, media))
@@ -260,6 +265,31 @@ def _call_names(item: WireAssistant) -> dict[str, str]:
         if isinstance(unit, PartUnit) and isinstance(unit.part, ToolCallPart):
             names.setdefault(item.call_ids.get(unit.part.call_id, unit.part.call_id), unit.part.tool_name)
     return names
+
+
+def _call_counts(item: WireAssistant) -> Counter[str]:
+    return Counter(
+        item.call_ids.get(unit.part.call_id, unit.part.call_id)
+        for unit in item.units
+        if isinstance(unit, PartUnit) and isinstance(unit.part, ToolCallPart)
+    )
+
+
+def _one_response_per_call(parts: list[Json], counts: Counter[str]) -> list[Json]:
+    """A response repeated for each ``functionCall`` part sharing its id (``tool-call-duplicate-id``).
+
+    Gemini counts: "the number of function response parts is equal to the number of
+    function call parts of the function call turn" (google-gemini/gemini-cli#4217), so
+    two calls with one id need two responses; ``prepare()`` keeps one result for both.
+    """
+    out: list[Json] = []
+    for part in parts:
+        out.append(part)
+        response = part.get("functionResponse")
+        if isinstance(response, dict):
+            call_id = cast(dict[str, Any], response).get("id")
+            out += [copy.deepcopy(part) for _ in range(counts.get(str(call_id), 1) - 1)]
+    return out
 
 
 # ---------------------------------------------------------------- user content

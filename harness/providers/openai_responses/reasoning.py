@@ -93,19 +93,28 @@ def same_item(text: ThinkingTextPart | None, item_id: str | None) -> bool:
 def reasoning_item(
     index: int, signed: ThinkingUnit, members: list[ThinkingUnit], item_id: str | None, ctx: Ctx
 ) -> JSON | None:
-    """One ReasoningItem with encrypted_content, or None (every part warned) when it cannot be sent."""
+    """One ReasoningItem with encrypted_content, or None (every part warned) when it cannot be sent.
+
+    An item without a Responses ``rs_`` id is sent without ``id`` (the API takes it with
+    its encrypted_content: openai/codex never serialises a reasoning item's id, see
+    DECISIONS.md); a non-``rs_`` id is not sent, with a ``reasoning-no-id`` warning.
+    """
     assert signed.signature is not None
     problem = signature_problem(signed.signature, PROVIDER_ID, ctx.model)
     code = Code.THINKING_FOREIGN
     if problem is None and not accepts_reasoning(ctx.model):
         problem = f"model '{ctx.model}' is not a reasoning model and accepts no reasoning items"
         code = Code.THINKING_UNSUPPORTED
-    if problem is None and not item_id:
-        problem = "reasoning item has no id (the API requires one)"
-        code = Code.REASONING_NO_ID
-    elif problem is None and item_id and not item_id.startswith("rs_"):
-        problem = f"reasoning item id '{item_id}' is not a Responses rs_ id"
-        code = Code.REASONING_NO_ID
+    if problem is None and item_id and not item_id.startswith("rs_"):
+        # Sent without the id, never dropped: the encrypted content is what the model needs.
+        ctx.warnings.add(
+            index,
+            signed.signature_index,
+            "thinking_signature",
+            Code.REASONING_NO_ID,
+            f"reasoning item id '{item_id}' is not a Responses rs_ id; the item is sent without an id",
+        )
+        item_id = None
     if problem is None and item_id and not ctx.claim(item_id):
         problem = f"reasoning item '{item_id}' already sent in this request"
         code = Code.REASONING_DUPLICATE_ID
@@ -122,12 +131,11 @@ def reasoning_item(
             warn_text(index, u, Code.THINKING_MODEL_MISMATCH, f"{text_problem}; left out of the summary", ctx)
         elif u.text.text:
             summary.append({"type": "summary_text", "text": u.text.text})
-    item: JSON = {
-        "type": "reasoning",
-        "id": item_id,
-        "summary": summary,
-        "encrypted_content": signed.signature.signature,
-    }
+    item: JSON = {"type": "reasoning"}
+    if item_id:
+        item["id"] = item_id
+    item["summary"] = summary
+    item["encrypted_content"] = signed.signature.signature
     ctx.origins[id(item)] = [
         *((index, u.text_index, "thinking_text") for u in members),
         (index, signed.signature_index, "thinking_signature"),

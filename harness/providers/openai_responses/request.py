@@ -278,7 +278,8 @@ def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
         elif run:
             built, whole = reasoning_items(wire.index, run, ctx)
             runs[position - len(run)] = built
-            complete = complete and whole
+            # An item sent without its rs_ id cannot anchor the turn's msg_/fc_ ids either.
+            complete = complete and whole and all("id" in item for item in built)
             run = []
     segments = _segments(wire.units, runs)
     texts = [seg for seg in segments if isinstance(seg, list)]
@@ -360,7 +361,7 @@ def _trusted_message_id(wire: WireAssistant, ctx: Ctx, reasoning_complete: bool,
             None,
             None,
             Code.ITEM_ID_DROPPED,
-            f"message id '{mid}' not sent: a reasoning item of this turn was not sent, "
+            f"message id '{mid}' not sent: a reasoning item of this turn was not sent (or not with its rs_ id), "
             "and the API rejects a message item without its reasoning item",
         )
         return None
@@ -387,7 +388,7 @@ def _text_item_id(index: int, run: list[_Text], ctx: Ctx, reasoning_complete: bo
         problem = f"item id '{item_id}' is not a msg_ id; not sent"
     elif not reasoning_complete:
         problem = (
-            f"item id '{item_id}' not sent: a reasoning item of this turn was not sent, "
+            f"item id '{item_id}' not sent: a reasoning item of this turn was not sent (or not with its rs_ id), "
             "and the API rejects a message item without its reasoning item"
         )
     elif not ctx.claim(item_id):
@@ -475,7 +476,7 @@ def _function_call(
                 part_index,
                 "tool_call",
                 Code.ITEM_ID_DROPPED,
-                f"item id '{item_id}' not sent: a reasoning item of this turn was not sent, "
+                f"item id '{item_id}' not sent: a reasoning item of this turn was not sent (or not with its rs_ id), "
                 "and the API rejects a function_call without its reasoning item",
             )
         elif not ctx.claim(item_id):

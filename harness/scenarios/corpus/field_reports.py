@@ -147,6 +147,38 @@ def field_reasoning_interrupted() -> Body:
     ]
 
 
+@scenario("thinking", "signature-openai-responses", "tools", "tools-given", "field-report")
+def field_reasoning_without_item_id() -> Body:
+    """Responses reasoning kept from a client that stores no item ids (none, or a proxy's non-rs_ id): sent with its encrypted content and without id."""
+    # openai/codex never serialises the id of its Reasoning and Message items and replays
+    # every reasoning item with its encrypted_content (codex-rs/protocol/src/models.rs); a
+    # proxy may hand out ids of its own. Issue 24: such reasoning is sent, only its id is not.
+    seed = "field-reasoning-without-item-id"
+    ls = call(fake_id("call_", seed, 30), "bash", {"command": "ls"}, fake_id("fc_", seed, 50))
+    params = CallParams(
+        model="gpt-5", max_tokens=2048, thinking=ThinkingParams(enabled=True, effort="low"), tools=[BASH]
+    )
+    return params, [
+        user("Which files are in the workspace?"),
+        assistant(
+            thinking("**Listing the files**", "gpt-5"),
+            signature(fake_encrypted(seed + "-1"), "openai-responses", "gpt-5"),
+            ls,
+            stop="tool_use",
+            usage=usage(60, 40, reasoning=24),
+        ),
+        result(ls, "README.md\nsrc"),
+        assistant(
+            thinking("**Summing up**", "gpt-5", id="reasoning_1"),
+            signature(fake_encrypted(seed + "-2"), "openai-responses", "gpt-5", id="reasoning_1"),
+            "There are two entries: README.md and src.",
+            stop="stop",
+            usage=usage(120, 30, reasoning=12),
+        ),
+        user("Thanks."),
+    ]
+
+
 # A synthetic 8x8 mid-gray baseline JPEG (159 bytes, written by hand: one DC-only block),
 # labelled with the non-standard ``image/jpg``: the bytes are JPEG, only the label is off.
 JPG_LABELLED_JPEG = (
@@ -183,4 +215,19 @@ def field_gemini3_tool_image() -> Body:
         user("Take a screenshot and tell me what you see."),
         assistant(shot, stop="tool_use", usage=usage(90, 12)),
         result(shot, "captured 1x1", images=[ImageURLPart(url=RED_PIXEL_PNG)]),
+    ]
+
+
+@scenario("tools", "tools-given", "tool-single", "field-report")
+def field_result_after_text() -> Body:
+    """A tool call, then an assistant text turn (another response), then the call's real result: sent right after its call, never replaced by a "not executed" error."""
+    run = call("call_run_tests_1", "bash", {"command": "pytest -q"})
+    return CallParams(max_tokens=1024, tools=[BASH]), [
+        user("Run the test suite and tell me whether it passes."),
+        assistant(run, stop="tool_use", usage=usage(120, 18)),
+        # A UI that persists a progress note as its own assistant turn (litellm and LangChain
+        # keep the real result in this shape).
+        assistant("The tests are running; this can take a minute.", stop="stop", usage=usage(150, 12)),
+        result(run, "42 passed in 3.1s"),
+        user("Did they pass?"),
     ]

