@@ -59,6 +59,7 @@ DEFAULT_MODELS: dict[str, str] = {
     "openai-chat": "gpt-4.1-mini",
     "openai-responses": "gpt-5",
     "openrouter": "openai/gpt-4.1-mini",
+    "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",  # in the URL, as Gemini's
 }
 
 
