@@ -405,6 +405,20 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
         oracle="sdk",
         message=r"\[extra_forbidden\]",
     ),
+    OracleAllowance(
+        id="bedrock-video-format-media-type",
+        provider="bedrock",
+        oracle="spec",
+        where=r"messages/\d+/content/\d+/video/format",
+        message=r"is not one of",
+        why=(
+            "The service model's VideoFormat enum names bare formats (mp4, mov, ...); Bedrock accepted "
+            "a Nova Pro request with the media type `video/mp4` as `video.format` (see evidence). "
+            "botocore's ParamValidator checks no enum; the spec oracle's enum check stays on for "
+            "every other enum."
+        ),
+        evidence=("traffic/pydantic-ai-more/models__test_bedrock__test_video_url_input.yaml#1",),
+    ),
 )
 
 
