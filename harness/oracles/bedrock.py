@@ -61,7 +61,10 @@ def _shape_schema(shape: Json) -> Json:
             schema["maxItems"] = shape["max"]
         return schema
     if kind == "map":
-        return {"type": "object", "additionalProperties": {"$ref": f"#/definitions/{shape['value']['shape']}"}}
+        return {
+            "type": "object",
+            "additionalProperties": {"$ref": f"#/definitions/{shape['value']['shape']}"},
+        }
     if kind == "string":
         schema = {"type": "string"}
         if "enum" in shape:
@@ -101,7 +104,9 @@ def converse_schema_document() -> Json:
 
 
 def bedrock_spec_oracle() -> SpecOracle:
-    return SpecOracle(converse_schema_document(), f"/definitions/{_INPUT}", closed=False, uri="urn:bedrock-runtime")
+    return SpecOracle(
+        converse_schema_document(), f"/definitions/{_INPUT}", closed=False, uri="urn:bedrock-runtime"
+    )
 
 
 class BotocoreOracle:

@@ -59,6 +59,31 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         r"Expected a base64-encoded data URL with a valid file MIME type",
         "input_file data URL with an audio MIME type: the file input reads documents, not audio",
     ),
+    # AWS Bedrock Converse (the model id is in the URL, not the body; each row cites its recording
+    # under traffic/pydantic-ai-more/).
+    Explanation(
+        "unknown-model",
+        r"The provided model identifier is invalid",
+        "Bedrock: no such model id (cassettes__test_model_name_suggestions__test_model_name_suggestion[bedrock].yaml#0)",
+    ),
+    Explanation(
+        "model-capability",
+        r"This model doesn't support the (s3Uri field|video content block)",
+        "Bedrock: Claude takes no S3 sources and no video; valid Converse, which Nova accepts "
+        "(..._matrix[direct-uploaded_file-image-bedrock_claude].yaml#1 vs ..._matrix[direct-uploaded_file-image-bedrock_nova].yaml#1)",
+    ),
+    Explanation(
+        "model-capability",
+        r"extraneous key \[toolResult\] is not permitted",
+        "Bedrock: Nova rejects a toolResult holding a video block, valid Converse "
+        "(..._matrix[direct-uploaded_file-video-bedrock_nova].yaml#1)",
+    ),
+    Explanation(
+        "model-capability",
+        r"document\.source\.type: Field required",
+        "Bedrock: Claude cannot take an S3 document (no Anthropic source type for it), valid Converse "
+        "(..._matrix[tool_return_content-uploaded_file-document-bedrock_claude].yaml#1)",
+    ),
     Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
     Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),
 )
