@@ -125,7 +125,8 @@ class BotocoreOracle:
         if report.has_errors():
             for error in report._errors:  # pyright: ignore[reportUnknownVariableType]  # (type, name, details)
                 name: str = error[1]
-                problems.append((name.replace(".", "/").replace("[", "/").replace("]", ""), str(error[0])))
+                path = name.replace(".", "/").replace("[", "/").replace("]", "").strip("/")
+                problems.append((path, str(error[0])))
         return problems
 
 
@@ -136,7 +137,7 @@ def _to_params(shape: Any, value: Any, path: str, problems: list[tuple[str, str]
         try:
             return base64.b64decode(value, validate=True)
         except (binascii.Error, ValueError):
-            problems.append((path, "blob is not valid base64"))
+            problems.append((path.strip("/"), "blob is not valid base64"))
             return value
     if kind == "structure" and isinstance(value, dict):
         members: dict[str, Any] = shape.members
