@@ -30,6 +30,10 @@ RULE_INVARIANT: dict[str, str] = {
     "responses-call-id-length": "I7",
     "responses-reasoning-followed": "I8",
     "gemini-mime-type": "I12",
+    "bedrock-roles-alternate": "I8",
+    "bedrock-tool-result-pairing": "I7",
+    "bedrock-tool-config-required": "I7",
+    "bedrock-error-result-content": "I8",
 }
 
 
