@@ -309,7 +309,24 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
     return config
 
 
-def _inference(params: CallParams, model: str, warnings: Warnings) -> tuple[Json, Json]:
+def _open_tool_turn_without_reasoning(messages: list[_Message]) -> bool:
+    """Claude's rule, which Bedrock forwards: with thinking on, the assistant turn of an open tool
+    loop must start with its reasoning block (https://docs.claude.com/en/docs/build-with-claude/extended-thinking,
+    "Preserving thinking blocks"). True when the turn after the last user text has a toolUse and
+    does not start with reasoningContent (lost or foreign reasoning), so thinking must be off."""
+    start = 0
+    for pos, msg in enumerate(messages):
+        if msg.role == "user" and not any("toolResult" in b for b in msg.blocks):
+            start = pos + 1
+    turn = [m for m in messages[start:] if m.role == "assistant"]
+    if not any("toolUse" in b for m in turn for b in m.blocks):
+        return False
+    return "reasoningContent" not in turn[0].blocks[0]
+
+
+def _inference(
+    params: CallParams, model: str, messages: list[_Message], warnings: Warnings
+) -> tuple[Json, Json]:
     """(``inferenceConfig``, ``additionalModelRequestFields``): max tokens, temperature and the
     family's reasoning switch (profile ``reasoning_style``)."""
     inference: Json = {}
@@ -318,6 +335,16 @@ def _inference(params: CallParams, model: str, warnings: Warnings) -> tuple[Json
     style = reasoning_style(model)
     max_tokens = params.max_tokens
     thinking_on = thinking is not None and thinking.enabled
+    if thinking_on and style == "anthropic" and _open_tool_turn_without_reasoning(messages):
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_DISABLED,
+            "the open tool-use turn does not start with its reasoning block (lost or foreign); "
+            "thinking is disabled for this request, as Claude would reject it",
+        )
+        thinking_on = False
     if thinking_on and style is None:
         warnings.add(
             None,
@@ -387,7 +414,7 @@ class BedrockAdapter:
         config = _tool_config(prepared, params)
         if config is not None:
             body["toolConfig"] = config
-        inference, extra = _inference(params, model, warnings)
+        inference, extra = _inference(params, model, messages, warnings)
         if inference:
             body["inferenceConfig"] = inference
         if extra:
