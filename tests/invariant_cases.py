@@ -74,6 +74,7 @@ MODELS: dict[str, tuple[str, ...]] = {
     "openai-chat": ("gpt-4.1-mini",),
     "openai-responses": ("gpt-5",),
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/gpt-5"),
+    "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.amazon.nova-pro-v1:0"),
 }
 TOOL_NAMES = ("read", "bash", "search")
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
