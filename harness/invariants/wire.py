@@ -104,7 +104,7 @@ def _first_text(content: Any, text_types: frozenset[str]) -> str | None:
 
 def _bedrock_blocks(item: Json, key: str) -> list[Json]:
     """Bedrock Converse content blocks are unions keyed by kind (``{"toolUse": {...}}``)."""
-    return [b for b in (as_dict(as_dict(x).get(key)) for x in as_list(item.get("content"))) if b]
+    return [b for b in (as_dict((as_dict(x) or {}).get(key)) for x in as_list(item.get("content"))) if b]
 
 
 def _calls(provider: str, pos: int, item: Json) -> list[WireCall]:
@@ -146,7 +146,7 @@ def _results(provider: str, pos: int, item: Json) -> list[WireResult]:
     if provider == "bedrock":
         out_b: list[WireResult] = []
         for b in _bedrock_blocks(item, "toolResult"):
-            texts = [as_dict(c).get("text") for c in as_list(b.get("content"))]
+            texts = [(as_dict(c) or {}).get("text") for c in as_list(b.get("content"))]
             text = next((t for t in texts if isinstance(t, str)), None)
             out_b.append(WireResult(b.get("toolUseId"), pos, b, item, text, b.get("status") == "error"))
         return out_b
@@ -240,7 +240,7 @@ def signature_fields(provider: str, body: Json) -> list[tuple[str, str, Json]]:
     for pos, item in enumerate(wire_messages(provider, body)):
         if provider == "bedrock":
             for reasoning in _bedrock_blocks(item, "reasoningContent"):
-                text = as_dict(reasoning.get("reasoningText"))
+                text = as_dict(reasoning.get("reasoningText")) or {}
                 if "signature" in text:
                     out.append((f"messages[{pos}].reasoningText.signature", str(text["signature"]), text))
                 if "redactedContent" in reasoning:
