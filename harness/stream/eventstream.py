@@ -254,11 +254,17 @@ class EventStreamEvents:
     it as the stream's error (``harness.stream.drive``), never a silent end.
     """
 
-    __slots__ = ("_decoder", "malformed_utf8")
+    __slots__ = ("_decoder", "head", "malformed_utf8")
 
     def __init__(self) -> None:
         self._decoder = EventStreamDecoder()
         self.malformed_utf8 = False
+        #: The first bytes, to name what arrived when not even one frame decodes.
+        self.head = b""
+
+    @property
+    def frames(self) -> int:
+        return self._decoder.frames
 
     @property
     def failure(self) -> str | None:
@@ -269,6 +275,8 @@ class EventStreamEvents:
         return self._decoder.discarded_bytes
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
+        if len(self.head) < 65536:
+            self.head += chunk[: 65536 - len(self.head)]
         return [message_to_event(m) for m in self._decoder.feed(chunk)]
 
     def close(self) -> list[SSEEvent]:

@@ -11,7 +11,9 @@ Exception frames (``throttlingException``, ``validationException``, ...) arrive 
 (``output.message``, ``stopReason``, ``usage``).
 
 A stream that ends without ``messageStop`` ends as ``error`` (the base's no-silent-endings
-rule): ``completed`` is only set there. Decisions: DECISIONS.md beside this module.
+rule), and so does one cut between ``messageStop`` and the ``metadata`` event that always
+follows it (usage lost): ``completed`` is set by ``metadata`` after ``messageStop``.
+Decisions: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ class BedrockParser(StreamParser):
 
     def __init__(self) -> None:
         super().__init__()
+        self._stopped = False  # messageStop seen; the metadata event after it completes the stream
         self._tools: dict[int, bool] = {}  # open toolUse block index -> whether input arrived
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "messageStart": _ignore,
@@ -161,13 +164,14 @@ class BedrockParser(StreamParser):
             self.error(f"bedrock: the turn ended with stopReason {reason}")
         elif reason not in _STOP:
             self.note(f"bedrock: unknown stopReason {reason!r} mapped to stop")
-        self.completed = True
+        self._stopped = True
 
     def _metadata(self, data: dict[str, Any]) -> None:
         usage = data.get("usage")
         if usage:
             self.usage = map_usage(usage)
-        if self.completed:
+        if self._stopped:
+            self.completed = True
             self.terminal = True
 
     def _error(self, error: dict[str, Any]) -> None:
