@@ -52,7 +52,11 @@ def carries_ids() -> bool:
 def frame(event: str, payload: dict[str, Any]) -> bytes:
     """One event frame (``:message-type`` ``event``)."""
     headers = b""
-    for name, value in ((":event-type", event), (":content-type", "application/json"), (":message-type", "event")):
+    for name, value in (
+        (":event-type", event),
+        (":content-type", "application/json"),
+        (":message-type", "event"),
+    ):
         raw = value.encode()
         headers += bytes([len(name)]) + name.encode() + b"\x07" + struct.pack("!H", len(raw)) + raw
     body = dumps({**payload, "p": _PAD[: 1 + len(event) % 20]}).encode()
@@ -99,7 +103,9 @@ def _blocks(message: AssistantMessage) -> list[list[dict[str, Any]]] | str:
                 return f"{where}: Bedrock toolUse blocks have no item id"
             if json_object(part.arguments_json) is None:
                 return f"{where}: arguments_json is not a JSON object (toolUse input is one)"
-            start: dict[str, Any] = {"start": {"toolUse": {"name": part.tool_name, "toolUseId": part.call_id}}}
+            start: dict[str, Any] = {
+                "start": {"toolUse": {"name": part.tool_name, "toolUseId": part.call_id}}
+            }
             fragments = [] if part.arguments_json == "{}" else pieces(part.arguments_json)
             blocks.append([start, *({"toolUse": {"input": f}} for f in fragments)])
         else:

@@ -103,8 +103,10 @@ def _bedrock_blocks(parts: list[AnyPart], changes: list[str]) -> list[AnyPart]:
     out: list[AnyPart] = []
     for index, part in enumerate(parts):
         before = out[-1] if out else None
-        if isinstance(part, ThinkingSignaturePart) and part.format == "bedrock" and not isinstance(
-            before, ThinkingTextPart
+        if (
+            isinstance(part, ThinkingSignaturePart)
+            and part.format == "bedrock"
+            and not isinstance(before, ThinkingTextPart)
         ):
             changes.append(f"part {index}: signature without its thinking dropped")
             continue

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from harness.contract.thinking import REDACTED_FORMATS, NATIVE_SIGNATURE_FORMATS, same_model
+from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, REDACTED_FORMATS, same_model
 from harness.invariants.base import Json, dicts, leaves
 from harness.invariants.memo import same_args
 from harness.invariants.wire import WireCall, tool_turns

@@ -25,9 +25,8 @@ from harness.invariants.prefix import differences, first_difference
 from harness.invariants.streams import (
     emit_for,
     emitter,
-    replay_bytes,
     parsed_response_id,
-    response_id_for,
+    replay_bytes,
     stream_exchange,
 )
 from harness.model import AssistantMessage

@@ -60,7 +60,9 @@ def response_id_for(message: AssistantMessage) -> str:
 def parsed_response_id(provider: str, message: AssistantMessage) -> str | None:
     """The response id a parse of the emitted stream gives: none where the stream names none (Bedrock)."""
     module = _emit_module()
-    carries: Callable[[str], bool] | None = getattr(module, "carries_ids", None) if module is not None else None
+    carries: Callable[[str], bool] | None = (
+        getattr(module, "carries_ids", None) if module is not None else None
+    )
     if carries is not None and not carries(provider):
         return None
     return response_id_for(message)

@@ -244,7 +244,9 @@ def signature_fields(provider: str, body: Json) -> list[tuple[str, str, Json]]:
                 if "signature" in text:
                     out.append((f"messages[{pos}].reasoningText.signature", str(text["signature"]), text))
                 if "redactedContent" in reasoning:
-                    out.append((f"messages[{pos}].redactedContent", str(reasoning["redactedContent"]), reasoning))
+                    out.append(
+                        (f"messages[{pos}].redactedContent", str(reasoning["redactedContent"]), reasoning)
+                    )
         elif provider == "anthropic":
             for block in as_list(item.get("content")):
                 b = as_dict(block) or {}

@@ -253,7 +253,12 @@ def _keep_representable(provider: str, units: Sequence[list[AnyPart]]) -> list[A
 def _stops(provider: str, has_calls: bool) -> list[str]:
     if has_calls:
         return ["tool_use", "length", "error"]
-    loose = provider in ("anthropic", "openai-chat", "openrouter", "bedrock")  # their finish reason says tool_use itself
+    loose = provider in (
+        "anthropic",
+        "openai-chat",
+        "openrouter",
+        "bedrock",
+    )  # their finish reason says tool_use itself
     return ["stop", "length", "error", *(["tool_use"] if loose else [])]
 
 
