@@ -208,6 +208,11 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     config = obj(extra.get("thinking"))
     if config:
         ledger.rest(config, "additionalModelRequestFields.thinking", {"type", "budget_tokens"})
+        if config.get("type") not in ("enabled", "disabled"):
+            kind = show(config.get("type"))
+            ledger.note(
+                "additionalModelRequestFields.thinking.type", f"thinking type {kind} not representable"
+            )
         thinking = ThinkingParams(
             enabled=config.get("type") != "disabled", budget_tokens=config.get("budget_tokens")
         )
