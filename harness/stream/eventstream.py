@@ -124,10 +124,11 @@ class EventStreamDecoder:
     decoders raise EventStreamError at that point instead.
     """
 
-    __slots__ = ("_buffer", "_offset", "discarded_bytes", "failure", "frames", "strict")
+    __slots__ = ("_buffer", "_headers", "_offset", "discarded_bytes", "failure", "frames", "strict")
 
     def __init__(self, *, strict: bool = False) -> None:
         self.strict = strict
+        self._headers: dict[bytes, dict[str, HeaderValue]] = {}
         self._buffer = bytearray()
         self._offset = 0
         self.frames = 0
@@ -164,9 +165,13 @@ class EventStreamDecoder:
         return out
 
     def _drain(self, out: list[EventStreamMessage]) -> None:
-        buffer = self._buffer
+        with memoryview(self._buffer) as view:  # CRCs over slices of the view: no copies
+            self._drain_view(view, out)
+
+    def _drain_view(self, buffer: memoryview, out: list[EventStreamMessage]) -> None:
         size = len(buffer)
         offset = self._offset
+        known = self._headers
         while size - offset >= _PRELUDE_LENGTH:
             total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, offset)
             frame = self.frames
@@ -197,13 +202,17 @@ class EventStreamDecoder:
                 raise EventStreamError(
                     f"frame {frame}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
                 )
-            raw = bytes(buffer[offset:end])
-            headers_end = _PRELUDE_LENGTH + headers_length
-            try:
-                headers = _parse_headers(raw, _PRELUDE_LENGTH, headers_end, frame)
-            except UnicodeDecodeError as exc:
-                raise EventStreamError(f"frame {frame}: header is not UTF-8 ({exc.reason})") from None
-            out.append(EventStreamMessage(headers, raw[headers_end:]))
+            headers_end = offset + _PRELUDE_LENGTH + headers_length
+            raw_headers = bytes(buffer[offset + _PRELUDE_LENGTH : headers_end])
+            parsed = known.get(raw_headers)  # a stream repeats a few header blocks: each parsed once
+            if parsed is None:
+                try:
+                    parsed = _parse_headers(raw_headers, 0, len(raw_headers), frame)
+                except UnicodeDecodeError as exc:
+                    raise EventStreamError(f"frame {frame}: header is not UTF-8 ({exc.reason})") from None
+                if len(known) < 64:
+                    known[raw_headers] = parsed
+            out.append(EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end])))
             self.frames += 1
             offset += total
             self._offset = offset
