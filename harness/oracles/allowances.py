@@ -84,12 +84,21 @@ def _both(
     reason: str,
     evidence: tuple[str, ...],
     value: str | None = None,
+    hosts: tuple[str, ...] = (),
 ) -> tuple[OracleAllowance, OracleAllowance]:
     """One quirk both oracles share: the same id, a (path, message) matcher for each."""
     return (
-        OracleAllowance(id, provider, spec[0], reason, evidence, oracle="spec", message=spec[1], value=value),
-        OracleAllowance(id, provider, sdk[0], reason, evidence, oracle="sdk", message=sdk[1], value=value),
+        OracleAllowance(
+            id, provider, spec[0], reason, evidence, oracle="spec", message=spec[1], value=value, hosts=hosts
+        ),
+        OracleAllowance(
+            id, provider, sdk[0], reason, evidence, oracle="sdk", message=sdk[1], value=value, hosts=hosts
+        ),
     )
+
+
+#: Vertex AI hosts seen serving Gemini's wire (global and regional endpoints) in the recordings.
+_VERTEX_HOSTS = ("aiplatform.googleapis.com", "europe-west4-aiplatform.googleapis.com")
 
 
 ALLOWANCES: tuple[OracleAllowance, ...] = (
@@ -404,6 +413,33 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
         ),
         oracle="sdk",
         message=r"\[extra_forbidden\]",
+    ),
+    # ------------------------------------------------------------ gemini on Vertex AI (hosts)
+    *_both(
+        "vertex-model-armor-config",
+        "gemini",
+        ("", r"'modelArmorConfig' was unexpected"),
+        ("modelArmorConfig", r"\[extra_forbidden\]"),
+        "Vertex AI's GenerateContentRequest takes `modelArmorConfig` (Model Armor prompt and response "
+        "templates); the Gemini API's Discovery document and google-genai's types do not know it",
+        (
+            "traffic/pydantic-ai-more/models__test_google__test_google_model_armor_prompt_template_text_gets_blocked.yaml#1",
+        ),
+        hosts=_VERTEX_HOSTS,
+    ),
+    OracleAllowance(
+        id="vertex-labels",
+        provider="gemini",
+        where=r"",
+        why=(
+            "Vertex AI's GenerateContentRequest takes `labels` (billing metadata, "
+            "https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/projects.locations.publishers.models/generateContent); "
+            "the Gemini API has no such field"
+        ),
+        evidence=("traffic/pydantic-ai-more/models__test_google__test_google_model_vertex_labels.yaml#0",),
+        oracle="spec",
+        message=r"'labels' was unexpected",
+        hosts=_VERTEX_HOSTS,
     ),
     OracleAllowance(
         id="bedrock-video-format-media-type",

@@ -17,7 +17,7 @@ __all__ = ["EXPLANATIONS", "Explanation", "explain"]
 
 @dataclass(frozen=True)
 class Explanation:
-    category: str  # model-capability | unknown-model | auth | quota
+    category: str  # model-capability | unknown-model | unreachable-url | auth | quota
     error: str  # regex searched in the response body, "" for status-only rows
     reason: str
     statuses: tuple[int, ...] = ()
@@ -83,6 +83,12 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         r"document\.source\.type: Field required",
         "Bedrock: Claude cannot take an S3 document (no Anthropic source type for it), valid Converse "
         "(..._matrix[tool_return_content-uploaded_file-document-bedrock_claude].yaml#1)",
+    ),
+    Explanation(
+        "unreachable-url",
+        r"Cannot fetch content from the provided URL",
+        "Vertex AI could not fetch a fileData URL (its server's robots.txt or access): the body is valid "
+        "(traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_model_sees_multiple_images[google_vertex].yaml#1)",
     ),
     Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
     Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),
