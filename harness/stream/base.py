@@ -236,6 +236,8 @@ class StreamParser:
     provider: ClassVar[str] = ""
     #: The wire format this parser reads (``harness.contract.wires``).
     wire: ClassVar[str] = ""
+    #: How its streamed bytes are framed: ``sse``, or ``aws-eventstream`` (Bedrock's binary frames).
+    framing: ClassVar[str] = "sse"
 
     def __init__(self) -> None:
         self.parts = PartsBuilder()
