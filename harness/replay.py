@@ -21,7 +21,7 @@ from typing import Any, cast
 from harness.contract.exchange import Exchange
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
-from harness.inputs import InputError, check_json_text, gunzip, load_yaml, read_bytes
+from harness.inputs import InputError, check_json_bytes, gunzip, load_yaml, read_bytes
 from harness.inputs.files import decode_utf8
 from harness.providers import get_parser
 from harness.stream.base import CallResult, StreamParser, item_to_json
@@ -142,8 +142,8 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
 
 
 def _check_body(body: bytes, source: str, field: str) -> None:
-    """JSON depth and lone surrogate escapes in a response body, before any parser sees it."""
-    check_json_text(body.decode("utf-8", errors="replace"), source=source, field=field)
+    """Line length, JSON depth and lone surrogate escapes in a response body, before any parser sees it."""
+    check_json_bytes(body, source=source, field=field)
 
 
 def load_exchanges(path: str | Path, provider: str | None) -> list[Exchange]:

@@ -8,6 +8,7 @@ https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-inte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -29,6 +30,12 @@ _new_event = object.__new__
 _set_event = SSEEvent.__dict__["event"].__set__
 _set_data = SSEEvent.__dict__["data"].__set__
 _set_id = SSEEvent.__dict__["id"].__set__
+
+# The form nearly every provider sends: an optional ``event:`` line, one ``data:`` line, a
+# blank line. A block made only of these is split by the regex engine (one findall, no
+# Python step per line); anything else (comments, ids, several data lines, an empty or
+# space-led event name) takes the general line-by-line path, which gives the same events.
+_PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n\n")
 
 
 class SSEDecoder:
@@ -73,6 +80,10 @@ class SSEDecoder:
         except UnicodeDecodeError:
             text = block.decode("utf-8", errors="replace")
             self.malformed_utf8 = True
+        if not self._data and self._event is None and text.endswith("\n"):
+            plain = self._plain(text + "\n")
+            if plain is not None:
+                return plain
         return self._lines(text.split("\n"))
 
     def close(self) -> list[SSEEvent]:
@@ -87,6 +98,21 @@ class SSEDecoder:
         out: list[SSEEvent] = []
         if self._data:
             out.append(self._dispatch())
+        return out
+
+    def _plain(self, text: str) -> list[SSEEvent] | None:
+        """The events of ``text`` (whole events only) if every one has the plain form, else None."""
+        if _PLAIN_EVENT.sub("", text):
+            return None
+        out: list[SSEEvent] = []
+        append = out.append
+        last_id = self._id
+        for name, data in _PLAIN_EVENT.findall(text):
+            event = _new_event(SSEEvent)
+            _set_event(event, name or None)
+            _set_data(event, data)
+            _set_id(event, last_id)
+            append(event)
         return out
 
     def _lines(self, lines: list[str]) -> list[SSEEvent]:
