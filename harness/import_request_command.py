@@ -19,6 +19,7 @@ import typer
 from harness.codec import dumps_history
 from harness.importer import PROVIDERS, import_request
 from harness.inputs import InputError, loads_json, read_text
+from harness.outputs import OutputError, write_text
 
 __all__ = ["import_request_command"]
 
@@ -65,9 +66,9 @@ def import_request_command(
     typer.echo(dumps_history(imported.history), nl=False)
     if params_out is not None:
         try:
-            params_out.write_text(params + "\n", encoding="utf-8")
-        except OSError as exc:
-            _fail(f"{params_out}: (file): cannot write: {exc.strerror}")
+            write_text(params_out, params + "\n")
+        except OutputError as exc:
+            _fail(str(exc))
     else:
         typer.echo(params, err=True)
     for line in imported.unrepresented:
