@@ -110,6 +110,8 @@ class CheckedRequest:
 class ImportCheck:
     requests: list[CheckedRequest] = field(default_factory=list[CheckedRequest])
     skipped: dict[str, int] = field(default_factory=dict[str, int])
+    #: Inputs that could not be read (one line each, ``FILE#N: problem``): never counted as checked.
+    unreadable: list[str] = field(default_factory=list[str])
 
     def figures(self) -> dict[str, dict[str, int]]:
         """Per provider: accepted, imported, fully represented, identical, within the allowlist, open, beyond it."""
@@ -183,7 +185,10 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
     """Import and render every accepted (HTTP 200) model request of the five providers under ``paths``."""
     result = ImportCheck()
     for call in load_traffic(paths):
-        if call.route is None or call.problem is not None:
+        if call.problem is not None:
+            result.unreadable.append(f"{call.where}: {call.problem}")
+            continue
+        if call.route is None:
             continue
         if call.status != 200:
             continue
