@@ -23,10 +23,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # state). Escaped backslashes and quotes are deleted, then everything but quotes and brackets;
 # adjacent quote pairs go next (an empty string, or two strings with no bracket between them:
 # the brackets outside strings are unchanged either way), then the few strings left that hold
-# brackets. The brackets become +1/-1 bytes summed by itertools.accumulate.
+# brackets. What remains are the brackets outside strings, as "(" and ")": each pass of
+# ``replace(b"()", b"")`` removes every innermost pair, so balanced text of depth d is empty
+# after d passes (a few for any real body). Text that is not empty after a few passes (deep,
+# or unbalanced) is measured exactly: its brackets as +1/-1 bytes summed by itertools.accumulate.
 _STRING = re.compile(rb'"[^"]*"')
 _NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
-_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_PARENS = bytes.maketrans(b"[{]}", b"(())")
+_STEP = bytes.maketrans(b"()", b"\x01\xff")
+_PASSES = 8
 
 
 def _too_deep(text: str | bytes, limit: int) -> bool:
@@ -39,11 +44,19 @@ def _too_deep(text: str | bytes, limit: int) -> bool:
         if text.count(b"[") + text.count(b"{") <= limit:
             return False
         data = text
-    if b"\\" in data:
-        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    if b"\\\\" in data:  # each replace copies the body: only when there is something to delete
+        data = data.replace(b"\\\\", b"")
+    if b'\\"' in data:
+        data = data.replace(b'\\"', b"")
     data = data.translate(None, _NOT_QUOTE_OR_BRACKET).replace(b'""', b"")
     if b'"' in data:
         data = _STRING.sub(b"", data)
+    data = data.translate(_PARENS)
+    rest = data
+    for _ in range(min(limit, _PASSES)):
+        rest = rest.replace(b"()", b"")
+        if not rest:
+            return False
     if len(data) <= limit:
         return False
     return max(itertools.accumulate(memoryview(data.translate(_STEP)).cast("b"))) > limit
