@@ -185,10 +185,10 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
     """Import and render every accepted (HTTP 200) model request of the five providers under ``paths``."""
     result = ImportCheck()
     for call in load_traffic(paths):
-        if call.problem is not None:
-            result.unreadable.append(f"{call.where}: {call.problem}")
+        if call.problem is not None and call.problem.startswith("file: "):
+            result.unreadable.append(f"{call.where}: {call.problem}")  # a whole file that could not be read
             continue
-        if call.route is None:
+        if call.route is None or call.problem is not None:
             continue
         if call.status != 200:
             continue
