@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -199,7 +199,7 @@ def test_a_set_is_written_whole_and_modes_are_kept(tmp_path: Path) -> None:
 
 
 @contextlib.contextmanager
-def _tmpfs(where: Path, size: str) -> Iterator[Path]:
+def _tmpfs(where: Path, size: str) -> Generator[Path]:
     where.mkdir()
     done = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
