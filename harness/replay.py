@@ -211,8 +211,9 @@ def replay_exchange(
     parser = parser_class()
     if exchange.status >= 400:
         return parser.fail(f"{parser.provider}: {_error_text(exchange)}")
-    stripped = exchange.body.lstrip()
-    if "json" in exchange.header("content-type") or stripped[:1] in (b"[", b"{"):
+    if "json" in exchange.header("content-type") or _JSON_DOCUMENT.match(
+        exchange.body
+    ):  # no copy of the body
         try:
             document = json.loads(exchange.body)
         except json.JSONDecodeError as exc:

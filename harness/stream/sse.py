@@ -35,7 +35,7 @@ _set_id = SSEEvent.__dict__["id"].__set__
 # blank line. A block made only of these is split by the regex engine (one findall, no
 # Python step per line); anything else (comments, ids, several data lines, an empty or
 # space-led event name) takes the general line-by-line path, which gives the same events.
-_PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n\n")
+_PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n(?:\n|\Z)")
 
 
 class SSEDecoder:
@@ -74,14 +74,14 @@ class SSEDecoder:
         self._buffer = buffer[cut + 1 :] + self._buffer
         # One decode for all complete lines: a newline byte never sits inside a UTF-8
         # sequence, so this equals decoding line by line (replacement included).
-        block = buffer[:cut]
+        block = memoryview(buffer)[:cut]  # decoded in place: no copy of a big body
         try:
-            text = block.decode("utf-8")
+            text = str(block, "utf-8")
         except UnicodeDecodeError:
-            text = block.decode("utf-8", errors="replace")
+            text = str(block, "utf-8", errors="replace")
             self.malformed_utf8 = True
         if not self._data and self._event is None and text.endswith("\n"):
-            plain = self._plain(text + "\n")
+            plain = self._plain(text)  # its last newline was cut: the pattern ends at \Z there
             if plain is not None:
                 return plain
         return self._lines(text.split("\n"))
