@@ -381,7 +381,14 @@ def _delta_stream(delta: str, small_events: int) -> bytes:
     def event(kind: str, data: dict[str, Any]) -> str:
         return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
 
-    start = {"id": "m", "type": "message", "role": "assistant", "model": "c", "content": [], "usage": {}}
+    start: dict[str, Any] = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [],
+        "usage": {},
+    }
     text = event("message_start", {"message": start})
     text += event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
     for _ in range(small_events):  # enough brackets that the depth check has to look
