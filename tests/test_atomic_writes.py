@@ -219,13 +219,9 @@ def test_full_disk_keeps_the_earlier_report_and_is_one_line(tmp_path: Path) -> N
     with _tmpfs(tmp_path / "small", "64k") as disk:
         out = disk / "report"
         before = _earlier(out, ["traffic-audit.html", "traffic-audit.json", "traffic-audit.md"])
-        (disk / "filler").write_bytes(
-            b"\0" * (64 * 1024 - 4 * 4096)
-        )  # one 4 KiB page left: less than a report
-        result = runner.invoke(
-            app,
-            ["audit-traffic", *sorted(map(str, (CASSETTES / "anthropic").glob("*.yaml"))), "--out", str(out)],
-        )
+        room = 4096  # one page left: the report set needs about 8 KiB
+        (disk / "filler").write_bytes(b"\0" * (64 * 1024 - 3 * 4096 - room))
+        result = runner.invoke(app, ["audit-traffic", str(RECORDED), "--out", str(out)])
         assert result.exit_code == 2, result.stdout[-300:]
         lines = [line for line in result.stderr.splitlines() if line]
         assert lines == [lines[0]] and "No space left on device" in lines[0], result.stderr
