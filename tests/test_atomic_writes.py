@@ -248,3 +248,22 @@ def test_read_only_folder_is_refused_before_the_work(tmp_path: Path) -> None:
         with pytest.raises(OutputError, match="Read-only file system"):
             write_text(disk / "traffic-audit.json", "new")
         assert _digests(disk) == before
+
+
+def test_goldens_are_written_atomically(tmp_path: Path) -> None:
+    from syrupy.data import Snapshot, SnapshotCollection
+
+    from harness.goldens import GoldenJSON
+
+    golden = tmp_path / "goldens" / "x" / "anthropic-plain.json"
+    collection = SnapshotCollection(location=str(golden))
+    collection.add(Snapshot(name="anthropic-plain", data='{\n  "a": 1\n}\n'))
+    GoldenJSON.write_snapshot_collection(snapshot_collection=collection)
+    assert golden.read_text(encoding="utf-8") == '{\n  "a": 1\n}\n' and _temps(golden.parent) == []
+    os.mkfifo(tmp_path / "goldens" / "x" / "fifo.json")
+    with pytest.raises(OutputError, match="FIFO"):  # a golden path that is not a file is never opened
+        GoldenJSON.write_snapshot_collection(
+            snapshot_collection=SnapshotCollection(
+                location=str(golden.parent / "fifo.json"), _snapshots={"f": Snapshot(name="f", data="{}")}
+            )
+        )
