@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 
 __all__ = ["SSEDecoder", "SSEEvent", "iter_sse"]
 
@@ -35,7 +36,10 @@ _set_id = SSEEvent.__dict__["id"].__set__
 # blank line. A block made only of these is split by the regex engine (one findall, no
 # Python step per line); anything else (comments, ids, several data lines, an empty or
 # space-led event name) takes the general line-by-line path, which gives the same events.
-_PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n(?:\n|\Z)")
+# The third group takes any line that is not part of a plain event: one findall both splits
+# the block and tells whether it was plain throughout.
+_PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n(?:\n|\Z)|([^\n]*\n|[^\n]+)")
+_OTHER_LINE = itemgetter(2)
 
 
 class SSEDecoder:
@@ -102,12 +106,13 @@ class SSEDecoder:
 
     def _plain(self, text: str) -> list[SSEEvent] | None:
         """The events of ``text`` (whole events only) if every one has the plain form, else None."""
-        if _PLAIN_EVENT.sub("", text):
+        found: list[tuple[str, str, str]] = _PLAIN_EVENT.findall(text)
+        if any(map(_OTHER_LINE, found)):
             return None
         out: list[SSEEvent] = []
         append = out.append
         last_id = self._id
-        for name, data in _PLAIN_EVENT.findall(text):
+        for name, data, _ in found:
             event = _new_event(SSEEvent)
             _set_event(event, name or None)
             _set_data(event, data)
