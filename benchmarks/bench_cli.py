@@ -94,8 +94,10 @@ class Row:
     floor_in: float
 
 
-def _time(argv: list[str], env: dict[str, str]) -> float:
-    done = subprocess.run(argv, check=True, capture_output=True, env=env)
+def _time(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    # Not the caller's folder: ``python -c`` puts it first on sys.path, so run from a checkout
+    # it would shadow ``--code`` (a before/after pair would time the same code twice).
+    done = subprocess.run(argv, check=True, capture_output=True, env=env, cwd=cwd)
     return float(done.stderr.decode().strip().splitlines()[-1])
 
 
@@ -114,7 +116,7 @@ def run(provider: str, events: int, repeat: int, code: str | None, workdir: Path
     best = [float("inf")] * len(commands)
     for _ in range(repeat):  # alternated, so load drift hits both alike
         for n, argv in enumerate(commands):
-            best[n] = min(best[n], _time(argv, env))
+            best[n] = min(best[n], _time(argv, env, workdir))
     inproc = measure(provider, provider, [body], repeat)
     return Row(
         provider,
