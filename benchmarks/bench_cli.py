@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_streams import (
     measure,
     synthetic_anthropic,
+    synthetic_bedrock,
     synthetic_chat,
     synthetic_gemini,
     synthetic_responses,
@@ -49,6 +50,7 @@ GENERATORS: dict[str, Callable[[int], bytes]] = {
     "openai-chat": synthetic_chat,
     "openai-responses": synthetic_responses,
     "openrouter": lambda n: synthetic_chat(n, openrouter=True),
+    "bedrock": synthetic_bedrock,  # AWS event-stream frames; the SDK side is botocore (no accumulator)
 }
 SMALL = 20
 TARGET_VS_SDK = 10.0
@@ -72,10 +74,11 @@ print(time.perf_counter() - start, file=sys.stderr)
 _SDK = """
 import sys, time
 from pathlib import Path
-from harness.crosscheck import sdk_accumulate
-sdk_accumulate(sys.argv[1], Path(sys.argv[3]).read_bytes())
+sys.path.insert(0, sys.argv[4])
+from bench_streams import sdk_run
+sdk_run(sys.argv[1], Path(sys.argv[3]).read_bytes())
 start = time.perf_counter()
-sdk_accumulate(sys.argv[1], Path(sys.argv[2]).read_bytes())
+sdk_run(sys.argv[1], Path(sys.argv[2]).read_bytes())
 print(time.perf_counter() - start, file=sys.stderr)
 """
 
@@ -91,8 +94,10 @@ class Row:
     floor_in: float
 
 
-def _time(argv: list[str], env: dict[str, str]) -> float:
-    done = subprocess.run(argv, check=True, capture_output=True, env=env)
+def _time(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    # Not the caller's folder: ``python -c`` puts it first on sys.path, so run from a checkout
+    # it would shadow ``--code`` (a before/after pair would time the same code twice).
+    done = subprocess.run(argv, check=True, capture_output=True, env=env, cwd=cwd)
     return float(done.stderr.decode().strip().splitlines()[-1])
 
 
@@ -106,12 +111,12 @@ def run(provider: str, events: int, repeat: int, code: str | None, workdir: Path
         env["PYTHONPATH"] = code + os.pathsep + env.get("PYTHONPATH", "")
     commands = [
         [sys.executable, "-c", _CLI, provider, str(big), str(small)],
-        [sys.executable, "-c", _SDK, provider, str(big), str(small)],
+        [sys.executable, "-c", _SDK, provider, str(big), str(small), str(Path(__file__).resolve().parent)],
     ]
     best = [float("inf")] * len(commands)
     for _ in range(repeat):  # alternated, so load drift hits both alike
         for n, argv in enumerate(commands):
-            best[n] = min(best[n], _time(argv, env))
+            best[n] = min(best[n], _time(argv, env, workdir))
     inproc = measure(provider, provider, [body], repeat)
     return Row(
         provider,

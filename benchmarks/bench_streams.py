@@ -246,6 +246,40 @@ class Row:
         return self.events / seconds if seconds else float("inf")
 
 
+def synthetic_bedrock(n: int) -> bytes:
+    """A ConverseStream body of about ``n`` AWS event-stream frames: text deltas, then a tool call's
+    input fragments (frames written by the Bedrock emitter, ``harness.emit.bedrock.frame``)."""
+    from harness.emit.bedrock import frame
+
+    text, args = n // 2, n - n // 2 - 7
+    frames = [frame("messageStart", {"role": "assistant"})]
+    frames += [
+        frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": w}}) for w in _words(text)
+    ]
+    frames.append(frame("contentBlockStop", {"contentBlockIndex": 0}))
+    start = {"toolUse": {"name": "get_weather", "toolUseId": "tooluse_bench"}}
+    frames.append(frame("contentBlockStart", {"contentBlockIndex": 1, "start": start}))
+    frames += [
+        frame("contentBlockDelta", {"contentBlockIndex": 1, "delta": {"toolUse": {"input": f}}})
+        for f in _arg_fragments(args)
+    ]
+    frames.append(frame("contentBlockStop", {"contentBlockIndex": 1}))
+    frames.append(frame("messageStop", {"stopReason": "tool_use"}))
+    usage = {"inputTokens": 12, "outputTokens": n, "totalTokens": 12 + n}
+    frames.append(frame("metadata", {"metrics": {"latencyMs": 1}, "usage": usage}))
+    return b"".join(frames)
+
+
+def sdk_run(provider: str, body: bytes) -> object:
+    """The official client's reading of ``body``: botocore's decoding and event parsing for Bedrock
+    (``harness.crosscheck.bedrock``), the SDK accumulators for the others."""
+    if provider == "bedrock":
+        from harness.crosscheck.bedrock import botocore_accumulate
+
+        return botocore_accumulate(body, 65536)  # urllib3 hands botocore 64 KiB reads (stream(amt=2**16))
+    return sdk_accumulate(provider, body)
+
+
 def data_lines(body: bytes) -> list[str]:
     """The JSON payloads of a body's ``data:`` lines, split and decoded ahead of timing (the floor's input).
 
@@ -253,6 +287,10 @@ def data_lines(body: bytes) -> list[str]:
     encoding, which is no part of parsing JSON, so text gives the lower, stricter floor.
     """
     out: list[str] = []
+    if body[:1] == b"\x00":  # AWS event-stream frames (Bedrock): the frames' JSON payloads
+        from harness.stream.eventstream import EventStreamDecoder
+
+        return [m.payload.decode("utf-8") for m in EventStreamDecoder(strict=True).feed(body)]
     for line in body.decode("utf-8").splitlines():
         if line.startswith("data:"):
             payload = line[5:].strip()
@@ -277,7 +315,7 @@ def measure(name: str, provider: str, bodies: list[bytes], repeat: int) -> Row:
 
     def run_sdk() -> None:
         for body in bodies:
-            sdk_accumulate(provider, body)
+            sdk_run(provider, body)
 
     def run_floor() -> None:
         for group in lines:

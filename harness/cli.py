@@ -387,7 +387,7 @@ def import_check(
     Per provider: imported, fully represented, identical, different within the documented
     allowlist (harness/import_allowlist.py), open (an adapter change decided in
     docs/import-check-decisions.md), different beyond the allowlist (with the paths).
-    Exit 1 when any request differs beyond the allowlist.
+    Exit 1 when any request differs beyond the allowlist, 2 when an input could not be read.
     """
     from harness.import_check import check_traffic, render_json, render_markdown, render_text
     from harness.progress import progress_bar
@@ -403,5 +403,9 @@ def import_check(
             render_json(check) if as_json else render_markdown(check) if markdown else render_text(check)
         ).rstrip("\n")
     )
+    for line in check.unreadable:
+        typer.echo(f"harness: {line}", err=True)
     if any(r.verdict == "beyond" for r in check.requests):
         raise typer.Exit(1)
+    if check.unreadable:  # what could not be read was not checked: never a clean pass
+        raise typer.Exit(2)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from syrupy.data import SnapshotCollection
 from syrupy.extensions.json import JSONSnapshotExtension
 from syrupy.location import PyTestLocation
 from syrupy.types import SnapshotIndex
 
 from harness.data_paths import checkout_goldens_dir
+from harness.outputs import write_text
 
 __all__ = ["GOLDENS_DIR", "GoldenJSON"]
 
@@ -42,3 +44,13 @@ class GoldenJSON(JSONSnapshotExtension):
         name = super().get_snapshot_name(test_location=test_location, index=index)
         match = re.search(r"\[(.+)\]", name)
         return match.group(1) if match else name
+
+    @classmethod
+    def write_snapshot_collection(
+        cls, *, snapshot_collection: SnapshotCollection, name_order: dict[str, int] | None = None
+    ) -> None:
+        """Atomically (``harness.outputs``): an interrupted ``--snapshot-update`` never truncates a golden."""
+        data = next(iter(snapshot_collection)).data
+        if not isinstance(data, str):
+            raise TypeError(f"a golden is text, got {type(data).__name__}")
+        write_text(snapshot_collection.location, data)

@@ -469,6 +469,44 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "model_thinking_part.yaml#0; lowerCamel thinkingConfig accepted: cassettes/gemini/pai__gemini25pro_"
         "thought_parts.yaml#0; the proto3 JSON mapping accepts both spellings",
     ),
+    # AWS Bedrock Converse: API defaults and empty containers pydantic-ai sends, which our adapter omits.
+    allowance(
+        "bedrock-tool-choice-auto",
+        "bedrock",
+        "toolConfig.toolChoice",
+        "missing",
+        "toolChoice {auto: {}} is the Converse default when tools are given; we send none for auto",
+        value_is({"auto": {}}),
+        evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_retry.yaml#0 (sent); "
+        "traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_iter_stream.yaml#0 (absent)",
+    ),
+    allowance(
+        "bedrock-tool-result-success",
+        "bedrock",
+        "messages[*].content[*].toolResult.status",
+        "missing",
+        "status: success is the meaning of a toolResult without status; we send status only for errors",
+        value_is("success"),
+        evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_iter_stream.yaml#1",
+    ),
+    allowance(
+        "bedrock-empty-system",
+        "bedrock",
+        "system",
+        "missing",
+        "an empty system list says nothing; we omit system when there is no system text",
+        value_is([]),
+        evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_thinking_part_anthropic.yaml#0",
+    ),
+    allowance(
+        "bedrock-empty-inference-config",
+        "bedrock",
+        "inferenceConfig",
+        "missing",
+        "an empty inferenceConfig sets nothing; we omit it when no setting is given",
+        value_is({}),
+        evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_thinking_part_anthropic.yaml#0",
+    ),
 )
 
 

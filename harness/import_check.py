@@ -110,6 +110,8 @@ class CheckedRequest:
 class ImportCheck:
     requests: list[CheckedRequest] = field(default_factory=list[CheckedRequest])
     skipped: dict[str, int] = field(default_factory=dict[str, int])
+    #: Inputs that could not be read (one line each, ``FILE#N: problem``): never counted as checked.
+    unreadable: list[str] = field(default_factory=list[str])
 
     def figures(self) -> dict[str, dict[str, int]]:
         """Per provider: accepted, imported, fully represented, identical, within the allowlist, open, beyond it."""
@@ -183,6 +185,9 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
     """Import and render every accepted (HTTP 200) model request of the five providers under ``paths``."""
     result = ImportCheck()
     for call in load_traffic(paths):
+        if call.problem is not None and call.problem.startswith("file: "):
+            result.unreadable.append(f"{call.where}: {call.problem}")  # a whole file that could not be read
+            continue
         if call.route is None or call.problem is not None:
             continue
         if call.status != 200:

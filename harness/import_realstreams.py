@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from harness.cassette_format import dump_cassette
+from harness.outputs import write_text
 from harness.replay import chunks_to_sse
 from harness.scrub import scrub_interaction
 
@@ -103,7 +104,7 @@ def import_one(
     data["provenance"] = _provenance(row, source, converted)
     target = dest / provider / _cassette_name(source)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(dump_cassette(data), encoding="utf-8")
+    write_text(target, dump_cassette(data))
     return target
 
 
@@ -133,7 +134,7 @@ def import_realstreams(src: Path, dest: Path) -> list[Path]:
             f"| `{provider}/{target.name}` | {row.get('source repo', '')} | `{row.get('path', '')}` | "
             f"`{row.get('commit', '')}` | {row.get('license', '')} | {'yes' if converted else 'no'} |"
         )
-    (dest / "PROVENANCE.md").write_text("\n".join(provenance_lines) + "\n", encoding="utf-8")
+    write_text(dest / "PROVENANCE.md", "\n".join(provenance_lines) + "\n")
     return written
 
 

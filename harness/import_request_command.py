@@ -48,6 +48,7 @@ def import_request_command(
     from harness.codec import dumps_history
     from harness.importer import import_request
     from harness.inputs import InputError, loads_json, read_text
+    from harness.outputs import OutputError, write_text
 
     if provider not in PROVIDERS:
         _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
@@ -68,9 +69,9 @@ def import_request_command(
     typer.echo(dumps_history(imported.history), nl=False)
     if params_out is not None:
         try:
-            params_out.write_text(params + "\n", encoding="utf-8")
-        except OSError as exc:
-            _fail(f"{params_out}: (file): cannot write: {exc.strerror}")
+            write_text(params_out, params + "\n")
+        except OutputError as exc:
+            _fail(str(exc))
     else:
         typer.echo(params, err=True)
     for line in imported.unrepresented:

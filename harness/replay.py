@@ -14,6 +14,7 @@ holding several responses back to back is split: one result per response.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -21,8 +22,9 @@ from typing import Any, cast
 from harness.contract.exchange import Exchange
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
-from harness.inputs import InputError, check_json_text, gunzip, load_yaml, read_bytes
+from harness.inputs import InputError, Limits, check_json_bytes, gunzip, load_yaml, read_bytes
 from harness.inputs.files import decode_utf8
+from harness.inputs.limits import ENV as LIMIT_ENV
 from harness.providers import get_parser
 from harness.stream.base import CallResult, StreamParser, item_to_json
 from harness.stream.drive import chunked, parse_chunks
@@ -141,9 +143,28 @@ def _load_cassette(path: Path, text: str) -> list[Exchange]:
     return exchanges
 
 
+_JSON_DOCUMENT = re.compile(rb"\s*[\[{]")
+
+
 def _check_body(body: bytes, source: str, field: str) -> None:
-    """JSON depth and lone surrogate escapes in a response body, before any parser sees it."""
-    check_json_text(body.decode("utf-8", errors="replace"), source=source, field=field)
+    """Line length, JSON depth, lone surrogate escapes and integer length in a body, before any parser sees it.
+
+    A JSON document body (not a stream) is parsed once here by the C parser: Python's
+    integer-length limit is met only by parsing, and it must be this one line, not a
+    ValueError in whichever command replays the body later.
+    """
+    check_json_bytes(body, source=source, field=field)
+    if _JSON_DOCUMENT.match(body):
+        try:
+            json.loads(body)
+        except json.JSONDecodeError:
+            pass  # not JSON after all: replay reports it as the response's own error
+        except ValueError as exc:
+            if "digits" not in str(exc):
+                raise
+            limit = Limits.from_env().max_int_digits
+            reason = f"integer longer than {limit} digits (raise {LIMIT_ENV['max_int_digits']})"
+            raise InputError(source, None, field, reason) from None
 
 
 def load_exchanges(path: str | Path, provider: str | None) -> list[Exchange]:
@@ -190,8 +211,9 @@ def replay_exchange(
     parser = parser_class()
     if exchange.status >= 400:
         return parser.fail(f"{parser.provider}: {_error_text(exchange)}")
-    stripped = exchange.body.lstrip()
-    if "json" in exchange.header("content-type") or stripped[:1] in (b"[", b"{"):
+    if "json" in exchange.header("content-type") or _JSON_DOCUMENT.match(
+        exchange.body
+    ):  # no copy of the body
         try:
             document = json.loads(exchange.body)
         except json.JSONDecodeError as exc:

@@ -30,6 +30,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from harness.outputs import write_text
+
 __all__ = ["SHOTS", "WIDTHS", "Shot", "main"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
                     workdir.mkdir()
                     ansi = cut(_run(shot, width, source, workdir), shot)
                     svg = options.out / f"{shot.name}-{width}{suffix}.svg"
-                    svg.write_text(to_svg(ansi, width, f"{shot.command} ({width} columns)"), encoding="utf-8")
+                    write_text(svg, to_svg(ansi, width, f"{shot.command} ({width} columns)"))
                     if chromium is not None:
                         to_png(svg, svg.with_suffix(".png"), chromium)
                     print(f"screenshots: {svg}", file=sys.stderr)

@@ -74,6 +74,7 @@ MODELS: dict[str, tuple[str, ...]] = {
     "openai-chat": ("gpt-4.1-mini",),
     "openai-responses": ("gpt-5",),
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/gpt-5"),
+    "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.amazon.nova-pro-v1:0"),
 }
 TOOL_NAMES = ("read", "bash", "search")
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
@@ -110,7 +111,7 @@ class _Loop:
     def usage(self, reasoning: bool) -> Usage:
         draw = self.draw
         i, o = draw(st.integers(0, 5000)), draw(st.integers(0, 2000))
-        if self.provider == "anthropic":
+        if self.provider in ("anthropic", "bedrock"):  # both report no total; input includes cache reads
             cached = draw(st.integers(0, i))
             written = draw(st.integers(0, i - cached))
             return Usage(
@@ -146,6 +147,14 @@ class _Loop:
             return [
                 ThinkingSignaturePart(signature=f"redacted{n}data", model_id=m, format="anthropic-redacted")
             ]
+        if self.provider == "bedrock":
+            sig = base64.b64encode(f"bedrock-{n}".encode()).decode()
+            if self.draw(st.booleans()):
+                return [
+                    ThinkingTextPart(text=text, model_id=m),
+                    ThinkingSignaturePart(signature=sig, model_id=m, format="bedrock"),
+                ]
+            return [ThinkingSignaturePart(signature=sig, model_id=m, format="bedrock-redacted")]
         if self.provider == "gemini":
             sig = base64.b64encode(f"gemini-thought-{n}".encode()).decode()
             return [

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_accepted_md_is_current() -> None:
     committed = (ROOT / "docs" / "accepted.md").read_text(encoding="utf-8")
     assert committed == render(), (
-        "docs/accepted.md is stale: uv run python -m harness.accepted_docs > docs/accepted.md"
+        "docs/accepted.md is stale: uv run python -m harness.accepted_docs docs/accepted.md"
     )
 
 

@@ -39,4 +39,4 @@ def test_docs_cli_md_is_generated_from_the_cli() -> None:
     from harness.cli_docs import render
 
     committed = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
-    assert committed == render(), "docs/cli.md is stale: uv run python -m harness.cli_docs > docs/cli.md"
+    assert committed == render(), "docs/cli.md is stale: uv run python -m harness.cli_docs docs/cli.md"

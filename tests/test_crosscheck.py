@@ -271,7 +271,9 @@ def _compare(name: str, disabled: frozenset[str] = frozenset()) -> SdkComparison
 def test_every_cassette_has_model_calls() -> None:
     cassettes = {f"{provider}-{path.stem}" for provider, path in cassette_cases()}
     assert cassettes and all(any(c.startswith(f"{name}-") for c in CALLS) for name in cassettes)
-    assert {call.provider for call in CALLS.values()} == set(PROVIDERS)
+    # Bedrock: no SDK accumulator; its recordings (traffic/pydantic-ai-more/) are cross-checked against
+    # botocore's decoding and event parsing in tests/test_bedrock.py.
+    assert {call.provider for call in CALLS.values()} == set(PROVIDERS) - {"bedrock"}
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))

@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -305,3 +305,180 @@ def test_scrubber_opens_gzip_bodies_and_stores_them_decompressed() -> None:
         "response": {"headers": dict[str, str](), "body": {"string": gzip.compress(b"0" * 30_000_000)}},
     }
     assert scrub_interaction(bomb)["response"]["body"]["string"].startswith(b"REDACTED (")
+
+
+# ---------------------------------------------------------------- links, URLs, integers, baselines, HAR, streams
+
+
+def test_scan_symlink_loop_is_one_line_and_links_out_of_the_tree_are_not_followed(tmp_path: Path) -> None:
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    outside.mkdir()
+    (outside / "key.txt").write_text("key sk-ant-api03-" + "x" * 40 + "\n", encoding="utf-8")
+    (tree / "loop").symlink_to("loop")  # ELOOP on every stat
+    (tree / "out").symlink_to(outside)
+    (tree / "up").symlink_to(tree)  # a directory loop inside the tree: visited once
+    result = runner.invoke(app, ["scan", str(tree)])
+    assert result.exit_code == 2, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.splitlines()
+    assert f"harness: {tree / 'loop'}: (file): Too many levels of symbolic links (skipped)" in lines
+    assert any(str(tree / "out") in line and "not followed" in line for line in lines)
+    followed = runner.invoke(app, ["scan", str(tree), "--follow-symlinks"])
+    assert followed.exit_code == 1 and "key.txt" in followed.stdout  # asked for: followed
+
+
+@pytest.mark.parametrize("url", ["::::", "http://user:pw@[::1", "ftp://example.com", "localhost:8080"])
+def test_record_refuses_a_bad_base_url_before_any_call(url: str, tmp_path: Path) -> None:
+    history = _ok_history(tmp_path / "h")
+    args = ["record", "--provider", "anthropic", "--history", str(history), "--out", str(tmp_path / "o.yaml")]
+    result = runner.invoke(app, [*args, "--base-url", url], env={"ANTHROPIC_API_KEY": "k"})
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stderr.startswith("harness: --base-url: ") and result.stderr.count("\n") == 1
+    assert "pw" not in result.stderr and not (tmp_path / "o.yaml").exists()
+
+
+def test_diff_and_replay_of_a_body_with_a_5000_digit_integer(tmp_path: Path) -> None:
+    body = '{"id":"msg","type":"message","role":"assistant","content":[],"usage":{"input_tokens":%s}}'
+    path = _write(tmp_path, "int.yaml", cassette(body % ("9" * 5000)))
+    ok = _write(tmp_path, "ok.yaml", cassette(body % "1"))
+    for args in (["diff", str(path), str(ok)], ["diff", str(ok), str(path)], ["replay", str(path)]):
+        result = runner.invoke(app, [*args, "--provider", "anthropic"])
+        _assert_clean_refusal(result, path)
+        assert "HARNESS_MAX_INT_DIGITS" in result.stderr
+
+
+@pytest.mark.parametrize("seed", ["not-utf8", "deep"])
+def test_goldens_baseline_with_a_hostile_file(seed: str, tmp_path: Path) -> None:
+    golden = tmp_path / "goldens" / "anthropic-plain.json"
+    golden.parent.mkdir()
+    golden.write_bytes(b'{"body": {"a": "\xff"}}' if seed == "not-utf8" else b"[" * 100_000 + b"]" * 100_000)
+    args = ["audit", "--baseline", str(golden.parent), "--out", str(tmp_path / "r")]
+    _assert_clean_refusal(runner.invoke(app, args), golden)
+    assert not (tmp_path / "r").exists()  # refused before the run
+
+
+HARS = {
+    "deep": lambda: '{"log":' + "[" * 100_000 + "]" * 100_000 + "}",
+    "long-int": lambda: '{"log":{"entries":[],"x":%s}}' % ("9" * 5000),
+}
+
+
+@pytest.mark.parametrize("seed", sorted(HARS))
+def test_hostile_har_files(seed: str, tmp_path: Path) -> None:
+    path = _write(tmp_path, "hostile.har", HARS[seed]())
+    audited = runner.invoke(
+        app, ["audit-traffic", str(path)]
+    )  # exit 1: unreadable input (its documented code)
+    assert audited.exit_code == 1 and "Traceback" not in audited.stdout + audited.stderr
+    assert f"unreadable: {path}#0: file: (json): " in audited.stdout
+    checked = runner.invoke(app, ["import-check", str(path)])  # never a clean pass over nothing
+    assert checked.exit_code == 2 and checked.stderr.startswith(f"harness: {path}#0: file: (json): ")
+
+
+def _delta_stream(delta: str, small_events: int) -> bytes:
+    def event(kind: str, data: dict[str, Any]) -> str:
+        return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
+
+    start: dict[str, Any] = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [],
+        "usage": {},
+    }
+    text = event("message_start", {"message": start})
+    text += event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+    for _ in range(small_events):  # enough brackets that the depth check has to look
+        text += event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": "a"}})
+    text += event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": delta}})
+    text += event("content_block_stop", {"index": 0})
+    return (text + event("message_stop", {})).encode()
+
+
+def test_replay_of_a_big_text_delta_stays_within_ten_times_the_input(tmp_path: Path) -> None:
+    """The depth check once ran a regex with a repeated group over the delta: 128x the input in backtracking state."""
+    import tracemalloc
+
+    from harness.model import TextPart
+    from harness.replay import replay_file
+
+    body = _delta_stream("x" * (2 << 20), 300)
+    path = _write(tmp_path, "big.sse", body)
+    replay_file(_write(tmp_path, "small.sse", _delta_stream("x", 300)), "anthropic")  # imports, caches
+    tracemalloc.start()
+    try:
+        results = replay_file(path, "anthropic")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    text = "".join(p.text for p in results[0].message.parts if isinstance(p, TextPart))
+    assert len(text) == 300 + (2 << 20)
+    assert peak < 10 * len(body), peak
+
+
+def test_a_line_over_the_line_limit_is_one_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, "long.sse", _delta_stream("y" * 5000, 0))
+    result = runner.invoke(
+        app, ["replay", str(path), "--provider", "anthropic"], env={"HARNESS_MAX_LINE_BYTES": "4096"}
+    )
+    _assert_clean_refusal(result, path)
+    assert "a line longer than 4096 bytes (raise HARNESS_MAX_LINE_BYTES)" in result.stderr
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in cast(dict[str, object], value).values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in cast(list[object], value)), default=0)
+    return 0
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab\n'),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='[]{}"\\k'), inner, max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+@given(_JSON_VALUES, st.integers(min_value=0, max_value=12))
+@settings(max_examples=300, deadline=None)
+def test_depth_check_agrees_with_the_parsed_depth(value: object, limit: int) -> None:
+    """The native-code depth check (no parse) gives the parser's answer on any JSON, brackets in strings too."""
+    from harness.inputs.json_load import _too_deep  # pyright: ignore[reportPrivateUsage]
+
+    text = json.dumps(value)
+    assert _too_deep(text, limit) == (_depth(value) > limit)
+    assert _too_deep(text.encode(), limit) == (_depth(value) > limit)
+
+
+@pytest.mark.hostile_big
+@pytest.mark.skipif(
+    os.environ.get("HARNESS_HOSTILE_BIG") != "1",
+    reason="expensive sizes (a 10 MiB delta, a 200 MB line): run with HARNESS_HOSTILE_BIG=1",
+)
+def test_big_stream_sizes_stay_bounded(tmp_path: Path) -> None:
+    import resource
+    import subprocess
+    import sys
+    import time
+
+    delta = _write(tmp_path, "delta.sse", _delta_stream("x" * (10 << 20), 300))
+    line = tmp_path / "line.sse"
+    with line.open("wb") as f:
+        f.write(b"event: content_block_delta\ndata: ")
+        for _ in range(200):
+            f.write(b"y" * (1 << 20))
+        f.write(b"\n\n")
+    cli = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "replay"]
+    for path, code in ((delta, 0), (line, 2)):
+        started = time.monotonic()
+        done = subprocess.run([*cli, str(path), "--provider", "anthropic"], capture_output=True, check=False)
+        assert done.returncode == code and b"Traceback" not in done.stderr, done.stderr[-300:]
+        assert time.monotonic() - started < 30
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the larger child
+    assert peak_kib * 1024 < 10 * len(delta.read_bytes()) + 300 * (1 << 20), peak_kib

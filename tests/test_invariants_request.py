@@ -440,6 +440,7 @@ _RESULT_ID_KEY = {
     "openrouter": "tool_call_id",
     "openai-responses": "call_id",
     "gemini": "id",
+    "bedrock": "toolUseId",
 }
 
 
@@ -461,6 +462,9 @@ def _rename_first_call(provider: str, body: dict[str, Any]) -> None:
             units, key = as_list(item.get("tool_calls")), "id"
         elif provider == "openai-responses":
             units, key = ([item] if item.get("type") == "function_call" else []), "call_id"
+        elif provider == "bedrock":
+            units = [d["toolUse"] for d in as_list(item.get("content")) if "toolUse" in (as_dict(d) or {})]
+            key = "toolUseId"
         else:
             units = [
                 p["functionCall"] for p in as_list(item.get("parts")) if "functionCall" in (as_dict(p) or {})

@@ -106,6 +106,7 @@ _USAGE: dict[str, Usage] = {
         input_tokens=12, output_tokens=7, cached_input_tokens=0, reasoning_tokens=0, total_tokens=19
     ),
     "openrouter": Usage(input_tokens=12, output_tokens=7, total_tokens=19),
+    "bedrock": Usage(input_tokens=12, output_tokens=7),
 }
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from harness.oracles import ALLOWANCES, DEFAULTS, ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
+from tests.bedrock_bodies import BEDROCK
 
 Body = dict[str, Any]
 
@@ -211,6 +212,7 @@ RICH: dict[str, Body] = {
     "anthropic": ANTHROPIC,
     "gemini": GEMINI,
     "openrouter": OPENROUTER,
+    "bedrock": BEDROCK,  # tests/bedrock_bodies.py
 }
 
 

@@ -116,4 +116,4 @@ def test_out_must_be_writable_before_any_call(tmp_path: Path) -> None:
         str(tmp_path),
         env={"ANTHROPIC_API_KEY": "k"},
     )
-    assert (code, stderr) == (2, f"harness: --out: {tmp_path} is a directory\n")
+    assert (code, stderr) == (2, f"harness: --out: {tmp_path}: cannot write: it is a directory\n")

@@ -14,6 +14,7 @@ import pytest
 
 from harness.contract.kinds import KINDS
 from harness.rules import RULES, check_body, rules_for
+from tests.bedrock_bodies import BEDROCK
 
 Body = dict[str, Any]
 
@@ -61,7 +62,7 @@ GEMINI: Body = {
 }  # fmt: skip
 
 BASES: dict[str, Body] = {"anthropic": ANTHROPIC, "openai-chat": CHAT, "openrouter": CHAT,
-                          "openai-responses": RESPONSES, "gemini": GEMINI}  # fmt: skip
+                          "openai-responses": RESPONSES, "gemini": GEMINI, "bedrock": BEDROCK}  # fmt: skip
 
 Mutate = Callable[[Body], object]
 
@@ -88,6 +89,18 @@ def _drop(path: list[str | int]) -> Mutate:
 
 # (case id, provider, mutation, the rule that must fire, path it points at)
 VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
+    # Bedrock Converse (base body: tests/bedrock_bodies.py)
+    ("bedrock-two-user-turns", "bedrock", lambda b: b["messages"].append({"role": "user", "content": [{"text": "x"}]}),
+     "bedrock-roles-alternate", "messages/3/role"),
+    ("bedrock-orphan-tool-result", "bedrock", lambda b: b["messages"][2]["content"].append(
+        {"toolResult": {"toolUseId": "tooluse_9", "content": [{"text": "x"}]}}),
+     "bedrock-tool-result-pairing", "messages/2/content/2/toolResult/toolUseId"),
+    ("bedrock-unanswered-tool-use", "bedrock", lambda b: b["messages"][2]["content"].pop(0),
+     "bedrock-tool-result-pairing", "messages/1/content/3/toolUse/toolUseId"),
+    ("bedrock-no-tool-config", "bedrock", _drop(["toolConfig"]), "bedrock-tool-config-required",
+     "messages/1/content/3/toolUse"),
+    ("bedrock-empty-error-result", "bedrock", _set(["messages", 2, "content", 0, "toolResult", "content"], []),
+     "bedrock-error-result-content", "messages/2/content/0/toolResult/content"),
     ("anthropic-empty-messages", "anthropic", _set(["messages"], []), "empty-conversation", "messages"),
     ("chat-empty-messages", "openai-chat", _set(["messages"], []), "empty-conversation", "messages"),
     ("openrouter-missing-messages", "openrouter", _drop(["messages"]), "empty-conversation", "messages"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.stream.drive import chunked
@@ -51,3 +51,45 @@ def test_invalid_utf8_is_replaced_and_flagged() -> None:
     events = decoder.feed(b"data: \xff\xfe\n\n")
     assert events == [SSEEvent(None, "\ufffd\ufffd")]
     assert decoder.malformed_utf8
+
+
+_LINES = st.sampled_from(
+    [
+        "",
+        "data: x",
+        "data:y",
+        "data:  z",
+        "data:",
+        "event: a",
+        "event:b",
+        "event:",
+        "event:  c",
+        ": c",
+        "id: 7",
+        "retry: 1",
+        "data",
+    ]
+)
+
+
+class _LineByLine(SSEDecoder):
+    """The decoder with its plain-block fast path switched off: the general parser alone."""
+
+    def _plain(self, text: str) -> list[SSEEvent] | None:
+        return None
+
+
+@given(st.lists(_LINES, max_size=12), st.sampled_from(["\n", "\r\n"]), st.integers(min_value=1, max_value=9))
+@settings(max_examples=300, deadline=None)
+def test_plain_event_fast_path_gives_the_line_by_line_events(
+    lines: list[str], newline: str, size: int
+) -> None:
+    """The regex split of plain blocks and the general line parser agree on every input and chunking."""
+    body = newline.join(lines).encode() + newline.encode()
+
+    def decode(fast: bool, chunk: int | None) -> list[SSEEvent]:
+        decoder = SSEDecoder() if fast else _LineByLine()
+        pieces = [body] if chunk is None else [body[i : i + chunk] for i in range(0, len(body), chunk)]
+        return [e for p in pieces for e in decoder.feed(p)] + decoder.close()
+
+    assert decode(True, None) == decode(False, None) == decode(True, size)

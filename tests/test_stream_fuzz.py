@@ -311,7 +311,12 @@ def garbage(provider: str) -> st.SearchStrategy[bytes]:
     return st.one_of(st.binary(max_size=400), _random_lines(), _random_events(provider))
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+#: Providers whose streams are SSE: the garbage and damage generators write SSE events. Bedrock's
+#: binary frames are damaged bit by bit and cut at every offset in tests/test_eventstream.py.
+SSE_PROVIDERS = [p for p in PROVIDERS if p != "bedrock"]
+
+
+@pytest.mark.parametrize("provider", SSE_PROVIDERS)
 @FUZZ
 @given(data=st.data())
 def test_garbage_never_crashes_and_ends_in_error(provider: str, data: st.DataObject) -> None:
@@ -391,7 +396,7 @@ EXPECT: dict[str, Callable[[CallResult, CallResult], bool]] = {
 }
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", SSE_PROVIDERS)
 @FUZZ
 @given(data=st.data())
 def test_damaged_streams_never_crash(provider: str, data: st.DataObject) -> None:

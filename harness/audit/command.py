@@ -64,12 +64,18 @@ def audit(
     from harness.audit.corpus import CASSETTES
     from harness.audit.invariant_checks import JudgeUnavailable
     from harness.audit.reports import print_report, write_reports
+    from harness.audit.reports.files import form_names
     from harness.audit.run import run_audit
     from harness.contract.providers import PROVIDERS
     from harness.kit.netguard import offline
+    from harness.outputs import OutputError, check_out_dir
     from harness.progress import progress_bar
     from harness.targets import TargetError, get_target
 
+    try:  # an unwritable --out is found before the run, not after it
+        check_out_dir(out, form_names("audit"))
+    except OutputError as exc:
+        fail(f"--out: {exc}")
     try:
         fatal = parse_kinds(fail_on)
     except ValueError as exc:
@@ -106,7 +112,10 @@ def audit(
     except JudgeUnavailable as exc:
         fail(str(exc))
     comparison = compare(result, before, fatal)
-    written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them
+    try:
+        written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them
+    except OutputError as exc:
+        fail(f"--out: {exc}")
     typer.echo("audit: wrote " + ", ".join(str(p) for p in written.values()), err=True)
     print_report(result, comparison)
     for line in result.unreadable:

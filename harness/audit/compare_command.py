@@ -36,12 +36,21 @@ def compare_command(
     from harness.audit.command import fail
     from harness.audit.cross import CrossTargetError, cross_target, load_audit
     from harness.audit.reports.cross import print_cross, write_cross_reports
+    from harness.audit.reports.files import form_names
+    from harness.outputs import OutputError, check_out_dir
 
+    try:  # an unwritable --out is found before the work, not after it
+        check_out_dir(out, form_names("compare"))
+    except OutputError as exc:
+        fail(f"--out: {exc}")
     try:
         results = [load_audit(path) for path in audits]
     except CrossTargetError as exc:
         fail(str(exc))
     cross = cross_target(results)
-    written = write_cross_reports(cross, out)  # before printing: a closed pipe must not lose them
+    try:
+        written = write_cross_reports(cross, out)  # before printing: a closed pipe must not lose them
+    except OutputError as exc:
+        fail(f"--out: {exc}")
     typer.echo("compare: wrote " + ", ".join(str(p) for p in written.values()), err=True)
     print_cross(cross)

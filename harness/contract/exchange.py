@@ -8,7 +8,10 @@ from typing import Any
 
 __all__ = ["Exchange"]
 
-_MODEL_PATHS = re.compile(r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)")
+_MODEL_PATHS = re.compile(
+    r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)"
+    r"|/model/[^/]+/converse(-stream)?(\?|$)"  # AWS Bedrock Converse / ConverseStream
+)
 
 
 @dataclass

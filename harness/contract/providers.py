@@ -4,4 +4,11 @@ from __future__ import annotations
 
 __all__ = ["PROVIDERS"]
 
-PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
+PROVIDERS: tuple[str, ...] = (
+    "anthropic",
+    "gemini",
+    "openai-chat",
+    "openai-responses",
+    "openrouter",
+    "bedrock",
+)

@@ -18,9 +18,12 @@ from urllib.parse import urlsplit
 __all__ = ["WIRES", "Route", "route"]
 
 #: The wire formats a model call can be in.
-WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses")
+WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "bedrock-converse")
 
 _GEMINI_PATH = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
+# Bedrock Runtime Converse / ConverseStream: POST /model/{modelId}/converse[-stream]
+# (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html).
+_BEDROCK_CONVERSE = re.compile(r"^/model/[^/]+/converse(-stream)?$")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,10 @@ def route(method: str, url: str) -> Route | None:
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     path = parts.path.rstrip("/")
+    if host.startswith("bedrock-runtime") and host.endswith(".amazonaws.com"):
+        return (
+            Route("bedrock", "bedrock-converse", f"{host}{path}") if _BEDROCK_CONVERSE.search(path) else None
+        )
     if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
         if path.endswith("/chat/completions"):
             return Route("openrouter", "openai-chat", f"{host}{path}")

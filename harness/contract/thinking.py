@@ -12,13 +12,18 @@ from collections.abc import Sequence
 
 from harness.model import AnyPart, ThinkingSignaturePart
 
-__all__ = ["NATIVE_SIGNATURE_FORMATS", "google_signature_carrier", "same_model"]
+__all__ = ["NATIVE_SIGNATURE_FORMATS", "REDACTED_FORMATS", "google_signature_carrier", "same_model"]
+
+#: Signature formats that are a whole redacted reasoning unit of their own: they never pair with a text.
+REDACTED_FORMATS = frozenset({"anthropic-redacted", "bedrock-redacted"})
 
 # Signature formats each provider accepts as its own reasoning state.
 NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
     "anthropic": frozenset({"anthropic", "anthropic-redacted"}),
     "openai-responses": frozenset({"openai-responses"}),
     "gemini": frozenset({"google"}),
+    # Bedrock Converse reasoningText.signature / reasoningContent.redactedContent (base64).
+    "bedrock": frozenset({"bedrock", "bedrock-redacted"}),
     "openai-chat": frozenset(),
     # OpenRouter's ReasoningFormat enum (openrouter SDK components/reasoningformat.py).
     "openrouter": frozenset(

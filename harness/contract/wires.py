@@ -25,6 +25,10 @@ Per wire, what identifies an event and what starts a new response:
   an object with ``candidates``, ``usageMetadata``, ``promptFeedback`` or
   ``modelVersion``; every chunk of one response carries the same ``responseId``, so a
   different ``responseId`` after a chunk with a ``finishReason`` starts a new response.
+- ``bedrock-converse`` (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html):
+  binary AWS event-stream frames, whose ``:event-type`` is one of ``messageStart``,
+  ``contentBlock{Start,Delta,Stop}``, ``messageStop``, ``metadata``; a non-streamed
+  ``ConverseResponse`` has ``output`` and ``stopReason``. One response per body.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ WIRE_TITLES: dict[str, str] = {
     "gemini": "Gemini generateContent",
     "openai-chat": "OpenAI Chat Completions",
     "openai-responses": "OpenAI Responses",
+    "bedrock-converse": "AWS Bedrock Converse",
 }
 
 #: The wire formats each provider id's parsers read (OpenRouter serves two).
@@ -59,10 +64,11 @@ PROVIDER_WIRES: dict[str, tuple[str, ...]] = {
     "openai-chat": ("openai-chat",),
     "openai-responses": ("openai-responses",),
     "openrouter": ("openai-chat", "openai-responses"),
+    "bedrock": ("bedrock-converse",),
 }
 
 #: The provider to replay a wire with when nothing else (a request URL) says which.
-WIRE_PROVIDER: dict[str, str] = {wire: wire for wire in WIRE_TITLES}
+WIRE_PROVIDER: dict[str, str] = {wire: wire for wire in WIRE_TITLES} | {"bedrock-converse": "bedrock"}
 
 _ANTHROPIC_TYPES = frozenset(
     {
@@ -74,6 +80,9 @@ _ANTHROPIC_TYPES = frozenset(
         "message_stop",
         "ping",
     }
+)
+_BEDROCK_EVENTS = frozenset(
+    {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
 )
 _GEMINI_KEYS = ("candidates", "usageMetadata", "promptFeedback", "modelVersion")
 
@@ -90,6 +99,8 @@ def wire_of_event(event: str | None, data: Any) -> str | None:
     if not isinstance(kind, str):
         kind = event
     if isinstance(kind, str):
+        if kind in _BEDROCK_EVENTS and "type" not in payload:
+            return "bedrock-converse"
         if kind in _ANTHROPIC_TYPES:
             return "anthropic"
         if kind.startswith("response."):
@@ -113,6 +124,8 @@ def wire_of_body(body: Any) -> str | None:
         return "anthropic"
     if payload.get("object") == "response" or ("output" in payload and "status" in payload):
         return "openai-responses"
+    if "output" in payload and "stopReason" in payload:
+        return "bedrock-converse"
     return wire_of_event(None, payload)
 
 

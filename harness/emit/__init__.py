@@ -23,11 +23,11 @@ from collections.abc import Callable
 from types import ModuleType
 
 from harness.contract.providers import PROVIDERS
-from harness.emit import anthropic, gemini, openai_chat, openai_responses, openrouter
+from harness.emit import anthropic, bedrock, gemini, openai_chat, openai_responses, openrouter
 from harness.emit.common import NotRepresentable, message_model
 from harness.model import AssistantMessage
 
-__all__ = ["PROVIDERS", "NotRepresentable", "default_model", "emit_stream", "representable"]
+__all__ = ["PROVIDERS", "NotRepresentable", "carries_ids", "default_model", "emit_stream", "representable"]
 
 _MODULES: dict[str, ModuleType] = {
     "anthropic": anthropic,
@@ -35,6 +35,7 @@ _MODULES: dict[str, ModuleType] = {
     "openai-chat": openai_chat,
     "openai-responses": openai_responses,
     "openrouter": openrouter,
+    "bedrock": bedrock,
 }
 
 
@@ -49,6 +50,13 @@ def default_model(provider: str) -> str:
     """The model a stream names when neither the caller nor the message's thinking parts do."""
     model: str = _module(provider).DEFAULT_MODEL
     return model
+
+
+def carries_ids(provider: str) -> bool:
+    """Whether ``provider``'s stream names its response id and model (Bedrock's does not: the
+    round trip then expects ``response_id`` None and thinking ``model_id`` None)."""
+    carries: Callable[[], bool] | None = getattr(_module(provider), "carries_ids", None)
+    return carries is None or carries()
 
 
 def representable(provider: str, message: AssistantMessage) -> str | None:

@@ -35,6 +35,7 @@ _STREAM_FORMATS: dict[str, Callable[[str | None], bool]] = {
     "gemini": lambda f: f == "google",
     "openai-chat": lambda f: False,
     "openrouter": lambda f: f is not None and f.endswith("-v1"),
+    "bedrock": lambda f: f in ("bedrock", "bedrock-redacted"),
 }
 _DEFAULT_THINKING_MODEL = "model-of-the-stream"
 
@@ -85,11 +86,32 @@ def _parts(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
         if isinstance(part, TextPart | ThinkingTextPart) and not part.text:
             changes.append(f"part {index}: empty {part.type} dropped")
             continue
-        if isinstance(part, ThinkingTextPart | ThinkingSignaturePart) and part.model_id != model:
+        if provider == "bedrock" and isinstance(part, ThinkingTextPart | ThinkingSignaturePart):
+            if part.model_id is not None or part.id is not None:  # the Bedrock stream names no model
+                part = part.model_copy(update={"model_id": None, "id": None})
+        elif isinstance(part, ThinkingTextPart | ThinkingSignaturePart) and part.model_id != model:
             part = part.model_copy(update={"model_id": model})
         out.append(_ids(provider, index, part, out, changes))
     merged = _merge(provider, out, changes)
+    if provider == "bedrock":
+        return _bedrock_blocks(merged, changes)
     return _anthropic_blocks(merged, changes) if provider == "anthropic" else merged
+
+
+def _bedrock_blocks(parts: list[AnyPart], changes: list[str]) -> list[AnyPart]:
+    """A ``bedrock`` signature rides on the thinking text right before it; one without is dropped."""
+    out: list[AnyPart] = []
+    for index, part in enumerate(parts):
+        before = out[-1] if out else None
+        if (
+            isinstance(part, ThinkingSignaturePart)
+            and part.format == "bedrock"
+            and not isinstance(before, ThinkingTextPart)
+        ):
+            changes.append(f"part {index}: signature without its thinking dropped")
+            continue
+        out.append(part)
+    return out
 
 
 def _anthropic_blocks(parts: list[AnyPart], changes: list[str]) -> list[AnyPart]:
@@ -158,8 +180,10 @@ def _merge(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
 
 def _usage(provider: str, usage: Usage, changes: list[str]) -> Usage:
     data = {k: (max(v, 0) if isinstance(v, int) else v) for k, v in usage.model_dump().items()}
-    if provider == "anthropic":
+    if provider in ("anthropic", "bedrock"):
         data["total_tokens"] = None
+        if provider == "bedrock":
+            data["reasoning_tokens"] = None
         floor = (data["cached_input_tokens"] or 0) + (data["cache_creation_input_tokens"] or 0)
         data["input_tokens"] = max(data["input_tokens"], floor)
     elif provider == "gemini":
@@ -168,7 +192,7 @@ def _usage(provider: str, usage: Usage, changes: list[str]) -> Usage:
     elif provider == "openai-responses":
         for name in ("cached_input_tokens", "reasoning_tokens"):
             data[name] = data[name] or 0
-    if provider != "anthropic" and data["total_tokens"] is None:
+    if provider not in ("anthropic", "bedrock") and data["total_tokens"] is None:
         data["total_tokens"] = data["input_tokens"] + data["output_tokens"]
     projected = Usage(**data)
     if projected != usage:

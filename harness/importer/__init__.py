@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from harness.contract.providers import PROVIDERS
-from harness.importer import anthropic, chat, gemini, responses
+from harness.importer import anthropic, bedrock, chat, gemini, responses
 from harness.importer.common import Ledger, obj
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -31,6 +31,7 @@ NATIVE_WIRE = {
     "openai-chat": "openai-chat",
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
+    "bedrock": "bedrock-converse",
 }
 
 
@@ -71,6 +72,9 @@ def import_request(provider: str, body: Any, *, wire: str | None = None, uri: st
             history, params = chat.history(request, provider, ledger), chat.params(request, provider, ledger)
         elif provider == "openai-responses":
             history, params = responses.history(request, ledger), responses.params(request, ledger)
+        elif provider == "bedrock":  # the model and streaming are the URL (``uri``)
+            model, _ = bedrock.model_from_uri(uri)
+            history, params = bedrock.history(request, model, ledger), bedrock.params(request, uri, ledger)
         else:
             model, _ = gemini.model_from_uri(uri)
             history, params = gemini.history(request, model, ledger), gemini.params(request, uri, ledger)

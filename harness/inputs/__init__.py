@@ -7,7 +7,7 @@ UTF-16 surrogate, a YAML alias bomb, a gzip bomb) must end in one line
 API (small, so other loaders can adopt it):
 
 - ``read_bytes(path, limits=None) -> bytes``: regular files only (FIFOs, devices and
-  directories are refused before opening), read in 1 MiB chunks, at most
+  directories are refused before opening), read in one go after a size check, at most
   ``limits.max_file_bytes``.
 - ``read_text(path, limits=None) -> str``: the same, decoded as strict UTF-8 (the error
   names the line of the first bad byte).
@@ -17,6 +17,8 @@ API (small, so other loaders can adopt it):
   execute), with depth, alias-expansion and Unicode checks before any Python object is built.
 - ``gunzip(data, source=..., field=..., limits=None) -> bytes``: streaming decompression
   capped in absolute size and in ratio to the compressed size; corrupt data is an error.
+- ``check_json_bytes(data, source=..., field=..., limits=None)``: line length, depth and
+  lone-surrogate escapes of a JSON-bearing body (a stream) in native code, without decoding it.
 - ``check_tree(value, source=..., line=None, limits=None)``: the depth and Unicode checks on
   an already-parsed value.
 - ``InputError(source, line, field, reason)``: ``str()`` is the one-line report; callers
@@ -34,6 +36,7 @@ decompression ratio         200 (beyond 1 MiB out)   HARNESS_MAX_DECOMPRESS_RATI
 JSON/YAML nesting depth     200                      HARNESS_MAX_DEPTH
 integer digits              4300 (Python's own)      HARNESS_MAX_INT_DIGITS
 YAML nodes after aliases    2,000,000                HARNESS_MAX_YAML_NODES
+one line of a body/stream   64 MiB                   HARNESS_MAX_LINE_BYTES
 ==========================  =======================  ==============================
 """
 
@@ -42,7 +45,13 @@ from typing import TYPE_CHECKING, Any
 from harness.inputs.errors import InputError
 from harness.inputs.files import read_bytes, read_text
 from harness.inputs.gzip_cap import gunzip
-from harness.inputs.json_load import check_json_text, check_tree, loads_json
+from harness.inputs.json_load import (
+    check_json_bytes,
+    check_json_text,
+    check_line_length,
+    check_tree,
+    loads_json,
+)
 from harness.inputs.limits import Limits
 
 if TYPE_CHECKING:
@@ -51,7 +60,9 @@ if TYPE_CHECKING:
 __all__ = [
     "InputError",
     "Limits",
+    "check_json_bytes",
     "check_json_text",
+    "check_line_length",
     "check_tree",
     "gunzip",
     "load_yaml",

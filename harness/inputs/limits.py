@@ -18,6 +18,7 @@ ENV = {
     "max_depth": "HARNESS_MAX_DEPTH",
     "max_int_digits": "HARNESS_MAX_INT_DIGITS",
     "max_yaml_nodes": "HARNESS_MAX_YAML_NODES",
+    "max_line_bytes": "HARNESS_MAX_LINE_BYTES",
 }
 
 
@@ -31,6 +32,8 @@ class Limits:
     max_depth: int = 200
     max_int_digits: int = 4300
     max_yaml_nodes: int = 2_000_000
+    #: One line of a stream or body (an SSE ``data:`` line is one event): what one parse may cost.
+    max_line_bytes: int = 64 * MIB
 
     @classmethod
     def from_env(cls) -> Limits:

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
+from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, REDACTED_FORMATS, same_model
 from harness.invariants.base import Json, dicts, leaves
 from harness.invariants.memo import same_args
 from harness.invariants.wire import WireCall, tool_turns
@@ -59,6 +59,7 @@ DEFAULT_MODELS: dict[str, str] = {
     "openai-chat": "gpt-4.1-mini",
     "openai-responses": "gpt-5",
     "openrouter": "openai/gpt-4.1-mini",
+    "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",  # in the URL, as Gemini's
 }
 
 
@@ -136,7 +137,7 @@ def thinking_pairs(message_index: int, message: AssistantMessage) -> list[Thinki
         if isinstance(part, ThinkingTextPart):
             open_texts.append((idx, part))
         elif isinstance(part, ThinkingSignaturePart):
-            if part.format != "anthropic-redacted" and open_texts:
+            if part.format not in REDACTED_FORMATS and open_texts:
                 text_index, text = open_texts.pop()
                 pairs.append(ThinkingPair(message_index, text, text_index, part, idx))
             else:

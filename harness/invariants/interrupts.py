@@ -22,7 +22,7 @@ from harness.model import AssistantMessage, HistoryEvent, ToolResultMessage
 __all__ = ["check_interrupt_semantics"]
 
 ID = "I5"
-_ERROR_FLAG_PROVIDERS = frozenset({"anthropic", "gemini"})
+_ERROR_FLAG_PROVIDERS = frozenset({"anthropic", "gemini", "bedrock"})  # bedrock: toolResult.status
 
 
 def check_interrupt_semantics(ctx: CheckContext) -> list[Violation]:

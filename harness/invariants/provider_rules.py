@@ -33,6 +33,10 @@ RULE_INVARIANT: dict[str, str] = {
     "responses-reasoning-followed": "I8",
     "gemini-mime-type": "I12",
     "gemini-function-calls-answered": "I7",
+    "bedrock-roles-alternate": "I8",
+    "bedrock-tool-result-pairing": "I7",
+    "bedrock-tool-config-required": "I7",
+    "bedrock-error-result-content": "I8",
 }
 
 

@@ -25,8 +25,8 @@ from harness.invariants.prefix import differences, first_difference
 from harness.invariants.streams import (
     emit_for,
     emitter,
+    parsed_response_id,
     replay_bytes,
-    response_id_for,
     stream_exchange,
 )
 from harness.model import AssistantMessage
@@ -167,7 +167,7 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
     out: list[Violation] = []
     carried = ctx.stream_messages.get(index, message)  # a projection where the stream cannot carry all
     expected = carried.model_copy(
-        update={"id": None, "created_at": None, "response_id": response_id_for(carried)}
+        update={"id": None, "created_at": None, "response_id": parsed_response_id(ctx.provider, carried)}
     )
     want, got = aligned(expected, full.message)
     same_content = _content(want) == _content(got)

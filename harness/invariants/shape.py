@@ -36,6 +36,9 @@ ID = "I8"
 _ALTERNATING = frozenset({"anthropic", "gemini"})
 _TEXT_BLOCKS = frozenset({"text", "input_text", "output_text"})
 _SCHEMA_KEYS = frozenset({"parameters", "input_schema", "parametersJsonSchema"})
+#: Bedrock Converse: free-form JSON under these keys (``toolUse.input``, ``inputSchema.json``,
+#: ``toolResult.content[].json``, ``additionalModelRequestFields``).
+_BEDROCK_JSON_KEYS = frozenset({"input", "json", "additionalModelRequestFields"})
 
 
 def check_provider_shape(ctx: CheckContext) -> list[Violation]:
@@ -196,7 +199,9 @@ def _caller_json(obj: Json, key: str) -> bool:
     if key in _SCHEMA_KEYS:
         return True
     if key == "input":
-        return obj.get("type") == "tool_use"
+        return obj.get("type") == "tool_use" or "toolUseId" in obj  # Anthropic tool_use, Bedrock toolUse
+    if key in _BEDROCK_JSON_KEYS and key != "input":
+        return True
     return key == "args" and "name" in obj  # a Gemini functionCall
 
 

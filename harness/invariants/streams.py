@@ -58,6 +58,17 @@ def response_id_for(message: AssistantMessage) -> str:
     return message.response_id or DEFAULT_RESPONSE_ID
 
 
+def parsed_response_id(provider: str, message: AssistantMessage) -> str | None:
+    """The response id a parse of the emitted stream gives: none where the stream names none (Bedrock)."""
+    module = _emit_module()
+    carries: Callable[[str], bool] | None = (
+        getattr(module, "carries_ids", None) if module is not None else None
+    )
+    if carries is not None and not carries(provider):
+        return None
+    return response_id_for(message)
+
+
 def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes | None:
     """The provider stream for one message (emitted once per context), or None when there is none.
 

@@ -108,6 +108,12 @@ def _same_item_texts(provider: str, message: AssistantMessage, pair: ThinkingPai
 def _found(provider: str, body: Json, pair: ThinkingPair) -> bool | None:
     """Whether the pair's native unit is in the body; None when the design expects no unit."""
     sig, text = pair.signature.signature, pair.text
+    if provider == "bedrock":  # reasoningContent: reasoningText {text, signature} or redactedContent
+        if pair.signature.format == "bedrock-redacted":
+            return has_subdict(body, {"redactedContent": sig})
+        if text is None:
+            return None
+        return has_subdict(body, {"reasoningText": {"text": text.text, "signature": sig}})
     if provider == "anthropic":
         if pair.signature.format == "anthropic-redacted":
             return has_subdict(body, {"type": "redacted_thinking", "data": sig})

@@ -32,6 +32,7 @@ LIST_KEY: dict[str, str] = {
     "openrouter": "messages",
     "openai-responses": "input",
     "gemini": "contents",
+    "bedrock": "messages",
 }
 
 _CHAT = frozenset({"openai-chat", "openrouter"})
@@ -101,7 +102,18 @@ def _first_text(content: Any, text_types: frozenset[str]) -> str | None:
     return None
 
 
+def _bedrock_blocks(item: Json, key: str) -> list[Json]:
+    """Bedrock Converse content blocks are unions keyed by kind (``{"toolUse": {...}}``)."""
+    return [b for b in (as_dict((as_dict(x) or {}).get(key)) for x in as_list(item.get("content"))) if b]
+
+
 def _calls(provider: str, pos: int, item: Json) -> list[WireCall]:
+    if provider == "bedrock":  # client tools only: a server tool's result rides in the same message
+        return [
+            WireCall(b.get("toolUseId"), b.get("name"), b.get("input"), pos)
+            for b in _bedrock_blocks(item, "toolUse")
+            if b.get("type") != "server_tool_use"
+        ]
     if provider == "anthropic":
         blocks = [b for b in (as_dict(x) for x in as_list(item.get("content"))) if b]
         return [
@@ -131,6 +143,13 @@ def _calls(provider: str, pos: int, item: Json) -> list[WireCall]:
 
 
 def _results(provider: str, pos: int, item: Json) -> list[WireResult]:
+    if provider == "bedrock":
+        out_b: list[WireResult] = []
+        for b in _bedrock_blocks(item, "toolResult"):
+            texts = [(as_dict(c) or {}).get("text") for c in as_list(b.get("content"))]
+            text = next((t for t in texts if isinstance(t, str)), None)
+            out_b.append(WireResult(b.get("toolUseId"), pos, b, item, text, b.get("status") == "error"))
+        return out_b
     if provider == "anthropic":
         out: list[WireResult] = []
         for block in as_list(item.get("content")):
@@ -201,9 +220,12 @@ def tool_turns(provider: str, body: Json) -> tuple[list[ToolTurn], list[WireResu
 def system_carriers(provider: str, body: Json) -> list[str]:
     """Each place the body carries a system prompt (``top-level`` field or a message position)."""
     found: list[str] = []
-    top = {"anthropic": "system", "openai-responses": "instructions", "gemini": "systemInstruction"}.get(
-        provider
-    )
+    top = {
+        "anthropic": "system",
+        "openai-responses": "instructions",
+        "gemini": "systemInstruction",
+        "bedrock": "system",
+    }.get(provider)
     if top is not None and body.get(top) not in (None, "", []):
         found.append(top)
     for pos, item in enumerate(wire_messages(provider, body)):
@@ -216,7 +238,16 @@ def signature_fields(provider: str, body: Json) -> list[tuple[str, str, Json]]:
     """(field, value, the unit holding it) for every field that carries opaque reasoning state."""
     out: list[tuple[str, str, Json]] = []
     for pos, item in enumerate(wire_messages(provider, body)):
-        if provider == "anthropic":
+        if provider == "bedrock":
+            for reasoning in _bedrock_blocks(item, "reasoningContent"):
+                text = as_dict(reasoning.get("reasoningText")) or {}
+                if "signature" in text:
+                    out.append((f"messages[{pos}].reasoningText.signature", str(text["signature"]), text))
+                if "redactedContent" in reasoning:
+                    out.append(
+                        (f"messages[{pos}].redactedContent", str(reasoning["redactedContent"]), reasoning)
+                    )
+        elif provider == "anthropic":
             for block in as_list(item.get("content")):
                 b = as_dict(block) or {}
                 if b.get("type") == "thinking":

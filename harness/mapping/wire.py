@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from harness.contract.rendered import RenderWarning
-from harness.contract.thinking import google_signature_carrier
+from harness.contract.thinking import REDACTED_FORMATS, google_signature_carrier
 from harness.contract.warning_codes import Code
 from harness.model import (
     AssistantMessage,
@@ -87,7 +87,7 @@ class ThinkingUnit:
 
     @property
     def redacted(self) -> bool:
-        return self.signature is not None and self.signature.format == "anthropic-redacted"
+        return self.signature is not None and self.signature.format in REDACTED_FORMATS
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
                 and open_texts
                 and open_texts[-1] == len(slots) - 1
             )
-            if part.format != "anthropic-redacted" and not google_unpaired and open_texts:
+            if part.format not in REDACTED_FORMATS and not google_unpaired and open_texts:
                 pos = open_texts.pop()
                 prev = slots[pos]
                 assert isinstance(prev, ThinkingUnit)

@@ -92,11 +92,16 @@ def _both(
     reason: str,
     evidence: tuple[str, ...],
     value: str | None = None,
+    hosts: tuple[str, ...] = (),
 ) -> tuple[OracleAllowance, OracleAllowance]:
     """One quirk both oracles share: the same id, a (path, message) matcher for each."""
     return (
-        OracleAllowance(id, provider, spec[0], reason, evidence, oracle="spec", message=spec[1], value=value),
-        OracleAllowance(id, provider, sdk[0], reason, evidence, oracle="sdk", message=sdk[1], value=value),
+        OracleAllowance(
+            id, provider, spec[0], reason, evidence, oracle="spec", message=spec[1], value=value, hosts=hosts
+        ),
+        OracleAllowance(
+            id, provider, sdk[0], reason, evidence, oracle="sdk", message=sdk[1], value=value, hosts=hosts
+        ),
     )
 
 
@@ -106,6 +111,7 @@ _VERTEX_HOSTS = (
     *(f"{region}-aiplatform.googleapis.com" for region in ("us-central1", "us-east1", "us-east4", "us-west1",
                                                             "europe-west1", "europe-west4", "asia-northeast1")),
 )  # fmt: skip
+
 
 ALLOWANCES: tuple[OracleAllowance, ...] = (
     OracleAllowance(
@@ -270,30 +276,6 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
         ),
         oracle="spec",
         message=r"'(file_data|fileData)' was unexpected",
-    ),
-    *(
-        OracleAllowance(
-            "gemini-vertex-request-fields",
-            "gemini",
-            where,
-            "Vertex AI's generateContent (aiplatform.googleapis.com, Gemini's Vertex endpoint) takes "
-            "`labels` (billing labels) and `modelArmorConfig` (Model Armor templates) beside the Gemini "
-            "API's fields; the vendored Gemini API Discovery document and google-genai's mldev body lack "
-            "`modelArmorConfig`, and the document lacks `labels`. Only for Vertex hosts. Seen accepted in "
-            "the held-out pydantic-ai-more recordings (not in this repository's traffic/)",
-            (
-                "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/generateContent",
-                "../shared/traffic/pydantic-ai-more/models__test_google__test_google_model_vertex_labels.yaml#0",
-                "../shared/traffic/pydantic-ai-more/models__test_google__test_google_model_armor_prompt_template_text_gets_blocked.yaml#1",
-            ),
-            oracle=oracle,
-            message=message,
-            hosts=_VERTEX_HOSTS,
-        )
-        for oracle, where, message in (
-            ("spec", r"", r"\(('(labels|modelArmorConfig)'(, )?)+ (was|were) unexpected\)"),
-            ("sdk", r"modelArmorConfig", r"\[extra_forbidden\]"),
-        )
     ),
     # ------------------------------------------------------------ openai-responses
     OracleAllowance(
@@ -491,6 +473,44 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
         ),
         oracle="sdk",
         message=r"\[extra_forbidden\]",
+    ),
+    # ------------------------------------------------------------ gemini on Vertex AI (hosts)
+    *(
+        OracleAllowance(
+            "gemini-vertex-request-fields",
+            "gemini",
+            where,
+            "Vertex AI's generateContent (aiplatform.googleapis.com, Gemini's Vertex endpoint) takes "
+            "`labels` (billing labels) and `modelArmorConfig` (Model Armor templates) beside the Gemini "
+            "API's fields; the vendored Gemini API Discovery document and google-genai's mldev body lack "
+            "`modelArmorConfig`, and the document lacks `labels`. Only for Vertex hosts",
+            (
+                "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/generateContent",
+                "traffic/pydantic-ai-more/models__test_google__test_google_model_vertex_labels.yaml#0",
+                "traffic/pydantic-ai-more/models__test_google__test_google_model_armor_prompt_template_text_gets_blocked.yaml#1",
+            ),
+            oracle=oracle,
+            message=message,
+            hosts=_VERTEX_HOSTS,
+        )
+        for oracle, where, message in (
+            ("spec", r"", r"\(('(labels|modelArmorConfig)'(, )?)+ (was|were) unexpected\)"),
+            ("sdk", r"modelArmorConfig", r"\[extra_forbidden\]"),
+        )
+    ),
+    OracleAllowance(
+        id="bedrock-video-format-media-type",
+        provider="bedrock",
+        oracle="spec",
+        where=r"messages/\d+/content/\d+/video/format",
+        message=r"is not one of",
+        why=(
+            "The service model's VideoFormat enum names bare formats (mp4, mov, ...); Bedrock accepted "
+            "a Nova Pro request with the media type `video/mp4` as `video.format` (see evidence). "
+            "botocore's ParamValidator checks no enum; the spec oracle's enum check stays on for "
+            "every other enum."
+        ),
+        evidence=("traffic/pydantic-ai-more/models__test_bedrock__test_video_url_input.yaml#1",),
     ),
 )
 

@@ -311,6 +311,12 @@ class OpenRouterOracle:
         return _report(body, raw)
 
 
+def _bedrock() -> SdkOracle:
+    from harness.oracles.bedrock import BotocoreOracle  # botocore is the optional `oracles` extra
+
+    return BotocoreOracle()
+
+
 SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "openai-chat": ("openai.types.chat.completion_create_params.CompletionCreateParams{Streaming,NonStreaming}",
                     _openai_chat),
@@ -319,6 +325,7 @@ SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "anthropic": ("anthropic.types.message_create_params.MessageCreateParams{Streaming,NonStreaming}", _anthropic),
     "gemini": ("google.genai.types.{Content,Tool,ToolConfig,GenerationConfig,SafetySetting} per key", GenaiOracle),
     "openrouter": ("openrouter.components.chatrequest.ChatRequest (strict, unknown keys rejected)", OpenRouterOracle),
+    "bedrock": ("botocore.validate.ParamValidator on bedrock-runtime Converse input", _bedrock),
 }  # fmt: skip
 
 

@@ -316,6 +316,12 @@ def _gemini() -> SpecOracle:
     return SpecOracle(doc, "/schemas/GenerateContentRequest", closed=False, uri="urn:gemini-discovery")
 
 
+def _bedrock() -> SpecOracle:
+    from harness.oracles.bedrock import bedrock_spec_oracle  # the translation lives with the Bedrock oracles
+
+    return bedrock_spec_oracle()
+
+
 SPEC_TARGETS: dict[str, tuple[str, Callable[[], SpecOracle]]] = {
     "openai-chat": ("openai-openapi.json#CreateChatCompletionRequest (closed)",
                     lambda: _openai("CreateChatCompletionRequest", closed=True)),
@@ -325,6 +331,7 @@ SPEC_TARGETS: dict[str, tuple[str, Callable[[], SpecOracle]]] = {
     "gemini": ("gemini-discovery.json#GenerateContentRequest", _gemini),
     "openrouter": ("openai-openapi.json#CreateChatCompletionRequest (open)",
                    lambda: _openai("CreateChatCompletionRequest", closed=False)),
+    "bedrock": ("bedrock-runtime-service-2.json#ConverseRequest (Smithy shapes as JSON Schema)", _bedrock),
 }  # fmt: skip
 
 

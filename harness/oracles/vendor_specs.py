@@ -24,6 +24,8 @@ from typing import Any
 
 import yaml
 
+from harness.outputs import write_text
+
 SPECS_DIR = Path(__file__).resolve().parent / "specs"
 
 
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale.append(name)
         if not args.check:
-            target.write_text(text, encoding="utf-8")
+            write_text(target, text)
     for name in stale:
         digest = hashlib.sha256((SPECS_DIR / name).read_bytes()).hexdigest() if not args.check else "-"
         print(f"{'stale' if args.check else 'wrote'} {name} {digest}")

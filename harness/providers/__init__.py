@@ -52,6 +52,7 @@ REGISTRY: dict[str, Provider] = {
     "openai-responses": Provider("openai_responses"),
     # OpenRouter serves Chat Completions (its default) and the Responses format.
     "openrouter": Provider("openrouter", {None: "stream", "openai-responses": "stream_responses"}),
+    "bedrock": Provider("bedrock"),  # AWS Bedrock Converse; streams are AWS event-stream frames
 }
 if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
     raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")

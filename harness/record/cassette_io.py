@@ -9,14 +9,12 @@ half-written cassette (or the previous one truncated).
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from harness.cassette_format import dump_cassette
+from harness.outputs import write_text
 from harness.record.client import HttpResponse
 from harness.record.endpoints import HttpRequest
 from harness.replay import Exchange
@@ -115,17 +113,5 @@ def check_clean(text: str, secrets: list[str] | Known) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)  # mkstemp makes it 0600
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    """Write ``text`` to ``path`` atomically (``harness.outputs``; raises ``OutputError``, nothing changed)."""
+    write_text(path, text)

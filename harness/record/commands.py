@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -70,6 +69,8 @@ def record_command(
     if model:
         call = call.model_copy(update={"model": model})
     _check_out(out)
+    if base_url is not None:
+        _check_base_url(base_url)
     try:
         api_key = api_key_for(provider)
     except MissingKeyError as exc:
@@ -97,12 +98,25 @@ def record_command(
 
 
 def _check_out(out: Path) -> None:
-    """Refuse an unwritable ``--out`` before spending a live call on it."""
-    if out.is_dir():
-        _fail(f"--out: {out} is a directory")
-    parent = next((p for p in (out.parent, *out.parent.parents) if p.exists()), Path("."))
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        _fail(f"--out: cannot write under {parent}")
+    """Refuse an unwritable ``--out`` (or a device, FIFO, link or folder) before spending a live call on it."""
+    from harness.outputs import OutputError, check_out_file
+
+    try:
+        check_out_file(out)
+    except OutputError as exc:
+        _fail(f"--out: {exc}")
+
+
+def _check_base_url(base_url: str) -> None:
+    """An http(s) URL with a host, or one line and exit 2 (httpx would raise InvalidURL mid-run)."""
+    import httpx
+
+    try:
+        url = httpx.URL(base_url)
+    except (httpx.InvalidURL, TypeError, ValueError):  # its message may quote part of a password
+        _fail("--base-url: not a valid URL; expected http(s)://HOST[:PORT][/PATH]")
+    if url.scheme not in ("http", "https") or not url.host:
+        _fail("--base-url: expected http(s)://HOST[:PORT][/PATH]")
 
 
 def _model_of(interaction: dict[str, Any]) -> str:
@@ -121,6 +135,7 @@ def _write(
     history: Path,
 ) -> None:
     """Check, write atomically, then show the semantic diff against what was there before."""
+    from harness.outputs import OutputError
     from harness.record.cassette_io import UnsafeCassetteError, check_clean, render_cassette, write_atomic
     from harness.record.drift import diff_exchanges
     from harness.replay import ReplayInputError, load_exchanges
@@ -147,8 +162,8 @@ def _write(
         _fail(str(exc), 1)
     try:
         write_atomic(out, text)
-    except OSError as exc:
-        _fail(f"--out: cannot write {out}: {exc.strerror or exc}", 1)
+    except OutputError as exc:  # the earlier cassette, if any, is unchanged
+        _fail(f"--out: {exc}")
     typer.echo(f"wrote {out}: {len(interactions)} interaction(s)", err=True)
     if previous is not None:
         report = diff_exchanges(previous, load_exchanges(out, provider), provider)
@@ -163,6 +178,10 @@ def scan_command(
     no_gitignore: Annotated[
         bool, typer.Option("--no-gitignore", help="Scan files that .gitignore files exclude too.")
     ] = False,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option("--follow-symlinks", help="Follow symlinks that point out of the scanned folders too."),
+    ] = False,
 ) -> None:
     """Report secrets, then account/project ids apart (masked); exit 1 on a secret, 2 when a file was unreadable."""
     from harness.progress import progress_bar
@@ -172,7 +191,11 @@ def scan_command(
     if missing:
         _fail(f"no such file or directory: {', '.join(missing)}")
     with progress_bar("scan"):
-        result = scan_paths(paths, excludes=exclude or [], gitignore=not no_gitignore)
+        result = scan_paths(
+            paths, excludes=exclude or [], gitignore=not no_gitignore, follow_symlinks=follow_symlinks
+        )
+    for link in result.not_followed:
+        typer.echo(f"note: {link} (--follow-symlinks to scan it)", err=True)
     for finding in result.findings:
         typer.echo(str(finding))
     for finding in result.identifiers:

@@ -5,8 +5,10 @@ The last line of defence after scrubbing, run in CI over ``cassettes/``. One det
 as text; YAML files are also scanned by decoded string value (YAML may fold or escape a
 long string), and what gzip and base64 payloads (``!!binary`` bodies) hide is decoded and
 scanned too. Every file is read through the input boundary (``harness/inputs``): an
-unreadable or hostile file is reported and skipped, never a traceback. Directory
-symlinks are followed once (no loops); ``.gitignore`` files are honoured unless asked
+unreadable or hostile file is reported and skipped, never a traceback. Symlinks inside
+the tree are followed, each directory once (no loops; a link that loops onto itself is
+one unreadable entry, ELOOP); a link out of the tree is listed, not followed, unless
+``--follow-symlinks`` asks for it; ``.gitignore`` files are honoured unless asked
 not to; ``--exclude`` takes glob patterns. A report never repeats the secret: only its
 kind, a short prefix and its length.
 """
@@ -54,6 +56,8 @@ class ScanResult:
     identifiers: list[Finding] = field(default_factory=list[Finding])
     #: Files (or parts of files) that could not be read or decoded, one ``FILE[:LINE]: field: reason`` each.
     skipped: list[str] = field(default_factory=list[str])
+    #: Symlinks out of the scanned tree, not followed (``follow_symlinks`` False).
+    not_followed: list[str] = field(default_factory=list[str])
 
 
 def classify(secret: str) -> str:
@@ -181,8 +185,27 @@ def _ignored(rel: str, name: str, is_dir: bool, patterns: Iterable[str]) -> bool
     return False
 
 
-def _walk(root: Path, excludes: list[str], gitignore: bool, visited: set[tuple[int, int]]) -> Iterator[Path]:
-    """Files under ``root`` in sorted order; directory symlinks followed, each directory once."""
+def _outside(entry: os.DirEntry[str], real_root: str) -> bool:
+    """Whether a symlink ``entry`` points out of the tree (a dangling or looping link counts as inside)."""
+    if not entry.is_symlink():
+        return False
+    real = os.path.realpath(entry.path)
+    return os.path.commonpath([real, real_root]) != real_root
+
+
+def _walk(
+    root: Path,
+    excludes: list[str],
+    gitignore: bool,
+    visited: set[tuple[int, int]],
+    result: ScanResult | None = None,
+    follow: bool = True,
+) -> Iterator[Path]:
+    """Files under ``root`` in sorted order; directory symlinks followed, each directory once.
+
+    With ``follow`` False a symlink out of the tree is listed in ``result.not_followed``.
+    """
+    real_root = os.path.realpath(root)
     stack: list[tuple[Path, list[tuple[Path, list[str]]]]] = [(root, [])]
     while stack:
         directory, rules = stack.pop()
@@ -203,8 +226,15 @@ def _walk(root: Path, excludes: list[str], gitignore: bool, visited: set[tuple[i
         subdirs: list[Path] = []
         for entry in entries:
             path = Path(entry.path)
-            is_dir = entry.is_dir(follow_symlinks=True)
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:  # ELOOP: a link onto itself; reading it reports the one line
+                is_dir = False
             if entry.name == ".git" or _excluded(path, root, entry.name, excludes):
+                continue
+            if not follow and _outside(entry, real_root):
+                if result is not None:
+                    result.not_followed.append(f"{path}: a symbolic link out of the tree, not followed")
                 continue
             if any(
                 _ignored(path.relative_to(base).as_posix(), entry.name, is_dir, pats) for base, pats in rules
@@ -227,20 +257,32 @@ def _excluded(path: Path, root: Path, name: str, excludes: list[str]) -> bool:
     )
 
 
-def _files(paths: Iterable[Path], excludes: list[str], gitignore: bool) -> Iterator[Path]:
+def _files(
+    paths: Iterable[Path], excludes: list[str], gitignore: bool, result: ScanResult, follow: bool
+) -> Iterator[Path]:
     visited: set[tuple[int, int]] = set()
     for path in paths:
         if path.is_dir():
-            yield from _walk(path, excludes, gitignore, visited)
+            yield from _walk(path, excludes, gitignore, visited, result, follow)
         else:
             yield path
 
 
-def scan_paths(paths: Iterable[Path], *, excludes: Iterable[str] = (), gitignore: bool = True) -> ScanResult:
-    """Findings in every file under ``paths``; unreadable files are listed in ``skipped``."""
+def scan_paths(
+    paths: Iterable[Path],
+    *,
+    excludes: Iterable[str] = (),
+    gitignore: bool = True,
+    follow_symlinks: bool = False,
+) -> ScanResult:
+    """Findings in every file under ``paths``; unreadable files are listed in ``skipped``.
+
+    Symlinks out of a scanned folder are followed only with ``follow_symlinks`` (else listed
+    in ``not_followed``): a link into ``/usr`` would scan the system, not the repository.
+    """
     result = ScanResult()
     limits = Limits.from_env()
-    for file in _files(paths, list(excludes), gitignore):
+    for file in _files(paths, list(excludes), gitignore, result, follow_symlinks):
         if _allowlisted(file):
             continue
         try:

@@ -20,13 +20,21 @@ from typing import Any
 from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
+from harness.rules.bedrock import BEDROCK_RULES
 from harness.rules.common import COMMON_RULES
 from harness.rules.gemini import GEMINI_RULES
 from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
 
 __all__ = ["RULES", "Rule", "RuleFinding", "check_body", "rules_for"]
 
-RULES: tuple[Rule, ...] = (*COMMON_RULES, *ANTHROPIC_RULES, *CHAT_RULES, *RESPONSES_RULES, *GEMINI_RULES)
+RULES: tuple[Rule, ...] = (
+    *COMMON_RULES,
+    *ANTHROPIC_RULES,
+    *CHAT_RULES,
+    *RESPONSES_RULES,
+    *GEMINI_RULES,
+    *BEDROCK_RULES,
+)
 
 _DEFAULT_WIRE = {
     "anthropic": "anthropic",
@@ -34,6 +42,7 @@ _DEFAULT_WIRE = {
     "openai-chat": "openai-chat",
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
+    "bedrock": "bedrock-converse",
 }
 
 

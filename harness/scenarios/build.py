@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness.codec import dumps_history
+from harness.outputs import write_text
 from harness.scenarios import Scenario
 from harness.scenarios.corpus import scenario_builders
 from harness.scenarios.corpus.real_tokens import REAL_SIGNATURES
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for rel in changed:
         path = root / rel
         if rel in files:
-            path.write_text(files[rel], encoding="utf-8", newline="\n")
+            write_text(path, files[rel])
         else:
             path.unlink()
     print(f"{len(files) - 1} scenarios; {len(changed)} file(s) updated in {root}")

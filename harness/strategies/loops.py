@@ -91,6 +91,10 @@ def _reasoning(draw: st.DrawFn, provider: str, model: str, step: int) -> list[An
             ThinkingTextPart(id=item, text=thought, model_id=model),
             draw(signature_parts("openai-responses", model, st.just(item))),
         ]
+    if provider == "bedrock":
+        if draw(st.integers(0, 3)) == 3:
+            return [draw(signature_parts("bedrock-redacted", model))]
+        return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts("bedrock", model))]
     if provider == "openrouter":
         fmt = draw(st.sampled_from(OPENROUTER_FORMATS[:3]))
         return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts(fmt, model))]

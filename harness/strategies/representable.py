@@ -33,6 +33,8 @@ PROVIDER_MODELS: dict[str, tuple[str, ...]] = {
     "openai-chat": ("gpt-4.1-mini-2025-04-14", "deepseek-reasoner"),
     "openai-responses": ("gpt-5-2025-08-07", "o3"),
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/o3", "google/gemini-3-pro-preview"),
+    # Bedrock's stream names no model (thinking ``model_id`` stays None); histories use these.
+    "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0",),
 }
 OPENROUTER_FORMATS = (
     "anthropic-claude-v1",
@@ -71,7 +73,7 @@ def _tool_args(provider: str) -> st.SearchStrategy[str]:
         return arg_objects.map(compact_json)
     spelled = st.sampled_from([(", ", ": "), (",", ":")])
     objects = st.builds(lambda d, sep: json.dumps(d, separators=sep), arg_objects, spelled)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
-    if provider == "anthropic":
+    if provider in ("anthropic", "bedrock"):
         return objects
     return objects | st.sampled_from(["", "{not json", "[1]", '{"a": '])
 
@@ -155,6 +157,11 @@ def _units(provider: str, model: str) -> st.SearchStrategy[list[AnyPart]]:
         )
     if provider == "openai-responses":
         return st.one_of(_responses_message(), _responses_reasoning(model), _one(calls))
+    if provider == "bedrock":  # the stream names no model: reasoning parts carry none
+        unnamed = st.builds(ThinkingTextPart, text=text)
+        signed = st.builds(ThinkingSignaturePart, signature=signatures, format=st.just("bedrock"))
+        redacted = st.builds(ThinkingSignaturePart, signature=signatures, format=st.just("bedrock-redacted"))
+        return st.one_of(text_unit, _signed(unnamed, signed), _one(redacted), _one(calls))
     if provider == "openrouter":
         fmt = st.sampled_from(OPENROUTER_FORMATS)
         signature = st.builds(
@@ -205,6 +212,8 @@ def _usages_for(provider: str) -> st.SearchStrategy[Usage]:
         return st.builds(_anthropic_usage, count, maybe, maybe, count, maybe)
     if provider == "gemini":
         return st.builds(_gemini_usage, count, count, maybe, maybe, count)
+    if provider == "bedrock":  # the same usage rules as Anthropic's (see harness.emit.bedrock)
+        return st.builds(_anthropic_usage, count, maybe, maybe, count, st.none())
     required = count if provider == "openai-responses" else maybe
     return st.builds(
         Usage,
@@ -218,7 +227,7 @@ def _usages_for(provider: str) -> st.SearchStrategy[Usage]:
 
 
 def _probe(provider: str) -> Usage:
-    if provider == "anthropic":
+    if provider in ("anthropic", "bedrock"):
         return Usage()
     return Usage(cached_input_tokens=0, reasoning_tokens=0, total_tokens=0)
 
@@ -244,7 +253,12 @@ def _keep_representable(provider: str, units: Sequence[list[AnyPart]]) -> list[A
 def _stops(provider: str, has_calls: bool) -> list[str]:
     if has_calls:
         return ["tool_use", "length", "error"]
-    loose = provider in ("anthropic", "openai-chat", "openrouter")  # their finish reason says tool_use itself
+    loose = provider in (
+        "anthropic",
+        "openai-chat",
+        "openrouter",
+        "bedrock",
+    )  # their finish reason says tool_use itself
     return ["stop", "length", "error", *(["tool_use"] if loose else [])]
 
 

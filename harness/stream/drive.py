@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from harness.contract.wires import PROVIDER_WIRES, WIRE_TITLES, sniff_wire
 from harness.stream.base import CallResult, StreamParser
+from harness.stream.eventstream import EventStreamEvents
 from harness.stream.sse import SSEDecoder
 
 __all__ = ["chunked", "parse_bytes", "parse_chunks"]
@@ -17,16 +19,36 @@ def chunked(body: bytes, size: int | None) -> list[bytes]:
 
 
 def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
-    """Feed SSE bytes in the given chunking to ``parser`` and finish it (EOF)."""
-    decoder = SSEDecoder()
+    """Feed stream bytes (SSE, or AWS event-stream frames for such a parser) in the given chunking
+    to ``parser`` and finish it (EOF)."""
+    decoder = EventStreamEvents() if parser.framing == "aws-eventstream" else SSEDecoder()
     for chunk in chunks:
         parser.feed_all(decoder.feed(chunk))
     parser.feed_all(decoder.close())
+    if isinstance(decoder, EventStreamEvents):
+        if decoder.failure is not None:  # a bad or cut frame is the stream's error, never a silent end
+            parser.error(_frame_failure(parser, decoder))
+        return parser.finish()
     if decoder.discarded_bytes:
         parser.note(f"stream ended mid-line; {decoder.discarded_bytes} bytes of an incomplete line discarded")
     if decoder.malformed_utf8:
         parser.note("stream contained bytes that are not UTF-8; replaced")
     return parser.finish()
+
+
+def _frame_failure(parser: StreamParser, decoder: EventStreamEvents) -> str:
+    """The error for a failed frame; when not one frame decoded, what the body is instead."""
+    where = f"{parser.provider}: event stream: {decoder.failure}"
+    if decoder.frames:
+        return where
+    wire = sniff_wire(decoder.head)
+    if wire is not None:
+        hint = " or ".join(f"--provider {p}" for p, wires in PROVIDER_WIRES.items() if wires == (wire,))
+        return (
+            f"{parser.provider}: no {WIRE_TITLES[parser.wire]} event in the stream: these are "
+            f"{WIRE_TITLES[wire]} events; replay with {hint or 'the provider that serves them'}"
+        )
+    return f"{parser.provider}: no recognisable AWS event-stream frame in the stream ({decoder.failure})"
 
 
 def parse_bytes(parser_class: type[StreamParser], body: bytes, chunk_size: int | None = None) -> CallResult:

@@ -8,8 +8,10 @@ https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-inte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 
 __all__ = ["SSEDecoder", "SSEEvent", "iter_sse"]
 
@@ -29,6 +31,15 @@ _new_event = object.__new__
 _set_event = SSEEvent.__dict__["event"].__set__
 _set_data = SSEEvent.__dict__["data"].__set__
 _set_id = SSEEvent.__dict__["id"].__set__
+
+# The form nearly every provider sends: an optional ``event:`` line, one ``data:`` line, a
+# blank line. A block made only of these is split by the regex engine (one findall, no
+# Python step per line); anything else (comments, ids, several data lines, an empty or
+# space-led event name) takes the general line-by-line path, which gives the same events.
+# The third group takes any line that is not part of a plain event: one findall both splits
+# the block and tells whether it was plain throughout.
+_PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n(?:\n|\Z)|([^\n]*\n|[^\n]+)")
+_OTHER_LINE = itemgetter(2)
 
 
 class SSEDecoder:
@@ -67,12 +78,16 @@ class SSEDecoder:
         self._buffer = buffer[cut + 1 :] + self._buffer
         # One decode for all complete lines: a newline byte never sits inside a UTF-8
         # sequence, so this equals decoding line by line (replacement included).
-        block = buffer[:cut]
+        block = memoryview(buffer)[:cut]  # decoded in place: no copy of a big body
         try:
-            text = block.decode("utf-8")
+            text = str(block, "utf-8")
         except UnicodeDecodeError:
-            text = block.decode("utf-8", errors="replace")
+            text = str(block, "utf-8", errors="replace")
             self.malformed_utf8 = True
+        if not self._data and self._event is None and text.endswith("\n"):
+            plain = self._plain(text)  # its last newline was cut: the pattern ends at \Z there
+            if plain is not None:
+                return plain
         return self._lines(text.split("\n"))
 
     def close(self) -> list[SSEEvent]:
@@ -87,6 +102,22 @@ class SSEDecoder:
         out: list[SSEEvent] = []
         if self._data:
             out.append(self._dispatch())
+        return out
+
+    def _plain(self, text: str) -> list[SSEEvent] | None:
+        """The events of ``text`` (whole events only) if every one has the plain form, else None."""
+        found: list[tuple[str, str, str]] = _PLAIN_EVENT.findall(text)
+        if any(map(_OTHER_LINE, found)):
+            return None
+        out: list[SSEEvent] = []
+        append = out.append
+        last_id = self._id
+        for name, data, _ in found:
+            event = _new_event(SSEEvent)
+            _set_event(event, name or None)
+            _set_data(event, data)
+            _set_id(event, last_id)
+            append(event)
         return out
 
     def _lines(self, lines: list[str]) -> list[SSEEvent]:

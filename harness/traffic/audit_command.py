@@ -40,9 +40,10 @@ def audit_traffic_command(
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
     # The machinery loads only when the command runs (``harness --help`` stays cheap).
+    from harness.outputs import OutputError, check_out_dir
     from harness.progress import progress_bar
     from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
-    from harness.traffic.audit_report import render_terminal, report_data, write_reports
+    from harness.traffic.audit_report import REPORT_NAMES, render_terminal, report_data, write_reports
     from harness.traffic.loader import TrafficInputError
 
     try:
@@ -50,6 +51,11 @@ def audit_traffic_command(
     except ValueError as exc:
         _fail(f"--fail-on: {exc}")
         return
+    if out is not None:
+        try:  # an unwritable --out is found before the run, not after it
+            check_out_dir(out, REPORT_NAMES)
+        except OutputError as exc:
+            _fail(f"--out: {exc}")
     accepted: set[Any] = set()
     if baseline is not None:
         try:
@@ -65,6 +71,11 @@ def audit_traffic_command(
     data = report_data(result, kinds, accepted, str(baseline) if baseline else None)
     typer.echo(render_terminal(data), nl=False)
     if out is not None:
-        for path in write_reports(data, out):
+        try:
+            written = write_reports(data, out)
+        except OutputError as exc:
+            _fail(f"--out: {exc}")
+            return
+        for path in written:
             typer.echo(f"wrote {path}")
     raise typer.Exit(0 if data["ok"] else 1)

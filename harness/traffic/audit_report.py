@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.contract.kinds import KIND_MEANINGS, KINDS, Kind
+from harness.outputs import write_files
 from harness.report_style import CSS, kinds_legend_html
 from harness.traffic.audit import FIGURES, TrafficAudit
 
@@ -244,14 +245,15 @@ def render_html(data: Json, out_dir: Path) -> str:
     )
 
 
+#: The files ``write_reports`` writes under ``--out`` (checked before the run starts).
+REPORT_NAMES = ("traffic-audit.json", "traffic-audit.md", "traffic-audit.html")
+
+
 def write_reports(data: Json, out_dir: Path) -> list[Path]:
-    """``traffic-audit.{json,md,html}`` under ``out_dir`` (created)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """``traffic-audit.{json,md,html}`` under ``out_dir`` (created), as one atomic set (raises ``OutputError``)."""
     written = {
         "traffic-audit.json": render_json(data),
         "traffic-audit.md": render_markdown(data, out_dir),
         "traffic-audit.html": render_html(data, out_dir),
     }
-    for name, text in written.items():
-        (out_dir / name).write_text(text, encoding="utf-8")
-    return [out_dir / n for n in written]
+    return write_files({out_dir / name: text for name, text in written.items()})

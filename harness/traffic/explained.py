@@ -59,11 +59,37 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         r"Expected a base64-encoded data URL with a valid file MIME type",
         "input_file data URL with an audio MIME type: the file input reads documents, not audio",
     ),
+    # AWS Bedrock Converse (the model id is in the URL, not the body; each row cites its recording
+    # under traffic/pydantic-ai-more/).
+    Explanation(
+        "unknown-model",
+        r"The provided model identifier is invalid",
+        "Bedrock: no such model id (cassettes__test_model_name_suggestions__test_model_name_suggestion[bedrock].yaml#0)",
+    ),
+    Explanation(
+        "model-capability",
+        r"This model doesn't support the (s3Uri field|video content block)",
+        "Bedrock: Claude takes no S3 sources and no video; valid Converse, which Nova accepts "
+        "(..._matrix[direct-uploaded_file-image-bedrock_claude].yaml#1 vs ..._matrix[direct-uploaded_file-image-bedrock_nova].yaml#1)",
+    ),
+    Explanation(
+        "model-capability",
+        r"extraneous key \[toolResult\] is not permitted",
+        "Bedrock: Nova rejects a toolResult holding a video block, valid Converse "
+        "(..._matrix[direct-uploaded_file-video-bedrock_nova].yaml#1)",
+    ),
+    Explanation(
+        "model-capability",
+        r"document\.source\.type: Field required",
+        "Bedrock: Claude cannot take an S3 document (no Anthropic source type for it), valid Converse "
+        "(..._matrix[tool_return_content-uploaded_file-document-bedrock_claude].yaml#1)",
+    ),
     Explanation(
         "remote-resource",
         r"Cannot fetch content from the provided URL",
         "the API could not fetch a file the body names by URL (robots.txt, reachability: Vertex AI): "
-        "a property of the remote resource, not of the body",
+        "a property of the remote resource, not of the body "
+        "(traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_model_sees_multiple_images[google_vertex].yaml#1)",
     ),
     Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
     Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),

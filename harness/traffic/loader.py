@@ -200,10 +200,10 @@ def _har_entry(file: str, index: int, entry: Any) -> RecordedCall:
 
 
 def _load_har(name: str, text: str) -> list[RecordedCall]:
-    try:
-        document: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return [RecordedCall(name, 0, problem=f"file: invalid HAR JSON at line {exc.lineno}: {exc.msg}")]
+    try:  # the input boundary: depth, integer length and Unicode bounded
+        document: Any = loads_json(text, source=name)
+    except InputError as exc:
+        return [RecordedCall(name, exc.line, problem=f"file: {exc.field}: {exc.reason}")]
     log: Any = cast(dict[str, Any], document).get("log") if isinstance(document, dict) else None
     entries: Any = cast(dict[str, Any], log).get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):

@@ -7,9 +7,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["json_text", "write_forms"]
+from harness.outputs import write_files
 
-_SUFFIX = {"json": "json", "html": "html", "markdown": "md"}
+__all__ = ["SUFFIX", "form_names", "json_text", "write_forms"]
+
+SUFFIX = {"json": "json", "html": "html", "markdown": "md"}
+
+
+def form_names(stem: str) -> list[str]:
+    """The file names a report of ``stem`` is written to (checked before the run starts)."""
+    return [f"{stem}.{suffix}" for suffix in SUFFIX.values()]
 
 
 def json_text(data: Mapping[str, Any]) -> str:
@@ -20,12 +27,10 @@ def json_text(data: Mapping[str, Any]) -> str:
 def write_forms(out: Path, stem: str, texts: Mapping[str, str]) -> dict[str, Path]:
     """Write each form's text to ``out/<stem>.<json|html|md>`` (``out`` made first); returns the files by form.
 
-    The texts are all rendered before the first file is written, so a report that fails to
-    render leaves no half-written set behind.
+    The texts are all rendered before the first file is written, and the files are written
+    as one atomic set (``harness.outputs.write_files``): a kill or a full disk leaves the
+    earlier report whole, never a new JSON beside an old HTML. Raises ``OutputError``.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-    for form, text in texts.items():
-        written[form] = out / f"{stem}.{_SUFFIX[form]}"
-        written[form].write_text(text, encoding="utf-8")
+    written = {form: out / f"{stem}.{SUFFIX[form]}" for form in texts}
+    write_files({written[form]: text for form, text in texts.items()})
     return written

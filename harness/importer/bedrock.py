@@ -1,0 +1,233 @@
+"""AWS Bedrock Converse request body -> canonical history and call params.
+
+The body as sent to ``POST /model/{modelId}/converse[-stream]``: the model and streaming are
+the URL (``uri``), never body fields. Blocks per the bedrock-runtime service model:
+``text``, ``image {format, source.bytes}`` (base64 in JSON), ``reasoningContent``
+(``reasoningText {text, signature}`` or ``redactedContent``), ``toolUse`` and ``toolResult``
+(``status: error``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ContentPart,
+    HistoryEvent,
+    ImageURLPart,
+    SystemMessage,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolResultMessage,
+    UserMessage,
+)
+from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
+
+__all__ = ["history", "model_from_uri", "params"]
+
+KNOWN = {"messages", "system", "toolConfig", "inferenceConfig", "additionalModelRequestFields"}
+_PATH = re.compile(r"/model/([^/]+)/(converse|converse-stream)$")
+
+
+def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
+    """(model id, streamed) from ``/model/{modelId}/converse[-stream]``; (None, False) without a URL."""
+    match = _PATH.search(urlsplit(uri or "").path)
+    if match is None:
+        return None, False
+    return unquote(match.group(1)), match.group(2) == "converse-stream"
+
+
+def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
+    image = obj(block.get("image"))
+    ledger.rest(image, f"{path}.image", {"format", "source"})
+    source = obj(image.get("source"))
+    if "bytes" not in source:
+        ledger.note(f"{path}.image.source", f"image source {show(source)} not representable (bytes only)")
+        return None
+    ledger.rest(source, f"{path}.image.source", {"bytes"})
+    return ImageURLPart(url=f"data:image/{image.get('format')};base64,{source.get('bytes')}")
+
+
+def _assistant(
+    blocks: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
+) -> AssistantMessage:
+    parts: list[AnyPart] = []
+    for i, block in enumerate(map(obj, blocks)):
+        at = f"{path}[{i}]"
+        if "text" in block:
+            ledger.rest(block, at, {"text"})
+            parts.append(TextPart(text=str(block["text"])))
+        elif "reasoningContent" in block:
+            ledger.rest(block, at, {"reasoningContent"})
+            reasoning = obj(block["reasoningContent"])
+            ledger.rest(reasoning, f"{at}.reasoningContent", {"reasoningText", "redactedContent"})
+            if "reasoningText" in reasoning:
+                text = obj(reasoning["reasoningText"])
+                ledger.rest(text, f"{at}.reasoningContent.reasoningText", {"text", "signature"})
+                parts.append(ThinkingTextPart(text=str(text.get("text", "")), model_id=model))
+                if text.get("signature"):
+                    parts.append(
+                        ThinkingSignaturePart(
+                            signature=str(text["signature"]), format="bedrock", model_id=model
+                        )
+                    )
+            if "redactedContent" in reasoning:
+                parts.append(
+                    ThinkingSignaturePart(
+                        signature=str(reasoning["redactedContent"]), format="bedrock-redacted", model_id=model
+                    )
+                )
+        elif "toolUse" in block:
+            ledger.rest(block, at, {"toolUse"})
+            use = obj(block["toolUse"])
+            ledger.rest(use, f"{at}.toolUse", {"toolUseId", "name", "input"})
+            parts.append(
+                calls.call(str(use.get("toolUseId", "")), str(use.get("name", "")), use.get("input", {}))
+            )
+        else:
+            ledger.note(at, f"assistant block {show(sorted(block))} not representable")
+    return AssistantMessage(parts=parts)
+
+
+def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
+    result = obj(block.get("toolResult"))
+    ledger.rest(result, f"{path}.toolResult", {"toolUseId", "content", "status"}, {"status": "success"})
+    texts: list[str] = []
+    images: list[ImageURLPart] = []
+    for i, item in enumerate(map(obj, arr(result.get("content")))):
+        at = f"{path}.toolResult.content[{i}]"
+        if "text" in item:
+            ledger.rest(item, at, {"text"})
+            texts.append(str(item["text"]))
+        elif "image" in item:
+            image = _image(item, at, ledger)
+            if image is not None:
+                images.append(image)
+        else:
+            ledger.note(at, f"toolResult content {show(sorted(item))} not representable")
+    if len(texts) > 1:
+        ledger.note(
+            f"{path}.toolResult.content",
+            f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
+        )
+    call_id = str(result.get("toolUseId", ""))
+    return ToolResultMessage(
+        call_id=call_id,
+        tool_name=calls.name(call_id),
+        status="error" if result.get("status") == "error" else "success",
+        output_text="".join(texts),
+        parts=list(images),
+    )
+
+
+def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]:
+    """System blocks first, then messages in order; a user turn's toolResult blocks become tool
+    messages before its other content."""
+    out: list[HistoryEvent] = []
+    system: list[TextPart] = []
+    for i, block in enumerate(map(obj, ledger.items(body.get("system"), "system"))):
+        if "text" in block:
+            ledger.rest(block, f"system[{i}]", {"text"})
+            system.append(TextPart(text=str(block["text"])))
+        else:
+            ledger.note(f"system[{i}]", f"system block {show(sorted(block))} not representable")
+    if system:
+        out.append(SystemMessage(parts=system))
+    calls = Calls()
+    for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
+        message, path = obj(raw), f"messages[{m}]"
+        ledger.rest(message, path, {"role", "content"})
+        blocks, role = arr(message.get("content")), message.get("role")
+        if role == "assistant":
+            out.append(_assistant(blocks, f"{path}.content", model, calls, ledger))
+            continue
+        if role != "user":
+            ledger.note(path, f"message role {show(role)} not representable")
+            continue
+        user: list[ContentPart] = []
+        for i, block in enumerate(map(obj, blocks)):
+            at = f"{path}.content[{i}]"
+            if "text" in block:
+                ledger.rest(block, at, {"text"})
+                user.append(TextPart(text=str(block["text"])))
+            elif "image" in block:
+                ledger.rest(block, at, {"image"})
+                image = _image(block, at, ledger)
+                if image is not None:
+                    user.append(image)
+            elif "toolResult" in block:
+                ledger.rest(block, at, {"toolResult"})
+                out.append(_tool_result(block, at, calls, ledger))
+            else:
+                ledger.note(at, f"user block {show(sorted(block))} not representable")
+        if user:
+            out.append(UserMessage(parts=user))
+    return out
+
+
+def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | None]:
+    ledger.rest(config, "toolConfig", {"tools", "toolChoice"})
+    tools: list[ToolSpec] = []
+    for i, raw in enumerate(map(obj, ledger.items(config.get("tools"), "toolConfig.tools"))):
+        path = f"toolConfig.tools[{i}]"
+        ledger.rest(raw, path, {"toolSpec"})
+        spec = obj(raw.get("toolSpec"))
+        ledger.rest(spec, f"{path}.toolSpec", {"name", "description", "inputSchema", "strict"})
+        schema = obj(spec.get("inputSchema"))
+        ledger.rest(schema, f"{path}.toolSpec.inputSchema", {"json"})
+        strict = spec.get("strict")
+        tools.append(
+            ToolSpec(
+                name=str(spec.get("name", "")),
+                description=str(spec.get("description") or ""),
+                parameters=obj(schema.get("json")),
+                strict=strict if isinstance(strict, bool) else None,
+            )
+        )
+    choice = obj(config.get("toolChoice"))
+    ledger.rest(choice, "toolConfig.toolChoice", {"auto", "any", "tool"})
+    if "tool" in choice:
+        return tools, ForcedTool(name=str(obj(choice["tool"]).get("name", "")))
+    return tools, "required" if "any" in choice else None
+
+
+def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
+    ledger.rest(body, "", KNOWN)
+    model, streamed = model_from_uri(uri)
+    inference = obj(body.get("inferenceConfig"))
+    ledger.rest(inference, "inferenceConfig", {"maxTokens", "temperature"})
+    extra = obj(body.get("additionalModelRequestFields"))
+    ledger.rest(extra, "additionalModelRequestFields", {"thinking", "reasoning_effort", "reasoning_config"})
+    thinking: ThinkingParams | None = None
+    config = obj(extra.get("thinking"))
+    if config:
+        ledger.rest(config, "additionalModelRequestFields.thinking", {"type", "budget_tokens"})
+        if config.get("type") not in ("enabled", "disabled"):
+            kind = show(config.get("type"))
+            ledger.note(
+                "additionalModelRequestFields.thinking.type", f"thinking type {kind} not representable"
+            )
+        thinking = ThinkingParams(
+            enabled=config.get("type") != "disabled", budget_tokens=config.get("budget_tokens")
+        )
+    for key in ("reasoning_effort", "reasoning_config"):
+        if key in extra:
+            thinking = ThinkingParams(
+                effort=effort(extra[key], f"additionalModelRequestFields.{key}", ledger)
+            )
+    tools, choice = _tools(obj(body.get("toolConfig")), ledger) if "toolConfig" in body else ([], None)
+    return CallParams(
+        model=model,
+        tools=tools or None,
+        tool_choice=choice,
+        max_tokens=inference.get("maxTokens"),
+        thinking=thinking,
+        temperature=inference.get("temperature"),
+        stream=streamed,
+    )

@@ -1,0 +1,214 @@
+"""Atomic writes: a temporary file beside each target, fsynced, renamed over it, the folder fsynced.
+
+A set of files (a report's JSON, HTML and Markdown) is written the same way: every
+temporary file first, then the renames, with SIGINT, SIGTERM and SIGHUP held back
+(``pthread_sigmask``) for the few microseconds they take, so a signal never leaves the
+set mixed old/new. Only SIGKILL (or a power cut) between two renames could; nothing can
+catch those.
+
+Failure leaves each earlier file byte-identical and no temporary file: on any exception
+(ENOSPC, EACCES, EROFS, KeyboardInterrupt) the temporary files are removed; SIGTERM and
+SIGHUP are turned into an exception for the duration of the write (main thread only), and
+re-delivered after the clean-up, so the process still ends by that signal. A SIGKILL can
+leave ``.NAME.<pid>-<random>.tmp`` behind: the next write of NAME removes it once that
+process is gone.
+
+For tests only: ``HARNESS_TEST_PAUSE_BEFORE_RENAME=SECONDS`` makes the writer print
+``harness: paused before rename`` on stderr, once every temporary file is written and
+fsynced, and sleep, so a test can kill the process at that point deterministically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import Generator, Mapping
+from pathlib import Path
+from types import FrameType
+
+from harness.outputs.errors import OutputError, os_reason
+from harness.outputs.targets import check_target
+
+__all__ = ["remove_stale_temps", "write_bytes", "write_files", "write_text"]
+
+PAUSE_ENV = "HARNESS_TEST_PAUSE_BEFORE_RENAME"
+_HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_RAISED = (signal.SIGTERM, signal.SIGHUP)
+
+
+class _Signalled(BaseException):
+    """SIGTERM/SIGHUP during a write: unwinds through the clean-up, then the signal is re-sent."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_signal(signum: int, _frame: FrameType | None) -> None:
+    raise _Signalled(signum)
+
+
+@contextlib.contextmanager
+def _signals_unwind() -> Generator[None]:
+    """SIGTERM/SIGHUP (when nobody else handles them) raise inside the block; re-sent after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in _RAISED}
+    for s, handler in previous.items():
+        if handler == signal.SIG_DFL:
+            signal.signal(s, _raise_signal)
+    try:
+        yield
+    except _Signalled as exc:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        os.kill(os.getpid(), exc.signum)  # the default action now: the process ends by the signal
+        raise SystemExit(128 + exc.signum) from None  # only reached when the signal is ignored
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Generator[None]:
+    """Hold SIGINT/SIGTERM/SIGHUP back while the renames run; delivered when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _temp_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(name)}\.(?:(\d+)-[0-9a-f]{{8}}|[A-Za-z0-9_]{{8}})\.tmp")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_LEGACY_AGE = 3600.0  # mkstemp names of earlier versions carry no pid: removed after an hour
+
+
+def remove_stale_temps(target: Path) -> None:
+    """Remove ``.NAME.*.tmp`` files a killed writer of ``target`` left behind (its pid is gone)."""
+    pattern = _temp_pattern(target.name)
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return
+    now = time.time()
+    for entry in entries:
+        found = pattern.fullmatch(entry.name)
+        if found is None:
+            continue
+        pid = found.group(1)
+        with contextlib.suppress(OSError):
+            if pid is not None:
+                stale = int(pid) != os.getpid() and not _alive(int(pid))
+            else:
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > _LEGACY_AGE
+            if stale and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse a directory fsync (EINVAL); the rename stands
+    finally:
+        os.close(fd)
+
+
+def _write_temp(target: Path, data: bytes) -> Path:
+    """Write and fsync ``data`` into a new temporary file beside ``target``; returns its path."""
+    temp = target.parent / f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
+    fd = os.open(temp, flags, 0o666)  # the umask applies, as for any new file
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            os.fchmod(fd, os.stat(target).st_mode & 0o7777)  # a replaced file keeps its mode
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    os.close(fd)
+    return temp
+
+
+def _pause_for_tests() -> None:
+    seconds = os.environ.get(PAUSE_ENV, "")
+    if seconds:
+        print("harness: paused before rename", file=sys.stderr, flush=True)
+        time.sleep(float(seconds))
+
+
+def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
+    """Write every file of ``files`` (text as UTF-8) atomically, as one set; returns the paths.
+
+    Raises OutputError (one line; every earlier file unchanged, no temporary file left).
+    """
+    targets = [Path(p) for p in files]
+    temps: list[Path] = []
+    current = targets[0] if targets else Path(".")
+    try:
+        with _signals_unwind():
+            try:
+                for target, content in zip(targets, files.values(), strict=True):
+                    current = target
+                    check_target(target)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    remove_stale_temps(target)
+                    data = content.encode("utf-8") if isinstance(content, str) else content
+                    temps.append(_write_temp(target, data))
+                _pause_for_tests()
+                with _signals_held():
+                    for temp, target in zip(temps, targets, strict=True):
+                        current = target
+                        os.replace(temp, target)
+                    temps.clear()
+                    for folder in dict.fromkeys(t.parent for t in targets):
+                        _fsync_dir(folder)
+            finally:
+                for temp in temps:
+                    with contextlib.suppress(OSError):
+                        os.unlink(temp)
+    except OSError as exc:
+        raise OutputError(current, os_reason(exc)) from None
+    return targets
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    """Replace ``path`` with ``data`` atomically (see the module docstring)."""
+    return write_files({Path(path): data})[0]
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Replace ``path`` with ``text`` as UTF-8, atomically; newlines are written as given."""
+    return write_files({Path(path): text})[0]

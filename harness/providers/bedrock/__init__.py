@@ -1,0 +1,1 @@
+"""AWS Bedrock Converse (provider id ``bedrock``): request, stream, profile; see DECISIONS.md."""

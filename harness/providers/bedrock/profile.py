@@ -1,0 +1,108 @@
+"""AWS Bedrock Converse: the model facts behind the one wire, kept apart from the mapping code.
+
+Bedrock serves many model families through one Converse body; what differs between them
+is decided here from the model id, each fact with its evidence: a recorded request Bedrock
+accepted or rejected (``traffic/pydantic-ai-more/``, pydantic-ai's cassettes, cited
+``file#interaction``), then the AWS documentation
+(https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html).
+Model ids may carry a cross-region prefix (``us.``, ``eu.``, ``apac.``, ``global.``); the
+family is the provider segment after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.mapping.toolnames import NameRule
+from harness.mapping.wire import IdPolicy
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "DEFAULT_THINKING_BUDGET",
+    "IMAGE_FORMATS",
+    "MIN_THINKING_BUDGET",
+    "TOOL_ID_POLICY",
+    "TOOL_NAMES",
+    "family",
+    "reasoning_style",
+    "takes_tool_result_images",
+    "top_k_field",
+]
+
+#: The model a request names when ``params.model`` is None (it goes in the URL, not the body).
+DEFAULT_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+#: Sent as ``inferenceConfig.maxTokens`` with thinking (Anthropic requires max_tokens > budget).
+DEFAULT_MAX_TOKENS = 4096
+DEFAULT_THINKING_BUDGET = 4096
+#: Anthropic's ``thinking.budget_tokens`` minimum, forwarded unchanged by Bedrock.
+MIN_THINKING_BUDGET = 1024
+#: botocore service model ``ImageFormat`` enum: media subtype -> Converse ``image.format``.
+IMAGE_FORMATS: dict[str, str] = {
+    "image/png": "png",
+    "image/jpeg": "jpeg",
+    "image/gif": "gif",
+    "image/webp": "webp",
+}
+#: Service model ``ToolUseId``: pattern ``[a-zA-Z0-9_.:-]+``, 1..64 characters.
+TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_.:-]+", max_length=64)
+#: Service model ``ToolName``: pattern ``[a-zA-Z0-9_-]+``, 1..64 characters.
+TOOL_NAMES = NameRule("A-Za-z0-9_-", 64)
+
+_PREFIX = re.compile(r"^(?:us|eu|apac|us-gov|global|jp|au|ca)\.")
+
+
+def family(model: str) -> str:
+    """The provider segment of a Bedrock model id: ``anthropic``, ``amazon``, ``meta``, ``mistral``,
+    ``deepseek``, ``qwen``, ``openai``, ``writer``, ... (``us.anthropic.claude-...`` -> ``anthropic``)."""
+    return _PREFIX.sub("", model).split(".", 1)[0]
+
+
+#: Families seen accepting an ``image`` block inside ``toolResult.content`` (HTTP 200):
+#: anthropic (models__test_multimodal_tool_returns__test_mixed_content_ordering[bedrock_claude].yaml#1),
+#: amazon Nova (models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix[direct-uploaded_file-image-bedrock_nova].yaml#1, an s3Location image),
+#: meta Llama 4 (models__test_bedrock__test_bedrock_media_kind_delivered_in_tool_result[meta_image].yaml#1).
+#: AWS lists tool-result images for Claude 3+ and Nova. Mistral is not among them: pydantic-ai sends
+#: Pixtral's tool-returned images as a user message after the result
+#: (models__test_bedrock__test_bedrock_mistral_tool_return_image_accepted.yaml#0), and so do we.
+_TOOL_RESULT_IMAGES = frozenset({"anthropic", "amazon", "meta"})
+
+
+def takes_tool_result_images(model: str) -> bool:
+    return family(model) in _TOOL_RESULT_IMAGES
+
+
+def reasoning_style(model: str) -> str | None:
+    """How a model takes a reasoning switch in ``additionalModelRequestFields``, None if it takes none.
+
+    - ``anthropic``: ``thinking: {type: enabled, budget_tokens}`` (Claude 3.7+;
+      models__test_bedrock__test_bedrock_model_thinking_part_anthropic.yaml#0, claude-sonnet-4;
+      the reasoningContent sent back with its signature is accepted in #1);
+    - ``openai``: ``reasoning_effort`` (gpt-oss;
+      models__test_bedrock__test_bedrock_thinking_high_openai_variant.yaml#0);
+    - ``qwen``: ``reasoning_config`` (qwen3;
+      models__test_bedrock__test_bedrock_thinking_high_qwen_variant.yaml#0).
+    DeepSeek R1 reasons always, with no switch (models__test_bedrock__test_bedrock_model_thinking_part_deepseek.yaml#0).
+    """
+    kind = family(model)
+    if kind == "anthropic" and not re.search(r"claude-(instant|v2|3-(haiku|sonnet|opus|5))", model):
+        return "anthropic"
+    if kind in ("openai", "qwen"):
+        return kind
+    return None
+
+
+def top_k_field(model: str) -> tuple[str, ...] | None:
+    """Where ``top_k`` goes (Converse's ``inferenceConfig`` has no top_k), None where it is unknown.
+
+    Anthropic: ``additionalModelRequestFields.top_k``
+    (models__test_bedrock__test_bedrock_top_k_anthropic_variant.yaml#0); Nova:
+    ``additionalModelRequestFields.inferenceConfig.topK``
+    (models__test_bedrock__test_bedrock_top_k_nova_variant.yaml#0).
+    """
+    kind = family(model)
+    if kind == "anthropic":
+        return ("top_k",)
+    if kind == "amazon":
+        return ("inferenceConfig", "topK")
+    return None

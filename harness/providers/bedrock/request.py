@@ -1,0 +1,430 @@
+"""AWS Bedrock Converse input adapter (provider id ``bedrock``).
+
+Maps a canonical history to the JSON body of ``POST /model/{modelId}/converse`` (or
+``/converse-stream`` when streaming): ``messages`` of content blocks, ``system``,
+``toolConfig``, ``inferenceConfig`` and ``additionalModelRequestFields``
+(https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html; botocore's
+bedrock-runtime service model, shape ``ConverseRequest``). The model id and streaming are
+the URL, never the body. Blobs (image bytes, redacted reasoning) are base64 strings in JSON.
+
+The shared rules run first in ``harness.mapping.prepare``; model-family differences are
+``profile.py`` facts. Decisions and warning codes: DECISIONS.md beside this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from harness.contract.rendered import Rendered
+from harness.contract.warning_codes import Code
+from harness.mapping.controls import tool_choice
+from harness.mapping.media import normalize_media_type
+from harness.mapping.prepare import prepare
+from harness.mapping.toolbox import (
+    parse_arguments,
+    parse_data_url,
+    placeholder_user,
+    signature_drop_code,
+    signature_problem,
+    thinking_text_problem,
+    warn_image_file,
+)
+from harness.mapping.wire import (
+    ContentItem,
+    Prepared,
+    ThinkingUnit,
+    Warnings,
+    WireAssistant,
+    WireToolResult,
+    WireUser,
+    same_response,
+)
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.params import CallParams, ForcedTool
+from harness.providers.bedrock.profile import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    DEFAULT_THINKING_BUDGET,
+    IMAGE_FORMATS,
+    MIN_THINKING_BUDGET,
+    TOOL_ID_POLICY,
+    TOOL_NAMES,
+    reasoning_style,
+    takes_tool_result_images,
+)
+
+__all__ = ["ADAPTER", "PROVIDER_ID", "BedrockAdapter"]
+
+PROVIDER_ID = "bedrock"
+#: Sent as the content of a tool result that has none (``toolResult.content`` is required, and a
+#: blank ``text`` block is rejected: "The text field in the ContentBlock object is blank").
+EMPTY_RESULT_TEXT = "(the tool returned no output)"
+_EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
+
+Json = dict[str, Any]
+
+
+@dataclass
+class _Message:
+    role: Literal["user", "assistant"]
+    index: int | None
+    blocks: list[Json]
+    sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
+
+
+def _image(item: ContentItem, warnings: Warnings) -> Json | None:
+    """An ``image`` block with base64 ``source.bytes``; Converse takes no image URL (bytes or S3 only)."""
+    part = item.part
+    where = (item.message_index, item.part_index)
+    if isinstance(part, ImageFilePart):
+        warn_image_file(warnings, *where, part)
+        return None
+    assert isinstance(part, ImageURLPart)
+    data = parse_data_url(part.url)
+    if data is None:
+        warnings.add(
+            *where,
+            "image_url",
+            Code.IMAGE_URL_UNSUPPORTED,
+            "Converse takes image bytes or S3, not a URL; dropped",
+        )
+        return None
+    fmt = IMAGE_FORMATS.get(normalize_media_type(data[0]))
+    if fmt is None:
+        warnings.add(
+            *where,
+            "image_url",
+            Code.IMAGE_URL_UNSUPPORTED,
+            f"media type '{data[0]}' is not png, jpeg, gif or webp; dropped",
+        )
+        return None
+    return {"image": {"format": fmt, "source": {"bytes": data[1]}}}
+
+
+def _content(item: ContentItem, warnings: Warnings) -> Json | None:
+    if isinstance(item.part, TextPart):
+        return {"text": item.part.text}
+    return _image(item, warnings)
+
+
+def _user(item: WireUser, warnings: Warnings) -> _Message:
+    blocks = [b for ci in item.items if (b := _content(ci, warnings)) is not None]
+    return _Message("user", item.index, blocks)
+
+
+def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_Message]:
+    """A ``toolResult`` block; ``status: error`` for failed and aborted results. Images go inside
+    it where the model family takes them (profile), else into a user message right after."""
+    content: list[Json] = []
+    moved: list[Json] = []
+    if item.output_text.strip():
+        content.append({"text": item.output_text})
+    for ci in item.images:
+        block = _image(ci, warnings)
+        if block is None:
+            continue
+        if takes_tool_result_images(model):
+            content.append(block)
+        else:
+            moved.append(block)
+            warnings.add(
+                ci.message_index,
+                ci.part_index,
+                "image_url",
+                Code.TOOL_IMAGE_MOVED,
+                f"{model} takes no image in a toolResult; sent in a user message after it",
+            )
+    for ci in item.appended:
+        block = _content(ci, warnings)
+        if block is not None:
+            content.append(block)
+    if not content:
+        code = Code.TOOL_ERROR_EMPTY_OUTPUT if item.is_error else Code.EMPTY_TEXT
+        warnings.add(
+            item.index, None, "output_text", code, f"tool result has no output; sent '{EMPTY_RESULT_TEXT}'"
+        )
+        content.append({"text": EMPTY_RESULT_TEXT})
+    body: Json = {"toolUseId": item.call_id, "content": content}
+    if item.is_error:
+        body["status"] = "error"
+    out = [_Message("user", item.index, [{"toolResult": body}])]
+    if moved:
+        out.append(_Message("user", item.index, moved))
+    return out
+
+
+def _reasoning(unit: ThinkingUnit, index: int, model: str, warnings: Warnings) -> Json | None:
+    """``reasoningContent``: ``reasoningText {text, signature}`` or ``redactedContent``; only
+    Bedrock's own signatures from the same model are sent back (harness.contract.thinking)."""
+    sig, text = unit.signature, unit.text
+    if sig is not None and sig.format == "bedrock-redacted":
+        problem = signature_problem(sig, PROVIDER_ID, model)
+        if problem is None:
+            return {"reasoningContent": {"redactedContent": sig.signature}}
+        warnings.add(
+            index, unit.signature_index, "thinking_signature", signature_drop_code(sig), f"{problem}; dropped"
+        )
+        return None
+    if text is None:
+        if sig is not None:
+            problem = signature_problem(sig, PROVIDER_ID, model)
+            code = signature_drop_code(sig) if problem else Code.THINKING_SIGNATURE_UNPAIRED
+            warnings.add(
+                index,
+                unit.signature_index,
+                "thinking_signature",
+                code,
+                f"{problem or 'no thinking text to pair with'}; dropped",
+            )
+        return None
+    if sig is None:
+        warnings.add(
+            index,
+            unit.text_index,
+            "thinking_text",
+            Code.THINKING_UNSIGNED,
+            "thinking has no signature; dropped",
+        )
+        return None
+    problem = signature_problem(sig, PROVIDER_ID, model) or thinking_text_problem(text, model)
+    if problem is not None:
+        code = signature_drop_code(sig)
+        warnings.add(index, unit.text_index, "thinking_text", code, f"{problem}; dropped")
+        warnings.add(index, unit.signature_index, "thinking_signature", code, f"{problem}; dropped")
+        return None
+    return {"reasoningContent": {"reasoningText": {"signature": sig.signature, "text": text.text}}}
+
+
+def _tool_use(item: WireAssistant, part: ToolCallPart, part_index: int, warnings: Warnings) -> Json:
+    arguments, reason = parse_arguments(part.arguments_json)
+    if reason is not None:
+        warnings.add(item.index, part_index, "tool_call", Code.TOOL_ARGUMENTS_INVALID, reason)
+    call_id = item.call_ids.get(part.call_id, part.call_id)
+    return {"toolUse": {"input": arguments, "name": part.tool_name, "toolUseId": call_id}}
+
+
+def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
+    blocks: list[Json] = []
+    for unit in item.units:
+        if isinstance(unit, ThinkingUnit):
+            block = _reasoning(unit, item.index, model, warnings)
+        elif isinstance(unit.part, TextPart):
+            block = {"text": unit.part.text}
+        elif isinstance(unit.part, ToolCallPart):
+            block = _tool_use(item, unit.part, unit.index, warnings)
+        else:
+            warnings.add(
+                item.index,
+                unit.index,
+                "image_url",
+                Code.ASSISTANT_IMAGE_DROPPED,
+                "no image in an assistant turn; dropped",
+            )
+            block = None
+        if block is not None:
+            blocks.append(block)
+    return _Message("assistant", item.index, blocks, [(item.message.id, item.message.response_id)])
+
+
+def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
+    """Drop empty turns and merge runs of one role: Converse requires user and assistant to
+    alternate ("A conversation must alternate between user and assistant roles"); a user
+    turn's ``toolResult`` blocks go first, right after the ``toolUse`` turn they answer."""
+    out: list[_Message] = []
+    for msg in messages:
+        if not msg.blocks:
+            warnings.add(
+                msg.index, None, None, Code.EMPTY_MESSAGE, f"{msg.role} message has no content left; dropped"
+            )
+            continue
+        prev = out[-1] if out else None
+        if prev is None or prev.role != msg.role:
+            out.append(_Message(msg.role, msg.index, list(msg.blocks), list(msg.sources)))
+            continue
+        if msg.role == "assistant" and not any(
+            same_response(a, b) for a in prev.sources for b in msg.sources
+        ):
+            warnings.add(
+                msg.index,
+                None,
+                None,
+                Code.ASSISTANT_MERGED,
+                f"consecutive assistant messages merged (with message {prev.index})",
+            )
+        prev.blocks.extend(msg.blocks)
+        prev.sources.extend(msg.sources)
+    for msg in out:
+        if msg.role == "user":
+            msg.blocks.sort(key=lambda b: "toolResult" not in b)
+    if not out:
+        text = placeholder_user(warnings, "no message left to send; a placeholder user message was sent")
+        out.append(_Message("user", None, [{"text": text}]))
+    return out
+
+
+def _messages(prepared: Prepared, model: str) -> list[_Message]:
+    warnings = prepared.warnings
+    messages: list[_Message] = []
+    for item in prepared.items:
+        if isinstance(item, WireUser):
+            messages.append(_user(item, warnings))
+        elif isinstance(item, WireToolResult):
+            messages.extend(_tool_result(item, model, warnings))
+        else:
+            messages.append(_assistant(item, model, warnings))
+    return _alternate(messages, warnings)
+
+
+def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
+    """``toolConfig``: every tool as ``toolSpec`` with its JSON schema; ``toolChoice`` ``auto``
+    (default, omitted), ``any`` (required) or ``tool`` (one named). Converse has no "none": the
+    tools stay declared (a history with toolUse blocks needs toolConfig) and that is warned."""
+    if not prepared.tools:
+        tool_choice(params, prepared)  # warns about a choice without tools
+        return None
+    tools: list[Json] = []
+    for spec in prepared.tools:
+        tool: Json = {"inputSchema": {"json": spec.parameters}, "name": spec.name}
+        if spec.description:
+            tool["description"] = spec.description
+        if spec.strict is not None:
+            tool["strict"] = spec.strict
+        tools.append({"toolSpec": tool})
+    config: Json = {"tools": tools}
+    choice = tool_choice(params, prepared)
+    if isinstance(choice, ForcedTool):
+        config["toolChoice"] = {"tool": {"name": choice.name}}
+    elif choice == "required":
+        config["toolChoice"] = {"any": {}}
+    elif choice == "none":
+        prepared.warnings.add(
+            None,
+            None,
+            None,
+            Code.TOOL_CHOICE_NOT_SENT,
+            "Converse has no tool_choice 'none'; tools stay declared, choice not sent",
+        )
+    return config
+
+
+def _open_tool_turn_without_reasoning(messages: list[_Message]) -> bool:
+    """Claude's rule, which Bedrock forwards: with thinking on, the assistant turn of an open tool
+    loop must start with its reasoning block (https://docs.claude.com/en/docs/build-with-claude/extended-thinking,
+    "Preserving thinking blocks"). True when the turn after the last user text has a toolUse and
+    does not start with reasoningContent (lost or foreign reasoning), so thinking must be off."""
+    start = 0
+    for pos, msg in enumerate(messages):
+        if msg.role == "user" and not any("toolResult" in b for b in msg.blocks):
+            start = pos + 1
+    turn = [m for m in messages[start:] if m.role == "assistant"]
+    if not any("toolUse" in b for m in turn for b in m.blocks):
+        return False
+    return "reasoningContent" not in turn[0].blocks[0]
+
+
+def _inference(
+    params: CallParams, model: str, messages: list[_Message], warnings: Warnings
+) -> tuple[Json, Json]:
+    """(``inferenceConfig``, ``additionalModelRequestFields``): max tokens, temperature and the
+    family's reasoning switch (profile ``reasoning_style``)."""
+    inference: Json = {}
+    extra: Json = {}
+    thinking = params.thinking
+    style = reasoning_style(model)
+    max_tokens = params.max_tokens
+    thinking_on = thinking is not None and thinking.enabled
+    if thinking_on and style == "anthropic" and _open_tool_turn_without_reasoning(messages):
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_DISABLED,
+            "the open tool-use turn does not start with its reasoning block (lost or foreign); "
+            "thinking is disabled for this request, as Claude would reject it",
+        )
+        thinking_on = False
+    if thinking_on and style is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_UNSUPPORTED,
+            f"{model} takes no reasoning switch on Converse; not sent",
+        )
+    elif thinking_on and style == "anthropic":
+        assert thinking is not None
+        budget = max(thinking.budget_tokens or DEFAULT_THINKING_BUDGET, MIN_THINKING_BUDGET)
+        if thinking.budget_tokens is not None and thinking.budget_tokens < MIN_THINKING_BUDGET:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.THINKING_BUDGET_RAISED,
+                f"budget raised to the minimum {MIN_THINKING_BUDGET}",
+            )
+        extra["thinking"] = {"budget_tokens": budget, "type": "enabled"}
+        # Without maxTokens Bedrock's default exceeds the budget: Claude with thinking and no maxTokens
+        # was accepted (traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_thinking_part_anthropic.yaml#0).
+        if max_tokens is not None and max_tokens <= budget:
+            warnings.add(
+                None, None, None, Code.MAX_TOKENS_RAISED, "maxTokens must exceed the thinking budget; raised"
+            )
+            max_tokens = budget + DEFAULT_MAX_TOKENS
+        if params.temperature is not None and params.temperature != 1:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.TEMPERATURE_DROPPED,
+                "Claude takes no temperature with thinking; not sent",
+            )
+            params = params.model_copy(update={"temperature": None})
+    elif thinking_on and style == "openai":
+        assert thinking is not None
+        extra["reasoning_effort"] = _EFFORTS[thinking.effort or "medium"]
+    elif thinking_on and style == "qwen":
+        assert thinking is not None
+        extra["reasoning_config"] = _EFFORTS[thinking.effort or "medium"]
+    if max_tokens is not None:
+        inference["maxTokens"] = max_tokens
+    if params.temperature is not None:
+        inference["temperature"] = params.temperature
+    return inference, extra
+
+
+class BedrockAdapter:
+    """history + params -> Bedrock Converse request body; see the module docstring."""
+
+    provider = PROVIDER_ID
+
+    def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES)
+        warnings = prepared.warnings
+        model = params.model or DEFAULT_MODEL
+        messages = _messages(prepared, model)
+        body: Json = {"messages": [{"content": m.blocks, "role": m.role} for m in messages]}
+        system = [{"text": text} for _, text in prepared.system if text.strip()]
+        if system:
+            body["system"] = system
+        config = _tool_config(prepared, params)
+        if config is not None:
+            body["toolConfig"] = config
+        inference, extra = _inference(params, model, messages, warnings)
+        if inference:
+            body["inferenceConfig"] = inference
+        if extra:
+            body["additionalModelRequestFields"] = extra
+        if params.output_format is not None:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.OUTPUT_FORMAT_NOT_SENT,
+                "structured output is not mapped for Converse; not sent",
+            )
+        return Rendered(body, list(warnings))
+
+
+ADAPTER = BedrockAdapter()

@@ -1,0 +1,223 @@
+"""AWS Bedrock Converse output adapter (provider id ``bedrock``).
+
+Streamed: ``POST /model/{modelId}/converse-stream`` answers in AWS event-stream binary
+frames (``application/vnd.amazon.eventstream``), decoded by ``harness.stream.eventstream``
+into one event per frame: the ``:event-type`` header (``messageStart``,
+``contentBlockStart``, ``contentBlockDelta``, ``contentBlockStop``, ``messageStop``,
+``metadata``) and the member's JSON payload (botocore bedrock-runtime service model,
+shape ``ConverseStreamOutput``; https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html).
+Exception frames (``throttlingException``, ``validationException``, ...) arrive as
+``error`` events. Not streamed: the ``ConverseResponse`` JSON body of ``/converse``
+(``output.message``, ``stopReason``, ``usage``).
+
+A stream that ends without ``messageStop`` ends as ``error`` (the base's no-silent-endings
+rule), and so does one cut between ``messageStop`` and the ``metadata`` event that always
+follows it (usage lost): ``completed`` is set by ``metadata`` after ``messageStop``.
+Decisions: DECISIONS.md beside this module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from harness.model import StopReason, Usage
+from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.sse import SSEEvent
+
+__all__ = ["PARSER", "BedrockParser", "map_stop_reason", "map_usage"]
+
+_EMPTY: dict[str, Any] = {}
+# StopReason enum of the service model; content_filtered / guardrail_intervened / malformed_* are
+# the service refusing or failing to finish the turn, so they are errors, never a normal stop.
+_STOP: dict[str, StopReason] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_use",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "guardrail_intervened": "error",
+    "content_filtered": "error",
+    "malformed_model_output": "error",
+    "malformed_tool_use": "error",
+}
+# Exceptions the ConverseStream docs list as retryable (throttling, service unavailable, internal).
+_RETRYABLE = frozenset(
+    {
+        "throttlingException",
+        "serviceUnavailableException",
+        "internalServerException",
+        "modelStreamErrorException",
+    }
+)
+
+
+def map_stop_reason(reason: str | None) -> StopReason | None:
+    if reason is None:
+        return None
+    return _STOP.get(reason, "stop")
+
+
+def map_usage(raw: dict[str, Any]) -> Usage:
+    """Bedrock ``TokenUsage`` -> canonical. ``inputTokens`` excludes cache reads and writes
+    (``totalTokens`` = input + output + cacheRead + cacheWrite in every recording with a cache,
+    e.g. traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_cache_write_and_read.yaml)."""
+    read = raw.get("cacheReadInputTokens")
+    written = raw.get("cacheWriteInputTokens")
+    return Usage(
+        input_tokens=(raw.get("inputTokens") or 0) + (read or 0) + (written or 0),
+        output_tokens=raw.get("outputTokens") or 0,
+        cached_input_tokens=read,
+        cache_creation_input_tokens=written,
+    )
+
+
+class BedrockParser(StreamParser):
+    """Bedrock ConverseStream events / Converse body -> canonical assistant message."""
+
+    provider = "bedrock"
+    wire = "bedrock-converse"
+    framing: ClassVar[str] = "aws-eventstream"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stopped = False  # messageStop seen; the metadata event after it completes the stream
+        self._tools: dict[int, bool] = {}  # open toolUse block index -> whether input arrived
+        self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "messageStart": _ignore,
+            "contentBlockStart": self._block_start,
+            "contentBlockDelta": self._block_delta,
+            "contentBlockStop": self._block_stop,
+            "messageStop": self._message_stop,
+            "metadata": self._metadata,
+        }
+
+    def on_event(self, event: SSEEvent) -> None:
+        data: Any = self.load(event)
+        if data is None:
+            return
+        if type(data) is not dict:
+            self.note(f"bedrock: non-object payload skipped: {event.data[:60]!r}")
+            return
+        payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+        if event.event == "error":
+            self._error(payload.get("error") or _EMPTY)
+            return
+        handler = self._handlers.get(event.event or "")
+        if handler is None:
+            self.note(f"bedrock: unknown event type {event.event!r} skipped")
+            return
+        handler(payload)
+
+    def _block_start(self, data: dict[str, Any]) -> None:
+        index: int = data["contentBlockIndex"]
+        start = data.get("start") or _EMPTY
+        tool = start.get("toolUse")
+        if tool is not None:
+            call_id, name = tool.get("toolUseId") or "", tool.get("name") or ""
+            self.parts.tool_call(index, call_id, name)
+            self.emit(ToolCallStart(call_id, name))
+            self._tools[index] = False
+        else:
+            self.note(f"bedrock: contentBlockStart {sorted(start)} skipped (not a client tool call)")
+
+    def _block_delta(self, data: dict[str, Any]) -> None:
+        index: int = data["contentBlockIndex"]
+        delta = data["delta"]
+        if "text" in delta:
+            text = delta["text"]
+            if text:
+                self.parts.text(index, text)
+                self.emit(TextDelta(text))
+        elif "toolUse" in delta:
+            fragment = delta["toolUse"].get("input") or ""
+            if fragment:
+                self._tools[index] = True
+                self.parts.tool_args(index, fragment)
+        elif "reasoningContent" in delta:
+            self._reasoning(index, delta["reasoningContent"])
+        else:
+            self.note(f"bedrock: delta {sorted(delta)} skipped")
+
+    def _reasoning(self, index: int, reasoning: dict[str, Any]) -> None:
+        if "text" in reasoning:
+            self.parts.thinking(index, reasoning["text"])
+            if reasoning["text"]:
+                self.emit(ThinkingDelta(reasoning["text"]))
+        if "signature" in reasoning:
+            self.parts.signature(index, reasoning["signature"], format="bedrock")
+        if "redactedContent" in reasoning:
+            self.parts.signature(("redacted", index), reasoning["redactedContent"], format="bedrock-redacted")
+
+    def _block_stop(self, data: dict[str, Any]) -> None:
+        index: int = data["contentBlockIndex"]
+        if self._tools.pop(index, True) is False:  # a toolUse block without input: no arguments
+            self.parts.tool_args(index, "{}")
+        self.parts.close(index)
+        self.parts.close(("redacted", index))
+
+    def _message_stop(self, data: dict[str, Any]) -> None:
+        reason = data.get("stopReason")
+        self.provider_stop = map_stop_reason(reason)
+        if self.provider_stop == "error":
+            self.error(f"bedrock: the turn ended with stopReason {reason}")
+        elif reason not in _STOP:
+            self.note(f"bedrock: unknown stopReason {reason!r} mapped to stop")
+        self._stopped = True
+
+    def _metadata(self, data: dict[str, Any]) -> None:
+        usage = data.get("usage")
+        if usage:
+            self.usage = map_usage(usage)
+        if self._stopped:
+            self.completed = True
+            self.terminal = True
+
+    def _error(self, error: dict[str, Any]) -> None:
+        kind = str(error.get("type") or "error")
+        self.error(f"bedrock: {kind}: {error.get('message') or 'no message'}", can_retry=kind in _RETRYABLE)
+
+    # ------------------------------------------------------------ not streamed
+
+    def on_response(self, body: dict[str, Any]) -> None:
+        """A ``ConverseResponse`` body, or an error body ``{"message": ...}`` (AWS JSON errors)."""
+        output = body.get("output")
+        if output is None and "message" in body:
+            self._error({"type": body.get("__type") or "error", "message": body["message"]})
+            return
+        message = (output or _EMPTY).get("message") or _EMPTY
+        for index, block in enumerate(message.get("content") or []):
+            self._response_block(index, block)
+        self._message_stop({"stopReason": body.get("stopReason")})
+        self._metadata({"usage": body.get("usage")})
+
+    def _response_block(self, index: int, block: dict[str, Any]) -> None:
+        if "text" in block:
+            self._block_delta({"contentBlockIndex": index, "delta": {"text": block["text"]}})
+        elif "toolUse" in block:
+            tool = block["toolUse"]
+            self._block_start({"contentBlockIndex": index, "start": {"toolUse": tool}})
+            arguments = json.dumps(tool.get("input", {}), ensure_ascii=False)
+            self._block_delta({"contentBlockIndex": index, "delta": {"toolUse": {"input": arguments}}})
+        elif "reasoningContent" in block:
+            content = block["reasoningContent"]
+            text = content.get("reasoningText")
+            if text is not None:
+                self._reasoning(index, {"text": text.get("text") or "", **_only(text, "signature")})
+            if "redactedContent" in content:
+                self._reasoning(index, {"redactedContent": content["redactedContent"]})
+        else:
+            self.note(f"bedrock: content block {sorted(block)} skipped")
+        self._block_stop({"contentBlockIndex": index})
+
+
+def _only(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return {key: data[key]} if key in data else {}
+
+
+def _ignore(data: dict[str, Any]) -> None:
+    """``messageStart``: the role only (always ``assistant``)."""
+
+
+PARSER = BedrockParser

@@ -1,0 +1,293 @@
+"""Incremental decoder of AWS event-stream binary frames (``application/vnd.amazon.eventstream``).
+
+Why our own: Bedrock's ``ConverseStream`` answers in these frames, not SSE, and replay must
+decode them from any byte chunking (cassettes, raw files, hypothesis splits at every
+offset). botocore's ``EventStreamBuffer`` is the oracle (``tests/test_eventstream.py``
+compares both on every recorded body), but it re-copies its whole buffer per message and
+says nothing when the input ends inside a frame; here that is an error, as is a CRC
+mismatch, never a silent end.
+
+The format (https://docs.aws.amazon.com/transcribe/latest/dg/streaming-setting-up.html
+"Event stream encoding"; botocore/eventstream.py), all integers big-endian:
+
+    prelude   total length (u32), headers length (u32), CRC32 of those 8 bytes (u32)
+    headers   repeated: name length (u8), name (UTF-8), type (u8), value
+    payload   total - 12 - headers length - 4 bytes
+    trailer   CRC32 of everything before it (u32)
+
+Header value types: 0 true, 1 false, 2 int8, 3 int16, 4 int32, 5 int64, 6 bytes (u16
+length), 7 string (u16 length), 8 timestamp (int64 ms), 9 UUID (16 bytes). Limits are
+botocore's: headers at most 128 KiB, payload at most 24 MiB.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from struct import Struct
+from zlib import crc32
+
+from harness.stream.sse import SSEEvent
+
+__all__ = [
+    "EventStreamDecoder",
+    "EventStreamError",
+    "EventStreamEvents",
+    "EventStreamMessage",
+    "HeaderValue",
+    "message_to_event",
+]
+
+HeaderValue = bool | int | bytes | str
+_PRELUDE = Struct("!III")
+_U32 = Struct("!I")
+_PRELUDE_LENGTH = 12
+_MIN_TOTAL = _PRELUDE_LENGTH + 4
+_MAX_HEADERS = 128 * 1024
+_MAX_PAYLOAD = 24 * 1024 * 1024
+_INTS: dict[int, Struct] = {
+    2: Struct("!b"),
+    3: Struct("!h"),
+    4: Struct("!i"),
+    5: Struct("!q"),
+    8: Struct("!q"),
+}
+_U16 = Struct("!H")
+
+
+class EventStreamError(ValueError):
+    """A frame that cannot be trusted (CRC mismatch, bad lengths or headers, truncation); one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventStreamMessage:
+    """One decoded frame: typed headers and the raw payload."""
+
+    headers: dict[str, HeaderValue]
+    payload: bytes
+
+    @property
+    def message_type(self) -> str:
+        kind = self.headers.get(":message-type", "event")
+        return kind if isinstance(kind, str) else "event"
+
+
+def _parse_headers(data: bytes, offset: int, end: int, frame: int) -> dict[str, HeaderValue]:
+    headers: dict[str, HeaderValue] = {}
+    while offset < end:
+        name_length = data[offset]
+        offset += 1
+        if offset + name_length + 1 > end:
+            raise EventStreamError(f"frame {frame}: header name runs past the headers section")
+        name = data[offset : offset + name_length].decode("utf-8")
+        offset += name_length
+        kind = data[offset]
+        offset += 1
+        value: HeaderValue
+        if kind == 0 or kind == 1:
+            value = kind == 0
+        elif kind in _INTS:
+            unpacker = _INTS[kind]
+            if offset + unpacker.size > end:
+                raise EventStreamError(f"frame {frame}: header {name!r} value runs past the headers section")
+            value = unpacker.unpack_from(data, offset)[0]
+            offset += unpacker.size
+        elif kind == 6 or kind == 7:
+            if offset + 2 > end:
+                raise EventStreamError(f"frame {frame}: header {name!r} length runs past the headers section")
+            length = _U16.unpack_from(data, offset)[0]
+            offset += 2
+            if offset + length > end:
+                raise EventStreamError(f"frame {frame}: header {name!r} value runs past the headers section")
+            raw = data[offset : offset + length]
+            value = raw.decode("utf-8") if kind == 7 else raw
+            offset += length
+        elif kind == 9:
+            if offset + 16 > end:
+                raise EventStreamError(f"frame {frame}: header {name!r} UUID runs past the headers section")
+            value = data[offset : offset + 16]
+            offset += 16
+        else:
+            raise EventStreamError(f"frame {frame}: header {name!r} has unknown value type {kind}")
+        if name in headers:
+            raise EventStreamError(f"frame {frame}: duplicate header {name!r}")
+        headers[name] = value
+    return headers
+
+
+class EventStreamDecoder:
+    """Feed bytes in any chunking; get whole, checked messages.
+
+    The first frame that fails a check sets ``failure`` (one line) and the decoder stays
+    failed: the messages before it are returned, later input is counted in
+    ``discarded_bytes``. ``close`` sets it when the input ended inside a frame. ``strict``
+    decoders raise EventStreamError at that point instead.
+    """
+
+    __slots__ = ("_buffer", "_headers", "_offset", "discarded_bytes", "failure", "frames", "strict")
+
+    def __init__(self, *, strict: bool = False) -> None:
+        self.strict = strict
+        self._headers: dict[bytes, dict[str, HeaderValue]] = {}
+        self._buffer = bytearray()
+        self._offset = 0
+        self.frames = 0
+        self.failure: str | None = None
+        self.discarded_bytes = 0
+
+    @property
+    def pending(self) -> int:
+        """Bytes received but not yet part of a whole message."""
+        return len(self._buffer) - self._offset
+
+    def feed(self, chunk: bytes) -> list[EventStreamMessage]:
+        if self.failure is not None:
+            self.discarded_bytes += len(chunk)
+            return []
+        buffer = self._buffer
+        if self._offset and self._offset == len(buffer):
+            buffer.clear()
+            self._offset = 0
+        buffer += chunk
+        out: list[EventStreamMessage] = []
+        try:
+            self._drain(out)
+        except EventStreamError as exc:
+            self.failure = str(exc)
+            self.discarded_bytes += len(buffer) - self._offset
+            buffer.clear()
+            self._offset = 0
+            if self.strict:
+                raise
+        if self._offset > 65536 and self._offset * 2 > len(buffer):
+            del buffer[: self._offset]
+            self._offset = 0
+        return out
+
+    def _drain(self, out: list[EventStreamMessage]) -> None:
+        with memoryview(self._buffer) as view:  # CRCs over slices of the view: no copies
+            self._drain_view(view, out)
+
+    def _drain_view(self, buffer: memoryview, out: list[EventStreamMessage]) -> None:
+        size = len(buffer)
+        offset = self._offset
+        known = self._headers
+        while size - offset >= _PRELUDE_LENGTH:
+            total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, offset)
+            frame = self.frames
+            crc = crc32(buffer[offset : offset + 8])
+            if crc != prelude_crc:
+                raise EventStreamError(
+                    f"frame {frame}: prelude CRC mismatch: expected 0x{prelude_crc:08x}, calculated 0x{crc:08x}"
+                )
+            if headers_length > _MAX_HEADERS:
+                raise EventStreamError(
+                    f"frame {frame}: headers length {headers_length} exceeds {_MAX_HEADERS}"
+                )
+            payload_length = total - _MIN_TOTAL - headers_length
+            if payload_length < 0:
+                raise EventStreamError(
+                    f"frame {frame}: total length {total} is shorter than its prelude, headers and CRC"
+                )
+            if payload_length > _MAX_PAYLOAD:
+                raise EventStreamError(
+                    f"frame {frame}: payload length {payload_length} exceeds {_MAX_PAYLOAD}"
+                )
+            if size - offset < total:
+                break
+            end = offset + total - 4
+            crc = crc32(buffer[offset + 8 : end], prelude_crc)
+            (expected,) = _U32.unpack_from(buffer, end)
+            if crc != expected:
+                raise EventStreamError(
+                    f"frame {frame}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
+                )
+            headers_end = offset + _PRELUDE_LENGTH + headers_length
+            raw_headers = bytes(buffer[offset + _PRELUDE_LENGTH : headers_end])
+            parsed = known.get(raw_headers)  # a stream repeats a few header blocks: each parsed once
+            if parsed is None:
+                try:
+                    parsed = _parse_headers(raw_headers, 0, len(raw_headers), frame)
+                except UnicodeDecodeError as exc:
+                    raise EventStreamError(f"frame {frame}: header is not UTF-8 ({exc.reason})") from None
+                if len(known) < 64:
+                    known[raw_headers] = parsed
+            out.append(EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end])))
+            self.frames += 1
+            offset += total
+            self._offset = offset
+
+    def close(self) -> str | None:
+        """End of input: the failure, set here when bytes of an unfinished frame remain."""
+        if self.failure is None and self.pending:
+            pending = self.pending
+            self.failure = f"stream ended inside frame {self.frames}: {pending} bytes of an incomplete frame"
+            self.discarded_bytes += pending
+            if self.strict:
+                raise EventStreamError(self.failure)
+        return self.failure
+
+
+def message_to_event(message: EventStreamMessage) -> SSEEvent:
+    """A decoded frame as the event a parser reads: the ``:event-type`` and the payload text.
+
+    ``exception`` frames (``:exception-type``, JSON payload with ``message``) and ``error``
+    frames (``:error-code``, ``:error-message``) become an ``error`` event whose data is
+    ``{"error": {"type", "message"}}``, the shape every parser's error path reads.
+    """
+    headers = message.headers
+    kind = message.message_type
+    text = message.payload.decode("utf-8", errors="replace")
+    if kind == "exception":
+        name = headers.get(":exception-type", "exception")
+        detail = text
+        try:
+            loaded = json.loads(text)
+            if isinstance(loaded, dict) and "message" in loaded:
+                detail = str(loaded["message"])  # pyright: ignore[reportUnknownArgumentType]
+        except ValueError:
+            pass
+        return SSEEvent("error", json.dumps({"error": {"message": detail, "type": str(name)}}))
+    if kind == "error":
+        code = headers.get(":error-code", "error")
+        detail = headers.get(":error-message", text)
+        return SSEEvent("error", json.dumps({"error": {"message": str(detail), "type": str(code)}}))
+    name = headers.get(":event-type")
+    return SSEEvent(name if isinstance(name, str) else None, text)
+
+
+class EventStreamEvents:
+    """The SSE decoder's interface over event-stream bytes, for the one replay path (``drive``).
+
+    A frame that fails its checks ends decoding: ``failure`` names it, and the parser reports
+    it as the stream's error (``harness.stream.drive``), never a silent end.
+    """
+
+    __slots__ = ("_decoder", "head", "malformed_utf8")
+
+    def __init__(self) -> None:
+        self._decoder = EventStreamDecoder()
+        self.malformed_utf8 = False
+        #: The first bytes, to name what arrived when not even one frame decodes.
+        self.head = b""
+
+    @property
+    def frames(self) -> int:
+        return self._decoder.frames
+
+    @property
+    def failure(self) -> str | None:
+        return self._decoder.failure
+
+    @property
+    def discarded_bytes(self) -> int:
+        return self._decoder.discarded_bytes
+
+    def feed(self, chunk: bytes) -> list[SSEEvent]:
+        if len(self.head) < 65536:
+            self.head += chunk[: 65536 - len(self.head)]
+        return [message_to_event(m) for m in self._decoder.feed(chunk)]
+
+    def close(self) -> list[SSEEvent]:
+        self._decoder.close()
+        return []
