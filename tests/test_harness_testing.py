@@ -46,6 +46,15 @@ def test_a_known_failure_naming_no_test_stops_collection(pytester: pytest.Pytest
     result.stdout.fnmatch_lines(["*known_failures: no test for ('I1', 'anthropic-no_such_scenario')*"])
 
 
+def test_a_known_failure_for_a_provider_this_run_does_not_test_is_not_stale(
+    pytester: pytest.Pytester,
+) -> None:
+    """A suite run against a target without Gemini keeps its Gemini entries (they are not typos)."""
+    _suite(pytester, ["developer_at_start"], {("I1", "gemini-developer_at_start"): "gemini only"})
+    result = pytester.runpytest("-p", "no:cacheprovider", "--co", "-q")
+    assert result.ret == 0, result.stdout.str()
+
+
 def test_request_goldens_are_written_reviewed_and_kept_tidy(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
