@@ -152,7 +152,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     last = [item for item in items if item.get_closest_marker("cassette_hygiene")]
     if last:
         items[:] = [item for item in items if item not in last] + last
-    if any("harness_play_registry" in getattr(item, "fixturenames", ()) for item in items):
+    tracked = {"harness_play_registry", "harness_defer_hygiene"}
+    if any(tracked & set(getattr(item, "fixturenames", ())) for item in items):
         _registry(config)
 
 
@@ -179,6 +180,11 @@ def harness_partial_session(request: pytest.FixtureRequest) -> str | None:
     config = request.config
     if hasattr(config, "workerinput"):
         return "xdist worker: replays are spread over processes"
+    return _partial_beyond_xdist(config)
+
+
+def _partial_beyond_xdist(config: pytest.Config) -> str | None:
+    """Why the session did not collect the whole suite (deselection, narrowed paths), or None."""
     if config.stash[_DESELECTED][0]:
         return f"{config.stash[_DESELECTED][0]} tests deselected"
     narrowed = [arg for arg in config.args if "::" in arg or not Path(arg).is_dir()]
@@ -290,3 +296,146 @@ def pytest_unconfigure_goldens(config: pytest.Config) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if line is not None and reporter is not None:
         reporter.write_line(line, red=True, bold=True)
+
+
+# ---------------------------------------------------------------- harness.testing: coverage per check (issue 22)
+#
+# Owned with harness.testing: each conformance test notes on its report which (provider,
+# check) it judged (``harness.testing.JUDGED_PROPERTY``; xdist carries user properties to
+# the controller), and the terminal summary prints how many cases each check judged per
+# provider. A session without such tests prints nothing. Imports nothing from harness.
+
+from typing import cast  # noqa: E402
+
+_JUDGED = "harness_judged"  # harness.testing.JUDGED_PROPERTY
+
+
+class _CheckCoverage:
+    """Counts the (provider, check) pairs that passed or failed a judgement (a skip judged nothing)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" or (report.skipped and not hasattr(report, "wasxfail")):
+            return
+        for name, value in report.user_properties:
+            if name == _JUDGED and isinstance(value, tuple | list):
+                provider, check = (str(v) for v in cast("tuple[object, ...]", value))
+                self.counts[provider, check] = self.counts.get((provider, check), 0) + 1
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.counts:
+            return
+        providers = sorted({p for p, _ in self.counts})
+        checks = sorted({c for _, c in self.counts}, key=_check_order)
+        width = max(len(c) for c in checks)
+        terminalreporter.write_sep("-", "harness coverage: cases judged per check")
+        terminalreporter.write_line(" " * width + "  " + "  ".join(providers))
+        for check in checks:
+            cells = "  ".join(str(self.counts.get((p, check), 0)).rjust(len(p)) for p in providers)
+            terminalreporter.write_line(f"{check.ljust(width)}  {cells}")
+
+
+def _check_order(check: str) -> tuple[int, int, str]:
+    """render, I1..I13 in number order, then the replay checks."""
+    if check == "render":
+        return (0, 0, check)
+    if check[:1] == "I" and check[1:].isdigit():
+        return (1, int(check[1:]), check)
+    return (2, 0, check)
+
+
+@pytest.hookimpl(specname="pytest_configure")
+def pytest_configure_check_coverage(config: pytest.Config) -> None:
+    if not config.pluginmanager.has_plugin("harness-check-coverage"):
+        config.pluginmanager.register(_CheckCoverage(), "harness-check-coverage")
+
+
+# ---------------------------------------------------------------- cassette hygiene under xdist (issue 22)
+#
+# Under pytest-xdist every worker fills its own PlayRegistry, so no worker can judge
+# hygiene. ``harness_defer_hygiene(cassettes, root)`` called by the hygiene test in a
+# worker of a whole-suite session hands the judgement to the controller: each worker
+# sends its replays home with its ``workeroutput``, the controller merges them as the
+# workers go down and, at session end, runs ``harness.record.played.unplayed`` on the
+# union. Unplayed interactions fail the run (exit 1) and are listed in the summary; a
+# clean result says so in one line, so the check is visibly done, never silently skipped.
+
+_PLAYED_OUT = "harness_played"
+_HYGIENE_OUT = "harness_hygiene"
+_DEFERRED = pytest.StashKey[dict[str, Any]]()
+_MERGED = pytest.StashKey[dict[str, Any]]()
+
+
+@pytest.fixture(scope="session")
+def harness_defer_hygiene(request: pytest.FixtureRequest) -> Any:
+    """``defer(cassettes, root) -> bool``: True when the xdist controller will judge hygiene at session end."""
+    config = request.config
+
+    def defer(cassettes: Any, root: Path | None = None) -> bool:
+        if not hasattr(config, "workerinput") or _partial_beyond_xdist(config) is not None:
+            return False
+        config.stash[_DEFERRED] = {
+            "cassettes": [str(p) for p in cassettes],
+            "root": None if root is None else str(root),
+        }
+        return True
+
+    return defer
+
+
+@pytest.hookimpl(specname="pytest_sessionfinish")
+def pytest_sessionfinish_hygiene(session: pytest.Session) -> None:
+    config = session.config
+    output = getattr(config, "workeroutput", None)
+    if output is not None:  # an xdist worker: send the replays (and a deferred judgement) home
+        registry = config.stash.get(_REGISTRY, None)
+        output[_PLAYED_OUT] = sorted(registry.played) if registry is not None else []
+        if _DEFERRED in config.stash:
+            output[_HYGIENE_OUT] = config.stash[_DEFERRED]
+        return
+    merged = config.stash.get(_MERGED, None)
+    if merged is None or merged.get("request") is None:
+        return
+    from harness.record.played import PlayRegistry, unplayed
+
+    request = merged["request"]
+    registry = PlayRegistry(set(merged["played"]))  # the controller replays nothing itself
+    root = None if request["root"] is None else Path(request["root"])
+    missing = unplayed([Path(p) for p in request["cassettes"]], registry, root=root)
+    merged["missing"] = missing
+    if missing and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist controller: merge a finished worker's replays (and its deferred hygiene request)."""
+    del error
+    output: dict[str, Any] = getattr(node, "workeroutput", {}) or {}
+    merged = node.config.stash.setdefault(_MERGED, {"played": set[str](), "request": None, "workers": 0})
+    merged["played"].update(output.get(_PLAYED_OUT, ()))
+    merged["workers"] += 1
+    if output.get(_HYGIENE_OUT) is not None:
+        merged["request"] = output[_HYGIENE_OUT]
+
+
+@pytest.hookimpl(specname="pytest_terminal_summary")
+def pytest_terminal_summary_hygiene(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    merged = config.stash.get(_MERGED, None)
+    if merged is None or "missing" not in merged:
+        return
+    missing: list[str] = merged["missing"]
+    workers = merged["workers"]
+    if missing:
+        terminalreporter.write_sep(
+            "=", "cassette hygiene (xdist, judged by the controller)", red=True, bold=True
+        )
+        terminalreporter.write_line("interactions no test replays (remove them or add a test):", red=True)
+        for line in missing:
+            terminalreporter.write_line(line, red=True)
+    else:
+        terminalreporter.write_line(
+            f"cassette hygiene: every committed model call was replayed (judged on the replays of {workers} xdist workers)"
+        )

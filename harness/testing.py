@@ -13,9 +13,16 @@ Each test id reads ``provider-case-check``; the checks are the audit's own
 
 - ``test_scenario``: every bundled scenario through ``render`` and I1..I13;
 - ``test_stream_endings``: the I3 probes (an HTTP 500, an empty stream) once per provider;
-- ``test_generated``: hypothesis histories (``harness.strategies``) through one check
-  each, shrunk to a minimal failing history, kept in the example database when the
-  active profile has one (``harness-deep``; see the README for a shared database);
+- ``test_generated``: generated histories (``harness.strategies``) through the request
+  checks. By default a fixed set of ``GENERATED_EXAMPLES`` histories, the audit's own
+  (``harness.audit.generated``: seeded, no example database, no shrinking), so a declared
+  known failure fails or passes the same way on every run and a failure names the
+  smallest failing history seen. Under the ``harness-deep`` hypothesis profile
+  (``pytest --hypothesis-profile=harness-deep``) hypothesis draws fresh histories at
+  length, shrinks a failure and keeps it in the profile's example database;
+- ``test_check_coverage``: one per (provider, check): fails when no bundled scenario and
+  no generated history gives the check anything to judge, so a check never goes
+  silently vacuous (the terminal summary prints how many cases each check judged);
 - ``test_cassette``: every bundled real recording replayed through the target's parser
   (``replay``, ``replay-chunks``, ``replay-vs-reference``);
 - ``test_request_golden``: the target's request body for every scenario, a JSON golden
@@ -23,7 +30,11 @@ Each test id reads ``provider-case-check``; the checks are the audit's own
   ``pytest --snapshot-update`` (syrupy; unused goldens fail the run);
 - ``test_bundled_data``: the bundled cassettes are there and readable (no silent skip).
 
-A known failure is a ``(check, case)`` pair with a reason; it runs as a strict xfail, so
+Only (provider, case, check) triples with something to judge become tests: a check
+whose subject the case lacks (no developer message for I1, no thinking for I2, ...) is
+decided at collection (``harness.audit.invariant_checks.nothing_to_judge``), so a skip
+means something about the environment or the target (``unsupported``), never "nothing
+here". A known failure is a ``(check, case)`` pair with a reason; it runs as a strict xfail, so
 a fix shows up as a failure asking you to drop the entry. Findings of kind ``policy``
 fail only when ``fail_on`` includes it (``harness.contract.kinds``).
 """
@@ -44,8 +55,8 @@ from syrupy.location import PyTestLocation
 
 from harness.audit.checks import REPLAY_CHECKS, REQUEST_CHECKS, check_replay, check_request
 from harness.audit.corpus import CassetteCase, RequestCase, cassette_cases
-from harness.audit.generated import PARAMS, has_user_message
-from harness.audit.invariant_checks import InvariantRunner, load_runner
+from harness.audit.generated import PARAMS, generated_histories, has_user_message
+from harness.audit.invariant_checks import InvariantRunner, load_runner, nothing_to_judge
 from harness.audit.model import Outcome
 from harness.audit.run import reference_replay
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
@@ -58,9 +69,26 @@ from harness.params import CallParams
 from harness.pytest_plugin import harness_profile
 from harness.scenarios import Scenario, load_scenarios
 from harness.strategies import histories
-from harness.targets import TargetError, get_target
+from harness.targets import TargetError, TargetNotInstalled, get_target
 
-__all__ = ["Case", "TargetConformance", "TargetGoldens", "judge"]
+__all__ = [
+    "DEEP_PROFILE",
+    "GENERATED_EXAMPLES",
+    "JUDGED_PROPERTY",
+    "Case",
+    "TargetConformance",
+    "TargetGoldens",
+    "judge",
+]
+
+#: Generated histories per provider in a default run: a fixed set, the same on every run.
+GENERATED_EXAMPLES = 50
+#: The hypothesis profile (registered by the harness's pytest plugin) under which ``test_generated``
+#: draws fresh random histories at length and shrinks failures, instead of the fixed set.
+DEEP_PROFILE = "harness-deep"
+#: ``user_properties`` key each test sets to ``(provider, check)`` for every check it judged; the
+#: harness pytest plugin's terminal summary counts them (xdist carries them to the controller).
+JUDGED_PROPERTY = "harness_judged"
 
 
 @dataclass(frozen=True)
@@ -110,68 +138,69 @@ class TargetConformance:
 
     # ------------------------------------------------------------------ collection
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """``request_goldens = False`` removes the golden test (no test id that can only skip)."""
+        super().__init_subclass__(**kwargs)
+        if not cls.request_goldens:
+            setattr(cls, "test_request_golden", None)  # noqa: B010 - pytest collects no non-callable
+
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         if "harness_case" not in metafunc.fixturenames:
             return
-        plan = _plan(type(self), metafunc.config)
+        try:
+            plan = _plan(type(self), metafunc.config)
+        except TargetNotInstalled as exc:
+            metafunc.parametrize(
+                "harness_case", [pytest.param(None, marks=pytest.mark.skip(reason=str(exc)))]
+            )
+            return
         cases = plan.cases.get(metafunc.function.__name__, [])
         params = [
             pytest.param(c, id=c.id, marks=_xfail(self.known_failures.get((c.check, c.case)))) for c in cases
         ]
-        if not params:  # one skip that says why, rather than pytest's "got empty parameter set"
-            why = (
-                "request_goldens is off" if metafunc.function.__name__ == "test_request_golden" else "no case"
-            )
-            params = [pytest.param(None, id="none", marks=pytest.mark.skip(reason=why))]
         metafunc.parametrize("harness_case", params)
 
     # ------------------------------------------------------------------ tests
 
     def test_scenario(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         outcomes = _plan(type(self), request.config).scenario(harness_case.provider, harness_case.subject)
+        _judged(request, harness_case, outcomes[harness_case.check])
         judge(outcomes[harness_case.check], self.fail_on)
 
     def test_stream_endings(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         target = _plan(type(self), request.config).target
-        runner = _runner()
-        if runner.probe is None:
-            pytest.skip(runner.missing or "the stream-ending probes are unavailable")
         with offline(target.name):
-            outcome = runner.probe(harness_case.provider, target)
+            outcome = _runner().probe(harness_case.provider, target)
+        _judged(request, harness_case, outcome)
         judge(outcome, self.fail_on)
 
+    def test_check_coverage(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
+        """Some case gives the check something to judge for the provider: a check is never silently vacuous."""
+        plan = _plan(type(self), request.config)
+        key = (harness_case.provider, harness_case.check)
+        assert plan.coverage.get(key, 0) > 0, (
+            f"{harness_case.check} has nothing to judge for {harness_case.provider}: no case of this class "
+            f"applies ({plan.uncovered.get(key, 'no case')}); add a scenario that has its subject, or declare "
+            f"({harness_case.check!r}, {harness_case.case!r}) in known_failures"
+        )
+
     def test_generated(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
-        """Hypothesis histories through every request check at once (one draw serves all of them),
+        """Generated histories through every request check at once (one history serves all of them),
         except those declared known failures, which run alone as strict xfails."""
         target = _plan(type(self), request.config).target
         provider, checks, fail_on = harness_case.provider, harness_case.checks, self.fail_on
-        judged: set[str] = set()
-
-        @settings(
-            parent=harness_profile(),
-            suppress_health_check=[
-                HealthCheck.too_slow,
-                HealthCheck.data_too_large,
-                HealthCheck.filter_too_much,
-                HealthCheck.large_base_example,
-            ],
-            deadline=None,
-        )
-        @given(history=histories.filter(has_user_message), params=st.sampled_from(PARAMS))
-        def generated(history: list[HistoryEvent], params: CallParams) -> None:
-            case = RequestCase("generated", "generated", history, params)
-            outcomes = check_request(target, provider, case, _runner(), only=checks).checks
-            judged.update(c for c in checks if outcomes[c].status != "skip")
-            failed = [(c, o) for c, o in outcomes.items() if c in checks and _fatal(o, fail_on)]
-            assert not failed, "\n".join(f"{c}: {_explain(o)}" for c, o in failed)
-
-        _database_key(generated, request.node.nodeid)
-        generated()
+        if settings.get_current_profile_name() == DEEP_PROFILE:
+            judged = _hunt(target, provider, checks, fail_on, request.node.nodeid)
+        else:
+            judged = _fixed_set(target, provider, checks, fail_on)
+        for check in sorted(judged):
+            request.node.user_properties.append((JUDGED_PROPERTY, (provider, check)))
         if not judged:
             pytest.skip(f"no generated history gave {', '.join(checks)} anything to judge for {provider}")
 
     def test_cassette(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         outcomes = _plan(type(self), request.config).recording(harness_case.subject)
+        _judged(request, harness_case, outcomes[harness_case.check])
         judge(outcomes[harness_case.check], self.fail_on)
 
     def test_request_golden(
@@ -193,7 +222,10 @@ class TargetConformance:
 
     def test_bundled_data(self, request: pytest.FixtureRequest) -> None:
         """The recorded cassettes ship with the harness: missing or unreadable is a failure, never a skip."""
-        plan = _plan(type(self), request.config)
+        try:
+            plan = _plan(type(self), request.config)
+        except TargetNotInstalled as exc:
+            pytest.skip(str(exc))
         assert plan.cassettes.is_dir(), f"no bundled cassettes at {plan.cassettes}: a broken install"
         assert not plan.unreadable, "\n".join(plan.unreadable)
         assert plan.recordings, f"no recorded model call under {plan.cassettes}"
@@ -231,6 +263,67 @@ def _runner() -> InvariantRunner:
     return load_runner()
 
 
+def _judged(request: pytest.FixtureRequest, case: Case, outcome: Outcome) -> None:
+    """Note on the test's report that it judged its check (a skip judged nothing)."""
+    if outcome.status != "skip":
+        request.node.user_properties.append((JUDGED_PROPERTY, (case.provider, case.check)))
+
+
+@cache
+def _fixed_histories() -> tuple[tuple[list[HistoryEvent], CallParams], ...]:
+    """The default run's generated histories: the audit's fixed, seeded set (identical on every run)."""
+    return tuple(generated_histories(GENERATED_EXAMPLES))
+
+
+def _fixed_set(target: Target, provider: str, checks: Sequence[str], fail_on: Sequence[Kind]) -> set[str]:
+    """Every fixed history through ``checks``; fails naming the smallest failing history of each check."""
+    judged: set[str] = set()
+    smallest: dict[str, tuple[int, str, Outcome]] = {}
+    for n, (history, params) in enumerate(_fixed_histories()):
+        case = RequestCase(f"generated/{n:02d}", "generated", history, params)
+        outcomes = check_request(target, provider, case, _runner(), only=checks).checks
+        judged.update(c for c in checks if c in outcomes and outcomes[c].status != "skip")
+        for check, outcome in outcomes.items():
+            fatal = check in checks and _fatal(outcome, fail_on)
+            if fatal and (check not in smallest or case.size < smallest[check][0]):
+                smallest[check] = (case.size, case.example, outcome)
+    failed = [
+        f"{check}: {_explain(outcome)}\nsmallest failing history:\n{example}"
+        for check, (_, example, outcome) in sorted(smallest.items())
+    ]
+    assert not failed, "\n\n".join(failed)
+    return judged
+
+
+def _hunt(
+    target: Target, provider: str, checks: Sequence[str], fail_on: Sequence[Kind], nodeid: str
+) -> set[str]:
+    """The ``harness-deep`` profile: fresh hypothesis draws, shrunk, kept in the profile's database."""
+    judged: set[str] = set()
+
+    @settings(
+        parent=harness_profile(),
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+            HealthCheck.large_base_example,
+        ],
+        deadline=None,
+    )
+    @given(history=histories.filter(has_user_message), params=st.sampled_from(PARAMS))
+    def generated(history: list[HistoryEvent], params: CallParams) -> None:
+        case = RequestCase("generated", "generated", history, params)
+        outcomes = check_request(target, provider, case, _runner(), only=checks).checks
+        judged.update(c for c in checks if outcomes[c].status != "skip")
+        failed = [(c, o) for c, o in outcomes.items() if c in checks and _fatal(o, fail_on)]
+        assert not failed, "\n".join(f"{c}: {_explain(o)}" for c, o in failed)
+
+    _database_key(generated, nodeid)
+    generated()
+    return judged
+
+
 # ---------------------------------------------------------------------- what a class tests
 
 
@@ -243,6 +336,10 @@ class _Plan:
     recordings: dict[str, CassetteCase]
     cassettes: Path
     unreadable: tuple[str, ...]
+    #: (provider, check) -> how many cases (scenarios, fixed generated histories, recorded calls) it judges.
+    coverage: dict[tuple[str, str], int]
+    #: (provider, check) -> why a case had nothing for it (the guard's message when none had).
+    uncovered: dict[tuple[str, str], str]
     outcomes: dict[tuple[str, str], dict[str, Outcome]] = field(
         default_factory=dict[tuple[str, str], dict[str, Outcome]]
     )
@@ -286,17 +383,51 @@ def _resolve(given: object, chosen: str) -> Target:
         return name
     try:
         return get_target(name)
+    except TargetNotInstalled:
+        raise  # environmental: every test of the class skips with the install hint
     except TargetError as exc:
         _refuse(f"harness.testing: {exc}")
 
 
-def _generated_cases(provider: str, known_failures: Mapping[tuple[str, str], str]) -> list[Case]:
-    """One test for every check that is not a known failure, and one per known failure."""
+def _provider_of(case: str) -> str | None:
+    """The provider id a ``provider-case`` key starts with (longest match), or None."""
+    from harness.contract.providers import PROVIDERS
+
+    found = [p for p in PROVIDERS if case.startswith(f"{p}-")]
+    return max(found, key=len) if found else None
+
+
+def _generated_cases(
+    provider: str, applicable: Sequence[str], known_failures: Mapping[tuple[str, str], str]
+) -> list[Case]:
+    """One test for every applicable check that is not a known failure, and one per known failure."""
     case = f"{provider}-generated"
     alone = tuple(c for c in REQUEST_CHECKS if (c, case) in known_failures)
-    rest = tuple(c for c in REQUEST_CHECKS if c not in alone)
+    rest = tuple(c for c in applicable if c not in alone)
     together = [Case(provider, case, "", checks=rest)] if rest else []
     return together + [Case(provider, case, c, checks=(c,)) for c in alone]
+
+
+def _applicable(
+    providers: Sequence[str], histories: Mapping[str, Sequence[HistoryEvent]]
+) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], str]]:
+    """(provider, check) -> the named histories it has something to judge in, and one reason when none.
+
+    Decided at collection (``nothing_to_judge``: from the history alone), so that no test
+    is generated only to skip for want of a subject.
+    """
+    judged: dict[tuple[str, str], list[str]] = {}
+    why: dict[tuple[str, str], str] = {}
+    for provider in providers:
+        for check in REQUEST_CHECKS:
+            names = judged.setdefault((provider, check), [])
+            for name, history in histories.items():
+                reason = None if check == "render" else nothing_to_judge(check, history, provider)
+                if reason is None:
+                    names.append(name)
+                else:
+                    why.setdefault((provider, check), reason)
+    return judged, why
 
 
 def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
@@ -314,19 +445,42 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
     scenarios: list[Scenario] = [every[n] for n in names]
     root = cassettes_dir()
     calls, unreadable = cassette_cases(root, providers) if root.is_dir() else ([], [])
+    in_scenarios, why = _applicable(providers, {s.name: s.history for s in scenarios})
+    in_generated: dict[tuple[str, str], list[str]] = {}
+    if not all(in_scenarios.values()):  # only then is the fixed generated set worth drawing at collection
+        fixed = {f"generated/{n:02d}": h for n, (h, _) in enumerate(_fixed_histories())}
+        in_generated, _ = _applicable(providers, fixed)
+    coverage = {key: len(names) + len(in_generated.get(key, ())) for key, names in in_scenarios.items()}
+    for p in providers:
+        for check in REPLAY_CHECKS:
+            coverage[p, check] = sum(1 for c in calls if c.provider == p)
+            if not coverage[p, check]:
+                why[p, check] = f"no recorded {p} model call under {root}"
     cases: dict[str, list[Case]] = {
         "test_scenario": [
             Case(p, f"{p}-{s.name}", check, s.name)
             for p in providers
             for s in scenarios
             for check in REQUEST_CHECKS
+            if s.name in in_scenarios[p, check]
         ],
         "test_stream_endings": [Case(p, f"{p}-stream_endings", "I3") for p in providers],
-        "test_generated": [c for p in providers for c in _generated_cases(p, cls.known_failures)],
+        "test_generated": [
+            c
+            for p in providers
+            for c in _generated_cases(
+                p,
+                [c for c in REQUEST_CHECKS if not in_generated or in_generated[p, c]],
+                cls.known_failures,
+            )
+        ],
         "test_cassette": [
             Case(c.provider, f"{c.provider}-{c.case.removeprefix('cassette/')}", check, c.case)
             for c in calls
             for check in REPLAY_CHECKS
+        ],
+        "test_check_coverage": [
+            Case(p, f"{p}-coverage", check) for p in providers for check in (*REQUEST_CHECKS, *REPLAY_CHECKS)
         ],
         "test_request_golden": (
             [Case(p, f"{p}-{s.name}", "", s.name) for p in providers for s in scenarios]
@@ -336,10 +490,22 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
     }
     known = {(c.check, c.case) for group in cases.values() for c in group if c.check}
     known |= {(check, f"{p}-generated") for p in providers for check in REQUEST_CHECKS}
-    stale = sorted(set(cls.known_failures) - known)
+    # A key for a provider this run does not test (the target does not implement it) is not stale.
+    elsewhere = {k for k in cls.known_failures if _provider_of(k[1]) not in (None, *providers)}
+    stale = sorted(set(cls.known_failures) - known - elsewhere)
     if stale:
+        vacuous = {
+            (check, f"{p}-{s.name}"): nothing_to_judge(check, s.history, p)
+            for check, case in stale
+            for p in providers
+            for s in scenarios
+            if case == f"{p}-{s.name}"
+        }
         _refuse(
-            f"{cls.__name__}.known_failures: no test for {', '.join(f'{k!r}' for k in stale)} "
-            "(keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'))"
+            f"{cls.__name__}.known_failures: no test for "
+            + ", ".join(
+                f"{k!r}" + (f" (nothing to judge: {vacuous[k]})" if vacuous.get(k) else "") for k in stale
+            )
+            + " (keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'))"
         )
-    return _Plan(target, cases, {c.case: c for c in calls}, root, tuple(unreadable))
+    return _Plan(target, cases, {c.case: c for c in calls}, root, tuple(unreadable), coverage, {**why})

@@ -3,13 +3,16 @@
 ``test_every_committed_interaction_is_replayed`` is marked ``cassette_hygiene``, so the
 harness plugin runs it after every other test of the session and it can read what
 they replayed (see harness/record/played.py). It only judges a whole-suite run: with
-``-k``, a file or node id on the command line, or xdist, it skips and says why.
+``-k``, or a file or node id on the command line, it skips and says why. Under xdist
+(the default run, ``-n 2``) the test hands the judgement to the controller, which merges
+every worker's replays and fails the run when an interaction was never replayed.
 """
 
 from __future__ import annotations
 
 import shutil
 import textwrap
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -25,11 +28,16 @@ ROUNDTRIP = CASSETTES / "anthropic" / "llmanthropic__haiku35_parallel_tool_use_r
 
 @pytest.mark.cassette_hygiene
 def test_every_committed_interaction_is_replayed(
-    harness_play_registry: PlayRegistry, harness_partial_session: str | None
+    harness_play_registry: PlayRegistry,
+    harness_partial_session: str | None,
+    harness_defer_hygiene: Callable[[Sequence[Path], Path], bool],
 ) -> None:
+    cassettes = sorted(CASSETTES.rglob("*.y*ml"))
+    if harness_defer_hygiene(cassettes, ROOT):
+        return  # an xdist worker of a whole-suite run: the controller judges every worker's replays at the end
     if harness_partial_session:
         pytest.skip(f"cassette hygiene needs the whole suite ({harness_partial_session})")
-    missing = unplayed(sorted(CASSETTES.rglob("*.y*ml")), harness_play_registry, root=ROOT)
+    missing = unplayed(cassettes, harness_play_registry, root=ROOT)
     assert not missing, "interactions no test replays (remove them or add a test):\n" + "\n".join(missing)
 
 
@@ -103,3 +111,37 @@ def test_hygiene_fails_a_session_that_leaves_an_interaction_unplayed(pytester: p
     )
     partial = pytester.runpytest("-p", "no:cacheprovider", "-k", "hygiene")
     partial.assert_outcomes(failed=1)  # the inner test asserts a whole-suite session: -k makes it partial
+
+
+def test_hygiene_under_xdist_is_judged_by_the_controller(pytester: pytest.Pytester) -> None:
+    """Two xdist workers: the controller judges the union of their replays and fails the run on a gap."""
+    (pytester.path / "cassettes" / "anthropic").mkdir(parents=True)
+    shutil.copy(ROUNDTRIP, pytester.path / "cassettes" / "anthropic" / "two.yaml")
+    pytester.makepyfile(
+        test_a_hygiene=textwrap.dedent(
+            """
+            from pathlib import Path
+            import pytest
+
+            @pytest.mark.cassette_hygiene
+            def test_hygiene(harness_defer_hygiene):
+                assert harness_defer_hygiene(sorted(Path("cassettes").rglob("*.yaml")), Path.cwd())
+            """
+        ),
+        test_b_replay=textwrap.dedent(
+            """
+            from harness.replay import load_exchanges, replay_exchange
+            from harness.providers import get_parser
+
+            def test_replays_only_the_first_call():
+                first = load_exchanges("cassettes/anthropic/two.yaml", "anthropic")[0]
+                replay_exchange(get_parser("anthropic"), first)
+            """
+        ),
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2")
+    assert result.ret == 1, result.stdout.str()  # both tests passed: the controller's verdict fails the run
+    result.stdout.fnmatch_lines(
+        ["*judged by the controller*", "*two.yaml: interactions[[]1[]] POST*never replayed*"]
+    )
+    assert "interactions[0]" not in result.stdout.str()  # replayed in a worker, merged by the controller

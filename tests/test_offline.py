@@ -83,7 +83,9 @@ def _case() -> RequestCase:
 
 
 @pytest.mark.parametrize(
-    ("how", "host"), [("socket", f"127.0.0.1:{PORT}"), ("httpx", "api.example.invalid:443")]
+    ("how", "host"),
+    [("socket", f"127.0.0.1:{PORT}"), ("httpx", "api.example.invalid:443")],
+    ids=["socket-loopback", "httpx"],  # the port differs per process: xdist workers must collect the same ids
 )
 @pytest.mark.parametrize("swallow", [False, True])
 def test_an_audit_fails_the_render_in_one_line_naming_host_and_target(

@@ -18,7 +18,7 @@ from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.targets import Target
 from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.worker_target_support import load_or_skip, render_without_library
+from tests.worker_target_support import load_or_skip, or_one_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 CASSETTES = cassette_cases()
@@ -34,7 +34,7 @@ def test_missing_klaude_code_is_one_line_naming_the_extra(tmp_path: Path) -> Non
     assert len(lines) == 1 and "uv sync --extra klaude" in lines[0], lines
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", or_one_skip("klaude-code", PROVIDERS))
 def test_every_scenario_renders(klaude: Target, provider: str) -> None:
     raised: set[str] = set()
     for name, scenario in SCENARIOS.items():  # determinism is the audit's I10
@@ -55,7 +55,9 @@ def test_every_scenario_renders(klaude: Target, provider: str) -> None:
 KLAUDE_RAISES = {"gemini": {"regression_system_only_history"}}
 
 
-@pytest.mark.parametrize("case", CASSETTES, ids=[case_id(c) for c in CASSETTES])
+@pytest.mark.parametrize(
+    "case", or_one_skip("klaude-code", [pytest.param(c, id=case_id(c)) for c in CASSETTES])
+)
 def test_every_cassette_replays(klaude: Target, case: tuple[str, Path]) -> None:
     provider, path = case
     for exchange in model_calls(provider, path):

@@ -18,7 +18,7 @@ from harness.model import ToolCallPart
 from harness.scenarios import load_scenarios
 from harness.targets import Target
 from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.worker_target_support import load_or_skip, render_without_library
+from tests.worker_target_support import load_or_skip, or_one_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 CASSETTES = cassette_cases()
@@ -50,8 +50,9 @@ def test_version_and_providers(pydantic_ai: Target) -> None:
     assert pydantic_ai.lacks == frozenset({"warnings"})
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize("name", PICKED)
+@pytest.mark.parametrize(
+    ("provider", "name"), or_one_skip("pydantic-ai", [(p, n) for n in PICKED for p in PROVIDERS], width=2)
+)
 def test_scenarios_render_through_pydantic_ais_model(pydantic_ai: Target, provider: str, name: str) -> None:
     scenario = SCENARIOS[name]
     rendered = pydantic_ai.render(provider, scenario.history, scenario.params)
@@ -71,7 +72,9 @@ def test_an_unsupported_provider_is_not_implemented(pydantic_ai: Target) -> None
         pydantic_ai.render("bedrock", scenario.history, scenario.params)
 
 
-@pytest.mark.parametrize("case", CASSETTES, ids=[case_id(c) for c in CASSETTES])
+@pytest.mark.parametrize(
+    "case", or_one_skip("pydantic-ai", [pytest.param(c, id=case_id(c)) for c in CASSETTES])
+)
 def test_every_cassette_replays(pydantic_ai: Target, case: tuple[str, Path]) -> None:
     provider, path = case
     for exchange in model_calls(provider, path):

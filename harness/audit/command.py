@@ -62,6 +62,7 @@ def audit(
     """
     from harness.audit.baseline import BaselineError, compare, load_baseline
     from harness.audit.corpus import CASSETTES
+    from harness.audit.invariant_checks import JudgeUnavailable
     from harness.audit.reports import print_report, write_reports
     from harness.audit.reports.files import form_names
     from harness.audit.run import run_audit
@@ -108,6 +109,8 @@ def audit(
             )
     except TargetError as exc:
         fail(f"--target: {exc}")
+    except JudgeUnavailable as exc:
+        fail(str(exc))
     comparison = compare(result, before, fatal)
     try:
         written = write_reports(result, comparison, out)  # before printing: a closed pipe must not lose them

@@ -1,12 +1,13 @@
-"""The invariants I1..I13 as audit checks, from ``harness.invariants`` when it is importable.
+"""The invariants I1..I13 as audit checks, from ``harness.invariants``.
 
 Only violations attributed to a provider count against the target; a violation of the
 history itself (provider None, e.g. a generated assistant message without usage) makes
 that check skip for the case, since the input, not the target, broke the rule.
 
-Without it, I10 (determinism) and I12 (schema oracles) fall back to the audit's own
-minimal versions and the other invariants are skipped with a note, so the matrix keeps
-the same columns either way.
+A judge that cannot be imported is an error (``JudgeUnavailable``, naming the cause),
+never a run that quietly judges less: an earlier fallback kept two checks and skipped
+the other eleven, so a broken ``harness/invariants/developer.py`` gave an all-green suite
+(issue 22).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
-from harness.contract.rendered import Rendered, canonical_json
+from harness.contract.rendered import Rendered
 from harness.contract.target import Target, TargetRefusal
 from harness.model import (
     AssistantMessage,
@@ -28,13 +29,12 @@ from harness.model import (
     ToolCallPart,
     ToolResultMessage,
 )
-from harness.oracles import validate
 from harness.params import CallParams
 
 if TYPE_CHECKING:
     from harness.invariants import Invariant, Violation
 
-__all__ = ["INVARIANT_IDS", "InvariantRunner", "load_runner"]
+__all__ = ["INVARIANT_IDS", "InvariantRunner", "JudgeUnavailable", "load_runner", "nothing_to_judge"]
 
 INVARIANT_IDS: tuple[str, ...] = tuple(f"I{n}" for n in range(1, 14))
 #: Checks whose verdict on the target rests on the target's parser reading emitted streams.
@@ -44,23 +44,8 @@ PROBE_CASE = "probe/stream-endings"
 Check = Callable[[Sequence[HistoryEvent], CallParams, str, Target, Rendered], Outcome]
 
 
-def _fallback_determinism(
-    history: Sequence[HistoryEvent], params: CallParams, provider: str, target: Target, first: Rendered
-) -> Outcome:
-    second = target.render(provider, list(history), params)
-    if canonical_json(first.body) != canonical_json(second.body):
-        return Outcome.fail("two renders of the same history differ")
-    if first.warnings != second.warnings:
-        return Outcome.fail("two renders of the same history warn differently")
-    return Outcome.ok()
-
-
-def _fallback_schema(
-    history: Sequence[HistoryEvent], params: CallParams, provider: str, target: Target, first: Rendered
-) -> Outcome:
-    del history, params, target
-    report = validate(provider, first.body)
-    return Outcome.fail(*(str(e) for e in report.errors)) if report.errors else Outcome.ok()
+class JudgeUnavailable(RuntimeError):
+    """The invariant registry (a judge) failed to import; ``str()`` is one line with the cause."""
 
 
 @dataclass
@@ -68,9 +53,8 @@ class InvariantRunner:
     """Runs every invariant for one (history, params, provider) and maps violations to outcomes."""
 
     checks: dict[str, Check]
-    missing: str | None = None
-    #: I3's history-independent probes (HTTP 500, empty body) for one provider, when available.
-    probe: Callable[[str, Target], Outcome] | None = None
+    #: I3's history-independent probes (HTTP 500, empty body) for one provider.
+    probe: Callable[[str, Target], Outcome]
 
     def run(
         self,
@@ -97,9 +81,7 @@ class InvariantRunner:
         target: Target,
         first: Rendered,
     ) -> Outcome:
-        check = self.checks.get(inv_id)
-        if check is None:
-            return Outcome.skip(self.missing or f"{inv_id} is not registered")
+        check = self.checks[inv_id]
         try:
             return check(history, params, provider, target, first)
         except NotImplementedError as exc:
@@ -182,6 +164,39 @@ def _vacuous(check: str, history: Sequence[HistoryEvent], provider: str, skips: 
     return None
 
 
+def nothing_to_judge(check: str, history: Sequence[HistoryEvent], provider: str) -> str | None:
+    """Why ``check`` can judge no target on this history for ``provider``, decided from the history alone.
+
+    The target-independent part of what makes a check skip at run time: its subject is
+    absent, the history itself breaks I3, or no assistant message has a stream form in the
+    provider's emitted SSE (the emitters are the harness's own). ``harness.testing``
+    generates no test for such a (provider, case, check), so no test id is vacuous; what
+    only a run can tell (a target's NotImplementedError, a missing SDK oracle) still skips.
+    """
+    absent = _absent(check, history)
+    if absent is not None:
+        return absent
+    if check == "I3" and _history_breaks_i3(history):
+        return "the history itself breaks I3, so it cannot judge the target"
+    if check not in STREAM_CHECKS:
+        return None
+    from harness.invariants.streams import stream_skip_reason
+
+    assistants = [e for e in history if isinstance(e, AssistantMessage)]
+    if not assistants:
+        return "no assistant message in the history to stream"
+    reasons = [stream_skip_reason(provider, message) for message in assistants]
+    if all(reasons):
+        return f"no assistant message has a {provider} stream form ({reasons[0]})"
+    return None
+
+
+def _history_breaks_i3(history: Sequence[HistoryEvent]) -> bool:
+    from harness.invariants.assistant import history_violations
+
+    return bool(history_violations(history))
+
+
 def _probe(provider: str, target: Target) -> Outcome:
     from harness.invariants import CheckContext, get_invariant
 
@@ -190,10 +205,15 @@ def _probe(provider: str, target: Target) -> Outcome:
 
 
 def load_runner() -> InvariantRunner:
-    """The registry's invariants, or the fallbacks with the reason the registry is unavailable."""
+    """The registry's invariants; JudgeUnavailable (with the cause chained) when the registry cannot load."""
     try:
         from harness.invariants import INVARIANTS
-    except Exception as exc:  # the registry is optional: its absence must not stop an audit
-        reason = f"harness.invariants unavailable ({type(exc).__name__}: {exc})"
-        return InvariantRunner({"I10": _fallback_determinism, "I12": _fallback_schema}, missing=reason)
-    return InvariantRunner({inv.id: _registry_check(inv) for inv in INVARIANTS}, probe=_probe)
+    except Exception as exc:
+        raise JudgeUnavailable(
+            f"harness.invariants failed to import, so no invariant can judge: {type(exc).__name__}: {exc}"
+        ) from exc
+    checks = {inv.id: _registry_check(inv) for inv in INVARIANTS}
+    unregistered = [inv_id for inv_id in INVARIANT_IDS if inv_id not in checks]
+    if unregistered:
+        raise JudgeUnavailable(f"harness.invariants registers no check for {', '.join(unregistered)}")
+    return InvariantRunner(checks, probe=_probe)

@@ -46,7 +46,7 @@ def run_audit(
     """
     chosen = list(providers if providers is not None else target.providers())
     runner = load_runner()
-    notes = [runner.missing] if runner.missing else []
+    notes: list[str] = []
     records: list[Record] = []
     cases = request_cases(generated_histories(examples), model)
     done, total = 0, len(cases) * len(chosen)
@@ -57,11 +57,11 @@ def run_audit(
             records.append(check_request(target, provider, case, runner))
             done += 1
             advance(done, total)
-        if runner.probe is not None:  # history-independent: once per provider, not once per case
-            probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": runner.probe(provider, target)})
-            if probe.failed:
-                probe.example = "an HTTP 500 response and an empty 200 stream, replayed by the target"
-            records.append(probe)
+        # history-independent: once per provider, not once per case
+        probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": runner.probe(provider, target)})
+        if probe.failed:
+            probe.example = "an HTTP 500 response and an empty 200 stream, replayed by the target"
+        records.append(probe)
     checks = list(REQUEST_CHECKS)
     unreadable: list[str] = []
     if cassettes is not None and cassettes.is_dir():

@@ -16,7 +16,7 @@ from harness.contract.results import CallResult
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
-__all__ = ["CHANNELS", "Target", "TargetError", "TargetRefusal", "refusal_kind"]
+__all__ = ["CHANNELS", "Target", "TargetError", "TargetNotInstalled", "TargetRefusal", "refusal_kind"]
 
 #: What a target may declare it lacks: ``warnings`` (no way to say a part was dropped or changed).
 CHANNELS: frozenset[str] = frozenset({"warnings"})
@@ -24,6 +24,14 @@ CHANNELS: frozenset[str] = frozenset({"warnings"})
 
 class TargetError(ValueError):
     """A target that cannot be found or loaded; ``str()`` is one line for the CLI."""
+
+
+class TargetNotInstalled(TargetError):
+    """A target whose package (or environment) is not installed; ``str()`` is the one-line install hint.
+
+    The only load failure a test suite may skip on: anything else (a NameError in the
+    bridge, a missing module of its own package) is a broken target and errors.
+    """
 
 
 class TargetRefusal(Exception):

@@ -14,26 +14,29 @@ invented data: ``degrade`` (``harness.contract.usage``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
 from harness.contract.usage import invented_usage
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.streams import emit_for, replay_bytes, sse_exchange, stream_exchange
-from harness.model import AssistantMessage, ToolCallPart
+from harness.model import AssistantMessage, HistoryEvent, ToolCallPart
 
-__all__ = ["check_one_assistant_per_call"]
+__all__ = ["check_one_assistant_per_call", "history_violations"]
 
 ID = "I3"
 
 
 def check_one_assistant_per_call(ctx: CheckContext) -> list[Violation]:
-    return _history(ctx) + _streams(ctx)
+    return history_violations(ctx.history) + _streams(ctx)
 
 
-def _history(ctx: CheckContext) -> list[Violation]:
+def history_violations(history: Sequence[HistoryEvent]) -> list[Violation]:
+    """The history side of I3 (no target involved): what the history itself breaks, provider None."""
     out: list[Violation] = []
     seen: dict[str, int] = {}
-    for index, event in enumerate(ctx.history):
+    for index, event in enumerate(history):
         if not isinstance(event, AssistantMessage):
             continue
         missing = [name for name in ("usage", "stop_reason") if getattr(event, name) is None]

@@ -26,6 +26,7 @@ __all__ = [
     "response_id_for",
     "sse_exchange",
     "stream_exchange",
+    "stream_skip_reason",
 ]
 
 #: The response id given to streams of messages that have none.
@@ -97,6 +98,26 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
             ctx.stream_skips[index] = reason
     ctx.streams[index] = body
     return body
+
+
+def stream_skip_reason(provider: str, message: AssistantMessage) -> str | None:
+    """Why ``provider``'s stream cannot carry ``message`` (nor its projection), or None when it can.
+
+    What ``emit_for`` decides, without a context or a target: the emitters are the harness's
+    own, so whether a message has a stream form is known before any target runs (collection).
+    """
+    module = _emit_module()
+    emit = emitter()
+    if module is None or emit is None:
+        return "harness.emit is not importable (no emitters installed)"
+    carried, reason = _carried(module, provider, message)
+    if carried is None:
+        return reason
+    try:
+        emit(provider, carried, response_id=response_id_for(carried))
+    except (NotImplementedError, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def _stream_model(module: ModuleType, provider: str, message: AssistantMessage) -> str:

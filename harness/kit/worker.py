@@ -29,7 +29,7 @@ from typing import IO, Any, cast
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult
-from harness.contract.target import TargetError, TargetRefusal
+from harness.contract.target import TargetError, TargetNotInstalled, TargetRefusal
 from harness.kit import protocol
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -162,7 +162,7 @@ class WorkerTarget:
         """
         python = find_python(python_env_var, module, venv)
         if python is None:
-            raise TargetError(install_hint)
+            raise TargetNotInstalled(install_hint)
         return cls(
             name, ref, python, install_hint=install_hint, lacks=lacks, hidden_env_prefixes=hidden_env_prefixes
         )
@@ -178,7 +178,7 @@ class WorkerTarget:
         if kind == "unsupported":
             raise NotImplementedError(str(reply.get("error")))
         if kind == "missing":
-            raise TargetError(f"{self._hint} ({reply.get('error')})")
+            raise TargetNotInstalled(f"{self._hint} ({reply.get('error')})")
         if kind == "refused":
             cited = reply.get("provider_error")
             raise TargetRefusal(str(reply.get("error")), provider_error=None if cited is None else str(cited))

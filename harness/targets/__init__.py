@@ -13,9 +13,17 @@ from __future__ import annotations
 from functools import cache
 from importlib.metadata import entry_points
 
-from harness.contract.target import CHANNELS, Target, TargetError
+from harness.contract.target import CHANNELS, Target, TargetError, TargetNotInstalled
 
-__all__ = ["CHANNELS", "ENTRY_POINT_GROUP", "Target", "TargetError", "available_targets", "get_target"]
+__all__ = [
+    "CHANNELS",
+    "ENTRY_POINT_GROUP",
+    "Target",
+    "TargetError",
+    "TargetNotInstalled",
+    "available_targets",
+    "get_target",
+]
 
 ENTRY_POINT_GROUP = "harness.targets"
 
@@ -35,10 +43,28 @@ def get_target(name: str) -> Target:
     (ep,) = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     try:
         target = ep.load()
-    except Exception as exc:  # a broken third-party bridge must not crash the CLI with a traceback
+    except TargetNotInstalled:
+        raise
+    except ModuleNotFoundError as exc:
+        if _not_installed(exc, ep.module):
+            raise TargetNotInstalled(
+                f"target '{name}' needs {exc.name!r}, which is not installed: install it beside the harness "
+                f"(e.g. `pip install {str(exc.name).split('.')[0]}`)"
+            ) from None
         raise TargetError(
             f"target '{name}' failed to load ({ep.value}): {type(exc).__name__}: {exc}"
-        ) from None
+        ) from exc
+    except Exception as exc:  # a broken bridge: one line for the CLI, the cause chained for tests
+        raise TargetError(
+            f"target '{name}' failed to load ({ep.value}): {type(exc).__name__}: {exc}"
+        ) from exc
     if not isinstance(target, Target):
         raise TargetError(f"target '{name}' ({ep.value}) does not implement the Target protocol")
     return target
+
+
+def _not_installed(exc: ModuleNotFoundError, module: str) -> bool:
+    """Whether the missing module is a third-party package the bridge needs (not installed), rather
+    than a module of the bridge's own package or of the harness (a broken install: an error)."""
+    missing = (exc.name or "").split(".")[0]
+    return bool(missing) and missing not in {module.split(".")[0], "harness"}
