@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from harness.goldens import GoldenJSON
+from harness.testing.goldens import GoldenJSON
 
 
 @pytest.fixture

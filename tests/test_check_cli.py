@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import harness.cli
-from harness.cli import app
+import harness.cli.main
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.invariants import INVARIANTS
 from harness.model import DeveloperMessage, HistoryEvent
@@ -96,7 +96,7 @@ def test_a_broken_target_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyP
             return REFERENCE
         raise TargetError(f"unknown target '{name}'")
 
-    monkeypatch.setattr(harness.cli, "get_target", fake_get_target)
+    monkeypatch.setattr(harness.cli.main, "get_target", fake_get_target)
     history, params = _write(tmp_path, "developer_after_user")
     args = ["check", str(history), "--params", str(params), "--target", "mutant", "--provider", "anthropic"]
     result = runner.invoke(app, args)

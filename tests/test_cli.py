@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.scenarios import get_scenario, load_scenarios
 
@@ -116,7 +116,7 @@ def test_replay_missing_and_broken_files_exit_2(tmp_path: Path) -> None:
 def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from collections.abc import Sequence
 
-    import harness.cli as cli
+    import harness.cli.main as cli
     from harness.contract.rendered import Rendered
     from harness.model import HistoryEvent
     from harness.params import CallParams
@@ -144,7 +144,7 @@ def test_conformance_fits_80_columns_and_names_its_target() -> None:
 
     from rich.console import Console
 
-    from harness.conformance import print_summary, run_conformance
+    from harness.cli.conformance import print_summary, run_conformance
 
     summary = run_conformance(["openai-responses", "anthropic"])
     console = Console(file=io.StringIO(), width=80, color_system=None)

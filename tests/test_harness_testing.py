@@ -78,7 +78,7 @@ def test_a_missing_sdk_makes_i12_skip_with_the_reason_never_pass(monkeypatch: py
 def test_policy_findings_fail_only_when_opted_in() -> None:
     from harness.audit.model import Outcome
     from harness.contract.kinds import KINDS
-    from harness.testing import judge
+    from harness.testing.suite import judge
 
     policy = Outcome.failures([("policy", "stop_reason: stop vs tool_use")])
     judge(policy, ("reject", "degrade"))  # the default: a design difference is not a failure

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import HistoryError, loads_history
 from harness.inputs import InputError, Limits, gunzip, load_yaml, loads_json, read_bytes
 from harness.record.scan import scan_paths
@@ -286,7 +286,7 @@ def test_big_gzip_bomb_is_capped(tmp_path: Path) -> None:
 
 
 def test_scrubber_opens_gzip_bodies_and_stores_them_decompressed() -> None:
-    from harness.scrub import scrub_interaction
+    from harness.record.scrub import scrub_interaction
 
     key = "gh" + "p_" + "c" * 36
     interaction: dict[str, Any] = {

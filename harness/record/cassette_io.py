@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness.cassette_format import dump_cassette
+from harness.providers.replay import Exchange
+from harness.record.cassette_format import dump_cassette
 from harness.record.client import HttpResponse
 from harness.record.endpoints import HttpRequest
-from harness.replay import Exchange
-from harness.scrub import scrub_interaction
+from harness.record.scrub import scrub_interaction
 
 __all__ = [
     "UnsafeCassetteError",

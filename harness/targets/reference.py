@@ -8,7 +8,7 @@ from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.providers import PROVIDERS, get_adapter
-from harness.replay import Exchange, parser_for, replay_exchange
+from harness.providers.replay import Exchange, parser_for, replay_exchange
 from harness.stream.base import CallResult
 
 __all__ = ["TARGET", "ReferenceTarget"]

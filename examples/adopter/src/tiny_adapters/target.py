@@ -26,7 +26,7 @@ class TinyTarget:
 
         A project with its own stream parser calls it here, and the cassette tests judge it.
         """
-        from harness.replay import parser_for, replay_exchange
+        from harness.providers.replay import parser_for, replay_exchange
 
         return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
 

@@ -8,7 +8,7 @@ intended adapter change and its golden impact). A request whose only differences
 
 from __future__ import annotations
 
-from harness.import_allowlist import Pending
+from harness.importcheck.allowlist import Pending
 
 __all__ = ["PENDING"]
 

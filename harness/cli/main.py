@@ -12,17 +12,17 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import orjson
 import typer
 
-from harness import cli_style
+from harness.cli import style as cli_style
+from harness.cli.params_io import load_params
 from harness.codec import HistoryError, dumps_history, load_history
 from harness.contract.rendered import canonical_json
 from harness.inputs import InputError
 from harness.params import CallParams
-from harness.params_io import load_params
 from harness.providers import PROVIDERS
 from harness.targets import Target, TargetError, get_target
 
 if TYPE_CHECKING:
-    from harness.replay import Exchange
+    from harness.providers.replay import Exchange
     from harness.stream.base import CallResult
 
 cli_style.install()
@@ -123,7 +123,7 @@ def replay(
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
-    from harness.replay import ReplayInputError, replay_file, result_to_json
+    from harness.providers.replay import ReplayInputError, replay_file, result_to_json
 
     if provider is not None:
         _check_provider(provider)
@@ -197,7 +197,7 @@ def conformance(
 
     Needs no keys and no network. Exits 1 when any request fails an oracle.
     """
-    from harness.conformance import print_summary, run_conformance
+    from harness.cli.conformance import print_summary, run_conformance
     from harness.progress import progress_bar
 
     chosen = _load_target(target)
@@ -310,7 +310,7 @@ from harness.audit.command import audit as audit_command  # noqa: E402  (see har
 @functools.wraps(audit_command)
 def _audit(*args: Any, **kwargs: Any) -> None:
     """Bad input met while loading (a hostile cassette) is one line and exit 2, never a traceback."""
-    from harness.replay import ReplayInputError
+    from harness.providers.replay import ReplayInputError
 
     try:
         audit_command(*args, **kwargs)
@@ -330,7 +330,7 @@ from harness.traffic.audit_command import audit_traffic_command  # noqa: E402
 app.command(name="audit-traffic")(audit_traffic_command)
 
 
-from harness.import_request_command import import_request_command  # noqa: E402
+from harness.cli.import_request import import_request_command  # noqa: E402
 
 app.command(name="import-request")(import_request_command)
 
@@ -346,11 +346,11 @@ def import_check(
     """Import every accepted recorded request, render it with the reference adapter, and diff the two.
 
     Per provider: imported, fully represented, identical, different within the documented
-    allowlist (harness/import_allowlist.py), open (an adapter change decided in
+    allowlist (harness/importcheck/allowlist.py), open (an adapter change decided in
     docs/import-check-decisions.md), different beyond the allowlist (with the paths).
     Exit 1 when any request differs beyond the allowlist.
     """
-    from harness.import_check import check_traffic, render_json, render_markdown, render_text
+    from harness.importcheck.check import check_traffic, render_json, render_markdown, render_text
     from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
 

@@ -11,7 +11,7 @@ of the history *including response N*, and the API answered it with HTTP 200. So
     ours_N+1   = our input adapter on history_N + [reply_N] + appended,
                  with the params read from request N+1
 
-and ``diff_json(request N+1, ours_N+1)`` (``harness.jsondiff``) must be empty except for the differences in
+and ``diff_json(request N+1, ours_N+1)`` (``harness.loop.jsondiff``) must be empty except for the differences in
 ``ALLOWLIST``: each names one provider, one JSON path pattern, the kind of difference
 and, almost always, a predicate on the two values, with the reason it is harmless.
 Content (text, tool ids, arguments, signatures, tool result text, order of messages and
@@ -34,7 +34,7 @@ from typing import Any, cast
 from harness.contract.rendered import RenderWarning
 from harness.importer.conversation import import_conversation
 from harness.importer.gemini import camel
-from harness.jsondiff import (
+from harness.loop.jsondiff import (
     DiffContext,
     JsonAllowance,
     JsonDifference,
@@ -51,7 +51,7 @@ from harness.model import (
     ToolResultMessage,
 )
 from harness.providers import get_adapter, get_parser
-from harness.replay import Exchange, load_exchanges, replay_exchange
+from harness.providers.replay import Exchange, load_exchanges, replay_exchange
 
 __all__ = ["ALLOWLIST", "LoopReport", "close_loop", "close_pair", "reproduce_request"]
 
@@ -62,7 +62,7 @@ def _obj(value: Any) -> Json:
     return cast(Json, value) if isinstance(value, dict) else {}
 
 
-# ================================================================ the allowlist (harness.jsondiff)
+# ================================================================ the allowlist (harness.loop.jsondiff)
 
 
 def _b64_bytes(text: str) -> bytes | None:

@@ -11,7 +11,7 @@ from typing import Any, cast
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from harness.inputs import InputError, gunzip
-from harness.secrets import _COMPILED, ACCOUNT_ID_PATTERN, find_secrets, redact  # pyright: ignore[reportPrivateUsage]
+from harness.record.secrets import _COMPILED, ACCOUNT_ID_PATTERN, find_secrets, redact  # pyright: ignore[reportPrivateUsage]
 
 __all__ = [
     "ACCOUNT_ID_PATTERN",
@@ -55,7 +55,7 @@ SECRET_HEADERS = frozenset(
     }
 )
 
-#: The shared detector's patterns (harness/secrets.py): kept under the old name for importers.
+#: The shared detector's patterns (harness/record/secrets.py): kept under the old name for importers.
 KEY_PATTERN = re.compile("|".join(f"(?:{p.pattern})" for _, _, p in _COMPILED))
 #: Query parameters whose value is a credential or a signature whatever it looks like.
 SIGNATURE_QUERY_PARAMETERS = frozenset(

@@ -51,12 +51,12 @@ from harness.audit.run import reference_replay
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.contract.target import Target
 from harness.data_paths import cassettes_dir
-from harness.goldens import GoldenJSON
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.scenarios import Scenario, load_scenarios
 from harness.strategies import histories
 from harness.targets import TargetError, get_target
+from harness.testing.goldens import GoldenJSON
 
 __all__ = ["Case", "TargetConformance", "TargetGoldens", "judge"]
 

@@ -3,7 +3,7 @@
 Every entry carries five facts: ``id``, ``provider``, where (a JSON path glob and the
 difference kind), why (``reason``) and ``evidence`` (an accepted recorded request showing
 each form, as ``cassette#index``, or the provider's docs). ``ALLOWLIST`` entries are two
-valid renderings of one canonical request; ``Pending`` entries (harness/import_pending.py)
+valid renderings of one canonical request; ``Pending`` entries (harness/importcheck/pending.py)
 are differences decided as our adapter's to fix (docs/import-check-decisions.md),
 reported as open, never allowed.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast, overload
 
-from harness import import_shapes as shapes
-from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
+from harness.importcheck import shapes
 from harness.importer.gemini import camel
-from harness.jsondiff import (
+from harness.loop.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
+from harness.loop.jsondiff import (
     Accepts,
     DiffContext,
     DiffKind,
@@ -140,8 +140,10 @@ def allowance(
 
 
 def entries() -> tuple[JsonAllowance, ...]:
-    """``ALLOWLIST`` then the open entries (``harness.import_pending.PENDING``), read at each call."""
-    from harness import import_pending  # the open entries sit beside these, in their own module
+    """``ALLOWLIST`` then the open entries (``harness.importcheck.pending.PENDING``), read at each call."""
+    from harness.importcheck import (
+        pending as import_pending,  # the open entries sit beside these, in their own module
+    )
 
     return (*ALLOWLIST, *import_pending.PENDING)
 
