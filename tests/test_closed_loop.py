@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from harness.importer.conversation import import_conversation
-from harness.loop.closed_loop import ALLOWLIST, close_loop, close_pair, reproduce_request
+from harness.loop.allowlist import ALLOWLIST
+from harness.loop.closed_loop import close_loop, close_pair, reproduce_request
 from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.model import AssistantMessage, ThinkingSignaturePart, ToolCallPart, ToolResultMessage
 from harness.providers import PROVIDERS, get_adapter, get_parser

@@ -18,7 +18,7 @@ from harness.contract.accepted import Accepted
 from harness.contract.providers import PROVIDERS
 from harness.crosscheck import DIFFERENCES
 from harness.importcheck.check import ALLOWLIST as IMPORT_ALLOWLIST
-from harness.loop.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
+from harness.loop.allowlist import ALLOWLIST as LOOP_ALLOWLIST
 from harness.loop.jsondiff import JsonAllowance
 from harness.oracles.allowances import ALLOWANCES, OracleAllowance
 
@@ -45,7 +45,7 @@ SOURCES: tuple[Source, ...] = (
     ),
     Source(
         "closed loop",
-        "harness/loop/closed_loop.py",
+        "harness/loop/allowlist.py",
         "a difference between a recorded request N+1 and ours rebuilt from response N; `where` is a "
         "JSON path glob. tests/test_closed_loop.py fails on an entry no recorded round trip needs",
         LOOP_ALLOWLIST,

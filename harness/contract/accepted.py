@@ -2,7 +2,7 @@
 
 Four lists accept a difference instead of reporting it: the oracles' allowances
 (``harness.oracles.allowances``), the closed loop's and import-check's JSON allowlists
-(``harness.loop.closed_loop``, ``harness.importcheck.check``) and the stream oracle's deliberate
+(``harness.loop.allowlist``, ``harness.importcheck.allowlist``) and the stream oracle's deliberate
 differences (``harness.crosscheck``). Each entry is an ``Accepted`` (its list adds the
 matcher it needs as extra fields), so ``docs/accepted.md`` lists them all in one place,
 by provider (``python -m tools.accepted_docs``).

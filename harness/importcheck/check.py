@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.importcheck import shapes
-from harness.importcheck.allowlist import ALLOWLIST, Pending, entries, evidence_of
-from harness.importcheck.pending import PENDING
+from harness.importcheck.allowlist import ALLOWLIST, PENDING, Pending, entries, evidence_of
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.targets import get_target
