@@ -95,6 +95,20 @@ _EXPORTS: dict[str, str] = {
 }
 #: Submodules that are part of the public surface (``harness.kit``: the target kit, docs/writing-a-target.md).
 _MODULES = ("kit", "strategies")
+#: The declared surface for adopters, in one place: module -> the names an adopter's code may
+#: import from it (``None``: the module's own ``__all__``). Everything else is internal and may
+#: move (tests/test_public_api.py holds ``examples/`` to this). ``harness.testing`` is the suite
+#: to subclass; ``harness.providers.replay`` lets a target without a stream parser of its own
+#: replay with the reference one (examples/adopter).
+_SURFACE: dict[str, tuple[str, ...] | None] = {
+    "harness": None,
+    "harness.kit": None,
+    "harness.strategies": None,
+    "harness.invariants": None,
+    "harness.targets": None,
+    "harness.testing": ("TargetConformance",),
+    "harness.providers.replay": ("parser_for", "replay_exchange"),
+}
 
 __all__ = [
     "INVARIANTS",
