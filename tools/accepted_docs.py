@@ -2,7 +2,7 @@
 
     uv run python -m tools.accepted_docs > docs/accepted.md
 
-Four lists accept a difference instead of reporting it, each entry an ``Accepted``
+The four lists of the registry (``harness.accepted``), each entry an ``Accepted``
 (``harness.contract.accepted``); a reviewer reads them all here. ``tests/test_accepted_docs.py``
 fails when the committed file differs from what this prints, or when a new kind of
 ``Accepted`` appears that this page does not list.
@@ -11,60 +11,18 @@ fails when the committed file differs from what this prints, or when a new kind 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
 
+from harness.accepted import REGISTRY, AcceptedList
 from harness.contract.accepted import Accepted
 from harness.contract.providers import PROVIDERS
-from harness.crosscheck import DIFFERENCES
-from harness.importcheck.check import ALLOWLIST as IMPORT_ALLOWLIST
-from harness.loop.allowlist import ALLOWLIST as LOOP_ALLOWLIST
 from harness.loop.jsondiff import JsonAllowance
-from harness.oracles.allowances import ALLOWANCES, OracleAllowance
+from harness.oracles.allowances import OracleAllowance
 
-__all__ = ["SOURCES", "Source", "render"]
-
-
-@dataclass(frozen=True)
-class Source:
-    """One list of accepted differences: its name, its home, and what its entries accept."""
-
-    name: str
-    module: str
-    accepts: str
-    entries: Sequence[Accepted]
+__all__ = ["SOURCES", "render"]
 
 
-SOURCES: tuple[Source, ...] = (
-    Source(
-        "oracle",
-        "harness/oracles/allowances.py",
-        "an error of the schema (`spec`) or SDK (`sdk`) request oracle on a body; `where` is a regex "
-        "over the body path. Recorded evidence is re-checked by tests/test_calibration.py",
-        ALLOWANCES,
-    ),
-    Source(
-        "closed loop",
-        "harness/loop/allowlist.py",
-        "a difference between a recorded request N+1 and ours rebuilt from response N; `where` is a "
-        "JSON path glob. tests/test_closed_loop.py fails on an entry no recorded round trip needs",
-        LOOP_ALLOWLIST,
-    ),
-    Source(
-        "import check",
-        "harness/importcheck/allowlist.py",
-        "a difference between a recorded request and the reference render of its import; `where` is "
-        "a JSON path glob (it reuses the closed-loop entries that hold for a single request)",
-        IMPORT_ALLOWLIST,
-    ),
-    Source(
-        "stream oracle",
-        "harness/crosscheck/differences.py",
-        "a difference between an official SDK's accumulation of a stream and our parser's; `where` "
-        "says what differs. tests/test_crosscheck.py fails on an entry no case needs",
-        DIFFERENCES,
-    ),
-)
+#: The lists, in page order: the registry itself (``harness.accepted``).
+SOURCES: tuple[AcceptedList, ...] = REGISTRY
 
 
 def _matcher(entry: Accepted) -> list[str]:
@@ -92,7 +50,7 @@ def _place(entry: Accepted) -> str:
     return f"`{entry.where}`" if entry.where else "the body itself (empty path)"
 
 
-def _label(source: Source, entry: Accepted) -> str:
+def _label(source: AcceptedList, entry: Accepted) -> str:
     return f"{source.name}: {entry.oracle}" if isinstance(entry, OracleAllowance) else source.name
 
 
