@@ -105,7 +105,7 @@ def test_examples_are_checked_at_all() -> None:
         "from harness.providers.replay import load_exchanges",
         "def f():\n    from harness.testing.suite import judge",
         "import harness.mapping.prepare",
-        "from harness.testing import judge",
+        "from harness.testing.goldens import GoldenJSON",
         "from harness.kit import not_a_kit_name",
     ],
 )
