@@ -4,12 +4,19 @@ Run from the checkout's root, as often as you like:
 
     python tools/relayout.py            # move what is still at an old path, rewrite stale names
     python tools/relayout.py --check    # change nothing; exit 1 and list what would change
+    python tools/relayout.py --resolve ours   # in a conflicted merge: see below
 
 Why a script and not a one-off commit: branches written against the old layout keep
 arriving. After merging one, run this again: a file still at its old path is moved with
 ``git mv`` (its history follows), and every stale import, entry point, ``importlib``
 string and doc path in the tree is rewritten. A file already moved is left alone; a file
 present at both paths is reported (merge the two by hand, then run again).
+
+Merging this branch into a tree that has old-layout edits (or the other way round) conflicts
+where both sides changed the same lines, mostly import lines this script rewrote. Resolve
+with ``--resolve ours|theirs`` naming the old-layout side: every conflicted file this branch
+changed only by script takes that side, then the relayout runs again over it; the files in
+``HAND_EDITED`` that conflict are listed for a hand merge.
 
 ``MOVES`` is the one table of the relayout: old path -> new path. Module names follow from
 the paths (``harness/replay.py`` is ``harness.replay``). Two old modules became packages of
@@ -121,6 +128,35 @@ INIT_FILES: dict[str, str] = {
         for folder in ("anthropic", "gemini", "openai_chat", "openai_responses", "openrouter")
     },
 }
+
+#: Files this branch changed by hand after the moves (not only by this script): a merge conflict
+#: in one of them is resolved by hand; in any other file, ``--resolve`` takes the other side.
+HAND_EDITED = frozenset(
+    {
+        "README.md",
+        "docs/accepted.md",  # generated: python -m tools.accepted_docs > docs/accepted.md
+        "docs/architecture.md",
+        "docs/audits/import-check.md",
+        "docs/cli.md",  # generated: python -m tools.cli_docs > docs/cli.md
+        "docs/import-check-decisions.md",
+        "harness/__init__.py",
+        "harness/accepted.py",
+        "harness/contract/accepted.py",
+        "harness/importcheck/allowlist.py",
+        "harness/importcheck/check.py",
+        "harness/loop/allowlist.py",
+        "harness/loop/closed_loop.py",
+        "pyproject.toml",
+        "tests/test_accepted.py",
+        "tests/test_closed_loop.py",
+        "tests/test_import_check.py",
+        "tests/test_layers.py",
+        "tests/test_public_api.py",
+        "tests/test_relayout.py",
+        "tools/accepted_docs.py",
+        "tools/relayout.py",
+    }
+)
 
 #: Where references are rewritten (repo-relative globs).
 SCAN = (
@@ -308,16 +344,50 @@ def run(check: bool, say: Callable[[str], None]) -> int:
 def tidy(paths: list[str]) -> None:
     """Sort the imports and format the rewritten files (ruff, as the project's own lint does)."""
     for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
-        try:
-            subprocess.run([sys.executable, "-m", "ruff", *args, *paths], cwd=ROOT, check=False)
-        except OSError as error:
-            print(f"ruff not run ({error}); run `ruff check --select I --fix` and `ruff format` yourself")
+        done = subprocess.run([sys.executable, "-m", "ruff", *args, *paths], cwd=ROOT, check=False)
+        if done.returncode != 0:
+            print(
+                f"ruff {args[0]} did not finish cleanly: run it yourself (uv run ruff {' '.join(args)} ...)"
+            )
+
+
+def resolve(side: str, say: Callable[[str], None]) -> list[str]:
+    """In a conflicted merge, take ``side`` (the branch written against the old layout) for every
+    conflicted file this branch changed only by script; return the conflicted hand-edited ones."""
+    listed = subprocess.run(
+        ["git", "diff", "--name-only", "--diff-filter=U"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    by_hand: list[str] = []
+    for path in listed:
+        if path in HAND_EDITED:
+            by_hand.append(path)
+            continue
+        say(f"take {side}: {path}")
+        git("checkout", f"--{side}", "--", path)
+        git("add", "--", path)
+    return by_hand
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when something would")
+    parser.add_argument(
+        "--resolve",
+        choices=("ours", "theirs"),
+        help="during a conflicted merge with an old-layout branch: take that branch's side (ours or "
+        "theirs) of every conflicted file not in HAND_EDITED, then relayout; list the rest",
+    )
     args = parser.parse_args(argv)
+    if args.resolve:
+        by_hand = resolve(args.resolve, print)
+        run(False, print)
+        for path in by_hand:
+            print(f"resolve by hand: {path}")
+        return 1 if by_hand else 0
     changes = run(args.check, print)
     if args.check:
         return 1 if changes else 0
