@@ -335,7 +335,11 @@ def run(check: bool, say: Callable[[str], None]) -> int:
                 if not check:
                     path.write_text(new_text, encoding="utf-8")
                     rewritten.append(path.relative_to(ROOT).as_posix())
-    python = [p for p in rewritten if p.endswith(".py")]
+    python = [
+        p
+        for p in rewritten
+        if p.endswith(".py") and "\n<<<<<<< " not in (ROOT / p).read_text(encoding="utf-8")
+    ]
     if python:  # a renamed import can fall out of order or past the line length
         tidy(python)
     return changes
