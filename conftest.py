@@ -11,8 +11,8 @@ import pytest
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 
-from harness.goldens import GoldenJSON
-from harness.pytest_plugin import register_profiles
+from harness.testing.goldens import GoldenJSON
+from harness.testing.pytest_plugin import register_profiles
 
 register_profiles()
 settings.load_profile("harness")

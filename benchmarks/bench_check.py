@@ -18,7 +18,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.scenarios import get_scenario
 

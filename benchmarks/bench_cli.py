@@ -59,7 +59,7 @@ TARGET_VS_SDK = 10.0
 # then times the big one and prints the seconds on stderr: start-up is cancelled out exactly.
 _CLI = """
 import sys, time
-from harness.cli import app
+from harness.cli.main import app
 def run(path):
     try:
         app(["replay", path, "--provider", sys.argv[1]], prog_name="harness", standalone_mode=False)

@@ -33,7 +33,7 @@ from typing import Any
 
 from harness.crosscheck import PROVIDERS, crosscheck, recorded_calls, sdk_accumulate
 from harness.providers import get_parser
-from harness.replay import load_exchanges
+from harness.providers.replay import load_exchanges
 from harness.stream.drive import parse_bytes
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"

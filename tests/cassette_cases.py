@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.crosscheck import RecordedCall, recorded_calls
-from harness.replay import Exchange, load_exchanges
+from harness.providers.replay import Exchange, load_exchanges
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
 

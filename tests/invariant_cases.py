@@ -49,7 +49,7 @@ from harness.model import (
 )
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.providers import PROVIDERS
-from harness.replay import Exchange
+from harness.providers.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import Target, get_target
 

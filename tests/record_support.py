@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.record.endpoints import ENDPOINTS
 from harness.scenarios import get_scenario

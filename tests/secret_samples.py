@@ -107,7 +107,7 @@ def _raw_rules() -> list[dict[str, Any]]:
 @functools.cache
 def samples() -> dict[str, tuple[str, str]]:
     """rule id -> (sample text, the secret in it), for every secret rule whose sample its own rule finds."""
-    from harness.secrets import secret_spans
+    from harness.record.secrets import secret_spans
 
     secret_ids = {r.id for r in load_rules() if r.cls == "secret"}
     out: dict[str, tuple[str, str]] = {}

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import accepted_docs
-from harness.accepted_docs import SOURCES, render
 from harness.contract.accepted import Accepted
 from harness.contract.providers import PROVIDERS
+from tools import accepted_docs
+from tools.accepted_docs import SOURCES, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_accepted_md_is_current() -> None:
     committed = (ROOT / "docs" / "accepted.md").read_text(encoding="utf-8")
     assert committed == render(), (
-        "docs/accepted.md is stale: uv run python -m harness.accepted_docs docs/accepted.md"
+        "docs/accepted.md is stale: uv run python -m tools.accepted_docs docs/accepted.md"
     )
 
 

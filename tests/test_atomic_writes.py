@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.outputs import OutputError, check_out_dir, check_out_file, write_files, write_text
 from harness.record.fakeserver import FakeProvider
 from tests.cassette_cases import model_calls
@@ -30,7 +30,7 @@ from tests.record_support import CASSETTES, key_env, write_history
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = CASSETTES / "anthropic" / "llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml"
-CLI = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')"]
+CLI = [sys.executable, "-c", "from harness.cli.main import app; app(prog_name='harness')"]
 runner = CliRunner()
 
 
@@ -252,7 +252,7 @@ def test_read_only_folder_is_refused_before_the_work(tmp_path: Path) -> None:
 def test_goldens_are_written_atomically(tmp_path: Path) -> None:
     from syrupy.data import Snapshot, SnapshotCollection
 
-    from harness.goldens import GoldenJSON
+    from harness.testing.goldens import GoldenJSON
 
     golden = tmp_path / "goldens" / "x" / "anthropic-plain.json"
     collection = SnapshotCollection(location=str(golden))

@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 from harness.audit import AuditResult, compare, load_baseline, print_report, run_audit, write_reports
 from harness.audit.baseline import BaselineComparison
 from harness.audit.generated import generated_histories
-from harness.cli import app
+from harness.cli.main import app
 from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.replay import Exchange
+from harness.providers.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import Target, get_target
 

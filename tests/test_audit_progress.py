@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.targets import Target
 from tests.test_audit import ToyTarget
 
@@ -36,7 +36,7 @@ def test_a_bar_on_a_terminal_and_the_stage_lines_kept(tmp_path: Path) -> None:
 
     master, slave = pty.openpty()
     args = ["audit", "--provider", "anthropic", "--examples", "1", "--cassettes", str(tmp_path / "none")]
-    code = "from harness.cli import app; app()"
+    code = "from harness.cli.main import app; app()"
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args, "--out", str(tmp_path / "out")],
         stdout=subprocess.DEVNULL,

@@ -31,7 +31,7 @@ from harness.params import CallParams, ThinkingParams
 from harness.providers.bedrock.profile import family, reasoning_style, takes_tool_result_images, top_k_field
 from harness.providers.bedrock.request import ADAPTER
 from harness.providers.bedrock.stream import PARSER
-from harness.replay import load_exchanges, replay_exchange
+from harness.providers.replay import load_exchanges, replay_exchange
 from harness.stream.drive import parse_bytes, parse_chunks
 from tests.bedrock_bodies import BEDROCK, PNG
 

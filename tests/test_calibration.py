@@ -17,7 +17,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.oracles import ALLOWANCES
 from harness.traffic.calibrate import Calibration, calibrate
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from harness.providers import get_parser
+from harness.providers.replay import load_exchanges, replay_exchange
 from harness.record.played import PlayRegistry, install_tracking, unplayed
-from harness.replay import load_exchanges, replay_exchange
 from tests.record_support import CASSETTES, ROOT
 
 pytest_plugins = ["pytester"]
@@ -48,7 +48,7 @@ def test_unplayed_names_the_interaction_no_test_replayed(tmp_path: Path) -> None
     registry = PlayRegistry()
     undo = install_tracking(registry)
     try:
-        import harness.replay as replay_module
+        import harness.providers.replay as replay_module
 
         first = load_exchanges(cassette, "anthropic")[0]
         replay_module.replay_exchange(get_parser("anthropic"), first)
@@ -91,7 +91,7 @@ def test_hygiene_fails_a_session_that_leaves_an_interaction_unplayed(pytester: p
         ),
         test_b_replay=textwrap.dedent(
             """
-            from harness.replay import load_exchanges, replay_exchange
+            from harness.providers.replay import load_exchanges, replay_exchange
             from harness.providers import get_parser
 
             def test_replays_only_the_first_call():
@@ -130,7 +130,7 @@ def test_hygiene_under_xdist_is_judged_by_the_controller(pytester: pytest.Pytest
         ),
         test_b_replay=textwrap.dedent(
             """
-            from harness.replay import load_exchanges, replay_exchange
+            from harness.providers.replay import load_exchanges, replay_exchange
             from harness.providers import get_parser
 
             def test_replays_only_the_first_call():

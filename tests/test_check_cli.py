@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 import harness.targets
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.invariants import INVARIANTS
 from harness.model import DeveloperMessage, HistoryEvent

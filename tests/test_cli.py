@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.scenarios import get_scenario, load_scenarios
 
@@ -144,7 +144,7 @@ def test_conformance_fits_80_columns_and_names_its_target() -> None:
 
     from rich.console import Console
 
-    from harness.conformance import print_summary, run_conformance
+    from harness.cli.conformance import print_summary, run_conformance
 
     summary = run_conformance(["openai-responses", "anthropic"])
     console = Console(file=io.StringIO(), width=80, color_system=None)

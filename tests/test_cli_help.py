@@ -9,7 +9,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 
 _GROUP: Any = get_command(app)
 COMMANDS: list[str] = sorted(str(name) for name in _GROUP.commands)
@@ -36,7 +36,7 @@ def test_version() -> None:
 def test_docs_cli_md_is_generated_from_the_cli() -> None:
     from pathlib import Path
 
-    from harness.cli_docs import render
+    from tools.cli_docs import render
 
     committed = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
-    assert committed == render(), "docs/cli.md is stale: uv run python -m harness.cli_docs docs/cli.md"
+    assert committed == render(), "docs/cli.md is stale: uv run python -m tools.cli_docs docs/cli.md"

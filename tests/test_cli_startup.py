@@ -26,12 +26,12 @@ COMMAND_DEFINITIONS = {
     "harness.audit.compare_command",
     "harness.audit.model",
     "harness.cli",
-    "harness.cli_style",
+    "harness.cli.style",
     "harness.contract",
     "harness.contract.accepted",
     "harness.contract.kinds",
     "harness.contract.providers",
-    "harness.import_request_command",
+    "harness.cli.import_request",
     "harness.record",
     "harness.record.commands",
     "harness.traffic",
@@ -40,7 +40,7 @@ COMMAND_DEFINITIONS = {
 
 _RUN = """
 import json, sys
-from harness.cli import app
+from harness.cli.main import app
 try:
     app({args!r}, prog_name="harness")
 except SystemExit:
@@ -93,7 +93,7 @@ def test_render_loads_the_one_adapter_and_no_judge(tmp_path: Path) -> None:
     )
     assert sorted(m for m in modules if m.startswith(judges)) == []
     assert not [m for m in modules if m.startswith("harness.providers.") and ".anthropic" not in m]
-    assert "harness.replay" not in modules and "yaml" not in modules  # rendering reads no recording
+    assert "harness.providers.replay" not in modules and "yaml" not in modules  # rendering reads no recording
     assert [
         m for m in _heavy(modules) if m.split(".")[0] in ("hypothesis", "jsonschema_rs", "rich", "httpx")
     ] == []

@@ -1,6 +1,6 @@
 """Closed loop on every recorded round trip: our request N+1 equals the one the real API accepted.
 
-See ``harness.closed_loop``. Differences are either in ``ALLOWLIST`` (harmless, each with
+See ``harness.loop.closed_loop``. Differences are either in ``ALLOWLIST`` (harmless, each with
 its reason) or findings. Open findings are pinned below in ``KNOWN_FINDINGS`` with the bug
 behind them, so a new difference fails and so does a fix (remove the entry then).
 """
@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from harness.closed_loop import ALLOWLIST, close_loop, close_pair, reproduce_request
 from harness.importer.conversation import import_conversation
-from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.loop.allowlist import ALLOWLIST
+from harness.loop.closed_loop import close_loop, close_pair, reproduce_request
+from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.model import AssistantMessage, ThinkingSignaturePart, ToolCallPart, ToolResultMessage
 from harness.providers import PROVIDERS, get_adapter, get_parser
-from harness.replay import Exchange, replay_exchange
+from harness.providers.replay import Exchange, replay_exchange
 from tests.cassette_cases import case_id, cassette_cases, model_calls
 
 ROUND_TRIPS = [c for c in cassette_cases() if len(model_calls(*c)) >= 2]

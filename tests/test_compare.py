@@ -21,7 +21,7 @@ from harness.audit import AuditResult, run_audit
 from harness.audit.cross import cross_target, load_audit
 from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
-from harness.cli import app
+from harness.cli.main import app
 from harness.targets import get_target
 from tests.test_audit import ToyTarget
 from tests.worker_target_support import load_or_skip

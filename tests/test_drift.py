@@ -8,8 +8,8 @@ from typing import Any
 import yaml
 from typer.testing import CliRunner
 
-from harness.cassette_format import dump_cassette
-from harness.cli import app
+from harness.cli.main import app
+from harness.record.cassette_format import dump_cassette
 from harness.record.drift import diff_files, json_changes
 from harness.record.fakeserver import FakeProvider
 from tests.cassette_cases import model_calls

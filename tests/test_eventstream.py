@@ -18,7 +18,7 @@ from zlib import crc32
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.replay import load_exchanges
+from harness.providers.replay import load_exchanges
 from harness.stream.eventstream import (
     EventStreamDecoder,
     EventStreamError,

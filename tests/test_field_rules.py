@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.mapping.media import normalize_media_type
 from harness.mapping.toolnames import NameRule, canonical_name, restore_call, wire_name, wire_names

@@ -13,7 +13,7 @@ from harness.codec import dumps_history
 from harness.contract.target import Target
 from harness.scenarios import load_scenarios
 from harness.targets import get_target
-from harness.testing import _fixed_histories  # pyright: ignore[reportPrivateUsage]
+from harness.testing.suite import _fixed_histories  # pyright: ignore[reportPrivateUsage]
 
 pytest_plugins = ["pytester"]
 
@@ -93,7 +93,7 @@ def test_a_missing_sdk_makes_i12_skip_with_the_reason_never_pass(monkeypatch: py
 def test_policy_findings_fail_only_when_opted_in() -> None:
     from harness.audit.model import Outcome
     from harness.contract.kinds import KINDS
-    from harness.testing import judge
+    from harness.testing.suite import judge
 
     policy = Outcome.failures([("policy", "stop_reason: stop vs tool_use")])
     judge(policy, ("reject", "degrade"))  # the default: a design difference is not a failure
@@ -162,7 +162,7 @@ def test_two_default_runs_give_the_same_verdicts_on_generated_histories(pytester
     assert outcomes[0] == outcomes[1]
     assert outcomes[0]["xfailed"] == 2 and set(outcomes[0]) == {"xfailed", "deselected"}, outcomes[0]
 
-    digest = "import hashlib; from harness.testing import _fixed_histories as f; from harness.codec import dumps_history as d; print(hashlib.sha256(''.join(d(h) + p.model_dump_json() for h, p in f()).encode()).hexdigest())"
+    digest = "import hashlib; from harness.testing.suite import _fixed_histories as f; from harness.codec import dumps_history as d; print(hashlib.sha256(''.join(d(h) + p.model_dump_json() for h, p in f()).encode()).hexdigest())"
     fresh = subprocess.run(
         [sys.executable, "-c", digest], capture_output=True, text=True, check=True, cwd=pytester.path
     )

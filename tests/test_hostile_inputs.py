@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import HistoryError, loads_history
 from harness.inputs import InputError, Limits, gunzip, load_yaml, loads_json, read_bytes
 from harness.record.scan import scan_paths
@@ -286,7 +286,7 @@ def test_big_gzip_bomb_is_capped(tmp_path: Path) -> None:
 
 
 def test_scrubber_opens_gzip_bodies_and_stores_them_decompressed() -> None:
-    from harness.scrub import scrub_interaction
+    from harness.record.scrub import scrub_interaction
 
     key = "gh" + "p_" + "c" * 36
     interaction: dict[str, Any] = {
@@ -403,7 +403,7 @@ def test_replay_of_a_big_text_delta_stays_within_ten_times_the_input(tmp_path: P
     import tracemalloc
 
     from harness.model import TextPart
-    from harness.replay import replay_file
+    from harness.providers.replay import replay_file
 
     body = _delta_stream("x" * (2 << 20), 300)
     path = _write(tmp_path, "big.sse", body)
@@ -474,7 +474,7 @@ def test_big_stream_sizes_stay_bounded(tmp_path: Path) -> None:
         for _ in range(200):
             f.write(b"y" * (1 << 20))
         f.write(b"\n\n")
-    cli = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "replay"]
+    cli = [sys.executable, "-c", "from harness.cli.main import app; app(prog_name='harness')", "replay"]
     for path, code in ((delta, 0), (line, 2)):
         started = time.monotonic()
         done = subprocess.run([*cli, str(path), "--provider", "anthropic"], capture_output=True, check=False)

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from harness import import_allowlist
-from harness import import_shapes as shapes
-from harness.cli import app
+from harness.cli.main import app
 from harness.contract.rendered import Rendered
-from harness.import_allowlist import ImportAllowance, Pending
-from harness.import_check import (
+from harness.importcheck import allowlist as import_allowlist
+from harness.importcheck import shapes
+from harness.importcheck.allowlist import ImportAllowance, Pending
+from harness.importcheck.check import (
     ALLOWLIST,
     PENDING,
     CheckedRequest,
@@ -34,7 +34,7 @@ from harness.import_check import (
     unrepresented_counts,
 )
 from harness.importer import PROVIDERS
-from harness.jsondiff import JsonDifference
+from harness.loop.jsondiff import JsonDifference
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
@@ -100,7 +100,7 @@ def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_sti
         evidence="none (test stand-in)",
         decision="output-format",
     )
-    monkeypatch.setattr("harness.import_pending.PENDING", (*PENDING, lost))
+    monkeypatch.setattr("harness.importcheck.allowlist.PENDING", (*PENDING, lost))
     reference = get_target("reference")
 
     class Dropping:
@@ -111,7 +111,7 @@ def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_sti
     def dropping(name: str) -> Dropping:
         return Dropping()
 
-    monkeypatch.setattr("harness.import_check.get_target", dropping)
+    monkeypatch.setattr("harness.importcheck.check.get_target", dropping)
     where = "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0"
     call = next(c for c in load_traffic([ROOT / "traffic"]) if c.where.endswith(where))
     request = check_one("openai-responses", call.where, Path(call.file).stem, call.body, call.uri)
@@ -158,7 +158,7 @@ def test_import_check_command_exits_0_within_the_allowlist_and_1_beyond(
     def check(paths: list[Path]) -> ImportCheck:
         return beyond
 
-    monkeypatch.setattr("harness.import_check.check_traffic", check)
+    monkeypatch.setattr("harness.importcheck.check.check_traffic", check)
     failed = CliRunner().invoke(app, ["import-check", str(ROOT / "cassettes")])
     assert failed.exit_code == 1
     assert "x.yaml#0: beyond the allowlist: model" in failed.stdout

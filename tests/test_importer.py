@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
-from harness.import_check import (
+from harness.cli.main import app
+from harness.importcheck.check import (
     ALLOWLIST,
 )
 from harness.importer import PROVIDERS, import_request
 from harness.importer.common import Ledger, openai_output_format
-from harness.jsondiff import DiffContext, diff_json
+from harness.loop.jsondiff import DiffContext, diff_json
 from harness.model import (
     AssistantMessage,
     ImageURLPart,

@@ -28,7 +28,7 @@ from harness.kit import (
 from harness.kit.worker import WorkerTarget
 from harness.model import StopReason, TextPart, ToolCallPart, UserMessage
 from harness.params import CallParams
-from harness.replay import parser_for, replay_exchange
+from harness.providers.replay import parser_for, replay_exchange
 from tests.cassette_cases import cassette_cases, model_calls
 
 

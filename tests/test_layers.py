@@ -1,17 +1,27 @@
-"""The import rules: judges never import the reference implementation, the contract imports
-neither, and a provider's folder never imports a sibling provider.
+"""The import rules, as allowlists over the transitive import graph.
 
-Judges (invariants, oracles, emitters, body rules, the traffic reader) must judge every
-target the same way; one that imports the reference adapters or stream parsers could
-agree with a reference bug. Both sides share only ``harness.contract`` (plus the model
-and params). Targets are found at run time through entry points (``harness.targets``),
-never by a static import of one.
+- A judge (invariants, oracles, emitters, body rules, the traffic reader, the importer)
+  may reach only the contract, the model, params, codec, inputs, progress, the target
+  lookup (``harness.targets``: entry points, never a static import of a target) and the
+  judges. One that reached the reference adapters or stream parsers, or anything that
+  wraps them (audit, replay, the CLI, recording), could agree with a reference bug.
+- The contract reaches only the model, params and itself.
+- The accepted-difference data (``harness.loop.allowlist``, ``harness.importcheck.allowlist``)
+  reaches no reference code, so reading the allowlists never loads the adapters.
+- A provider's folder never imports a sibling provider; the neutral machinery no provider.
+- No import cycle anywhere in ``harness/``.
+
+"Reaches" is transitive: every module a judge's modules import, at any depth (function-level
+imports and ``TYPE_CHECKING`` imports too), computed from the source by AST, so a judge that
+imports an allowed module which imports the reference side fails as well.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import shutil
+from collections.abc import Container, Iterator, Mapping
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -19,49 +29,241 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "harness"
 #: Packages that judge targets.
 JUDGES = ("invariants", "oracles", "emit", "rules", "traffic", "importer")
-#: Packages held to the judges' rule: the target kit states the output rules the judges enforce.
-NO_REFERENCE = (*JUDGES, "kit")
-#: The reference implementation (and what wraps it).
-REFERENCE = (
-    "harness.providers",
-    "harness.mapping",
-    "harness.stream",
-    "harness.replay",
-    "harness.closed_loop",
-    "harness.crosscheck",
-    "harness.targets.reference",
-    "harness.targets.klaude",
-    "harness.targets.klaude_bridge",
-    "harness.targets.pydantic_ai",
-    "harness.targets.pydantic_ai_bridge",
+#: Held to the judges' fence too: the target kit states the output rules the judges enforce.
+FENCED = (*JUDGES, "kit")
+#: What every judge may reach beside the judges themselves: a name is a module or a package
+#: (everything under it). ``harness.targets`` is the entry-point lookup alone, never a target.
+JUDGE_MAY_REACH = (
+    "harness.contract",
+    "harness.model",
+    "harness.params",
+    "harness.codec",
+    "harness.inputs",
+    "harness.progress",
+    *(f"harness.{j}" for j in FENCED),
 )
-#: What the contract may import: the canonical model, call params and itself.
-CONTRACT_MAY_IMPORT = ("harness.model", "harness.params", "harness.contract")
+#: Exact modules (not packages) a judge may reach.
+JUDGE_MAY_REACH_EXACTLY = ("harness.targets",)
+#: What the contract may reach: the canonical model, call params and itself.
+CONTRACT_MAY_REACH = ("harness.model", "harness.params", "harness.contract")
+#: The accepted-difference data and what it may reach (no adapter, parser or replay).
+ALLOWLIST_MODULES = ("harness.loop.allowlist", "harness.importcheck.allowlist")
+ALLOWLIST_MAY_REACH = (
+    *JUDGE_MAY_REACH,
+    "harness.loop.jsondiff",
+    "harness.loop.allowlist",
+    "harness.importcheck.shapes",
+    "harness.importcheck.allowlist",
+)
+
+Graph = Mapping[str, frozenset[str]]
 
 
-def imports(source: str, module: str) -> Iterator[str]:
-    """Every absolute module name a source file imports, at any depth (function-level imports too)."""
-    package = module.rsplit(".", 1)[0]
+def module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(p for p in parts if p != "__init__")
+
+
+def imports(
+    source: str, module: str, is_package: bool = False, modules: Container[str] = ()
+) -> Iterator[str]:
+    """Every absolute module name a source file imports, at any depth (function-level imports too).
+
+    With ``modules`` (the names that are modules), ``from a.b import c`` lands in ``a.b.c``
+    when that is a module, and in ``a.b`` otherwise (a name defined there).
+    """
+    package = module if is_package else module.rsplit(".", 1)[0]
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                yield f"{base}.{node.module}" if node.module else base
+                name = f"{base}.{node.module}" if node.module else base
             elif node.module:
-                yield node.module
+                name = node.module
+            else:
+                continue
+            submodules = [f"{name}.{a.name}" for a in node.names if f"{name}.{a.name}" in modules]
+            yield from submodules
+            if len(submodules) < len(node.names):
+                yield name
 
 
-def violations(source: str, module: str) -> list[str]:
-    """Forbidden imports of one module, by the layer it belongs to."""
-    found = list(imports(source, module))
-    layer = module.split(".")[1] if module.count(".") else ""
-    if layer == "contract":
-        return [n for n in found if n.startswith("harness") and not n.startswith(CONTRACT_MAY_IMPORT)]
-    if layer in NO_REFERENCE:
-        return [n for n in found if n == "harness" or n.startswith(tuple(f"{r}" for r in REFERENCE))]
-    return []
+def _resolve(name: str, modules: Container[str]) -> str | None:
+    """The module a dotted import name lands in (``a.b.func`` -> ``a.b``), or None outside ``harness``."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def module_graph(root: Path = ROOT, extra: Mapping[str, str] | None = None) -> dict[str, frozenset[str]]:
+    """module -> the harness modules it imports; ``extra`` adds (or replaces) modules by source."""
+    graph = dict(_graph_of(root))
+    if extra:
+        names = {*graph, *extra}
+        for name, source in extra.items():
+            found = {_resolve(i, names) for i in imports(source, name, False, names)}
+            graph[name] = frozenset(m for m in found if m is not None and m != name)
+    return graph
+
+
+@cache
+def _graph_of(root: Path) -> Mapping[str, frozenset[str]]:
+    sources = {
+        module_name(p, root): (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+        for p in root.rglob("*.py")
+    }
+    graph: dict[str, frozenset[str]] = {}
+    for name, (source, is_package) in sources.items():
+        found = {_resolve(i, sources) for i in imports(source, name, is_package, sources)}
+        graph[name] = frozenset(m for m in found if m is not None and m != name)
+    return graph
+
+
+def _allowed(module: str, prefixes: tuple[str, ...], exact: tuple[str, ...] = ()) -> bool:
+    return module in exact or any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def reach_violations(
+    graph: Graph, start: tuple[str, ...], may_reach: tuple[str, ...], exactly: tuple[str, ...] = ()
+) -> list[str]:
+    """Modules reached from ``start`` (transitively) outside the allowlist, each as ``importer -> module``."""
+    todo = [m for m in graph if _allowed(m, start)]
+    seen: set[str] = set()
+    found: list[str] = []
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for target in sorted(graph.get(module, frozenset())):
+            if _allowed(target, may_reach, exactly):
+                todo.append(target)
+            else:
+                found.append(f"{module} -> {target}")
+    return sorted(set(found))
+
+
+def judge_violations(graph: Graph, judge: str) -> list[str]:
+    return reach_violations(graph, (f"harness.{judge}",), JUDGE_MAY_REACH, JUDGE_MAY_REACH_EXACTLY)
+
+
+def cycles(graph: Graph) -> list[list[str]]:
+    """The import cycles (strongly connected components of two or more modules), Tarjan's algorithm."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, frozenset())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+GRAPH = module_graph()
+
+
+@pytest.mark.parametrize("judge", FENCED)
+def test_a_judge_reaches_only_its_allowlist(judge: str) -> None:
+    assert judge_violations(GRAPH, judge) == []
+
+
+def test_the_contract_reaches_only_the_model_and_params() -> None:
+    assert reach_violations(GRAPH, ("harness.contract",), CONTRACT_MAY_REACH) == []
+
+
+def test_the_accepted_difference_data_reaches_no_reference_code() -> None:
+    assert reach_violations(GRAPH, ALLOWLIST_MODULES, ALLOWLIST_MAY_REACH, JUDGE_MAY_REACH_EXACTLY) == []
+
+
+def test_no_import_cycle_anywhere() -> None:
+    assert cycles(GRAPH) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("harness.invariants.mutant", "from harness.audit.run import reference_replay"),
+        ("harness.invariants.mutant", "from harness.mapping.prepare import prepare"),
+        ("harness.oracles.mutant", "def f():\n    import harness.providers.anthropic.stream"),
+        ("harness.rules.mutant", "from harness.providers.replay import replay_exchange"),
+        ("harness.emit.mutant", "from harness.targets.reference import TARGET"),
+        ("harness.invariants.mutant", "from ..providers import get_adapter"),
+        ("harness.oracles.mutant", "from harness.providers import get_profile"),
+        ("harness.traffic.mutant", "from harness.importcheck.check import check_traffic"),
+        ("harness.importer.mutant", "from harness.cli.conformance import run_conformance"),
+        ("harness.importer.mutant", "from harness.testing.suite import judge"),
+        ("harness.emit.mutant", "from harness.record.scrub import scrub_interaction"),
+        ("harness.kit.mutant", "from harness.loop.closed_loop import close_loop"),
+        (
+            "harness.invariants.mutant",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from harness.stream.base import CallResult",
+        ),
+        ("harness.rules.mutant", "import harness"),
+    ],
+)
+def test_the_fence_catches_a_judge_importing_outside_its_allowlist(module: str, source: str) -> None:
+    graph = module_graph(extra={module: source})
+    assert judge_violations(graph, module.split(".")[1]) != [], source
+
+
+def test_the_fence_is_transitive_an_allowed_module_reaching_the_reference_fails_the_judge() -> None:
+    """codec is allowed; a codec that imported the parsers would put them inside every judge."""
+    codec = (ROOT / "codec.py").read_text(encoding="utf-8") + "\nfrom harness.stream.base import CallResult\n"
+    graph = module_graph(extra={"harness.codec": codec})
+    assert "harness.codec -> harness.stream.base" in judge_violations(graph, "invariants")
+
+
+def test_the_fence_reads_the_files_a_judge_module_written_to_disk_fails(tmp_path: Path) -> None:
+    """The check runs on files: a copy of the package with one more judge module fails it."""
+    copy = tmp_path / "harness"
+    shutil.copytree(
+        ROOT, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.jsonl", "*.md", "specs")
+    )
+    (copy / "invariants" / "mutant.py").write_text("from harness.audit.run import reference_replay\n")
+    assert judge_violations(module_graph(copy), "invariants") == [
+        "harness.invariants.mutant -> harness.audit.run"
+    ]
+    assert judge_violations(module_graph(copy), "oracles") == []
+
+
+def test_the_contract_fence_catches_a_reference_import() -> None:
+    graph = module_graph(extra={"harness.contract.mutant": "from harness.mapping.adapter import Rendered"})
+    assert reach_violations(graph, ("harness.contract",), CONTRACT_MAY_REACH) != []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    graph = module_graph(
+        extra={
+            "harness.loop.allowlist": (ROOT / "loop" / "allowlist.py").read_text(encoding="utf-8")
+            + "\nfrom harness.importcheck.allowlist import ALLOWLIST as _A\n"
+        }
+    )
+    assert ["harness.importcheck.allowlist", "harness.loop.allowlist"] in cycles(graph)
 
 
 #: The neutral machinery providers build on: it must not depend on any provider.
@@ -87,38 +289,6 @@ def provider_violations(source: str, module: str) -> list[str]:
     if len(parts) > 1 and parts[1] in NEUTRAL:
         return [n for n in found if n == "harness.providers" or n.startswith("harness.providers.")]
     return []
-
-
-def _modules() -> list[tuple[str, Path]]:
-    found: list[tuple[str, Path]] = []
-    for path in sorted(ROOT.rglob("*.py")):
-        parts = path.relative_to(ROOT.parent).with_suffix("").parts
-        if parts[1] in (*NO_REFERENCE, "contract"):
-            found.append((".".join(p for p in parts if p != "__init__"), path))
-    return found
-
-
-@pytest.mark.parametrize(("module", "path"), _modules(), ids=[m for m, _ in _modules()])
-def test_judges_and_the_contract_keep_their_layer(module: str, path: Path) -> None:
-    assert violations(path.read_text(encoding="utf-8"), module) == []
-
-
-@pytest.mark.parametrize(
-    ("module", "source"),
-    [
-        ("harness.invariants.shape", "from harness.mapping.prepare import prepare"),
-        ("harness.oracles.spec", "def f():\n    import harness.providers.anthropic.stream"),
-        ("harness.rules.tools", "from harness.replay import replay_exchange"),
-        ("harness.emit.gemini", "from harness.targets.reference import TARGET"),
-        ("harness.contract.target", "from harness.mapping.adapter import Rendered"),
-        ("harness.invariants.tools", "from ..providers import get_adapter"),
-        ("harness.emit.anthropic", "from harness.providers.anthropic.stream import PARSER"),
-        ("harness.oracles.sdk", "from harness.providers import get_profile"),
-        ("harness.invariants.wire", "from harness.mapping.wire import Warnings"),
-    ],
-)
-def test_the_rule_catches_a_judge_importing_the_reference(module: str, source: str) -> None:
-    assert violations(source, module) != []
 
 
 def _provider_and_neutral_modules() -> list[tuple[str, Path]]:

@@ -21,7 +21,7 @@ import harness.targets
 from harness.audit.checks import check_replay, check_request
 from harness.audit.corpus import CassetteCase, RequestCase
 from harness.audit.invariant_checks import load_runner
-from harness.cli import app
+from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered

@@ -64,7 +64,12 @@ def test_canary_keys_never_reach_disk(provider: str, tmp_path: Path) -> None:
         )
         if query_key:
             base += f"?key={query_key}"
-        command = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "record"]
+        command = [
+            sys.executable,
+            "-c",
+            "from harness.cli.main import app; app(prog_name='harness')",
+            "record",
+        ]
         args = ["--provider", provider, "--history", str(history), "--out", str(out), "--base-url", base]
         proc = subprocess.run(
             [*command, *args, "--turns", "2", "--retries", "0"],
@@ -111,7 +116,7 @@ def test_canary_through_the_vcr_fixture_path(tmp_path: Path) -> None:
     assert _files_containing(tmp_path, [key, query_key, TAIL]) == []
 
 
-#: One synthetic canary per key kind the shared detector knows (harness/secrets.py), built from
+#: One synthetic canary per key kind the shared detector knows (harness/record/secrets.py), built from
 #: pieces so this file itself holds no key-shaped string.
 EVERY_KIND = {
     "anthropic": "sk-" + "ant-api03-" + TAIL,

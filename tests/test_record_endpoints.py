@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.params import CallParams
 from harness.record.endpoints import ENDPOINTS, MissingKeyError, api_key_for, build_request, join_url
 from tests.record_support import write_history

@@ -16,8 +16,8 @@ import pytest
 
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES
+from harness.providers.replay import Exchange, replay_file, result_to_json
 from harness.record.fakeserver import FakeProvider, split_events
-from harness.replay import Exchange, replay_file, result_to_json
 from tests.cassette_cases import case_id, cassette_cases, model_calls
 from tests.record_support import CASSETTES, key_env, run_record, write_history
 

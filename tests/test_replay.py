@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from harness.replay import replay_file, result_to_json
+from harness.providers.replay import replay_file, result_to_json
 from tests.cassette_cases import case_id, cassette_cases
 
 CASES = cassette_cases()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.record.scan import classify, mask, scan_text
 from tests.record_support import CASSETTES
 

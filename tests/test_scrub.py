@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.cassette_format import deserialize, dump_cassette
+from harness.record.cassette_format import deserialize, dump_cassette
 from harness.record.scan import scan_text
-from harness.scrub import (
+from harness.record.scrub import (
     ALLOWED_REQUEST_HEADERS,
     ALLOWED_RESPONSE_HEADERS,
     SECRET_HEADERS,

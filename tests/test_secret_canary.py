@@ -27,8 +27,8 @@ import yaml
 
 from harness.record.fakeserver import FakeProvider
 from harness.record.scan import scan_text, views
-from harness.scrub import Known, scrub_interaction
-from harness.secrets import kinds, secret_spans
+from harness.record.scrub import Known, scrub_interaction
+from harness.record.secrets import kinds, secret_spans
 from tests.cassette_cases import model_calls
 from tests.record_support import CASSETTES, write_history
 from tests.secret_samples import failures, samples
@@ -162,7 +162,12 @@ def test_record_leaks_no_kind_in_any_placement(tmp_path: Path) -> None:
     }
     with FakeProvider(calls, echo_credentials=True) as fake:
         base = "http://canary:" + PASSWORD + f"@127.0.0.1:{fake.port}/{path}?{query}"
-        command = [sys.executable, "-c", "from harness.cli import app; app(prog_name='harness')", "record"]
+        command = [
+            sys.executable,
+            "-c",
+            "from harness.cli.main import app; app(prog_name='harness')",
+            "record",
+        ]
         args = [
             "--provider",
             "anthropic",

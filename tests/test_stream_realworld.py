@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.contract.wires import PROVIDER_WIRES, WIRE_TITLES, sniff_wire, split_responses
 from harness.crosscheck import PROVIDERS, RecordedCall, crosscheck
 from harness.providers import get_parser
-from harness.replay import ReplayInputError, load_exchanges, replay_file, result_to_json
+from harness.providers.replay import ReplayInputError, load_exchanges, replay_file, result_to_json
 from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes
 from tests.cassette_cases import CASSETTES, cassette_cases, recorded_calls_of

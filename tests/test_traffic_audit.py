@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.loader import RecordedCall, load_file
 from harness.traffic.replies import read_reply

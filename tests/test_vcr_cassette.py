@@ -76,7 +76,7 @@ import httpx
 import pytest
 from harness.record.fakeserver import FakeProvider
 from harness.record.played import fingerprint
-from harness.replay import load_exchanges
+from harness.providers.replay import load_exchanges
 
 CALLS = [e for e in load_exchanges({str(SOURCE)!r}, "anthropic") if e.is_model_call]
 

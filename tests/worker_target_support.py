@@ -51,7 +51,7 @@ def render_without_library(tmp_path: Path, target: str, python_variable: str) ->
     history = tmp_path / "h.jsonl"
     history.write_text('{"role":"user","parts":[{"type":"text","text":"hi"}]}\n', encoding="utf-8")
     env = {**os.environ, python_variable: sys.executable}
-    code = "from harness.cli import app; app()"
+    code = "from harness.cli.main import app; app()"
     args = ["render", str(history), "--provider", "anthropic", "--target", target]
     done = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=False

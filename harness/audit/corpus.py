@@ -15,7 +15,7 @@ from harness.codec import dumps_history
 from harness.data_paths import cassettes_dir
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.replay import Exchange, load_exchanges
+from harness.providers.replay import Exchange, load_exchanges
 
 __all__ = ["CASSETTES", "CassetteCase", "RequestCase", "cassette_cases", "request_cases"]
 
@@ -98,7 +98,7 @@ def cassette_cases(root: Path, providers: Sequence[str]) -> tuple[list[CassetteC
     """Every model call in ``root/<provider>/*.yaml`` (paths shown relative to ``root``'s parent),
     and one line for each cassette that could not be read (skipped, never blamed on the target)."""
     from harness.inputs import InputError
-    from harness.replay import ReplayInputError
+    from harness.providers.replay import ReplayInputError
 
     cases: list[CassetteCase] = []
     unreadable: list[str] = []

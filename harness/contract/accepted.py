@@ -2,10 +2,10 @@
 
 Four lists accept a difference instead of reporting it: the oracles' allowances
 (``harness.oracles.allowances``), the closed loop's and import-check's JSON allowlists
-(``harness.closed_loop``, ``harness.import_check``) and the stream oracle's deliberate
+(``harness.loop.allowlist``, ``harness.importcheck.allowlist``) and the stream oracle's deliberate
 differences (``harness.crosscheck``). Each entry is an ``Accepted`` (its list adds the
 matcher it needs as extra fields), so ``docs/accepted.md`` lists them all in one place,
-by provider (``python -m harness.accepted_docs``).
+by provider (``python -m tools.accepted_docs``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.replay import Exchange, parser_for, replay_exchange
+from harness.providers.replay import Exchange, parser_for, replay_exchange
 from harness.stream.base import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use

@@ -8,7 +8,7 @@ from typing import Any
 
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
-from harness.replay import Exchange
+from harness.providers.replay import Exchange
 
 
 @dataclass(frozen=True)

@@ -385,7 +385,7 @@ DIFFERENCES: tuple[SdkDifference, ...] = (
         "(and thought) chunks into one part and places each signature after the part it signs; compared "
         "as the joined runs in order plus the signatures in order.",
         "Our merge rules are ours alone (nothing official accumulates Gemini streams); they are pinned "
-        "by the structure tests in tests/test_stream_gemini.py.",
+        "by the structure tests in tests/providers/gemini/test_stream_gemini.py.",
         _gemini_merge,
     ),
 )

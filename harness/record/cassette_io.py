@@ -13,12 +13,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.cassette_format import dump_cassette
 from harness.outputs import write_text
+from harness.providers.replay import Exchange
+from harness.record.cassette_format import dump_cassette
 from harness.record.client import HttpResponse
 from harness.record.endpoints import HttpRequest
-from harness.replay import Exchange
-from harness.scrub import Known, credentials_sent, env_credentials, scrub_interaction
+from harness.record.scrub import Known, credentials_sent, env_credentials, scrub_interaction
 
 __all__ = [
     "UnsafeCassetteError",

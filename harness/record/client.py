@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from harness.record.endpoints import HttpRequest
-from harness.scrub import scrub_text
+from harness.record.scrub import scrub_text
 
 __all__ = ["HttpResponse", "RecordHTTPError", "RetryPolicy", "send"]
 

@@ -1,6 +1,6 @@
 """``harness record``, ``harness scan`` and ``harness diff``: the command-line side of recording.
 
-Registered on the shared app at the end of ``harness/cli.py``. Every failure is one
+Registered on the shared app at the end of ``harness/cli/main.py``. Every failure is one
 line on stderr and a non-zero exit (2: bad input or missing key; 1: the call, the
 safety check or the scan failed), never a traceback, and never the key.
 """
@@ -50,9 +50,9 @@ def record_command(
     retries: Annotated[int, typer.Option(min=0, help="Retries on 429/5xx and network errors.")] = 2,
 ) -> None:
     """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var)."""
+    from harness.cli.params_io import load_params
     from harness.codec import HistoryError, load_history
     from harness.params import CallParams
-    from harness.params_io import load_params
     from harness.record.client import RecordHTTPError, RetryPolicy
     from harness.record.endpoints import MissingKeyError, api_key_for
     from harness.record.progress import StreamProgress
@@ -136,10 +136,10 @@ def _write(
 ) -> None:
     """Check, write atomically, then show the semantic diff against what was there before."""
     from harness.outputs import OutputError
+    from harness.providers.replay import ReplayInputError, load_exchanges
     from harness.record.cassette_io import UnsafeCassetteError, check_clean, render_cassette, write_atomic
     from harness.record.drift import diff_exchanges
-    from harness.replay import ReplayInputError, load_exchanges
-    from harness.scrub import Known, env_credentials
+    from harness.record.scrub import Known, env_credentials
 
     previous = None
     if out.exists():
@@ -219,8 +219,8 @@ def diff_command(
     provider: Annotated[str, typer.Option(help=_PROVIDER_HELP)],
 ) -> None:
     """Semantic diff of two recordings: request fields (JSON paths) and stream contents. Exit 1 on drift."""
+    from harness.providers.replay import ReplayInputError
     from harness.record.drift import diff_files
-    from harness.replay import ReplayInputError
 
     _check_provider(provider)
     try:

@@ -17,14 +17,14 @@ from typing import Any, cast
 
 from harness.model import TextPart, ToolCallPart
 from harness.providers import get_parser
-from harness.replay import Exchange, ReplayInputError, load_exchanges, replay_exchange
+from harness.providers.replay import Exchange, ReplayInputError, load_exchanges, replay_exchange
 from harness.stream.events import derive_events
 from harness.stream.sse import SSEDecoder
 
 __all__ = ["DriftReport", "diff_exchanges", "diff_files", "json_changes", "stream_summary"]
 
 MAX_REQUEST_LINES = 40
-SYNTHETIC_URI = "(replayed body)"  # what harness.replay names a bare body's request
+SYNTHETIC_URI = "(replayed body)"  # what harness.providers.replay names a bare body's request
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from urllib.parse import parse_qsl, urlsplit
 
-from harness.replay import Exchange, load_exchanges
+from harness.providers.replay import Exchange, load_exchanges
 
 __all__ = ["FakeProvider", "ReceivedRequest", "split_events"]
 

@@ -7,7 +7,7 @@ target's ``replay``, copies served by a loopback server, vcrpy playback), and
 content-addressing counts all of them without those tests knowing about the registry.
 
 Filling it takes one hook: while a pytest session runs, the plugin wraps
-``harness.replay.replay_exchange`` (every reference replay goes through it) and notes
+``harness.providers.replay.replay_exchange`` (every reference replay goes through it) and notes
 each exchange it is given; the ``harness_cassette`` fixture notes the interactions
 vcrpy played. At the end of the session, ``unplayed`` lists the model-call
 interactions of the committed cassettes that were never noted. Non-model calls (e.g.
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-import harness.replay as replay_module
-from harness.replay import Exchange, load_exchanges
+import harness.providers.replay as replay_module
+from harness.providers.replay import Exchange, load_exchanges
 
 __all__ = ["PlayRegistry", "fingerprint", "install_tracking", "unplayed"]
 

@@ -1,7 +1,7 @@
 """``harness scan``: find key-like strings (and account ids) in files before they are committed.
 
 The last line of defence after scrubbing, run in CI over ``cassettes/``. One detector
-(``harness/secrets.py``) shared with the scrubber and ``check_clean``. Lines are scanned
+(``harness/record/secrets.py``) shared with the scrubber and ``check_clean``. Lines are scanned
 as text; YAML files are also scanned by decoded string value (YAML may fold or escape a
 long string), and what gzip and base64 payloads (``!!binary`` bodies) hide is decoded and
 scanned too. Every file is read through the input boundary (``harness/inputs``): an
@@ -27,8 +27,8 @@ import yaml
 
 from harness.inputs import InputError, Limits, gunzip, read_bytes
 from harness.inputs.yaml_load import compose_yaml
+from harness.record.secrets import decoded_texts, field_views, find_secrets
 from harness.secret_rules import global_allowlist
-from harness.secrets import decoded_texts, field_views, find_secrets
 
 __all__ = ["Finding", "ScanResult", "classify", "mask", "scan_paths", "scan_text", "views"]
 

@@ -17,12 +17,12 @@ from harness.contract.rendered import RenderWarning
 from harness.model import HistoryEvent, ToolCallPart
 from harness.params import CallParams
 from harness.providers import get_parser
+from harness.providers.replay import replay_exchange
 from harness.record.cassette_io import exchange_from, scrubbed_interaction
 from harness.record.client import HttpResponse, RetryPolicy, send
 from harness.record.endpoints import build_request
 from harness.record.progress import StreamProgress
 from harness.record.tools import ToolScript
-from harness.replay import replay_exchange
 from harness.stream.base import CallResult
 from harness.targets import get_target
 

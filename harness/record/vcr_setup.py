@@ -15,11 +15,10 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, cast
 
-from harness import cassette_format
 from harness.inputs import read_text
-from harness.record import RECORD_MODES
+from harness.record import RECORD_MODES, cassette_format
 from harness.record.cassette_io import check_clean, write_atomic
-from harness.scrub import (
+from harness.record.scrub import (
     ALLOWED_REQUEST_HEADERS,
     ALLOWED_RESPONSE_HEADERS,
     NO_KNOWN,
@@ -87,7 +86,7 @@ class _Learned:
 
 
 class SafeSerializer:
-    """``harness.cassette_format`` with every interaction scrubbed once more on the way out."""
+    """``harness.record.cassette_format`` with every interaction scrubbed once more on the way out."""
 
     @staticmethod
     def serialize(cassette_dict: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ from harness.params import CallParams
 from harness.providers import PROVIDERS, get_adapter
 
 if TYPE_CHECKING:
-    from harness.replay import Exchange
+    from harness.providers.replay import Exchange
     from harness.stream.base import CallResult
 
 __all__ = ["TARGET", "ReferenceTarget"]
@@ -30,7 +30,7 @@ class ReferenceTarget:
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
         # Loaded here, not at import: ``harness render`` needs no stream machinery (nor PyYAML).
-        from harness.replay import parser_for, replay_exchange
+        from harness.providers.replay import parser_for, replay_exchange
 
         return replay_exchange(parser_for(provider, exchange), exchange, chunk_size)
 

@@ -29,7 +29,7 @@ from harness.contract.rendered import Rendered
 from harness.kit import OfflineWire, is_streamed, recorded_model, require_openrouter_chat
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.replay import Exchange
+from harness.providers.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets.klaude_bridge import convert_in, convert_out
 from harness.targets.klaude_bridge.transport import patched_factories

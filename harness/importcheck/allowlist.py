@@ -3,7 +3,7 @@
 Every entry carries five facts: ``id``, ``provider``, where (a JSON path glob and the
 difference kind), why (``reason``) and ``evidence`` (an accepted recorded request showing
 each form, as ``cassette#index``, or the provider's docs). ``ALLOWLIST`` entries are two
-valid renderings of one canonical request; ``Pending`` entries (harness/import_pending.py)
+valid renderings of one canonical request; ``PENDING`` entries (below)
 are differences decided as our adapter's to fix (docs/import-check-decisions.md),
 reported as open, never allowed.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast, overload
 
-from harness import import_shapes as shapes
-from harness.closed_loop import ALLOWLIST as LOOP_ALLOWLIST
+from harness.importcheck import shapes
 from harness.importer.gemini import camel
-from harness.jsondiff import (
+from harness.loop.allowlist import ALLOWLIST as LOOP_ALLOWLIST
+from harness.loop.jsondiff import (
     Accepts,
     DiffContext,
     DiffKind,
@@ -29,6 +29,7 @@ from harness.jsondiff import (
 __all__ = [
     "ALLOWLIST",
     "DECISIONS",
+    "PENDING",
     "ImportAllowance",
     "Pending",
     "allowance",
@@ -140,10 +141,8 @@ def allowance(
 
 
 def entries() -> tuple[JsonAllowance, ...]:
-    """``ALLOWLIST`` then the open entries (``harness.import_pending.PENDING``), read at each call."""
-    from harness import import_pending  # the open entries sit beside these, in their own module
-
-    return (*ALLOWLIST, *import_pending.PENDING)
+    """``ALLOWLIST`` then the open entries (``PENDING``), read at each call (a test may add one)."""
+    return (*ALLOWLIST, *PENDING)
 
 
 def rewritten(rewrite: shapes.Rewrite, wrap: shapes.Wrap) -> shapes.Restructured:
@@ -517,3 +516,11 @@ def evidence_of(entry: JsonAllowance) -> str:
         if isinstance(entry, ImportAllowance)
         else "the closed loop's tests (tests/test_closed_loop.py)"
     )
+
+
+#: Differences decided as "our adapter is wrong" (docs/import-check-decisions.md): open, never allowed.
+#: Each has the five facts of an allowance plus the anchor of its decision (the rule, the intended
+#: adapter change and its golden impact). A request whose only differences beyond ``ALLOWLIST``
+#: are these is reported as open: adapter change pending.
+#: Empty: every such decision so far is fixed in the adapter; a new one adds its entry here until then.
+PENDING: tuple[Pending, ...] = ()

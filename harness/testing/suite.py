@@ -62,14 +62,14 @@ from harness.audit.run import reference_replay
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.contract.target import Target, TargetRefusal
 from harness.data_paths import cassettes_dir
-from harness.goldens import GoldenJSON
 from harness.kit.netguard import offline
 from harness.model import HistoryEvent
 from harness.params import CallParams
-from harness.pytest_plugin import harness_profile
 from harness.scenarios import Scenario, load_scenarios
 from harness.strategies import histories
 from harness.targets import TargetError, TargetNotInstalled, get_target
+from harness.testing.goldens import GoldenJSON
+from harness.testing.pytest_plugin import harness_profile
 
 __all__ = [
     "DEEP_PROFILE",

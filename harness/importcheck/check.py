@@ -3,8 +3,8 @@
 For each HTTP 200 request of the five providers in some traffic, ``import_request``
 reads it back into a canonical history and params; when it represents the request fully,
 the reference adapter renders it for the same provider and model, and the render is
-compared with the recorded body by JSON path (``harness.jsondiff.diff_json``). A difference
-is accepted only by an entry of ``ALLOWLIST`` (harness/import_allowlist.py: id,
+compared with the recorded body by JSON path (``harness.loop.jsondiff.diff_json``). A difference
+is accepted only by an entry of ``ALLOWLIST`` (harness/importcheck/allowlist.py: id,
 provider, path pattern, why, evidence); one matched by ``PENDING`` is *open* (our
 adapter's to fix, docs/import-check-decisions.md), never allowed; anything else is
 listed, per provider, as a difference beyond the allowlist.
@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import import_shapes as shapes
-from harness.import_allowlist import ALLOWLIST, Pending, entries, evidence_of
-from harness.import_pending import PENDING
+from harness.importcheck import shapes
+from harness.importcheck.allowlist import ALLOWLIST, PENDING, Pending, entries, evidence_of
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
-from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.targets import get_target
 from harness.traffic import load_traffic
 
@@ -260,14 +259,14 @@ def render_unrepresented_markdown(check: ImportCheck) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m harness.import_check PATH... [--json]``: the figures (exit 2 with one line on a missing path)."""
+    """``python -m harness.importcheck.check PATH... [--json]``: the figures (exit 2 with one line on a missing path)."""
     import argparse
     import sys
 
     from harness.traffic import TrafficInputError
 
     parser = argparse.ArgumentParser(
-        prog="python -m harness.import_check", description=(__doc__ or "").splitlines()[0]
+        prog="python -m harness.importcheck.check", description=(__doc__ or "").splitlines()[0]
     )
     parser.add_argument("paths", nargs="+", help="cassette files or directories")
     parser.add_argument("--json", action="store_true", help="machine-readable output")

@@ -1,6 +1,6 @@
 """Compare two JSON bodies by path, each difference marked with the allowance that accepts it.
 
-Shared by the closed loop (``harness.closed_loop``: our request N+1 against the recorded
+Shared by the closed loop (``harness.loop.closed_loop``: our request N+1 against the recorded
 one) and ``harness import-check`` (an imported request rendered back against the recorded
 body). Neutral: it imports neither the reference side nor the judges. An allowance is a
 ``JsonAllowance``, the ``Accepted`` shape with a path glob, a kind and an optional

@@ -145,7 +145,7 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Hygiene checks need every other test's replays: run them last.
 
-    The play registry (and its wrapper around ``harness.replay.replay_exchange``) exists only
+    The play registry (and its wrapper around ``harness.providers.replay.replay_exchange``) exists only
     in a session that collected a test using it, so a host project's run never imports the
     harness; it is installed before the first test runs, so it still sees every replay.
     """
@@ -301,13 +301,13 @@ def pytest_unconfigure_goldens(config: pytest.Config) -> None:
 # ---------------------------------------------------------------- harness.testing: coverage per check (issue 22)
 #
 # Owned with harness.testing: each conformance test notes on its report which (provider,
-# check) it judged (``harness.testing.JUDGED_PROPERTY``; xdist carries user properties to
+# check) it judged (``harness.testing.suite.JUDGED_PROPERTY``; xdist carries user properties to
 # the controller), and the terminal summary prints how many cases each check judged per
 # provider. A session without such tests prints nothing. Imports nothing from harness.
 
 from typing import cast  # noqa: E402
 
-_JUDGED = "harness_judged"  # harness.testing.JUDGED_PROPERTY
+_JUDGED = "harness_judged"  # harness.testing.suite.JUDGED_PROPERTY
 
 
 class _CheckCoverage:

@@ -4,7 +4,7 @@ Starting it is cheap: this module and the command modules it registers import on
 and the light contract modules at top level; each command imports its machinery (pydantic
 models, the adapters, hypothesis, the oracles) in its own body, so ``harness --version``,
 ``--help`` and ``render`` pay only for what they run (``tests/test_plugin_guest.py`` counts
-the modules ``import harness.cli`` loads).
+the modules ``import harness.cli.main`` loads).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from harness import cli_style
+from harness.cli import style as cli_style
 from harness.contract.providers import PROVIDERS
 
 if TYPE_CHECKING:
-    from harness.replay import Exchange
+    from harness.providers.replay import Exchange
     from harness.stream.base import CallResult
     from harness.targets import Target
 
@@ -111,10 +111,10 @@ def render(
     ] = None,
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
+    from harness.cli.params_io import load_params
     from harness.codec import HistoryError, load_history
     from harness.contract.rendered import canonical_json
     from harness.params import CallParams
-    from harness.params_io import load_params
 
     _check_provider(provider)
     chosen = _load_target(target, provider)
@@ -154,7 +154,7 @@ def replay(
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
     import orjson
 
-    from harness.replay import ReplayInputError, replay_file, result_to_json
+    from harness.providers.replay import ReplayInputError, replay_file, result_to_json
 
     if provider is not None:
         _check_provider(provider)
@@ -231,7 +231,7 @@ def conformance(
 
     Needs no keys and no network. Exits 1 when any request fails an oracle.
     """
-    from harness.conformance import print_summary, run_conformance
+    from harness.cli.conformance import print_summary, run_conformance
     from harness.progress import progress_bar
 
     chosen = _load_target(target)
@@ -273,12 +273,12 @@ def check(
     """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
 
+    from harness.cli.params_io import load_params
     from harness.codec import HistoryError, load_history
     from harness.contract.kinds import parse_kinds
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report
     from harness.params import CallParams
-    from harness.params_io import load_params
 
     console = Console(width=None if Console().is_terminal else 120, highlight=False)
     if list_invariants:
@@ -349,7 +349,7 @@ from harness.audit.command import audit as audit_command  # noqa: E402  (see har
 def _audit(*args: Any, **kwargs: Any) -> None:
     """Bad input met while loading (a hostile cassette) is one line and exit 2, never a traceback."""
     from harness.inputs import InputError
-    from harness.replay import ReplayInputError
+    from harness.providers.replay import ReplayInputError
 
     try:
         audit_command(*args, **kwargs)
@@ -369,7 +369,7 @@ from harness.traffic.audit_command import audit_traffic_command  # noqa: E402
 app.command(name="audit-traffic")(audit_traffic_command)
 
 
-from harness.import_request_command import import_request_command  # noqa: E402
+from harness.cli.import_request import import_request_command  # noqa: E402
 
 app.command(name="import-request")(import_request_command)
 
@@ -385,11 +385,11 @@ def import_check(
     """Import every accepted recorded request, render it with the reference adapter, and diff the two.
 
     Per provider: imported, fully represented, identical, different within the documented
-    allowlist (harness/import_allowlist.py), open (an adapter change decided in
+    allowlist (harness/importcheck/allowlist.py), open (an adapter change decided in
     docs/import-check-decisions.md), different beyond the allowlist (with the paths).
     Exit 1 when any request differs beyond the allowlist, 2 when an input could not be read.
     """
-    from harness.import_check import check_traffic, render_json, render_markdown, render_text
+    from harness.importcheck.check import check_traffic, render_json, render_markdown, render_text
     from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
 

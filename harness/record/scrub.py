@@ -4,7 +4,7 @@ Used on every interaction before a cassette is written, by recording and by the
 conversion of third-party recordings alike. Two sources of truth, both applied to every
 field (URL path segment, query value, body) and every encoding of it:
 
-- **what the detector finds** (``harness/secrets.py``), in the field as written and in its
+- **what the detector finds** (``harness/record/secrets.py``), in the field as written and in its
   decoded views: JSON string values (and SSE ``data:`` lines), percent-decoding, base64
   runs, gzip, bytes that are not UTF-8;
 - **what the recorder knows** (``Known``): every credential it sent, from the environment,
@@ -26,7 +26,7 @@ from typing import Any, cast
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlencode, urlsplit, urlunsplit
 
 from harness.inputs import InputError, gunzip
-from harness.secrets import (
+from harness.record.secrets import (
     ACCOUNT_ID_PATTERN,
     base64_runs,
     bytes_text,

@@ -1,6 +1,6 @@
 """A vcrpy serializer that reviews well: JSON request bodies as parsed YAML, SSE bodies as literal text.
 
-Register with ``vcr.VCR().register_serializer("harness", harness.cassette_format)``.
+Register with ``vcr.VCR().register_serializer("harness", harness.record.cassette_format)``.
 On disk a request carries ``parsed_body`` (a mapping) instead of an escaped JSON
 string, and a response body is a ``|`` block with one SSE line per line, so a
 re-recorded cassette diffs line by line. Keys are sorted for stable diffs.

@@ -1,6 +1,6 @@
 """Build ``cassettes/<provider>/`` from the shared real recordings, keeping attribution.
 
-``uv run python -m harness.import_realstreams tests/data/realstreams cassettes``
+``uv run python -m tools.import_realstreams tests/data/realstreams cassettes``
 
 Each recording becomes a scrubbed cassette in the harness format (parsed request
 bodies, literal SSE bodies, sorted keys) with a ``provenance`` block naming the source
@@ -18,10 +18,10 @@ from typing import Any
 
 import yaml
 
-from harness.cassette_format import dump_cassette
 from harness.outputs import write_text
-from harness.replay import chunks_to_sse
-from harness.scrub import scrub_interaction
+from harness.providers.replay import chunks_to_sse
+from harness.record.cassette_format import dump_cassette
+from harness.record.scrub import scrub_interaction
 
 __all__ = ["import_one", "import_realstreams", "read_sources"]
 
@@ -116,7 +116,7 @@ def import_realstreams(src: Path, dest: Path) -> list[Path]:
         "",
         "Every cassette here is a real recording from another project's public test suite, scrubbed "
         "(deny-by-default headers, `key=` query parameters, key-like strings) and rewritten in the harness "
-        "format by `python -m harness.import_realstreams`. Files marked converted were body-only chunk files.",
+        "format by `python -m tools.import_realstreams`. Files marked converted were body-only chunk files.",
         "",
         "| cassette | source repo | path | commit | license | converted |",
         "|---|---|---|---|---|---|",
@@ -140,7 +140,7 @@ def import_realstreams(src: Path, dest: Path) -> list[Path]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m harness.import_realstreams SRC_DIR DEST_DIR", file=sys.stderr)
+        print("usage: python -m tools.import_realstreams SRC_DIR DEST_DIR", file=sys.stderr)
         return 2
     for path in import_realstreams(Path(argv[0]), Path(argv[1])):
         print(path)

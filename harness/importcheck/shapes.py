@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from harness.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 
 Json = dict[str, Any]
 Rewrite = Callable[[Any], Any]

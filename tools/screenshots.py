@@ -1,4 +1,4 @@
-"""Terminal screenshots for the docs: ``python -m harness.screenshots [--before COMMIT] [--out DIR]``.
+"""Terminal screenshots for the docs: ``python -m tools.screenshots [--before COMMIT] [--out DIR]``.
 
 Each shot runs a ``harness`` command in a child process as a terminal of a given width
 would see it (``COLUMNS``, ``FORCE_COLOR``: colour and width as on a terminal; stderr,
@@ -93,7 +93,7 @@ def _run(shot: Shot, width: int, source: Path, workdir: Path) -> str:
     }
     env.pop("NO_COLOR", None)
     done = subprocess.run(
-        [sys.executable, "-c", "from harness.cli import app; app()", *shot.args],
+        [sys.executable, "-c", "from harness.cli.main import app; app()", *shot.args],
         cwd=workdir,
         env=env,
         capture_output=True,
@@ -202,7 +202,7 @@ def _extract(commit: str, into: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.screenshots", description="Terminal screenshots for the docs."
+        prog="python -m tools.screenshots", description="Terminal screenshots for the docs."
     )
     parser.add_argument("--out", type=Path, default=ROOT / "docs/screenshots")
     parser.add_argument(

@@ -1,0 +1,1 @@
+"""The ``harness`` command line: ``harness.cli.main`` registers every command (``app``)."""

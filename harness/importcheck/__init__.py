@@ -1,0 +1,1 @@
+"""import-check: import recorded requests and compare them with the reference's render."""

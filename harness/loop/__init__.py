@@ -1,0 +1,1 @@
+"""The closed loop (history -> request -> import -> history) and the JSON diff it compares with."""
