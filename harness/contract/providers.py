@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
-__all__ = ["PROVIDERS"]
+__all__ = ["CHAT_DIALECTS", "PROVIDERS"]
 
-PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "openrouter")
+PROVIDERS: tuple[str, ...] = (
+    "anthropic",
+    "gemini",
+    "openai-chat",
+    "openai-responses",
+    "openrouter",
+    # OpenAI-compatible Chat Completions dialects (issue 27): CHAT_DIALECTS below.
+    "mistral",
+    "groq",
+    "deepseek",
+    "cerebras",
+    "zai",
+    "huggingface",
+)
+
+#: Providers that speak the OpenAI Chat Completions wire with rules of their own: a judge
+#: keyed by wire treats them as ``openai-chat`` unless it knows better.
+CHAT_DIALECTS: tuple[str, ...] = ("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface")

@@ -52,6 +52,13 @@ REGISTRY: dict[str, Provider] = {
     "openai-responses": Provider("openai_responses"),
     # OpenRouter serves Chat Completions (its default) and the Responses format.
     "openrouter": Provider("openrouter", {None: "stream", "openai-responses": "stream_responses"}),
+    # OpenAI-compatible Chat Completions dialects (issue 27), each a thin folder on the core.
+    "mistral": Provider("mistral"),
+    "groq": Provider("groq"),
+    "deepseek": Provider("deepseek"),
+    "cerebras": Provider("cerebras"),
+    "zai": Provider("zai"),
+    "huggingface": Provider("huggingface"),
 }
 if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
     raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")
