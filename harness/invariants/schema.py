@@ -32,6 +32,8 @@ def check_schema_conformance(ctx: CheckContext) -> list[Violation]:
     except RuntimeError as exc:  # the sdk oracle needs the optional provider SDKs
         ctx.note(f"{SDK_SKIPPED}: {exc}; judged by the published schema only")
         report = validate(ctx.provider, ctx.body, oracles=("spec",))
+    if report.skipped:
+        ctx.note(f"I12: no {' or '.join(report.skipped)} oracle for {ctx.provider}; judged by the rules only")
     return rule_violations(ctx, ID) + [
         ctx.violation(
             ID,

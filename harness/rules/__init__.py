@@ -16,15 +16,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
 from harness.rules.common import COMMON_RULES
+from harness.rules.dialects import DIALECT_RULES
 from harness.rules.gemini import GEMINI_RULES
 from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
 
 __all__ = ["RULES", "Rule", "RuleFinding", "check_body", "rules_for"]
 
-RULES: tuple[Rule, ...] = (*COMMON_RULES, *ANTHROPIC_RULES, *CHAT_RULES, *RESPONSES_RULES, *GEMINI_RULES)
+RULES: tuple[Rule, ...] = (
+    *COMMON_RULES,
+    *ANTHROPIC_RULES,
+    *CHAT_RULES,
+    *RESPONSES_RULES,
+    *GEMINI_RULES,
+    *DIALECT_RULES,
+)
 
 _DEFAULT_WIRE = {
     "anthropic": "anthropic",
@@ -32,6 +41,8 @@ _DEFAULT_WIRE = {
     "openai-chat": "openai-chat",
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
+    # OpenAI-compatible dialects (issue 27): their own rules (harness/rules/dialects.py) plus Chat's.
+    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),
 }
 
 
@@ -45,9 +56,25 @@ def _target(provider: str, wire: str | None) -> str:
     return provider if wire in (None, _DEFAULT_WIRE[provider]) else wire
 
 
+#: Rules of a wire that a dialect serving it does not have, with the evidence.
+_NOT_ON: dict[str, frozenset[str]] = {
+    # DeepSeek's Responses endpoint stores nothing and accepts a replayed reasoning item with no
+    # following output item (traffic/pydantic-ai-more/
+    # models__test_deepseek_responses__test_deepseek_responses_replay_own_reasoning_history.yaml#0-1).
+    "deepseek": frozenset({"responses-reasoning-followed"}),
+}
+
+
 def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
+    """The rules of the provider (or of the wire it is on), and those of this provider on that wire
+    only (``deepseek:openai-responses``)."""
     target = _target(provider, wire)
-    return [r for r in RULES if target in r.providers]
+    skip = _NOT_ON.get(provider, frozenset[str]())
+    return [
+        r
+        for r in RULES
+        if (target in r.providers or f"{provider}:{wire}" in r.providers) and r.id not in skip
+    ]
 
 
 def check_body(provider: str, body: dict[str, Any], *, wire: str | None = None) -> list[RuleFinding]:

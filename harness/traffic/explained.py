@@ -17,7 +17,7 @@ __all__ = ["EXPLANATIONS", "Explanation", "explain"]
 
 @dataclass(frozen=True)
 class Explanation:
-    category: str  # model-capability | unknown-model | auth | quota
+    category: str  # model-capability | model-output | unknown-model | auth | quota
     error: str  # regex searched in the response body, "" for status-only rows
     reason: str
     statuses: tuple[int, ...] = ()
@@ -58,6 +58,13 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         "model-capability",
         r"Expected a base64-encoded data URL with a valid file MIME type",
         "input_file data URL with an audio MIME type: the file input reads documents, not audio",
+    ),
+    Explanation(
+        "model-output",
+        r'"code":\s*"tool_use_failed"',
+        "Groq checks the model's own generation (a tool call that breaks its schema, or no call when "
+        "one is required) and answers 400 tool_use_failed with the failed_generation: the request was valid "
+        "(the retry with the same tools is accepted: models__test_groq__test_tool_use_failed_error*.yaml#1)",
     ),
     Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
     Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),
