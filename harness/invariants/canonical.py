@@ -59,6 +59,13 @@ DEFAULT_MODELS: dict[str, str] = {
     "openai-chat": "gpt-4.1-mini",
     "openai-responses": "gpt-5",
     "openrouter": "openai/gpt-4.1-mini",
+    # OpenAI-compatible dialects (issue 27)
+    "mistral": "mistral-large-latest",
+    "groq": "llama-3.3-70b-versatile",
+    "deepseek": "deepseek-v4-flash",
+    "cerebras": "llama-3.3-70b",
+    "zai": "glm-4.7",
+    "huggingface": "deepseek-ai/DeepSeek-R1",
 }
 
 
