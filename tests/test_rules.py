@@ -178,7 +178,9 @@ def test_rules_are_well_formed() -> None:
     for case in VIOLATIONS:
         assert case[3] in ids
     # the dialects' rules have their violating bodies in tests/test_rules_dialects.py
-    assert {case[3] for case in VIOLATIONS} | DIALECT_RULES_COVERED == set(ids), "every rule has a violating body"
+    assert {case[3] for case in VIOLATIONS} | DIALECT_RULES_COVERED == set(ids), (
+        "every rule has a violating body"
+    )
 
 
 @pytest.mark.parametrize("provider", sorted(BASES))
