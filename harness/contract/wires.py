@@ -34,6 +34,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, cast
 
+from harness.contract.providers import CHAT_DIALECTS
+
 __all__ = [
     "PROVIDER_WIRES",
     "WIRE_PROVIDER",
@@ -59,6 +61,9 @@ PROVIDER_WIRES: dict[str, tuple[str, ...]] = {
     "openai-chat": ("openai-chat",),
     "openai-responses": ("openai-responses",),
     "openrouter": ("openai-chat", "openai-responses"),
+    # OpenAI-compatible dialects (issue 27); DeepSeek also serves the Responses format.
+    **{dialect: ("openai-chat",) for dialect in CHAT_DIALECTS},
+    "deepseek": ("openai-chat", "openai-responses"),
 }
 
 #: The provider to replay a wire with when nothing else (a request URL) says which.

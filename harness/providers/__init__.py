@@ -55,7 +55,8 @@ REGISTRY: dict[str, Provider] = {
     # OpenAI-compatible Chat Completions dialects (issue 27), each a thin folder on the core.
     "mistral": Provider("mistral"),
     "groq": Provider("groq"),
-    "deepseek": Provider("deepseek"),
+    # DeepSeek also serves a Responses-compatible endpoint.
+    "deepseek": Provider("deepseek", {None: "stream", "openai-responses": "stream_responses"}),
     "cerebras": Provider("cerebras"),
     "zai": Provider("zai"),
     "huggingface": Provider("huggingface"),
