@@ -30,6 +30,14 @@ RULE_INVARIANT: dict[str, str] = {
     "responses-call-id-length": "I7",
     "responses-reasoning-followed": "I8",
     "gemini-mime-type": "I12",
+    # the OpenAI-compatible dialects (harness/rules/dialects.py)
+    "mistral-tool-call-id": "I7",
+    "groq-refused-fields": "I12",
+    "groq-raw-reasoning-with-tools": "I12",
+    "deepseek-reasoner-reasoning-input": "I12",
+    "deepseek-tool-loop-reasoning": "I12",
+    "kimi-tool-call-reasoning": "I12",
+    "deepseek-responses-output-before-message": "I7",
 }
 
 
