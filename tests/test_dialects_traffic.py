@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from harness.contract.exchange import Exchange
 from harness.contract.providers import CHAT_DIALECTS
 from harness.contract.routing import route
+from harness.emit import emit_stream, representable
+from harness.providers import get_parser
 from harness.providers.replay import load_exchanges, replay_file
+from harness.stream.drive import parse_bytes
 from harness.traffic.calibrate import Calibration, calibrate
 
 FOLDER = Path(__file__).resolve().parent.parent / "traffic" / "pydantic-ai-more"
@@ -49,12 +53,16 @@ def test_the_recorded_rejections_are_the_ones_expected(result: Calibration) -> N
     }
 
 
-def _model_calls(path: Path) -> int:
-    return sum(
-        1
+def _dialect_calls(path: Path) -> list[Exchange]:
+    return [
+        e
         for e in load_exchanges(path, None)
         if (found := route(e.method, e.uri)) is not None and found.provider in CHAT_DIALECTS
-    )
+    ]
+
+
+def _model_calls(path: Path) -> int:
+    return len(_dialect_calls(path))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem[:80] for p in FILES])
@@ -84,3 +92,20 @@ def test_each_dialects_reasoning_field_becomes_thinking(name: str, field: str) -
     for r in results:
         thinking = [p for p in r.message.parts if p.type == "thinking_text"]
         assert thinking and all(p.text for p in thinking), r.message
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem[:80] for p in FILES])
+def test_every_recorded_message_re_emits_to_itself(path: Path) -> None:
+    """The dialect's emitter covers what the real API sent: each final message round-trips."""
+    for exchange, result in zip(_dialect_calls(path), replay_file(path, None), strict=True):
+        found = route(exchange.method, exchange.uri)
+        assert found is not None
+        if found.wire != "openai-chat" or exchange.status != 200 or result.errors:
+            continue  # DeepSeek's Responses endpoint, rejections, a stream's error event: not re-emitted
+        message = result.message
+        assert representable(found.provider, message) is None
+        again = parse_bytes(
+            get_parser(found.provider),
+            emit_stream(found.provider, message, response_id=message.response_id or "r"),
+        )
+        assert again.message == message

@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import representable
 from harness.model import (
     AnyPart,
@@ -33,6 +34,13 @@ PROVIDER_MODELS: dict[str, tuple[str, ...]] = {
     "openai-chat": ("gpt-4.1-mini-2025-04-14", "deepseek-reasoner"),
     "openai-responses": ("gpt-5-2025-08-07", "o3"),
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/o3", "google/gemini-3-pro-preview"),
+    # the OpenAI-compatible dialects (issue 27), models of their recordings
+    "mistral": ("mistral-large-latest", "magistral-small-latest"),
+    "groq": ("openai/gpt-oss-120b", "qwen/qwen3-32b"),
+    "deepseek": ("deepseek-reasoner", "deepseek-v4-flash"),
+    "cerebras": ("zai-glm-4.7", "llama-3.3-70b"),
+    "zai": ("glm-4.7", "glm-5.2"),
+    "huggingface": ("deepseek-ai/DeepSeek-R1",),
 }
 OPENROUTER_FORMATS = (
     "anthropic-claude-v1",
@@ -244,7 +252,12 @@ def _keep_representable(provider: str, units: Sequence[list[AnyPart]]) -> list[A
 def _stops(provider: str, has_calls: bool) -> list[str]:
     if has_calls:
         return ["tool_use", "length", "error"]
-    loose = provider in ("anthropic", "openai-chat", "openrouter")  # their finish reason says tool_use itself
+    loose = provider in (
+        "anthropic",
+        "openai-chat",
+        "openrouter",
+        *CHAT_DIALECTS,
+    )  # finish reason says tool_use
     return ["stop", "length", "error", *(["tool_use"] if loose else [])]
 
 
