@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import strategies
+from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants import Violation, run_invariants
 from harness.invariants.base import as_dict, as_list, dicts
 from harness.invariants.wire import tool_turns, wire_messages
@@ -389,6 +390,7 @@ _RESULT_ID_KEY = {
     "openrouter": "tool_call_id",
     "openai-responses": "call_id",
     "gemini": "id",
+    **dict.fromkeys(CHAT_DIALECTS, "tool_call_id"),
 }
 
 
@@ -406,7 +408,7 @@ def _rename_first_call(provider: str, body: dict[str, Any]) -> None:
         if provider == "anthropic":
             units = [d for d in as_list(item.get("content")) if (as_dict(d) or {}).get("type") == "tool_use"]
             key = "id"
-        elif provider in ("openai-chat", "openrouter"):
+        elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS):
             units, key = as_list(item.get("tool_calls")), "id"
         elif provider == "openai-responses":
             units, key = ([item] if item.get("type") == "function_call" else []), "call_id"

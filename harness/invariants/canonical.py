@@ -333,6 +333,11 @@ def sent_call_ids(history: Sequence[HistoryEvent], provider: str, body: Json) ->
     sent = body_calls(provider, body)
     sent_ids = {c.id for c in sent if isinstance(c.id, str)}
     mapping: dict[str, str] = {}
+    if len(calls) != len(sent):
+        # two calls sharing an id in one response are one canonical call but two sent entries
+        # (tool-call-duplicate-id): count each sent id once, in order
+        seen: set[object] = set()
+        sent = [c for c in sent if not (c.id in seen or seen.add(c.id))]
     positional = len(calls) == len(sent)
     for pos, call in enumerate(calls):
         cid = call.part.call_id
