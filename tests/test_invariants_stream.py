@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from harness.codec import loads_history
+from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import representable
 from harness.invariants import event_order_problems, history_to_ui_events, run_invariants
 from harness.model import AssistantMessage, HistoryEvent, TextPart, ToolCallPart, Usage, UserMessage
@@ -106,6 +107,7 @@ _USAGE: dict[str, Usage] = {
         input_tokens=12, output_tokens=7, cached_input_tokens=0, reasoning_tokens=0, total_tokens=19
     ),
     "openrouter": Usage(input_tokens=12, output_tokens=7, total_tokens=19),
+    **{p: Usage(input_tokens=12, output_tokens=7, total_tokens=19) for p in CHAT_DIALECTS},
 }
 
 
