@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from harness.contract.providers import CHAT_DIALECTS
 from harness.cli.main import app
+from harness.contract.providers import CHAT_DIALECTS
 from harness.contract.rendered import Rendered
 from harness.importcheck import allowlist as import_allowlist
 from harness.importcheck import shapes
