@@ -75,6 +75,13 @@ MODELS: dict[str, tuple[str, ...]] = {
     "openai-responses": ("gpt-5",),
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/gpt-5"),
     "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.amazon.nova-pro-v1:0"),
+    # the OpenAI-compatible dialects: a thinking model where there is one
+    "mistral": ("mistral-large-latest",),
+    "groq": ("openai/gpt-oss-120b",),
+    "deepseek": ("deepseek-v4-flash", "deepseek-reasoner"),
+    "cerebras": ("zai-glm-4.7",),
+    "zai": ("glm-4.7",),
+    "huggingface": ("deepseek-ai/DeepSeek-R1",),
 }
 TOOL_NAMES = ("read", "bash", "search")
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"

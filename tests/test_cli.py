@@ -77,8 +77,8 @@ def test_render_invalid_params_names_file_line_and_field(tmp_path: Path) -> None
 
 def test_unknown_provider_and_target_exit_2(tmp_path: Path) -> None:
     history, _ = _write_scenario(tmp_path, "plain_single_turn")
-    bad = runner.invoke(app, ["render", str(history), "--provider", "mistral"])
-    assert bad.exit_code == 2 and "unknown provider 'mistral'" in bad.stderr
+    bad = runner.invoke(app, ["render", str(history), "--provider", "nope"])
+    assert bad.exit_code == 2 and "unknown provider 'nope'" in bad.stderr
     bad = runner.invoke(app, ["render", str(history), "--provider", "gemini", "--target", "nope"])
     assert bad.exit_code == 2 and "unknown target 'nope'" in bad.stderr
 

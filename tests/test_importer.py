@@ -147,7 +147,7 @@ def test_a_non_list_where_a_list_belongs_is_named_not_read_as_empty() -> None:
 
 def test_bad_provider_wire_and_body_raise_value_error() -> None:
     with pytest.raises(ValueError, match="unknown provider"):
-        import_request("mistral", {})
+        import_request("nope", {})
     with pytest.raises(ValueError, match="openai-responses body format is not supported"):
         import_request("openrouter", {}, wire="openai-responses")
     with pytest.raises(ValueError, match="must be a JSON object"):

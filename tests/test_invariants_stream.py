@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from harness.codec import loads_history
+from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import representable
 from harness.invariants import event_order_problems, history_to_ui_events, run_invariants
 from harness.model import AssistantMessage, HistoryEvent, TextPart, ToolCallPart, Usage, UserMessage
@@ -107,6 +108,7 @@ _USAGE: dict[str, Usage] = {
     ),
     "openrouter": Usage(input_tokens=12, output_tokens=7, total_tokens=19),
     "bedrock": Usage(input_tokens=12, output_tokens=7),
+    **{p: Usage(input_tokens=12, output_tokens=7, total_tokens=19) for p in CHAT_DIALECTS},
 }
 
 

@@ -20,6 +20,7 @@ import pytest
 from harness.oracles import ALLOWANCES, DEFAULTS, ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
 from tests.bedrock_bodies import BEDROCK
+from tests.test_oracles_dialects import RICH as DIALECT_RICH
 
 Body = dict[str, Any]
 
@@ -213,6 +214,7 @@ RICH: dict[str, Body] = {
     "gemini": GEMINI,
     "openrouter": OPENROUTER,
     "bedrock": BEDROCK,  # tests/bedrock_bodies.py
+    **DIALECT_RICH,  # the OpenAI-compatible dialects: tests/test_oracles_dialects.py
 }
 
 
@@ -561,14 +563,15 @@ def test_openrouter_sdk_is_not_patched_globally() -> None:
     ChatRequest.model_validate({**OPENROUTER, "unknown_key": 1})  # still ignored, as the SDK ships
 
 
-def test_host_scoped_allowance_needs_its_host() -> None:
-    """Mistral's `thinking` parts are allowed on api.mistral.ai only, never on OpenAI itself."""
+def test_mistral_thinking_parts_are_judged_by_mistral_not_allowed_on_openai_chat() -> None:
+    """Mistral's `thinking` parts were a host-scoped allowance of openai-chat; api.mistral.ai is
+    now its own provider, judged by the mistralai SDK, and OpenAI's schema refuses them anywhere."""
     body: Body = {"model": "m", "messages": [
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": [{"type": "thinking", "thinking": [{"type": "text", "text": "x"}]}]}]}  # fmt: skip
     assert not validate("openai-chat", body, oracles=["spec"]).ok
-    assert not validate("openai-chat", body, oracles=["spec"], host="api.openai.com").ok
-    assert validate("openai-chat", body, oracles=["spec"], host="api.mistral.ai").ok
+    assert not validate("openai-chat", body, oracles=["spec"], host="api.mistral.ai").ok
+    assert validate("mistral", body).ok
 
 
 def test_defaulted_items_are_still_judged_whole() -> None:

@@ -27,8 +27,16 @@ from harness.contract.routing import route
         ),
         ("POST", "https://openrouter.ai/api/v1/chat/completions", "openrouter", "openai-chat"),
         ("POST", "https://openrouter.ai/api/v1/responses", "openrouter", "openai-responses"),
-        ("POST", "https://api.groq.com/openai/v1/chat/completions", "openai-chat", "openai-chat"),
-        ("POST", "https://api.deepseek.com/chat/completions", "openai-chat", "openai-chat"),
+        # the OpenAI-compatible dialects route to their own providers by host (issue 27)
+        ("POST", "https://api.groq.com/openai/v1/chat/completions", "groq", "openai-chat"),
+        ("POST", "https://api.deepseek.com/chat/completions", "deepseek", "openai-chat"),
+        ("POST", "https://api.deepseek.com/responses", "deepseek", "openai-responses"),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", "mistral", "openai-chat"),
+        ("POST", "https://api.cerebras.ai/v1/chat/completions", "cerebras", "openai-chat"),
+        ("POST", "https://api.z.ai/api/paas/v4/chat/completions", "zai", "openai-chat"),
+        ("POST", "https://open.bigmodel.cn/api/paas/v4/chat/completions", "zai", "openai-chat"),
+        ("POST", "https://router.huggingface.co/together/v1/chat/completions", "huggingface", "openai-chat"),
+        ("POST", "https://proxy.example.com/v1/chat/completions", "openai-chat", "openai-chat"),
     ],
 )
 def test_model_calls_route_to_their_provider_and_wire(

@@ -15,6 +15,7 @@ import pytest
 from harness.contract.kinds import KINDS
 from harness.rules import RULES, check_body, rules_for
 from tests.bedrock_bodies import BEDROCK
+from tests.test_rules_dialects import COVERED as DIALECT_RULES_COVERED
 
 Body = dict[str, Any]
 
@@ -218,7 +219,10 @@ def test_rules_are_well_formed() -> None:
         assert rule.kind in KINDS and rule.summary and rule.evidence and rule.providers, rule.id
     for case in VIOLATIONS:
         assert case[3] in ids
-    assert {case[3] for case in VIOLATIONS} == set(ids), "every rule has a violating body"
+    # the dialects' rules have their violating bodies in tests/test_rules_dialects.py
+    assert {case[3] for case in VIOLATIONS} | DIALECT_RULES_COVERED == set(ids), (
+        "every rule has a violating body"
+    )
 
 
 @pytest.mark.parametrize("provider", sorted(BASES))
@@ -251,7 +255,7 @@ def test_openrouter_responses_wire_gets_responses_rules() -> None:
     assert {r.id for r in rules_for("openrouter", wire="openai-responses")} >= {"responses-output-has-call"}
     assert "chat-tool-calls-answered" not in {r.id for r in rules_for("openrouter", wire="openai-responses")}
     with pytest.raises(ValueError, match="unknown provider"):
-        check_body("mistral", {})
+        check_body("nope", {})
 
 
 def test_a_host_rule_judges_only_its_host() -> None:

@@ -30,6 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import PROVIDERS, emit_stream
 from harness.model import AssistantMessage
 from harness.providers import get_parser
@@ -226,6 +227,11 @@ UNKNOWN_EVENTS: dict[str, tuple[bytes, ...]] = {
     "openrouter": (b'event: x_future\ndata: {"choices":[]}\n\n',),
     "gemini": (b'event: x_future\ndata: {"candidates":[]}\n\n',),
 }
+# The OpenAI-compatible dialects stream Chat Completions chunks: Chat's tables (reasoning fields included).
+for _dialect in CHAT_DIALECTS:
+    for _table in (COMPLETION_MARKERS, EVENT_TYPES, VOCABULARY, ERROR_EVENTS, UNKNOWN_EVENTS):
+        if "openai-chat" in _table:  # EVENT_TYPES is keyed by wire
+            _table[_dialect] = _table["openai-chat"]  # pyright: ignore[reportArgumentType]
 HARMLESS_LINES = (b": keep-alive\n\n", b": OPENROUTER PROCESSING\n\n", b"retry: 1000\n\n", b"id: 7\n\n")
 
 

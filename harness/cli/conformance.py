@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.contract.rendered import canonical_json
-from harness.oracles import validate
+from harness.oracles import describe, validate
 from harness.rules import check_body
 from harness.scenarios import load_scenarios
 from harness.targets import Target, get_target
@@ -132,6 +132,16 @@ def print_summary(summary: Summary, console: Console | None = None) -> None:
         style="dim",
         highlight=False,
     )
+    for provider in summary.by_provider():
+        missing = [oracle for oracle, target in describe(provider).items() if target == "none (not run)"]
+        if missing:  # a dialect that publishes no schema or SDK: never a pass on nothing
+            rest = [oracle for oracle in ("spec", "sdk") if oracle not in missing]
+            judged = f"the {rest[0]} oracle and its provider rules" if rest else "its provider rules only"
+            console.print(
+                f"note: {provider}: no {' or '.join(missing)} oracle to run; judged by {judged}",
+                style="dim",
+                highlight=False,
+            )
     for case in summary.cases:
         for error in case.errors:
             console.print(

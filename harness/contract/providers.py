@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["PROVIDERS"]
+__all__ = ["CHAT_DIALECTS", "PROVIDERS"]
 
 PROVIDERS: tuple[str, ...] = (
     "anthropic",
@@ -11,4 +11,15 @@ PROVIDERS: tuple[str, ...] = (
     "openai-responses",
     "openrouter",
     "bedrock",
+    # OpenAI-compatible Chat Completions dialects (issue 27): CHAT_DIALECTS below.
+    "mistral",
+    "groq",
+    "deepseek",
+    "cerebras",
+    "zai",
+    "huggingface",
 )
+
+#: Providers that speak the OpenAI Chat Completions wire with rules of their own: a judge
+#: keyed by wire treats them as ``openai-chat`` unless it knows better.
+CHAT_DIALECTS: tuple[str, ...] = ("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface")

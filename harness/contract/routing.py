@@ -36,6 +36,31 @@ class Route:
     reason: str
 
 
+#: The OpenAI-compatible dialects by host (issue 27): host -> (provider id, path prefix).
+_DIALECT_HOSTS: dict[str, tuple[str, str]] = {
+    "api.mistral.ai": ("mistral", ""),
+    "api.groq.com": ("groq", "/openai/"),
+    "api.deepseek.com": ("deepseek", ""),
+    "api.cerebras.ai": ("cerebras", ""),
+    "api.z.ai": ("zai", ""),
+    "open.bigmodel.cn": ("zai", ""),
+    "router.huggingface.co": ("huggingface", ""),
+}
+
+
+def _dialect(host: str, path: str) -> Route | None:
+    """A dialect's Chat Completions call (DeepSeek also serves a Responses-compatible endpoint)."""
+    found = _DIALECT_HOSTS.get(host)
+    if found is None or not path.startswith(found[1] or "/"):
+        return None
+    provider = found[0]
+    if path.endswith("/chat/completions"):
+        return Route(provider, "openai-chat", f"{host}{path}")
+    if provider == "deepseek" and path.endswith("/responses"):
+        return Route(provider, "openai-responses", f"{host}{path}")
+    return None
+
+
 def route(method: str, url: str) -> Route | None:
     """The route of a model call, or None for anything else (listing models, uploads, other hosts' APIs)."""
     if method.upper() != "POST":
@@ -57,7 +82,10 @@ def route(method: str, url: str) -> Route | None:
         return Route("gemini", "gemini", f"{host}{path}") if _GEMINI_PATH.search(path) else None
     if host == "api.anthropic.com" or host.endswith(".anthropic.com"):
         return Route("anthropic", "anthropic", f"{host}{path}") if path.endswith("/messages") else None
-    # OpenAI and OpenAI-compatible hosts (Groq, DeepSeek, Azure, proxies): by path.
+    dialect = _dialect(host, path)
+    if dialect is not None:
+        return dialect
+    # OpenAI and other OpenAI-compatible hosts (Azure, proxies): by path.
     if path.endswith("/chat/completions"):
         return Route("openai-chat", "openai-chat", f"{host}{path}")
     if path.endswith("/responses"):

@@ -41,9 +41,11 @@ class Code(StrEnum):
     PLACEHOLDER_USER = "placeholder-user"
     PREFILL_THINKING_DROPPED = "prefill-thinking-dropped"
     PREFILL_TRAILING_WHITESPACE = "prefill-trailing-whitespace"
+    REASONING_CONTENT_EMPTY = "reasoning-content-empty"
     REASONING_DUPLICATE_ID = "reasoning-duplicate-id"
     REASONING_NO_FOLLOWING_ITEM = "reasoning-no-following-item"
     REASONING_NO_ID = "reasoning-no-id"
+    REASONING_NOT_SENT = "reasoning-not-sent"
     RESPONSE_PIECES_JOINED = "response-pieces-joined"
     ROLES_MERGED = "roles-merged"
     SIGNATURE_INVALID = "signature-invalid"
@@ -139,6 +141,17 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.PREFILL_THINKING_DROPPED: CodeInfo("reject", "thinking in a final assistant prefill dropped"),
     Code.PREFILL_TRAILING_WHITESPACE: CodeInfo(
         "reject", "trailing whitespace stripped from a final assistant prefill"
+    ),
+    # The OpenAI-compatible dialects (issue 27; docs/field-rules.md).
+    Code.REASONING_CONTENT_EMPTY: CodeInfo(
+        "reject",
+        "a thinking model's tool-loop turn had no reasoning text; sent with an empty reasoning_content "
+        "(DeepSeek, Kimi: 400 without it)",
+    ),
+    Code.REASONING_NOT_SENT: CodeInfo(
+        "policy",
+        "reasoning text left out of a turn where the dialect ignores or refuses it "
+        "(DeepSeek: outside tool loops, deepseek-reasoner everywhere)",
     ),
     Code.REASONING_DUPLICATE_ID: CodeInfo(
         "reject", "a second reasoning item with an id already sent; dropped"

@@ -38,6 +38,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, cast
 
+from harness.contract.providers import CHAT_DIALECTS
+
 __all__ = [
     "PROVIDER_WIRES",
     "WIRE_PROVIDER",
@@ -65,6 +67,9 @@ PROVIDER_WIRES: dict[str, tuple[str, ...]] = {
     "openai-responses": ("openai-responses",),
     "openrouter": ("openai-chat", "openai-responses"),
     "bedrock": ("bedrock-converse",),
+    # OpenAI-compatible dialects (issue 27); DeepSeek also serves the Responses format.
+    **{dialect: ("openai-chat",) for dialect in CHAT_DIALECTS},
+    "deepseek": ("openai-chat", "openai-responses"),
 }
 
 #: The provider to replay a wire with when nothing else (a request URL) says which.

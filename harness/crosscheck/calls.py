@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.providers.replay import Exchange
@@ -40,6 +41,10 @@ def _judge(provider: str, exchange: Exchange) -> str:
     routed = route(exchange.method, exchange.uri)
     if provider == "openrouter" and routed is not None and routed.wire == "openai-responses":
         return "openai-responses"
+    if routed is not None and routed.provider in CHAT_DIALECTS:
+        # the dialects publish no stream accumulator; their clients use OpenAI's SDK, which is
+        # judged on the wire (Chat Completions, or DeepSeek's Responses endpoint)
+        return routed.wire
     return provider
 
 

@@ -23,7 +23,20 @@ from collections.abc import Callable
 from types import ModuleType
 
 from harness.contract.providers import PROVIDERS
-from harness.emit import anthropic, bedrock, gemini, openai_chat, openai_responses, openrouter
+from harness.emit import (
+    anthropic,
+    bedrock,
+    cerebras,
+    deepseek,
+    gemini,
+    groq,
+    huggingface,
+    mistral,
+    openai_chat,
+    openai_responses,
+    openrouter,
+    zai,
+)
 from harness.emit.common import NotRepresentable, message_model
 from harness.model import AssistantMessage
 
@@ -36,6 +49,13 @@ _MODULES: dict[str, ModuleType] = {
     "openai-responses": openai_responses,
     "openrouter": openrouter,
     "bedrock": bedrock,
+    # the OpenAI-compatible dialects (issue 27): harness/emit/dialects.py
+    "mistral": mistral,
+    "groq": groq,
+    "deepseek": deepseek,
+    "cerebras": cerebras,
+    "zai": zai,
+    "huggingface": huggingface,
 }
 
 

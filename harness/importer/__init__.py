@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import CHAT_DIALECTS, PROVIDERS
 from harness.importer import anthropic, bedrock, chat, gemini, responses
 from harness.importer.common import Ledger, obj
 from harness.model import HistoryEvent
@@ -32,6 +32,7 @@ NATIVE_WIRE = {
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
     "bedrock": "bedrock-converse",
+    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),  # the OpenAI-compatible dialects (issue 27)
 }
 
 
@@ -68,7 +69,7 @@ def import_request(provider: str, body: Any, *, wire: str | None = None, uri: st
     try:
         if provider == "anthropic":
             history, params = anthropic.history(request, ledger), anthropic.params(request, ledger)
-        elif provider in ("openai-chat", "openrouter"):
+        elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS):
             history, params = chat.history(request, provider, ledger), chat.params(request, provider, ledger)
         elif provider == "openai-responses":
             history, params = responses.history(request, ledger), responses.params(request, ledger)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.importer.common import (
     Calls,
     Json,
@@ -128,10 +129,15 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             known = {"role", "content", "tool_calls"}
             if provider == "openrouter":
                 known |= {"reasoning_details", "reasoning"}
+            if provider in CHAT_DIALECTS:
+                known.add("reasoning_content")
             ledger.rest(message, path, known)
             parts: list[AnyPart] = _reasoning_details(
                 arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
             )
+            reasoning = message.get("reasoning_content") if provider in CHAT_DIALECTS else None
+            if isinstance(reasoning, str) and reasoning:  # "" marks a turn whose reasoning was not kept
+                parts.append(ThinkingTextPart(text=reasoning, model_id=model))
             parts.extend(TextPart(text=t) for t in _texts(content, f"{path}.content", ledger))
             for c, raw_call in enumerate(map(obj, arr(message.get("tool_calls")))):
                 at = f"{path}.tool_calls[{c}]"
@@ -175,8 +181,29 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
     return openai_output_format(fmt, "response_format", ledger, obj(fmt.get("json_schema")))
 
 
+def _dialect_thinking(body: Json, ledger: Ledger) -> ThinkingParams | None:
+    """The dialects' reasoning switches (``harness/providers/<dialect>/request.py``): ``thinking``
+    (DeepSeek, Z.ai), ``reasoning_effort`` ("none" is off: Groq Qwen 3, Cerebras) and Groq's
+    ``reasoning_format`` (``hidden``: thoughts not wanted)."""
+    switch = obj(body.get("thinking")) if "thinking" in body else None
+    raw_effort = body.get("reasoning_effort")
+    shown = body.get("reasoning_format")
+    if switch is None and raw_effort is None and shown is None:
+        return None
+    if switch is not None:
+        ledger.rest(switch, "thinking", {"type", "clear_thinking"})
+    if raw_effort == "none" or (switch is not None and switch.get("type") == "disabled"):
+        return ThinkingParams(enabled=False)
+    return ThinkingParams(
+        effort=None if raw_effort is None else effort(raw_effort, "reasoning_effort", ledger),
+        include_thoughts=shown != "hidden",
+    )
+
+
 def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     known = set(KNOWN) | ({"reasoning"} if provider == "openrouter" else {"reasoning_effort"})
+    if provider in CHAT_DIALECTS:
+        known |= {"thinking", "reasoning_format"}
     ledger.rest(body, "", known, DEFAULTS)
     thinking: ThinkingParams | None = None
     if provider == "openrouter" and "reasoning" in body:
@@ -190,6 +217,8 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
                 budget_tokens=config.get("max_tokens"),
                 include_thoughts=not config.get("exclude", False),
             )
+    elif provider in CHAT_DIALECTS:
+        thinking = _dialect_thinking(body, ledger)
     elif body.get("reasoning_effort") is not None:
         thinking = ThinkingParams(effort=effort(body["reasoning_effort"], "reasoning_effort", ledger))
     tools: list[Any] = []
@@ -199,7 +228,14 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
-        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=True),
+        tool_choice=openai_tool_choice(
+            "required"
+            if provider == "mistral" and body.get("tool_choice") == "any"
+            else body.get("tool_choice"),
+            "tool_choice",
+            ledger,
+            nested=True,
+        ),
         output_format=_output_format(body.get("response_format"), ledger),
         max_tokens=body.get("max_completion_tokens", body.get("max_tokens")),
         thinking=thinking,

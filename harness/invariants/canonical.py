@@ -60,6 +60,13 @@ DEFAULT_MODELS: dict[str, str] = {
     "openai-responses": "gpt-5",
     "openrouter": "openai/gpt-4.1-mini",
     "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",  # in the URL, as Gemini's
+    # OpenAI-compatible dialects (issue 27)
+    "mistral": "mistral-large-latest",
+    "groq": "llama-3.3-70b-versatile",
+    "deepseek": "deepseek-v4-flash",
+    "cerebras": "llama-3.3-70b",
+    "zai": "glm-4.7",
+    "huggingface": "deepseek-ai/DeepSeek-R1",
 }
 
 
@@ -327,6 +334,11 @@ def sent_call_ids(history: Sequence[HistoryEvent], provider: str, body: Json) ->
     sent = body_calls(provider, body)
     sent_ids = {c.id for c in sent if isinstance(c.id, str)}
     mapping: dict[str, str] = {}
+    if len(calls) != len(sent):
+        # two calls sharing an id in one response are one canonical call but two sent entries
+        # (tool-call-duplicate-id): count each sent id once, in order
+        seen: set[object] = set()
+        sent = [c for c in sent if not (c.id in seen or seen.add(c.id))]
     positional = len(calls) == len(sent)
     for pos, call in enumerate(calls):
         cid = call.part.call_id

@@ -37,6 +37,14 @@ RULE_INVARIANT: dict[str, str] = {
     "bedrock-tool-result-pairing": "I7",
     "bedrock-tool-config-required": "I7",
     "bedrock-error-result-content": "I8",
+    # the OpenAI-compatible dialects (harness/rules/dialects.py)
+    "mistral-tool-call-id": "I7",
+    "groq-refused-fields": "I12",
+    "groq-raw-reasoning-with-tools": "I12",
+    "deepseek-reasoner-reasoning-input": "I12",
+    "deepseek-tool-loop-reasoning": "I12",
+    "kimi-tool-call-reasoning": "I12",
+    "deepseek-responses-output-before-message": "I7",
 }
 
 

@@ -32,6 +32,11 @@ def check_schema_conformance(ctx: CheckContext) -> list[Violation]:
     except RuntimeError as exc:  # the sdk oracle needs the optional provider SDKs
         ctx.note(f"{SDK_SKIPPED}: {exc}; judged by the published schema only")
         report = validate(ctx.provider, ctx.body, oracles=("spec",))
+    if report.skipped:
+        rest = " and the other oracle" if len(report.skipped) < 2 else ""
+        ctx.note(
+            f"I12: no {' or '.join(report.skipped)} oracle for {ctx.provider}; judged by the rules{rest}"
+        )
     return rule_violations(ctx, ID) + [
         ctx.violation(
             ID,

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.contract.gemini_contents import media_after_responses
+from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
 from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
@@ -89,7 +90,11 @@ def _system(ctx: CheckContext) -> list[Violation]:
                 ID, None, f"the system prompt is sent {len(carriers)} times", carriers, kind="policy"
             )
         )
-    if ctx.provider in ("openai-chat", "openrouter") and carriers and carriers[0] != "messages[0]":
+    if (
+        ctx.provider in ("openai-chat", "openrouter", *CHAT_DIALECTS)
+        and carriers
+        and carriers[0] != "messages[0]"
+    ):
         out.append(
             ctx.violation(
                 ID, None, f"the system message is not first ({carriers[0]})", carriers, kind="policy"

@@ -11,6 +11,7 @@ never sent as native, and foreign thinking is never re-sent as literal text (les
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
+from harness.contract.providers import CHAT_DIALECTS
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, google_signature_carrier
 from harness.invariants.base import (
     CheckContext,
@@ -90,9 +91,28 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
                         kind=ctx.unwarned_kind(user_content=False),
                     )
                 )
+    if ctx.provider in CHAT_DIALECTS:
+        native_texts |= _reasoning_content_texts(ctx)
     out += _signature_fields(ctx, native)
     out += _leaks(ctx, model, native_texts)
     return out
+
+
+def _reasoning_content_texts(ctx: CheckContext) -> set[int]:
+    """The dialects' native reasoning is unsigned text: a thinking part whose text an assistant
+    message's ``reasoning_content`` carries is sent as native reasoning, not leaked."""
+    sent = [
+        m["reasoning_content"]
+        for m in wire_messages(ctx.provider, ctx.body)
+        if m.get("role") == "assistant" and isinstance(m.get("reasoning_content"), str)
+    ]
+    return {
+        id(part)
+        for event in ctx.history
+        if isinstance(event, AssistantMessage)
+        for part in event.parts
+        if isinstance(part, ThinkingTextPart) and part.text and any(part.text in text for text in sent)
+    }
 
 
 def _same_item_texts(provider: str, message: AssistantMessage, pair: ThinkingPair) -> list[ThinkingTextPart]:

@@ -10,6 +10,7 @@ provider verbatim unless the provider's id rules force a change, which is warned
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
+from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, sent_call_ids
 from harness.invariants.provider_rules import rule_violations
@@ -19,7 +20,7 @@ from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
 __all__ = ["check_tool_pairing"]
 
 ID = "I7"
-_CHAT = frozenset({"openai-chat", "openrouter"})
+_CHAT = frozenset({"openai-chat", "openrouter", *CHAT_DIALECTS})
 
 
 def check_tool_pairing(ctx: CheckContext) -> list[Violation]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants.base import Json, as_dict, as_list
 from harness.invariants.memo import same_args
 
@@ -33,9 +34,10 @@ LIST_KEY: dict[str, str] = {
     "openai-responses": "input",
     "gemini": "contents",
     "bedrock": "messages",
+    **dict.fromkeys(CHAT_DIALECTS, "messages"),
 }
 
-_CHAT = frozenset({"openai-chat", "openrouter"})
+_CHAT = frozenset({"openai-chat", "openrouter", *CHAT_DIALECTS})
 _RESPONSES_ASSISTANT_ITEMS = frozenset({"function_call", "reasoning"})
 
 

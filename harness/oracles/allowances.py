@@ -343,34 +343,8 @@ ALLOWANCES: tuple[OracleAllowance, ...] = (
         value=r"namespace",
     ),
     # ------------------------------------------------------------ openai-chat (compatible hosts)
-    OracleAllowance(
-        "chat-mistral-thinking-part",
-        "openai-chat",
-        r"messages/\d+/content/\d+/type",
-        "Mistral's OpenAI-compatible chat API (the router sends api.mistral.ai to openai-chat) "
-        "takes assistant `thinking` content parts; OpenAI's spec does not know them",
-        (
-            "traffic/pydantic-ai/models__test_mistral__test_mistral_model_thinking_part.yaml#1",
-            "https://docs.mistral.ai/capabilities/reasoning/",
-        ),
-        oracle="spec",
-        message=r'"thinking" is not one of',
-        hosts=("api.mistral.ai",),
-    ),
-    OracleAllowance(
-        "chat-mistral-prefix",
-        "openai-chat",
-        r"messages/\d+/prefix",
-        "Mistral's chat API takes `prefix: true` on a final assistant message (prefill); the "
-        "OpenAI SDK does not know it",
-        (
-            "traffic/pydantic-ai/models__test_mistral__test_mistral_model_thinking_part.yaml#1",
-            "https://docs.mistral.ai/guides/prefix/",
-        ),
-        oracle="sdk",
-        message=r"\[extra_forbidden\]",
-        hosts=("api.mistral.ai",),
-    ),
+    # (Mistral's `thinking` content parts and `prefix` were allowances here while api.mistral.ai
+    # was judged as openai-chat; it is its own provider now, judged by the mistralai SDK.)
     # ------------------------------------------------------------ openrouter
     OracleAllowance(
         "openrouter-server-tools",

@@ -317,6 +317,45 @@ def _bedrock() -> SdkOracle:
     return BotocoreOracle()
 
 
+# --- the Chat Completions dialects (issue 27) ------------------------------------------------
+
+
+class PydanticRequestOracle:
+    """A Speakeasy SDK's pydantic request models (``mistralai``), strict, plus the unknown-key walk
+    (as ``OpenRouterOracle``); the streaming or non-streaming model chosen by ``body["stream"]``."""
+
+    def __init__(self, streaming: type[BaseModel], non_streaming: type[BaseModel]) -> None:
+        self._models = {True: streaming, False: non_streaming}
+
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        model = self._models[body.get("stream") is True]
+        try:
+            validated = model.model_validate(body, strict=True)
+        except ValidationError as e:
+            return _report(body, _raw(e))
+        raw: list[RawError] = []
+        _unknown_keys(body, validated, (), raw)
+        return _report(body, raw)
+
+
+def _mistral() -> PydanticRequestOracle:
+    from mistralai.client.models import ChatCompletionRequest, ChatCompletionStreamRequest
+
+    return PydanticRequestOracle(ChatCompletionStreamRequest, ChatCompletionRequest)
+
+
+def _groq() -> TypedDictOracle:
+    from groq.types.chat.completion_create_params import CompletionCreateParams
+
+    return TypedDictOracle(CompletionCreateParams, CompletionCreateParams)
+
+
+def _cerebras() -> TypedDictOracle:
+    from cerebras.cloud.sdk.types.chat.completion_create_params import CompletionCreateParams
+
+    return TypedDictOracle(CompletionCreateParams, CompletionCreateParams)
+
+
 SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "openai-chat": ("openai.types.chat.completion_create_params.CompletionCreateParams{Streaming,NonStreaming}",
                     _openai_chat),
@@ -326,6 +365,11 @@ SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "gemini": ("google.genai.types.{Content,Tool,ToolConfig,GenerationConfig,SafetySetting} per key", GenaiOracle),
     "openrouter": ("openrouter.components.chatrequest.ChatRequest (strict, unknown keys rejected)", OpenRouterOracle),
     "bedrock": ("botocore.validate.ParamValidator on bedrock-runtime Converse input", _bedrock),
+    # Dialects with an official SDK (DeepSeek, Z.ai and Hugging Face's router publish none: rules only).
+    "mistral": ("mistralai.client.models.ChatCompletion{Stream,}Request (strict, unknown keys rejected)", _mistral),
+    "groq": ("groq.types.chat.completion_create_params.CompletionCreateParams (strict, closed)", _groq),
+    "cerebras": ("cerebras.cloud.sdk.types.chat.completion_create_params.CompletionCreateParams (strict, closed)",
+                 _cerebras),
 }  # fmt: skip
 
 

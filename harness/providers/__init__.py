@@ -53,6 +53,14 @@ REGISTRY: dict[str, Provider] = {
     # OpenRouter serves Chat Completions (its default) and the Responses format.
     "openrouter": Provider("openrouter", {None: "stream", "openai-responses": "stream_responses"}),
     "bedrock": Provider("bedrock"),  # AWS Bedrock Converse; streams are AWS event-stream frames
+    # OpenAI-compatible Chat Completions dialects (issue 27), each a thin folder on the core.
+    "mistral": Provider("mistral"),
+    "groq": Provider("groq"),
+    # DeepSeek also serves a Responses-compatible endpoint.
+    "deepseek": Provider("deepseek", {None: "stream", "openai-responses": "stream_responses"}),
+    "cerebras": Provider("cerebras"),
+    "zai": Provider("zai"),
+    "huggingface": Provider("huggingface"),
 }
 if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
     raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")

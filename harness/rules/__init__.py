@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
 from harness.rules.bedrock import BEDROCK_RULES
 from harness.rules.common import COMMON_RULES
+from harness.rules.dialects import DIALECT_RULES
 from harness.rules.gemini import GEMINI_RULES
 from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
 
@@ -34,6 +36,7 @@ RULES: tuple[Rule, ...] = (
     *RESPONSES_RULES,
     *GEMINI_RULES,
     *BEDROCK_RULES,
+    *DIALECT_RULES,
 )
 
 _DEFAULT_WIRE = {
@@ -43,6 +46,8 @@ _DEFAULT_WIRE = {
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
     "bedrock": "bedrock-converse",
+    # OpenAI-compatible dialects (issue 27): their own rules (harness/rules/dialects.py) plus Chat's.
+    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),
 }
 
 
@@ -56,9 +61,25 @@ def _target(provider: str, wire: str | None) -> str:
     return provider if wire in (None, _DEFAULT_WIRE[provider]) else wire
 
 
+#: Rules of a wire that a dialect serving it does not have, with the evidence.
+_NOT_ON: dict[str, frozenset[str]] = {
+    # DeepSeek's Responses endpoint stores nothing and accepts a replayed reasoning item with no
+    # following output item (traffic/pydantic-ai-more/
+    # models__test_deepseek_responses__test_deepseek_responses_replay_own_reasoning_history.yaml#0-1).
+    "deepseek": frozenset({"responses-reasoning-followed"}),
+}
+
+
 def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
+    """The rules of the provider (or of the wire it is on), and those of this provider on that wire
+    only (``deepseek:openai-responses``)."""
     target = _target(provider, wire)
-    return [r for r in RULES if target in r.providers]
+    skip = _NOT_ON.get(provider, frozenset[str]())
+    return [
+        r
+        for r in RULES
+        if (target in r.providers or f"{provider}:{wire}" in r.providers) and r.id not in skip
+    ]
 
 
 def check_body(

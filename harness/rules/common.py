@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.rules.base import Rule, RuleFinding, as_dict, as_list
 
 __all__ = ["COMMON_RULES"]
@@ -16,6 +17,7 @@ _CONVERSATION_KEY = {
     "openrouter": "messages",
     "gemini": "contents",
     "openai-responses": "input",
+    **dict.fromkeys(CHAT_DIALECTS, "messages"),
 }
 
 
@@ -45,7 +47,7 @@ def _empty_conversation(provider: str, body: dict[str, Any], model: str | None) 
 
 EMPTY_CONVERSATION = Rule(
     "empty-conversation",
-    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses"),
+    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses", *CHAT_DIALECTS),
     "reject",
     "the request carries no conversation (`messages: []`, Gemini `contents: []`, Responses `input` missing or `[]`)",
     (

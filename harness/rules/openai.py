@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.rules.base import Rule, RuleFinding, as_dict, as_list
 
 __all__ = ["CHAT_RULES", "RESPONSES_RULES"]
 
-_CHAT = ("openai-chat", "openrouter")
+_CHAT = ("openai-chat", "openrouter", *CHAT_DIALECTS)  # the dialects keep Chat's pairing rules
 _RESPONSES = ("openai-responses",)
 _MAX_CALL_ID = 64
 

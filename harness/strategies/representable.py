@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import representable
 from harness.model import (
     AnyPart,
@@ -35,6 +36,13 @@ PROVIDER_MODELS: dict[str, tuple[str, ...]] = {
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/o3", "google/gemini-3-pro-preview"),
     # Bedrock's stream names no model (thinking ``model_id`` stays None); histories use these.
     "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0",),
+    # the OpenAI-compatible dialects (issue 27), models of their recordings
+    "mistral": ("mistral-large-latest", "magistral-small-latest"),
+    "groq": ("openai/gpt-oss-120b", "qwen/qwen3-32b"),
+    "deepseek": ("deepseek-reasoner", "deepseek-v4-flash"),
+    "cerebras": ("zai-glm-4.7", "llama-3.3-70b"),
+    "zai": ("glm-4.7", "glm-5.2"),
+    "huggingface": ("deepseek-ai/DeepSeek-R1",),
 }
 OPENROUTER_FORMATS = (
     "anthropic-claude-v1",
@@ -258,6 +266,7 @@ def _stops(provider: str, has_calls: bool) -> list[str]:
         "openai-chat",
         "openrouter",
         "bedrock",
+        *CHAT_DIALECTS,
     )  # their finish reason says tool_use itself
     return ["stop", "length", "error", *(["tool_use"] if loose else [])]
 

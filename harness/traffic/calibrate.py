@@ -56,6 +56,8 @@ def oracle_view(route: Route, body: dict[str, Any]) -> tuple[str, dict[str, Any]
     """
     if route.provider == "openrouter" and route.wire == "openai-responses":
         return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
+    if route.provider == "deepseek" and route.wire == "openai-responses":
+        return "openai-responses", body  # DeepSeek's Responses-compatible endpoint: OpenAI's request types
     return route.provider, body
 
 

@@ -17,7 +17,7 @@ __all__ = ["EXPLANATIONS", "Explanation", "explain"]
 
 @dataclass(frozen=True)
 class Explanation:
-    category: str  # model-capability | unknown-model | remote-resource | auth | quota
+    category: str  # model-capability | model-output | unknown-model | remote-resource | auth | quota
     error: str  # regex searched in the response body, "" for status-only rows
     reason: str
     statuses: tuple[int, ...] = ()
@@ -90,6 +90,13 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         "the API could not fetch a file the body names by URL (robots.txt, reachability: Vertex AI): "
         "a property of the remote resource, not of the body "
         "(traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_model_sees_multiple_images[google_vertex].yaml#1)",
+    ),
+    Explanation(
+        "model-output",
+        r'"code":\s*"tool_use_failed"',
+        "Groq checks the model's own generation (a tool call that breaks its schema, or no call when "
+        "one is required) and answers 400 tool_use_failed with the failed_generation: the request was valid "
+        "(the retry with the same tools is accepted: models__test_groq__test_tool_use_failed_error*.yaml#1)",
     ),
     Explanation("auth", "", "authentication or permission: not a property of the body", (401, 403)),
     Explanation("quota", "", "rate limit or quota: not a property of the body", (429,)),

@@ -1,0 +1,43 @@
+"""Stream emitters of the OpenAI-compatible dialects: Chat Completions chunks
+(``harness.emit.openai_chat``) with each dialect's reasoning field and default model.
+
+Representable as for Chat (see ``openai_chat``); reasoning goes out in the dialect's own
+field: ``delta.reasoning_content`` (DeepSeek, Z.ai, Hugging Face's router), ``delta.reasoning``
+(Groq with ``reasoning_format: parsed``, Cerebras) or, for Mistral, a ``content`` list holding
+a ``thinking`` chunk (Magistral's shape, docs.mistral.ai/capabilities/reasoning).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.emit.common import pieces
+from harness.emit.openai_chat import ChatEmitter, Unit
+
+__all__ = ["DialectEmitter", "MistralEmitter"]
+
+
+class DialectEmitter(ChatEmitter):
+    """Chat chunks with the dialect's reasoning field."""
+
+    def __init__(self, default_model: str, reasoning_field: str) -> None:
+        self.default_model_name = default_model  # the stream's model when nothing else names one
+        self.reasoning_field = reasoning_field
+
+    def reasoning_deltas(self, unit: Unit) -> list[dict[str, Any]]:
+        assert unit.text is not None
+        return [{self.reasoning_field: p} for p in pieces(unit.text)]
+
+
+class MistralEmitter(DialectEmitter):
+    """Mistral: thinking as a ``content`` list with one ``thinking`` chunk per delta."""
+
+    def __init__(self, default_model: str) -> None:
+        super().__init__(default_model, "content")
+
+    def reasoning_deltas(self, unit: Unit) -> list[dict[str, Any]]:
+        assert unit.text is not None
+        return [
+            {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": p}]}]}
+            for p in pieces(unit.text)
+        ]

@@ -1,0 +1,1 @@
+"""Cerebras: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

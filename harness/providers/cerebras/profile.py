@@ -1,0 +1,23 @@
+"""Cerebras (``api.cerebras.ai``): the model facts and dialect rules the mapping depends on.
+
+Evidence: docs/field-rules.md ("Cerebras") and the recordings in traffic/pydantic-ai-more/
+(``api.cerebras.ai``, 7 model calls, all accepted).
+"""
+
+from __future__ import annotations
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES
+from harness.mapping.wire import IdPolicy
+
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "reasoning_models"]
+
+#: The model a request names when ``params.model`` is None (recorded: test_cerebras_model_simple).
+DEFAULT_MODEL = "llama-3.3-70b"
+ID_POLICY = IdPolicy()
+TOOL_NAMES = OPENAI_TOOL_NAMES
+
+
+def reasoning_models(model: str) -> bool:
+    """Models that take ``reasoning_effort`` (recorded: zai-glm-4.7 with ``reasoning_effort: "none"``
+    and ``clear_thinking``; Cerebras docs: gpt-oss-120b low/medium/high)."""
+    return model.startswith(("zai-glm", "gpt-oss"))

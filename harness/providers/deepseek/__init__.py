@@ -1,0 +1,1 @@
+"""DeepSeek: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

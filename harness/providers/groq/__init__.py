@@ -1,0 +1,1 @@
+"""Groq: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

@@ -1,0 +1,30 @@
+"""Groq (``api.groq.com/openai/v1``): the model facts and dialect rules the mapping depends on.
+
+Evidence: docs/field-rules.md ("Groq"), https://console.groq.com/docs/openai and
+https://console.groq.com/docs/reasoning, and the recordings in traffic/pydantic-ai-more/
+(``api.groq.com``, 49 model calls).
+"""
+
+from __future__ import annotations
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES
+from harness.mapping.wire import IdPolicy
+
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "effort_models", "switch_models"]
+
+#: The model a request names when ``params.model`` is None (recorded: test_groq_model_instructions).
+DEFAULT_MODEL = "llama-3.3-70b-versatile"
+#: Groq accepts other providers' ids verbatim (recorded 200 with ``pyd_ai_445d...`` and
+#: ``fc_311ba17b-...``: models__test_groq__test_tool_use_failed_error.yaml#2).
+ID_POLICY = IdPolicy()
+TOOL_NAMES = OPENAI_TOOL_NAMES
+
+
+def effort_models(model: str) -> bool:
+    """gpt-oss takes ``reasoning_effort`` low/medium/high (recorded: groq-gpt-oss-thinking-*)."""
+    return model.startswith("openai/gpt-oss")
+
+
+def switch_models(model: str) -> bool:
+    """Qwen 3 takes ``reasoning_effort`` "none" (off) or "default" (recorded: groq-qwen3-disable)."""
+    return model.startswith("qwen/qwen3")

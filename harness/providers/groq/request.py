@@ -1,0 +1,66 @@
+"""Groq input adapter (provider id ``groq``): ``POST https://api.groq.com/openai/v1/chat/completions``.
+
+The Chat Completions core plus Groq's reasoning parameters (``reasoning_effort`` by model
+family, ``reasoning_format``). Groq refuses ``messages[].name``, ``logprobs``,
+``logit_bias``, ``top_logprobs`` and ``n`` other than 1 with a 400 (docs: openai
+compatibility); the core sends none of them. Reasoning is not sent back
+(``thinking-unsupported``). Decisions: DECISIONS.md beside this module.
+"""
+
+from __future__ import annotations
+
+from harness.contract.warning_codes import Code
+from harness.mapping.chat_completions import JSON, ReasoningMapper
+from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
+from harness.mapping.wire import Prepared, Warnings
+from harness.params import CallParams
+from harness.providers.groq.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, effort_models, switch_models
+
+__all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
+
+PROVIDER_ID = "groq"
+#: gpt-oss on Groq knows low/medium/high: minimal folds to low (recorded:
+#: groq-gpt-oss-thinking-minimal-folds-to-low).
+_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
+
+
+def _reasoning(prepared: Prepared, model: str, params: CallParams) -> ReasoningMapper:
+    return drop_reasoning("Groq takes no reasoning back on assistant messages")
+
+
+def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> None:
+    """``reasoning_effort`` and ``reasoning_format`` (docs: console.groq.com/docs/reasoning)."""
+    thinking = params.thinking
+    if thinking is None:
+        return
+    if effort_models(model):
+        if not thinking.enabled:
+            warnings.add(None, None, None, Code.THINKING_CANNOT_DISABLE, "gpt-oss always reasons on Groq")
+        else:
+            body["reasoning_effort"] = _EFFORT[thinking.effort or "medium"]
+        body["reasoning_format"] = "parsed" if thinking.include_thoughts else "hidden"
+    elif switch_models(model):
+        if not thinking.enabled:
+            body["reasoning_effort"] = "none"
+        else:
+            body["reasoning_format"] = "parsed" if thinking.include_thoughts else "hidden"
+    else:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.THINKING_PARAM_IGNORED,
+            f"model '{model}' takes no reasoning parameters on Groq; not sent",
+        )
+
+
+ADAPTER = DialectAdapter(
+    Dialect(
+        provider=PROVIDER_ID,
+        default_model=DEFAULT_MODEL,
+        ids=ID_POLICY,
+        names=TOOL_NAMES,
+        reasoning=_reasoning,
+        controls=controls,
+    )
+)

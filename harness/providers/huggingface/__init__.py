@@ -1,0 +1,1 @@
+"""Hugging Face's router: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

@@ -1,0 +1,20 @@
+"""Hugging Face's router (``router.huggingface.co``): the model facts and dialect rules.
+
+Evidence: docs/field-rules.md ("Hugging Face") and the recordings in traffic/pydantic-ai-more/
+(``router.huggingface.co``, 9 model calls through Together and Nebius, all accepted).
+"""
+
+from __future__ import annotations
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES
+from harness.mapping.wire import IdPolicy
+
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES"]
+
+#: The model a request names when ``params.model`` is None (recorded: test_simple_completion).
+DEFAULT_MODEL = "deepseek-ai/DeepSeek-R1"
+ID_POLICY = IdPolicy()
+TOOL_NAMES = OPENAI_TOOL_NAMES
+#: The router forwards to inference providers of varying age; ``max_tokens`` is the field
+#: every one reads (recorded: models__test_huggingface__test_max_completion_tokens.yaml#0).
+MAX_TOKENS_FIELD = "max_tokens"

@@ -1,0 +1,1 @@
+"""Mistral: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

@@ -1,0 +1,1 @@
+"""Z.ai: request adapter, stream parser, model profile and decisions (DECISIONS.md)."""

@@ -1,0 +1,24 @@
+"""Z.ai (``api.z.ai/api/paas/v4``, ``open.bigmodel.cn``): the model facts and dialect rules.
+
+Evidence: docs/field-rules.md ("Z.ai") and the recordings in traffic/pydantic-ai-more/
+(``api.z.ai``, 10 model calls, all accepted).
+"""
+
+from __future__ import annotations
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES
+from harness.mapping.wire import IdPolicy
+
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES", "effort_models"]
+
+#: The model a request names when ``params.model`` is None (recorded: test_zai_model_simple).
+DEFAULT_MODEL = "glm-4.7"
+ID_POLICY = IdPolicy()
+TOOL_NAMES = OPENAI_TOOL_NAMES
+#: Z.ai's chat completions API documents ``max_tokens``.
+MAX_TOKENS_FIELD = "max_tokens"
+
+
+def effort_models(model: str) -> bool:
+    """GLM-5 takes ``reasoning_effort`` (recorded: glm-5.2 "high", glm-5.3 "max")."""
+    return model.startswith("glm-5")

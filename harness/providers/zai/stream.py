@@ -1,0 +1,21 @@
+"""Output adapter of provider id ``zai``: Chat Completions chunks and bodies.
+
+The Chat Completions core (``harness.stream.chat_completions``) reads the dialect's reasoning
+field into thinking parts: ``reasoning_content`` (DeepSeek, Z.ai) or ``reasoning`` (Groq with
+``reasoning_format: parsed``, Cerebras); see DECISIONS.md beside this file.
+"""
+
+from __future__ import annotations
+
+from harness.stream.chat_completions import ChatCompletionsParser
+
+__all__ = ["PARSER", "ZAIParser"]
+
+
+class ZAIParser(ChatCompletionsParser):
+    """zai chunks/body -> canonical assistant message."""
+
+    provider = "zai"
+
+
+PARSER = ZAIParser
