@@ -18,6 +18,7 @@ from harness.invariants.canonical import (
     degradation_target,
     effective_model,
     explained,
+    result_sent_ids,
     sendable_strings,
     sent_call_ids,
 )
@@ -89,7 +90,9 @@ def _result_containers(ctx: CheckContext, tool_index: int) -> list[Json] | None:
     """The units carrying the tool result at ``tool_index``; None when it was not sent."""
     event = ctx.history[tool_index]
     assert isinstance(event, ToolResultMessage)
-    sent = sent_call_ids(ctx.history, ctx.provider, ctx.body).get(event.call_id, event.call_id)
+    sent = result_sent_ids(ctx.history, ctx.provider, ctx.body).get(  # ids reused across turns
+        tool_index, sent_call_ids(ctx.history, ctx.provider, ctx.body).get(event.call_id, event.call_id)
+    )
     return _containers_by_id(ctx.provider, ctx.body).get(sent) or None
 
 

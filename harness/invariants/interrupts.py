@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation, snippet
-from harness.invariants.canonical import answered_results, sent_call_ids
+from harness.invariants.canonical import answered_results, result_sent_ids, sent_call_ids
 from harness.invariants.wire import WireResult, tool_turns
 from harness.model import AssistantMessage, HistoryEvent, ToolResultMessage
 
@@ -115,6 +115,7 @@ def _call_events(ctx: CheckContext) -> list[Violation]:
 
 def _request(ctx: CheckContext) -> list[Violation]:
     ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)  # ids reused across turns
     turns, orphans = tool_turns(ctx.provider, ctx.body)
     by_id: dict[object, list[WireResult]] = {}  # grouped once: a pass per result is quadratic
     for result in [r for t in turns for r in t.results] + orphans:
@@ -124,7 +125,7 @@ def _request(ctx: CheckContext) -> list[Violation]:
     for index, event in enumerate(ctx.history):
         if not isinstance(event, ToolResultMessage) or index not in answered:
             continue
-        sent = ids.get(event.call_id, event.call_id)
+        sent = per_result.get(index, ids.get(event.call_id, event.call_id))
         mine = by_id.get(sent, [])
         if not mine:
             continue

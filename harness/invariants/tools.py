@@ -12,7 +12,7 @@ from __future__ import annotations
 from harness.contract.kinds import Kind
 from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants.base import CheckContext, Violation
-from harness.invariants.canonical import canonical_calls, sent_call_ids
+from harness.invariants.canonical import canonical_calls, result_sent_ids, sent_call_ids
 from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import ToolTurn, tool_turns, wire_messages, wire_role
 from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
@@ -43,16 +43,18 @@ def _replaced(ctx: CheckContext) -> list[Violation]:
             if r.id is not None:
                 sent_texts.setdefault(r.id, []).append(r.text)
     mapping = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)  # ids reused across turns
     called: set[str] = set()
-    real: dict[str, list[tuple[int, str]]] = {}
+    real: dict[tuple[str, object], list[tuple[int, str]]] = {}  # (call id, id sent under) -> results
     for index, event in enumerate(ctx.history):
         if isinstance(event, AssistantMessage):
             called |= {p.call_id for p in event.parts if isinstance(p, ToolCallPart)}
         elif isinstance(event, ToolResultMessage) and event.call_id in called and event.output_text.strip():
-            real.setdefault(event.call_id, []).append((index, event.output_text.strip()))
+            sent = per_result.get(index, mapping.get(event.call_id, event.call_id))
+            real.setdefault((event.call_id, sent), []).append((index, event.output_text.strip()))
     out: list[Violation] = []
-    for cid, results in real.items():
-        texts = sent_texts.get(mapping.get(cid, cid))
+    for (cid, sent), results in real.items():
+        texts = sent_texts.get(sent)
         if not texts or any(t is None for t in texts):
             continue  # not sent at all (``_ids``), or sent in a form whose text this view cannot read
         if any(value in (t or "") for t in texts for _, value in results):
