@@ -266,6 +266,8 @@ def scrub_uri(uri: str, known: Known = NO_KNOWN) -> str:
         parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
     path = unquote(parts.path)  # a key in the path (a proxy that takes it there), percent-encoded or not
     scrubbed = scrub_text(path, known)
+    # each segment on its own as well: a key between '/' is a field, not part of a long base64 run
+    scrubbed = "/".join(scrub_text(seg, known) for seg in scrubbed.split("/"))
     if scrubbed != path:
         parts = parts._replace(path=quote(scrubbed, safe="/:@!$&'()*+,;=-._~"))
     parts = parts._replace(fragment=scrub_text(parts.fragment, known))

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from harness.secret_rules import Rule, global_allowlist, load_rules
 
@@ -216,8 +216,11 @@ def field_views(text: str) -> Iterator[str]:
             continue
     if "%" in text:
         yield unquote(text)
+    if _URL.fullmatch(text):  # each path segment is a field of its own: a key there stands alone,
+        yield from (unquote(seg) for seg in urlsplit(text).path.split("/") if seg)  # not in a base64 run
 
 
+_URL = re.compile(r"https?://\S+")
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{20,}={0,2}")
 
 
