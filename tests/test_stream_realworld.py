@@ -46,14 +46,19 @@ MULTI = CASSETTES / "openai-responses" / "vercelai__openai-reasoning-encrypted-c
 
 
 def _streams(provider: str) -> list[RecordedCall]:
-    """The provider's recorded streamed calls in its own (first) wire format, longest first."""
+    """The provider's recorded streamed calls in its own (first) wire format, longest first.
+
+    A dialect's calls are judged on their wire (``RecordedCall.provider`` is ``openai-chat``),
+    but they are its own recordings, so they are its streams here. A stream that ended in an
+    error event (Groq's tool_use_failed) has no terminal event to build these synthetic cases on."""
     wire = PROVIDER_WIRES[provider][0]
     calls = [
         c
         for c in recorded_calls_of(provider).values()
-        if c.provider == provider
+        if (c.provider == provider or provider in CHAT_DIALECTS)
         and not c.body.lstrip().startswith((b"{", b"["))
         and sniff_wire(c.body) == wire
+        and not _parse(provider, c.body).errors
     ]
     return sorted(calls, key=lambda c: (-len(c.body), c.id))
 
