@@ -246,7 +246,7 @@ def test_no_recognisable_event_ends_as_error(provider: str, body: bytes) -> None
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_stream_of_another_protocol_ends_as_error_naming_it(provider: str) -> None:
-    for other in RECORDED_PROVIDERS:
+    for other in [*RECORDED_PROVIDERS, "bedrock"]:  # Bedrock's binary frames too (cassettes/bedrock/)
         wire = PROVIDER_WIRES[other][0]
         if wire in PROVIDER_WIRES[provider]:
             continue
@@ -295,6 +295,18 @@ def test_the_cli_infers_the_provider_and_says_so() -> None:
     assert result.exit_code == 0, result.stderr
     assert "note: replayed as openrouter (OpenAI Responses)" in result.stderr
     assert json.loads(result.stdout)[0]["message"]["stop_reason"] == "stop"
+
+
+def test_a_bare_bedrock_body_is_recognised_by_its_frames(tmp_path: Path) -> None:
+    """A Bedrock stream saved without its request (binary AWS event-stream frames) replays as bedrock;
+    the same bytes with a corrupted prelude checksum are not taken for a frame."""
+    body = _streams("bedrock")[0].body
+    raw = tmp_path / "converse.bin"
+    raw.write_bytes(body)
+    result = runner.invoke(app, ["replay", str(raw)])
+    assert result.exit_code == 0, result.stderr
+    assert "note: replayed as bedrock (AWS Bedrock Converse)" in result.stderr
+    assert sniff_wire(body[:8] + bytes(4) + body[12:]) is None
 
 
 def test_a_body_with_nothing_recognisable_and_no_provider_is_refused(tmp_path: Path) -> None:
