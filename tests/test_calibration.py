@@ -126,11 +126,11 @@ def test_a_reject_on_an_accepted_request_is_an_oracle_disagreement(tmp_path: Pat
 def test_calls_to_providers_without_an_id_are_not_judged_with_why(tmp_path: Path) -> None:
     path = _cassette(tmp_path, lambda _: None)
     document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    document["interactions"][0]["request"]["uri"] = "https://api.groq.com/openai/v1/chat/completions"
+    document["interactions"][0]["request"]["uri"] = "https://api.cohere.com/v2/chat"
     path.write_text(yaml.safe_dump(document), encoding="utf-8")
     result = calibrate([path])
     assert result.ok and sum(result.accepted.values()) == 0
     assert result.skipped == [
-        f"{path}#0: provider 'groq' (api.groq.com) is not a provider of the harness yet; not judged"
+        f"{path}#0: provider 'cohere' (api.cohere.com) is not a provider of the harness yet; not judged"
     ]
-    assert any("provider 'groq'" in line for line in result.lines())
+    assert any("provider 'cohere'" in line for line in result.lines())

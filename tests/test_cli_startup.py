@@ -26,6 +26,7 @@ COMMAND_DEFINITIONS = {
     "harness.audit.compare_command",
     "harness.audit.model",
     "harness.cli",
+    "harness.cli.main",
     "harness.cli.style",
     "harness.contract",
     "harness.contract.accepted",

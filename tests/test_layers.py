@@ -39,6 +39,7 @@ JUDGE_MAY_REACH = (
     "harness.params",
     "harness.codec",
     "harness.inputs",
+    "harness.outputs",  # the write boundary (atomic report files, the reports' shared page style)
     "harness.progress",
     *(f"harness.{j}" for j in FENCED),
 )

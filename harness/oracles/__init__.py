@@ -30,7 +30,7 @@ from harness.oracles.allowances import (
 )
 from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
-from harness.oracles.spec import SPEC_TARGETS, spec_oracle
+from harness.oracles.spec_targets import SPEC_TARGETS, spec_oracle
 from harness.oracles.unions import collapse_unions
 
 __all__ = [

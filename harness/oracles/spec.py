@@ -25,13 +25,12 @@ mechanical fixes before plain JSON Schema 2020-12 judges them the way the API do
   OpenAI field are judged, unknown keys are not. The strict judge of OpenRouter's
   extensions is the OpenRouter SDK oracle (``sdk.py``).
 
-Validators are built lazily, once per provider (``spec_oracle`` is cached).
+Validators are built lazily, once per provider (``spec_targets.spec_oracle`` is cached).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any, cast
@@ -39,13 +38,11 @@ from typing import Any, cast
 import jsonschema_rs
 
 __all__ = [
-    "SPEC_TARGETS",
     "SpecOracle",
     "close_objects",
     "discovery_to_json_schema",
     "fix_nullable",
     "one_of_to_any_of",
-    "spec_oracle",
 ]
 
 SPECS_DIR = Path(__file__).resolve().parent / "specs"
@@ -287,59 +284,3 @@ class SpecOracle:
         leaves = [leaf for e in self._validator.iter_errors(body) for leaf in _explain(e)[0]]
         leaves = sorted(_drop_unevaluated_noise(leaves), key=lambda e: -len(e.instance_path))
         return list(dict.fromkeys((_path(e.instance_path), _short(e.message)) for e in leaves))
-
-
-@cache
-def _openai_document(closed: bool) -> dict[str, Any]:
-    """The transformed OpenAI document, shared by chat and responses (read-only from here)."""
-    doc = one_of_to_any_of(fix_nullable(load_spec("openai-openapi.json")))  # both rebuild: no copy needed
-    if closed:
-        close_objects(doc)
-    return doc
-
-
-def _openai(schema: str, *, closed: bool) -> SpecOracle:
-    doc = _openai_document(closed)
-    return SpecOracle(doc, f"/components/schemas/{schema}", closed=closed, uri="urn:openai-openapi")
-
-
-def _anthropic() -> SpecOracle:
-    doc = one_of_to_any_of(fix_nullable(load_spec("anthropic-openapi.json")))
-    # Already closed by the document itself (additionalProperties: false on its objects).
-    return SpecOracle(
-        doc, "/components/schemas/CreateMessageParams", closed=False, uri="urn:anthropic-openapi"
-    )
-
-
-def _gemini() -> SpecOracle:
-    doc = discovery_to_json_schema(load_spec("gemini-discovery.json"))
-    return SpecOracle(doc, "/schemas/GenerateContentRequest", closed=False, uri="urn:gemini-discovery")
-
-
-def _bedrock() -> SpecOracle:
-    from harness.oracles.bedrock import bedrock_spec_oracle  # the translation lives with the Bedrock oracles
-
-    return bedrock_spec_oracle()
-
-
-SPEC_TARGETS: dict[str, tuple[str, Callable[[], SpecOracle]]] = {
-    "openai-chat": ("openai-openapi.json#CreateChatCompletionRequest (closed)",
-                    lambda: _openai("CreateChatCompletionRequest", closed=True)),
-    "openai-responses": ("openai-openapi.json#CreateResponse (closed)",
-                         lambda: _openai("CreateResponse", closed=True)),
-    "anthropic": ("anthropic-openapi.json#CreateMessageParams", _anthropic),
-    "gemini": ("gemini-discovery.json#GenerateContentRequest", _gemini),
-    "openrouter": ("openai-openapi.json#CreateChatCompletionRequest (open)",
-                   lambda: _openai("CreateChatCompletionRequest", closed=False)),
-    "bedrock": ("bedrock-runtime-service-2.json#ConverseRequest (Smithy shapes as JSON Schema)", _bedrock),
-}  # fmt: skip
-
-
-@cache
-def spec_oracle(provider: str) -> SpecOracle:
-    """The spec oracle for a provider id, built on first use and reused."""
-    try:
-        _, build = SPEC_TARGETS[provider]
-    except KeyError:
-        raise ValueError(f"no spec oracle for provider {provider!r}") from None
-    return build()

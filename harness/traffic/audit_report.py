@@ -6,7 +6,7 @@ cassette and interaction it comes from; Markdown and HTML link to the file (rela
 the report's directory). Oracle disagreements (a ``reject`` verdict on a request the API
 accepted) have their own section and count and never fail the run: they are evidence
 against the check. The HTML page reads like the audit report: summary first, legend,
-the same page width and colours (``harness.report_style``).
+the same page width and colours (``harness.outputs.report_style``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from harness.contract.kinds import KIND_MEANINGS, KINDS, Kind
 from harness.outputs import write_files
-from harness.report_style import CSS, kinds_legend_html
+from harness.outputs.report_style import CSS, kinds_legend_html
 from harness.traffic.audit import FIGURES, TrafficAudit
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_terminal", "report_data", "write_reports"]

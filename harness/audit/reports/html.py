@@ -21,7 +21,7 @@ from harness.audit.reports.common import (
     why,
 )
 from harness.contract.kinds import KIND_MEANINGS, KINDS
-from harness.report_style import CSS
+from harness.outputs.report_style import CSS
 
 __all__ = ["CSS", "legend_html", "render_html"]
 
