@@ -14,6 +14,7 @@ import shutil
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,3 +146,27 @@ def test_hygiene_under_xdist_is_judged_by_the_controller(pytester: pytest.Pytest
         ["*judged by the controller*", "*two.yaml: interactions[[]1[]] POST*never replayed*"]
     )
     assert "interactions[0]" not in result.stdout.str()  # replayed in a worker, merged by the controller
+
+
+def _imported_from_traffic() -> list[tuple[Path, Path]]:
+    """(bundled cassette, the recording under traffic/ it was imported from), by its provenance block."""
+    import yaml
+
+    pairs: list[tuple[Path, Path]] = []
+    for path in sorted(CASSETTES.glob("*/*.yaml")):
+        document: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        provenance: dict[str, Any] = document.get("provenance") or {}
+        source = ROOT / "traffic" / str(provenance.get("original_file", ""))
+        if source.is_file():
+            pairs.append((path, source))
+    return pairs
+
+
+def test_imported_cassettes_keep_the_recorded_responses_byte_for_byte() -> None:
+    """Scrubbing and the harness format change no response byte: Bedrock's binary event-stream
+    bodies (``!!binary``) and the dialects' SSE and JSON bodies replay exactly as recorded."""
+    pairs = _imported_from_traffic()
+    assert any(p.parent.name == "bedrock" for p, _ in pairs), "no bundled Bedrock cassette from traffic/"
+    for path, source in pairs:
+        ours, theirs = load_exchanges(path, None), load_exchanges(source, None)
+        assert [(e.uri, e.status, e.body) for e in ours] == [(e.uri, e.status, e.body) for e in theirs], path

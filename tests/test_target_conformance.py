@@ -8,21 +8,12 @@ under ``goldens/requests/`` already.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
-
 from harness.testing import TargetConformance
 
 
 class TestTargetConformance(TargetConformance):
     target = None  # whatever --harness-target names
     request_goldens = False
-    #: No Bedrock recording is committed yet (cassettes/ has none), so the replay checks judge
-    #: nothing for it: said here, as the coverage guard demands, until one is recorded.
-    known_failures: ClassVar[Mapping[tuple[str, str], str]] = {
-        (check, "bedrock-coverage"): "no recorded Bedrock model call under cassettes/ yet"
-        for check in ("replay", "replay-chunks", "replay-vs-reference")
-    }
 
 
 def test_an_unknown_target_stops_the_run_with_one_line() -> None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -158,11 +159,42 @@ def _load(data: str) -> Any:
         return None
 
 
+def _event_stream_type(body: bytes) -> str | None:
+    """The ``:event-type`` header of a body's first AWS event-stream frame (None: not such a frame).
+
+    Frame layout (https://docs.aws.amazon.com/AmazonS3/latest/API/RESTSelectObjectAppendix.html,
+    "Event stream encoding"): total length, headers length, prelude CRC32 (4 bytes each, big
+    endian), then headers (name length byte, name, value type byte, and for a string, type 7, a
+    2-byte length and the value). The prelude CRC must match, so text never passes for a frame.
+    """
+    if len(body) < 16:
+        return None
+    total, headers_length = int.from_bytes(body[0:4]), int.from_bytes(body[4:8])
+    if total < 16 + headers_length or int.from_bytes(body[8:12]) != zlib.crc32(body[0:8]):
+        return None
+    headers, at = body[12 : 12 + headers_length], 0
+    while at < len(headers):
+        size = headers[at]
+        name = headers[at + 1 : at + 1 + size]
+        at += 1 + size
+        if at >= len(headers) or headers[at] != 7:  # only string headers come before :event-type
+            return None
+        length = int.from_bytes(headers[at + 1 : at + 3])
+        value = headers[at + 3 : at + 3 + length]
+        at += 3 + length
+        if name == b":event-type":
+            return value.decode("ascii", errors="replace")
+    return None
+
+
 def sniff_wire(body: bytes) -> str | None:
     """The wire format of a response body from its first events (None: nothing recognisable).
 
     Reads the first 64 KiB only (an event cut there is no JSON and is passed over), except a
-    body that starts as JSON, which is one document."""
+    body that starts as JSON, which is one document. A body of binary AWS event-stream frames
+    is Bedrock's when its first frame's ``:event-type`` is a Converse stream event."""
+    if _event_stream_type(body) in _BEDROCK_EVENTS:
+        return "bedrock-converse"
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         document = _load(stripped.decode("utf-8", errors="replace"))

@@ -202,8 +202,11 @@ def _project_chat(completion: ChatCompletion, openrouter: bool) -> Shape:
     if message.refusal:
         parts.append(("refusal", message.refusal))
     for call in message.tool_calls or ():
-        if call.type == "function":
-            parts.append(("tool_call", call.id, call.function.name, _args(call.function.arguments), None))
+        # Mistral's non-streamed tool calls carry no ``type`` (cassettes/mistral/, tool_choice
+        # required): the SDK keeps them as function calls with ``type`` unset, so they count.
+        function: Any = getattr(call, "function", None)
+        if getattr(call, "type", None) in ("function", None) and function is not None:
+            parts.append(("tool_call", call.id, function.name, _args(function.arguments), None))
     usage = completion.usage
     shaped_usage = _usage(0, 0)
     if usage is not None:

@@ -12,6 +12,11 @@ from harness.stream.sse import SSEDecoder
 __all__ = ["chunked", "parse_bytes", "parse_chunks"]
 
 
+#: Bytes kept from a body's start to tell what it is when no event of the parser's format arrived
+#: (an AWS event-stream frame's prelude and headers fit well within).
+_HEAD = 1024
+
+
 def chunked(body: bytes, size: int | None) -> list[bytes]:
     if not size:
         return [body]
@@ -22,9 +27,15 @@ def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
     """Feed stream bytes (SSE, or AWS event-stream frames for such a parser) in the given chunking
     to ``parser`` and finish it (EOF)."""
     decoder = EventStreamEvents() if parser.framing == "aws-eventstream" else SSEDecoder()
+    head = b""
     for chunk in chunks:
+        if len(head) < _HEAD:
+            head += chunk[: _HEAD - len(head)]
         parser.feed_all(decoder.feed(chunk))
     parser.feed_all(decoder.close())
+    if isinstance(decoder, SSEDecoder) and parser.wire and (wire := sniff_wire(head)) == "bedrock-converse":
+        # binary AWS event-stream frames hold no SSE event: say what they are, not "empty stream"
+        parser.error(_other_wire(parser, wire))
     if isinstance(decoder, EventStreamEvents):
         if decoder.failure is not None:  # a bad or cut frame is the stream's error, never a silent end
             parser.error(_frame_failure(parser, decoder))
@@ -43,12 +54,16 @@ def _frame_failure(parser: StreamParser, decoder: EventStreamEvents) -> str:
         return where
     wire = sniff_wire(decoder.head)
     if wire is not None:
-        hint = " or ".join(f"--provider {p}" for p, wires in PROVIDER_WIRES.items() if wires == (wire,))
-        return (
-            f"{parser.provider}: no {WIRE_TITLES[parser.wire]} event in the stream: these are "
-            f"{WIRE_TITLES[wire]} events; replay with {hint or 'the provider that serves them'}"
-        )
+        return _other_wire(parser, wire)
     return f"{parser.provider}: no recognisable AWS event-stream frame in the stream ({decoder.failure})"
+
+
+def _other_wire(parser: StreamParser, wire: str) -> str:
+    hint = " or ".join(f"--provider {p}" for p, wires in PROVIDER_WIRES.items() if wires == (wire,))
+    return (
+        f"{parser.provider}: no {WIRE_TITLES[parser.wire]} event in the stream: these are "
+        f"{WIRE_TITLES[wire]} events; replay with {hint or 'the provider that serves them'}"
+    )
 
 
 def parse_bytes(parser_class: type[StreamParser], body: bytes, chunk_size: int | None = None) -> CallResult:
