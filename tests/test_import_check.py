@@ -18,7 +18,6 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli.main import app
-from harness.contract.providers import CHAT_DIALECTS
 from harness.contract.rendered import Rendered
 from harness.importcheck import allowlist as import_allowlist
 from harness.importcheck import shapes
@@ -41,8 +40,12 @@ from harness.traffic import load_traffic
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: traffic/pydantic-ai-more/ (the OpenAI-compatible dialects, issue 27) is not import-checked yet.
-TRAFFIC = [ROOT / "cassettes", ROOT / "traffic" / "pydantic-ai"]
+#: What CI judges (``harness import-check cassettes traffic``): every traffic folder, the
+#: dialects' traffic/pydantic-ai-more/ included.
+TRAFFIC = [ROOT / "cassettes", ROOT / "traffic"]
+#: Providers none of whose accepted requests the importer represents fully yet, with why: the
+#: test fails once one is, so the exemption cannot outlive its reason.
+NOTHING_REPRESENTED = {"mistral": "top_p (sent on every recorded Mistral request) is not representable"}
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +68,13 @@ def test_traffic_figures_are_consistent_and_match_the_audit_document(traffic_che
     for provider, row in traffic_check.figures().items():
         parts = ("identical", "within_allowlist", "open_adapter_change", "beyond_allowlist")
         assert sum(row[k] for k in parts) == row["represented"]
-        if provider in CHAT_DIALECTS:
-            continue  # the dialects' recordings are in traffic/pydantic-ai-more/, not import-checked yet
         assert row["accepted"] > 0, provider
         assert row["imported"] == row["accepted"], provider
+        if provider in NOTHING_REPRESENTED:
+            assert row["represented"] == 0, (
+                f"{provider} is represented now: drop its NOTHING_REPRESENTED entry"
+            )
+            continue
         assert row["identical"] + row["within_allowlist"] > 0, provider
     document = (ROOT / "docs" / "audits" / "import-check.md").read_text(encoding="utf-8")
     hint = "re-run: harness import-check cassettes traffic --markdown (and the unrepresented list)"

@@ -193,6 +193,28 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
                 "traffic/pydantic-ai/models__test_google__test_thinking_with_tool_calls_from_other_model.yaml#0",
                 "traffic/pydantic-ai/models__test_openai_responses__test_openai_previous_response_id.yaml#0",
             ),
+            (
+                "groq",
+                "traffic/pydantic-ai-more/models__test_groq__test_groq_model_instructions.yaml#0",
+                "Groq API reference (console.groq.com/docs/api-reference, chat create): stream defaults "
+                "to false",
+            ),
+            (
+                "cerebras",
+                "traffic/pydantic-ai-more/models__test_cerebras__test_cerebras_model_simple.yaml#0",
+                "Cerebras API reference (inference-docs.cerebras.ai, chat completions): stream defaults "
+                "to false",
+            ),
+            (
+                "zai",
+                "traffic/pydantic-ai-more/models__test_zai__test_zai_model_simple.yaml#0",
+                "Z.ai API reference (docs.z.ai, chat completion): stream defaults to false",
+            ),
+            (
+                "huggingface",
+                "traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_tokens.yaml#0",
+                "Hugging Face Inference Providers chat completion reference: stream defaults to false",
+            ),
         )
     ),
     allowance(
@@ -505,6 +527,81 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "an empty inferenceConfig sets nothing; we omit it when no setting is given",
         value_is({}),
         evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_thinking_part_anthropic.yaml#0",
+    ),
+    # The OpenAI-compatible dialects (issue 27): API defaults pydantic-ai sends, which our adapters omit.
+    allowance(
+        "groq-n-one",
+        "groq",
+        "n",
+        "missing",
+        "n: 1 (one choice) is the API default and the only value Groq accepts; CallParams has no n and "
+        "our adapter never sends it",
+        value_is(1),
+        evidence="n: 1 accepted: traffic/pydantic-ai-more/models__test_groq__test_extra_headers.yaml#0; "
+        "Groq OpenAI compatibility docs (console.groq.com/docs/openai): n other than 1 is a 400, n "
+        "defaults to 1",
+    ),
+    *(
+        allowance(
+            f"{provider}-tool-choice-auto",
+            provider,
+            "tool_choice",
+            "missing",
+            "tool_choice 'auto' is the default when tools are given (the dialect follows the Chat "
+            "Completions schema); we send none for tool_choice None",
+            value_is("auto"),
+            evidence=f"recorded auto accepted: {where}; {docs}: tool_choice defaults to auto when tools "
+            "are present",
+        )
+        for provider, where, docs in (
+            (
+                "groq",
+                "traffic/pydantic-ai-more/models__test_groq__test_tool_use_failed_error.yaml#1",
+                "Groq API reference (console.groq.com/docs/api-reference)",
+            ),
+            (
+                "cerebras",
+                "traffic/pydantic-ai-more/models__test_openai__test_openai_model_cerebras_provider_qwen_3_"
+                "coder.yaml#0",
+                "Cerebras API reference (inference-docs.cerebras.ai)",
+            ),
+        )
+    ),
+    allowance(
+        "groq-empty-tool-description",
+        "groq",
+        "tools[*].function.description",
+        "missing",
+        "an empty description is the same as none; our adapter omits empty descriptions",
+        value_is(""),
+        evidence="empty description accepted: traffic/pydantic-ai-more/models__test_groq__test_tool_use_"
+        "failed_error.yaml#1; description is optional in the Chat Completions FunctionObject (Groq API "
+        "reference: tools[].function.description optional)",
+    ),
+    allowance(
+        "huggingface-empty-tools",
+        "huggingface",
+        "tools",
+        "missing",
+        "an empty tools list offers no tool, the same as none; our adapter sends tools only when there are "
+        "some",
+        value_is([]),
+        evidence="tools: [] accepted: traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_"
+        "tokens.yaml#0; tools is optional (Hugging Face Inference Providers chat completion reference)",
+    ),
+    allowance(
+        "zai-thinking-type-enabled",
+        "zai",
+        "thinking.type",
+        "extra",
+        "a thinking object without type is thinking enabled, the default of GLM-4.7 and the GLM-5 series "
+        "(the models of every recorded zai request; GLM-4.6's default is hybrid); the importer reads it "
+        "as thinking on and our adapter always states the type: the same request",
+        value_is("enabled"),
+        evidence="type absent accepted: traffic/pydantic-ai-more/models__test_zai__test_zai_model_simple."
+        "yaml#0 (glm-4.7); type enabled accepted: traffic/pydantic-ai-more/models__test_zai__test_zai_"
+        "thinking_stream.yaml#0 (glm-4.7); docs.z.ai/guides/capabilities/thinking-mode: thinking is "
+        "activated by default in GLM-5.1, GLM-5 and GLM-4.7",
     ),
 )
 

@@ -184,10 +184,13 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
 def _dialect_thinking(body: Json, ledger: Ledger) -> ThinkingParams | None:
     """The dialects' reasoning switches (``harness/providers/<dialect>/request.py``): ``thinking``
     (DeepSeek, Z.ai), ``reasoning_effort`` ("none" is off: Groq Qwen 3, Cerebras) and Groq's
-    ``reasoning_format`` (``hidden``: thoughts not wanted)."""
+    ``reasoning_format`` (``hidden``: thoughts not wanted; ``raw``, thoughts inside the answer's
+    ``<think>`` tags, is a response shape the params cannot hold and our adapter never sends)."""
     switch = obj(body.get("thinking")) if "thinking" in body else None
     raw_effort = body.get("reasoning_effort")
     shown = body.get("reasoning_format")
+    if shown == "raw":
+        ledger.note("reasoning_format", "'raw' (thoughts inside the content) not representable")
     if switch is None and raw_effort is None and shown is None:
         return None
     if switch is not None:

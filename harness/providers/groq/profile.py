@@ -10,7 +10,7 @@ from __future__ import annotations
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "effort_models", "switch_models"]
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "effort_models", "format_models", "switch_models"]
 
 #: The model a request names when ``params.model`` is None (recorded: test_groq_model_instructions).
 DEFAULT_MODEL = "llama-3.3-70b-versatile"
@@ -28,3 +28,10 @@ def effort_models(model: str) -> bool:
 def switch_models(model: str) -> bool:
     """Qwen 3 takes ``reasoning_effort`` "none" (off) or "default" (recorded: groq-qwen3-disable)."""
     return model.startswith("qwen/qwen3")
+
+
+def format_models(model: str) -> bool:
+    """DeepSeek R1 distills take ``reasoning_format`` alone and cannot stop reasoning (recorded
+    ``parsed`` accepted: models__test_groq__test_groq_model_thinking_part.yaml#1 on
+    deepseek-r1-distill-llama-70b; console.groq.com/docs/reasoning)."""
+    return model.startswith("deepseek-r1-distill")

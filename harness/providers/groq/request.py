@@ -14,7 +14,14 @@ from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
-from harness.providers.groq.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, effort_models, switch_models
+from harness.providers.groq.profile import (
+    DEFAULT_MODEL,
+    ID_POLICY,
+    TOOL_NAMES,
+    effort_models,
+    format_models,
+    switch_models,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
@@ -44,6 +51,10 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
             body["reasoning_effort"] = "none"
         else:
             body["reasoning_format"] = "parsed" if thinking.include_thoughts else "hidden"
+    elif format_models(model):
+        if not thinking.enabled:
+            warnings.add(None, None, None, Code.THINKING_CANNOT_DISABLE, f"{model} always reasons on Groq")
+        body["reasoning_format"] = "parsed" if thinking.include_thoughts else "hidden"
     else:
         warnings.add(
             None,

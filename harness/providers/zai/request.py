@@ -50,5 +50,8 @@ ADAPTER = DialectAdapter(
         reasoning=_reasoning,
         controls=controls,
         max_tokens_field=MAX_TOKENS_FIELD,
+        #: ``stream_options.include_usage`` when streaming, as the accepted recording sends it
+        #: (models__test_zai__test_zai_thinking_stream.yaml#0).
+        stream_usage=True,
     )
 )
