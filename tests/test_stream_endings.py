@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.contract.providers import CHAT_DIALECTS
 from harness.crosscheck import RecordedCall
 from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 from harness.providers import get_parser
@@ -106,16 +107,42 @@ FRAMINGS: dict[str, Framing] = {
 }
 
 
+# The OpenAI-compatible dialects frame their Chat streams as Chat Completions does.
+FRAMINGS |= {dialect: FRAMINGS["openai-chat"] for dialect in CHAT_DIALECTS}
+#: Streams these SSE injections do not apply to, and where their endings are tested instead.
+NOT_SSE = {
+    "bedrock": "AWS event-stream frames: endings, CRC and exception frames in tests/test_eventstream.py "
+    "and tests/test_bedrock.py",
+}
+
+
 def _is_stream(call: RecordedCall) -> bool:
     return not call.body.lstrip().startswith((b"{", b"["))  # a non-streamed JSON body has no events
 
 
-CALLS: dict[str, RecordedCall] = {k: c for k, c in recorded_calls_of().items() if _is_stream(c)}
+def _is_chat_framed(call: RecordedCall) -> bool:
+    """A dialect's stream from its Responses-compatible endpoint (DeepSeek) is Responses-framed."""
+    return call.provider not in CHAT_DIALECTS or b"response.created" not in call.body
+
+
+def _ends_cleanly(call: RecordedCall) -> bool:
+    """A recording that already ends in the provider's error event (Groq's tool_use_failed) is no
+    base for injected endings: what follows its error is not the provider's stream any more."""
+    return parse_bytes(get_parser(call.provider), call.body).message.stop_reason != "error"
+
+
+CALLS: dict[str, RecordedCall] = {
+    k: c
+    for k, c in recorded_calls_of().items()
+    if _is_stream(c) and c.provider not in NOT_SSE and _is_chat_framed(c) and _ends_cleanly(c)
+}
 IDS = sorted(CALLS)
 
 
 def test_every_provider_has_calls_and_a_framing() -> None:
-    assert {call.provider for call in CALLS.values()} == set(FRAMINGS)
+    streamed = {call.provider for call in recorded_calls_of().values() if _is_stream(call)}
+    assert {call.provider for call in CALLS.values()} == streamed - set(NOT_SSE)
+    assert {call.provider for call in CALLS.values()} <= set(FRAMINGS)
 
 
 # ---------------------------------------------------------------- helpers
