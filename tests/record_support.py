@@ -21,6 +21,12 @@ FAKE_KEYS = {
     "ANTHROPIC_API_KEY": "sk-ant-api03-" + "T" * 48,
     "GEMINI_API_KEY": "AIza" + "T" * 35,
     "OPENROUTER_API_KEY": "sk-or-v1-" + "0" * 64,
+    "MISTRAL_API_KEY": "T" * 32,  # Mistral keys are 32 opaque characters (no prefix)
+    "GROQ_API_KEY": "gsk_" + "T" * 52,
+    "DEEPSEEK_API_KEY": "sk-" + "0" * 32,
+    "CEREBRAS_API_KEY": "csk-" + "t" * 48,
+    "ZAI_API_KEY": "0" * 32 + "." + "T" * 16,
+    "HF_TOKEN": "hf_" + "T" * 34,
 }
 
 

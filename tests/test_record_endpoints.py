@@ -9,8 +9,16 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli.main import app
+from harness.contract.providers import PROVIDERS
 from harness.params import CallParams
-from harness.record.endpoints import ENDPOINTS, MissingKeyError, api_key_for, build_request, join_url
+from harness.record.endpoints import (
+    ENDPOINTS,
+    NOT_RECORDABLE,
+    MissingKeyError,
+    api_key_for,
+    build_request,
+    join_url,
+)
 from tests.record_support import write_history
 
 KEY = "test-key"
@@ -59,7 +67,14 @@ def test_key_variables() -> None:
         "anthropic": "ANTHROPIC_API_KEY",
         "gemini": "GEMINI_API_KEY",
         "openrouter": "OPENROUTER_API_KEY",
+        "mistral": "MISTRAL_API_KEY",
+        "groq": "GROQ_API_KEY",
+        "deepseek": "DEEPSEEK_API_KEY",
+        "cerebras": "CEREBRAS_API_KEY",
+        "zai": "ZAI_API_KEY",
+        "huggingface": "HF_TOKEN",
     }
+    assert set(ENDPOINTS) | set(NOT_RECORDABLE) == set(PROVIDERS)
     assert api_key_for("gemini", {"GEMINI_API_KEY": " k "}) == "k"
     with pytest.raises(
         MissingKeyError, match=r"^ANTHROPIC_API_KEY is not set \(needed to record anthropic\)$"
@@ -117,3 +132,16 @@ def test_out_must_be_writable_before_any_call(tmp_path: Path) -> None:
         env={"ANTHROPIC_API_KEY": "k"},
     )
     assert (code, stderr) == (2, f"harness: --out: {tmp_path}: cannot write: it is a directory\n")
+
+
+def test_a_provider_the_recorder_cannot_sign_for_is_one_line_exit_2(tmp_path: Path) -> None:
+    from harness.record.endpoints import NOT_RECORDABLE
+    from tests.record_support import run_record, write_history
+
+    for provider in NOT_RECORDABLE:
+        result = run_record(provider, write_history(tmp_path), tmp_path / "x.yaml", "http://127.0.0.1:9", {})
+        assert result.exit_code == 2
+        assert result.stderr.strip().splitlines() == [
+            f"harness: --provider: {provider} cannot be recorded yet: {NOT_RECORDABLE[provider]}"
+        ]
+        assert not (tmp_path / "x.yaml").exists()

@@ -435,9 +435,7 @@ def test_calls_to_providers_without_an_id_are_not_judged_with_why(tmp_path: Path
         "messages": [{"role": "user", "content": "hi"}],
         "service_tier": "on_demand_x",
     }
-    (tmp_path / "cohere.yaml").write_text(
-        _one_call("https://api.cohere.com/v2/chat", body, 200)
-    )
+    (tmp_path / "cohere.yaml").write_text(_one_call("https://api.cohere.com/v2/chat", body, 200))
     result = audit(str(tmp_path), "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out" / "traffic-audit.json").read_text())

@@ -33,6 +33,13 @@ def _check_provider(provider: str) -> None:
         _fail(f"--provider: unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
 
 
+def _check_recordable(provider: str) -> None:
+    from harness.record.endpoints import NOT_RECORDABLE
+
+    if provider in NOT_RECORDABLE:
+        _fail(f"--provider: {provider} cannot be recorded yet: {NOT_RECORDABLE[provider]}")
+
+
 def record_command(
     provider: Annotated[str, typer.Option(help=_PROVIDER_HELP)],
     history: Annotated[Path, typer.Option(help="History to send (JSON Lines, one HistoryEvent per line).")],
@@ -60,6 +67,7 @@ def record_command(
     from harness.record.tools import ToolScriptError, load_tool_script
 
     _check_provider(provider)
+    _check_recordable(provider)
     try:
         events = load_history(history)
         call = load_params(params) if params else CallParams()

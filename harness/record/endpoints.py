@@ -19,7 +19,15 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from harness.params import CallParams
 from harness.providers.gemini.request import endpoint_path as gemini_endpoint_path
 
-__all__ = ["ENDPOINTS", "Endpoint", "HttpRequest", "MissingKeyError", "api_key_for", "build_request"]
+__all__ = [
+    "ENDPOINTS",
+    "NOT_RECORDABLE",
+    "Endpoint",
+    "HttpRequest",
+    "MissingKeyError",
+    "api_key_for",
+    "build_request",
+]
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,45 @@ ENDPOINTS: dict[str, Endpoint] = {
         "authorization",
         "https://openrouter.ai/docs/api-reference/chat-completion",
     ),
+    # The OpenAI-compatible dialects: Bearer keys, Chat Completions paths as their recordings show
+    # them (traffic/pydantic-ai-more/, SOURCES.md).
+    **{
+        provider: Endpoint(provider, key_env, base_url, "chat/completions", "authorization", docs)
+        for provider, key_env, base_url, docs in (
+            (
+                "mistral",
+                "MISTRAL_API_KEY",
+                "https://api.mistral.ai/v1",
+                "https://docs.mistral.ai/api/#tag/chat",
+            ),
+            (
+                "groq",
+                "GROQ_API_KEY",
+                "https://api.groq.com/openai/v1",
+                "https://console.groq.com/docs/openai",
+            ),
+            ("deepseek", "DEEPSEEK_API_KEY", "https://api.deepseek.com", "https://api-docs.deepseek.com/"),
+            (
+                "cerebras",
+                "CEREBRAS_API_KEY",
+                "https://api.cerebras.ai/v1",
+                "https://inference-docs.cerebras.ai/api-reference/chat-completions",
+            ),
+            ("zai", "ZAI_API_KEY", "https://api.z.ai/api/paas/v4", "https://docs.z.ai/api-reference"),
+            (
+                "huggingface",
+                "HF_TOKEN",
+                "https://router.huggingface.co/v1",
+                "https://huggingface.co/docs/inference-providers",
+            ),
+        )
+    },
+}
+
+#: Providers ``harness record`` cannot reach yet, and why (one line for the CLI).
+NOT_RECORDABLE: dict[str, str] = {
+    "bedrock": "AWS Bedrock takes SigV4-signed requests, which the recorder does not sign yet; "
+    "its recordings come from pydantic-ai's cassettes (traffic/pydantic-ai-more/)",
 }
 
 
