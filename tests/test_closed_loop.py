@@ -50,11 +50,6 @@ KNOWN_UNREADABLE: dict[str, str] = {
     "deepseek-models__test_deepseek_responses__test_deepseek_responses[function_tool_stream]": (
         r"deepseek: input: not representable"
     ),
-    # The recording client sends name: null / tool_calls: null on a user message; the Chat importer
-    # names null fields as unrepresentable instead of reading them as absent.
-    "huggingface-models__test_huggingface__test_hf_model_thinking_part": (
-        r"huggingface: messages\[0\]\.name: not representable \(null\)"
-    ),
 }
 CLOSABLE = [c for c in ROUND_TRIPS if case_id(c) not in KNOWN_UNREADABLE]
 

@@ -66,6 +66,10 @@ _FROM_LOOP = {
     "groq-n-one",
     "groq-tool-choice-auto",
     "groq-empty-tool-description",
+    "huggingface-null-name",
+    "huggingface-null-tool-calls",
+    "huggingface-stream-false",
+    "huggingface-empty-tools",
 }
 
 
@@ -204,11 +208,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
                 "traffic/pydantic-ai-more/models__test_groq__test_groq_model_instructions.yaml#0",
                 "Groq API reference (console.groq.com/docs/api-reference, chat create): stream defaults "
                 "to false",
-            ),
-            (
-                "huggingface",
-                "traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_tokens.yaml#0",
-                "Hugging Face Inference Providers chat completion reference: stream defaults to false",
             ),
         )
     ),
@@ -535,17 +534,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
                 "Cerebras API reference (inference-docs.cerebras.ai)",
             ),
         )
-    ),
-    allowance(
-        "huggingface-empty-tools",
-        "huggingface",
-        "tools",
-        "missing",
-        "an empty tools list offers no tool, the same as none; our adapter sends tools only when there are "
-        "some",
-        value_is([]),
-        evidence="tools: [] accepted: traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_"
-        "tokens.yaml#0; tools is optional (Hugging Face Inference Providers chat completion reference)",
     ),
     allowance(
         "zai-thinking-type-enabled",

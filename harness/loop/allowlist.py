@@ -117,6 +117,23 @@ def _client_retry_turn(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     )
 
 
+_THINK_SPLIT = re.compile(r"<think>(.*?)</think>(.*)", re.DOTALL)
+
+
+def _think_block_rewrapped(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+    """The same think text and the same answer, up to the newlines around the tags the client re-wrapped."""
+    if not isinstance(recorded, str) or not isinstance(ours, str):
+        return False
+    a, b = _THINK_SPLIT.fullmatch(recorded), _THINK_SPLIT.fullmatch(ours)
+    return (
+        a is not None
+        and b is not None
+        and a[1].strip("\n") == b[1].strip("\n")
+        and a[2].lstrip("\n") == b[2].lstrip("\n")
+    )
+
+
+_HF_THINK = "models__test_huggingface__test_hf_model_thinking_part"
 _GROQ_RETRY = "models__test_groq__test_tool_use_failed_error_streaming"
 _CEREBRAS_THINK = "models__test_cerebras__test_cerebras_zai_reasoning_replayed_as_think_tags"
 _BEDROCK_STREAM = "models__test_bedrock__test_bedrock_model_iter_stream"
@@ -445,5 +462,58 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         kind="changed",
         accepts=_think_tags_then_ours,
         cassettes=frozenset({_CEREBRAS_THINK}),
+    ),
+    # huggingface_hub's ChatCompletionInputMessage serialises every optional field as null
+    *(
+        JsonAllowance(
+            f"huggingface-null-{field.replace('_', '-')}",
+            "huggingface",
+            f"messages[*].{field}",
+            f"{field}: null is the field absent (the client serialises every optional field); our "
+            f"adapter sends {field} only with a value",
+            (f"cassettes/huggingface/{_HF_THINK}.yaml#0 and #1 (null sent, accepted)",),
+            kind="missing",
+            accepts=is_null,
+        )
+        for field in ("name", "tool_calls")
+    ),
+    JsonAllowance(
+        "huggingface-stream-false",
+        "huggingface",
+        "stream",
+        "stream: false is the API default; our adapter sends stream only when streaming",
+        (
+            "recorded stream: false accepted (traffic/pydantic-ai-more/models__test_huggingface__test_max_"
+            "completion_tokens.yaml#0); Hugging Face Inference Providers chat completion reference: stream "
+            "defaults to false",
+        ),
+        kind="missing",
+        accepts=value_is(False),
+    ),
+    JsonAllowance(
+        "huggingface-empty-tools",
+        "huggingface",
+        "tools",
+        "an empty tools list offers no tool, the same as none; our adapter sends tools only when there are "
+        "some",
+        (
+            "tools: [] accepted: traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_"
+            "tokens.yaml#0; tools is optional (Hugging Face Inference Providers chat completion reference)",
+        ),
+        kind="missing",
+        accepts=value_is([]),
+    ),
+    JsonAllowance(
+        "huggingface-think-tags-rewrapped",
+        "huggingface",
+        "messages[*].content",
+        "the model answered '<think>\\n...\\n</think>\\n...' in content and our adapter replays it byte for "
+        "byte; pydantic-ai split it into thinking and text and re-wrapped them with extra newlines around "
+        "the tags. Only newlines next to the tags may differ; think text and answer are compared exactly; "
+        "only here",
+        (f"cassettes/huggingface/{_HF_THINK}.yaml#1 (re-wrapped form accepted; response 1 holds ours)",),
+        kind="changed",
+        accepts=_think_block_rewrapped,
+        cassettes=frozenset({_HF_THINK}),
     ),
 )
