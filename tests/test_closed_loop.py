@@ -34,7 +34,24 @@ EXPECTED_ROUND_TRIPS = {
     "openai-responses-pai__gpt55_reasoning_function_call_phase_roundtrip",
     "openrouter-llmopenrouter__gpt41mini_chat_tool_calls_roundtrip",
     "openrouter-pai__or_gpt5mini_reasoning_details_roundtrip_NONSTREAM",
+    "bedrock-models__test_bedrock__test_bedrock_model_iter_stream",
+    "cerebras-models__test_cerebras__test_cerebras_zai_reasoning_replayed_as_think_tags",
+    "deepseek-models__test_deepseek_responses__test_deepseek_responses[function_tool_stream]",
+    "groq-models__test_groq__test_tool_use_failed_error_streaming",
+    "huggingface-models__test_huggingface__test_hf_model_thinking_part",
+    "zai-models__test_zai__test_zai_preserved_thinking_round_trip",
 }
+
+# Round trips the importer cannot read yet, so the loop cannot close them: case id -> the
+# error import_conversation raises (pinned: a fix makes the tests below fail until removed).
+KNOWN_UNREADABLE: dict[str, str] = {
+    # DeepSeek over the Responses format: the importer reads DeepSeek's native Chat format only
+    # (import-check skips these requests too: "deepseek over the openai-responses format").
+    "deepseek-models__test_deepseek_responses__test_deepseek_responses[function_tool_stream]": (
+        r"deepseek: input: not representable"
+    ),
+}
+CLOSABLE = [c for c in ROUND_TRIPS if case_id(c) not in KNOWN_UNREADABLE]
 
 # Open mapping bugs the loop exposes: "<kind> <path>" -> the bug. Not acceptable
 # differences, so they are not in ALLOWLIST; fixing one makes test_loop_closes fail
@@ -48,9 +65,17 @@ def _keys(differences: list[JsonDifference]) -> set[str]:
 
 def test_round_trip_cassettes_are_all_found() -> None:
     assert set(IDS) == EXPECTED_ROUND_TRIPS
+    assert set(KNOWN_UNREADABLE) <= EXPECTED_ROUND_TRIPS
 
 
-@pytest.mark.parametrize(("provider", "path"), ROUND_TRIPS, ids=IDS)
+@pytest.mark.parametrize("case", sorted(KNOWN_UNREADABLE))
+def test_known_unreadable_round_trips_still_fail_to_import(case: str) -> None:
+    provider, path = _CASES[case]
+    with pytest.raises(ValueError, match=KNOWN_UNREADABLE[case]):
+        close_loop(provider, path)
+
+
+@pytest.mark.parametrize(("provider", "path"), CLOSABLE, ids=[case_id(c) for c in CLOSABLE])
 def test_loop_closes(provider: str, path: Path) -> None:
     reports = close_loop(provider, path)
     assert reports, "a round trip has at least one pair of model calls"
@@ -60,7 +85,7 @@ def test_loop_closes(provider: str, path: Path) -> None:
     assert findings == expected, f"differences beyond the allowlist changed:\n{detail}"
 
 
-@pytest.mark.parametrize(("provider", "path"), ROUND_TRIPS, ids=IDS)
+@pytest.mark.parametrize(("provider", "path"), CLOSABLE, ids=[case_id(c) for c in CLOSABLE])
 def test_read_request_renders_back_to_each_recorded_request(provider: str, path: Path) -> None:
     """The decoder that seeds the loop loses nothing: each request re-renders to itself."""
     for n, exchange in enumerate(model_calls(provider, path), start=1):
@@ -70,7 +95,7 @@ def test_read_request_renders_back_to_each_recorded_request(provider: str, path:
 
 def test_every_allowance_is_used_by_a_cassette() -> None:
     used: set[str] = set()
-    for provider, path in ROUND_TRIPS:
+    for provider, path in CLOSABLE:
         for report in close_loop(provider, path):
             used |= {d.allowed_by for d in report.differences if d.allowed_by}
         for exchange in model_calls(provider, path):

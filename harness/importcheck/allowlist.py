@@ -60,6 +60,16 @@ _FROM_LOOP = {
     "gemini-function-response-key",
     "openrouter-stream-options",
     "openrouter-stream-false",
+    "bedrock-tool-result-success",
+    "cerebras-stream-false",
+    "zai-stream-false",
+    "groq-n-one",
+    "groq-tool-choice-auto",
+    "groq-empty-tool-description",
+    "huggingface-null-name",
+    "huggingface-null-tool-calls",
+    "huggingface-stream-false",
+    "huggingface-empty-tools",
 }
 
 
@@ -198,22 +208,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
                 "traffic/pydantic-ai-more/models__test_groq__test_groq_model_instructions.yaml#0",
                 "Groq API reference (console.groq.com/docs/api-reference, chat create): stream defaults "
                 "to false",
-            ),
-            (
-                "cerebras",
-                "traffic/pydantic-ai-more/models__test_cerebras__test_cerebras_model_simple.yaml#0",
-                "Cerebras API reference (inference-docs.cerebras.ai, chat completions): stream defaults "
-                "to false",
-            ),
-            (
-                "zai",
-                "traffic/pydantic-ai-more/models__test_zai__test_zai_model_simple.yaml#0",
-                "Z.ai API reference (docs.z.ai, chat completion): stream defaults to false",
-            ),
-            (
-                "huggingface",
-                "traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_tokens.yaml#0",
-                "Hugging Face Inference Providers chat completion reference: stream defaults to false",
             ),
         )
     ),
@@ -502,15 +496,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_iter_stream.yaml#0 (absent)",
     ),
     allowance(
-        "bedrock-tool-result-success",
-        "bedrock",
-        "messages[*].content[*].toolResult.status",
-        "missing",
-        "status: success is the meaning of a toolResult without status; we send status only for errors",
-        value_is("success"),
-        evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_iter_stream.yaml#1",
-    ),
-    allowance(
         "bedrock-empty-system",
         "bedrock",
         "system",
@@ -529,18 +514,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         evidence="traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_thinking_part_anthropic.yaml#0",
     ),
     # The OpenAI-compatible dialects (issue 27): API defaults pydantic-ai sends, which our adapters omit.
-    allowance(
-        "groq-n-one",
-        "groq",
-        "n",
-        "missing",
-        "n: 1 (one choice) is the API default and the only value Groq accepts; CallParams has no n and "
-        "our adapter never sends it",
-        value_is(1),
-        evidence="n: 1 accepted: traffic/pydantic-ai-more/models__test_groq__test_extra_headers.yaml#0; "
-        "Groq OpenAI compatibility docs (console.groq.com/docs/openai): n other than 1 is a 400, n "
-        "defaults to 1",
-    ),
     *(
         allowance(
             f"{provider}-tool-choice-auto",
@@ -555,39 +528,12 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         )
         for provider, where, docs in (
             (
-                "groq",
-                "traffic/pydantic-ai-more/models__test_groq__test_tool_use_failed_error.yaml#1",
-                "Groq API reference (console.groq.com/docs/api-reference)",
-            ),
-            (
                 "cerebras",
                 "traffic/pydantic-ai-more/models__test_openai__test_openai_model_cerebras_provider_qwen_3_"
                 "coder.yaml#0",
                 "Cerebras API reference (inference-docs.cerebras.ai)",
             ),
         )
-    ),
-    allowance(
-        "groq-empty-tool-description",
-        "groq",
-        "tools[*].function.description",
-        "missing",
-        "an empty description is the same as none; our adapter omits empty descriptions",
-        value_is(""),
-        evidence="empty description accepted: traffic/pydantic-ai-more/models__test_groq__test_tool_use_"
-        "failed_error.yaml#1; description is optional in the Chat Completions FunctionObject (Groq API "
-        "reference: tools[].function.description optional)",
-    ),
-    allowance(
-        "huggingface-empty-tools",
-        "huggingface",
-        "tools",
-        "missing",
-        "an empty tools list offers no tool, the same as none; our adapter sends tools only when there are "
-        "some",
-        value_is([]),
-        evidence="tools: [] accepted: traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_"
-        "tokens.yaml#0; tools is optional (Hugging Face Inference Providers chat completion reference)",
     ),
     allowance(
         "zai-thinking-type-enabled",
@@ -610,7 +556,7 @@ def evidence_of(entry: JsonAllowance) -> str:
     """An entry's evidence; the closed loop's own entries are evidenced by its test suite."""
     return (
         "; ".join(entry.evidence)
-        if isinstance(entry, ImportAllowance)
+        if isinstance(entry, ImportAllowance) or entry.evidence
         else "the closed loop's tests (tests/test_closed_loop.py)"
     )
 

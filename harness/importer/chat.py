@@ -123,7 +123,9 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
                 SystemMessage(parts=[TextPart(text=t) for t in _texts(content, f"{path}.content", ledger)])
             )
         elif role == "user":
-            ledger.rest(message, path, {"role", "content"})
+            # null name / tool_calls on a user turn (huggingface_hub's ChatCompletionInputMessage
+            # serialises every optional field) are the fields absent
+            ledger.rest(message, path, {"role", "content"}, {"name": None, "tool_calls": None})
             out.append(UserMessage(parts=_user(content, f"{path}.content", ledger)))
         elif role == "assistant":
             known = {"role", "content", "tool_calls"}
@@ -131,7 +133,7 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
                 known |= {"reasoning_details", "reasoning"}
             if provider in CHAT_DIALECTS:
                 known.add("reasoning_content")
-            ledger.rest(message, path, known)
+            ledger.rest(message, path, known, {"name": None})  # null name: absent, as on user turns
             parts: list[AnyPart] = _reasoning_details(
                 arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
             )

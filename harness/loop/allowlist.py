@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from typing import Any, cast
 
 from harness.importer.gemini import camel
@@ -83,6 +84,59 @@ def _ascii_quotes_folded(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
     """``recorded`` is ``ours`` with its curly quotes replaced by ASCII ones (and nothing else)."""
     return isinstance(recorded, str) and isinstance(ours, str) and recorded == ours.translate(_CURLY_QUOTES)
 
+
+_THINK_TAGS = re.compile(r"<think>.*?</think>\s*", re.DOTALL)
+
+
+def _think_tags_then_ours(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+    """``recorded`` is one ``<think>...</think>`` block, then exactly ``ours`` (no text: ours absent)."""
+    if not isinstance(recorded, str):
+        return False
+    head = _THINK_TAGS.match(recorded)
+    if head is None:
+        return False
+    rest = recorded[head.end() :]
+    return rest == ours if isinstance(ours, str) else (ours is None and rest == "")
+
+
+def _client_retry_turn(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+    """A turn pydantic-ai wrote after Groq's tool_use_failed: the failed call under an id the client
+    minted (``pyd_ai_``), or the tool message carrying its validation error for that id."""
+    if ours is not None or not isinstance(recorded, dict):
+        return False
+    turn = cast(Json, recorded)
+    if turn.get("role") == "tool":
+        return str(turn.get("tool_call_id", "")).startswith("pyd_ai_") and "validation error" in str(
+            turn.get("content", "")
+        )
+    calls = cast(list[Json], turn.get("tool_calls") or [])
+    return (
+        turn.get("role") == "assistant"
+        and bool(calls)
+        and all(str(c.get("id", "")).startswith("pyd_ai_") for c in calls)
+    )
+
+
+_THINK_SPLIT = re.compile(r"<think>(.*?)</think>(.*)", re.DOTALL)
+
+
+def _think_block_rewrapped(recorded: Any, ours: Any, ctx: DiffContext) -> bool:
+    """The same think text and the same answer, up to the newlines around the tags the client re-wrapped."""
+    if not isinstance(recorded, str) or not isinstance(ours, str):
+        return False
+    a, b = _THINK_SPLIT.fullmatch(recorded), _THINK_SPLIT.fullmatch(ours)
+    return (
+        a is not None
+        and b is not None
+        and a[1].strip("\n") == b[1].strip("\n")
+        and a[2].lstrip("\n") == b[2].lstrip("\n")
+    )
+
+
+_HF_THINK = "models__test_huggingface__test_hf_model_thinking_part"
+_GROQ_RETRY = "models__test_groq__test_tool_use_failed_error_streaming"
+_CEREBRAS_THINK = "models__test_cerebras__test_cerebras_zai_reasoning_replayed_as_think_tags"
+_BEDROCK_STREAM = "models__test_bedrock__test_bedrock_model_iter_stream"
 
 ALLOWLIST: tuple[JsonAllowance, ...] = (
     # ---------------------------------------------------------------- anthropic
@@ -282,5 +336,184 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "stream: false is the default; our adapter sends stream only when streaming",
         kind="missing",
         accepts=value_is(False),
+    ),
+    # ---------------------------------------------------------------- bedrock
+    JsonAllowance(
+        "bedrock-tool-result-success",
+        "bedrock",
+        "messages[*].content[*].toolResult.status",
+        "status: success is the meaning of a toolResult without status (ToolResultBlock.status is "
+        "optional, 'Required: No', in the Converse API reference); we send status only for errors",
+        (
+            f"cassettes/bedrock/{_BEDROCK_STREAM}.yaml#1 (success sent, accepted); Converse API reference, "
+            "ToolResultBlock: status Required: No",
+        ),
+        kind="missing",
+        accepts=value_is("success"),
+    ),
+    JsonAllowance(
+        "bedrock-top-p-not-representable",
+        "bedrock",
+        "inferenceConfig.topP",
+        "a sampling setting CallParams cannot hold (it has max_tokens and temperature, no top_p); the "
+        "importer names it as unrepresented, so the loop cannot carry it into our request. A params "
+        "limit, not conversation content; only in this recording",
+        (f"cassettes/bedrock/{_BEDROCK_STREAM}.yaml#0 and #1 (topP 0.5 sent, accepted)",),
+        kind="missing",
+        accepts=value_is(0.5),
+        cassettes=frozenset({_BEDROCK_STREAM}),
+    ),
+    # ---------------------------------------------------------------- the OpenAI-compatible dialects
+    *(
+        JsonAllowance(
+            f"{provider}-stream-false",
+            provider,
+            "stream",
+            "stream: false is the API default; our adapter sends stream only when streaming",
+            (f"recorded stream: false accepted ({where}); {docs}: stream defaults to false",),
+            kind="missing",
+            accepts=value_is(False),
+        )
+        for provider, where, docs in (
+            (
+                "cerebras",
+                "traffic/pydantic-ai-more/models__test_cerebras__test_cerebras_model_simple.yaml#0",
+                "Cerebras API reference (inference-docs.cerebras.ai, chat completions)",
+            ),
+            (
+                "zai",
+                "traffic/pydantic-ai-more/models__test_zai__test_zai_model_simple.yaml#0",
+                "Z.ai API reference (docs.z.ai, chat completion)",
+            ),
+        )
+    ),
+    JsonAllowance(
+        "groq-n-one",
+        "groq",
+        "n",
+        "n: 1 (one choice) is the API default and the only value Groq accepts; CallParams has no n and "
+        "our adapter never sends it",
+        (
+            "n: 1 accepted: traffic/pydantic-ai-more/models__test_groq__test_extra_headers.yaml#0; Groq "
+            "OpenAI compatibility docs (console.groq.com/docs/openai): n other than 1 is a 400, n defaults to 1",
+        ),
+        kind="missing",
+        accepts=value_is(1),
+    ),
+    JsonAllowance(
+        "groq-tool-choice-auto",
+        "groq",
+        "tool_choice",
+        "tool_choice 'auto' is the default when tools are given (the dialect follows the Chat Completions "
+        "schema); we send none for tool_choice None",
+        (
+            "recorded auto accepted: traffic/pydantic-ai-more/models__test_groq__test_tool_use_failed_error."
+            "yaml#1; Groq API reference (console.groq.com/docs/api-reference): tool_choice defaults to auto "
+            "when tools are present",
+        ),
+        kind="missing",
+        accepts=value_is("auto"),
+    ),
+    JsonAllowance(
+        "groq-empty-tool-description",
+        "groq",
+        "tools[*].function.description",
+        "an empty description is the same as none; our adapter omits empty descriptions",
+        (
+            "empty description accepted: traffic/pydantic-ai-more/models__test_groq__test_tool_use_failed_"
+            "error.yaml#1; Groq API reference: tools[].function.description optional",
+        ),
+        kind="missing",
+        accepts=value_is(""),
+    ),
+    JsonAllowance(
+        "groq-client-retry-turns",
+        "groq",
+        "messages[*]",
+        "after a response that ended in Groq's tool_use_failed error, pydantic-ai's agent loop writes "
+        "the failed generation as an assistant call under an id it minted (pyd_ai_...) and its own "
+        "validation error as that call's tool result: client content, not derivable from response 1 "
+        "(an error event), so our history after it has neither. Only those two turns, only here",
+        (f"cassettes/groq/{_GROQ_RETRY}.yaml#1 (accepted with both turns)",),
+        kind="missing",
+        accepts=_client_retry_turn,
+        cassettes=frozenset({_GROQ_RETRY}),
+    ),
+    JsonAllowance(
+        "groq-reasoning-as-think-tags",
+        "groq",
+        "messages[*].content",
+        "pydantic-ai replays the reasoning Groq returned as a <think>...</think> block in the assistant "
+        "content; our adapter sends the turn's text only (the client's choice on an accepted request). "
+        "Only one leading think block with nothing else is accepted, only here",
+        (f"cassettes/groq/{_GROQ_RETRY}.yaml#2 (accepted with the think block)",),
+        kind="missing",
+        accepts=_think_tags_then_ours,
+        cassettes=frozenset({_GROQ_RETRY}),
+    ),
+    JsonAllowance(
+        "cerebras-reasoning-as-think-tags",
+        "cerebras",
+        "messages[*].content",
+        "pydantic-ai replays the reasoning Cerebras returned as a <think>...</think> block before the "
+        "text (the cassette's name says so); our adapter sends the text only (the client's choice on an "
+        "accepted request). Only one leading think block followed by exactly our text, only here",
+        (f"cassettes/cerebras/{_CEREBRAS_THINK}.yaml#1 (accepted with the think block)",),
+        kind="changed",
+        accepts=_think_tags_then_ours,
+        cassettes=frozenset({_CEREBRAS_THINK}),
+    ),
+    # huggingface_hub's ChatCompletionInputMessage serialises every optional field as null
+    *(
+        JsonAllowance(
+            f"huggingface-null-{field.replace('_', '-')}",
+            "huggingface",
+            f"messages[*].{field}",
+            f"{field}: null is the field absent (the client serialises every optional field); our "
+            f"adapter sends {field} only with a value",
+            (f"cassettes/huggingface/{_HF_THINK}.yaml#0 and #1 (null sent, accepted)",),
+            kind="missing",
+            accepts=is_null,
+        )
+        for field in ("name", "tool_calls")
+    ),
+    JsonAllowance(
+        "huggingface-stream-false",
+        "huggingface",
+        "stream",
+        "stream: false is the API default; our adapter sends stream only when streaming",
+        (
+            "recorded stream: false accepted (traffic/pydantic-ai-more/models__test_huggingface__test_max_"
+            "completion_tokens.yaml#0); Hugging Face Inference Providers chat completion reference: stream "
+            "defaults to false",
+        ),
+        kind="missing",
+        accepts=value_is(False),
+    ),
+    JsonAllowance(
+        "huggingface-empty-tools",
+        "huggingface",
+        "tools",
+        "an empty tools list offers no tool, the same as none; our adapter sends tools only when there are "
+        "some",
+        (
+            "tools: [] accepted: traffic/pydantic-ai-more/models__test_huggingface__test_max_completion_"
+            "tokens.yaml#0; tools is optional (Hugging Face Inference Providers chat completion reference)",
+        ),
+        kind="missing",
+        accepts=value_is([]),
+    ),
+    JsonAllowance(
+        "huggingface-think-tags-rewrapped",
+        "huggingface",
+        "messages[*].content",
+        "the model answered '<think>\\n...\\n</think>\\n...' in content and our adapter replays it byte for "
+        "byte; pydantic-ai split it into thinking and text and re-wrapped them with extra newlines around "
+        "the tags. Only newlines next to the tags may differ; think text and answer are compared exactly; "
+        "only here",
+        (f"cassettes/huggingface/{_HF_THINK}.yaml#1 (re-wrapped form accepted; response 1 holds ours)",),
+        kind="changed",
+        accepts=_think_block_rewrapped,
+        cassettes=frozenset({_HF_THINK}),
     ),
 )
