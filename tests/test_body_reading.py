@@ -155,3 +155,49 @@ def test_lowercase_schema_types_are_not_a_reject() -> None:
     assert validate("gemini", unsupported).ok, validate("gemini", unsupported)
     unsupported["tools"][0]["functionDeclarations"][0]["parameters"]["type"] = "objekt"
     assert not validate("gemini", unsupported).ok  # a type that is no spelling of the enum still fails
+
+
+def single_objects(provider: str, body: dict[str, Any]) -> None:
+    """Every one-item list of messages written as that one object (a repeated field as one value)."""
+    if provider != "gemini":
+        return
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            out: dict[str, Any] = {}
+            for key, value in cast(dict[str, Any], node).items():
+                if key in _FREE_FORM:
+                    out[key] = value
+                elif (
+                    isinstance(value, list)
+                    and len(cast(list[Any], value)) == 1
+                    and isinstance(value[0], dict)
+                ):
+                    out[key] = walk(value[0])
+                else:
+                    out[key] = walk(value)
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in cast(list[Any], node)]
+        return node
+
+    new = walk(body)
+    body.clear()
+    body.update(new)
+
+
+#: Values that are data, not messages (a one-item list there is the caller's own JSON).
+_FREE_FORM = {
+    "args",
+    "response",
+    "parameters",
+    "parametersJsonSchema",
+    "responseSchema",
+    "responseJsonSchema",
+}
+
+
+@pytest.mark.parametrize(("name", "provider"), [c for c in CASES if c[1] == "gemini"])
+def test_a_repeated_field_written_as_one_object_gets_the_same_verdicts(name: str, provider: str) -> None:
+    as_sent = verdicts(Mutant(name="lists"), name, provider)
+    assert verdicts(Mutant(name="single", body=single_objects), name, provider) == as_sent

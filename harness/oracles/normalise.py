@@ -20,6 +20,10 @@ fails requests the API took. Two such cases are known:
   (https://ai.google.dev/gemini-api/docs/function-calling?example=meeting, the curl tab)
   and the API answers with a function call. A ``type`` whose upper-case form is one of
   the enum's values is read as that value. Other enums are left as sent (no evidence).
+- Google's API front end reads a repeated field written as one object as a list of that one
+  object (``"contents": {"role": "user", "parts": {"text": "..."}}``, the form of Vertex AI's
+  own REST samples); the held-out recordings of issue 24 show such requests answered 200. A
+  single object where the schema has an array of messages is read as that one-item array.
 
 Every judge reads a body through ``normalise_body`` (the oracles, the invariants'
 ``CheckContext.body``, the provider rules' ``check_body``), so no check can disagree with
@@ -58,6 +62,8 @@ def _resolve(node: dict[str, Any]) -> dict[str, Any]:
 
 def _gemini(value: Any, schema: dict[str, Any]) -> Any:
     schema = _resolve(schema)
+    if isinstance(value, dict) and schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        value = [value]  # a repeated message field written as one object
     if isinstance(value, list):
         items = schema.get("items")
         if isinstance(items, dict):
