@@ -170,3 +170,49 @@ def test_two_default_runs_give_the_same_verdicts_on_generated_histories(pytester
         "".join(dumps_history(h) + p.model_dump_json() for h, p in _fixed_histories()).encode()
     )
     assert fresh.stdout.strip() == here.hexdigest()
+
+
+GROUPED = FLAKY_BEFORE.replace(
+    """    scenarios = ("plain_single_turn",)
+    request_goldens = False
+    known_failures = {
+        ("I1", "anthropic-generated"): "developer messages are dropped",
+        ("I13", "anthropic-generated"): "developer messages are dropped without a warning",
+    }
+""",
+    """    scenarios = ("developer_at_start",)
+    request_goldens = False
+    group_checks = True
+    known_failures = {known!r}
+""",
+)
+
+
+def test_grouped_checks_judge_every_check_in_one_test_and_name_each_failure(
+    pytester: pytest.Pytester,
+) -> None:
+    """``group_checks``: one test per (provider, case); its failure lists each failing check."""
+    assert "group_checks = True" in GROUPED  # the replacement above took
+    pytester.makepyfile(test_adopter=GROUPED.format(known={}))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-rA", "-k", "test_scenario")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*AssertionError: I1:", "*I13:", "FAILED *test_scenario[[]anthropic-developer_at_start[]]*"]
+    )
+
+
+def test_a_grouped_case_keeps_a_strict_xfail_per_known_failure(pytester: pytest.Pytester) -> None:
+    known = {
+        ("I1", "anthropic-developer_at_start"): "developer messages are dropped",
+        ("I13", "anthropic-developer_at_start"): "dropped without a warning",
+    }
+    pytester.makepyfile(test_adopter=GROUPED.format(known=known))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-rA", "-k", "test_scenario")
+    result.assert_outcomes(passed=1, xfailed=2)
+    result.stdout.fnmatch_lines_random(
+        [
+            "PASSED *test_scenario[[]anthropic-developer_at_start[]]",
+            "XFAIL *test_scenario[[]anthropic-developer_at_start-I1[]]*",
+            "XFAIL *test_scenario[[]anthropic-developer_at_start-I13[]]*",
+        ]
+    )

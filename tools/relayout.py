@@ -279,7 +279,8 @@ def rewrite(text: str) -> str:
 
     text = _DOTTED.sub(dotted, text)
     for old, new in {**MOVES, **MERGED}.items():
-        text = re.sub(rf"(?<![\w/.]){re.escape(old)}(?![\w])", new, text)
+        if old in text:  # the regex only refines a plain match: skip it on the (usual) file without one
+            text = re.sub(rf"(?<![\w/.]){re.escape(old)}(?![\w])", new, text)
     return text
 
 

@@ -311,13 +311,18 @@ _JUDGED = "harness_judged"  # harness.testing.suite.JUDGED_PROPERTY
 
 
 class _CheckCoverage:
-    """Counts the (provider, check) pairs that passed or failed a judgement (a skip judged nothing)."""
+    """Counts the (provider, check) pairs that passed or failed a judgement.
+
+    A test notes only the checks it judged (a skipped check notes nothing), so a test that
+    skips after judging some checks (``group_checks``: one skipped, the others passed) still
+    counts those, and a test that judged nothing counts nothing.
+    """
 
     def __init__(self) -> None:
         self.counts: dict[tuple[str, str], int] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when != "call" or (report.skipped and not hasattr(report, "wasxfail")):
+        if report.when != "call":
             return
         for name, value in report.user_properties:
             if name == _JUDGED and isinstance(value, tuple | list):

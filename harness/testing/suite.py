@@ -30,6 +30,14 @@ Each test id reads ``provider-case-check``; the checks are the audit's own
   ``pytest --snapshot-update`` (syrupy; unused goldens fail the run);
 - ``test_bundled_data``: the bundled cassettes are there and readable (no silent skip).
 
+``group_checks`` trades test ids for speed in a big suite: ``test_scenario`` and
+``test_cassette`` then make one test per (provider, case), id ``provider-case``, that
+judges every applicable check of the case at once and fails listing each failing check
+with its findings (a check that skips makes the test skip with the reasons, once no check
+failed). Every check still runs on every applicable case; known failures keep one strict
+xfail test per check (``provider-case-check``), and the coverage summary counts each judged
+check as before. ``True`` groups every provider; a collection of provider ids groups those.
+
 Only (provider, case, check) triples with something to judge become tests: a check
 whose subject the case lacks (no developer message for I1, no thinking for I2, ...) is
 decided at collection (``harness.audit.invariant_checks.nothing_to_judge``), so a skip
@@ -41,7 +49,7 @@ fail only when ``fail_on`` includes it (``harness.contract.kinds``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -135,6 +143,9 @@ class TargetConformance:
     fail_on: ClassVar[Sequence[Kind]] = DEFAULT_FAIL_ON
     #: Keep goldens of the target's request bodies (``test_request_golden``).
     request_goldens: ClassVar[bool] = True
+    #: One test per (provider, case) judging all its checks instead of one per check: True for
+    #: every provider, or the provider ids to group (known failures stay one test per check).
+    group_checks: ClassVar[bool | Collection[str]] = False
 
     # ------------------------------------------------------------------ collection
 
@@ -164,8 +175,7 @@ class TargetConformance:
 
     def test_scenario(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         outcomes = _plan(type(self), request.config).scenario(harness_case.provider, harness_case.subject)
-        _judged(request, harness_case, outcomes[harness_case.check])
-        judge(outcomes[harness_case.check], self.fail_on)
+        _judge_case(request, harness_case, outcomes, self.fail_on)
 
     def test_stream_endings(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         target = _plan(type(self), request.config).target
@@ -200,8 +210,7 @@ class TargetConformance:
 
     def test_cassette(self, harness_case: Case, request: pytest.FixtureRequest) -> None:
         outcomes = _plan(type(self), request.config).recording(harness_case.subject)
-        _judged(request, harness_case, outcomes[harness_case.check])
-        judge(outcomes[harness_case.check], self.fail_on)
+        _judge_case(request, harness_case, outcomes, self.fail_on)
 
     def test_request_golden(
         self, harness_case: Case, request: pytest.FixtureRequest, snapshot: SnapshotAssertion
@@ -247,6 +256,23 @@ def judge(outcome: Outcome, fail_on: Sequence[Kind]) -> None:
     if outcome.status == "skip":
         pytest.skip("; ".join(outcome.details))
     assert not _fatal(outcome, fail_on), _explain(outcome)
+
+
+def _judge_case(
+    request: pytest.FixtureRequest, case: Case, outcomes: Mapping[str, Outcome], fail_on: Sequence[Kind]
+) -> None:
+    """One check (``case.check``), or every check of a grouped case: all judged, every failure named."""
+    if case.check:
+        _judged(request, case, outcomes[case.check])
+        judge(outcomes[case.check], fail_on)
+        return
+    for check in case.checks:
+        _judged(request, Case(case.provider, case.case, check), outcomes[check])
+    failed = [f"{c}:\n{_explain(outcomes[c])}" for c in case.checks if _fatal(outcomes[c], fail_on)]
+    assert not failed, "\n\n".join(failed)
+    skipped = [f"{c}: {'; '.join(outcomes[c].details)}" for c in case.checks if outcomes[c].status == "skip"]
+    if skipped:
+        pytest.skip(" | ".join(skipped))
 
 
 def _xfail(reason: str | None) -> Any:
@@ -397,6 +423,23 @@ def _provider_of(case: str) -> str | None:
     return max(found, key=len) if found else None
 
 
+def _per_case(
+    provider: str,
+    case: str,
+    subject: str,
+    checks: Sequence[str],
+    group: bool,
+    known: Mapping[tuple[str, str], str],
+) -> list[Case]:
+    """One test per check, or (``group``) one for all checks but the known failures, which stay alone."""
+    if not group:
+        return [Case(provider, case, check, subject) for check in checks]
+    alone = [c for c in checks if (c, case) in known]
+    rest = tuple(c for c in checks if c not in alone)
+    together = [Case(provider, case, "", subject, checks=rest)] if rest else []
+    return together + [Case(provider, case, check, subject) for check in alone]
+
+
 def _generated_cases(
     provider: str, applicable: Sequence[str], known_failures: Mapping[tuple[str, str], str]
 ) -> list[Case]:
@@ -456,13 +499,21 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
             coverage[p, check] = sum(1 for c in calls if c.provider == p)
             if not coverage[p, check]:
                 why[p, check] = f"no recorded {p} model call under {root}"
+    grouped = set(providers if cls.group_checks is True else cls.group_checks or ())
+    known_failures = cls.known_failures
     cases: dict[str, list[Case]] = {
         "test_scenario": [
-            Case(p, f"{p}-{s.name}", check, s.name)
+            c
             for p in providers
             for s in scenarios
-            for check in REQUEST_CHECKS
-            if s.name in in_scenarios[p, check]
+            for c in _per_case(
+                p,
+                f"{p}-{s.name}",
+                s.name,
+                [check for check in REQUEST_CHECKS if s.name in in_scenarios[p, check]],
+                p in grouped,
+                known_failures,
+            )
         ],
         "test_stream_endings": [Case(p, f"{p}-stream_endings", "I3") for p in providers],
         "test_generated": [
@@ -475,9 +526,16 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
             )
         ],
         "test_cassette": [
-            Case(c.provider, f"{c.provider}-{c.case.removeprefix('cassette/')}", check, c.case)
+            case
             for c in calls
-            for check in REPLAY_CHECKS
+            for case in _per_case(
+                c.provider,
+                f"{c.provider}-{c.case.removeprefix('cassette/')}",
+                c.case,
+                REPLAY_CHECKS,
+                c.provider in grouped,
+                known_failures,
+            )
         ],
         "test_check_coverage": [
             Case(p, f"{p}-coverage", check) for p in providers for check in (*REQUEST_CHECKS, *REPLAY_CHECKS)
@@ -488,7 +546,13 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
             else []
         ),
     }
-    known = {(c.check, c.case) for group in cases.values() for c in group if c.check}
+    known = {
+        (check, c.case)
+        for group in cases.values()
+        for c in group
+        for check in (c.checks or (c.check,))
+        if check
+    }
     known |= {(check, f"{p}-generated") for p in providers for check in REQUEST_CHECKS}
     # A key for a provider this run does not test (the target does not implement it) is not stale.
     elsewhere = {k for k in cls.known_failures if _provider_of(k[1]) not in (None, *providers)}
