@@ -39,7 +39,7 @@ class Framing:
     final_marker: bytes  # in the first event that completes the response
 
 
-FRAMINGS: dict[str, Framing] = {
+_FRAMINGS: dict[str, Framing] = {
     "anthropic": Framing(
         errors={
             "event-error": b"event: error\n"
@@ -107,8 +107,8 @@ FRAMINGS: dict[str, Framing] = {
 }
 
 
-# The OpenAI-compatible dialects frame their Chat streams as Chat Completions does.
-FRAMINGS |= {dialect: FRAMINGS["openai-chat"] for dialect in CHAT_DIALECTS}
+#: The OpenAI-compatible dialects frame their Chat streams as Chat Completions does.
+FRAMINGS: dict[str, Framing] = _FRAMINGS | {dialect: _FRAMINGS["openai-chat"] for dialect in CHAT_DIALECTS}
 #: Streams these SSE injections do not apply to, and where their endings are tested instead.
 NOT_SSE = {
     "bedrock": "AWS event-stream frames: endings, CRC and exception frames in tests/test_eventstream.py "
