@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.alternation import merge_role_runs
 from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
@@ -38,7 +39,6 @@ from harness.mapping.wire import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    same_response,
 )
 from harness.model import (
     HistoryEvent,
@@ -347,33 +347,13 @@ def _drop_empty(messages: list[_Message], warnings: Warnings) -> list[_Message]:
 
 
 def _merge_roles(messages: list[_Message], warnings: Warnings) -> list[_Message]:
-    """Strict user/assistant alternation: merge runs of the same role.
-
-    User runs put ``tool_result`` blocks first (they must lead the message after a
-    ``tool_use`` turn). Assistant merges of distinct canonical messages are warned.
-    """
-    out: list[_Message] = []
-    for msg in messages:
-        prev = out[-1] if out else None
-        if prev is None or prev.role != msg.role:
-            out.append(_Message(msg.role, msg.index, list(msg.blocks), list(msg.sources)))
-            continue
-        if msg.role == "assistant" and not any(
-            same_response(a, b) for a in prev.sources for b in msg.sources
-        ):
-            warnings.add(
-                msg.index,
-                None,
-                None,
-                Code.ASSISTANT_MERGED,
-                f"consecutive assistant messages merged into one (with message {prev.index}) for alternation",
-            )
-        prev.blocks.extend(msg.blocks)
-        prev.sources.extend(msg.sources)
-    for msg in out:
-        if msg.role == "user":
-            msg.blocks.sort(key=lambda b: b.type != "tool_result")  # stable: keeps order otherwise
-    return out
+    """Strict user/assistant alternation (``harness.mapping.alternation``)."""
+    return merge_role_runs(
+        messages,
+        warnings,
+        is_result=lambda b: b.type == "tool_result",
+        merged="consecutive assistant messages merged into one (with message {index}) for alternation",
+    )
 
 
 def _ensure_a_message(messages: list[_Message], warnings: Warnings) -> list[_Message]:

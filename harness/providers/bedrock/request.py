@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.alternation import merge_role_runs
 from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
@@ -39,7 +40,6 @@ from harness.mapping.wire import (
     WireAssistant,
     WireToolResult,
     WireUser,
-    same_response,
 )
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
@@ -232,32 +232,20 @@ def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
     """Drop empty turns and merge runs of one role: Converse requires user and assistant to
     alternate ("A conversation must alternate between user and assistant roles"); a user
     turn's ``toolResult`` blocks go first, right after the ``toolUse`` turn they answer."""
-    out: list[_Message] = []
+    kept: list[_Message] = []
     for msg in messages:
         if not msg.blocks:
             warnings.add(
                 msg.index, None, None, Code.EMPTY_MESSAGE, f"{msg.role} message has no content left; dropped"
             )
             continue
-        prev = out[-1] if out else None
-        if prev is None or prev.role != msg.role:
-            out.append(_Message(msg.role, msg.index, list(msg.blocks), list(msg.sources)))
-            continue
-        if msg.role == "assistant" and not any(
-            same_response(a, b) for a in prev.sources for b in msg.sources
-        ):
-            warnings.add(
-                msg.index,
-                None,
-                None,
-                Code.ASSISTANT_MERGED,
-                f"consecutive assistant messages merged (with message {prev.index})",
-            )
-        prev.blocks.extend(msg.blocks)
-        prev.sources.extend(msg.sources)
-    for msg in out:
-        if msg.role == "user":
-            msg.blocks.sort(key=lambda b: "toolResult" not in b)
+        kept.append(msg)
+    out = merge_role_runs(
+        kept,
+        warnings,
+        is_result=lambda b: "toolResult" in b,
+        merged="consecutive assistant messages merged (with message {index})",
+    )
     if not out:
         text = placeholder_user(warnings, "no message left to send; a placeholder user message was sent")
         out.append(_Message("user", None, [{"text": text}]))
