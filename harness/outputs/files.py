@@ -163,10 +163,14 @@ def _write_temp(target: Path, data: bytes) -> Path:
 
 
 def _pause_for_tests() -> None:
+    """Short sleeps, not one long one: a signal that lands just before a sleep starts
+    would otherwise wait for the whole pause (CPython checks signals only between sleeps)."""
     seconds = os.environ.get(PAUSE_ENV, "")
     if seconds:
         print("harness: paused before rename", file=sys.stderr, flush=True)
-        time.sleep(float(seconds))
+        deadline = time.monotonic() + float(seconds)
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
 
 
 def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
