@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.audit.replay_summary import summarize
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import CHAT_DIALECTS, PROVIDERS
 from harness.contract.routing import route
 from harness.model import ToolCallPart
 from harness.scenarios import load_scenarios
@@ -31,6 +31,8 @@ MESSAGES_KEY = {
     "openai-chat": "messages",
     "openai-responses": "input",
     "openrouter": "messages",
+    "bedrock": "messages",
+    **{dialect: "messages" for dialect in CHAT_DIALECTS},
 }
 
 
@@ -69,7 +71,7 @@ def test_scenarios_render_through_pydantic_ais_model(pydantic_ai: Target, provid
 def test_an_unsupported_provider_is_not_implemented(pydantic_ai: Target) -> None:
     scenario = SCENARIOS[PICKED[0]]
     with pytest.raises(NotImplementedError):
-        pydantic_ai.render("bedrock", scenario.history, scenario.params)
+        pydantic_ai.render("no-such-provider", scenario.history, scenario.params)
 
 
 @pytest.mark.parametrize(
