@@ -9,7 +9,9 @@ hook). Sources (pydantic-ai-slim 2.68.0, ``pydantic_ai/``):
 - ``mistral``: ``models/mistral.py`` ``MistralModel`` on ``providers/mistral.py`` ``MistralProvider``;
 - ``groq``: ``models/groq.py`` ``GroqModel`` on ``providers/groq.py`` ``GroqProvider`` (an httpx client);
 - ``deepseek``: ``OpenAIChatModel`` on ``providers/deepseek.py`` ``DeepSeekProvider`` (pydantic-ai's own
-  pairing: its ``KnownModelName`` ``deepseek:...`` infers ``OpenAIChatModel``);
+  pairing: its ``KnownModelName`` ``deepseek:...`` infers ``OpenAIChatModel``); a recording of
+  DeepSeek's Responses-compatible endpoint replays through ``OpenAIResponsesModel`` on the same
+  provider (``RESPONSES_MODELS``);
 - ``cerebras``: ``models/cerebras.py`` ``CerebrasModel`` on ``providers/cerebras.py`` ``CerebrasProvider``;
 - ``zai``: ``models/zai.py`` ``ZaiModel`` on ``providers/zai.py`` ``ZaiProvider``;
 - ``huggingface``: ``models/huggingface.py`` ``HuggingFaceModel`` on ``providers/huggingface.py``
@@ -31,7 +33,7 @@ from typing import Any
 from harness.kit import OfflineWire
 from harness.targets.pydantic_ai_bridge import aws
 
-__all__ = ["HF_ROUTER", "MODELS", "build"]
+__all__ = ["HF_ROUTER", "MODELS", "RESPONSES_MODELS", "build"]
 
 _KEY = "harness-offline"  # never sent anywhere: the transport is offline
 #: Hugging Face's router, OpenAI-compatible (the recordings' host, router.huggingface.co).
@@ -96,6 +98,15 @@ def _deepseek(name: str, wire: OfflineWire) -> Any:
     return OpenAIChatModel(name, provider=DeepSeekProvider(api_key=_KEY, http_client=wire.httpx2_client()))
 
 
+def _deepseek_responses(name: str, wire: OfflineWire) -> Any:
+    from pydantic_ai.models.openai import OpenAIResponsesModel
+    from pydantic_ai.providers.deepseek import DeepSeekProvider
+
+    return OpenAIResponsesModel(
+        name, provider=DeepSeekProvider(api_key=_KEY, http_client=wire.httpx2_client())
+    )
+
+
 def _cerebras(name: str, wire: OfflineWire) -> Any:
     from pydantic_ai.models.cerebras import CerebrasModel
     from pydantic_ai.providers.cerebras import CerebrasProvider
@@ -145,9 +156,15 @@ MODELS: dict[str, Callable[[str, OfflineWire], Any]] = {
 }
 
 
-def build(provider: str, name: str, wire: OfflineWire) -> Any:
-    """pydantic-ai's model for ``provider``; NotImplementedError for a provider it has no model for."""
-    make = MODELS.get(provider)
+#: Providers that also serve a Responses-compatible endpoint pydantic-ai speaks, with its model
+#: for it: DeepSeek's (``providers/deepseek.py`` lines 71-87 tune ``OpenAIResponsesModel`` for it).
+RESPONSES_MODELS: dict[str, Callable[[str, OfflineWire], Any]] = {"deepseek": _deepseek_responses}
+
+
+def build(provider: str, name: str, wire: OfflineWire, *, responses: bool = False) -> Any:
+    """pydantic-ai's model for ``provider`` (its Responses endpoint's when ``responses``);
+    NotImplementedError for a provider or endpoint it has no model for."""
+    make = (RESPONSES_MODELS if responses else MODELS).get(provider)
     if make is None:
         raise NotImplementedError(f"pydantic-ai target: no pydantic-ai model for provider {provider!r}")
     return make(name, wire)

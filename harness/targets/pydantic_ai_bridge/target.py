@@ -27,6 +27,7 @@ from harness.contract.exchange import Exchange
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
+from harness.contract.routing import route
 from harness.kit import (
     OfflineWire,
     WireError,
@@ -226,20 +227,21 @@ class PydanticAITarget:
     def __init__(self) -> None:
         self.version: str | None = version("pydantic-ai-slim")
         self._loop = asyncio.new_event_loop()
-        self._models: dict[tuple[str, str], tuple[Any, OfflineWire]] = {}
+        self._models: dict[tuple[str, str, bool], tuple[Any, OfflineWire]] = {}
 
     def providers(self) -> Sequence[str]:
         return PROVIDERS
 
-    def _get(self, provider: str, name: str | None) -> tuple[Any, OfflineWire]:
+    def _get(self, provider: str, name: str | None, responses: bool = False) -> tuple[Any, OfflineWire]:
         """The model for ``name``, else the reference adapters' default (both targets then render the same model)."""
         if provider not in PROVIDERS:
             raise NotImplementedError(f"pydantic-ai target: unsupported provider {provider!r}")
         name = model_name(provider, name or default_model(provider))
-        if (provider, name) not in self._models:
+        key = (provider, name, responses)
+        if key not in self._models:
             wire = OfflineWire()
-            self._models[(provider, name)] = (models.build(provider, name, wire), wire)
-        return self._models[(provider, name)]
+            self._models[key] = (models.build(provider, name, wire, responses=responses), wire)
+        return self._models[key]
 
     async def _stream(
         self, model: Any, messages: list[Any], settings: Any, parameters: Any
@@ -292,7 +294,11 @@ class PydanticAITarget:
             "pydantic-ai's OpenRouterModel speaks Chat Completions only; this is OpenRouter's {wire} endpoint",
         )
         recorded, stream = _recorded_call(provider, exchange)
-        model, wire = self._get(provider, recorded)
+        found = route(exchange.method, exchange.uri)
+        responses = (
+            provider in models.RESPONSES_MODELS and found is not None and found.wire == "openai-responses"
+        )
+        model, wire = self._get(provider, recorded, responses)
         user = pm.ModelRequest(parts=[pm.UserPromptPart("(replayed response)")])
         wire.serve(exchange, chunk_size)
         response, items, errors = self._loop.run_until_complete(
