@@ -15,6 +15,7 @@ retries are off (``total_max_attempts=1``), so one call is one request.
 
 # pyright: reportMissingImports=false, reportUnknownMemberType=false, reportUnknownVariableType=false
 # pyright: reportUnknownArgumentType=false, reportAttributeAccessIssue=false, reportUnknownParameterType=false
+# pyright: reportMissingTypeStubs=false
 
 from __future__ import annotations
 
