@@ -95,7 +95,9 @@ def _recorded_call(provider: str, exchange: Exchange) -> tuple[str | None, bool]
     if provider != "bedrock":
         return recorded_model(provider, exchange), is_streamed(exchange)
     match = _BEDROCK_CALL.search(urlsplit(exchange.uri).path)
-    if match is None or match.group(2) not in ("converse", "converse-stream"):
+    if match is None:  # an emitted stream (the invariants'): its model is the request's, JSON is no stream
+        return recorded_model(provider, exchange), "json" not in exchange.header("content-type")
+    if match.group(2) not in ("converse", "converse-stream"):
         raise NotImplementedError(
             "pydantic-ai's BedrockConverseModel speaks Converse only; this recording is another Bedrock operation"
         )
