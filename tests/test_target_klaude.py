@@ -93,6 +93,6 @@ def test_every_cassette_replays(klaude: Target, case: tuple[str, Path]) -> None:
 def test_a_provider_klaude_code_has_no_protocol_for_is_not_implemented(klaude: Target, provider: str) -> None:
     scenario = next(iter(SCENARIOS.values()))
     with pytest.raises(
-        NotImplementedError, match="klaude-code target: (unsupported provider|no klaude-code protocol)"
+        NotImplementedError, match=r"klaude-code target: (unsupported provider|no klaude-code protocol)"
     ):
         klaude.render(provider, scenario.history, scenario.params)
