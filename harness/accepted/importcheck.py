@@ -126,7 +126,7 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         provider="anthropic",
         where="messages",
         diff="changed",
-        when=(restructured("rewrite"),),
+        when=(restructured("merge_anthropic_user_turns"),),
         kind="equivalent",
         why=(
             "consecutive user messages and one user message holding their blocks in order are one turn to "

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from harness.contract.accepted import Accepted, Predicate, Seen, glob
-from harness.importer.gemini import camel
+from harness.contract.gemini_names import camel
 
 __all__ = [
     "PREDICATES",
