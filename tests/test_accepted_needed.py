@@ -95,13 +95,19 @@ def _import_candidates(entry: Accepted, used: dict[str, list[tuple[str, str]]]) 
     if entry.id in used:
         return [where for _, where in used[entry.id]]
     structural = [e.id for e in for_judge("import-check") if any(p.name == "restructured" for p in e.when)]
-    return [where for sid in structural for provider, where in used.get(sid, []) if provider == entry.provider]
+    return [
+        where for sid in structural for provider, where in used.get(sid, []) if provider == entry.provider
+    ]
 
 
 def _verdicts(wheres: list[str]) -> list[str]:
     files = sorted({w.rsplit("#", 1)[0] for w in wheres})
     calls = [c for c in load_traffic(files) if c.where in wheres and c.route is not None]
-    return [check_one(c.route.provider, c.where, Path(c.file).stem, c.body, c.uri).verdict for c in calls if c.route]
+    return [
+        check_one(c.route.provider, c.where, Path(c.file).stem, c.body, c.uri).verdict
+        for c in calls
+        if c.route
+    ]
 
 
 #: import-check's entries that are the closed loop's too: each is needed by the loop (above).

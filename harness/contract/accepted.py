@@ -50,7 +50,8 @@ class Predicate:
     args: tuple[Any, ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.name}({', '.join(repr(a) for a in self.args)})"
+        """As written, strings (regexes mostly) without escapes: ``error_says("\\[extra_forbidden\\]")``."""
+        return f"{self.name}({', '.join(f'"{a}"' if isinstance(a, str) else repr(a) for a in self.args)})"
 
 
 @dataclass(frozen=True)
