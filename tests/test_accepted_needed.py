@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,9 +135,11 @@ def oracle_cases() -> dict[str, list[str]]:
     return calibrate(TRAFFIC).allowances
 
 
-def _valid_cases(entry: Accepted) -> list[tuple[str, dict[str, object], str | None]]:
+def _valid_cases(entry: Accepted) -> list[tuple[str, dict[str, Any], str | None]]:
     """``tests/test_oracles.py``'s valid bodies that use the entry: (provider, body, host)."""
-    cases = [(c[1], c[2], None) for c in VALID if entry.id in c[3]]
+    cases: list[tuple[str, dict[str, Any], str | None]] = [
+        (c[1], c[2], None) for c in VALID if entry.id in c[3]
+    ]
     return cases + [(c[1], c[3], c[2]) for c in HOSTED if entry.id in c[4]]
 
 

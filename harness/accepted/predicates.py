@@ -231,10 +231,11 @@ def _minted_pair(seen: Seen) -> bool:
 
 
 def _snake_case_keys(seen: Seen) -> bool:
-    if not isinstance(seen.recorded, dict) or not isinstance(seen.ours, dict):
+    recorded, ours = cast(object, seen.recorded), cast(object, seen.ours)
+    if not isinstance(recorded, dict) or not isinstance(ours, dict):
         return False
-    renamed = camel(cast(Json, seen.recorded))
-    return renamed != seen.recorded and same_json(renamed, seen.ours)
+    renamed = camel(cast(Json, recorded))
+    return renamed != recorded and same_json(renamed, ours)
 
 
 def _camel_deep(value: Any) -> Any:
@@ -252,9 +253,10 @@ def _same_in_camel(seen: Seen) -> bool:
 
 
 def _function_response_key(seen: Seen) -> bool:
-    if not isinstance(seen.recorded, dict) or not isinstance(seen.ours, dict):
+    recorded, ours = cast(object, seen.recorded), cast(object, seen.ours)
+    if not isinstance(recorded, dict) or not isinstance(ours, dict):
         return False
-    rec, our = cast(Json, seen.recorded), cast(Json, seen.ours)
+    rec, our = cast(Json, recorded), cast(Json, ours)
     return (
         len(rec) == 1
         and len(our) == 1
@@ -305,9 +307,10 @@ def _think_block_rewrapped(seen: Seen) -> bool:
 
 
 def _client_retry_turn(seen: Seen) -> bool:
-    if seen.ours is not None or not isinstance(seen.recorded, dict):
+    recorded = cast(object, seen.recorded)
+    if seen.ours is not None or not isinstance(recorded, dict):
         return False
-    turn = cast(Json, seen.recorded)
+    turn = cast(Json, recorded)
     if turn.get("role") == "tool":
         return str(turn.get("tool_call_id", "")).startswith("pyd_ai_") and "validation error" in str(
             turn.get("content", "")
@@ -345,12 +348,34 @@ def _type_on_path(seen: Seen, pattern: str) -> bool:
 
 
 def _model_is(seen: Seen, pattern: str) -> bool:
-    model = cast(Json, seen.document).get("model") if isinstance(seen.document, dict) else None
+    document = cast(object, seen.document)
+    model = cast(Json, document).get("model") if isinstance(document, dict) else None
     return isinstance(model, str) and re.fullmatch(pattern, model) is not None
 
 
 def _parent(seen: Seen) -> Json:
-    return cast(Json, seen.parent) if isinstance(seen.parent, dict) else {}
+    parent = cast(object, seen.parent)
+    return cast(Json, parent) if isinstance(parent, dict) else {}
+
+
+def _in_recording(seen: Seen, *stems: str) -> bool:
+    return seen.cassette in stems
+
+
+def _error_says(seen: Seen, pattern: str) -> bool:
+    return re.search(pattern, seen.message) is not None
+
+
+def _host_in(seen: Seen, *hosts: str) -> bool:
+    return seen.host in hosts
+
+
+def _role_is(seen: Seen, role: str) -> bool:
+    return _parent(seen).get("role") == role
+
+
+def _has_list(seen: Seen, key: str) -> bool:
+    return isinstance(_parent(seen).get(key), list)
 
 
 def _type_is(seen: Seen, pattern: str) -> bool:
@@ -373,14 +398,14 @@ PREDICATES: Mapping[str, Check] = {
     "think_tags_then_ours": _think_tags_then_ours,
     "think_block_rewrapped": _think_block_rewrapped,
     "client_retry_turn": _client_retry_turn,
-    "in_recording": lambda seen, *stems: seen.cassette in stems,
-    "error_says": lambda seen, pattern: re.search(pattern, seen.message) is not None,
+    "in_recording": _in_recording,
+    "error_says": _error_says,
     "type_on_path": _type_on_path,
-    "host_in": lambda seen, *hosts: seen.host in hosts,
+    "host_in": _host_in,
     "model_is": _model_is,
     "type_is": _type_is,
-    "role_is": lambda seen, role: _parent(seen).get("role") == role,
-    "has_list": lambda seen, key: isinstance(_parent(seen).get(key), list),
+    "role_is": _role_is,
+    "has_list": _has_list,
 }
 
 

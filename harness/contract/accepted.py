@@ -51,7 +51,8 @@ class Predicate:
 
     def __str__(self) -> str:
         """As written, strings (regexes mostly) without escapes: ``error_says("\\[extra_forbidden\\]")``."""
-        return f"{self.name}({', '.join(f'"{a}"' if isinstance(a, str) else repr(a) for a in self.args)})"
+        shown = [f'"{a}"' if isinstance(a, str) else repr(a) for a in self.args]
+        return f"{self.name}({', '.join(shown)})"
 
 
 @dataclass(frozen=True)
