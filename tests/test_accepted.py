@@ -6,12 +6,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from harness.accepted.predicates import PREDICATES, matches, value_is
 from harness.accepted.registry import REGISTRY, for_judge
-from harness.contract.accepted import JUDGES, Accepted, Seen, glob
+from harness.contract.accepted import JUDGES, Accepted, Seen, Tolerance, glob
 from harness.contract.providers import PROVIDERS
 from harness.oracles.allowances import json_path
 
@@ -48,6 +49,8 @@ def problems(entry: Accepted) -> list[str]:
         found.append(f"judges {entry.judges}")
     if any(entry.diff not in DIFFS_OF[j] for j in entry.judges if j in DIFFS_OF):
         found.append(f"diff {entry.diff} for {entry.judges}")
+    if entry.kind not in get_args(Tolerance) or (entry.kind == "oracle-lag") != ("oracle" in entry.judges):
+        found.append(f"kind {entry.kind}: an oracle's entry is oracle-lag, and only an oracle's")
     if not entry.where or entry.where == "*":
         found.append("no where")
     glob(entry.where)
@@ -79,6 +82,7 @@ def test_a_malformed_entry_is_caught() -> None:
     assert problems(dataclasses.replace(entry, provider="openai")) != []
     assert problems(dataclasses.replace(entry, diff="changed")) != []
     assert problems(dataclasses.replace(entry, evidence=())) != []
+    assert problems(dataclasses.replace(entry, kind="equivalent")) != []
 
 
 def test_ids_are_unique_per_judge_and_provider() -> None:

@@ -12,6 +12,7 @@ Each entry's ``still_needed`` names its judge's test below.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ def _ids(entries: tuple[Accepted, ...]) -> list[str]:
 def _without(monkeypatch: pytest.MonkeyPatch, entry: Accepted) -> None:
     """The registry with this one entry (this very object: an oracle quirk's halves share an id) removed."""
     monkeypatch.setattr(registry, "REGISTRY", tuple(e for e in REGISTRY if e is not entry))
+    assert all(e is not entry for judge in entry.judges for e in for_judge(judge))
 
 
 # ---------------------------------------------------------------- the closed loop
@@ -154,3 +156,18 @@ def test_each_oracle_entry_is_needed(
     failures = calibrate(recorded).failures if recorded else []
     rejected = [provider for provider, body, host in valid if not validate(provider, body, host=host).ok]
     assert failures or rejected, f"{entry.id} ({entry.diff}): another entry accepts everything it did"
+
+
+def test_an_entry_another_one_shadows_is_found_unneeded(
+    loop_cases: dict[str, list[tuple[str, Path]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check has teeth: a copy of an entry placed after it is never used, and the original is
+    no longer needed once the copy is there (removing it adds no finding)."""
+    original = for_judge("closed-loop")[0]
+    copy = dataclasses.replace(original, id="shadow")
+    monkeypatch.setattr(registry, "REGISTRY", (*REGISTRY, copy))
+    cases = loop_cases[original.id]
+    assert all(d.allowed_by != "shadow" for c in cases for d in _loop_differences(*c))
+    before = sum(d.allowed_by is None for c in cases for d in _loop_differences(*c))
+    monkeypatch.setattr(registry, "REGISTRY", tuple(e for e in (*REGISTRY, copy) if e is not original))
+    assert sum(d.allowed_by is None for c in cases for d in _loop_differences(*c)) == before
