@@ -17,8 +17,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from harness.accepted.registry import for_judge
 from harness.cli.main import app
-from harness.oracles import ALLOWANCES
 from harness.traffic.calibrate import Calibration, calibrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def test_skips_say_why(result: Calibration) -> None:
 
 def test_every_recorded_allowance_is_needed_by_its_evidence(result: Calibration) -> None:
     """An allowance that cites an accepted interaction must be the one that interaction needs."""
-    for allowance in ALLOWANCES:
+    for allowance in for_judge("oracle"):
         recorded = [e for e in allowance.evidence if e.startswith(("traffic/", "cassettes/"))]
         used = {w.removeprefix(f"{ROOT}/") for w in result.allowances.get(allowance.id, [])}
         for evidence in recorded:

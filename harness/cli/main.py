@@ -385,7 +385,7 @@ def import_check(
     """Import every accepted recorded request, render it with the reference adapter, and diff the two.
 
     Per provider: imported, fully represented, identical, different within the documented
-    allowlist (harness/importcheck/allowlist.py), open (an adapter change decided in
+    allowlist (the registry of accepted differences, docs/accepted.md), open (an adapter change decided in
     docs/import-check-decisions.md), different beyond the allowlist (with the paths).
     Exit 1 when any request differs beyond the allowlist, 2 when an input could not be read.
     """
