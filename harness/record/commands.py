@@ -128,11 +128,14 @@ def _check_base_url(base_url: str) -> None:
 
 
 def _model_of(interaction: dict[str, Any]) -> str:
-    """The model the request went to: the body's ``model``, or Gemini's URL path."""
+    """The model the request went to: the body's ``model``, or the URL path's (Gemini, Bedrock)."""
+    from urllib.parse import unquote
+
     body = interaction["request"].get("body")
     model: Any = json.loads(body).get("model") if isinstance(body, str) and body.startswith("{") else None
-    found = re.search(r"/models/([^/:?]+)", str(interaction["request"].get("uri", "")))
-    return str(model or (found.group(1) if found else "unknown"))
+    uri = str(interaction["request"].get("uri", ""))
+    found = re.search(r"/models/([^/:?]+)", uri) or re.search(r"/model/([^/?]+)/converse", uri)
+    return str(model or (unquote(found.group(1)) if found else "unknown"))
 
 
 def _write(
