@@ -56,7 +56,8 @@ def record_command(
     timeout: Annotated[float, typer.Option(help="Seconds to wait to connect and for each chunk.")] = 120.0,
     retries: Annotated[int, typer.Option(min=0, help="Retries on 429/5xx and network errors.")] = 2,
 ) -> None:
-    """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var)."""
+    """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var;
+    bedrock: signed with SigV4 from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION)."""
     from harness.cli.params_io import load_params
     from harness.codec import HistoryError, load_history
     from harness.params import CallParams
