@@ -200,8 +200,8 @@ def build_request(
     (``api_key`` is their access key id), and the signature covers the final URL and bytes.
     """
     endpoint = ENDPOINTS[provider]
-    content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if endpoint.auth_header == "sigv4":
+        content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         credentials = aws.credentials_from_env()
         url = join_url(
             base_url or endpoint.base_url.format(region=credentials.region), endpoint.path_for(params)
@@ -216,4 +216,5 @@ def build_request(
         endpoint.auth_header: f"Bearer {api_key}" if endpoint.auth_header == "authorization" else api_key,
         **dict(endpoint.extra_headers),
     }
+    content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return HttpRequest("POST", url, headers, content)
