@@ -115,7 +115,10 @@ def _decoded(text: str) -> bytes | None:
 
 def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> tuple[Kind, str]:
     """Claude on Bedrock keeps Anthropic's rule (thinking is switched on in
-    ``additionalModelRequestFields.thinking``); other families carry no documented rule."""
+    ``additionalModelRequestFields.thinking``; AWS user guide "Extended thinking",
+    https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html,
+    defers to Anthropic's: thinking blocks of a tool-use turn come back with it); other
+    families carry no documented rule."""
     if "anthropic." in model:
         fields = body1.get("additionalModelRequestFields")
         thinking: Any = cast(dict[str, Any], fields).get("thinking") if isinstance(fields, dict) else None
