@@ -50,6 +50,9 @@ class RecordedCall:
     status: int = 0
     headers: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
     response: bytes = b""
+    #: The response was stored parsed (``parsed_body``) and is re-serialised here: its key order
+    #: is the cassette writer's (pydantic-ai's serializer dumps YAML with sorted keys), not the API's.
+    response_reserialised: bool = False
 
     @property
     def where(self) -> str:
@@ -163,7 +166,10 @@ def _call(file: str, index: int, interaction: Any) -> RecordedCall:
         return RecordedCall(
             file, index, method, uri, route(method, uri), problem=f"response body: unreadable ({exc})"
         )
-    return RecordedCall(file, index, method, uri, route(method, uri), body, problem, status, headers, payload)
+    reserialised = "parsed_body" in cast(dict[str, Any], response)
+    return RecordedCall(
+        file, index, method, uri, route(method, uri), body, problem, status, headers, payload, reserialised
+    )
 
 
 def _har_entry(file: str, index: int, entry: Any) -> RecordedCall:
