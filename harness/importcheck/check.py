@@ -25,6 +25,8 @@ from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
 from harness.targets import get_target
 from harness.traffic import load_traffic
+from harness.traffic.calibrate import EDITED_REASON
+from harness.traffic.loader import EDITED
 
 __all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_one", "check_traffic"]
 
@@ -187,9 +189,13 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
         if call.problem is not None and call.problem.startswith("file: "):
             result.unreadable.append(f"{call.where}: {call.problem}")  # a whole file that could not be read
             continue
-        if call.route is None or call.problem is not None:
+        if call.route is None or call.status != 200 or call.problem == "request body: empty":
             continue
-        if call.status != 200:
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped[EDITED_REASON] = result.skipped.get(EDITED_REASON, 0) + 1  # as calibrate
+            continue
+        if call.problem is not None:  # an accepted request whose body cannot be read: as calibrate
+            result.unreadable.append(f"{call.where}: {call.problem}")
             continue
         provider, wire = call.route.provider, call.route.wire
         if NATIVE_WIRE.get(provider) != wire:

@@ -31,10 +31,10 @@ from urllib.parse import urlsplit
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.oracles import PROVIDERS, validate
 from harness.rules import check_body
-from harness.traffic.calibrate import error_text, oracle_view, rejection_verdict
+from harness.traffic.calibrate import EDITED_REASON, error_text, oracle_view, rejection_verdict
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.findings import TrafficFinding, one_per_check
-from harness.traffic.loader import RecordedCall, iter_files, load_file
+from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
 
@@ -153,6 +153,10 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
         raw: Any = call.body
         if call.problem == "request body: empty":
             result.skipped.append(f"{call.where}: no request body recorded")
+            previous = None
+            continue
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped.append(f"{call.where}: {EDITED_REASON}")  # as calibrate: listed, not judged
             previous = None
             continue
         if call.problem is not None or not isinstance(raw, dict):

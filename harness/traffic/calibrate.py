@@ -28,10 +28,11 @@ from harness.contract.routing import Route
 from harness.oracles import PROVIDERS, validate
 from harness.rules import check_body
 from harness.traffic.explained import explain
-from harness.traffic.loader import RecordedCall, load_traffic
+from harness.traffic.loader import EDITED, RecordedCall, load_traffic
 from harness.traffic.pending import pending_provider
 
 __all__ = [
+    "EDITED_REASON",
     "Calibration",
     "Failure",
     "Rejection",
@@ -100,6 +101,9 @@ class Calibration:
     unreadable: list[str] = field(default_factory=list[str])
     #: Model calls not judged, with why (no request body recorded, 5xx, ...).
     skipped: list[str] = field(default_factory=list[str])
+    #: Request bodies the recording shows were changed after the call (one line each, with the
+    #: figures): not evidence of what the API took, so not judged and no failure of the run.
+    edited: list[str] = field(default_factory=list[str])
     #: allowance id -> the calls (file#interaction) it was needed for.
     allowances: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
 
@@ -139,6 +143,7 @@ class Calibration:
             out += [f"  {f}" for f in self.failures]
         out += [str(r) for r in self.rejections]
         out += [f"{u}" for u in self.unreadable]
+        out += [f"not judged: {e}" for e in self.edited]
         for p in PROVIDERS:
             s = self.summary(p)
             missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
@@ -164,9 +169,14 @@ class Calibration:
             "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
             "unreadable": self.unreadable,
             "skipped": self.skipped,
+            "edited": self.edited,
             "allowances": {k: sorted(v) for k, v in sorted(self.allowances.items())},
             "ok": self.ok,
         }
+
+
+#: Why a call whose recorded request body is not the request sent is not judged.
+EDITED_REASON = "recorded request body is not the request sent (its length contradicts its Content-Length)"
 
 
 def error_text(response: bytes) -> str:
@@ -225,6 +235,10 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
             continue
         if call.problem == "request body: empty":
             result.skipped.append(f"{call.where}: no request body recorded")
+            continue
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped.append(f"{call.where}: {EDITED_REASON}")  # listed, not judged (loader._edited)
+            result.edited.append(f"{call.where}: {call.problem}")
             continue
         raw: Any = call.body
         if call.problem is not None or not isinstance(raw, dict):
