@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.contract.routing import BEDROCK_INVOKE, bedrock_invoke_model
 from harness.importcheck import shapes
 from harness.importcheck.allowlist import ALLOWLIST, PENDING, Pending, entries, evidence_of
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.rules.bedrock_invoke import invoke_view
 from harness.targets import get_target
 from harness.traffic import load_traffic
 from harness.traffic.calibrate import EDITED_REASON
@@ -202,7 +204,10 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
             key = f"{provider} over the {wire} format"
             result.skipped[key] = result.skipped.get(key, 0) + 1
             continue
-        result.requests.append(check_one(provider, call.where, Path(call.file).stem, call.body, call.uri))
+        body: Any = call.body
+        if call.route.endpoint == BEDROCK_INVOKE:  # Anthropic's Messages body inside Bedrock's envelope
+            body = invoke_view(body, bedrock_invoke_model(call.uri) or "")
+        result.requests.append(check_one(provider, call.where, Path(call.file).stem, body, call.uri))
     return result
 
 

@@ -30,8 +30,7 @@ from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.oracles import PROVIDERS, validate
-from harness.rules import check_body
-from harness.traffic.calibrate import EDITED_REASON, error_text, oracle_view, rejection_verdict
+from harness.traffic.calibrate import EDITED_REASON, error_text, oracle_view, rejection_verdict, rule_findings
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
@@ -108,7 +107,7 @@ def _request_findings(
 ) -> list[TrafficFinding]:
     route = call.route
     assert route is not None
-    oracle_provider, view = oracle_view(route, body)
+    oracle_provider, view = oracle_view(route, body, call.uri)
     report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
     found = [
         TrafficFinding(f"oracle:{e.oracle}", "reject", call.file, call.index, provider, e.path, e.message,
@@ -119,7 +118,7 @@ def _request_findings(
         TrafficFinding(
             f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status
         )
-        for f in check_body(provider, body, wire=wire, host=urlsplit(call.uri).hostname)
+        for f in rule_findings(route, body, call.uri)
     ]
     return found
 

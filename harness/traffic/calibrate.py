@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from harness.contract.routing import Route
+from harness.contract.routing import BEDROCK_INVOKE, Route, bedrock_invoke_model
 from harness.oracles import PROVIDERS, validate
-from harness.rules import check_body
+from harness.rules import RuleFinding, check_body
+from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.traffic.explained import explain
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
 from harness.traffic.pending import pending_provider
@@ -40,6 +41,7 @@ __all__ = [
     "error_text",
     "oracle_view",
     "rejection_verdict",
+    "rule_findings",
 ]
 
 #: OpenRouter's documented request extensions (openrouter.ai/docs/api-reference/overview:
@@ -49,17 +51,31 @@ __all__ = [
 _OPENROUTER_EXTENSIONS = ("provider", "models", "plugins", "transforms", "preset", "usage", "route")
 
 
-def oracle_view(route: Route, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str, dict[str, Any]]:
     """The oracle provider id and body to judge a routed call with.
 
     OpenRouter's Responses endpoint has no oracle of its own: it is judged as OpenAI
-    Responses, minus OpenRouter's documented top-level extensions.
+    Responses, minus OpenRouter's documented top-level extensions. Bedrock's InvokeModel
+    with an Anthropic model is judged as Anthropic's Messages body, its envelope off and the
+    URL's model in (``harness.rules.bedrock_invoke``).
     """
+    if route.endpoint == BEDROCK_INVOKE:
+        return "anthropic", invoke_view(body, bedrock_invoke_model(uri) or "")
     if route.provider == "openrouter" and route.wire == "openai-responses":
         return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
     if route.provider == "deepseek" and route.wire == "openai-responses":
         return "openai-responses", body  # DeepSeek's Responses-compatible endpoint: OpenAI's request types
     return route.provider, body
+
+
+def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFinding]:
+    """Every provider rule on a routed call's body: for Bedrock's InvokeModel, the envelope rules
+    on the body as sent, then Anthropic's rules on the Messages body inside it."""
+    host = urlsplit(uri).hostname
+    if route.endpoint == BEDROCK_INVOKE:
+        view = invoke_view(body, bedrock_invoke_model(uri) or "")
+        return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
+    return check_body(route.provider, body, wire=route.wire, host=host)
 
 
 @dataclass(frozen=True)
@@ -203,7 +219,7 @@ def rejection_verdict(call: RecordedCall, by: tuple[str, ...]) -> tuple[str, str
 
 
 def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calibration) -> list[Failure]:
-    oracle_provider, view = oracle_view(route, body)
+    oracle_provider, view = oracle_view(route, body, call.uri)
     report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
     for _, aid in report.allowed:
         where = result.allowances.setdefault(aid, [])
@@ -214,7 +230,7 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
     ]
     found += [
         Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
-        for f in check_body(route.provider, body, wire=route.wire, host=urlsplit(call.uri).hostname)
+        for f in rule_findings(route, body, call.uri)
         if f.kind == "reject"
     ]
     return found
