@@ -33,8 +33,8 @@ _BEDROCK_CONVERSE = re.compile(r"^/model/[^/]+/converse(-stream)?$")
 _BEDROCK_INVOKE = re.compile(r"^/model/([^/]+)/invoke(-with-response-stream)?$")
 # An Anthropic model id, inference profile (``us.anthropic...``) or an ARN ending in one.
 _ANTHROPIC_MODEL = re.compile(r"(^|[./])anthropic\.")
-#: ``Route.endpoint`` of Bedrock's InvokeModel with an Anthropic Messages body.
-BEDROCK_INVOKE = "bedrock-invoke"
+#: ``Route.endpoint`` of Bedrock's InvokeModel with an Anthropic Messages body (``render --endpoint``'s name).
+BEDROCK_INVOKE = "bedrock"
 #: ``Route.endpoint`` of Gemini's wire on Vertex AI (``*aiplatform.googleapis.com``).
 VERTEX = "vertex"
 
@@ -47,8 +47,9 @@ class Route:
     wire: str
     #: Why this route was chosen (host and path), for notes.
     reason: str
-    #: The endpoint that serves the wire when it is not the provider's own API: ``bedrock-invoke``
-    #: (Anthropic's Messages body on Bedrock's InvokeModel), ``vertex`` (Gemini on Vertex AI); "" otherwise.
+    #: The endpoint that serves the wire when it is not the provider's own API, named as
+    #: ``harness.contract.providers.ENDPOINTS`` names it: ``bedrock`` (Anthropic's Messages body on
+    #: Bedrock's InvokeModel), ``vertex`` (Gemini on Vertex AI); "" for the provider's own API.
     endpoint: str = ""
 
 

@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from harness.contract.routing import BEDROCK_INVOKE, Route, bedrock_invoke_model
+from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route, bedrock_invoke_model
 from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
+from harness.rules.vertex import check_vertex
 from harness.traffic.explained import explain
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
 from harness.traffic.pending import pending_provider
@@ -70,12 +71,14 @@ def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str,
 
 def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFinding]:
     """Every provider rule on a routed call's body: for Bedrock's InvokeModel, the envelope rules
-    on the body as sent, then Anthropic's rules on the Messages body inside it."""
+    on the body as sent, then Anthropic's rules on the Messages body inside it; on Vertex AI,
+    Gemini's rules and Vertex's own (``harness.rules.vertex``)."""
     host = urlsplit(uri).hostname
     if route.endpoint == BEDROCK_INVOKE:
         view = invoke_view(body, bedrock_invoke_model(uri) or "")
         return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
-    return check_body(route.provider, body, wire=route.wire, host=host)
+    found = check_body(route.provider, body, wire=route.wire, host=host)
+    return found + check_vertex(body) if route.endpoint == VERTEX else found
 
 
 @dataclass(frozen=True)
