@@ -9,8 +9,11 @@ changed from a recording are labelled synthetic.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
+import struct
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,13 +25,18 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.codec import dumps_history
 from harness.contract.routing import bedrock_invoke_model, route
+from harness.contract.wires import sniff_wire
 from harness.oracles import validate
 from harness.params import CallParams
-from harness.providers import get_adapter, get_endpoint
+from harness.providers import get_adapter, get_endpoint, get_parser
 from harness.providers.gemini.vertex import serves, vertex_url
+from harness.providers.replay import load_exchanges, result_to_json
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
 from harness.scenarios import get_scenario, load_scenarios
+from harness.stream.drive import chunked, parse_bytes, parse_chunks
+from harness.stream.eventstream import EventStreamEvents
+from harness.stream.sse import SSEDecoder
 from harness.traffic.audit import audit_traffic
 from harness.traffic.calibrate import calibrate
 
@@ -263,3 +271,98 @@ def test_a_vertex_stream_replays_with_the_gemini_parser() -> None:
     replayed = json.loads(result.stdout)
     assert len(replayed) == 1 and replayed[0]["errors"] == []
     assert replayed[0]["message"]["stop_reason"] == "stop" and replayed[0]["message"]["parts"]
+
+
+# ---------------------------------------------------------------- InvokeModelWithResponseStream
+#
+# No recording of Bedrock's InvokeModelWithResponseStream is in ../shared/traffic. The streams
+# below are SYNTHETIC: the events of a real Anthropic stream (cassettes/anthropic/
+# pai__sonnet45_thinking_tool_use_roundtrip.yaml#0) put into the frames Bedrock sends them in
+# (``:event-type chunk``, payload ``{"bytes": base64(event JSON)}``, botocore's bedrock-runtime
+# ``PayloadPart``), checked by the anthropic SDK's own Bedrock decoder (botocore underneath).
+
+SSE_SOURCE = ROOT / "cassettes" / "anthropic" / "pai__sonnet45_thinking_tool_use_roundtrip.yaml"
+
+
+def _frame(headers: dict[str, str], payload: bytes) -> bytes:
+    raw = b""
+    for name, value in headers.items():
+        encoded = value.encode()
+        raw += bytes([len(name)]) + name.encode() + b"\x07" + struct.pack("!H", len(encoded)) + encoded
+    prelude = struct.pack("!II", 16 + len(raw) + len(payload), len(raw))
+    message = prelude + struct.pack("!I", zlib.crc32(prelude)) + raw + payload
+    return message + struct.pack("!I", zlib.crc32(message))
+
+
+def _chunk(data: str) -> bytes:
+    payload = json.dumps({"bytes": base64.b64encode(data.encode()).decode(), "p": "abcd"}).encode()
+    headers = {":event-type": "chunk", ":content-type": "application/json", ":message-type": "event"}
+    return _frame(headers, payload)
+
+
+def _sse_and_frames() -> tuple[bytes, bytes]:
+    """(the recorded SSE body, the same events as InvokeModelWithResponseStream frames: synthetic)."""
+    sse = load_exchanges(SSE_SOURCE, None)[0].body
+    events = [e.data for e in SSEDecoder().feed(sse) + SSEDecoder().close() if e.data]
+    return sse, b"".join(_chunk(data) for data in events)
+
+
+def _replay_frames(tmp: Path, frames: bytes) -> list[dict[str, Any]]:
+    document = yaml.safe_load(SSE_SOURCE.read_text(encoding="utf-8"))
+    interaction = document["interactions"][0]
+    interaction["request"]["uri"] = (
+        f"{BEDROCK}/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream"
+    )
+    interaction["response"]["body"] = {"string": frames}
+    interaction["response"]["headers"] = {"content-type": ["application/vnd.amazon.eventstream"]}
+    document["interactions"] = [interaction]
+    path = tmp / "synthetic_invoke_stream.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.stderr
+    replayed: list[dict[str, Any]] = json.loads(result.stdout)
+    return replayed
+
+
+def test_an_invoke_stream_replays_as_the_same_anthropic_stream(tmp_path: Path) -> None:
+    sse, frames = _sse_and_frames()
+    assert sniff_wire(frames) == "anthropic"
+    direct = [result_to_json(parse_bytes(get_parser("anthropic"), sse))]
+    via_bedrock = _replay_frames(tmp_path, frames)
+    assert [r["message"] for r in via_bedrock] == [r["message"] for r in direct]
+    assert via_bedrock[0]["errors"] == [] and via_bedrock[0]["message"]["stop_reason"] == "tool_use"
+
+
+@pytest.mark.parametrize("size", [1, 5, 11, 12, 13, 64, 1000, None])
+def test_an_invoke_stream_gives_the_sdk_decoders_events_under_any_chunking(size: int | None) -> None:
+    """The official oracle: the anthropic SDK's AWSEventStreamDecoder (botocore's EventStreamBuffer and
+    bedrock-runtime ResponseStream shape) names and carries the same events, and the message is the
+    same whatever the chunking."""
+    from anthropic.lib.bedrock._stream_decoder import AWSEventStreamDecoder  # pyright: ignore[reportPrivateUsage]
+
+    sse, frames = _sse_and_frames()
+    official = [(e.event, e.data) for e in AWSEventStreamDecoder().iter_bytes(iter(chunked(frames, size)))]
+    decoder = EventStreamEvents()
+    ours = [(e.event, e.data) for chunk in chunked(frames, size) for e in decoder.feed(chunk)]
+    assert ours == official and len(ours) > 10
+    whole = parse_bytes(get_parser("anthropic"), sse)
+    assert parse_chunks(get_parser("anthropic")(), chunked(frames, size)).message == whole.message
+
+
+def test_a_cut_or_bad_invoke_stream_is_the_streams_error() -> None:
+    _, frames = _sse_and_frames()
+    cut = parse_bytes(get_parser("anthropic"), frames[:-7])
+    assert cut.message.stop_reason == "error" and any(
+        "incomplete frame" in e.error_message for e in cut.errors
+    )
+    bad = _frame({":event-type": "chunk", ":message-type": "event"}, b'{"bytes": "not base64!"}')
+    broken = parse_bytes(get_parser("anthropic"), bad + frames)
+    assert broken.message.stop_reason == "error" and any("base64" in e.error_message for e in broken.errors)
+    exception = _frame(
+        {":exception-type": "throttlingException", ":message-type": "exception"},
+        b'{"message": "Too many requests"}',
+    )
+    throttled = parse_bytes(get_parser("anthropic"), exception)
+    assert throttled.message.stop_reason == "error" and any(
+        "Too many requests" in e.error_message for e in throttled.errors
+    )
