@@ -29,6 +29,9 @@ Per wire, what identifies an event and what starts a new response:
   binary AWS event-stream frames, whose ``:event-type`` is one of ``messageStart``,
   ``contentBlock{Start,Delta,Stop}``, ``messageStop``, ``metadata``; a non-streamed
   ``ConverseResponse`` has ``output`` and ``stopReason``. One response per body.
+  Bedrock's InvokeModelWithResponseStream sends ``chunk`` frames instead, whose payload
+  ``{"bytes": base64}`` is the model's own event: its wire is the wire of that event
+  (Anthropic's, for Claude).
 """
 
 from __future__ import annotations
