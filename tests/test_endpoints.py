@@ -155,11 +155,13 @@ def test_the_invoke_view_takes_the_envelope_off() -> None:
         "max_tokens": 5,
         "messages": [],
     }
-    assert invoke_view(body, "us.anthropic.claude-opus-4-8") == {
+    assert invoke_view(body, f"{BEDROCK}/us.anthropic.claude-opus-4-8/invoke") == {
         "max_tokens": 5,
         "messages": [],
         "model": "us.anthropic.claude-opus-4-8",
     }
+    streamed = invoke_view(body, f"{BEDROCK}/anthropic.claude-x-v1%3A0/invoke-with-response-stream")
+    assert streamed["stream"] is True and streamed["model"] == "anthropic.claude-x-v1:0"
     assert check_invoke(body) == []
 
 
@@ -183,7 +185,8 @@ def test_every_scenario_rendered_for_bedrock_is_anthropics_body_in_bedrocks_enve
     wrapped, warnings, notes = get_endpoint("anthropic", "bedrock").to_endpoint(body, params)
     assert wrapped["anthropic_version"] == "bedrock-2023-05-31" and warnings == [] and len(notes) == 1
     assert check_invoke(wrapped) == []
-    assert invoke_view(wrapped, body["model"]) == {k: v for k, v in body.items() if k != "stream"}
+    url = f"{BEDROCK}/{body['model']}/invoke{'-with-response-stream' if body.get('stream') else ''}"
+    assert invoke_view(wrapped, url) == {k: v for k, v in body.items() if k != "stream" or v is True}
 
 
 def test_render_endpoint_bedrock_through_the_cli(tmp_path: Path) -> None:
@@ -195,7 +198,7 @@ def test_render_endpoint_bedrock_through_the_cli(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     body = json.loads(result.stdout)
     assert "model" not in body and "stream" not in body and body["anthropic_version"] == "bedrock-2023-05-31"
-    report = validate("anthropic", invoke_view(body, "us.anthropic.claude-opus-4-8"))
+    report = validate("anthropic", invoke_view(body, f"{BEDROCK}/us.anthropic.claude-opus-4-8/invoke"))
     assert report.errors == []
     assert (
         "note: bedrock: POST https://bedrock-runtime.{region}.amazonaws.com/model/us.anthropic.claude-opus-4-8/invoke"
@@ -366,3 +369,18 @@ def test_a_cut_or_bad_invoke_stream_is_the_streams_error() -> None:
     assert throttled.message.stop_reason == "error" and any(
         "Too many requests" in e.error_message for e in throttled.errors
     )
+
+
+def test_import_request_reads_an_invoke_body_inside_its_envelope(tmp_path: Path) -> None:
+    body = yaml.safe_load(INVOKE.read_text(encoding="utf-8"))["interactions"][0]["request"]["parsed_body"]
+    path = tmp_path / "invoke.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    args = ["import-request", str(path), "--provider", "anthropic"]
+    bare = runner.invoke(app, args)
+    assert 'unrepresented: anthropic_version: not representable ("bedrock-2023-05-31")' in bare.stderr
+    url = f"{BEDROCK}/us.anthropic.claude-opus-4-8/invoke-with-response-stream"
+    wrapped = runner.invoke(app, [*args, "--uri", url])
+    assert wrapped.exit_code == 0 and "unrepresented" not in wrapped.stderr
+    params = json.loads(wrapped.stderr.strip().splitlines()[-1])
+    assert params == {"max_tokens": 4096, "model": "us.anthropic.claude-opus-4-8", "stream": True}
+    assert len(wrapped.stdout.strip().splitlines()) == 5  # system, user, assistant, user, system

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.contract.routing import BEDROCK_INVOKE, bedrock_invoke_model
+from harness.contract.routing import BEDROCK_INVOKE
 from harness.importcheck import shapes
 from harness.importcheck.allowlist import ALLOWLIST, PENDING, Pending, entries, evidence_of
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
@@ -206,7 +206,7 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
             continue
         body: Any = call.body
         if call.route.endpoint == BEDROCK_INVOKE:  # Anthropic's Messages body inside Bedrock's envelope
-            body = invoke_view(body, bedrock_invoke_model(call.uri) or "")
+            body = invoke_view(body, call.uri)
         result.requests.append(check_one(provider, call.where, Path(call.file).stem, body, call.uri))
     return result
 

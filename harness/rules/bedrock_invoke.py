@@ -25,7 +25,9 @@ Everything else is Anthropic's Messages body, judged by Anthropic's oracles and 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
+from harness.contract.routing import bedrock_invoke_model
 from harness.rules.base import Rule, RuleFinding
 
 __all__ = ["ENVELOPE", "INVOKE_RULES", "check_invoke", "invoke_view"]
@@ -104,11 +106,14 @@ def check_invoke(body: dict[str, Any]) -> list[RuleFinding]:
     return [f for rule in INVOKE_RULES for f in rule.check("anthropic", body, None)]
 
 
-def invoke_view(body: dict[str, Any], model: str) -> dict[str, Any]:
-    """The Messages body Anthropic's checks read: the envelope off, the URL's model id in.
+def invoke_view(body: dict[str, Any], uri: str) -> dict[str, Any]:
+    """The Messages body Anthropic's checks read: the envelope off, the InvokeModel URL's model id in,
+    and ``stream: true`` for ``/invoke-with-response-stream``.
 
-    A ``model`` or ``stream`` in the body stays (``check_invoke`` rejects it); the URL's model
-    only fills a body without one."""
+    A ``model`` or ``stream`` in the body stays (``check_invoke`` rejects it); the URL's only fill
+    a body without them."""
     view = {k: v for k, v in body.items() if k not in ENVELOPE}
-    view.setdefault("model", model)
+    view.setdefault("model", bedrock_invoke_model(uri) or "")
+    if urlsplit(uri).path.rstrip("/").endswith("/invoke-with-response-stream"):
+        view.setdefault("stream", True)
     return view

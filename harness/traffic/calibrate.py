@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route, bedrock_invoke_model
+from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route
 from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
@@ -61,7 +61,7 @@ def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str,
     URL's model in (``harness.rules.bedrock_invoke``).
     """
     if route.endpoint == BEDROCK_INVOKE:
-        return "anthropic", invoke_view(body, bedrock_invoke_model(uri) or "")
+        return "anthropic", invoke_view(body, uri)
     if route.provider == "openrouter" and route.wire == "openai-responses":
         return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
     if route.provider == "deepseek" and route.wire == "openai-responses":
@@ -75,7 +75,7 @@ def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFind
     Gemini's rules and Vertex's own (``harness.rules.vertex``)."""
     host = urlsplit(uri).hostname
     if route.endpoint == BEDROCK_INVOKE:
-        view = invoke_view(body, bedrock_invoke_model(uri) or "")
+        view = invoke_view(body, uri)
         return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
     found = check_body(route.provider, body, wire=route.wire, host=host)
     return found + check_vertex(body) if route.endpoint == VERTEX else found
