@@ -162,6 +162,20 @@ def test_the_recording_edited_by_hand_is_listed_not_judged(result: Calibration) 
         "request body: not the request sent: 320 bytes recorded under Content-Length 178 "
         "(invalid JSON: Expecting ',' delimiter at column 321)"
     ]
+    # the same rule in audit-traffic and import-check: listed as not judged, never unreadable
+    from harness.importcheck.check import check_traffic
+    from harness.traffic.audit import audit_traffic
+
+    path = (
+        ROOT
+        / "traffic"
+        / "pydantic-ai-more"
+        / "models__test_bedrock__test_bedrock_model_other_parameters.yaml"
+    )
+    audited = audit_traffic([path])
+    assert audited.unreadable == [] and audited.skipped == [f"{path}#0: {EDITED_REASON}"]
+    imported = check_traffic([path])
+    assert imported.unreadable == [] and imported.requests == [] and imported.skipped == {EDITED_REASON: 1}
 
 
 def test_a_reject_on_an_accepted_request_is_an_oracle_disagreement(tmp_path: Path) -> None:
