@@ -11,6 +11,8 @@ __all__ = ["Exchange"]
 _MODEL_PATHS = re.compile(
     r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)"
     r"|/model/[^/]+/converse(-stream)?(\?|$)"  # AWS Bedrock Converse / ConverseStream
+    # Bedrock InvokeModel[WithResponseStream] of an Anthropic model (harness.contract.routing)
+    r"|/model/([^/]*[./])?anthropic\.[^/]*/invoke(-with-response-stream)?(\?|$)"
 )
 
 

@@ -29,10 +29,15 @@ Per wire, what identifies an event and what starts a new response:
   binary AWS event-stream frames, whose ``:event-type`` is one of ``messageStart``,
   ``contentBlock{Start,Delta,Stop}``, ``messageStop``, ``metadata``; a non-streamed
   ``ConverseResponse`` has ``output`` and ``stopReason``. One response per body.
+  Bedrock's InvokeModelWithResponseStream sends ``chunk`` frames instead, whose payload
+  ``{"bytes": base64}`` is the model's own event: its wire is the wire of that event
+  (Anthropic's, for Claude).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 import zlib
@@ -187,14 +192,30 @@ def _event_stream_type(body: bytes) -> str | None:
     return None
 
 
+def _chunk_wire(body: bytes) -> str | None:
+    """The wire of the event inside a body's first ``chunk`` frame (Bedrock's InvokeModelWithResponseStream:
+    payload ``{"bytes": "<base64 of the model's stream event>"}``)."""
+    total, headers_length = int.from_bytes(body[0:4]), int.from_bytes(body[4:8])
+    document = _load(body[12 + headers_length : total - 4].decode("utf-8", errors="replace"))
+    raw: Any = cast(dict[str, Any], document).get("bytes") if isinstance(document, dict) else None
+    try:
+        inner = base64.b64decode(raw, validate=True) if isinstance(raw, str) else b""
+    except (ValueError, binascii.Error):
+        return None
+    return wire_of_event(None, _load(inner.decode("utf-8", errors="replace")))
+
+
 def sniff_wire(body: bytes) -> str | None:
     """The wire format of a response body from its first events (None: nothing recognisable).
 
     Reads the first 64 KiB only (an event cut there is no JSON and is passed over), except a
     body that starts as JSON, which is one document. A body of binary AWS event-stream frames
     is Bedrock's when its first frame's ``:event-type`` is a Converse stream event."""
-    if _event_stream_type(body) in _BEDROCK_EVENTS:
+    frame_type = _event_stream_type(body)
+    if frame_type in _BEDROCK_EVENTS:
         return "bedrock-converse"
+    if frame_type == "chunk":  # InvokeModelWithResponseStream: the model's own events inside
+        return _chunk_wire(body)
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         document = _load(stripped.decode("utf-8", errors="replace"))

@@ -22,11 +22,15 @@ from typing import Any
 
 from harness.accepted.registry import for_judge
 from harness.contract.accepted import Accepted, Seen
+from harness.contract.routing import BEDROCK_INVOKE
 from harness.importcheck import shapes
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
 from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
+from harness.rules.bedrock_invoke import invoke_view
 from harness.targets import get_target
 from harness.traffic import load_traffic
+from harness.traffic.calibrate import EDITED_REASON
+from harness.traffic.loader import EDITED
 
 __all__ = ["DECISIONS", "CheckedRequest", "ImportCheck", "check_one", "check_traffic", "entries", "see"]
 
@@ -217,16 +221,23 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
         if call.problem is not None and call.problem.startswith("file: "):
             result.unreadable.append(f"{call.where}: {call.problem}")  # a whole file that could not be read
             continue
-        if call.route is None or call.problem is not None:
+        if call.route is None or call.status != 200 or call.problem == "request body: empty":
             continue
-        if call.status != 200:
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped[EDITED_REASON] = result.skipped.get(EDITED_REASON, 0) + 1  # as calibrate
+            continue
+        if call.problem is not None:  # an accepted request whose body cannot be read: as calibrate
+            result.unreadable.append(f"{call.where}: {call.problem}")
             continue
         provider, wire = call.route.provider, call.route.wire
         if NATIVE_WIRE.get(provider) != wire:
             key = f"{provider} over the {wire} format"
             result.skipped[key] = result.skipped.get(key, 0) + 1
             continue
-        result.requests.append(check_one(provider, call.where, Path(call.file).stem, call.body, call.uri))
+        body: Any = call.body
+        if call.route.endpoint == BEDROCK_INVOKE:  # Anthropic's Messages body inside Bedrock's envelope
+            body = invoke_view(body, call.uri)
+        result.requests.append(check_one(provider, call.where, Path(call.file).stem, body, call.uri))
     return result
 
 

@@ -81,7 +81,7 @@ def record_command(
     if base_url is not None:
         _check_base_url(base_url)
     try:
-        api_key = api_key_for(provider)
+        api_key = api_key_for(provider, base_url=base_url)  # Vertex AI's token for a Vertex base URL
     except MissingKeyError as exc:
         _fail(str(exc))
     options = RecordOptions(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -23,11 +24,14 @@ from harness.record import aws
 __all__ = [
     "ENDPOINTS",
     "NOT_RECORDABLE",
+    "VERTEX",
     "Endpoint",
     "HttpRequest",
     "MissingKeyError",
     "api_key_for",
     "build_request",
+    "endpoint_for",
+    "vertex_base_url",
 ]
 
 
@@ -143,6 +147,39 @@ ENDPOINTS: dict[str, Endpoint] = {
     },
 }
 
+#: Gemini's wire on Google Vertex AI
+#: (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/streamGenerateContent):
+#: ``{base}/models/{model}:streamGenerateContent?alt=sse`` under the base
+#: ``https://{location}-aiplatform.googleapis.com/v1/projects/{project}/locations/{location}/publishers/google``,
+#: with an OAuth access token as ``Authorization: Bearer`` (``gcloud auth print-access-token``), never
+#: written: the recorder scrubs the header and the token's value. Chosen by a ``--base-url`` with that
+#: path: ``harness record --provider gemini --base-url "$(vertex_base_url(project, location))"`` with
+#: ``VERTEX_ACCESS_TOKEN`` set.
+VERTEX = Endpoint(
+    "gemini",
+    "VERTEX_ACCESS_TOKEN",
+    "https://{location}-aiplatform.googleapis.com/v1/projects/{project}/locations/{location}/publishers/google",
+    "",
+    "authorization",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/streamGenerateContent",
+)
+#: A base URL in Vertex AI's shape (any host: a local fake server too).
+_VERTEX_PATH = re.compile(r"/v1(beta1)?/projects/[^/]+/locations/[^/]+/publishers/google/?$")
+
+
+def vertex_base_url(project: str, location: str) -> str:
+    """Vertex AI's base URL for Gemini models (``global`` has no region prefix on the host)."""
+    host = "aiplatform.googleapis.com" if location == "global" else f"{location}-aiplatform.googleapis.com"
+    return f"https://{host}/v1/projects/{project}/locations/{location}/publishers/google"
+
+
+def endpoint_for(provider: str, base_url: str | None = None) -> Endpoint:
+    """The provider's endpoint: Vertex AI's for ``gemini`` when the base URL has Vertex's path."""
+    if provider == "gemini" and base_url is not None and _VERTEX_PATH.search(urlsplit(base_url).path):
+        return VERTEX
+    return ENDPOINTS[provider]
+
+
 #: Providers ``harness record`` cannot reach yet, and why (one line for the CLI).
 NOT_RECORDABLE: dict[str, str] = {}
 
@@ -167,8 +204,8 @@ class HttpRequest:
         return json.loads(self.content)
 
 
-def api_key_for(provider: str, environ: dict[str, str] | None = None) -> str:
-    endpoint = ENDPOINTS[provider]
+def api_key_for(provider: str, environ: dict[str, str] | None = None, base_url: str | None = None) -> str:
+    endpoint = endpoint_for(provider, base_url)
     if endpoint.auth_header == "sigv4":  # every variable the signature needs, checked before any call
         try:
             credentials = aws.credentials_from_env(environ)
@@ -199,7 +236,7 @@ def build_request(
     SigV4 (Bedrock): the credentials are read from the environment here, at signing time
     (``api_key`` is their access key id), and the signature covers the final URL and bytes.
     """
-    endpoint = ENDPOINTS[provider]
+    endpoint = endpoint_for(provider, base_url)
     if endpoint.auth_header == "sigv4":
         content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         credentials = aws.credentials_from_env()
