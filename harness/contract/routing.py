@@ -18,12 +18,15 @@ from urllib.parse import urlsplit
 __all__ = ["WIRES", "Route", "route"]
 
 #: The wire formats a model call can be in.
-WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "bedrock-converse")
+WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "bedrock-converse", "cohere-v2")
 
 _GEMINI_PATH = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
 # Bedrock Runtime Converse / ConverseStream: POST /model/{modelId}/converse[-stream]
 # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html).
 _BEDROCK_CONVERSE = re.compile(r"^/model/[^/]+/converse(-stream)?$")
+# Cohere v2 Chat: POST https://api.cohere.com/v2/chat (https://docs.cohere.com/v2/reference/chat);
+# api.cohere.ai is the older host name. Embed, rerank and the v1 chat are no v2 Chat call.
+_COHERE_HOSTS = ("api.cohere.com", "api.cohere.ai")
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,8 @@ def route(method: str, url: str) -> Route | None:
         return (
             Route("bedrock", "bedrock-converse", f"{host}{path}") if _BEDROCK_CONVERSE.search(path) else None
         )
+    if host in _COHERE_HOSTS:
+        return Route("cohere", "cohere-v2", f"{host}{path}") if path == "/v2/chat" else None
     if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
         if path.endswith("/chat/completions"):
             return Route("openrouter", "openai-chat", f"{host}{path}")
