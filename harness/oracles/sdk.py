@@ -356,6 +356,59 @@ def _cerebras() -> TypedDictOracle:
     return TypedDictOracle(CompletionCreateParams, CompletionCreateParams)
 
 
+# --- cohere (v2 Chat) -----------------------------------------------------------------------
+
+
+def _closed_walk(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
+    """Keys of the input no field of the validated model names. Cohere's Fern models all say
+    ``extra='allow'`` (a generator default, not the API's word), so here every model is closed."""
+    if isinstance(value, BaseModel) and isinstance(raw, dict):
+        names = _field_names(type(value))
+        for key, sub in cast(dict[str, Any], raw).items():
+            if key in names:
+                _closed_walk(sub, vars(value).get(names[key]), (*loc, key), out)
+            else:
+                out.append(((*loc, key), "extra_forbidden", "Extra inputs are not permitted"))
+    elif isinstance(value, list | tuple) and isinstance(raw, list):
+        for i, (r, v) in enumerate(zip(cast(list[Any], raw), cast(list[Any], value), strict=False)):
+            _closed_walk(r, v, (*loc, i), out)
+
+
+class CohereOracle:
+    """The ``cohere`` SDK's v2 Chat request: one pydantic model built from the keyword parameters
+    of ``RawV2Client.chat`` (their SDK annotations: ``ChatMessages``, ``ToolV2``,
+    ``ResponseFormatV2``, ``Thinking``...), strict, every object closed; ``stream`` is the
+    literal the SDK writes (``chat_stream`` sends ``true``, ``chat`` sends ``false``)."""
+
+    def __init__(self) -> None:
+        import inspect
+        from typing import Literal, get_type_hints
+
+        from pydantic import create_model
+
+        from cohere.v2.raw_client import RawV2Client
+
+        hints = get_type_hints(RawV2Client.chat)
+        fields: dict[str, Any] = {}
+        for name, param in inspect.signature(RawV2Client.chat).parameters.items():
+            if name in ("self", "request_options"):
+                continue
+            required = param.default is inspect.Parameter.empty
+            fields[name] = (hints[name], ... if required else None)
+        fields["stream"] = (Literal[True, False] | None, None)
+        config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+        self._model: type[BaseModel] = create_model("CohereV2ChatRequest", __config__=config, **fields)
+
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        try:
+            validated = self._model.model_validate(body, strict=True)
+        except ValidationError as e:
+            return _report(body, _raw(e))
+        raw: list[RawError] = []
+        _closed_walk(body, validated, (), raw)
+        return _report(body, raw)
+
+
 SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "openai-chat": ("openai.types.chat.completion_create_params.CompletionCreateParams{Streaming,NonStreaming}",
                     _openai_chat),
@@ -370,6 +423,8 @@ SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "groq": ("groq.types.chat.completion_create_params.CompletionCreateParams (strict, closed)", _groq),
     "cerebras": ("cerebras.cloud.sdk.types.chat.completion_create_params.CompletionCreateParams (strict, closed)",
                  _cerebras),
+    "cohere": ("cohere.v2.raw_client.RawV2Client.chat keyword parameters (strict, every object closed)",
+               CohereOracle),
 }  # fmt: skip
 
 
