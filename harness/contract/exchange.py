@@ -11,6 +11,7 @@ __all__ = ["Exchange"]
 _MODEL_PATHS = re.compile(
     r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)"
     r"|/model/[^/]+/converse(-stream)?(\?|$)"  # AWS Bedrock Converse / ConverseStream
+    r"|/v2/chat(\?|$)"  # Cohere v2 Chat
 )
 
 
