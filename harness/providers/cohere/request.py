@@ -25,7 +25,6 @@ from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import (
     image_part,
-    merge_assistant,
     system_message,
     tool_call,
     user_message,
@@ -115,14 +114,7 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> Json | No
         )
         return None
     message: Json = {"role": "assistant"}
-    if calls:
-        message["tool_calls"] = calls
-        if texts:
-            message["tool_plan"] = "".join(texts)
-        content = [e for e in content if e["type"] == "thinking"]
-    if content:
-        only_text = all(e["type"] == "text" for e in content)
-        message["content"] = "".join(texts) if only_text else content
+    _layout(message, content, texts, calls)
     return message
 
 
@@ -206,11 +198,39 @@ def _messages(prepared: Prepared, model: str) -> list[Json]:
 
 def _merge(into: Json, piece: Json) -> None:
     """A further piece of the same response joins its assistant message (one message holds every
-    ``tool_calls`` entry its tool messages answer); string content becomes items when needed."""
+    ``tool_calls`` entry its tool messages answer); the joined turn is laid out as ``_assistant``
+    lays out one: with tool calls, its text is the ``tool_plan``."""
+    texts: list[str] = []
+    thinking: list[Json] = []
+    items: list[Json] = []
+    calls: list[Json] = []
     for message in (into, piece):
-        if isinstance(message.get("content"), str):
-            message["content"] = [{"type": "text", "text": message["content"]}]
-    merge_assistant(into, piece)
+        content = message.get("content")
+        for item in [{"type": "text", "text": content}] if isinstance(content, str) else content or []:
+            items.append(item)
+            if item["type"] == "text":
+                texts.append(item["text"])
+            else:
+                thinking.append(item)
+        if message.get("tool_plan"):
+            texts.append(message["tool_plan"])
+            items.append({"type": "text", "text": message["tool_plan"]})
+        calls.extend(message.get("tool_calls") or [])
+    into.clear()
+    into["role"] = "assistant"
+    _layout(into, items, texts, calls)
+
+
+def _layout(message: Json, content: list[Json], texts: list[str], calls: list[Json]) -> None:
+    """``content``, ``tool_plan`` and ``tool_calls`` of an assistant message (see ``_assistant``)."""
+    if calls:
+        message["tool_calls"] = calls
+        if texts:
+            message["tool_plan"] = "".join(texts)
+        content = [e for e in content if e["type"] == "thinking"]
+    if content:
+        only_text = all(e["type"] == "text" for e in content)
+        message["content"] = "".join(texts) if only_text else content
 
 
 # ---------------------------------------------------------------- request level
