@@ -62,7 +62,9 @@ def check(message: AssistantMessage) -> str | None:
     usage = message.usage
     assert usage is not None
     if (usage.total_tokens, usage.reasoning_tokens, usage.cache_creation_input_tokens) != (None, None, None):
-        return "usage.total_tokens / reasoning_tokens / cache_creation_input_tokens are set; Cohere reports none"
+        return (
+            "usage.total_tokens / reasoning_tokens / cache_creation_input_tokens are set; Cohere reports none"
+        )
     return None
 
 
@@ -78,12 +80,18 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
     """The ``/v2/chat`` stream answering with ``message`` (``model`` is not on this wire)."""
     usage = message.usage
     assert usage is not None
-    start = {"message": {"citations": [], "content": [], "role": "assistant", "tool_calls": [], "tool_plan": ""}}
+    start = {
+        "message": {"citations": [], "content": [], "role": "assistant", "tool_calls": [], "tool_plan": ""}
+    }
     out = [_event("message-start", id=response_id, delta=start)]
     contents = calls = 0
     for part in message.parts:
         if isinstance(part, ToolCallPart):
-            call = {"function": {"arguments": "", "name": part.tool_name}, "id": part.call_id, "type": "function"}
+            call = {
+                "function": {"arguments": "", "name": part.tool_name},
+                "id": part.call_id,
+                "type": "function",
+            }
             out.append(_event("tool-call-start", index=calls, delta={"message": {"tool_calls": call}}))
             for piece in pieces(part.arguments_json):
                 delta = {"message": {"tool_calls": {"function": {"arguments": piece}}}}
@@ -95,7 +103,9 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
         kind = "text" if isinstance(part, TextPart) else "thinking"
         opened = {"message": {"content": {kind: "", "type": kind}}}
         out.append(_event("content-start", index=contents, delta=opened))
-        out.extend(_event("content-delta", index=contents, delta=_content(kind, p)) for p in pieces(part.text))
+        out.extend(
+            _event("content-delta", index=contents, delta=_content(kind, p)) for p in pieces(part.text)
+        )
         out.append(_event("content-end", index=contents))
         contents += 1
     counts = {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}

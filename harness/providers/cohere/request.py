@@ -108,9 +108,15 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> Json | No
                 "Cohere assistant messages take text and thinking only; image dropped",
             )
     if not texts and not calls:
-        warn_thinking(item.index, sent, warnings, Code.EMPTY_MESSAGE, "the turn has no text or tool call left")
+        warn_thinking(
+            item.index, sent, warnings, Code.EMPTY_MESSAGE, "the turn has no text or tool call left"
+        )
         warnings.add(
-            item.index, None, None, Code.EMPTY_MESSAGE, "assistant message has no text or tool call left; dropped"
+            item.index,
+            None,
+            None,
+            Code.EMPTY_MESSAGE,
+            "assistant message has no text or tool call left; dropped",
         )
         return None
     message: Json = {"role": "assistant"}
@@ -133,7 +139,9 @@ def _tool(item: WireToolResult, warnings: Warnings) -> Json:
             f"Cohere tool messages have no error flag; status '{item.status}' is only visible through the output text",
         )
     parts: list[Json] = [{"type": "text", "text": item.output_text}] if item.output_text else []
-    parts.extend({"type": "text", "text": ci.part.text} for ci in item.appended if isinstance(ci.part, TextPart))
+    parts.extend(
+        {"type": "text", "text": ci.part.text} for ci in item.appended if isinstance(ci.part, TextPart)
+    )
     content: str | list[Json] = item.output_text
     if len(parts) > 1 or (parts and not item.output_text):
         content = parts
@@ -179,7 +187,12 @@ def _messages(prepared: Prepared, model: str) -> list[Json]:
             message = user_message(item, warnings)
         elif isinstance(item, WireAssistant):
             message = _assistant(item, model, warnings)
-            if message is not None and item.continues and previous is not None and previous["role"] == "assistant":
+            if (
+                message is not None
+                and item.continues
+                and previous is not None
+                and previous["role"] == "assistant"
+            ):
                 _merge(previous, message)
                 continue
         else:
@@ -313,7 +326,11 @@ def _thinking_param(params: CallParams, model: str, warnings: Warnings, body: Js
     if not reasons(model):
         if thinking.enabled:
             warnings.add(
-                None, None, None, Code.THINKING_UNSUPPORTED, f"{model} is not a Cohere reasoning model; not sent"
+                None,
+                None,
+                None,
+                Code.THINKING_UNSUPPORTED,
+                f"{model} is not a Cohere reasoning model; not sent",
             )
         return
     out: Json = {"type": "enabled" if thinking.enabled else "disabled"}
