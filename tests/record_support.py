@@ -27,6 +27,7 @@ FAKE_KEYS = {
     "CEREBRAS_API_KEY": "csk-" + "t" * 48,
     "ZAI_API_KEY": "0" * 32 + "." + "T" * 16,
     "HF_TOKEN": "hf_" + "T" * 34,
+    "CO_API_KEY": "T" * 40,  # Cohere keys are 40 opaque alphanumerics (no prefix)
 }
 
 
