@@ -374,11 +374,26 @@ def _closed_walk(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
             _closed_walk(r, v, (*loc, i), out)
 
 
+def _closed_enum(annotation: Any) -> Any:
+    """``Union[Literal[...], Any, None]`` without its ``Any`` (Fern's open enum); anything else unchanged."""
+    from typing import Union, get_args, get_origin
+
+    args = get_args(annotation)
+    if get_origin(annotation) is not Union or Any not in args:
+        return annotation
+    kept = tuple(a for a in args if a is not Any)
+    return Union[kept]  # pyright: ignore[reportInvalidTypeArguments]  # noqa: UP007
+
+
 class CohereOracle:
     """The ``cohere`` SDK's v2 Chat request: one pydantic model built from the keyword parameters
     of ``RawV2Client.chat`` (their SDK annotations: ``ChatMessages``, ``ToolV2``,
     ``ResponseFormatV2``, ``Thinking``...), strict, every object closed; ``stream`` is the
-    literal the SDK writes (``chat_stream`` sends ``true``, ``chat`` sends ``false``)."""
+    literal the SDK writes (``chat_stream`` sends ``true``, ``chat`` sends ``false``).
+
+    Fern writes every enum open (``Union[Literal[...], Any]``, forward compatibility): a
+    top-level parameter's enum is closed here to its literals (``tool_choice`` REQUIRED | NONE,
+    ``safety_mode``); an enum inside a nested model (``Thinking.type``) stays open."""
 
     def __init__(self) -> None:
         import inspect
@@ -394,7 +409,7 @@ class CohereOracle:
             if name in ("self", "request_options"):
                 continue
             required = param.default is inspect.Parameter.empty
-            fields[name] = (hints[name], ... if required else None)
+            fields[name] = (_closed_enum(hints[name]), ... if required else None)
         fields["stream"] = (Literal[True, False] | None, None)
         config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
         self._model: type[BaseModel] = create_model("CohereV2ChatRequest", __config__=config, **fields)
