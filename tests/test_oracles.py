@@ -20,6 +20,7 @@ import pytest
 from harness.oracles import ALLOWANCES, DEFAULTS, ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
 from tests.bedrock_bodies import BEDROCK
+from tests.providers.cohere.test_oracle_cohere import RICH as COHERE
 from tests.test_oracles_dialects import RICH as DIALECT_RICH
 
 Body = dict[str, Any]
@@ -215,6 +216,7 @@ RICH: dict[str, Body] = {
     "openrouter": OPENROUTER,
     "bedrock": BEDROCK,  # tests/bedrock_bodies.py
     **DIALECT_RICH,  # the OpenAI-compatible dialects: tests/test_oracles_dialects.py
+    "cohere": COHERE,  # tests/providers/cohere/test_oracle_cohere.py
 }
 
 

@@ -374,6 +374,32 @@ def _closed_walk(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
             _closed_walk(r, v, (*loc, i), out)
 
 
+def _tagged(annotation: Any) -> Any:
+    """Fern's tagged union (``Annotated[Union[...], UnionMetadata(discriminant=...)]``, a smart union
+    to pydantic) as pydantic's own tagged union, also inside a list: a message is then judged as the
+    variant its ``role`` names, and a bad role is one error saying so, not every variant's noise."""
+    from typing import Annotated, Union, get_args, get_origin
+
+    from pydantic import Discriminator, Tag
+
+    args = get_args(annotation)
+    if get_origin(annotation) is list and args:
+        return list[_tagged(args[0])]
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    inner, *extras = args
+    key = next((getattr(e, "discriminant", None) for e in extras if hasattr(e, "discriminant")), None)
+    members = get_args(inner)
+    if key is None or not all(isinstance(m, type) and issubclass(m, BaseModel) for m in members):
+        return annotation
+
+    def role(value: Any) -> Any:  # named for the error message: "found using role()"
+        return value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+
+    tagged = tuple(Annotated[m, Tag(str(m.model_fields[key].default))] for m in members)
+    return Annotated[Union[tagged], Discriminator(role)]  # pyright: ignore[reportInvalidTypeArguments]  # noqa: UP007
+
+
 def _closed_enum(annotation: Any) -> Any:
     """``Union[Literal[...], Any, None]`` without its ``Any`` (Fern's open enum); anything else unchanged."""
     from typing import Union, get_args, get_origin
@@ -403,13 +429,13 @@ class CohereOracle:
 
         from cohere.v2.raw_client import RawV2Client
 
-        hints = get_type_hints(RawV2Client.chat)
+        hints = get_type_hints(RawV2Client.chat, include_extras=True)
         fields: dict[str, Any] = {}
         for name, param in inspect.signature(RawV2Client.chat).parameters.items():
             if name in ("self", "request_options"):
                 continue
             required = param.default is inspect.Parameter.empty
-            fields[name] = (_closed_enum(hints[name]), ... if required else None)
+            fields[name] = (_tagged(_closed_enum(hints[name])), ... if required else None)
         fields["stream"] = (Literal[True, False] | None, None)
         config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
         self._model: type[BaseModel] = create_model("CohereV2ChatRequest", __config__=config, **fields)
