@@ -51,7 +51,7 @@ _LEAK_SUBSTRING_MIN = 24
 # Where content, reasoning or reasoning state can travel (not ids, roles, types, model names).
 _CONTENT_KEYS = frozenset(
     {"text", "content", "output", "error", "summary", "thinking", "data", "signature"}
-    | {"encrypted_content", "thoughtSignature", "arguments", "reasoning", "reasoning_content"}
+    | {"encrypted_content", "thoughtSignature", "arguments", "reasoning", "reasoning_content", "tool_plan"}
 )
 
 
