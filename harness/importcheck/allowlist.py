@@ -70,6 +70,8 @@ _FROM_LOOP = {
     "huggingface-null-tool-calls",
     "huggingface-stream-false",
     "huggingface-empty-tools",
+    # cohere
+    "cohere-stream-false",
 }
 
 
@@ -548,18 +550,6 @@ ALLOWLIST: tuple[JsonAllowance, ...] = (
         "yaml#0 (glm-4.7); type enabled accepted: traffic/pydantic-ai-more/models__test_zai__test_zai_"
         "thinking_stream.yaml#0 (glm-4.7); docs.z.ai/guides/capabilities/thinking-mode: thinking is "
         "activated by default in GLM-5.1, GLM-5 and GLM-4.7",
-    ),
-    # cohere
-    allowance(
-        "cohere-stream-false",
-        "cohere",
-        "stream",
-        "missing",
-        "stream: false is the non-streaming call (the cohere SDK's chat writes stream: false, chat_stream "
-        "writes true); our adapter sends stream only when streaming (absent: not streamed, API reference)",
-        value_is(False),
-        evidence="recorded stream: false accepted (traffic/pydantic-ai-more/models__test_cohere__test_request_"
-        "simple_success_with_vcr.yaml#0); the cohere SDK's RawV2Client.chat sends stream: false",
     ),
 )
 
