@@ -18,7 +18,14 @@ from urllib.parse import urlsplit
 __all__ = ["WIRES", "Route", "route"]
 
 #: The wire formats a model call can be in.
-WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "bedrock-converse", "cohere-v2")
+WIRES: tuple[str, ...] = (
+    "anthropic",
+    "gemini",
+    "openai-chat",
+    "openai-responses",
+    "bedrock-converse",
+    "cohere-v2",
+)
 
 _GEMINI_PATH = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
 # Bedrock Runtime Converse / ConverseStream: POST /model/{modelId}/converse[-stream]

@@ -230,7 +230,8 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "degrade", "a tool choice the request or provider cannot carry not sent; the model chooses freely"
     ),
     Code.TOOL_CHOICE_WIDENED: CodeInfo(
-        "degrade", "a named tool choice the provider cannot carry sent as 'required': any declared tool may be called"
+        "degrade",
+        "a named tool choice the provider cannot carry sent as 'required': any declared tool may be called",
     ),
     Code.TOOL_DUPLICATE: CodeInfo("reject", "a second definition of the same tool dropped"),
     Code.TOOL_ERROR_EMPTY_OUTPUT: CodeInfo(

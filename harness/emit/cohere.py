@@ -80,9 +80,14 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
     """The ``/v2/chat`` stream answering with ``message`` (``model`` is not on this wire)."""
     usage = message.usage
     assert usage is not None
-    start = {
-        "message": {"citations": [], "content": [], "role": "assistant", "tool_calls": [], "tool_plan": ""}
+    opening: dict[str, Any] = {
+        "citations": [],
+        "content": [],
+        "role": "assistant",
+        "tool_calls": [],
+        "tool_plan": "",
     }
+    start = {"message": opening}
     out = [_event("message-start", id=response_id, delta=start)]
     contents = calls = 0
     for part in message.parts:

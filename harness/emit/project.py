@@ -156,7 +156,9 @@ def _ids(provider: str, index: int, part: AnyPart, before: list[AnyPart], change
     if isinstance(part, ToolCallPart) and part.item_id:
         return part.model_copy(update={"item_id": None})
     if isinstance(part, ToolCallPart) and provider == "cohere" and not part.arguments_json:
-        changes.append(f"part {index}: empty arguments sent as '{{}}' (Cohere reads a call without arguments so)")
+        changes.append(
+            f"part {index}: empty arguments sent as '{{}}' (Cohere reads a call without arguments so)"
+        )
         return part.model_copy(update={"arguments_json": "{}"})
     if isinstance(part, ThinkingTextPart) and part.id and provider in ("openai-chat", "gemini"):
         return part.model_copy(update={"id": None})

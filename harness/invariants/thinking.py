@@ -104,11 +104,11 @@ def _reasoning_content_texts(ctx: CheckContext) -> set[int]:
     assistant = [m for m in wire_messages(ctx.provider, ctx.body) if m.get("role") == "assistant"]
     sent = [m["reasoning_content"] for m in assistant if isinstance(m.get("reasoning_content"), str)]
     # Cohere v2: ``{"type": "thinking", "thinking": text}`` content items (unsigned text too).
+    items = [as_dict(item) for m in assistant for item in as_list(m.get("content"))]
     sent += [
-        item["thinking"]
-        for m in assistant
-        for item in (m.get("content") if isinstance(m.get("content"), list) else [])
-        if isinstance(item, dict) and item.get("type") == "thinking" and isinstance(item.get("thinking"), str)
+        str(d["thinking"])
+        for d in items
+        if d and d.get("type") == "thinking" and isinstance(d.get("thinking"), str)
     ]
     return {
         id(part)

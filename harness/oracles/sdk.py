@@ -394,7 +394,7 @@ def _tagged(annotation: Any) -> Any:
         return annotation
 
     def role(value: Any) -> Any:  # named for the error message: "found using role()"
-        return value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+        return cast(dict[str, Any], value).get(key) if isinstance(value, dict) else getattr(value, key, None)
 
     tagged = tuple(Annotated[m, Tag(str(m.model_fields[key].default))] for m in members)
     return Annotated[Union[tagged], Discriminator(role)]  # pyright: ignore[reportInvalidTypeArguments]  # noqa: UP007
@@ -425,9 +425,8 @@ class CohereOracle:
         import inspect
         from typing import Literal, get_type_hints
 
-        from pydantic import create_model
-
         from cohere.v2.raw_client import RawV2Client
+        from pydantic import create_model
 
         hints = get_type_hints(RawV2Client.chat, include_extras=True)
         fields: dict[str, Any] = {}

@@ -125,7 +125,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "https://huggingface.co/docs/inference-providers",
             ),
         )
-    },    # Cohere v2 Chat: a Bearer key (CO_API_KEY, the variable the cohere SDK reads), POST /v2/chat as the
+    },  # Cohere v2 Chat: a Bearer key (CO_API_KEY, the variable the cohere SDK reads), POST /v2/chat as the
     # recordings show it (traffic/pydantic-ai-more/, api.cohere.com/v2/chat).
     "cohere": Endpoint(
         "cohere",

@@ -20,6 +20,7 @@ from harness.model import (
     ThinkingTextPart,
     ToolCallPart,
     ToolResultMessage,
+    ToolStatus,
     UserMessage,
 )
 from harness.oracles import validate
@@ -48,18 +49,23 @@ def _user(text: str = "hi") -> UserMessage:
     return UserMessage(parts=[TextPart(text=text)])
 
 
-def _loop(status: str = "success", output: str = "sunny") -> list[HistoryEvent]:
-    call = ToolCallPart(call_id="get_weather_9gpb31r7h7mj", tool_name="get_weather", arguments_json='{"city":"Paris"}')
-    return [
+def _loop(status: ToolStatus = "success", output: str = "sunny") -> list[HistoryEvent]:
+    call = ToolCallPart(
+        call_id="get_weather_9gpb31r7h7mj", tool_name="get_weather", arguments_json='{"city":"Paris"}'
+    )
+    history: list[HistoryEvent] = [
         _user("weather in Paris?"),
         AssistantMessage(parts=[TextPart(text="I will look it up."), call]),
-        ToolResultMessage(call_id=call.call_id, tool_name="get_weather", status=status, output_text=output),  # pyright: ignore[reportArgumentType]
+        ToolResultMessage(call_id=call.call_id, tool_name="get_weather", status=status, output_text=output),
     ]
+    return history
 
 
 def test_text_and_system_are_plain_strings_as_recorded() -> None:
     # traffic/pydantic-ai-more/models__test_cohere__test_cohere_model_instructions.yaml#0
-    body = _render([_user("What is the capital of France?")], system="You are a helpful assistant.", stream=False).body
+    body = _render(
+        [_user("What is the capital of France?")], system="You are a helpful assistant.", stream=False
+    ).body
     assert body == {
         "model": "command-r7b-12-2024",
         "messages": [
@@ -71,7 +77,13 @@ def test_text_and_system_are_plain_strings_as_recorded() -> None:
 
 def test_images_are_image_url_items() -> None:
     history: list[HistoryEvent] = [
-        UserMessage(parts=[TextPart(text="what is this?"), ImageURLPart(url=PNG), ImageURLPart(url="https://x.test/a.png")])
+        UserMessage(
+            parts=[
+                TextPart(text="what is this?"),
+                ImageURLPart(url=PNG),
+                ImageURLPart(url="https://x.test/a.png"),
+            ]
+        )
     ]
     content = _render(history).body["messages"][0]["content"]
     assert content == [
@@ -97,13 +109,20 @@ def test_tool_loop_sends_plan_calls_and_result_as_the_tool_use_guide() -> None:
     }
     assert tool == {"role": "tool", "tool_call_id": "get_weather_9gpb31r7h7mj", "content": "sunny"}
     assert rendered.body["tools"] == [
-        {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.", "parameters": {"type": "object"}}}
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "Weather for a city.",
+                "parameters": {"type": "object"},
+            },
+        }
     ]
     assert _codes(rendered) == []
 
 
 @pytest.mark.parametrize("status", ["error", "aborted"])
-def test_error_results_keep_their_text_and_are_warned(status: str) -> None:
+def test_error_results_keep_their_text_and_are_warned(status: ToolStatus) -> None:
     rendered = _render(_loop(status, "Command timed out"), tools=[TOOL])
     assert rendered.body["messages"][2]["content"] == "Command timed out"
     assert "tool-status-not-sent" in _codes(rendered)
@@ -115,7 +134,10 @@ def test_tool_result_images_follow_the_results_in_a_user_message() -> None:
     assert isinstance(result, ToolResultMessage)
     history[2] = result.model_copy(update={"parts": [ImageURLPart(url=PNG)]})
     rendered = _render(history, tools=[TOOL])
-    assert rendered.body["messages"][-1] == {"role": "user", "content": [{"type": "image_url", "image_url": {"url": PNG}}]}
+    assert rendered.body["messages"][-1] == {
+        "role": "user",
+        "content": [{"type": "image_url", "image_url": {"url": PNG}}],
+    }
     assert "tool-image-moved" in _codes(rendered)
 
 
@@ -123,7 +145,9 @@ def test_thinking_goes_back_to_a_reasoning_model_as_thinking_items() -> None:
     # traffic/pydantic-ai/models__test_cohere__test_cohere_model_thinking_part.yaml#1 (accepted)
     history: list[HistoryEvent] = [
         _user("How do I cross the street?"),
-        AssistantMessage(parts=[ThinkingTextPart(text="look both ways", model_id=REASONING), TextPart(text="Look left.")]),
+        AssistantMessage(
+            parts=[ThinkingTextPart(text="look both ways", model_id=REASONING), TextPart(text="Look left.")]
+        ),
         _user("And a river?"),
     ]
     rendered = _render(history, model=REASONING, thinking=ThinkingParams(budget_tokens=2048))
@@ -191,9 +215,11 @@ def test_tool_choice_forms() -> None:
 def test_strict_tools_and_output_format() -> None:
     strict = TOOL.model_copy(update={"strict": True})
     assert _render([_user()], tools=[strict]).body["strict_tools"] is True
-    mixed = _render([_user()], tools=[strict, ToolSpec(name="b", parameters={"type": "object"}, strict=False)])
+    mixed = _render(
+        [_user()], tools=[strict, ToolSpec(name="b", parameters={"type": "object"}, strict=False)]
+    )
     assert "strict_tools" not in mixed.body and "tool-strict-not-sent" in _codes(mixed)
-    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    schema: dict[str, Any] = {"type": "object", "properties": {"city": {"type": "string"}}}
     fmt = _render([_user()], output_format=OutputFormat(json_schema=schema)).body["response_format"]
     assert fmt == {"type": "json_object", "json_schema": schema}
     with_tools = _render([_user()], tools=[TOOL], output_format=OutputFormat(json_schema=schema))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,12 +19,12 @@ ROOT = Path(__file__).resolve().parents[3]
 RECORDED = sorted(p for p in (ROOT / "traffic" / "pydantic-ai-more").glob("*cohere*.yaml"))
 
 
-def _sse(*events: dict[str, object]) -> bytes:
+def _sse(*events: dict[str, Any]) -> bytes:
     """Synthetic: SSE events in Cohere's documented framing (``event: <type>`` and the JSON data)."""
     return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
-def _delta(**message: object) -> dict[str, object]:
+def _delta(**message: Any) -> dict[str, Any]:
     return {"message": message}
 
 
@@ -78,14 +79,27 @@ def test_a_synthetic_stream_with_thinking_plan_and_calls() -> None:
         {
             "type": "tool-call-start",
             "index": 0,
-            "delta": _delta(tool_calls={"id": "c1", "type": "function", "function": {"name": "w", "arguments": ""}}),
+            "delta": _delta(
+                tool_calls={"id": "c1", "type": "function", "function": {"name": "w", "arguments": ""}}
+            ),
         },
-        {"type": "tool-call-delta", "index": 0, "delta": _delta(tool_calls={"function": {"arguments": '{"a":'}})},
-        {"type": "tool-call-delta", "index": 0, "delta": _delta(tool_calls={"function": {"arguments": "1}"}})},
+        {
+            "type": "tool-call-delta",
+            "index": 0,
+            "delta": _delta(tool_calls={"function": {"arguments": '{"a":'}}),
+        },
+        {
+            "type": "tool-call-delta",
+            "index": 0,
+            "delta": _delta(tool_calls={"function": {"arguments": "1}"}}),
+        },
         {"type": "tool-call-end", "index": 0},
         {
             "type": "message-end",
-            "delta": {"finish_reason": "TOOL_CALL", "usage": {"tokens": {"input_tokens": 9, "output_tokens": 4}}},
+            "delta": {
+                "finish_reason": "TOOL_CALL",
+                "usage": {"tokens": {"input_tokens": 9, "output_tokens": 4}},
+            },
         },
     )
     result = parse_bytes(get_parser("cohere"), body)
@@ -106,8 +120,13 @@ def test_a_stream_without_message_end_or_with_an_error_ends_in_error() -> None:
     assert cut.message.stop_reason == "error" and cut.errors
     failed = parse_bytes(
         get_parser("cohere"),
-        _sse(start, text, {"type": "message-end", "delta": {"finish_reason": "ERROR", "error": "overloaded"}}),
+        _sse(
+            start, text, {"type": "message-end", "delta": {"finish_reason": "ERROR", "error": "overloaded"}}
+        ),
     )
     assert failed.message.stop_reason == "error" and "overloaded" in failed.errors[0].error_message
-    capped = parse_bytes(get_parser("cohere"), _sse(start, text, {"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}}))
+    capped = parse_bytes(
+        get_parser("cohere"),
+        _sse(start, text, {"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}}),
+    )
     assert capped.message.stop_reason == "length" and capped.errors == []
