@@ -32,6 +32,7 @@ FAKE_KEYS = {
     "AWS_ACCESS_KEY_ID": "AKIA" + "TESTFAKE" * 2,
     "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYTESTFAKEKEY",
     "AWS_SESSION_TOKEN": "IQoJb3JpZ2luX2Vj" + "EFakeSessionTokenForTests0123456789+/" * 8,
+    "CO_API_KEY": "T" * 40,  # Cohere keys are 40 opaque alphanumerics (no prefix)
 }
 #: The other variables a SigV4 provider needs besides its key variable.
 _AWS_ENV = ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")

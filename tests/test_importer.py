@@ -595,7 +595,7 @@ def test_import_request_command_writes_history_params_and_unrepresented(tmp_path
     [
         ("{", "anthropic", "invalid JSON"),
         ("[]", "anthropic", "(body): request body must be a JSON object, not list"),
-        ("{}", "cohere", "--provider: unknown provider 'cohere'"),
+        ("{}", "nope", "--provider: unknown provider 'nope'"),
         ('{"max_tokens": -1}', "anthropic", "max_tokens"),
     ],
 )

@@ -21,6 +21,7 @@ from harness.contract.accepted import glob
 from harness.oracles import ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
 from tests.bedrock_bodies import BEDROCK
+from tests.providers.cohere.test_oracle_cohere import RICH as COHERE
 from tests.test_oracles_dialects import RICH as DIALECT_RICH
 
 Body = dict[str, Any]
@@ -216,6 +217,7 @@ RICH: dict[str, Body] = {
     "openrouter": OPENROUTER,
     "bedrock": BEDROCK,  # tests/bedrock_bodies.py
     **DIALECT_RICH,  # the OpenAI-compatible dialects: tests/test_oracles_dialects.py
+    "cohere": COHERE,  # tests/providers/cohere/test_oracle_cohere.py
 }
 
 

@@ -39,6 +39,7 @@ KEY = "test-key"
             ("x-goog-api-key", KEY),
         ),
         ("openrouter", "https://openrouter.ai/api/v1/chat/completions", ("authorization", f"Bearer {KEY}")),
+        ("cohere", "https://api.cohere.com/v2/chat", ("authorization", f"Bearer {KEY}")),
     ],
 )
 def test_live_request_shape(provider: str, url: str, auth: tuple[str, str]) -> None:
@@ -78,6 +79,7 @@ def test_key_variables() -> None:
             "cerebras": "CEREBRAS_API_KEY",
             "zai": "ZAI_API_KEY",
             "huggingface": "HF_TOKEN",
+            "cohere": "CO_API_KEY",
             "bedrock": "AWS_ACCESS_KEY_ID",  # with its secret key, session token and region (tests/test_record_bedrock.py)
         }
     )

@@ -9,6 +9,7 @@ from harness.accepted.predicates import (
     client_retry_turn,
     in_recording,
     is_null,
+    nonempty_string,
     think_block_rewrapped,
     think_tags_then_ours,
     value_is,
@@ -289,6 +290,52 @@ LOOP_DIALECTS: tuple[Accepted, ...] = (
             (
                 "cassettes/huggingface/models__test_huggingface__test_hf_model_thinking_part.yaml#1 "
                 "(re-wrapped form accepted; response 1 holds ours)"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_closed_loop_entry_is_needed",
+    ),
+    # ---------------------------------------------------------------- cohere
+    Accepted(
+        "cohere-stream-false",
+        judges=("closed-loop", "import-check"),
+        provider="cohere",
+        where="stream",
+        diff="missing",
+        when=(value_is(False),),
+        kind="equivalent",
+        why=(
+            "stream: false is the non-streaming call (the cohere SDK's chat writes stream: false, "
+            "chat_stream true); our adapter sends stream only when streaming"
+        ),
+        evidence=(
+            (
+                "recorded stream: false accepted (traffic/pydantic-ai-more/models__test_cohere__test_request_"
+                "simple_success_with_vcr.yaml#0); the cohere SDK's RawV2Client.chat writes stream: false"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_closed_loop_entry_is_needed",
+    ),
+    Accepted(
+        "cohere-tool-plan-sent-back",
+        judges=("closed-loop",),
+        provider="cohere",
+        where="messages[*].tool_plan",
+        diff="extra",
+        when=(
+            nonempty_string(),
+            in_recording("models__test_tool_choice_matrix__test_tool_choice_matrix[auto-cohere]"),
+        ),
+        kind="equivalent",
+        why=(
+            "our adapter sends the model's tool_plan back with its tool_calls, as Cohere's tool-use guide "
+            "does; pydantic-ai left it out. The plan is the text the model wrote before its calls, replayed "
+            "from the recorded response; only a string, only in this recording"
+        ),
+        evidence=(
+            (
+                "cassettes/cohere/models__test_tool_choice_matrix__test_tool_choice_matrix[auto-cohere].yaml#1 "
+                "(without it, accepted); https://docs.cohere.com/v2/docs/tool-use (messages.append({'role': "
+                "'assistant', 'tool_plan': ..., 'tool_calls': ...}))"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_closed_loop_entry_is_needed",

@@ -30,6 +30,7 @@ __all__ = [
     "in_recording",
     "is_null",
     "matches",
+    "nonempty_string",
     "minted_pair",
     "model_is",
     "one_text_part",
@@ -81,6 +82,11 @@ def value_is(expected: Any) -> Predicate:
 def is_null() -> Predicate:
     """The one-sided value is JSON null (the other side leaves the key out)."""
     return Predicate("is_null")
+
+
+def nonempty_string() -> Predicate:
+    """Our one-sided value is a non-empty string (text the other side left out)."""
+    return Predicate("nonempty_string")
 
 
 def string_is_one_block(block_type: str) -> Predicate:
@@ -199,6 +205,10 @@ def _value_is(seen: Seen, expected: Any) -> bool:
 
 def _is_null(seen: Seen) -> bool:
     return seen.recorded is None and seen.ours is None
+
+
+def _nonempty_string(seen: Seen) -> bool:
+    return isinstance(seen.ours, str) and bool(seen.ours)
 
 
 def _string_is_one_block(seen: Seen, block_type: str) -> bool:
@@ -386,6 +396,7 @@ def _type_is(seen: Seen, pattern: str) -> bool:
 PREDICATES: Mapping[str, Check] = {
     "value_is": _value_is,
     "is_null": _is_null,
+    "nonempty_string": _nonempty_string,
     "string_is_one_block": _string_is_one_block,
     "one_text_part": _one_text_part,
     "same_signature_bytes": _same_signature_bytes,

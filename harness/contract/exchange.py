@@ -13,6 +13,7 @@ _MODEL_PATHS = re.compile(
     r"|/model/[^/]+/converse(-stream)?(\?|$)"  # AWS Bedrock Converse / ConverseStream
     # Bedrock InvokeModel[WithResponseStream] of an Anthropic model (harness.contract.routing)
     r"|/model/([^/]*[./])?anthropic\.[^/]*/invoke(-with-response-stream)?(\?|$)"
+    r"|/v2/chat(\?|$)"  # Cohere v2 Chat
 )
 
 

@@ -18,6 +18,7 @@ PROVIDERS: tuple[str, ...] = (
     "cerebras",
     "zai",
     "huggingface",
+    "cohere",  # Cohere v2 Chat: a wire of its own (issue 27)
 )
 
 #: Providers that speak the OpenAI Chat Completions wire with rules of their own: a judge

@@ -18,7 +18,14 @@ from urllib.parse import unquote, urlsplit
 __all__ = ["BEDROCK_INVOKE", "VERTEX", "WIRES", "Route", "bedrock_invoke_model", "route"]
 
 #: The wire formats a model call can be in.
-WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "bedrock-converse")
+WIRES: tuple[str, ...] = (
+    "anthropic",
+    "gemini",
+    "openai-chat",
+    "openai-responses",
+    "bedrock-converse",
+    "cohere-v2",
+)
 
 _GEMINI_PATH = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
 # Bedrock Runtime Converse / ConverseStream: POST /model/{modelId}/converse[-stream]
@@ -37,6 +44,9 @@ _ANTHROPIC_MODEL = re.compile(r"(^|[./])anthropic\.")
 BEDROCK_INVOKE = "bedrock"
 #: ``Route.endpoint`` of Gemini's wire on Vertex AI (``*aiplatform.googleapis.com``).
 VERTEX = "vertex"
+# Cohere v2 Chat: POST https://api.cohere.com/v2/chat (https://docs.cohere.com/v2/reference/chat);
+# api.cohere.ai is the older host name. Embed, rerank and the v1 chat are no v2 Chat call.
+_COHERE_HOSTS = ("api.cohere.com", "api.cohere.ai")
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,8 @@ def route(method: str, url: str) -> Route | None:
         if invoke and _ANTHROPIC_MODEL.search(unquote(invoke.group(1))):
             return Route("anthropic", "anthropic", f"{host}{path}", BEDROCK_INVOKE)
         return None
+    if host in _COHERE_HOSTS:
+        return Route("cohere", "cohere-v2", f"{host}{path}") if path == "/v2/chat" else None
     if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
         if path.endswith("/chat/completions"):
             return Route("openrouter", "openai-chat", f"{host}{path}")

@@ -75,6 +75,7 @@ REGISTRY: dict[str, Provider] = {
     "cerebras": Provider("cerebras"),
     "zai": Provider("zai"),
     "huggingface": Provider("huggingface"),
+    "cohere": Provider("cohere"),  # Cohere v2 Chat, a wire of its own
 }
 if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
     raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")

@@ -144,7 +144,16 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "https://huggingface.co/docs/inference-providers",
             ),
         )
-    },
+    },  # Cohere v2 Chat: a Bearer key (CO_API_KEY, the variable the cohere SDK reads), POST /v2/chat as the
+    # recordings show it (traffic/pydantic-ai-more/, api.cohere.com/v2/chat).
+    "cohere": Endpoint(
+        "cohere",
+        "CO_API_KEY",
+        "https://api.cohere.com",
+        "v2/chat",
+        "authorization",
+        "https://docs.cohere.com/v2/reference/chat",
+    ),
 }
 
 #: Gemini's wire on Google Vertex AI
