@@ -82,6 +82,7 @@ MODELS: dict[str, tuple[str, ...]] = {
     "cerebras": ("zai-glm-4.7",),
     "zai": ("glm-4.7",),
     "huggingface": ("deepseek-ai/DeepSeek-R1",),
+    "cohere": ("command-a-reasoning-08-2025", "command-r7b-12-2024"),
 }
 TOOL_NAMES = ("read", "bash", "search")
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"

@@ -27,11 +27,22 @@ FAKE_KEYS = {
     "CEREBRAS_API_KEY": "csk-" + "t" * 48,
     "ZAI_API_KEY": "0" * 32 + "." + "T" * 16,
     "HF_TOKEN": "hf_" + "T" * 34,
+    # AWS: an access key id (AKIA + 16), a 40-character secret key and an STS session token's shape
+    # (the base64 head every real one has, tests/test_record_bedrock.py).
+    "AWS_ACCESS_KEY_ID": "AKIA" + "TESTFAKE" * 2,
+    "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYTESTFAKEKEY",
+    "AWS_SESSION_TOKEN": "IQoJb3JpZ2luX2Vj" + "EFakeSessionTokenForTests0123456789+/" * 8,
+    "CO_API_KEY": "T" * 40,  # Cohere keys are 40 opaque alphanumerics (no prefix)
 }
+#: The other variables a SigV4 provider needs besides its key variable.
+_AWS_ENV = ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")
 
 
 def key_env(provider: str) -> dict[str, str]:
-    name = ENDPOINTS[provider].key_env
+    endpoint = ENDPOINTS[provider]
+    name = endpoint.key_env
+    if endpoint.auth_header == "sigv4":
+        return {name: FAKE_KEYS[name], **{n: FAKE_KEYS[n] for n in _AWS_ENV}, "AWS_REGION": "us-east-1"}
     return {name: FAKE_KEYS[name]}
 
 

@@ -1,17 +1,31 @@
-"""The registry of accepted differences (``harness.accepted``): every list in it, every list's
-entries argued for, and every list held to a test that fails on an entry nothing needs."""
+"""The registry of accepted differences (``harness.accepted``): one shape, one match form, every
+entry argued for and naming the test that fails when it is no longer needed."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
-from harness.accepted import REGISTRY, AcceptedList, entries
-from harness.contract.accepted import Accepted
+from harness.accepted.predicates import PREDICATES, matches, value_is
+from harness.accepted.registry import REGISTRY, for_judge
+from harness.contract.accepted import JUDGES, Accepted, Seen, Tolerance, glob
+from harness.contract.providers import PROVIDERS
+from harness.oracles.allowances import json_path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: What each judge compares, so what may differ at a path for it.
+DIFFS_OF = {
+    "oracle": {"spec-error", "sdk-error", "absent"},
+    "closed-loop": {"missing", "extra", "changed"},
+    "import-check": {"missing", "extra", "changed"},
+}
+#: Predicates a judge evaluates itself (``extra``), and the judges that may use them.
+JUDGE_PREDICATES = {"restructured": {"import-check"}}
 
 
 def _test_functions(path: Path) -> set[str]:
@@ -19,46 +33,120 @@ def _test_functions(path: Path) -> set[str]:
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")}
 
 
-def missing_tests(accepted_list: AcceptedList) -> list[str]:
-    """The ``needed_by`` tests of a list that do not exist (a renamed or deleted test)."""
-    missing: list[str] = []
-    for ref in accepted_list.needed_by:
-        file, _, function = ref.partition("::")
-        path = ROOT / file
-        if not path.is_file() or function not in _test_functions(path):
-            missing.append(ref)
-    return missing
+def missing_test(ref: str) -> bool:
+    """``path::function`` names no test function that exists."""
+    file, _, function = ref.partition("::")
+    path = ROOT / file
+    return not path.is_file() or function not in _test_functions(path)
 
 
-@pytest.mark.parametrize("accepted_list", REGISTRY, ids=[a.name for a in REGISTRY])
-def test_every_list_names_the_tests_that_prove_its_entries_needed(accepted_list: AcceptedList) -> None:
-    assert accepted_list.needed_by and missing_tests(accepted_list) == []
-    assert (ROOT / accepted_list.module).is_file(), accepted_list.module
+def problems(entry: Accepted) -> list[str]:
+    """What is wrong with an entry's shape (empty: well formed)."""
+    found: list[str] = []
+    if entry.provider not in PROVIDERS:
+        found.append(f"unknown provider {entry.provider}")
+    if not entry.judges or not set(entry.judges) <= set(JUDGES):
+        found.append(f"judges {entry.judges}")
+    if any(entry.diff not in DIFFS_OF[j] for j in entry.judges if j in DIFFS_OF):
+        found.append(f"diff {entry.diff} for {entry.judges}")
+    if entry.kind not in get_args(Tolerance) or (entry.kind == "oracle-lag") != ("oracle" in entry.judges):
+        found.append(f"kind {entry.kind}: an oracle's entry is oracle-lag, and only an oracle's")
+    if not entry.where or entry.where == "*":
+        found.append("no where")
+    glob(entry.where)
+    for predicate in entry.when:
+        judges = JUDGE_PREDICATES.get(predicate.name)
+        if predicate.name not in PREDICATES and not (judges and set(entry.judges) <= judges):
+            found.append(f"predicate {predicate.name} has no implementation for {entry.judges}")
+    if entry.diff == "absent" and entry.default is None:
+        found.append("an absent entry fills in no default")
+    if len(entry.why.split()) < 5:
+        found.append("why says too little")
+    if not entry.evidence and "closed-loop" not in entry.judges:
+        found.append("no evidence (only the closed loop's entries are evidenced by the corpus alone)")
+    if missing_test(entry.still_needed):
+        found.append(f"still_needed names no test: {entry.still_needed}")
+    if entry.open is not None and entry.judges != ("import-check",):
+        found.append("only import-check has open entries")
+    return found
 
 
-def test_a_list_naming_a_test_that_does_not_exist_fails() -> None:
-    first = REGISTRY[0]
-    renamed = AcceptedList(
-        first.name, first.module, first.accepts, first.entries, ("tests/test_oracles.py::test_gone",)
-    )
-    assert missing_tests(renamed) == ["tests/test_oracles.py::test_gone"]
+@pytest.mark.parametrize("entry", REGISTRY, ids=[f"{e.id}-{e.diff}" for e in REGISTRY])
+def test_every_entry_is_well_formed_and_names_its_still_needed_test(entry: Accepted) -> None:
+    assert problems(entry) == []
 
 
-def test_every_entry_has_evidence_or_the_corpus_is_its_evidence() -> None:
-    """An entry cites what shows it (a recorded request, a doc), or sits in a list whose tests run it
-    on the recordings and fail when they do not need it."""
-    corpus_checked = {id(e) for a in REGISTRY if a.corpus_needs_each for e in a.entries}
-    unargued = [f"{a.name}: {e.id}" for a, e in entries() if not e.evidence and id(e) not in corpus_checked]
-    assert unargued == []
+def test_a_malformed_entry_is_caught() -> None:
+    entry = REGISTRY[0]
+    assert problems(dataclasses.replace(entry, still_needed="tests/test_oracles.py::test_gone")) != []
+    assert problems(dataclasses.replace(entry, provider="openai")) != []
+    assert problems(dataclasses.replace(entry, diff="changed")) != []
+    assert problems(dataclasses.replace(entry, evidence=())) != []
+    assert problems(dataclasses.replace(entry, kind="equivalent")) != []
 
 
-def test_ids_are_unique_within_a_list_and_provider() -> None:
+def test_ids_are_unique_per_judge_and_provider() -> None:
     """One id names one quirk: the oracle's spec and sdk halves of a quirk share it, nothing else does."""
-    for accepted_list in REGISTRY:
+    for judge in JUDGES:
         seen: dict[tuple[str, str], Accepted] = {}
-        for entry in accepted_list.entries:
+        for entry in for_judge(judge):
             key = (entry.provider, entry.id)
             if key in seen:
-                assert accepted_list.name in ("oracle", "stream oracle"), (accepted_list.name, key)
-                assert seen[key].why == entry.why, (accepted_list.name, key)
+                assert judge == "oracle" and seen[key].diff != entry.diff, key
+                assert seen[key].why == entry.why, key
             seen[key] = entry
+
+
+def test_each_judge_reads_its_entries_in_registry_order() -> None:
+    for judge in JUDGES:
+        mine = for_judge(judge)
+        assert mine and [e for e in REGISTRY if judge in e.judges] == list(mine)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "full"),
+    [
+        ("tools[*].description", "tools[3].description", True),
+        ("tools[*].description", "tools.description", False),
+        ("messages[*].content[*]{,.type}", "messages[0].content[2]", True),
+        ("messages[*].content[*]{,.type}", "messages[0].content[2].type", True),
+        ("messages[*].content[*]{,.type}", "messages[0].content[2].text", False),
+        ("tools[*]{,.*}", "tools[1].input_schema", True),
+        ("tools[*]{,.*}", "tools[1].a.b", False),
+        ("{top_p,top_k}", "top_k", True),
+        (
+            "messages[*].content[*].{,content[*].}source.type",
+            "messages[0].content[1].content[0].source.type",
+            True,
+        ),
+        ("$", "$", True),
+    ],
+)
+def test_the_where_glob(pattern: str, path: str, full: bool) -> None:
+    assert (glob(pattern).fullmatch(path) is not None) is full
+
+
+def test_an_oracle_path_is_read_as_a_json_path() -> None:
+    assert json_path("messages/0/content/12/type") == "messages[0].content[12].type"
+    assert json_path("") == "$"
+    assert json_path("reasoning/max_tokens") == "reasoning.max_tokens"
+
+
+def test_a_match_needs_provider_diff_where_and_every_predicate() -> None:
+    entry = Accepted(
+        "t",
+        judges=("closed-loop",),
+        provider="anthropic",
+        where="tool_choice",
+        diff="missing",
+        when=(value_is({"type": "auto"}),),
+        kind="equivalent",
+        why="test only: the API default",
+        still_needed="none",
+    )
+    seen = Seen("anthropic", "tool_choice", "missing", {"type": "auto"})
+    assert matches(entry, seen)
+    assert not matches(entry, dataclasses.replace(seen, provider="openai-chat"))
+    assert not matches(entry, dataclasses.replace(seen, diff="extra"))
+    assert not matches(entry, dataclasses.replace(seen, path="tools"))
+    assert not matches(entry, dataclasses.replace(seen, recorded={"type": "any"}))

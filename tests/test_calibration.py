@@ -17,9 +17,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from harness.accepted.registry import for_judge
 from harness.cli.main import app
-from harness.oracles import ALLOWANCES
-from harness.traffic.calibrate import Calibration, calibrate
+from harness.traffic.calibrate import EDITED_REASON, Calibration, calibrate
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = [ROOT / "traffic", ROOT / "cassettes"]
@@ -54,7 +54,7 @@ def test_skips_say_why(result: Calibration) -> None:
 
 def test_every_recorded_allowance_is_needed_by_its_evidence(result: Calibration) -> None:
     """An allowance that cites an accepted interaction must be the one that interaction needs."""
-    for allowance in ALLOWANCES:
+    for allowance in for_judge("oracle"):
         recorded = [e for e in allowance.evidence if e.startswith(("traffic/", "cassettes/"))]
         used = {w.removeprefix(f"{ROOT}/") for w in result.allowances.get(allowance.id, [])}
         for evidence in recorded:
@@ -113,6 +113,71 @@ def test_unreadable_file_is_one_line_and_fails_the_run(tmp_path: Path) -> None:
     assert sum(result.accepted.values()) == 1 and not result.ok
 
 
+def _string_body(tmp: Path, body: str, content_length: int | None) -> Path:
+    """A real cassette whose request body is replaced by ``body``, recorded as a string (synthetic)."""
+    path = _cassette(tmp, lambda _: None)
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    request = document["interactions"][0]["request"]
+    request.pop("parsed_body")
+    request["body"] = body
+    request["headers"] = {} if content_length is None else {"content-length": [str(content_length)]}
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("content_length", [None, len('{"messages": [')])
+def test_a_body_that_does_not_parse_fails_the_run_unless_the_recording_shows_it_was_edited(
+    tmp_path: Path, content_length: int | None
+) -> None:
+    """The rule (harness/traffic/loader.py ``_edited``): a request body that is not JSON is an
+    unreadable recording (exit 1), except when its own Content-Length says other bytes were sent;
+    then it is listed as not judged, naming the file#interaction and both lengths."""
+    body = '{"messages": [{"role": "user", "content": "hi"}], "max_tokens": 5'
+    path = _string_body(tmp_path, body, content_length)
+    result = calibrate([path])
+    if content_length is None:
+        assert (
+            not result.ok
+            and len(result.unreadable) == 1
+            and "synthetic.yaml#0: request body:" in (result.unreadable[0])
+        )
+        assert result.edited == [] and result.skipped == []
+    else:
+        assert result.ok and result.unreadable == [] and sum(result.accepted.values()) == 0
+        assert result.edited == [
+            f"{path}#0: request body: not the request sent: {len(body)} bytes recorded under "
+            f"Content-Length {content_length} (invalid JSON: Expecting ',' delimiter at column {len(body) + 1})"
+        ]
+        assert [s.split(": ", 1)[1] for s in result.skipped] == [EDITED_REASON]
+    same = _string_body(tmp_path, body, len(body.encode()))  # the bytes sent, broken: unreadable
+    assert not calibrate([same]).ok
+
+
+def test_the_recording_edited_by_hand_is_listed_not_judged(result: Calibration) -> None:
+    """traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_other_parameters.yaml#0:
+    320 bytes, not JSON, under content-length 178 (see traffic/pydantic-ai-more/SOURCES.md)."""
+    edited = [e.removeprefix(f"{ROOT}/") for e in result.edited]
+    assert edited == [
+        "traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_model_other_parameters.yaml#0: "
+        "request body: not the request sent: 320 bytes recorded under Content-Length 178 "
+        "(invalid JSON: Expecting ',' delimiter at column 321)"
+    ]
+    # the same rule in audit-traffic and import-check: listed as not judged, never unreadable
+    from harness.importcheck.check import check_traffic
+    from harness.traffic.audit import audit_traffic
+
+    path = (
+        ROOT
+        / "traffic"
+        / "pydantic-ai-more"
+        / "models__test_bedrock__test_bedrock_model_other_parameters.yaml"
+    )
+    audited = audit_traffic([path])
+    assert audited.unreadable == [] and audited.skipped == [f"{path}#0: {EDITED_REASON}"]
+    imported = check_traffic([path])
+    assert imported.unreadable == [] and imported.requests == [] and imported.skipped == {EDITED_REASON: 1}
+
+
 def test_a_reject_on_an_accepted_request_is_an_oracle_disagreement(tmp_path: Path) -> None:
     """Issue 24: a 2xx outranks the check; the miss is counted and listed apart, per provider."""
     result = calibrate([_cassette(tmp_path, _empty_messages)])
@@ -123,7 +188,14 @@ def test_a_reject_on_an_accepted_request_is_an_oracle_disagreement(tmp_path: Pat
     assert result.to_json()["disagreements"] == len(result.failures)
 
 
-def test_calls_to_providers_without_an_id_are_not_judged_with_why(tmp_path: Path) -> None:
+def test_calls_to_providers_without_an_id_are_not_judged_with_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every pending host has its provider now; a PROVIDERS trimmed of one (here cohere) must
+    # still list its calls as not judged rather than judge them as another provider's.
+    import harness.traffic.pending as pending
+
+    monkeypatch.setattr(pending, "PROVIDERS", tuple(p for p in pending.PROVIDERS if p != "cohere"))
     path = _cassette(tmp_path, lambda _: None)
     document = yaml.safe_load(path.read_text(encoding="utf-8"))
     document["interactions"][0]["request"]["uri"] = "https://api.cohere.com/v2/chat"

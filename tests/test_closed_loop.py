@@ -1,6 +1,6 @@
 """Closed loop on every recorded round trip: our request N+1 equals the one the real API accepted.
 
-See ``harness.loop.closed_loop``. Differences are either in ``ALLOWLIST`` (harmless, each with
+See ``harness.loop.closed_loop``. Differences are either accepted by the registry (``harness.accepted``; harmless, each with
 its reason) or findings. Open findings are pinned below in ``KNOWN_FINDINGS`` with the bug
 behind them, so a new difference fails and so does a fix (remove the entry then).
 """
@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
+from harness.accepted.predicates import value_is
+from harness.accepted.registry import for_judge
+from harness.contract.accepted import Accepted
 from harness.importer import import_request
 from harness.importer.conversation import import_conversation
-from harness.loop.allowlist import ALLOWLIST
 from harness.loop.closed_loop import close_loop, close_pair, reproduce_request
-from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
 from harness.model import (
     AssistantMessage,
     ThinkingSignaturePart,
@@ -46,6 +48,7 @@ EXPECTED_ROUND_TRIPS = {
     "deepseek-models__test_deepseek_responses__test_deepseek_responses[function_tool_stream]",
     "groq-models__test_groq__test_tool_use_failed_error_streaming",
     "huggingface-models__test_huggingface__test_hf_model_thinking_part",
+    "cohere-models__test_tool_choice_matrix__test_tool_choice_matrix[auto-cohere]",
     "zai-models__test_zai__test_zai_preserved_thinking_round_trip",
 }
 
@@ -64,7 +67,7 @@ NOT_RENDERED: dict[str, str] = {
 CLOSABLE = [c for c in ROUND_TRIPS if case_id(c) not in KNOWN_UNREADABLE | NOT_RENDERED]
 
 # Open mapping bugs the loop exposes: "<kind> <path>" -> the bug. Not acceptable
-# differences, so they are not in ALLOWLIST; fixing one makes test_loop_closes fail
+# differences, so they are not in the registry; fixing one makes test_loop_closes fail
 # until its entry is removed here.
 KNOWN_FINDINGS: dict[str, dict[str, str]] = {}
 
@@ -122,14 +125,14 @@ def test_every_allowance_is_used_by_a_cassette() -> None:
             used |= {d.allowed_by for d in report.differences if d.allowed_by}
         for exchange in model_calls(provider, path):
             used |= {d.allowed_by for d in reproduce_request(provider, path.stem, exchange) if d.allowed_by}
-    stale = sorted({a.id for a in ALLOWLIST} - used)
+    stale = sorted({a.id for a in for_judge("closed-loop")} - used)
     assert not stale, f"allowances no cassette needs (remove them): {stale}"
 
 
 def test_allowlist_entries_are_documented_and_unique() -> None:
-    ids = [a.id for a in ALLOWLIST]
+    ids = [a.id for a in for_judge("closed-loop")]
     assert len(ids) == len(set(ids))
-    for allowance in ALLOWLIST:
+    for allowance in for_judge("closed-loop"):
         assert allowance.provider in PROVIDERS
         assert len(allowance.why) > 40, allowance.id
         assert allowance.where and allowance.where != "*", allowance.id
@@ -212,7 +215,7 @@ def test_gemini_ids_are_allowed_only_as_the_minted_pair() -> None:
     def verdict(recorded: str, ours: str) -> str | None:
         recorded_body = {"contents": [{}, {"parts": [{"functionCall": {"id": recorded}}]}]}
         ours_body = {"contents": [{}, {"parts": [{"functionCall": {"id": ours}}]}]}
-        (difference,) = diff_json(recorded_body, ours_body, ctx, ALLOWLIST)
+        (difference,) = diff_json(recorded_body, ours_body, ctx, for_judge("closed-loop"))
         assert difference.path == path
         return difference.allowed_by
 
@@ -323,8 +326,16 @@ def test_diff_tells_booleans_from_numbers() -> None:
 
 
 def test_an_allowance_needs_path_kind_provider_and_predicate() -> None:
-    allowance = JsonAllowance(
-        "t", "anthropic", "tools[*].description", "test only", kind="missing", accepts=lambda r, o, c: r == ""
+    allowance = Accepted(
+        "t",
+        judges=("closed-loop",),
+        provider="anthropic",
+        where="tools[*].description",
+        diff="missing",
+        when=(value_is(""),),
+        kind="equivalent",
+        why="test only",
+        still_needed="test only",
     )
     recorded = {"tools": [{"description": ""}, {"description": "x"}]}
     ours: dict[str, Any] = {"tools": [{}, {}]}

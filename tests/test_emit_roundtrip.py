@@ -106,8 +106,9 @@ def crosscheck(provider: str, body: bytes, chunk_size: int | None) -> SdkCompari
 
 
 #: The dialects' official SDKs (mistralai, groq, cerebras-cloud-sdk) have no stream accumulator;
-#: DeepSeek, Z.ai and Hugging Face's router publish no SDK: nothing to agree with.
-ACCUMULATING = [p for p in PROVIDERS if p not in CHAT_DIALECTS]
+#: DeepSeek, Z.ai and Hugging Face's router publish no SDK: nothing to agree with. The cohere SDK's
+#: ``chat_stream`` yields the events and accumulates nothing either.
+ACCUMULATING = [p for p in PROVIDERS if p not in (*CHAT_DIALECTS, "cohere")]
 
 
 @pytest.mark.parametrize("provider", ACCUMULATING)
@@ -235,6 +236,14 @@ RICH: dict[str, AssistantMessage] = {
         p: _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use")
         for p in ("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface")
     },
+    # Cohere v2: thinking and text content items, then a tool call; the stream names no model
+    "cohere": _msg(
+        ThinkingTextPart(text="plan: é🙂"),
+        TextPart(text="answer"),
+        _call("{not json"),
+        stop="tool_use",
+        usage=Usage(input_tokens=12, output_tokens=5, cached_input_tokens=3),
+    ),
 }
 
 

@@ -17,18 +17,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from harness.accepted.registry import REGISTRY
 from harness.cli.main import app
+from harness.contract.accepted import Accepted
 from harness.contract.rendered import Rendered
-from harness.importcheck import allowlist as import_allowlist
 from harness.importcheck import shapes
-from harness.importcheck.allowlist import ImportAllowance, Pending
 from harness.importcheck.check import (
-    ALLOWLIST,
-    PENDING,
     CheckedRequest,
     ImportCheck,
     check_one,
     check_traffic,
+    entries,
     render_markdown,
     render_unrepresented_markdown,
     unrepresented_counts,
@@ -61,7 +60,7 @@ def test_every_represented_request_renders_identical_or_within_the_allowlist_or_
     assert beyond == []
     for request in traffic_check.requests:
         for difference in request.open:
-            assert difference.allowed_by in {p.id for p in PENDING}, request.where
+            assert difference.allowed_by in {p.id for p in entries() if p.open}, request.where
 
 
 def test_traffic_figures_are_consistent_and_match_the_audit_document(traffic_check: ImportCheck) -> None:
@@ -100,17 +99,19 @@ def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_sti
     A stand-in for a decided adapter gap (the output-format one, since fixed): a reference that
     drops ``text`` and a pending entry for that loss.
     """
-    lost = import_allowlist.allowance(
+    lost = Accepted(
         "test-text-format-dropped",
-        "openai-responses",
-        "text",
-        "missing",
-        "stand-in for an adapter that drops the output format",
-        lambda recorded, ours, ctx: ours is None,
-        evidence="none (test stand-in)",
-        decision="output-format",
+        judges=("import-check",),
+        provider="openai-responses",
+        where="text",
+        diff="missing",
+        kind="degrade",
+        why="stand-in for an adapter that drops the output format",
+        evidence=("none (test stand-in)",),
+        still_needed="none (test stand-in)",
+        open="output-format",
     )
-    monkeypatch.setattr("harness.importcheck.allowlist.PENDING", (*PENDING, lost))
+    monkeypatch.setattr("harness.accepted.registry.REGISTRY", (*REGISTRY, lost))
     reference = get_target("reference")
 
     class Dropping:
@@ -133,12 +134,13 @@ def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_sti
 _CITED = re.compile(r"((?:traffic|cassettes)/[^\s;,]+?\.yaml)#(\d+)")
 
 
-def _entries() -> list[ImportAllowance]:
-    return [a for a in (*ALLOWLIST, *PENDING) if isinstance(a, ImportAllowance)]
+def _entries() -> list[Accepted]:
+    """import-check's own entries (the closed loop's shared ones are evidenced by its tests)."""
+    return [a for a in entries() if "closed-loop" not in a.judges]
 
 
 @pytest.mark.parametrize("entry", _entries(), ids=lambda a: a.id)
-def test_each_entry_states_evidence_and_its_cited_requests_were_accepted(entry: ImportAllowance) -> None:
+def test_each_entry_states_evidence_and_its_cited_requests_were_accepted(entry: Accepted) -> None:
     assert entry.id and entry.provider in PROVIDERS and entry.where and entry.why and entry.evidence
     for file, index in _CITED.findall("; ".join(entry.evidence)):
         calls = {c.index: c for c in load_traffic([ROOT / file])}
@@ -149,9 +151,8 @@ def test_each_entry_states_evidence_and_its_cited_requests_were_accepted(entry: 
 def test_each_pending_entry_has_its_decision_in_the_decisions_document() -> None:
     document = (ROOT / "docs" / "import-check-decisions.md").read_text(encoding="utf-8")
     anchors = set(re.findall(r'<a id="([a-z0-9-]+)"></a>', document))
-    for pending in PENDING:
-        assert isinstance(pending, Pending)
-        assert pending.decision in anchors, pending.id
+    for pending in [e for e in entries() if e.open is not None]:
+        assert pending.open in anchors, pending.id
         assert pending.id in document, pending.id
 
 

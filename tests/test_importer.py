@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from harness.accepted.registry import for_judge
 from harness.cli.main import app
-from harness.importcheck.check import (
-    ALLOWLIST,
-)
+from harness.importcheck.check import STRUCTURAL
 from harness.importer import PROVIDERS, import_request
 from harness.importer.common import Ledger, openai_output_format
 from harness.loop.jsondiff import DiffContext, diff_json
@@ -66,7 +65,9 @@ def test_golden_round_trip(golden: Path) -> None:
         assert all("joined into one output_text" in line for line in imported.unrepresented)
         return
     rendered = get_target("reference").render(provider, imported.history, imported.params)
-    differences = diff_json(body, rendered.body, DiffContext(provider, golden.stem), ALLOWLIST)
+    differences = diff_json(
+        body, rendered.body, DiffContext(provider, golden.stem), for_judge("import-check"), STRUCTURAL.extra()
+    )
     assert [str(d) for d in differences if d.allowed_by is None] == []
 
 
@@ -594,7 +595,7 @@ def test_import_request_command_writes_history_params_and_unrepresented(tmp_path
     [
         ("{", "anthropic", "invalid JSON"),
         ("[]", "anthropic", "(body): request body must be a JSON object, not list"),
-        ("{}", "cohere", "--provider: unknown provider 'cohere'"),
+        ("{}", "nope", "--provider: unknown provider 'nope'"),
         ('{"max_tokens": -1}', "anthropic", "max_tokens"),
     ],
 )

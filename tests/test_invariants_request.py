@@ -443,6 +443,7 @@ _RESULT_ID_KEY = {
     "gemini": "id",
     "bedrock": "toolUseId",
     **dict.fromkeys(CHAT_DIALECTS, "tool_call_id"),
+    "cohere": "tool_call_id",
 }
 
 
@@ -460,7 +461,7 @@ def _rename_first_call(provider: str, body: dict[str, Any]) -> None:
         if provider == "anthropic":
             units = [d for d in as_list(item.get("content")) if (as_dict(d) or {}).get("type") == "tool_use"]
             key = "id"
-        elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS):
+        elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS, "cohere"):
             units, key = as_list(item.get("tool_calls")), "id"
         elif provider == "openai-responses":
             units, key = ([item] if item.get("type") == "function_call" else []), "call_id"

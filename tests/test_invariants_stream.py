@@ -109,6 +109,7 @@ _USAGE: dict[str, Usage] = {
     "openrouter": Usage(input_tokens=12, output_tokens=7, total_tokens=19),
     "bedrock": Usage(input_tokens=12, output_tokens=7),
     **{p: Usage(input_tokens=12, output_tokens=7, total_tokens=19) for p in CHAT_DIALECTS},
+    "cohere": Usage(input_tokens=12, output_tokens=7),
 }
 
 

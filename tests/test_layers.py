@@ -6,8 +6,8 @@
   judges. One that reached the reference adapters or stream parsers, or anything that
   wraps them (audit, replay, the CLI, recording), could agree with a reference bug.
 - The contract reaches only the model, params and itself.
-- The accepted-difference data (``harness.loop.allowlist``, ``harness.importcheck.allowlist``)
-  reaches no reference code, so reading the allowlists never loads the adapters.
+- The registry of accepted differences (``harness.accepted``) reaches only what a judge may,
+  so the oracles read it, and reading it never loads the adapters.
 - A provider's folder never imports a sibling provider; the neutral machinery no provider.
 - No import cycle anywhere in ``harness/``.
 
@@ -41,21 +41,17 @@ JUDGE_MAY_REACH = (
     "harness.inputs",
     "harness.outputs",  # the write boundary (atomic report files, the reports' shared page style)
     "harness.progress",
+    "harness.accepted",  # the registry of accepted differences: data and pure predicates
     *(f"harness.{j}" for j in FENCED),
 )
 #: Exact modules (not packages) a judge may reach.
 JUDGE_MAY_REACH_EXACTLY = ("harness.targets",)
 #: What the contract may reach: the canonical model, call params and itself.
 CONTRACT_MAY_REACH = ("harness.model", "harness.params", "harness.contract")
-#: The accepted-difference data and what it may reach (no adapter, parser or replay).
-ALLOWLIST_MODULES = ("harness.loop.allowlist", "harness.importcheck.allowlist")
-ALLOWLIST_MAY_REACH = (
-    *JUDGE_MAY_REACH,
-    "harness.loop.jsondiff",
-    "harness.loop.allowlist",
-    "harness.importcheck.shapes",
-    "harness.importcheck.allowlist",
-)
+#: The registry of accepted differences and what it may reach: what a judge may (no adapter,
+#: parser or replay), since the oracles read it.
+ALLOWLIST_MODULES = ("harness.accepted",)
+ALLOWLIST_MAY_REACH = JUDGE_MAY_REACH
 
 Graph = Mapping[str, frozenset[str]]
 
@@ -257,14 +253,19 @@ def test_the_contract_fence_catches_a_reference_import() -> None:
     assert reach_violations(graph, ("harness.contract",), CONTRACT_MAY_REACH) != []
 
 
+def test_the_registry_fence_catches_a_reference_import() -> None:
+    graph = module_graph(extra={"harness.accepted.mutant": "from harness.providers import get_adapter"})
+    assert reach_violations(graph, ALLOWLIST_MODULES, ALLOWLIST_MAY_REACH, JUDGE_MAY_REACH_EXACTLY) != []
+
+
 def test_the_cycle_check_finds_a_cycle() -> None:
     graph = module_graph(
         extra={
-            "harness.loop.allowlist": (ROOT / "loop" / "allowlist.py").read_text(encoding="utf-8")
-            + "\nfrom harness.importcheck.allowlist import ALLOWLIST as _A\n"
+            "harness.accepted.predicates": (ROOT / "accepted" / "predicates.py").read_text(encoding="utf-8")
+            + "\nfrom harness.accepted.registry import REGISTRY as _R\n"
         }
     )
-    assert ["harness.importcheck.allowlist", "harness.loop.allowlist"] in cycles(graph)
+    assert any({"harness.accepted.predicates", "harness.accepted.registry"} <= set(c) for c in cycles(graph))
 
 
 #: The neutral machinery providers build on: it must not depend on any provider.

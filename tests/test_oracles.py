@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.oracles import ALLOWANCES, DEFAULTS, ORACLES, PROVIDERS, OracleReport, describe, validate
+from harness.accepted.registry import for_judge
+from harness.contract.accepted import glob
+from harness.oracles import ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
 from tests.bedrock_bodies import BEDROCK
+from tests.providers.cohere.test_oracle_cohere import RICH as COHERE
 from tests.test_oracles_dialects import RICH as DIALECT_RICH
 
 Body = dict[str, Any]
@@ -215,6 +217,7 @@ RICH: dict[str, Body] = {
     "openrouter": OPENROUTER,
     "bedrock": BEDROCK,  # tests/bedrock_bodies.py
     **DIALECT_RICH,  # the OpenAI-compatible dialects: tests/test_oracles_dialects.py
+    "cohere": COHERE,  # tests/providers/cohere/test_oracle_cohere.py
 }
 
 
@@ -468,14 +471,23 @@ def test_providers_match_adapters() -> None:
     assert all(set(describe(p)) == set(ORACLES) for p in PROVIDERS)
 
 
+#: The registry's oracle-error entries (the ``absent`` ones are ``DEFAULTS``).
+ALLOWANCES = [e for e in for_judge("oracle") if e.diff != "absent"]
+DEFAULTS = [e for e in for_judge("oracle") if e.diff == "absent"]
+
+
 def test_every_allowance_is_needed_and_well_formed() -> None:
-    keys = [(a.id, a.oracle) for a in ALLOWANCES]
+    keys = [(a.id, a.diff) for a in ALLOWANCES]
     assert len(keys) == len(set(keys))
     for allowance in ALLOWANCES:
-        assert allowance.provider in PROVIDERS and allowance.oracle in ORACLES and allowance.why
+        assert (
+            allowance.provider in PROVIDERS
+            and allowance.diff in ("spec-error", "sdk-error")
+            and allowance.why
+        )
         assert allowance.evidence, f"{allowance.id}: no evidence"
-        re.compile(allowance.where)
-        re.compile(allowance.message)
+        glob(allowance.where)
+        assert any(p.name == "error_says" for p in allowance.when), allowance.id
     exercised = {aid for case in VALID for aid in case[3]} | {aid for case in HOSTED for aid in case[4]}
     # Allowances evidenced by a recorded interaction are checked against it in test_calibration.
     recorded = {a.id for a in ALLOWANCES if any(e.startswith(("traffic/", "cassettes/")) for e in a.evidence)}
@@ -598,6 +610,6 @@ def test_every_default_is_needed_and_well_formed() -> None:
     assert len(keys) == len(set(keys))
     for default in DEFAULTS:
         assert default.provider in PROVIDERS and default.why and default.evidence
-        re.compile(default.where)
-        re.compile(default.kind)
+        glob(default.where)
+        assert any(p.name == "type_is" for p in default.when), default.id
     assert {d.id for d in DEFAULTS} <= {aid for case in VALID for aid in case[3]}

@@ -14,10 +14,13 @@ from harness.params import CallParams
 from harness.record.endpoints import (
     ENDPOINTS,
     NOT_RECORDABLE,
+    VERTEX,
     MissingKeyError,
     api_key_for,
     build_request,
+    endpoint_for,
     join_url,
+    vertex_base_url,
 )
 from tests.record_support import write_history
 
@@ -36,6 +39,7 @@ KEY = "test-key"
             ("x-goog-api-key", KEY),
         ),
         ("openrouter", "https://openrouter.ai/api/v1/chat/completions", ("authorization", f"Bearer {KEY}")),
+        ("cohere", "https://api.cohere.com/v2/chat", ("authorization", f"Bearer {KEY}")),
     ],
 )
 def test_live_request_shape(provider: str, url: str, auth: tuple[str, str]) -> None:
@@ -61,19 +65,24 @@ def test_gemini_non_streamed_and_base_url_query() -> None:
 
 
 def test_key_variables() -> None:
-    assert {p: e.key_env for p, e in ENDPOINTS.items()} == {
-        "openai-chat": "OPENAI_API_KEY",
-        "openai-responses": "OPENAI_API_KEY",
-        "anthropic": "ANTHROPIC_API_KEY",
-        "gemini": "GEMINI_API_KEY",
-        "openrouter": "OPENROUTER_API_KEY",
-        "mistral": "MISTRAL_API_KEY",
-        "groq": "GROQ_API_KEY",
-        "deepseek": "DEEPSEEK_API_KEY",
-        "cerebras": "CEREBRAS_API_KEY",
-        "zai": "ZAI_API_KEY",
-        "huggingface": "HF_TOKEN",
-    }
+    assert (
+        {p: e.key_env for p, e in ENDPOINTS.items()}
+        == {
+            "openai-chat": "OPENAI_API_KEY",
+            "openai-responses": "OPENAI_API_KEY",
+            "anthropic": "ANTHROPIC_API_KEY",
+            "gemini": "GEMINI_API_KEY",
+            "openrouter": "OPENROUTER_API_KEY",
+            "mistral": "MISTRAL_API_KEY",
+            "groq": "GROQ_API_KEY",
+            "deepseek": "DEEPSEEK_API_KEY",
+            "cerebras": "CEREBRAS_API_KEY",
+            "zai": "ZAI_API_KEY",
+            "huggingface": "HF_TOKEN",
+            "cohere": "CO_API_KEY",
+            "bedrock": "AWS_ACCESS_KEY_ID",  # with its secret key, session token and region (tests/test_record_bedrock.py)
+        }
+    )
     assert set(ENDPOINTS) | set(NOT_RECORDABLE) == set(PROVIDERS)
     assert api_key_for("gemini", {"GEMINI_API_KEY": " k "}) == "k"
     with pytest.raises(
@@ -138,6 +147,8 @@ def test_a_provider_the_recorder_cannot_sign_for_is_one_line_exit_2(tmp_path: Pa
     from harness.record.endpoints import NOT_RECORDABLE
     from tests.record_support import run_record, write_history
 
+    if not NOT_RECORDABLE:
+        pytest.skip("every provider is recordable (Bedrock by SigV4 since tests/test_record_bedrock.py)")
     for provider in NOT_RECORDABLE:
         result = run_record(provider, write_history(tmp_path), tmp_path / "x.yaml", "http://127.0.0.1:9", {})
         assert result.exit_code == 2
@@ -145,3 +156,59 @@ def test_a_provider_the_recorder_cannot_sign_for_is_one_line_exit_2(tmp_path: Pa
             f"harness: --provider: {provider} cannot be recorded yet: {NOT_RECORDABLE[provider]}"
         ]
         assert not (tmp_path / "x.yaml").exists()
+
+
+# ---------------------------------------------------------------- Vertex AI (Gemini's wire)
+
+VERTEX_TOKEN = "ya29.a0" + "T" * 60  # the shape of a Google OAuth access token (synthetic)
+VERTEX_SOURCE = (
+    Path(__file__).resolve().parent.parent
+    / "traffic"
+    / "pydantic-ai-more"
+    / "models__test_google__test_google_vertex_service_tier_flex_stream.yaml"
+)
+
+
+def test_vertex_request_shape() -> None:
+    base = vertex_base_url("my-project", "us-central1")
+    params = CallParams(model="gemini-2.5-flash")
+    request = build_request("gemini", {"contents": []}, params, VERTEX_TOKEN, base)
+    assert request.url == (
+        "https://us-central1-aiplatform.googleapis.com/v1/projects/my-project/locations/us-central1/"
+        "publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+    )
+    assert (
+        request.headers["authorization"] == f"Bearer {VERTEX_TOKEN}"
+        and "x-goog-api-key" not in request.headers
+    )
+    assert VERTEX_TOKEN not in repr(request)
+    assert endpoint_for("gemini", base) is VERTEX and endpoint_for("gemini", None) is ENDPOINTS["gemini"]
+    assert vertex_base_url("p", "global").startswith("https://aiplatform.googleapis.com/v1/projects/p/")
+    assert api_key_for("gemini", {"VERTEX_ACCESS_TOKEN": VERTEX_TOKEN}, base) == VERTEX_TOKEN
+    with pytest.raises(MissingKeyError, match="VERTEX_ACCESS_TOKEN is not set"):
+        api_key_for("gemini", {"GEMINI_API_KEY": "AIza" + "T" * 35}, base)
+
+
+def test_recording_vertex_through_the_fake_server_scrubs_the_token(tmp_path: Path) -> None:
+    """The whole record path against a local server serving a recorded Vertex stream: the Vertex
+    path and bearer token go out, and the cassette holds neither the token nor the header."""
+    from harness.providers.replay import replay_file
+    from harness.record.fakeserver import FakeProvider
+    from tests.cassette_cases import model_calls
+    from tests.record_support import run_record
+
+    out = tmp_path / "vertex.yaml"
+    with FakeProvider(model_calls("gemini", VERTEX_SOURCE)[:1]) as fake:
+        base = f"{fake.base_url}/v1/projects/my-project/locations/us-central1/publishers/google"
+        result = run_record(
+            "gemini", write_history(tmp_path), out, base, {"VERTEX_ACCESS_TOKEN": VERTEX_TOKEN}
+        )
+    assert result.exit_code == 0, result.stderr
+    (request,) = fake.requests
+    assert request.path.startswith("/v1/projects/my-project/locations/us-central1/publishers/google/models/")
+    assert request.path.endswith(":streamGenerateContent") and request.query == {"alt": "sse"}
+    assert request.headers["authorization"] == f"Bearer {VERTEX_TOKEN}"
+    text = out.read_text(encoding="utf-8")
+    assert VERTEX_TOKEN not in text and "ya29." not in text and "Bearer" not in text
+    (replayed,) = replay_file(out, None)
+    assert replayed.message.stop_reason == "stop" and not replayed.errors

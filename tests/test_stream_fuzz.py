@@ -232,6 +232,51 @@ for _dialect in CHAT_DIALECTS:
     for _table in (COMPLETION_MARKERS, EVENT_TYPES, VOCABULARY, ERROR_EVENTS, UNKNOWN_EVENTS):
         if "openai-chat" in _table:  # EVENT_TYPES is keyed by wire
             _table[_dialect] = _table["openai-chat"]  # pyright: ignore[reportArgumentType]
+# Cohere v2 Chat: its own event types (the cohere SDK's V2ChatStreamResponse union); an error ends
+# the message (message-end delta.error, ChatMessageEndEventDelta), and an error object carries message.
+COMPLETION_MARKERS["cohere"] = (b"message-end",)
+EVENT_TYPES["cohere"] = (
+    "message-start",
+    "content-start",
+    "content-delta",
+    "content-end",
+    "tool-plan-delta",
+    "tool-call-start",
+    "tool-call-delta",
+    "tool-call-end",
+    "citation-start",
+    "citation-end",
+    "message-end",
+    "debug",
+)
+VOCABULARY["cohere"] = (
+    "type",
+    "id",
+    "index",
+    "delta",
+    "message",
+    "role",
+    "content",
+    "text",
+    "thinking",
+    "tool_plan",
+    "tool_calls",
+    "function",
+    "name",
+    "arguments",
+    "finish_reason",
+    "usage",
+    "tokens",
+    "billed_units",
+    "input_tokens",
+    "output_tokens",
+    "cached_tokens",
+    "error",
+)
+ERROR_EVENTS["cohere"] = (
+    b'event: message-end\ndata: {"type":"message-end","delta":{"error":"internal error","finish_reason":"ERROR"}}\n\n'
+)
+UNKNOWN_EVENTS["cohere"] = (b'event: x-future\ndata: {"type":"x-future","index":0}\n\n',)
 HARMLESS_LINES = (b": keep-alive\n\n", b": OPENROUTER PROCESSING\n\n", b"retry: 1000\n\n", b"id: 7\n\n")
 
 

@@ -1,110 +1,97 @@
-"""``docs/accepted.md``: every accepted difference, by provider, generated from the lists themselves.
+"""``docs/accepted.md``: every accepted difference, by provider, generated from the registry itself.
 
     uv run python -m tools.accepted_docs docs/accepted.md
 
-The four lists of the registry (``harness.accepted``), each entry an ``Accepted``
-(``harness.contract.accepted``); a reviewer reads them all here. ``tests/test_accepted_docs.py``
-fails when the committed file differs from what this prints, or when a new kind of
-``Accepted`` appears that this page does not list.
+The registry (``harness.accepted.registry``: one ``Accepted`` shape, one match form) and,
+beside it, the stream oracle's deliberate differences (``harness.crosscheck``: rewrites of
+our parsers' output, which live with the stream oracle). ``tests/test_accepted_docs.py``
+fails when the committed file differs from what this prints.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
-from harness.accepted import REGISTRY, AcceptedList
-from harness.contract.accepted import Accepted
+from harness.accepted.registry import REGISTRY
+from harness.contract.accepted import JUDGES, Accepted
 from harness.contract.providers import PROVIDERS
-from harness.loop.jsondiff import JsonAllowance
-from harness.oracles.allowances import FieldDefault, OracleAllowance
+from harness.crosscheck import DIFFERENCES, SdkDifference
 from harness.outputs import write_text
 
-__all__ = ["SOURCES", "render"]
+__all__ = ["JUDGE_TEXT", "render"]
+
+#: What each judge compares, for the page's head.
+JUDGE_TEXT: dict[str, str] = {
+    "oracle": "a request body, judged by the schema (`spec-error`) and SDK (`sdk-error`) request oracles; an "
+    "`absent` entry is a field the API fills in when absent, filled in before both oracles judge",
+    "closed-loop": "a recorded request N+1 against ours rebuilt from response N (`missing`, `extra`, `changed`)",
+    "import-check": "a recorded request against the reference render of its import (`missing`, `extra`, "
+    "`changed`); an `open` entry is a difference decided as our adapter's to fix, never allowed",
+}
 
 
-#: The lists, in page order: the registry itself (``harness.accepted``).
-SOURCES: tuple[AcceptedList, ...] = REGISTRY
-
-
-def _matcher(entry: Accepted) -> list[str]:
-    """The list-specific extras that narrow the entry, one bullet each."""
-    lines: list[str] = []
-    if isinstance(entry, OracleAllowance):
-        lines.append(f"message: `{entry.message}`")
-        if entry.value is not None:
-            lines.append(f"type on the path: `{entry.value}`")
-        if entry.hosts:
-            lines.append(f"hosts: {', '.join(entry.hosts)}")
-        if entry.models is not None:
-            lines.append(f"models: `{entry.models}`")
-    elif isinstance(entry, FieldDefault):
-        lines.append(f"fills `{entry.key}` = `{entry.default!r}` on objects of type `{entry.kind}`")
-        if entry.role is not None:
-            lines.append(f"role: {entry.role}")
-        if entry.listed is not None:
-            lines.append(f"only when `{entry.listed}` is a list")
-    elif isinstance(entry, JsonAllowance):
-        lines.append(f"kind: {entry.kind}" + ("" if entry.accepts is None else ", when its predicate holds"))
-        if entry.cassettes is not None:
-            lines.append(f"only in: {', '.join(sorted(entry.cassettes))}")
+def _entry_lines(entry: Accepted) -> list[str]:
+    lines = [
+        f"### `{entry.id}` ({', '.join(entry.judges)}: {entry.diff})",
+        "",
+        f"- where: `{entry.where}`",
+    ]
+    lines += [f"- when: `{p}`" for p in entry.when]
+    if entry.diff == "absent":
+        lines.append(f"- filled in: `{entry.default!r}`")
+    if entry.open is not None:
+        lines.append(f"- open: docs/import-check-decisions.md#{entry.open}")
+    lines += [f"- kind: {entry.kind}", f"- why: {' '.join(entry.why.split())}"]
+    if entry.evidence:
+        lines += ["- evidence:", *(f"  - {e}" for e in entry.evidence)]
+    lines += [f"- still needed: `{entry.still_needed}`", ""]
     return lines
 
 
-def _place(entry: Accepted) -> str:
-    """``where`` as written: a path pattern in code, prose as is, the empty pattern named."""
-    if not isinstance(entry, OracleAllowance | FieldDefault | JsonAllowance):
-        return " ".join(entry.where.split())
-    return f"`{entry.where}`" if entry.where else "the body itself (empty path)"
+def _stream_lines(difference: SdkDifference) -> list[str]:
+    return [
+        f"### `{difference.id}` (stream oracle)",
+        "",
+        f"- what differs: {' '.join(difference.where.split())}",
+        f"- why: {' '.join(difference.why.split())}",
+        "- still needed: `tests/test_crosscheck.py::test_every_difference_is_needed_by_some_case`",
+        "",
+    ]
 
 
-def _label(source: AcceptedList, entry: Accepted) -> str:
-    if isinstance(entry, OracleAllowance):
-        return f"{source.name}: {entry.oracle}"
-    return f"{source.name}: default" if isinstance(entry, FieldDefault) else source.name
-
-
-def _rows() -> dict[str, list[tuple[Accepted, list[str]]]]:
-    """Per provider, each distinct entry once with every list it is in (shared entries are one object)."""
-    by_provider: dict[str, list[tuple[Accepted, list[str]]]] = {p: [] for p in PROVIDERS}
-    seen: dict[int, list[str]] = {}
-    for source in SOURCES:
-        for entry in source.entries:
-            if id(entry) in seen:
-                seen[id(entry)].append(_label(source, entry))
-                continue
-            labels = [_label(source, entry)]
-            seen[id(entry)] = labels
-            by_provider.setdefault(entry.provider, []).append((entry, labels))
-    for rows in by_provider.values():
-        rows.sort(key=lambda row: (row[0].id, row[1][0], row[0].where))
-    return by_provider
-
-
-def render() -> str:
-    """The whole page: the lists, then one section per provider with its entries sorted by id."""
+def render(registry: Sequence[Accepted] = REGISTRY, stream: Sequence[SdkDifference] = DIFFERENCES) -> str:
+    """The whole page: the judges, then one section per provider with its entries sorted by id."""
     lines = [
         "# Accepted differences",
         "",
         "Generated by `uv run python -m tools.accepted_docs docs/accepted.md`; do not edit by hand.",
         "",
-        "Every difference the harness tolerates instead of reporting, in one place. Each entry is an",
-        "`Accepted` (`harness/contract/accepted.py`): an id, the one provider it holds for, where it",
-        "applies, why it is harmless and the evidence for it; its list adds the matcher it needs.",
+        "Every difference the harness tolerates instead of reporting, in one place: the registry",
+        "(`harness/accepted/registry.py`). Each entry is an `Accepted` (`harness/contract/accepted.py`):",
+        "an id, the judges that apply it, the one provider it holds for, one match (a JSON path glob",
+        "`where` over the compared document, what differs there, and named predicates `when` on the",
+        "values, `harness/accepted/predicates.py`), its kind, why it is harmless, the evidence, and the",
+        "test that fails when it is no longer needed.",
         "",
-        "| list | home | accepts |",
-        "| --- | --- | --- |",
-        *(f"| {s.name} | `{s.module}` | {s.accepts} |" for s in SOURCES),
+        "| judge | compares |",
+        "| --- | --- |",
+        *(f"| {judge} | {JUDGE_TEXT[judge]} |" for judge in JUDGES),
+        "| stream oracle | an official SDK's accumulation of a stream against our parser's "
+        "(`harness/crosscheck/differences.py`: a rewrite of both projections per difference) |",
     ]
-    for provider, rows in _rows().items():
+    by_provider: dict[str, list[tuple[tuple[str, str, str], list[str]]]] = {p: [] for p in PROVIDERS}
+    for entry in registry:
+        key = (entry.id, entry.judges[0], entry.diff)
+        by_provider.setdefault(entry.provider, []).append((key, _entry_lines(entry)))
+    for difference in stream:
+        key = (difference.id, "stream", "")
+        by_provider.setdefault(difference.provider, []).append((key, _stream_lines(difference)))
+    for provider, rows in by_provider.items():
+        rows.sort(key=lambda row: row[0])
         lines += ["", f"## {provider}", "", f"{len(rows)} entries.", ""]
-        for entry, labels in rows:
-            place = _place(entry)
-            lines += [f"### `{entry.id}` ({', '.join(labels)})", "", f"- where: {place}"]
-            lines += [f"- {m}" for m in _matcher(entry)]
-            lines.append(f"- why: {' '.join(entry.why.split())}")
-            if entry.evidence:
-                lines += ["- evidence:", *(f"  - {e}" for e in entry.evidence)]
-            lines.append("")
+        for _, entry_lines in rows:
+            lines += entry_lines
         lines.pop()
     return "\n".join(lines) + "\n"
 

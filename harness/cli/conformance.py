@@ -127,7 +127,7 @@ def print_summary(summary: Summary, console: Console | None = None) -> None:
     console.print(
         "valid: no oracle error, no rule broken, both renders identical; errors: oracle errors and "
         "broken provider rules; allowed: oracle errors tolerated by a named allowance "
-        "(harness/oracles/allowances.py, each with its evidence); warned: requests whose render "
+        "(docs/accepted.md, each with its evidence); warned: requests whose render "
         "warned (a part dropped or changed, by code: see --json); stable: identical in two renders",
         style="dim",
         highlight=False,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -35,7 +35,11 @@ def import_request_command(
     ],
     uri: Annotated[
         str | None,
-        typer.Option("--uri", help="The request URL (Gemini only: its model and streaming live in the URL)."),
+        typer.Option(
+            "--uri",
+            help="The request URL (Gemini: its model and streaming live in the URL; a Bedrock InvokeModel "
+            "URL with --provider anthropic: the body is read inside Bedrock's envelope, the model from the URL).",
+        ),
     ] = None,
     params_out: Annotated[
         Path | None, typer.Option("--params-out", help="Write the params JSON here instead of stderr.")
@@ -58,6 +62,13 @@ def import_request_command(
     except InputError as exc:
         _fail(str(exc))
         return
+    if uri is not None and isinstance(body, dict):
+        from harness.contract.routing import BEDROCK_INVOKE, route
+        from harness.rules.bedrock_invoke import invoke_view
+
+        routed = route("POST", uri)
+        if routed is not None and routed.provider == provider and routed.endpoint == BEDROCK_INVOKE:
+            body = invoke_view(cast(dict[str, Any], body), uri)
     try:
         imported = import_request(provider, body, uri=uri)
     except ValueError as exc:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from harness.cli import style as cli_style
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import ENDPOINTS, PROVIDERS
 
 if TYPE_CHECKING:
     from harness.providers.replay import Exchange
@@ -109,6 +109,15 @@ def render(
     params: Annotated[
         Path | None, typer.Option(help="PARAMS.json: system, tools, max_tokens, thinking...")
     ] = None,
+    endpoint: Annotated[
+        str | None,
+        typer.Option(
+            help="Where the body goes when not the provider's own API: "
+            + "; ".join(f"{', '.join(e)} (--provider {p})" for p, e in ENDPOINTS.items())
+            + ". bedrock: AWS Bedrock InvokeModel (anthropic_version in the body, the model in the URL); "
+            "vertex: Google Vertex AI generateContent. The URL is a note on stderr."
+        ),
+    ] = None,
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
     from harness.cli.params_io import load_params
@@ -117,6 +126,9 @@ def render(
     from harness.params import CallParams
 
     _check_provider(provider)
+    if endpoint is not None and endpoint not in ENDPOINTS.get(provider, ()):
+        known = ", ".join(f"{e} (--provider {p})" for p, names in ENDPOINTS.items() for e in names)
+        _fail(f"--endpoint: provider '{provider}' has no endpoint '{endpoint}' (known: {known})")
     chosen = _load_target(target, provider)
     try:
         events = load_history(history)
@@ -132,9 +144,17 @@ def render(
         raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line
         _fail(f"target '{target}' failed to render for {provider}: {type(exc).__name__}: {exc}", code=1)
-    for warning in rendered.warnings:
+    body, warnings, notes = rendered.body, list(rendered.warnings), list[str]()
+    if endpoint is not None:
+        from harness.providers import get_endpoint
+
+        body, more, notes = get_endpoint(provider, endpoint).to_endpoint(rendered.body, call)
+        warnings += more
+    for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
-    sys.stdout.write(canonical_json(rendered.body))
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
+    sys.stdout.write(canonical_json(body))
 
 
 @app.command()
@@ -385,7 +405,7 @@ def import_check(
     """Import every accepted recorded request, render it with the reference adapter, and diff the two.
 
     Per provider: imported, fully represented, identical, different within the documented
-    allowlist (harness/importcheck/allowlist.py), open (an adapter change decided in
+    allowlist (the registry of accepted differences, docs/accepted.md), open (an adapter change decided in
     docs/import-check-decisions.md), different beyond the allowlist (with the paths).
     Exit 1 when any request differs beyond the allowlist, 2 when an input could not be read.
     """

@@ -11,6 +11,9 @@ __all__ = ["Exchange"]
 _MODEL_PATHS = re.compile(
     r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)"
     r"|/model/[^/]+/converse(-stream)?(\?|$)"  # AWS Bedrock Converse / ConverseStream
+    # Bedrock InvokeModel[WithResponseStream] of an Anthropic model (harness.contract.routing)
+    r"|/model/([^/]*[./])?anthropic\.[^/]*/invoke(-with-response-stream)?(\?|$)"
+    r"|/v2/chat(\?|$)"  # Cohere v2 Chat
 )
 
 

@@ -13,17 +13,40 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-__all__ = ["WIRES", "Route", "route"]
+__all__ = ["BEDROCK_INVOKE", "VERTEX", "WIRES", "Route", "bedrock_invoke_model", "route"]
 
 #: The wire formats a model call can be in.
-WIRES: tuple[str, ...] = ("anthropic", "gemini", "openai-chat", "openai-responses", "bedrock-converse")
+WIRES: tuple[str, ...] = (
+    "anthropic",
+    "gemini",
+    "openai-chat",
+    "openai-responses",
+    "bedrock-converse",
+    "cohere-v2",
+)
 
 _GEMINI_PATH = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
 # Bedrock Runtime Converse / ConverseStream: POST /model/{modelId}/converse[-stream]
 # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html).
 _BEDROCK_CONVERSE = re.compile(r"^/model/[^/]+/converse(-stream)?$")
+# Bedrock Runtime InvokeModel / InvokeModelWithResponseStream: POST /model/{modelId}/invoke[-with-response-stream]
+# (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html). The body is the
+# model family's own; for Anthropic's models it is the Messages body with ``anthropic_version`` and
+# without ``model`` (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html;
+# the anthropic SDK's Bedrock client, anthropic/lib/bedrock/_client.py, moves ``model`` and ``stream``
+# into this URL). Other families (Titan, Cohere and Nova embeddings) are not model calls of the harness.
+_BEDROCK_INVOKE = re.compile(r"^/model/([^/]+)/invoke(-with-response-stream)?$")
+# An Anthropic model id, inference profile (``us.anthropic...``) or an ARN ending in one.
+_ANTHROPIC_MODEL = re.compile(r"(^|[./])anthropic\.")
+#: ``Route.endpoint`` of Bedrock's InvokeModel with an Anthropic Messages body (``render --endpoint``'s name).
+BEDROCK_INVOKE = "bedrock"
+#: ``Route.endpoint`` of Gemini's wire on Vertex AI (``*aiplatform.googleapis.com``).
+VERTEX = "vertex"
+# Cohere v2 Chat: POST https://api.cohere.com/v2/chat (https://docs.cohere.com/v2/reference/chat);
+# api.cohere.ai is the older host name. Embed, rerank and the v1 chat are no v2 Chat call.
+_COHERE_HOSTS = ("api.cohere.com", "api.cohere.ai")
 
 
 @dataclass(frozen=True)
@@ -34,6 +57,16 @@ class Route:
     wire: str
     #: Why this route was chosen (host and path), for notes.
     reason: str
+    #: The endpoint that serves the wire when it is not the provider's own API, named as
+    #: ``harness.contract.providers.ENDPOINTS`` names it: ``bedrock`` (Anthropic's Messages body on
+    #: Bedrock's InvokeModel), ``vertex`` (Gemini on Vertex AI); "" for the provider's own API.
+    endpoint: str = ""
+
+
+def bedrock_invoke_model(url: str) -> str | None:
+    """The model id of a Bedrock InvokeModel URL (percent-decoded), or None for another URL."""
+    match = _BEDROCK_INVOKE.search(urlsplit(url).path.rstrip("/"))
+    return unquote(match.group(1)) if match else None
 
 
 #: The OpenAI-compatible dialects by host (issue 27): host -> (provider id, path prefix).
@@ -69,9 +102,14 @@ def route(method: str, url: str) -> Route | None:
     host = (parts.hostname or "").lower()
     path = parts.path.rstrip("/")
     if host.startswith("bedrock-runtime") and host.endswith(".amazonaws.com"):
-        return (
-            Route("bedrock", "bedrock-converse", f"{host}{path}") if _BEDROCK_CONVERSE.search(path) else None
-        )
+        if _BEDROCK_CONVERSE.search(path):
+            return Route("bedrock", "bedrock-converse", f"{host}{path}")
+        invoke = _BEDROCK_INVOKE.search(path)
+        if invoke and _ANTHROPIC_MODEL.search(unquote(invoke.group(1))):
+            return Route("anthropic", "anthropic", f"{host}{path}", BEDROCK_INVOKE)
+        return None
+    if host in _COHERE_HOSTS:
+        return Route("cohere", "cohere-v2", f"{host}{path}") if path == "/v2/chat" else None
     if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
         if path.endswith("/chat/completions"):
             return Route("openrouter", "openai-chat", f"{host}{path}")
@@ -79,7 +117,8 @@ def route(method: str, url: str) -> Route | None:
             return Route("openrouter", "openai-responses", f"{host}{path}")
         return None
     if host == "generativelanguage.googleapis.com" or _GEMINI_PATH.search(path):
-        return Route("gemini", "gemini", f"{host}{path}") if _GEMINI_PATH.search(path) else None
+        endpoint = VERTEX if host.endswith("aiplatform.googleapis.com") else ""
+        return Route("gemini", "gemini", f"{host}{path}", endpoint) if _GEMINI_PATH.search(path) else None
     if host == "api.anthropic.com" or host.endswith(".anthropic.com"):
         return Route("anthropic", "anthropic", f"{host}{path}") if path.endswith("/messages") else None
     dialect = _dialect(host, path)

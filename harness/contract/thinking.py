@@ -25,6 +25,8 @@ NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
     # Bedrock Converse reasoningText.signature / reasoningContent.redactedContent (base64).
     "bedrock": frozenset({"bedrock", "bedrock-redacted"}),
     "openai-chat": frozenset(),
+    # Cohere v2 thinking content is text only, never signed.
+    "cohere": frozenset(),
     # the OpenAI-compatible dialects send reasoning back as text (reasoning_content), never signed
     **dict.fromkeys(("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface"), frozenset[str]()),
     # OpenRouter's ReasoningFormat enum (openrouter SDK components/reasoningformat.py).

@@ -72,6 +72,7 @@ class Code(StrEnum):
     TOOL_CALL_DUPLICATE_DROPPED = "tool-call-duplicate-dropped"
     TOOL_CALL_DUPLICATE_ID = "tool-call-duplicate-id"
     TOOL_CHOICE_NOT_SENT = "tool-choice-not-sent"
+    TOOL_CHOICE_WIDENED = "tool-choice-widened"
     TOOL_DUPLICATE = "tool-duplicate"
     TOOL_ERROR_EMPTY_OUTPUT = "tool-error-empty-output"
     TOOL_ID_MAPPED = "tool-id-mapped"
@@ -227,6 +228,10 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.TOOL_CALL_DUPLICATE_ID: CodeInfo("degrade", "two tool calls share an id; one result serves both"),
     Code.TOOL_CHOICE_NOT_SENT: CodeInfo(
         "degrade", "a tool choice the request or provider cannot carry not sent; the model chooses freely"
+    ),
+    Code.TOOL_CHOICE_WIDENED: CodeInfo(
+        "degrade",
+        "a named tool choice the provider cannot carry sent as 'required': any declared tool may be called",
     ),
     Code.TOOL_DUPLICATE: CodeInfo("reject", "a second definition of the same tool dropped"),
     Code.TOOL_ERROR_EMPTY_OUTPUT: CodeInfo(

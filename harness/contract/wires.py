@@ -29,10 +29,20 @@ Per wire, what identifies an event and what starts a new response:
   binary AWS event-stream frames, whose ``:event-type`` is one of ``messageStart``,
   ``contentBlock{Start,Delta,Stop}``, ``messageStop``, ``metadata``; a non-streamed
   ``ConverseResponse`` has ``output`` and ``stopReason``. One response per body.
+  Bedrock's InvokeModelWithResponseStream sends ``chunk`` frames instead, whose payload
+  ``{"bytes": base64}`` is the model's own event: its wire is the wire of that event
+  (Anthropic's, for Claude).
+- ``cohere-v2`` (https://docs.cohere.com/v2/docs/streaming): ``type`` is one of
+  ``message-start``, ``content-{start,delta,end}``, ``tool-plan-delta``,
+  ``tool-call-{start,delta,end}``, ``citation-{start,end}``, ``message-end``, ``debug``; a
+  ``message-start`` after an earlier event starts a new response. A non-streamed
+  ``V2ChatResponse`` has ``finish_reason`` and a ``message`` object (no ``choices``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 import zlib
@@ -58,6 +68,7 @@ WIRE_TITLES: dict[str, str] = {
     "openai-chat": "OpenAI Chat Completions",
     "openai-responses": "OpenAI Responses",
     "bedrock-converse": "AWS Bedrock Converse",
+    "cohere-v2": "Cohere v2 Chat",
 }
 
 #: The wire formats each provider id's parsers read (OpenRouter serves two).
@@ -71,10 +82,14 @@ PROVIDER_WIRES: dict[str, tuple[str, ...]] = {
     # OpenAI-compatible dialects (issue 27); DeepSeek also serves the Responses format.
     **{dialect: ("openai-chat",) for dialect in CHAT_DIALECTS},
     "deepseek": ("openai-chat", "openai-responses"),
+    "cohere": ("cohere-v2",),
 }
 
 #: The provider to replay a wire with when nothing else (a request URL) says which.
-WIRE_PROVIDER: dict[str, str] = {wire: wire for wire in WIRE_TITLES} | {"bedrock-converse": "bedrock"}
+WIRE_PROVIDER: dict[str, str] = {wire: wire for wire in WIRE_TITLES} | {
+    "bedrock-converse": "bedrock",
+    "cohere-v2": "cohere",
+}
 
 _ANTHROPIC_TYPES = frozenset(
     {
@@ -89,6 +104,21 @@ _ANTHROPIC_TYPES = frozenset(
 )
 _BEDROCK_EVENTS = frozenset(
     {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
+)
+_COHERE_TYPES = frozenset(
+    {
+        "message-start",
+        "content-start",
+        "content-delta",
+        "content-end",
+        "tool-plan-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-end",
+        "citation-start",
+        "citation-end",
+        "message-end",
+    }
 )
 _GEMINI_KEYS = ("candidates", "usageMetadata", "promptFeedback", "modelVersion")
 
@@ -109,6 +139,8 @@ def wire_of_event(event: str | None, data: Any) -> str | None:
             return "bedrock-converse"
         if kind in _ANTHROPIC_TYPES:
             return "anthropic"
+        if kind in _COHERE_TYPES:
+            return "cohere-v2"
         if kind.startswith("response."):
             return "openai-responses"
     if payload.get("object") in ("chat.completion.chunk", "chat.completion") or "choices" in payload:
@@ -132,6 +164,8 @@ def wire_of_body(body: Any) -> str | None:
         return "openai-responses"
     if "output" in payload and "stopReason" in payload:
         return "bedrock-converse"
+    if "finish_reason" in payload and isinstance(payload.get("message"), dict) and "choices" not in payload:
+        return "cohere-v2"
     return wire_of_event(None, payload)
 
 
@@ -187,14 +221,30 @@ def _event_stream_type(body: bytes) -> str | None:
     return None
 
 
+def _chunk_wire(body: bytes) -> str | None:
+    """The wire of the event inside a body's first ``chunk`` frame (Bedrock's InvokeModelWithResponseStream:
+    payload ``{"bytes": "<base64 of the model's stream event>"}``)."""
+    total, headers_length = int.from_bytes(body[0:4]), int.from_bytes(body[4:8])
+    document = _load(body[12 + headers_length : total - 4].decode("utf-8", errors="replace"))
+    raw: Any = cast(dict[str, Any], document).get("bytes") if isinstance(document, dict) else None
+    try:
+        inner = base64.b64decode(raw, validate=True) if isinstance(raw, str) else b""
+    except (ValueError, binascii.Error):
+        return None
+    return wire_of_event(None, _load(inner.decode("utf-8", errors="replace")))
+
+
 def sniff_wire(body: bytes) -> str | None:
     """The wire format of a response body from its first events (None: nothing recognisable).
 
     Reads the first 64 KiB only (an event cut there is no JSON and is passed over), except a
     body that starts as JSON, which is one document. A body of binary AWS event-stream frames
     is Bedrock's when its first frame's ``:event-type`` is a Converse stream event."""
-    if _event_stream_type(body) in _BEDROCK_EVENTS:
+    frame_type = _event_stream_type(body)
+    if frame_type in _BEDROCK_EVENTS:
         return "bedrock-converse"
+    if frame_type == "chunk":  # InvokeModelWithResponseStream: the model's own events inside
+        return _chunk_wire(body)
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         document = _load(stripped.decode("utf-8", errors="replace"))
@@ -216,6 +266,7 @@ _MAYBE_SEVERAL: dict[str, tuple[re.Pattern[bytes], ...]] = {
     "openai-responses": (re.compile(rb'"type"\s*:\s*"response\.created"'),),
     "openai-chat": (re.compile(rb'"finish_reason"\s*:\s*"'), re.compile(rb"data: ?\[DONE\]")),
     "gemini": (re.compile(rb'"finishReason"\s*:\s*"'),),
+    "cohere-v2": (re.compile(rb'"type"\s*:\s*"message-start"'),),
 }
 
 
@@ -256,6 +307,8 @@ def _starts_response(wire: str, name: str | None, data: str, state: dict[str, An
         return kind == "message_start" or (kind is None and name == "message_start")
     if wire == "openai-responses":
         return kind == "response.created"
+    if wire == "cohere-v2":
+        return kind == "message-start"
     if wire == "openai-chat":
         return _new_id_after_finish(state, event.get("id"), event.get("choices"), "finish_reason")
     if wire == "gemini":

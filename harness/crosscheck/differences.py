@@ -1,7 +1,10 @@
 """The deliberate differences between our stream parsers and the official SDKs.
 
-Each is an ``Accepted`` entry (one provider) with a narrow normalisation that only
-rewrites what its rule explains; ``compare`` applies them in the order listed.
+Each is an ``SdkDifference`` (one provider) with a narrow normalisation that only
+rewrites what its rule explains; ``compare`` applies them in the order listed. Unlike the
+request-side entries of the registry of accepted differences (``harness.accepted``), which
+are data a judge reads, these are rewrites of the reference parsers' output and live with
+the stream oracle; ``docs/accepted.md`` lists them beside the registry.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from harness.contract.accepted import Accepted
 from harness.contract.providers import PROVIDERS
 from harness.crosscheck.accumulate import is_json
 from harness.crosscheck.projection import Part, Shape, decode_signature
@@ -47,10 +49,14 @@ Normalise = Callable[[Shape, Shape, Context], tuple[Shape, Shape]]
 
 
 @dataclass(frozen=True)
-class SdkDifference(Accepted):
+class SdkDifference:
     """One deliberate difference for one provider: ``where`` says what differs, ``why`` why
     ours is right, and ``normalise`` is the narrow rewrite of both shapes that explains it."""
 
+    id: str
+    provider: str
+    where: str
+    why: str
     normalise: Normalise = field(kw_only=True, repr=False, compare=False)
 
 

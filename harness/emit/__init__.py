@@ -27,6 +27,7 @@ from harness.emit import (
     anthropic,
     bedrock,
     cerebras,
+    cohere,
     deepseek,
     gemini,
     groq,
@@ -56,6 +57,7 @@ _MODULES: dict[str, ModuleType] = {
     "cerebras": cerebras,
     "zai": zai,
     "huggingface": huggingface,
+    "cohere": cohere,  # Cohere v2 Chat, a wire of its own
 }
 
 

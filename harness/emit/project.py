@@ -36,6 +36,7 @@ _STREAM_FORMATS: dict[str, Callable[[str | None], bool]] = {
     "openai-chat": lambda f: False,
     "openrouter": lambda f: f is not None and f.endswith("-v1"),
     "bedrock": lambda f: f in ("bedrock", "bedrock-redacted"),
+    "cohere": lambda f: False,
 }
 _DEFAULT_THINKING_MODEL = "model-of-the-stream"
 
@@ -86,8 +87,8 @@ def _parts(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
         if isinstance(part, TextPart | ThinkingTextPart) and not part.text:
             changes.append(f"part {index}: empty {part.type} dropped")
             continue
-        if provider == "bedrock" and isinstance(part, ThinkingTextPart | ThinkingSignaturePart):
-            if part.model_id is not None or part.id is not None:  # the Bedrock stream names no model
+        if provider in ("bedrock", "cohere") and isinstance(part, ThinkingTextPart | ThinkingSignaturePart):
+            if part.model_id is not None or part.id is not None:  # the Bedrock/Cohere stream names no model
                 part = part.model_copy(update={"model_id": None, "id": None})
         elif isinstance(part, ThinkingTextPart | ThinkingSignaturePart) and part.model_id != model:
             part = part.model_copy(update={"model_id": model})
@@ -154,6 +155,11 @@ def _ids(provider: str, index: int, part: AnyPart, before: list[AnyPart], change
         return part.model_copy(update={"item_id": None, "phase": None})
     if isinstance(part, ToolCallPart) and part.item_id:
         return part.model_copy(update={"item_id": None})
+    if isinstance(part, ToolCallPart) and provider == "cohere" and not part.arguments_json:
+        changes.append(
+            f"part {index}: empty arguments sent as '{{}}' (Cohere reads a call without arguments so)"
+        )
+        return part.model_copy(update={"arguments_json": "{}"})
     if isinstance(part, ThinkingTextPart) and part.id and provider in ("openai-chat", "gemini"):
         return part.model_copy(update={"id": None})
     return part
@@ -192,6 +198,12 @@ def _usage(provider: str, usage: Usage, changes: list[str]) -> Usage:
     elif provider == "openai-responses":
         for name in ("cached_input_tokens", "reasoning_tokens"):
             data[name] = data[name] or 0
+    elif provider == "cohere":  # the Cohere stream reports input, output and cached tokens only
+        data["total_tokens"] = data["reasoning_tokens"] = data["cache_creation_input_tokens"] = None
+        changed = Usage(**data)
+        if changed != usage:
+            changes.append("usage normalised to what the cohere stream reports")
+        return changed
     if provider not in ("anthropic", "bedrock") and data["total_tokens"] is None:
         data["total_tokens"] = data["input_tokens"] + data["output_tokens"]
     projected = Usage(**data)

@@ -4,10 +4,11 @@ For each HTTP 200 request of the five providers in some traffic, ``import_reques
 reads it back into a canonical history and params; when it represents the request fully,
 the reference adapter renders it for the same provider and model, and the render is
 compared with the recorded body by JSON path (``harness.loop.jsondiff.diff_json``). A difference
-is accepted only by an entry of ``ALLOWLIST`` (harness/importcheck/allowlist.py: id,
-provider, path pattern, why, evidence); one matched by ``PENDING`` is *open* (our
-adapter's to fix, docs/import-check-decisions.md), never allowed; anything else is
-listed, per provider, as a difference beyond the allowlist.
+is accepted only by an entry of the registry of accepted differences for import-check
+(``harness.accepted``, ``for_judge("import-check")``: id, provider, path pattern, why,
+evidence); one matched by an entry with ``open`` set is *open* (our adapter's to fix,
+docs/import-check-decisions.md), never allowed; anything else is listed, per provider, as
+a difference beyond the allowlist.
 """
 
 from __future__ import annotations
@@ -19,17 +20,45 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.accepted.registry import for_judge
+from harness.contract.accepted import Accepted, Seen
+from harness.contract.routing import BEDROCK_INVOKE
 from harness.importcheck import shapes
-from harness.importcheck.allowlist import ALLOWLIST, PENDING, Pending, entries, evidence_of
 from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
-from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
+from harness.rules.bedrock_invoke import invoke_view
 from harness.targets import get_target
 from harness.traffic import load_traffic
+from harness.traffic.calibrate import EDITED_REASON
+from harness.traffic.loader import EDITED
 
-__all__ = ["ALLOWLIST", "PENDING", "CheckedRequest", "ImportCheck", "check_one", "check_traffic"]
+__all__ = ["DECISIONS", "CheckedRequest", "ImportCheck", "check_one", "check_traffic", "entries", "see"]
+
+DECISIONS = "docs/import-check-decisions.md"
 
 
-def _entry_json(entry: JsonAllowance) -> dict[str, str]:
+def entries() -> tuple[Accepted, ...]:
+    """import-check's entries, allowed and open, in registry order (read at each call: a test may add one)."""
+    return for_judge("import-check")
+
+
+def see(entry: Accepted) -> str:
+    """Where an open entry's decision is argued: its anchor in docs/import-check-decisions.md."""
+    return f"{DECISIONS}#{entry.open}"
+
+
+def evidence_of(entry: Accepted) -> str:
+    """An entry's evidence; the closed loop's own entries are evidenced by its test suite."""
+    return (
+        "; ".join(entry.evidence) if entry.evidence else "the closed loop's tests (tests/test_closed_loop.py)"
+    )
+
+
+#: import-check's own predicates (the structural rewrites), over ``entries()``.
+STRUCTURAL = shapes.Structural(entries)
+
+
+def _entry_json(entry: Accepted) -> dict[str, str]:
     return {
         "id": entry.id,
         "provider": entry.provider,
@@ -39,14 +68,14 @@ def _entry_json(entry: JsonAllowance) -> dict[str, str]:
     }
 
 
-def _open_entries() -> dict[str, Pending]:
+def _open_entries() -> dict[str, Accepted]:
     """The open entries of ``entries()`` by id, in their order."""
-    return {e.id: e for e in entries() if isinstance(e, Pending)}
+    return {e.id: e for e in entries() if e.open is not None}
 
 
 def _open_refs(request: CheckedRequest) -> list[str]:
     by_id = _open_entries()
-    return sorted({by_id[d.allowed_by].see for d in request.open if d.allowed_by})
+    return sorted({see(by_id[d.allowed_by]) for d in request.open if d.allowed_by})
 
 
 def unrepresented_counts(requests: Iterable[CheckedRequest]) -> dict[str, dict[str, int]]:
@@ -88,7 +117,7 @@ class CheckedRequest:
 
     @property
     def open(self) -> list[JsonDifference]:
-        """Differences decided as our adapter's to fix (``PENDING``): open, not allowed."""
+        """Differences decided as our adapter's to fix (an entry with ``open``): not allowed."""
         by_id = _open_entries()
         return [d for d in self.differences if d.allowed_by in by_id]
 
@@ -133,8 +162,8 @@ class ImportCheck:
         return {
             "figures": self.figures(),
             "skipped": dict(sorted(self.skipped.items())),
-            "allowlist": [_entry_json(a) for a in ALLOWLIST],
-            "pending": [{**_entry_json(p), "see": p.see} for p in _open_entries().values()],
+            "allowlist": [_entry_json(a) for a in entries() if a.open is None],
+            "pending": [{**_entry_json(p), "see": see(p)} for p in _open_entries().values()],
             "beyond": [
                 {"provider": r.provider, "where": r.where, "paths": sorted({d.path for d in r.beyond})}
                 for r in self.requests
@@ -162,8 +191,8 @@ def check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Chec
         return checked
     rendered = get_target("reference").render(provider, imported.history, imported.params)
     ctx, everything = DiffContext(provider, stem), entries()
-    checked.differences = diff_json(body, rendered.body, ctx, everything)
-    open_ids = {e.id for e in everything if isinstance(e, Pending)}
+    checked.differences = diff_json(body, rendered.body, ctx, everything, STRUCTURAL.extra())
+    open_ids = {e.id for e in everything if e.open is not None}
     if open_ids:
         inside = [d for allowed in checked.differences for d in _inside(allowed, ctx, everything)]
         checked.differences += [d for d in inside if d.allowed_by in open_ids]
@@ -171,13 +200,18 @@ def check_one(provider: str, where: str, stem: str, body: Any, uri: str) -> Chec
 
 
 def _inside(
-    difference: JsonDifference, ctx: DiffContext, everything: Sequence[JsonAllowance]
+    difference: JsonDifference, ctx: DiffContext, everything: Sequence[Accepted]
 ) -> list[JsonDifference]:
-    """The differences inside a node a structural allowance accepted (it hides open ones otherwise)."""
+    """The differences inside a node a structural entry accepted (it hides open ones otherwise)."""
     entry = next((e for e in everything if e.id == difference.allowed_by), None)
-    if entry is None or isinstance(entry, Pending) or not isinstance(entry.accepts, shapes.Restructured):
+    rewrites = [p.args[0] for p in entry.when if p.name == "restructured"] if entry is not None else []
+    if entry is None or entry.open is not None or not rewrites:
         return []
-    return entry.accepts.inner(difference.recorded, difference.ours, ctx) or []
+    seen = Seen(
+        ctx.provider, difference.path, difference.kind, difference.recorded, difference.ours,
+        cassette=ctx.cassette, minted_ids=ctx.minted_ids,
+    )  # fmt: skip
+    return STRUCTURAL.inner(seen, rewrites[0]) or []
 
 
 def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
@@ -187,16 +221,23 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
         if call.problem is not None and call.problem.startswith("file: "):
             result.unreadable.append(f"{call.where}: {call.problem}")  # a whole file that could not be read
             continue
-        if call.route is None or call.problem is not None:
+        if call.route is None or call.status != 200 or call.problem == "request body: empty":
             continue
-        if call.status != 200:
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped[EDITED_REASON] = result.skipped.get(EDITED_REASON, 0) + 1  # as calibrate
+            continue
+        if call.problem is not None:  # an accepted request whose body cannot be read: as calibrate
+            result.unreadable.append(f"{call.where}: {call.problem}")
             continue
         provider, wire = call.route.provider, call.route.wire
         if NATIVE_WIRE.get(provider) != wire:
             key = f"{provider} over the {wire} format"
             result.skipped[key] = result.skipped.get(key, 0) + 1
             continue
-        result.requests.append(check_one(provider, call.where, Path(call.file).stem, call.body, call.uri))
+        body: Any = call.body
+        if call.route.endpoint == BEDROCK_INVOKE:  # Anthropic's Messages body inside Bedrock's envelope
+            body = invoke_view(body, call.uri)
+        result.requests.append(check_one(provider, call.where, Path(call.file).stem, body, call.uri))
     return result
 
 

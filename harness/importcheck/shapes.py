@@ -3,50 +3,65 @@
 Some valid renderings differ from a recorded request in structure, not in one value: two
 system messages joined into one, consecutive same-role turns merged, a later system
 message hoisted. Each function here rewrites the recorded value the way the documented rule says
-ours differs; ``Restructured`` turns one into an allowance predicate that accepts a node
-only when the rewrite changes something and the rewritten value then equals ours, up to
-the other allowances. Pure functions over JSON values.
+ours differs; a registry entry names one in its predicate ``restructured(name)``, and
+``Structural`` evaluates it: it accepts a node only when the rewrite changes something and the
+rewritten value then equals ours, up to the other entries. Pure functions over JSON values.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from harness.loop.jsondiff import DiffContext, JsonAllowance, JsonDifference, diff_json
+from harness.accepted.predicates import Check
+from harness.contract.accepted import Accepted, Predicate, Seen
+from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
+
+__all__ = ["REWRITES", "Structural", "wrap_at"]
 
 Json = dict[str, Any]
 Rewrite = Callable[[Any], Any]
-Wrap = Callable[[Any], Any]
+
+
+def wrap_at(path: str, value: Any) -> Any:
+    """``value`` put back at its JSON ``path`` in a body (``messages`` -> ``{"messages": v}``, list
+    indices as one-element lists, ``$`` the body itself), so the other entries' paths still apply."""
+    steps = re.findall(r"\[\d+\]|[^.\[\]]+", "" if path == "$" else path)
+    for step in reversed(steps):
+        value = [value] if step.startswith("[") else {step: value}
+    return value
 
 
 @dataclass(frozen=True, eq=False)
-class Restructured:
-    """An allowance predicate: accept when ``rewrite(recorded)`` differs from ``recorded`` and equals ``ours``.
+class Structural:
+    """import-check's own predicate ``restructured(rewrite)``: accept a node when ``REWRITES[rewrite]``
+    changes the recorded value and the rewritten value equals ours, up to every other entry of
+    ``entries()``. ``inner`` is that comparison, for import-check to look inside a node it accepted."""
 
-    Equal up to ``others()`` (every entry but this one); ``wrap`` puts a value back at its
-    place in a body (``lambda v: {"messages": v}``) so the other allowances' JSON paths still
-    apply to what is inside. ``inner`` is that comparison, for import-check to look inside a
-    node this accepted.
-    """
+    entries: Callable[[], Sequence[Accepted]]
 
-    rewrite: Rewrite
-    wrap: Wrap
-    others: Callable[[], Sequence[JsonAllowance]]
+    def extra(self) -> dict[str, Check]:
+        """The ``extra`` predicates to pass to ``diff_json``."""
+        return {"restructured": self.check}
 
-    def __call__(self, recorded: Any, ours: Any, ctx: DiffContext) -> bool:
-        inner = self.inner(recorded, ours, ctx)
+    def check(self, seen: Seen, rewrite: str) -> bool:
+        inner = self.inner(seen, rewrite)
         return inner is not None and all(d.allowed_by is not None for d in inner)
 
-    def inner(self, recorded: Any, ours: Any, ctx: DiffContext) -> list[JsonDifference] | None:
-        """The differences of the rewritten ``recorded`` from ``ours``, or None when the rewrite changes nothing."""
-        rewritten = self.rewrite(copy.deepcopy(recorded))
-        if rewritten is None or rewritten == recorded:
+    def inner(self, seen: Seen, rewrite: str) -> list[JsonDifference] | None:
+        """The differences of the rewritten recorded value from ours, or None when the rewrite changes nothing."""
+        rewritten = REWRITES[rewrite](copy.deepcopy(seen.recorded))
+        if rewritten is None or rewritten == seen.recorded:
             return None
-        rest = [a for a in self.others() if a.accepts is not self]
-        return diff_json(self.wrap(rewritten), self.wrap(ours), ctx, rest)
+        me = Predicate("restructured", (rewrite,))
+        rest = [e for e in self.entries() if me not in e.when]
+        ctx = DiffContext(seen.provider, seen.cassette, dict(seen.minted_ids))
+        return diff_json(
+            wrap_at(seen.path, rewritten), wrap_at(seen.path, seen.ours), ctx, rest, self.extra()
+        )
 
 
 def _list(value: Any) -> list[Any]:
@@ -174,3 +189,18 @@ def _system_item(item: Any) -> bool:
         return False
     item = cast(Json, item)
     return item.get("role") in ("system", "developer") and isinstance(item.get("content"), str)
+
+
+#: The rewrites by the name a ``restructured`` predicate gives.
+REWRITES: dict[str, Rewrite] = {
+    f.__name__: f
+    for f in (
+        join_leading_system,
+        hoist_anthropic_system_messages,
+        drop_unsigned_thoughts,
+        hoist_chat_system_messages,
+        drop_empty_assistant_items,
+        leading_system_to_instructions,
+    )
+}
+REWRITES["merge_anthropic_user_turns"] = merge_anthropic_user_turns

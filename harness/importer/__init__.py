@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from harness.contract.providers import CHAT_DIALECTS, PROVIDERS
-from harness.importer import anthropic, bedrock, chat, gemini, responses
+from harness.importer import anthropic, bedrock, chat, cohere, gemini, responses
 from harness.importer.common import Ledger, obj
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -33,6 +33,7 @@ NATIVE_WIRE = {
     "openrouter": "openai-chat",
     "bedrock": "bedrock-converse",
     **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),  # the OpenAI-compatible dialects (issue 27)
+    "cohere": "cohere-v2",
 }
 
 #: Other body formats a provider serves that this importer reads: DeepSeek's Responses-compatible
@@ -92,6 +93,8 @@ def import_request(provider: str, body: Any, *, wire: str | None = None, uri: st
             history, params = responses.history(request, ledger), responses.params(request, ledger)
         elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS):
             history, params = chat.history(request, provider, ledger), chat.params(request, provider, ledger)
+        elif provider == "cohere":
+            history, params = cohere.history(request, ledger), cohere.params(request, ledger)
         elif provider == "bedrock":  # the model and streaming are the URL (``uri``)
             model, _ = bedrock.model_from_uri(uri)
             history, params = bedrock.history(request, model, ledger), bedrock.params(request, uri, ledger)

@@ -8,6 +8,7 @@ import re
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from harness.contract.gemini_names import camel
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
 from harness.model import (
     AnyPart,
@@ -34,14 +35,6 @@ _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
     "MEDIUM": "medium",
     "HIGH": "high",
 }
-
-
-def camel(value: Json) -> Json:
-    """Gemini's JSON accepts proto field names in snake_case and lowerCamel alike: read both as lowerCamel.
-
-    The whole body is first read through the schema oracle's ``normalise_body``; this keeps
-    pieces read on their own (a part, a config) in the same reading."""
-    return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): v for k, v in value.items()}
 
 
 #: Image types an image URL's extension implies: a ``fileData.mimeType`` equal to it is carried by the URL.

@@ -67,6 +67,7 @@ DEFAULT_MODELS: dict[str, str] = {
     "cerebras": "llama-3.3-70b",
     "zai": "glm-4.7",
     "huggingface": "deepseek-ai/DeepSeek-R1",
+    "cohere": "command-r7b-12-2024",
 }
 
 

@@ -44,6 +44,8 @@ RULE_INVARIANT: dict[str, str] = {
     "deepseek-tool-loop-reasoning": "I12",
     "kimi-tool-call-reasoning": "I12",
     "deepseek-responses-output-before-message": "I7",
+    # Cohere v2 Chat (harness/rules/cohere.py)
+    "cohere-tool-choice-needs-tools": "I12",
 }
 
 

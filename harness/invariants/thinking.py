@@ -51,7 +51,7 @@ _LEAK_SUBSTRING_MIN = 24
 # Where content, reasoning or reasoning state can travel (not ids, roles, types, model names).
 _CONTENT_KEYS = frozenset(
     {"text", "content", "output", "error", "summary", "thinking", "data", "signature"}
-    | {"encrypted_content", "thoughtSignature", "arguments", "reasoning", "reasoning_content"}
+    | {"encrypted_content", "thoughtSignature", "arguments", "reasoning", "reasoning_content", "tool_plan"}
 )
 
 
@@ -91,7 +91,7 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
                         kind=ctx.unwarned_kind(user_content=False),
                     )
                 )
-    if ctx.provider in CHAT_DIALECTS:
+    if ctx.provider in (*CHAT_DIALECTS, "cohere"):
         native_texts |= _reasoning_content_texts(ctx)
     out += _signature_fields(ctx, native)
     out += _leaks(ctx, model, native_texts)
@@ -101,10 +101,14 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
 def _reasoning_content_texts(ctx: CheckContext) -> set[int]:
     """The dialects' native reasoning is unsigned text: a thinking part whose text an assistant
     message's ``reasoning_content`` carries is sent as native reasoning, not leaked."""
-    sent = [
-        m["reasoning_content"]
-        for m in wire_messages(ctx.provider, ctx.body)
-        if m.get("role") == "assistant" and isinstance(m.get("reasoning_content"), str)
+    assistant = [m for m in wire_messages(ctx.provider, ctx.body) if m.get("role") == "assistant"]
+    sent = [m["reasoning_content"] for m in assistant if isinstance(m.get("reasoning_content"), str)]
+    # Cohere v2: ``{"type": "thinking", "thinking": text}`` content items (unsigned text too).
+    items = [as_dict(item) for m in assistant for item in as_list(m.get("content"))]
+    sent += [
+        str(d["thinking"])
+        for d in items
+        if d and d.get("type") == "thinking" and isinstance(d.get("thinking"), str)
     ]
     return {
         id(part)

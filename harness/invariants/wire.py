@@ -35,9 +35,12 @@ LIST_KEY: dict[str, str] = {
     "gemini": "contents",
     "bedrock": "messages",
     **dict.fromkeys(CHAT_DIALECTS, "messages"),
+    "cohere": "messages",
 }
 
-_CHAT = frozenset({"openai-chat", "openrouter", *CHAT_DIALECTS})
+# Cohere v2 Chat keeps Chat's message shape: roles, ``tool_calls`` (OpenAI function shape) and
+# ``tool`` messages with ``tool_call_id`` (cohere SDK ChatMessageV2), so its calls and results read alike.
+_CHAT = frozenset({"openai-chat", "openrouter", *CHAT_DIALECTS, "cohere"})
 _RESPONSES_ASSISTANT_ITEMS = frozenset({"function_call", "reasoning"})
 
 

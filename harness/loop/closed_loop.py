@@ -11,9 +11,10 @@ of the history *including response N*, and the API answered it with HTTP 200. So
     ours_N+1   = our input adapter on history_N + [reply_N] + appended,
                  with the params read from request N+1
 
-and ``diff_json(request N+1, ours_N+1)`` (``harness.loop.jsondiff``) must be empty except for the differences in
-``ALLOWLIST`` (``harness.loop.allowlist``): each names one provider, one JSON path pattern, the kind of difference
-and, almost always, a predicate on the two values, with the reason it is harmless.
+and ``diff_json(request N+1, ours_N+1)`` (``harness.loop.jsondiff``) must be empty except for the differences
+the registry accepts for the closed loop (``harness.accepted``, ``for_judge("closed-loop")``): each names one
+provider, one JSON path pattern, the kind of difference and, almost always, a predicate on the two values, with
+the reason it is harmless.
 Content (text, tool ids, arguments, signatures, tool result text, order of messages and
 blocks) is never allowed to differ; anything not allowed is a mapping finding.
 
@@ -29,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from harness.accepted.registry import for_judge
 from harness.contract.rendered import RenderWarning
 from harness.importer import NATIVE_WIRE, body_wire
 from harness.importer.conversation import import_conversation
-from harness.loop.allowlist import ALLOWLIST
 from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
 from harness.model import (
     AssistantMessage,
@@ -140,7 +141,7 @@ def close_pair(provider: str, cassette: str, turn: int, first: Exchange, second:
     rendered = get_adapter(provider).render([*history, reply, *appended], params)
     ctx = DiffContext(provider, cassette, minted)
     recorded = _obj(second.request_body)
-    differences = diff_json(recorded, rendered.body, ctx, ALLOWLIST)
+    differences = diff_json(recorded, rendered.body, ctx, for_judge("closed-loop"))
     return LoopReport(cassette, provider, turn, differences, rendered.warnings, rendered.body, recorded)
 
 
@@ -160,4 +161,6 @@ def reproduce_request(provider: str, cassette: str, exchange: Exchange) -> list[
     history, params = import_conversation(provider, exchange.request_body, exchange.uri)
     _renderable(provider, exchange)
     rendered = get_adapter(provider).render(history, params)
-    return diff_json(_obj(exchange.request_body), rendered.body, DiffContext(provider, cassette), ALLOWLIST)
+    return diff_json(
+        _obj(exchange.request_body), rendered.body, DiffContext(provider, cassette), for_judge("closed-loop")
+    )

@@ -5,7 +5,8 @@ Two oracles judge a request body for a provider id, neither written by us:
 - ``spec``: the provider's published schema, vendored under ``specs/`` (``spec.py``);
 - ``sdk``: the official SDK's request types, made strict (``sdk.py``).
 
-Known quirks of either are tolerated only through ``allowances.py``. Everything is
+Known quirks of either are tolerated only through the registry of accepted differences
+(``harness.accepted``, applied by ``allowances.py``). Everything is
 built once, on first use, and reused: a check costs microseconds (spec) to well under
 a millisecond (sdk) after that.
 
@@ -20,26 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.contract.providers import PROVIDERS
-from harness.oracles.allowances import (
-    ALLOWANCES,
-    DEFAULTS,
-    FieldDefault,
-    OracleAllowance,
-    apply_defaults,
-    find_allowance,
-)
+from harness.oracles.allowances import apply_defaults, find_allowance
 from harness.oracles.normalise import normalise_body
 from harness.oracles.sdk import SDK_TARGETS, sdk_oracle
 from harness.oracles.spec_targets import SPEC_TARGETS, spec_oracle
 from harness.oracles.unions import collapse_unions
 
 __all__ = [
-    "ALLOWANCES",
-    "DEFAULTS",
     "ORACLES",
     "PROVIDERS",
-    "FieldDefault",
-    "OracleAllowance",
     "OracleError",
     "OracleReport",
     "describe",
@@ -110,7 +100,7 @@ def validate(
 
     The body is first read the way the provider's parser reads it (``normalise.py``:
     Gemini's proto3 snake_case names), so a spelling the API accepts never fails, and
-    fields the API fills in when absent are filled in (``allowances.DEFAULTS``, each
+    fields the API fills in when absent are filled in (the registry's ``absent`` entries, each
     reported in ``allowed`` under its id, once per oracle).
     ``host`` (where the request goes) enables the allowances of OpenAI-compatible hosts.
     """

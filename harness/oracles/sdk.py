@@ -356,6 +356,99 @@ def _cerebras() -> TypedDictOracle:
     return TypedDictOracle(CompletionCreateParams, CompletionCreateParams)
 
 
+# --- cohere (v2 Chat) -----------------------------------------------------------------------
+
+
+def _closed_walk(raw: Any, value: Any, loc: Loc, out: list[RawError]) -> None:
+    """Keys of the input no field of the validated model names. Cohere's Fern models all say
+    ``extra='allow'`` (a generator default, not the API's word), so here every model is closed."""
+    if isinstance(value, BaseModel) and isinstance(raw, dict):
+        names = _field_names(type(value))
+        for key, sub in cast(dict[str, Any], raw).items():
+            if key in names:
+                _closed_walk(sub, vars(value).get(names[key]), (*loc, key), out)
+            else:
+                out.append(((*loc, key), "extra_forbidden", "Extra inputs are not permitted"))
+    elif isinstance(value, list | tuple) and isinstance(raw, list):
+        for i, (r, v) in enumerate(zip(cast(list[Any], raw), cast(list[Any], value), strict=False)):
+            _closed_walk(r, v, (*loc, i), out)
+
+
+def _tagged(annotation: Any) -> Any:
+    """Fern's tagged union (``Annotated[Union[...], UnionMetadata(discriminant=...)]``, a smart union
+    to pydantic) as pydantic's own tagged union, also inside a list: a message is then judged as the
+    variant its ``role`` names, and a bad role is one error saying so, not every variant's noise."""
+    from typing import Annotated, Union, get_args, get_origin
+
+    from pydantic import Discriminator, Tag
+
+    args = get_args(annotation)
+    if get_origin(annotation) is list and args:
+        return list[_tagged(args[0])]
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    inner, *extras = args
+    key = next((getattr(e, "discriminant", None) for e in extras if hasattr(e, "discriminant")), None)
+    members = get_args(inner)
+    if key is None or not all(isinstance(m, type) and issubclass(m, BaseModel) for m in members):
+        return annotation
+
+    def role(value: Any) -> Any:  # named for the error message: "found using role()"
+        return cast(dict[str, Any], value).get(key) if isinstance(value, dict) else getattr(value, key, None)
+
+    tagged = tuple(Annotated[m, Tag(str(m.model_fields[key].default))] for m in members)
+    return Annotated[Union[tagged], Discriminator(role)]  # pyright: ignore[reportInvalidTypeArguments]  # noqa: UP007
+
+
+def _closed_enum(annotation: Any) -> Any:
+    """``Union[Literal[...], Any, None]`` without its ``Any`` (Fern's open enum); anything else unchanged."""
+    from typing import Union, get_args, get_origin
+
+    args = get_args(annotation)
+    if get_origin(annotation) is not Union or Any not in args:
+        return annotation
+    kept = tuple(a for a in args if a is not Any)
+    return Union[kept]  # pyright: ignore[reportInvalidTypeArguments]  # noqa: UP007
+
+
+class CohereOracle:
+    """The ``cohere`` SDK's v2 Chat request: one pydantic model built from the keyword parameters
+    of ``RawV2Client.chat`` (their SDK annotations: ``ChatMessages``, ``ToolV2``,
+    ``ResponseFormatV2``, ``Thinking``...), strict, every object closed; ``stream`` is the
+    literal the SDK writes (``chat_stream`` sends ``true``, ``chat`` sends ``false``).
+
+    Fern writes every enum open (``Union[Literal[...], Any]``, forward compatibility): a
+    top-level parameter's enum is closed here to its literals (``tool_choice`` REQUIRED | NONE,
+    ``safety_mode``); an enum inside a nested model (``Thinking.type``) stays open."""
+
+    def __init__(self) -> None:
+        import inspect
+        from typing import Literal, get_type_hints
+
+        from cohere.v2.raw_client import RawV2Client
+        from pydantic import create_model
+
+        hints = get_type_hints(RawV2Client.chat, include_extras=True)
+        fields: dict[str, Any] = {}
+        for name, param in inspect.signature(RawV2Client.chat).parameters.items():
+            if name in ("self", "request_options"):
+                continue
+            required = param.default is inspect.Parameter.empty
+            fields[name] = (_tagged(_closed_enum(hints[name])), ... if required else None)
+        fields["stream"] = (Literal[True, False] | None, None)
+        config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+        self._model: type[BaseModel] = create_model("CohereV2ChatRequest", __config__=config, **fields)
+
+    def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        try:
+            validated = self._model.model_validate(body, strict=True)
+        except ValidationError as e:
+            return _report(body, _raw(e))
+        raw: list[RawError] = []
+        _closed_walk(body, validated, (), raw)
+        return _report(body, raw)
+
+
 SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "openai-chat": ("openai.types.chat.completion_create_params.CompletionCreateParams{Streaming,NonStreaming}",
                     _openai_chat),
@@ -370,6 +463,8 @@ SDK_TARGETS: dict[str, tuple[str, Callable[[], SdkOracle]]] = {
     "groq": ("groq.types.chat.completion_create_params.CompletionCreateParams (strict, closed)", _groq),
     "cerebras": ("cerebras.cloud.sdk.types.chat.completion_create_params.CompletionCreateParams (strict, closed)",
                  _cerebras),
+    "cohere": ("cohere.v2.raw_client.RawV2Client.chat keyword parameters (strict, every object closed)",
+               CohereOracle),
 }  # fmt: skip
 
 

@@ -14,11 +14,20 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from types import ModuleType
 
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import ENDPOINTS, PROVIDERS
 from harness.mapping.adapter import InputAdapter
 from harness.stream.base import StreamParser
 
-__all__ = ["PROVIDERS", "REGISTRY", "Provider", "default_model", "get_adapter", "get_parser", "get_profile"]
+__all__ = [
+    "PROVIDERS",
+    "REGISTRY",
+    "Provider",
+    "default_model",
+    "get_adapter",
+    "get_endpoint",
+    "get_parser",
+    "get_profile",
+]
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,11 @@ class Provider:
     def profile(self) -> ModuleType:
         return self._module("profile")
 
+    def endpoint(self, name: str) -> ModuleType:
+        """The module of an endpoint serving this provider's wire (``harness.contract.providers.ENDPOINTS``):
+        its ``to_endpoint(body, params) -> (body, warnings, notes)``."""
+        return self._module(name)
+
 
 REGISTRY: dict[str, Provider] = {
     "anthropic": Provider("anthropic"),
@@ -61,6 +75,7 @@ REGISTRY: dict[str, Provider] = {
     "cerebras": Provider("cerebras"),
     "zai": Provider("zai"),
     "huggingface": Provider("huggingface"),
+    "cohere": Provider("cohere"),  # Cohere v2 Chat, a wire of its own
 }
 if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
     raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")
@@ -99,3 +114,10 @@ def default_model(provider: str) -> str:
     """
     model: str = get_profile(provider).DEFAULT_MODEL
     return model
+
+
+def get_endpoint(provider: str, endpoint: str) -> ModuleType:
+    """``harness/providers/<folder>/<endpoint>.py``; KeyError for an endpoint the provider has not."""
+    if endpoint not in ENDPOINTS.get(provider, ()):
+        raise KeyError(endpoint)
+    return REGISTRY[provider].endpoint(endpoint)

@@ -15,7 +15,24 @@ import yaml
 
 from harness.inputs import load_yaml
 
-__all__ = ["deserialize", "dump_cassette", "serialize"]
+__all__ = ["deserialize", "dump_cassette", "is_binary_stream", "serialize"]
+
+#: Bodies kept as bytes (YAML ``!!binary``) even when they happen to decode as UTF-8: AWS
+#: event-stream frames (Bedrock ConverseStream), as cassettes/bedrock/*.yaml store them.
+_BINARY_TYPES = ("application/vnd.amazon.eventstream",)
+
+
+def is_binary_stream(headers: Any) -> bool:
+    """Whether a response's ``content-type`` (vcrpy headers: name -> list of values) is a binary framing."""
+    if not isinstance(headers, dict):
+        return False
+    for name, value in cast(dict[Any, Any], headers).items():
+        values = cast(list[Any], value) if isinstance(value, list) else [value]
+        if str(name).lower() == "content-type" and any(
+            str(v).lower().startswith(_BINARY_TYPES) for v in values
+        ):
+            return True
+    return False
 
 
 class _Dumper(yaml.SafeDumper):
@@ -56,6 +73,9 @@ def _to_disk_response(response: dict[str, Any]) -> dict[str, Any]:
         return out
     body: Any = out.get("body") or {}
     text = cast(dict[str, Any], body).get("string", b"") if isinstance(body, dict) else body
+    if isinstance(text, bytes) and is_binary_stream(out.get("headers")):
+        out["body"] = {"string": text}  # frames stay bytes: !!binary on disk
+        return out
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")

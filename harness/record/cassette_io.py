@@ -15,7 +15,7 @@ from typing import Any
 
 from harness.outputs import write_text
 from harness.providers.replay import Exchange
-from harness.record.cassette_format import dump_cassette
+from harness.record.cassette_format import dump_cassette, is_binary_stream
 from harness.record.client import HttpResponse
 from harness.record.endpoints import HttpRequest
 from harness.record.scrub import Known, credentials_sent, env_credentials, scrub_interaction
@@ -58,7 +58,7 @@ def scrubbed_interaction(request: HttpRequest, response: HttpResponse) -> dict[s
         "response": {
             "status": {"code": response.status, "message": response.reason},
             "headers": response.headers,
-            "body": {"string": _text(response.body)},
+            "body": {"string": response.body if is_binary_stream(response.headers) else _text(response.body)},
         },
     }
     return scrub_interaction(raw, known_credentials(request))

@@ -56,7 +56,8 @@ def record_command(
     timeout: Annotated[float, typer.Option(help="Seconds to wait to connect and for each chunk.")] = 120.0,
     retries: Annotated[int, typer.Option(min=0, help="Retries on 429/5xx and network errors.")] = 2,
 ) -> None:
-    """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var)."""
+    """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var;
+    bedrock: signed with SigV4 from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION)."""
     from harness.cli.params_io import load_params
     from harness.codec import HistoryError, load_history
     from harness.params import CallParams
@@ -80,7 +81,7 @@ def record_command(
     if base_url is not None:
         _check_base_url(base_url)
     try:
-        api_key = api_key_for(provider)
+        api_key = api_key_for(provider, base_url=base_url)  # Vertex AI's token for a Vertex base URL
     except MissingKeyError as exc:
         _fail(str(exc))
     options = RecordOptions(
@@ -128,11 +129,14 @@ def _check_base_url(base_url: str) -> None:
 
 
 def _model_of(interaction: dict[str, Any]) -> str:
-    """The model the request went to: the body's ``model``, or Gemini's URL path."""
+    """The model the request went to: the body's ``model``, or the URL path's (Gemini, Bedrock)."""
+    from urllib.parse import unquote
+
     body = interaction["request"].get("body")
     model: Any = json.loads(body).get("model") if isinstance(body, str) and body.startswith("{") else None
-    found = re.search(r"/models/([^/:?]+)", str(interaction["request"].get("uri", "")))
-    return str(model or (found.group(1) if found else "unknown"))
+    uri = str(interaction["request"].get("uri", ""))
+    found = re.search(r"/models/([^/:?]+)", uri) or re.search(r"/model/([^/?]+)/converse", uri)
+    return str(model or (unquote(found.group(1)) if found else "unknown"))
 
 
 def _write(

@@ -12,21 +12,26 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from harness.params import CallParams
 from harness.providers.gemini.request import endpoint_path as gemini_endpoint_path
+from harness.record import aws
 
 __all__ = [
     "ENDPOINTS",
     "NOT_RECORDABLE",
+    "VERTEX",
     "Endpoint",
     "HttpRequest",
     "MissingKeyError",
     "api_key_for",
     "build_request",
+    "endpoint_for",
+    "vertex_base_url",
 ]
 
 
@@ -38,11 +43,15 @@ class Endpoint:
     key_env: str
     base_url: str
     path: str
-    auth_header: str  # "authorization" sends "Bearer KEY"; any other name sends the bare key
+    #: "authorization" sends "Bearer KEY"; "sigv4" signs the request (``aws.py``); any other
+    #: name sends the bare key
+    auth_header: str
     docs: str
     extra_headers: tuple[tuple[str, str], ...] = ()
 
     def path_for(self, params: CallParams) -> str:
+        if self.provider == "bedrock":
+            return aws.converse_path(params)
         return gemini_endpoint_path(params) if self.provider == "gemini" else self.path
 
 
@@ -93,6 +102,16 @@ ENDPOINTS: dict[str, Endpoint] = {
         "authorization",
         "https://openrouter.ai/docs/api-reference/chat-completion",
     ),
+    # AWS SigV4 (harness/record/aws.py): the access key id names the credentials; the secret key,
+    # session token and region come from their own AWS_* variables. ``{region}`` is filled in.
+    "bedrock": Endpoint(
+        "bedrock",
+        "AWS_ACCESS_KEY_ID",
+        aws.BASE_URL,
+        "",
+        "sigv4",
+        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html",
+    ),
     # The OpenAI-compatible dialects: Bearer keys, Chat Completions paths as their recordings show
     # them (traffic/pydantic-ai-more/, SOURCES.md).
     **{
@@ -125,14 +144,53 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "https://huggingface.co/docs/inference-providers",
             ),
         )
-    },
+    },  # Cohere v2 Chat: a Bearer key (CO_API_KEY, the variable the cohere SDK reads), POST /v2/chat as the
+    # recordings show it (traffic/pydantic-ai-more/, api.cohere.com/v2/chat).
+    "cohere": Endpoint(
+        "cohere",
+        "CO_API_KEY",
+        "https://api.cohere.com",
+        "v2/chat",
+        "authorization",
+        "https://docs.cohere.com/v2/reference/chat",
+    ),
 }
 
+#: Gemini's wire on Google Vertex AI
+#: (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/streamGenerateContent):
+#: ``{base}/models/{model}:streamGenerateContent?alt=sse`` under the base
+#: ``https://{location}-aiplatform.googleapis.com/v1/projects/{project}/locations/{location}/publishers/google``,
+#: with an OAuth access token as ``Authorization: Bearer`` (``gcloud auth print-access-token``), never
+#: written: the recorder scrubs the header and the token's value. Chosen by a ``--base-url`` with that
+#: path: ``harness record --provider gemini --base-url "$(vertex_base_url(project, location))"`` with
+#: ``VERTEX_ACCESS_TOKEN`` set.
+VERTEX = Endpoint(
+    "gemini",
+    "VERTEX_ACCESS_TOKEN",
+    "https://{location}-aiplatform.googleapis.com/v1/projects/{project}/locations/{location}/publishers/google",
+    "",
+    "authorization",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/streamGenerateContent",
+)
+#: A base URL in Vertex AI's shape (any host: a local fake server too).
+_VERTEX_PATH = re.compile(r"/v1(beta1)?/projects/[^/]+/locations/[^/]+/publishers/google/?$")
+
+
+def vertex_base_url(project: str, location: str) -> str:
+    """Vertex AI's base URL for Gemini models (``global`` has no region prefix on the host)."""
+    host = "aiplatform.googleapis.com" if location == "global" else f"{location}-aiplatform.googleapis.com"
+    return f"https://{host}/v1/projects/{project}/locations/{location}/publishers/google"
+
+
+def endpoint_for(provider: str, base_url: str | None = None) -> Endpoint:
+    """The provider's endpoint: Vertex AI's for ``gemini`` when the base URL has Vertex's path."""
+    if provider == "gemini" and base_url is not None and _VERTEX_PATH.search(urlsplit(base_url).path):
+        return VERTEX
+    return ENDPOINTS[provider]
+
+
 #: Providers ``harness record`` cannot reach yet, and why (one line for the CLI).
-NOT_RECORDABLE: dict[str, str] = {
-    "bedrock": "AWS Bedrock takes SigV4-signed requests, which the recorder does not sign yet; "
-    "its recordings come from pydantic-ai's cassettes (traffic/pydantic-ai-more/)",
-}
+NOT_RECORDABLE: dict[str, str] = {}
 
 
 class MissingKeyError(LookupError):
@@ -155,8 +213,15 @@ class HttpRequest:
         return json.loads(self.content)
 
 
-def api_key_for(provider: str, environ: dict[str, str] | None = None) -> str:
-    endpoint = ENDPOINTS[provider]
+def api_key_for(provider: str, environ: dict[str, str] | None = None, base_url: str | None = None) -> str:
+    endpoint = endpoint_for(provider, base_url)
+    if endpoint.auth_header == "sigv4":  # every variable the signature needs, checked before any call
+        try:
+            credentials = aws.credentials_from_env(environ)
+            aws.require_botocore()
+            return credentials.access_key
+        except aws.AwsCredentialsError as exc:
+            raise MissingKeyError(str(exc)) from None
     key = (environ if environ is not None else dict(os.environ)).get(endpoint.key_env, "").strip()
     if not key:
         raise MissingKeyError(f"{endpoint.key_env} is not set (needed to record {provider})")
@@ -175,8 +240,21 @@ def join_url(base_url: str, path: str) -> str:
 def build_request(
     provider: str, body: dict[str, Any], params: CallParams, api_key: str, base_url: str | None = None
 ) -> HttpRequest:
-    """The POST for one rendered body: provider URL, auth header, JSON content."""
-    endpoint = ENDPOINTS[provider]
+    """The POST for one rendered body: provider URL, auth header, JSON content.
+
+    SigV4 (Bedrock): the credentials are read from the environment here, at signing time
+    (``api_key`` is their access key id), and the signature covers the final URL and bytes.
+    """
+    endpoint = endpoint_for(provider, base_url)
+    if endpoint.auth_header == "sigv4":
+        content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        credentials = aws.credentials_from_env()
+        url = join_url(
+            base_url or endpoint.base_url.format(region=credentials.region), endpoint.path_for(params)
+        )
+        accept = "application/vnd.amazon.eventstream" if params.stream else "application/json"
+        headers = {"content-type": "application/json", "accept": accept}
+        return HttpRequest("POST", url, aws.sign("POST", url, headers, content, credentials), content)
     url = join_url(base_url or endpoint.base_url, endpoint.path_for(params))
     headers = {
         "content-type": "application/json",

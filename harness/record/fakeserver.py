@@ -5,8 +5,9 @@ for real without the internet. It binds an ephemeral loopback port, runs in a da
 thread, and shuts itself down after ``lifetime`` seconds even if a test forgets to.
 
 Each POST to a model endpoint (the paths ``harness replay`` treats as model calls)
-gets the next recorded response, in order; anything else gets a JSON 404. With
-``echo_credentials`` the credentials the client sent are echoed into the response
+gets the next recorded response, in order; anything else gets a JSON 404. SSE bodies go
+one event per chunk, AWS event-stream bodies (Bedrock) one binary frame per chunk. With
+``echo_credentials`` the credentials the client sent are echoed into a text response
 body, to prove the recorder scrubs what a provider echoes back.
 """
 
@@ -25,9 +26,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 from harness.providers.replay import Exchange, load_exchanges
 
-__all__ = ["FakeProvider", "ReceivedRequest", "split_events"]
+__all__ = ["FakeProvider", "ReceivedRequest", "split_events", "split_frames"]
 
-_CREDENTIAL_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key")
+_CREDENTIAL_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key", "x-amz-security-token")
 _EVENT_END = re.compile(rb"(?<=\n\n)|(?<=\r\n\r\n)")
 
 
@@ -43,6 +44,20 @@ class ReceivedRequest:
 def split_events(body: bytes) -> list[bytes]:
     """SSE body -> one piece per event (each ends with its blank line), so each can be its own chunk."""
     return [piece for piece in _EVENT_END.split(body) if piece]
+
+
+def split_frames(body: bytes) -> list[bytes]:
+    """AWS event-stream body -> one piece per frame (each frame's prelude gives its total length);
+    bytes after the last whole frame are a piece of their own."""
+    pieces: list[bytes] = []
+    at = 0
+    while len(body) - at >= 4:
+        total = int.from_bytes(body[at : at + 4], "big")
+        if total < 16 or at + total > len(body):
+            break
+        pieces.append(body[at : at + total])
+        at += total
+    return [*pieces, body[at:]] if at < len(body) else pieces
 
 
 class _Server(ThreadingHTTPServer):
@@ -189,10 +204,13 @@ class FakeProvider:
             error = json.dumps({"error": {"message": f"fake provider: {message}", "code": status}})
             handler.send_chunked(status, "application/json", [error.encode()], 0)
             return
-        body = self._echo(exchange.body, received) if self.echo_credentials else exchange.body
         content_type = exchange.header("content-type") or "text/event-stream"
+        frames = content_type.startswith("application/vnd.amazon.eventstream")
+        body = exchange.body
+        if self.echo_credentials and not frames:  # a frame's CRCs cover its bytes: frames are not edited
+            body = self._echo(body, received)
         streamed = "event-stream" in content_type or body.lstrip()[:5] in (b"data:", b"event")
-        pieces = split_events(body) if streamed else [body]
+        pieces = split_frames(body) if frames else split_events(body) if streamed else [body]
         sent = handler.send_chunked(
             exchange.status, content_type, pieces, self.chunk_delay if streamed else 0
         )

@@ -70,6 +70,7 @@ SECRET_HEADERS = frozenset(
         "x-api-key",
         "api-key",
         "x-goog-api-key",
+        "x-amz-security-token",  # AWS temporary credentials (SigV4, harness/record/aws.py)
         "cookie",
         "set-cookie",
         "openai-organization",
@@ -158,8 +159,9 @@ def env_credentials(environ: Mapping[str, str] | None = None) -> Known:
 
 
 def credentials_sent(headers: Mapping[str, Any], uri: str) -> Known:
-    """The credentials in a request: secret headers (``Bearer X``: X; ``Basic``: user and password),
-    credential query parameters, and the URL's userinfo."""
+    """The credentials in a request: secret headers (``Bearer X``: X; ``Basic``: user and password;
+    SigV4 ``AWS4-HMAC-SHA256``: the access key id and the signature), credential query parameters,
+    and the URL's userinfo."""
     values: list[str] = []
     for name, raw in headers.items():
         if name.lower() not in SECRET_HEADERS or name.lower() in ("content-type",):
@@ -168,6 +170,10 @@ def credentials_sent(headers: Mapping[str, Any], uri: str) -> Known:
             text = str(value)
             values += [text, *text.split()[1:]]
             scheme, _, token = text.partition(" ")
+            if scheme.upper() == "AWS4-HMAC-SHA256":  # Credential=AKID/date/region/service/aws4_request
+                pairs = (f.strip().partition("=") for f in token.split(","))
+                fields = {name: value for name, _, value in pairs}
+                values += [fields.get("Credential", "").split("/")[0], fields.get("Signature", "")]
             if scheme.lower() == "basic":
                 try:
                     user, _, password = base64.b64decode(token.strip()).decode("utf-8").partition(":")
@@ -183,10 +189,13 @@ def credentials_sent(headers: Mapping[str, Any], uri: str) -> Known:
 
 
 def _forms(value: str) -> set[str]:
-    """How a value may be written: verbatim, JSON-escaped, percent-encoded."""
+    """How a value may be written: verbatim, JSON-escaped (``/`` as ``\\/`` too, as PHP and some
+    Java encoders write it: base64 credentials such as AWS session tokens hold slashes), percent-encoded."""
+    escaped = json.dumps(value)[1:-1]
     return {
         value,
-        json.dumps(value)[1:-1],
+        escaped,
+        escaped.replace("/", "\\/"),
         json.dumps(value, ensure_ascii=False)[1:-1],
         quote(value, safe=""),
         quote_plus(value),
@@ -215,8 +224,24 @@ def _hides_secret(raw: bytes, known: Known) -> bool:
     return known.found_in(text) or bool(secret_spans(text))
 
 
+#: Passes of ``scrub_text`` at most: a secret packed between other secrets can read as part of one
+#: long encoded run (``secrets._inside_blob``) until they are redacted; a pass that changes
+#: nothing ends the loop (one pass for text without secrets).
+_PASSES = 3
+
+
 def scrub_text(text: str, known: Known = NO_KNOWN) -> str:
-    """``text`` with every detected secret, identifier and known credential replaced, in any encoding."""
+    """``text`` with every detected secret, identifier and known credential replaced, in any encoding,
+    repeated until a pass finds nothing more."""
+    for _ in range(_PASSES):
+        scrubbed = _scrub_once(text, known)
+        if scrubbed == text:
+            break
+        text = scrubbed
+    return text
+
+
+def _scrub_once(text: str, known: Known) -> str:
     found = {m.value for view in field_views(text) for m in secret_spans(view) if len(m.value) >= _MIN_KNOWN}
     text = redact(_replace_all(text, found | known.values), REDACTED)
     if known.masked is not None:
@@ -265,9 +290,15 @@ def scrub_uri(uri: str, known: Known = NO_KNOWN) -> str:
         known = known | credentials_sent({}, uri)
         parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
     path = unquote(parts.path)  # a key in the path (a proxy that takes it there), percent-encoded or not
-    scrubbed = scrub_text(path, known)
-    # each segment on its own as well: a key between '/' is a field, not part of a long base64 run
-    scrubbed = "/".join(scrub_text(seg, known) for seg in scrubbed.split("/"))
+    # each segment on its own as well: a key between '/' is a field, not part of a long base64 run;
+    # then the whole path again, until nothing changes (a key spanning segments, such as a Slack
+    # webhook's, reads as part of its neighbours' run until they are redacted)
+    scrubbed = path
+    for _ in range(_PASSES):
+        again = "/".join(scrub_text(seg, known) for seg in scrub_text(scrubbed, known).split("/"))
+        if again == scrubbed:
+            break
+        scrubbed = again
     if scrubbed != path:
         parts = parts._replace(path=quote(scrubbed, safe="/:@!$&'()*+,;=-._~"))
     parts = parts._replace(fragment=scrub_text(parts.fragment, known))

@@ -22,6 +22,7 @@ from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
 from harness.rules.bedrock import BEDROCK_RULES
+from harness.rules.cohere import COHERE_RULES
 from harness.rules.common import COMMON_RULES
 from harness.rules.dialects import DIALECT_RULES
 from harness.rules.gemini import GEMINI_RULES
@@ -37,6 +38,7 @@ RULES: tuple[Rule, ...] = (
     *GEMINI_RULES,
     *BEDROCK_RULES,
     *DIALECT_RULES,
+    *COHERE_RULES,
 )
 
 _DEFAULT_WIRE = {
@@ -48,6 +50,7 @@ _DEFAULT_WIRE = {
     "bedrock": "bedrock-converse",
     # OpenAI-compatible dialects (issue 27): their own rules (harness/rules/dialects.py) plus Chat's.
     **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),
+    "cohere": "cohere-v2",  # its own rules only (harness/rules/cohere.py)
 }
 
 

@@ -43,6 +43,8 @@ PROVIDER_MODELS: dict[str, tuple[str, ...]] = {
     "cerebras": ("zai-glm-4.7", "llama-3.3-70b"),
     "zai": ("glm-4.7", "glm-5.2"),
     "huggingface": ("deepseek-ai/DeepSeek-R1",),
+    # Cohere's stream names no model either (thinking ``model_id`` stays None).
+    "cohere": ("command-a-reasoning-08-2025", "command-r7b-12-2024"),
 }
 OPENROUTER_FORMATS = (
     "anthropic-claude-v1",
@@ -170,6 +172,9 @@ def _units(provider: str, model: str) -> st.SearchStrategy[list[AnyPart]]:
         signed = st.builds(ThinkingSignaturePart, signature=signatures, format=st.just("bedrock"))
         redacted = st.builds(ThinkingSignaturePart, signature=signatures, format=st.just("bedrock-redacted"))
         return st.one_of(text_unit, _signed(unnamed, signed), _one(redacted), _one(calls))
+    if provider == "cohere":  # unsigned thinking text with no model; arguments never empty
+        cohere_calls = calls.filter(lambda c: bool(c.arguments_json))  # pyright: ignore[reportUnknownLambdaType, reportUnknownMemberType]
+        return st.one_of(text_unit, _one(st.builds(ThinkingTextPart, text=nonempty_text)), _one(cohere_calls))
     if provider == "openrouter":
         fmt = st.sampled_from(OPENROUTER_FORMATS)
         signature = st.builds(
@@ -222,6 +227,8 @@ def _usages_for(provider: str) -> st.SearchStrategy[Usage]:
         return st.builds(_gemini_usage, count, count, maybe, maybe, count)
     if provider == "bedrock":  # the same usage rules as Anthropic's (see harness.emit.bedrock)
         return st.builds(_anthropic_usage, count, maybe, maybe, count, st.none())
+    if provider == "cohere":  # input, output and cached tokens only (see harness.emit.cohere)
+        return st.builds(Usage, input_tokens=count, output_tokens=count, cached_input_tokens=maybe)
     required = count if provider == "openai-responses" else maybe
     return st.builds(
         Usage,
@@ -235,7 +242,7 @@ def _usages_for(provider: str) -> st.SearchStrategy[Usage]:
 
 
 def _probe(provider: str) -> Usage:
-    if provider in ("anthropic", "bedrock"):
+    if provider in ("anthropic", "bedrock", "cohere"):
         return Usage()
     return Usage(cached_input_tokens=0, reasoning_tokens=0, total_tokens=0)
 

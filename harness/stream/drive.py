@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from harness.contract.wires import PROVIDER_WIRES, WIRE_TITLES, sniff_wire
 from harness.stream.base import CallResult, StreamParser
-from harness.stream.eventstream import EventStreamEvents
+from harness.stream.eventstream import EventStreamEvents, is_frame_start
 from harness.stream.sse import SSEDecoder
 
 __all__ = ["chunked", "parse_bytes", "parse_chunks"]
@@ -15,6 +15,8 @@ __all__ = ["chunked", "parse_bytes", "parse_chunks"]
 #: Bytes kept from a body's start to tell what it is when no event of the parser's format arrived
 #: (an AWS event-stream frame's prelude and headers fit well within).
 _HEAD = 1024
+#: Bytes that tell AWS event-stream frames from SSE (a frame's prelude).
+_PRELUDE = 12
 
 
 def chunked(body: bytes, size: int | None) -> list[bytes]:
@@ -25,13 +27,28 @@ def chunked(body: bytes, size: int | None) -> list[bytes]:
 
 def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
     """Feed stream bytes (SSE, or AWS event-stream frames for such a parser) in the given chunking
-    to ``parser`` and finish it (EOF)."""
-    decoder = EventStreamEvents() if parser.framing == "aws-eventstream" else SSEDecoder()
-    head = b""
+    to ``parser`` and finish it (EOF).
+
+    An SSE parser given AWS event-stream frames (Bedrock's InvokeModelWithResponseStream, whose
+    ``chunk`` frames carry the model's own stream events: ``eventstream.chunk_event``) reads the
+    events inside them: the framing is told by the first 12 bytes (a prelude whose CRC matches)."""
+    decoder: SSEDecoder | EventStreamEvents | None = (
+        EventStreamEvents() if parser.framing == "aws-eventstream" else None
+    )
+    head = undecided = b""
     for chunk in chunks:
         if len(head) < _HEAD:
             head += chunk[: _HEAD - len(head)]
+        if decoder is None:
+            undecided += chunk
+            if len(undecided) < _PRELUDE:
+                continue
+            decoder = EventStreamEvents() if is_frame_start(undecided) else SSEDecoder()
+            chunk, undecided = undecided, b""
         parser.feed_all(decoder.feed(chunk))
+    if decoder is None:  # fewer than 12 bytes in all: not a frame
+        decoder = SSEDecoder()
+        parser.feed_all(decoder.feed(undecided))
     parser.feed_all(decoder.close())
     if isinstance(decoder, SSEDecoder) and parser.wire and (wire := sniff_wire(head)) == "bedrock-converse":
         # binary AWS event-stream frames hold no SSE event: say what they are, not "empty stream"

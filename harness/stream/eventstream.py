@@ -22,9 +22,12 @@ botocore's: headers at most 128 KiB, payload at most 24 MiB.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass
 from struct import Struct
+from typing import cast
 from zlib import crc32
 
 from harness.stream.sse import SSEEvent
@@ -35,6 +38,8 @@ __all__ = [
     "EventStreamEvents",
     "EventStreamMessage",
     "HeaderValue",
+    "chunk_event",
+    "is_frame_start",
     "message_to_event",
 ]
 
@@ -253,7 +258,43 @@ def message_to_event(message: EventStreamMessage) -> SSEEvent:
         detail = headers.get(":error-message", text)
         return SSEEvent("error", json.dumps({"error": {"message": str(detail), "type": str(code)}}))
     name = headers.get(":event-type")
+    if name == "chunk":
+        return chunk_event(text)
     return SSEEvent(name if isinstance(name, str) else None, text)
+
+
+def chunk_event(text: str) -> SSEEvent:
+    """A ``chunk`` frame of Bedrock's InvokeModelWithResponseStream as the event inside it.
+
+    The payload is ``{"bytes": "<base64>"}`` (botocore's ``PayloadPart``, a blob in the JSON
+    protocol); the bytes are the model's own stream event, for Anthropic's models one Messages
+    stream event as JSON, named by its ``type``, as the anthropic SDK's Bedrock decoder names it
+    (``anthropic/lib/bedrock/_stream_decoder.py`` ``_chunk_bytes_to_sse``). A chunk whose bytes are
+    not base64 is the stream's error, never skipped."""
+    try:
+        loaded: object = json.loads(text)
+        raw = cast(dict[str, object], loaded)["bytes"] if isinstance(loaded, dict) else None
+        inner = base64.b64decode(raw, validate=True).decode("utf-8") if isinstance(raw, str) else None
+    except (ValueError, KeyError, binascii.Error):
+        inner = None
+    if inner is None:
+        message = f"chunk frame without base64 'bytes': {text[:80]}"
+        return SSEEvent("error", json.dumps({"error": {"message": message, "type": "chunk"}}))
+    try:
+        data: object = json.loads(inner)
+    except ValueError:
+        data = None
+    kind = cast(dict[str, object], data).get("type") if isinstance(data, dict) else None
+    return SSEEvent(kind if isinstance(kind, str) else None, inner)
+
+
+def is_frame_start(head: bytes) -> bool:
+    """Whether ``head`` (at least 12 bytes) starts with an AWS event-stream prelude: a CRC32 of the
+    two lengths that matches, which text (SSE, JSON) does with chance 2**-32."""
+    if len(head) < _PRELUDE_LENGTH:
+        return False
+    total, headers_length, prelude_crc = _PRELUDE.unpack_from(head, 0)
+    return crc32(head[:8]) == prelude_crc and total >= _MIN_TOTAL + headers_length
 
 
 class EventStreamEvents:

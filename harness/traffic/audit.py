@@ -30,11 +30,10 @@ from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.oracles import PROVIDERS, validate
-from harness.rules import check_body
-from harness.traffic.calibrate import error_text, oracle_view, rejection_verdict
+from harness.traffic.calibrate import EDITED_REASON, error_text, oracle_view, rejection_verdict, rule_findings
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.findings import TrafficFinding, one_per_check
-from harness.traffic.loader import RecordedCall, iter_files, load_file
+from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
 
@@ -108,7 +107,7 @@ def _request_findings(
 ) -> list[TrafficFinding]:
     route = call.route
     assert route is not None
-    oracle_provider, view = oracle_view(route, body)
+    oracle_provider, view = oracle_view(route, body, call.uri)
     report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
     found = [
         TrafficFinding(f"oracle:{e.oracle}", "reject", call.file, call.index, provider, e.path, e.message,
@@ -119,7 +118,7 @@ def _request_findings(
         TrafficFinding(
             f"rule:{f.rule}", f.kind, call.file, call.index, provider, f.path, f.message, f.why, call.status
         )
-        for f in check_body(provider, body, wire=wire, host=urlsplit(call.uri).hostname)
+        for f in rule_findings(route, body, call.uri)
     ]
     return found
 
@@ -153,6 +152,10 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
         raw: Any = call.body
         if call.problem == "request body: empty":
             result.skipped.append(f"{call.where}: no request body recorded")
+            previous = None
+            continue
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped.append(f"{call.where}: {EDITED_REASON}")  # as calibrate: listed, not judged
             previous = None
             continue
         if call.problem is not None or not isinstance(raw, dict):

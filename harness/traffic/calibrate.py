@@ -24,14 +24,17 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from harness.contract.routing import Route
+from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route
 from harness.oracles import PROVIDERS, validate
-from harness.rules import check_body
+from harness.rules import RuleFinding, check_body
+from harness.rules.bedrock_invoke import check_invoke, invoke_view
+from harness.rules.vertex import check_vertex
 from harness.traffic.explained import explain
-from harness.traffic.loader import RecordedCall, load_traffic
+from harness.traffic.loader import EDITED, RecordedCall, load_traffic
 from harness.traffic.pending import pending_provider
 
 __all__ = [
+    "EDITED_REASON",
     "Calibration",
     "Failure",
     "Rejection",
@@ -39,6 +42,7 @@ __all__ = [
     "error_text",
     "oracle_view",
     "rejection_verdict",
+    "rule_findings",
 ]
 
 #: OpenRouter's documented request extensions (openrouter.ai/docs/api-reference/overview:
@@ -48,17 +52,33 @@ __all__ = [
 _OPENROUTER_EXTENSIONS = ("provider", "models", "plugins", "transforms", "preset", "usage", "route")
 
 
-def oracle_view(route: Route, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str, dict[str, Any]]:
     """The oracle provider id and body to judge a routed call with.
 
     OpenRouter's Responses endpoint has no oracle of its own: it is judged as OpenAI
-    Responses, minus OpenRouter's documented top-level extensions.
+    Responses, minus OpenRouter's documented top-level extensions. Bedrock's InvokeModel
+    with an Anthropic model is judged as Anthropic's Messages body, its envelope off and the
+    URL's model in (``harness.rules.bedrock_invoke``).
     """
+    if route.endpoint == BEDROCK_INVOKE:
+        return "anthropic", invoke_view(body, uri)
     if route.provider == "openrouter" and route.wire == "openai-responses":
         return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
     if route.provider == "deepseek" and route.wire == "openai-responses":
         return "openai-responses", body  # DeepSeek's Responses-compatible endpoint: OpenAI's request types
     return route.provider, body
+
+
+def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFinding]:
+    """Every provider rule on a routed call's body: for Bedrock's InvokeModel, the envelope rules
+    on the body as sent, then Anthropic's rules on the Messages body inside it; on Vertex AI,
+    Gemini's rules and Vertex's own (``harness.rules.vertex``)."""
+    host = urlsplit(uri).hostname
+    if route.endpoint == BEDROCK_INVOKE:
+        view = invoke_view(body, uri)
+        return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
+    found = check_body(route.provider, body, wire=route.wire, host=host)
+    return found + check_vertex(body) if route.endpoint == VERTEX else found
 
 
 @dataclass(frozen=True)
@@ -100,6 +120,9 @@ class Calibration:
     unreadable: list[str] = field(default_factory=list[str])
     #: Model calls not judged, with why (no request body recorded, 5xx, ...).
     skipped: list[str] = field(default_factory=list[str])
+    #: Request bodies the recording shows were changed after the call (one line each, with the
+    #: figures): not evidence of what the API took, so not judged and no failure of the run.
+    edited: list[str] = field(default_factory=list[str])
     #: allowance id -> the calls (file#interaction) it was needed for.
     allowances: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
 
@@ -139,6 +162,7 @@ class Calibration:
             out += [f"  {f}" for f in self.failures]
         out += [str(r) for r in self.rejections]
         out += [f"{u}" for u in self.unreadable]
+        out += [f"not judged: {e}" for e in self.edited]
         for p in PROVIDERS:
             s = self.summary(p)
             missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
@@ -164,9 +188,14 @@ class Calibration:
             "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
             "unreadable": self.unreadable,
             "skipped": self.skipped,
+            "edited": self.edited,
             "allowances": {k: sorted(v) for k, v in sorted(self.allowances.items())},
             "ok": self.ok,
         }
+
+
+#: Why a call whose recorded request body is not the request sent is not judged.
+EDITED_REASON = "recorded request body is not the request sent (its length contradicts its Content-Length)"
 
 
 def error_text(response: bytes) -> str:
@@ -193,7 +222,7 @@ def rejection_verdict(call: RecordedCall, by: tuple[str, ...]) -> tuple[str, str
 
 
 def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calibration) -> list[Failure]:
-    oracle_provider, view = oracle_view(route, body)
+    oracle_provider, view = oracle_view(route, body, call.uri)
     report = validate(oracle_provider, view, host=urlsplit(call.uri).hostname)
     for _, aid in report.allowed:
         where = result.allowances.setdefault(aid, [])
@@ -204,7 +233,7 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
     ]
     found += [
         Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
-        for f in check_body(route.provider, body, wire=route.wire, host=urlsplit(call.uri).hostname)
+        for f in rule_findings(route, body, call.uri)
         if f.kind == "reject"
     ]
     return found
@@ -225,6 +254,10 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
             continue
         if call.problem == "request body: empty":
             result.skipped.append(f"{call.where}: no request body recorded")
+            continue
+        if call.problem is not None and call.problem.startswith(EDITED):
+            result.skipped.append(f"{call.where}: {EDITED_REASON}")  # listed, not judged (loader._edited)
+            result.edited.append(f"{call.where}: {call.problem}")
             continue
         raw: Any = call.body
         if call.problem is not None or not isinstance(raw, dict):

@@ -12,8 +12,8 @@ Responses API, names response N in ``previous_response_id``). Then:
   verbatim, in call order;
 - ``continuity-text``: response N's text and tool arguments come back unchanged;
 - ``continuity-prefix``: request N's conversation, system and tools are a byte-identical
-  prefix of request N+1's (Anthropic ``cache_control`` markers aside: they are breakpoints,
-  not prompt, and move by design).
+  prefix of request N+1's (Anthropic ``cache_control`` markers and Bedrock ``cachePoint``
+  blocks aside: they are breakpoints, not prompt, and move by design).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, cast
+from urllib.parse import unquote, urlsplit
 
 from harness.contract.kinds import Kind
 from harness.traffic.findings import TrafficFinding
@@ -37,8 +38,10 @@ __all__ = ["PairResult", "check_pair", "continues"]
 Json = Any
 _B64 = re.compile(r"^[A-Za-z0-9+/_-]+=*$")
 _GEMINI_MODEL = re.compile(r"/models/([^/:]+):")
-#: Providers that reject a request whose tool call is not answered in the next message.
-_PAIRING_REJECTS = ("anthropic", "openai-chat", "openai-responses", "openrouter")
+_BEDROCK_MODEL = re.compile(r"/model/([^/]+)/converse(?:-stream)?$")
+#: Providers that reject a request whose tool call is not answered in the next message
+#: (Bedrock: the rule ``bedrock-tool-pairing``, harness/rules/bedrock.py, with its evidence).
+_PAIRING_REJECTS = ("anthropic", "bedrock", "openai-chat", "openai-responses", "openrouter")
 _ASCII_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -67,6 +70,11 @@ def _dumps(value: Json) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _is_cache_point(value: Json) -> bool:
+    """A Bedrock ``cachePoint`` block (in content, system or tools): a breakpoint like ``cache_control``."""
+    return isinstance(value, dict) and set(cast(dict[str, Any], value)) == {"cachePoint"}
+
+
 def _without_cache_markers(value: Json) -> Json:
     if isinstance(value, dict):
         return {
@@ -75,7 +83,7 @@ def _without_cache_markers(value: Json) -> Json:
             if k != "cache_control"
         }
     if isinstance(value, list):
-        return [_without_cache_markers(v) for v in cast(list[Any], value)]
+        return [_without_cache_markers(v) for v in cast(list[Any], value) if not _is_cache_point(v)]
     return value
 
 
@@ -105,9 +113,38 @@ def _decoded(text: str) -> bytes | None:
         return None
 
 
+def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> tuple[Kind, str]:
+    """Claude on Bedrock keeps Anthropic's rule (thinking is switched on in
+    ``additionalModelRequestFields.thinking``; AWS user guide "Extended thinking",
+    https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html,
+    defers to Anthropic's: thinking blocks of a tool-use turn come back with it); other
+    families carry no documented rule."""
+    if "anthropic." in model:
+        fields = body1.get("additionalModelRequestFields")
+        thinking: Any = cast(dict[str, Any], fields).get("thinking") if isinstance(fields, dict) else None
+        enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
+            "enabled",
+            "adaptive",
+        )
+        if reply.tool_calls and enabled:
+            return "reject", (
+                "Claude on Bedrock validates the reasoningContent of the assistant turn a toolResult "
+                "answers: it must come back unmodified with the toolUse (Anthropic's rule, 400 otherwise)"
+            )
+        return "policy", (
+            "Claude does not require the reasoning of a completed turn (one that ended in text) to come back"
+        )
+    return (
+        "degrade",
+        "Bedrock keeps a model's reasoning across turns only through the reasoningContent sent back",
+    )
+
+
 def _reasoning_kind(
     provider: str, model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]
 ) -> tuple[Kind, str]:
+    if provider == "bedrock":
+        return _bedrock_reasoning_kind(model, reply, body1)
     if provider == "anthropic":
         thinking: Any = body1.get("thinking")
         enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
@@ -146,7 +183,8 @@ def _check_reasoning(
 ) -> None:
     sent = set(strings(body1))
     decoded = {d for d in (_decoded(s) for s in sent) if d is not None}
-    match = _GEMINI_MODEL.search(call.uri)
+    path = unquote(urlsplit(call.uri).path)
+    match = _GEMINI_MODEL.search(path) or _BEDROCK_MODEL.search(path)
     model = match.group(1) if match else ""
     for item in reply.reasoning:
         out.reasoning += 1
@@ -198,7 +236,15 @@ def _same_arguments(a: Json, b: Json) -> str:
     return "re-serialised (same JSON, different key order)" if a == b else "changed"
 
 
-def _text_change(before: str, after: str) -> str:
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+#: A re-serialised response (YAML ``parsed_body``) that holds ``--`` where the request sent back
+#: an em dash: models__test_bedrock__test_bedrock_model_thinking_part_anthropic_legacy.yaml#0 vs #1,
+#: whose request (a JSON string, ``\u2014``) shows what the client received; the YAML text and
+#: pydantic-ai's own snapshot of it (tests/models/test_bedrock.py) were edited to ``--`` afterwards.
+EDITED_RESPONSE = "with an em dash where the recorded response has '--'"
+
+
+def _text_change(before: str, after: str, *, reserialised: bool = False) -> str:
     if before == after:
         return ""
     if not after and not before.strip():
@@ -209,6 +255,10 @@ def _text_change(before: str, after: str) -> str:
         return "whitespace rewritten"
     if before.translate(_ASCII_QUOTES) == after.translate(_ASCII_QUOTES):
         return "with typographic quotes replaced by ASCII ones"
+    if reserialised and "--" in before and before.replace("--", "\u2014") == after:
+        return EDITED_RESPONSE
+    if "<think>" in after and _THINK.sub("", after).strip() == before.strip():
+        return "with the model's reasoning added as <think> text"
     return "dropped" if not after else "changed"
 
 
@@ -219,12 +269,30 @@ def _finding(
 
 
 def _check_echo(
-    call: RecordedCall, provider: str, reply: Reply, new: list[Json], wire: str, out: PairResult
+    call: RecordedCall,
+    provider: str,
+    reply: Reply,
+    new: list[Json],
+    wire: str,
+    out: PairResult,
+    *,
+    key_order: bool,
 ) -> None:
+    """``key_order``: whether response N's key order is the API's (not when the cassette re-serialised it)."""
     sent = echo(wire, new)
     out.texts += 1
-    change = _text_change(reply.text, sent.text)
-    if change:
+    change = _text_change(reply.text, sent.text, reserialised=not key_order)
+    if change == EDITED_RESPONSE:
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-text", "policy",
+                f"the text of response #{out.previous} comes back {change}",
+                "the response was stored re-serialised and its text edited after recording ('--' for an "
+                "em dash); the request shows what the client received: the recording is inconsistent, "
+                "not the client",
+            )
+        )  # fmt: skip
+    elif change:
         out.findings.append(
             _finding(
                 call, provider, "continuity-text", "degrade",
@@ -246,6 +314,8 @@ def _check_echo(
             )  # fmt: skip
             continue
         how = _same_arguments(tool.arguments, sent.arguments[tool.id])
+        if how.endswith("different key order)") and not key_order:
+            continue  # the recorded order is the cassette writer's, not the API's: no evidence either way
         if how:
             out.findings.append(
                 _finding(
@@ -339,7 +409,8 @@ def _tools_change(a: Json, b: Json) -> str:
 
 
 def _tool_names(tools: list[Any]) -> list[str]:
-    """Tool names on every wire (Chat nests them in ``function``, Gemini in ``functionDeclarations``)."""
+    """Tool names on every wire (Chat nests them in ``function``, Gemini in ``functionDeclarations``,
+    Bedrock in ``toolSpec``)."""
     out: list[str] = []
     for raw in tools:
         tool = _as_dict(raw)
@@ -347,9 +418,8 @@ def _tool_names(tools: list[Any]) -> list[str]:
         if isinstance(declarations, list):
             out += [str(_as_dict(d).get("name", "?")) for d in cast(list[Any], declarations)]
         else:
-            out.append(
-                str(tool.get("name") or _as_dict(tool.get("function")).get("name") or tool.get("type") or "?")
-            )
+            nested = _as_dict(tool.get("function") or tool.get("toolSpec"))
+            out.append(str(tool.get("name") or nested.get("name") or tool.get("type") or "?"))
     return out
 
 
@@ -419,6 +489,6 @@ def check_pair(
     _check_reasoning(call1, provider, reply, body1, out)
     _check_answers(call1, provider, reply, new, wire, out)
     if out.continuation == "conversation":
-        _check_echo(call1, provider, reply, new, wire, out)
+        _check_echo(call1, provider, reply, new, wire, out, key_order=not first[0].response_reserialised)
         _check_prefix(call1, provider, before, after, out)
     return out

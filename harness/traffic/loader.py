@@ -26,7 +26,7 @@ from typing import Any, cast
 from harness.contract.routing import Route, route
 from harness.inputs import InputError, gunzip, load_yaml, loads_json, read_bytes, read_text
 
-__all__ = ["RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
+__all__ = ["EDITED", "RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
 
 _SUFFIXES = (".yaml", ".yml", ".yaml.gz", ".yml.gz", ".har")
 
@@ -50,6 +50,9 @@ class RecordedCall:
     status: int = 0
     headers: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
     response: bytes = b""
+    #: The response was stored parsed (``parsed_body``) and is re-serialised here: its key order
+    #: is the cassette writer's (pydantic-ai's serializer dumps YAML with sorted keys), not the API's.
+    response_reserialised: bool = False
 
     @property
     def where(self) -> str:
@@ -114,13 +117,48 @@ def _request_body(request: dict[str, Any], headers: dict[str, list[str]]) -> tup
         return None, "request body: empty"
     try:
         data = _as_bytes(raw, _header(headers, "content-encoding"))
-        return loads_json(data.decode("utf-8"), source="request body"), None
     except InputError as exc:
         return None, f"request body: {exc.reason}"
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
+    except (OSError, EOFError) as exc:
         return None, f"request body: unreadable bytes ({exc})"
+    try:
+        return loads_json(data.decode("utf-8"), source="request body"), None
+    except InputError as exc:
+        problem = f"request body: {exc.reason}"
+    except UnicodeDecodeError as exc:
+        problem = f"request body: unreadable bytes ({exc})"
     except json.JSONDecodeError as exc:
-        return None, f"request body: not JSON ({exc.msg} at char {exc.pos})"
+        problem = f"request body: not JSON ({exc.msg} at char {exc.pos})"
+    return None, _edited(problem, data, raw, headers)
+
+
+#: The prefix of ``RecordedCall.problem`` for a request body that is known not to be what was sent.
+EDITED = "request body: not the request sent"
+
+
+def _edited(problem: str, data: bytes, raw: Any, headers: dict[str, list[str]]) -> str:
+    """``problem``, or EDITED when the recording itself shows the body is not the bytes that went out.
+
+    The rule: a body that does not parse, recorded as sent (a string or bytes, not compressed),
+    whose length contradicts the request's own recorded ``Content-Length``, was changed after
+    recording; it is not evidence of what the API took, so it is not judged (it is listed, with
+    why). A body that does not parse and agrees with its ``Content-Length`` (or has none) is an
+    unreadable recording: the run fails. Evidence: ``models__test_bedrock__test_bedrock_model_
+    other_parameters.yaml#0`` (pydantic-ai-more) records 320 bytes, not JSON, under
+    ``content-length: 178`` and the ``amz-sdk-invocation-id`` of ``models__test_bedrock__test_
+    bedrock_model_service_tier.yaml#0``, whose body it was copied from. A different length means
+    different bytes, whatever the cause; 183 of the 187 string request bodies with a
+    ``Content-Length`` in ``../shared/traffic`` agree with it exactly (and all of them parse)."""
+    declared = _header(headers, "content-length").strip()
+    if (
+        not declared.isdigit()
+        or _header(headers, "content-encoding")
+        or not isinstance(raw, str | bytes)
+        or data[:2] == b"\x1f\x8b"
+        or int(declared) == len(data)
+    ):
+        return problem
+    return f"{EDITED}: {len(data)} bytes recorded under Content-Length {declared} ({problem.removeprefix('request body: ')})"
 
 
 def _response(response: dict[str, Any]) -> tuple[int, dict[str, list[str]], bytes]:
@@ -163,7 +201,10 @@ def _call(file: str, index: int, interaction: Any) -> RecordedCall:
         return RecordedCall(
             file, index, method, uri, route(method, uri), problem=f"response body: unreadable ({exc})"
         )
-    return RecordedCall(file, index, method, uri, route(method, uri), body, problem, status, headers, payload)
+    reserialised = "parsed_body" in cast(dict[str, Any], response)
+    return RecordedCall(
+        file, index, method, uri, route(method, uri), body, problem, status, headers, payload, reserialised
+    )
 
 
 def _har_entry(file: str, index: int, entry: Any) -> RecordedCall:

@@ -1,12 +1,12 @@
 """Hosts of providers the harness has no provider id for yet: their calls are not judged, with why.
 
-Why: a provider that speaks a dialect or a wire of its own (Cohere's v2 chat today), judged
-by another provider's schema or not read at all, comes out as rejects or as "not a model
-call". Each gets its own provider id (the "Beyond five wires" issues, DESIGN.md); until then
-a call to its host is listed as not judged, naming the provider id it waits for. Once that
-id is a provider of the harness, the row stops applying and the router's verdict stands
-(Groq, DeepSeek, Z.ai, Cerebras, Hugging Face, Mistral and Bedrock have theirs now; their
-rows stay so that a trimmed PROVIDERS never judges them as something else).
+Why: a provider that speaks a dialect or a wire of its own, judged by another provider's
+schema or not read at all, comes out as rejects or as "not a model call". Each gets its own
+provider id (the "Beyond five wires" issues, DESIGN.md); until then a call to its host is
+listed as not judged, naming the provider id it waits for. Once that id is a provider of the
+harness, the row stops applying and the router's verdict stands. Every row's provider has its
+id now (Groq, DeepSeek, Z.ai, Cerebras, Hugging Face, Mistral, Bedrock and Cohere); the rows
+stay so that a trimmed PROVIDERS never judges them as something else.
 """
 
 from __future__ import annotations

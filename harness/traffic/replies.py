@@ -8,7 +8,10 @@ needs straight from the bytes the provider sent (JSON, or SSE assembled here):
 - ``tool_calls``: the client tool calls, in order (id, name, arguments as sent);
 - ``reasoning``: the opaque reasoning state a client must send back (Anthropic
   ``signature`` and ``redacted_thinking.data``, Responses ``encrypted_content``, Gemini
-  ``thoughtSignature``, OpenRouter ``reasoning_details`` payloads).
+  ``thoughtSignature``, OpenRouter ``reasoning_details`` payloads, Bedrock
+  ``reasoningText.signature`` and ``redactedContent``).
+
+Bedrock Converse bodies (JSON, or AWS event-stream binary frames) are read by ``converse.py``.
 
 A body that cannot be read gives ``Reply(problem=...)``: one line, never an exception.
 """
@@ -266,11 +269,44 @@ def _gemini_parts(chunks: list[Json]) -> list[Json]:
     return parts
 
 
+# -- Bedrock Converse ---------------------------------------------------------------------
+
+
+def _converse(blocks: list[dict[str, Any]]) -> Reply:
+    reply = Reply()
+    for block in blocks:
+        if isinstance(block.get("text"), str):
+            reply.text += block["text"]
+        tool = _d(block.get("toolUse"))
+        if tool:
+            reply.tool_calls.append(
+                ToolCall(str(tool.get("toolUseId", "")), str(tool.get("name", "")), tool.get("input"))
+            )
+        content = _d(block.get("reasoningContent"))
+        signature = _d(content.get("reasoningText")).get("signature")
+        if isinstance(signature, str) and signature:
+            reply.reasoning.append(Reasoning("reasoningText.signature", signature))
+        redacted = content.get("redactedContent")
+        if isinstance(redacted, str) and redacted:
+            reply.reasoning.append(Reasoning("redactedContent", redacted))
+    return reply
+
+
 # -- dispatch -----------------------------------------------------------------------------
 
 
 def read_reply(wire: str, body: bytes) -> Reply:
-    """The reply in a response body of ``wire`` (JSON or SSE); ``problem`` set when unreadable."""
+    """The reply in a response body of ``wire`` (JSON, SSE, or for Bedrock Converse an AWS
+    event stream); ``problem`` set when unreadable."""
+    if wire == "bedrock-converse":
+        from harness.traffic.converse import FrameError, converse_blocks
+
+        if not body.strip():
+            return Reply(problem="response: empty body")
+        try:
+            return _converse(converse_blocks(body))
+        except FrameError as exc:
+            return Reply(problem=f"response: {exc}")
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:

@@ -65,6 +65,12 @@ def read_request(wire: str, body: dict[str, Any]) -> Request:
         conversation = [{"role": "user", "content": raw}] if isinstance(raw, str) else _l(raw)
         previous = body.get("previous_response_id")
         return Request(wire, conversation, body.get("instructions"), body.get("tools"), str(previous or ""))
+    if wire == "bedrock-converse":
+        # The tool definitions only: ``toolConfig.toolChoice`` is a per-call setting, as
+        # ``tool_choice`` beside ``tools`` on the other wires (pydantic-ai forces a tool, then
+        # sends ``auto`` once it was called: models__bedrock__test_cache__*.yaml#1).
+        tools = _d(body.get("toolConfig")).get("tools")
+        return Request(wire, _l(body.get("messages")), body.get("system"), tools, "")
     return Request(wire, _l(body.get("messages")), None, body.get("tools"), "")
 
 
@@ -84,6 +90,12 @@ def answers(wire: str, entries: list[Json]) -> list[Answer]:
                 Answer(str(_d(b).get("tool_use_id", "")), "")
                 for b in _l(entry.get("content"))
                 if _d(b).get("type") == "tool_result"
+            ]
+        elif wire == "bedrock-converse":
+            out += [
+                Answer(str(_d(result).get("toolUseId", "")), "")
+                for result in (_d(b).get("toolResult") for b in _l(entry.get("content")))
+                if isinstance(result, dict)
             ]
         elif wire == "gemini":
             for part in _l(entry.get("parts")):
@@ -114,6 +126,14 @@ def echo(wire: str, entries: list[Json]) -> Echo:
                     text += str(block.get("text", ""))
                 elif block.get("type") == "tool_use":
                     arguments[str(block.get("id", ""))] = block.get("input")
+        elif wire == "bedrock-converse" and entry.get("role") == "assistant":
+            for b in _l(entry.get("content")):
+                block = _d(b)
+                if isinstance(block.get("text"), str):
+                    text += block["text"]
+                tool = _d(block.get("toolUse"))
+                if tool:
+                    arguments[str(tool.get("toolUseId", ""))] = tool.get("input")
         elif wire == "gemini" and entry.get("role") == "model":
             for p in _l(entry.get("parts")):
                 part = _d(p)

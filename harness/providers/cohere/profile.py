@@ -1,0 +1,35 @@
+"""Cohere v2 Chat (``POST https://api.cohere.com/v2/chat``): the model facts the mapping depends on.
+
+Evidence: the recorded calls in traffic/pydantic-ai-more/ (``api.cohere.com/v2/chat``, 8 calls,
+all accepted) and traffic/pydantic-ai/models__test_cohere__test_cohere_model_thinking_part.yaml;
+the ``cohere`` SDK's v2 request types (``cohere.v2.raw_client.RawV2Client.chat``); the API
+reference (https://docs.cohere.com/v2/reference/chat, https://docs.cohere.com/docs/reasoning).
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.mapping.openai_family import OPENAI_TOOL_NAMES
+from harness.mapping.wire import IdPolicy
+
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "reasons"]
+
+#: The model a request names when ``params.model`` is None (every recorded chat call but one).
+DEFAULT_MODEL = "command-r7b-12-2024"
+#: ``ToolCallV2.id`` is any string; Cohere mints ``{name}_{12 alphanumerics}``
+#: (``get_weather_9gpb31r7h7mj``); no documented limit, so any non-empty id is sent as it is.
+ID_POLICY = IdPolicy()
+#: ``ToolV2Function.name`` has no documented pattern; the tools are the OpenAI function shape and
+#: every recorded name fits OpenAI's rule, so a name outside it is mapped reversibly (``tool-name-mapped``).
+TOOL_NAMES = OPENAI_TOOL_NAMES
+
+# Cohere's reasoning models (docs/reasoning: "Cohere's reasoning models are hybrid"): the
+# ``command-a-reasoning`` family. Thinking is sent back to them as ``{"type": "thinking"}``
+# content (recorded 200: traffic/pydantic-ai/models__test_cohere__test_cohere_model_thinking_part.yaml#1).
+_REASONING_MODEL = re.compile(r"command-a-reasoning")
+
+
+def reasons(model: str) -> bool:
+    """Whether the model takes the ``thinking`` parameter (a reasoning model)."""
+    return _REASONING_MODEL.search(model) is not None
