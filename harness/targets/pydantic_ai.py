@@ -8,8 +8,8 @@ client from ``harness.kit.OfflineWire``: ``OpenAIChatModel`` (openai-chat),
 (gemini), ``OpenRouterModel`` (openrouter), ``BedrockConverseModel`` (bedrock; boto3 answered
 by botocore's ``before-send`` hook), ``MistralModel`` (mistral), ``GroqModel`` (groq),
 ``OpenAIChatModel`` on ``DeepSeekProvider`` (deepseek; its Responses recordings through
-``OpenAIResponsesModel``), ``CerebrasModel`` (cerebras), ``ZaiModel`` (zai) and
-``HuggingFaceModel`` (huggingface). The table is ``pydantic_ai_bridge.models.MODELS``: a
+``OpenAIResponsesModel``), ``CerebrasModel`` (cerebras), ``ZaiModel`` (zai),
+``HuggingFaceModel`` (huggingface) and ``CohereModel`` (cohere). The table is ``pydantic_ai_bridge.models.MODELS``: a
 provider is one entry. Nothing of pydantic-ai's is reimplemented.
 
 Where it runs

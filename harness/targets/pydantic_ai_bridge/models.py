@@ -18,6 +18,7 @@ hook). Sources (pydantic-ai-slim 2.68.0, ``pydantic_ai/``):
   ``HuggingFaceProvider`` with an ``AsyncInferenceClient`` whose httpx client is the wire's; the
   router URL is given (``base_url``), else the client would first ask the Hub which inference
   provider serves the model (a second request);
+- ``cohere``: ``models/cohere.py`` ``CohereModel`` on ``providers/cohere.py`` ``CohereProvider``;
 - ``bedrock``: ``models/bedrock.py`` ``BedrockConverseModel`` on ``providers/bedrock.py``
   ``BedrockProvider`` with an unsigned boto3 ``bedrock-runtime`` client.
 """
@@ -132,6 +133,14 @@ def _huggingface(name: str, wire: OfflineWire) -> Any:
     return HuggingFaceModel(name, provider=HuggingFaceProvider(hf_client=client, api_key=_KEY))
 
 
+def _cohere(name: str, wire: OfflineWire) -> Any:
+    from pydantic_ai.models.cohere import CohereModel
+    from pydantic_ai.providers.cohere import CohereProvider
+
+    # CohereProvider hands an httpx.AsyncClient to cohere's AsyncClientV2 (providers/cohere.py)
+    return CohereModel(name, provider=CohereProvider(api_key=_KEY, http_client=wire.httpx_client()))
+
+
 def _bedrock(name: str, wire: OfflineWire) -> Any:
     from pydantic_ai.models.bedrock import BedrockConverseModel
     from pydantic_ai.providers.bedrock import BedrockProvider
@@ -153,6 +162,7 @@ MODELS: dict[str, Callable[[str, OfflineWire], Any]] = {
     "cerebras": _cerebras,
     "zai": _zai,
     "huggingface": _huggingface,
+    "cohere": _cohere,
 }
 
 
