@@ -31,6 +31,18 @@ def _loop(model: str, ids: tuple[str, str] = ("call_1", "call_1")) -> Body:
     }  # fmt: skip
 
 
+def _current(model: str, **extra: object) -> Body:
+    """The same loop as the turn being answered: no user message after it (synthetic)."""
+    body = _loop(model)
+    body["messages"].pop()
+    return {**body, **extra}
+
+
+def _no_reasoning(messages: list[Body]) -> None:
+    for message in messages:
+        message.pop("reasoning_content", None)
+
+
 RESPONSES_SETTLED: Body = {
     "model": "deepseek-v4-flash",
     "input": [
@@ -55,11 +67,16 @@ CASES: list[tuple[str, str, str | None, Body, Mutate, str, str]] = [
     ("groq-raw-with-tools", "groq", None, _loop("qwen/qwen3-32b"),
      lambda b: b.update(reasoning_format="raw", tools=[{"type": "function", "function": {"name": "f"}}]),
      "groq-raw-reasoning-with-tools", "reasoning_format"),
-    ("deepseek-reasoner-input", "deepseek", None, _loop("deepseek-reasoner"), lambda b: None,
-     "deepseek-reasoner-reasoning-input", "messages/1/reasoning_content"),
-    ("deepseek-loop-without-reasoning", "deepseek", None, _loop("deepseek-v4-pro"),
-     lambda b: b["messages"][3].pop("reasoning_content"), "deepseek-tool-loop-reasoning", "messages/3"),
+    ("deepseek-loop-without-reasoning", "deepseek", None, _current("deepseek-v4-pro"),
+     lambda b: b["messages"][1].pop("reasoning_content"), "deepseek-tool-loop-reasoning", "messages/1"),
+    ("deepseek-reasoner-loop-without-reasoning", "deepseek", None, _current("deepseek-reasoner"),
+     lambda b: b["messages"][1].pop("reasoning_content"), "deepseek-tool-loop-reasoning", "messages/1"),
+    ("deepseek-chat-thinking-loop-without-reasoning", "deepseek", None,
+     _current("deepseek-chat", thinking={"type": "enabled"}),
+     lambda b: b["messages"][1].pop("reasoning_content"), "deepseek-tool-loop-reasoning", "messages/1"),
     ("kimi-tool-call-without-reasoning", "groq", None, _loop("moonshotai/kimi-k2.5"),
+     lambda b: b["messages"][1].pop("reasoning_content"), "kimi-tool-call-reasoning", "messages/1"),
+    ("kimi-thinking-on-hf-without-reasoning", "huggingface", None, _loop("moonshotai/Kimi-K2-Thinking"),
      lambda b: b["messages"][1].pop("reasoning_content"), "kimi-tool-call-reasoning", "messages/1"),
     ("deepseek-responses-interleaved", "deepseek", "openai-responses", RESPONSES_SETTLED,
      lambda b: b["input"].insert(2, {"role": "assistant", "content": "<think>b</think>"}),
@@ -78,6 +95,14 @@ ACCEPTED: list[tuple[str, str, Body, Mutate]] = [
      lambda b: b["messages"].extend([{"role": "assistant", "content": "welcome"}, {"role": "user", "content": "bye"}])),
     ("kimi-instruct-does-not-think", "groq", _loop("moonshotai/kimi-k2-instruct"),
      lambda b: b["messages"][1].pop("reasoning_content")),
+    ("kimi-on-groq-in-groqs-reasoning-field", "groq", _loop("moonshotai/kimi-k2.5"),
+     lambda b: b["messages"][1].update(reasoning=b["messages"][1].pop("reasoning_content"))),
+    # pydantic-ai's recorded requests: an earlier turn's tool loop without it was accepted
+    # (pydantic_ai/models/openai/_chat_model.py lines 1181-1185)
+    ("deepseek-earlier-turn-loop", "deepseek", _loop("deepseek-v4-pro"), lambda b: _no_reasoning(b["messages"])),
+    ("deepseek-reasoner-takes-loop-reasoning", "deepseek", _current("deepseek-reasoner"), lambda b: None),
+    ("deepseek-chat-current-loop-thinking-off", "deepseek", _current("deepseek-chat"),
+     lambda b: _no_reasoning(b["messages"])),
     ("groq-n-1", "groq", _loop("llama-3.3-70b-versatile"), lambda b: b.update(n=1)),
 ]  # fmt: skip
 
@@ -89,7 +114,7 @@ def test_dialect_rule_catches_violation(
     provider: str, wire: str | None, base: Body, mutate: Mutate, rule: str, path: str
 ) -> None:
     body = copy.deepcopy(base)
-    assert check_body(provider, body, wire=wire) == [] or rule == "deepseek-reasoner-reasoning-input"
+    assert check_body(provider, body, wire=wire) == []
     mutate(body)
     findings = check_body(provider, body, wire=wire)
     assert {f.rule for f in findings} == {rule}, findings
@@ -111,3 +136,18 @@ def test_deepseek_responses_keeps_responses_rules_but_not_reasoning_followed() -
     assert {"responses-output-has-call", "deepseek-responses-output-before-message"} <= ids
     assert "responses-reasoning-followed" not in ids
     assert "deepseek-responses-output-before-message" not in {r.id for r in rules_for("openai-responses")}
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["moonshotai/kimi-k2.5", "moonshotai/Kimi-K2-Thinking", "kimi-k2-6", "moonshotai/kimi-k2-instruct-0905",
+     "moonshotai/Kimi-K2-Instruct", "llama-3.3-70b-versatile"],
+)  # fmt: skip
+def test_kimi_rule_and_adapter_name_the_same_models(model: str) -> None:
+    """The adapters send reasoning on Kimi tool calls for exactly the models the rule judges."""
+    from harness.mapping.dialects import kimi_thinks
+
+    body = _loop(model)
+    body["messages"][1].pop("reasoning_content")
+    fires = any(f.rule == "kimi-tool-call-reasoning" for f in check_body("huggingface", body))
+    assert fires == kimi_thinks(model)

@@ -16,7 +16,7 @@ from harness.contract.rendered import canonical_json
 from harness.kit.worker import BridgeError
 from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
-from harness.targets import Target
+from harness.targets import Target, TargetError, get_target
 from tests.cassette_cases import case_id, cassette_cases, model_calls
 from tests.worker_target_support import load_or_skip, or_one_skip, render_without_library
 
@@ -34,7 +34,15 @@ def test_missing_klaude_code_is_one_line_naming_the_extra(tmp_path: Path) -> Non
     assert len(lines) == 1 and "uv sync --extra klaude" in lines[0], lines
 
 
-@pytest.mark.parametrize("provider", or_one_skip("klaude-code", PROVIDERS))
+def _klaude_providers() -> list[str]:
+    """The providers the klaude-code target implements (all of them when it cannot load: skipped then)."""
+    try:
+        return list(get_target("klaude-code").providers())
+    except TargetError:
+        return list(PROVIDERS)
+
+
+@pytest.mark.parametrize("provider", or_one_skip("klaude-code", _klaude_providers()))
 def test_every_scenario_renders(klaude: Target, provider: str) -> None:
     raised: set[str] = set()
     for name, scenario in SCENARIOS.items():  # determinism is the audit's I10
@@ -56,7 +64,10 @@ KLAUDE_RAISES = {"gemini": {"regression_system_only_history"}}
 
 
 @pytest.mark.parametrize(
-    "case", or_one_skip("klaude-code", [pytest.param(c, id=case_id(c)) for c in CASSETTES])
+    "case",
+    or_one_skip(
+        "klaude-code", [pytest.param(c, id=case_id(c)) for c in CASSETTES if c[0] in _klaude_providers()]
+    ),
 )
 def test_every_cassette_replays(klaude: Target, case: tuple[str, Path]) -> None:
     provider, path = case
@@ -74,3 +85,14 @@ def test_every_cassette_replays(klaude: Target, case: tuple[str, Path]) -> None:
         assert whole.message.parts, f"{path.name}: no parts"
         # klaude mints uuid4 ids for Gemini calls without one: compare what the stream said
         assert summarize(whole, exchange) == summarize(chunked, exchange)
+
+
+@pytest.mark.parametrize(
+    "provider", or_one_skip("klaude-code", [p for p in PROVIDERS if p not in _klaude_providers()])
+)
+def test_a_provider_klaude_code_has_no_protocol_for_is_not_implemented(klaude: Target, provider: str) -> None:
+    scenario = next(iter(SCENARIOS.values()))
+    with pytest.raises(
+        NotImplementedError, match=r"klaude-code target: (unsupported provider|no klaude-code protocol)"
+    ):
+        klaude.render(provider, scenario.history, scenario.params)

@@ -152,7 +152,7 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.REASONING_NOT_SENT: CodeInfo(
         "policy",
         "reasoning text left out of a turn where the dialect ignores or refuses it "
-        "(DeepSeek: outside tool loops, deepseek-reasoner everywhere)",
+        "(DeepSeek: outside thinking-mode tool loops; Kimi: off its tool-call messages)",
     ),
     Code.REASONING_DUPLICATE_ID: CodeInfo(
         "reject", "a second reasoning item with an id already sent; dropped"

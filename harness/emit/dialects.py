@@ -30,10 +30,28 @@ class DialectEmitter(ChatEmitter):
 
 
 class MistralEmitter(DialectEmitter):
-    """Mistral: thinking as a ``content`` list with one ``thinking`` chunk per delta."""
+    """Mistral: thinking as a ``content`` list with one ``thinking`` chunk per delta; each tool
+    call whole in one delta.
+
+    The mistralai SDK's stream types require the function's ``name`` (and ``arguments``) on every
+    tool-call delta (mistralai 3.7.0 ``client/models/toolcall.py``: ``function: FunctionCall``;
+    ``client/models/functioncall.py``: ``name: str``), so a Mistral stream cannot carry the
+    name-less argument fragments of OpenAI's; its SDK refuses them. No Mistral stream with a tool
+    call is recorded.
+    """
 
     def __init__(self, default_model: str) -> None:
         super().__init__(default_model, "content")
+
+    def deltas(self, unit: Unit) -> list[dict[str, Any]]:
+        if unit.kind != "tool":
+            return super().deltas(unit)
+        call = unit.call
+        assert call is not None
+        whole = {"name": call.tool_name, "arguments": call.arguments_json}
+        return [
+            {"tool_calls": [{"index": unit.index, "id": call.call_id, "type": "function", "function": whole}]}
+        ]
 
     def reasoning_deltas(self, unit: Unit) -> list[dict[str, Any]]:
         assert unit.text is not None

@@ -256,7 +256,7 @@ def render_text(check: ImportCheck) -> str:
     for provider, row in check.figures().items():
         lines.append(f"{provider:<18}" + "  ".join(f"{row[c]:>19}" for c in cols))
     for key, n in sorted(check.skipped.items()):
-        lines.append(f"skipped: {n} request(s) of {key} (not read by the importer)")
+        lines.append(f"skipped: {n} request(s) of {key} (not rendered by the reference in that format)")
     for r in check.requests:
         if r.verdict == "beyond":
             lines.append(

@@ -22,7 +22,7 @@ from harness.importer.common import Ledger, obj
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
-__all__ = ["PROVIDERS", "Imported", "import_request"]
+__all__ = ["OTHER_WIRES", "PROVIDERS", "Imported", "body_wire", "import_request"]
 
 #: The body format each provider's importer reads.
 NATIVE_WIRE = {
@@ -35,6 +35,22 @@ NATIVE_WIRE = {
     **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),  # the OpenAI-compatible dialects (issue 27)
     "cohere": "cohere-v2",
 }
+
+#: Other body formats a provider serves that this importer reads: DeepSeek's Responses-compatible
+#: endpoint (``api.deepseek.com/responses``, api-docs.deepseek.com/guides/responses_api) takes
+#: OpenAI Responses bodies, read by the Responses reader.
+OTHER_WIRES: dict[str, frozenset[str]] = {"deepseek": frozenset({"openai-responses"})}
+
+
+def body_wire(provider: str, uri: str | None) -> str:
+    """The body format of a request to ``uri``: the provider's native one unless the URL routes
+    to another format the provider serves (``harness.contract.routing``)."""
+    from harness.contract.routing import route
+
+    found = route("POST", uri) if uri else None
+    if found is not None and found.provider == provider and found.wire in OTHER_WIRES.get(provider, ()):
+        return found.wire
+    return NATIVE_WIRE[provider]
 
 
 @dataclass
@@ -53,16 +69,19 @@ class Imported:
 def import_request(provider: str, body: Any, *, wire: str | None = None, uri: str | None = None) -> Imported:
     """A provider request body -> ``Imported``.
 
-    ``wire`` is the body's format when known (OpenRouter also speaks the Responses
-    format, which this importer does not read); ``uri`` matters only for Gemini, whose
-    model and streaming live in the URL. Raises ValueError for an unknown provider, an
-    unsupported wire or a body that is not a JSON object.
+    ``wire`` is the body's format; None: the one ``uri`` routes to (``body_wire``), else the
+    provider's native one (OpenRouter also speaks the Responses format, which this importer
+    does not read for it; DeepSeek's Responses bodies it does). ``uri`` also matters for Gemini
+    and Bedrock, whose model and streaming live in the URL. Raises ValueError for an unknown
+    provider, an unsupported wire or a body that is not a JSON object.
     """
     if provider not in PROVIDERS:
         raise ValueError(f"unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
-    if wire is not None and wire != NATIVE_WIRE[provider]:
+    wire = wire or body_wire(provider, uri)
+    readable = {NATIVE_WIRE[provider], *OTHER_WIRES.get(provider, ())}
+    if wire not in readable:
         raise ValueError(
-            f"{provider}: the {wire} body format is not supported (only {NATIVE_WIRE[provider]})"
+            f"{provider}: the {wire} body format is not supported (only {', '.join(sorted(readable))})"
         )
     if not isinstance(body, dict):
         raise ValueError(f"request body must be a JSON object, not {type(body).__name__}")
@@ -70,10 +89,10 @@ def import_request(provider: str, body: Any, *, wire: str | None = None, uri: st
     try:
         if provider == "anthropic":
             history, params = anthropic.history(request, ledger), anthropic.params(request, ledger)
+        elif wire == "openai-responses":  # OpenAI's own, or a dialect's Responses-compatible endpoint
+            history, params = responses.history(request, ledger), responses.params(request, ledger)
         elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS):
             history, params = chat.history(request, provider, ledger), chat.params(request, provider, ledger)
-        elif provider == "openai-responses":
-            history, params = responses.history(request, ledger), responses.params(request, ledger)
         elif provider == "cohere":
             history, params = cohere.history(request, ledger), cohere.params(request, ledger)
         elif provider == "bedrock":  # the model and streaming are the URL (``uri``)

@@ -96,13 +96,28 @@ def _input_message(item: Json, path: str, ledger: Ledger) -> HistoryEvent | None
 
 
 def _reasoning(item: Json, path: str, model: str | None, ledger: Ledger) -> list[AnyPart]:
-    """A reasoning item: its summary texts, then the encrypted content as the signature, all with the item id."""
-    ledger.rest(item, path, {"type", "id", "summary", "encrypted_content"}, {"content": None})
+    """A reasoning item: its summary texts, its ``reasoning_text`` content, then the encrypted
+    content as the signature, all with the item id.
+
+    ``content`` holds the reasoning text itself where the server sends it back in full
+    (OpenAI's open-weight models; DeepSeek's Responses-compatible endpoint, whose reasoning
+    items carry ``content: [{type: reasoning_text}]`` and ``encrypted_content: null``:
+    cassettes/deepseek/models__test_deepseek_responses__test_deepseek_responses[function_tool_stream].yaml
+    request 2, accepted).
+    """
+    ledger.rest(item, path, {"type", "id", "summary", "encrypted_content", "content"})
     item_id = item.get("id")
     parts: list[AnyPart] = []
     for i, summary in enumerate(map(obj, arr(item.get("summary")))):
         ledger.rest(summary, f"{path}.summary[{i}]", {"type", "text"})
         parts.append(ThinkingTextPart(id=item_id, text=str(summary.get("text", "")), model_id=model))
+    for i, block in enumerate(map(obj, arr(item.get("content")))):
+        where = f"{path}.content[{i}]"
+        ledger.rest(block, where, {"type", "text"})
+        if block.get("type") != "reasoning_text":
+            ledger.note(where, f"reasoning content of type {show(block.get('type'))} not representable")
+            continue
+        parts.append(ThinkingTextPart(id=item_id, text=str(block.get("text", "")), model_id=model))
     if item.get("encrypted_content"):
         parts.append(
             ThinkingSignaturePart(
@@ -114,7 +129,8 @@ def _reasoning(item: Json, path: str, model: str | None, ledger: Ledger) -> list
         )
     elif not parts:
         ledger.note(
-            path, "reasoning item without summary or encrypted_content not representable (its id alone)"
+            path,
+            "reasoning item without summary, content or encrypted_content not representable (its id alone)",
         )
     return parts
 

@@ -41,7 +41,6 @@ RULE_INVARIANT: dict[str, str] = {
     "mistral-tool-call-id": "I7",
     "groq-refused-fields": "I12",
     "groq-raw-reasoning-with-tools": "I12",
-    "deepseek-reasoner-reasoning-input": "I12",
     "deepseek-tool-loop-reasoning": "I12",
     "kimi-tool-call-reasoning": "I12",
     "deepseek-responses-output-before-message": "I7",

@@ -32,6 +32,7 @@ from typing import Any, cast
 
 from harness.accepted.registry import for_judge
 from harness.contract.rendered import RenderWarning
+from harness.importer import NATIVE_WIRE, body_wire
 from harness.importer.conversation import import_conversation
 from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
 from harness.model import (
@@ -114,8 +115,21 @@ def _rename_results(turns: list[Message], minted: dict[str, str]) -> list[Messag
     return out
 
 
+def _renderable(provider: str, exchange: Exchange) -> None:
+    """Refuse a recorded request in a body format the reference does not render for ``provider``
+    (DeepSeek's Responses-compatible endpoint: the importer reads it, the ``deepseek`` adapter
+    renders Chat Completions), rather than diff two formats."""
+    wire = body_wire(provider, exchange.uri)
+    if wire != NATIVE_WIRE[provider]:
+        raise ValueError(
+            f"{provider}: the reference renders only the {NATIVE_WIRE[provider]} format; "
+            f"this request is in the {wire} format"
+        )
+
+
 def close_pair(provider: str, cassette: str, turn: int, first: Exchange, second: Exchange) -> LoopReport:
     """Close response ``turn`` (exchange ``first``) into the request of exchange ``second``."""
+    _renderable(provider, second)
     history, _ = import_conversation(provider, first.request_body, first.uri)
     reply = replay_exchange(get_parser(provider), first).message
     recorded_history, params = import_conversation(provider, second.request_body, second.uri)
@@ -145,6 +159,7 @@ def reproduce_request(provider: str, cassette: str, exchange: Exchange) -> list[
     same request, up to the allowlist.
     """
     history, params = import_conversation(provider, exchange.request_body, exchange.uri)
+    _renderable(provider, exchange)
     rendered = get_adapter(provider).render(history, params)
     return diff_json(
         _obj(exchange.request_body), rendered.body, DiffContext(provider, cassette), for_judge("closed-loop")

@@ -27,7 +27,10 @@ __all__ = [
     "AlnumIdPolicy",
     "Dialect",
     "DialectAdapter",
+    "calls_a_tool",
     "drop_reasoning",
+    "kimi_or_drop",
+    "kimi_thinks",
     "rename_max_tokens",
     "send_reasoning_content",
     "tool_loop_turns",
@@ -76,6 +79,23 @@ def drop_reasoning(why: str) -> ReasoningMapper:
     return mapper
 
 
+#: Kimi models that think by default: K2 Thinking (always), K2.5 and later K2s (unless the body
+#: says ``thinking: {"type": "disabled"}``). Moonshot's "Using thinking models" guide
+#: (platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model); the same pattern as the rule
+#: ``harness.rules.dialects.KIMI_TOOL_CALL_REASONING``, which tests/test_rules_dialects.py keeps in step.
+_KIMI_THINKING = re.compile(r"kimi-k2(-thinking|[.-]?[5-9])", re.IGNORECASE)
+
+
+def kimi_thinks(model: str) -> bool:
+    """A Kimi thinking model, behind any OpenAI-compatible host (Groq, Hugging Face's router, ...)."""
+    return _KIMI_THINKING.search(model) is not None
+
+
+def calls_a_tool(item: WireAssistant) -> bool:
+    """An assistant message that calls a tool (Kimi: where ``reasoning_content`` is required)."""
+    return any(isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart) for u in item.units)
+
+
 def tool_loop_turns(prepared: Prepared) -> set[int]:
     """Canonical indexes of the assistant messages inside a tool loop: between two user
     messages, every assistant message of a span in which the model called a tool
@@ -91,10 +111,28 @@ def tool_loop_turns(prepared: Prepared) -> set[int]:
             span, called = [], False
         elif isinstance(item, WireAssistant):
             span.append(item)
-            called = called or any(
-                isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart) for u in item.units
-            )
+            called = called or calls_a_tool(item)
     return loops
+
+
+def kimi_or_drop(model: str, why_not: str, *, field: str = "reasoning_content") -> ReasoningMapper:
+    """A host that takes no reasoning back, except for a Kimi thinking model's tool calls.
+
+    With thinking on, Kimi answers 400 "thinking is enabled but reasoning_content is missing in
+    assistant tool call message at index N" (the rule ``kimi-tool-call-reasoning`` and its
+    sources): each assistant tool-call message carries its reasoning in the host's input field
+    (``field``: ``reasoning_content``, Groq's documented ``reasoning``), ``""`` when the history
+    kept none (``reasoning-content-empty``); no other message does.
+    """
+    if not kimi_thinks(model):
+        return drop_reasoning(why_not)
+    return send_reasoning_content(
+        model,
+        calls_a_tool,
+        field=field,
+        fill_empty=True,
+        why_not="Kimi requires its reasoning on assistant tool-call messages only",
+    )
 
 
 def send_reasoning_content(

@@ -125,65 +125,39 @@ GROQ_RAW_REASONING = Rule(
 )
 
 
-def _reasoner_input(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
-    if model != "deepseek-reasoner":
-        return []
-    return [
-        DEEPSEEK_REASONER_INPUT.finding(
-            f"messages/{i}/reasoning_content",
-            "deepseek-reasoner does not take reasoning_content in input messages",
-            {"reasoning_content": msg["reasoning_content"]},
-            "DeepSeek answers 400; remove reasoning_content from the history before the next request",
-        )
-        for i, msg in enumerate(_messages(body))
-        if "reasoning_content" in msg
-    ]
+def _current_loop(messages: list[dict[str, Any]]) -> list[int]:
+    """Indexes of the assistant messages after the last user message, when one of them called a
+    tool: the tool loop of the turn being answered."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    span = [i for i in range(last_user + 1, len(messages)) if messages[i].get("role") == "assistant"]
+    return span if any(as_list(messages[i].get("tool_calls")) for i in span) else []
 
 
-DEEPSEEK_REASONER_INPUT = Rule(
-    "deepseek-reasoner-reasoning-input",
-    ("deepseek",),
-    "reject",
-    "deepseek-reasoner refuses reasoning_content in the input messages",
-    (
-        "https://api-docs.deepseek.com/guides/reasoning_model ('if the reasoning_content field is included in "
-        "the sequence of input messages, the API will return a 400 error')",
-    ),
-    _reasoner_input,
-)
-
-
-def _loop_spans(messages: list[dict[str, Any]]) -> list[int]:
-    """Indexes of the assistant messages of tool loops: spans between user messages in which a
-    tool was called."""
-    out: list[int] = []
-    span: list[int] = []
-    called = False
-    for i, msg in enumerate([*messages, {"role": "user"}]):
-        if msg.get("role") == "user":
-            if called:
-                out += span
-            span, called = [], False
-        elif msg.get("role") == "assistant":
-            span.append(i)
-            called = called or bool(as_list(msg.get("tool_calls")))
-    return out
+def _deepseek_thinks(body: dict[str, Any], model: str | None) -> bool:
+    """Thinking mode: ``deepseek-reasoner`` by name; else the ``thinking`` switch; else the model's
+    default (on, except ``deepseek-chat``; guides/thinking_mode "The thinking toggle defaults to enabled")."""
+    if model is None:
+        return False
+    if model == "deepseek-reasoner":
+        return True
+    switch = as_dict(body.get("thinking")).get("type")
+    if switch in ("enabled", "disabled"):
+        return switch == "enabled"
+    return model != "deepseek-chat"
 
 
 def _deepseek_loop(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
-    if model in (None, "deepseek-chat", "deepseek-reasoner"):
-        return []
-    if as_dict(body.get("thinking")).get("type") == "disabled":
+    if not _deepseek_thinks(body, model):
         return []
     messages = _messages(body)
     return [
         DEEPSEEK_TOOL_LOOP_REASONING.finding(
             f"messages/{i}",
-            "in thinking mode, reasoning_content of a tool-calling turn must be passed back to the API",
+            f"Missing reasoning_content field in the assistant message at message index {i}",
             {"role": "assistant", "tool_calls": "..."},
-            "DeepSeek answers 400 when a tool loop's reasoning_content is missing from a later request",
+            "DeepSeek answers 400 when the current turn's tool loop lacks its reasoning_content",
         )
-        for i in _loop_spans(messages)
+        for i in _current_loop(messages)
         if "reasoning_content" not in messages[i]
     ]
 
@@ -192,12 +166,16 @@ DEEPSEEK_TOOL_LOOP_REASONING = Rule(
     "deepseek-tool-loop-reasoning",
     ("deepseek",),
     "reject",
-    "in thinking mode every assistant message of a tool loop carries its reasoning_content",
+    "in thinking mode every assistant message of the current turn's tool loop carries its reasoning_content",
     (
-        "https://api-docs.deepseek.com/guides/thinking_mode ('For turns that do perform tool calls, the "
-        "reasoning_content must be fully passed back to the API in all subsequent requests ... the API will "
-        "return a 400 error')",
-        "https://github.com/anomalyco/opencode/issues/24722",
+        "https://api-docs.deepseek.com/guides/thinking_mode ('Between two user messages, if the model performed a "
+        "tool call, the intermediate assistant's reasoning_content must participate in the context concatenation "
+        "and must be passed back ... the API will return a 400 error')",
+        "HTTP 400 'Missing reasoning_content field in the assistant message at message index 2' on deepseek-reasoner "
+        "and on deepseek-chat with thinking enabled (zed-industries/zed#44301, anomalyco/opencode#9397, #24722)",
+        "Scope, the current turn only: pydantic-ai's recorded requests (test_deepseek_auto_mode_thinking_backfill, "
+        "cited in pydantic_ai/models/openai/_chat_model.py lines 1181-1185) show DeepSeek rejecting a current-turn "
+        "tool call without it and accepting an earlier-turn one; an earlier turn's omission is not judged a reject",
     ),
     _deepseek_loop,
 )
@@ -206,9 +184,16 @@ DEEPSEEK_TOOL_LOOP_REASONING = Rule(
 _KIMI_THINKING = re.compile(r"kimi-k2(-thinking|[.-]?[5-9])", re.IGNORECASE)
 
 
+#: Where a host takes the assistant's reasoning back: Groq documents ``reasoning`` on the
+#: assistant message (groq SDK types/chat/chat_completion_assistant_message_param.py) and its
+#: SDK refuses ``reasoning_content``; Moonshot's own API and the other hosts use ``reasoning_content``.
+_KIMI_FIELDS = {"groq": ("reasoning", "reasoning_content")}
+
+
 def _kimi(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     if model is None or _KIMI_THINKING.search(model) is None:
         return []
+    fields = _KIMI_FIELDS.get(provider, ("reasoning_content",))
     if as_dict(body.get("thinking")).get("type") == "disabled":
         return []
     return [
@@ -221,7 +206,7 @@ def _kimi(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFi
         for i, msg in enumerate(_messages(body))
         if msg.get("role") == "assistant"
         and as_list(msg.get("tool_calls"))
-        and "reasoning_content" not in msg
+        and not any(field in msg for field in fields)
     ]
 
 
@@ -283,7 +268,6 @@ DIALECT_RULES: tuple[Rule, ...] = (
     MISTRAL_TOOL_CALL_ID,
     GROQ_REFUSED_FIELDS,
     GROQ_RAW_REASONING,
-    DEEPSEEK_REASONER_INPUT,
     DEEPSEEK_TOOL_LOOP_REASONING,
     KIMI_TOOL_CALL_REASONING,
     DEEPSEEK_RESPONSES_INTERLEAVED,

@@ -2,10 +2,15 @@
 
 The bridge (``harness.targets.pydantic_ai_bridge``) converts the canonical history to
 pydantic-ai ``ModelMessage``s and calls ``Model.request`` / ``Model.request_stream`` of
-``OpenAIChatModel`` (openai-chat), ``OpenAIResponsesModel`` (openai-responses),
-``AnthropicModel`` (anthropic), ``GoogleModel`` (gemini) and ``OpenRouterModel``
-(openrouter), each on its own provider class with an offline client from
-``harness.kit.OfflineWire``. Nothing of pydantic-ai's is reimplemented.
+pydantic-ai's own model class for each provider, on its own provider class with an offline
+client from ``harness.kit.OfflineWire``: ``OpenAIChatModel`` (openai-chat),
+``OpenAIResponsesModel`` (openai-responses), ``AnthropicModel`` (anthropic), ``GoogleModel``
+(gemini), ``OpenRouterModel`` (openrouter), ``BedrockConverseModel`` (bedrock; boto3 answered
+by botocore's ``before-send`` hook), ``MistralModel`` (mistral), ``GroqModel`` (groq),
+``OpenAIChatModel`` on ``DeepSeekProvider`` (deepseek; its Responses recordings through
+``OpenAIResponsesModel``), ``CerebrasModel`` (cerebras), ``ZaiModel`` (zai),
+``HuggingFaceModel`` (huggingface) and ``CohereModel`` (cohere). The table is ``pydantic_ai_bridge.models.MODELS``: a
+provider is one entry. Nothing of pydantic-ai's is reimplemented.
 
 Where it runs
     pydantic-ai-slim[google] pins ``google-genai<3``; the harness's SDK oracles pin
@@ -42,7 +47,9 @@ Conversion choices (so that no finding can be an artifact of the bridge)
     - Thinking: a text and the signature after it become one
       ``ThinkingPart(content, id, signature, provider_name)``, ``provider_name`` from the
       signature format (``anthropic``/``anthropic-redacted`` -> ``anthropic``, the redacted
-      one with pydantic-ai's ``id="redacted_thinking"``; ``openai-responses`` -> ``openai``);
+      one with pydantic-ai's ``id="redacted_thinking"``; ``openai-responses`` -> ``openai``;
+      ``bedrock``/``bedrock-redacted`` -> ``bedrock``, the redacted blob as pydantic-ai holds it:
+      its bytes as UTF-8 text with ``id="redacted_content"``);
       text without a signature has no provider name. Several Responses summaries of one
       reasoning item (same ``rs_`` id) take pydantic-ai's own shape (``map_reasoning_item``):
       all ``provider_name="openai"``, the encrypted content on the first. A ``google`` signature belongs to
@@ -79,7 +86,8 @@ Conversion choices (so that no finding can be an artifact of the bridge)
       ``budget_tokens`` (Anthropic), ``google_thinking_config`` with ``thinking_budget`` /
       ``include_thoughts`` (Gemini, when either differs from the default) and
       ``openai_reasoning_summary="auto"`` when ``include_thoughts`` (Responses).
-    - ``stream`` chooses ``request_stream`` or ``request``. ``max_retries=0`` always.
+    - ``stream`` chooses ``request_stream`` or ``request``. ``max_retries=0``, except on the
+      models that have no such setting (bedrock, huggingface: their offline clients never retry).
 
     Wire:
 

@@ -15,8 +15,8 @@ __all__ = [
     "ID_POLICY",
     "MAX_TOKENS_FIELD",
     "TOOL_NAMES",
-    "refuses_reasoning_input",
     "thinking_by_default",
+    "thinking_by_name",
 ]
 
 #: The model a request names when ``params.model`` is None (the recorded Responses calls' model).
@@ -27,9 +27,15 @@ TOOL_NAMES = OPENAI_TOOL_NAMES
 MAX_TOKENS_FIELD = "max_tokens"
 
 
-def refuses_reasoning_input(model: str) -> bool:
-    """deepseek-reasoner (R1): "if you pass reasoning_content in the input messages, the API
-    returns a 400 error" (guides/reasoning_model)."""
+def thinking_by_name(model: str) -> bool:
+    """``deepseek-reasoner`` is thinking mode by its name (guides/thinking_mode: "Set the model
+    parameter: deepseek-reasoner", the other switch being ``thinking``), so its tool loops need
+    ``reasoning_content`` like any thinking-mode loop: "Missing reasoning_content field in the
+    assistant message at message index 2" on deepseek-reasoner with tools (zed-industries/zed
+    #44301, verified against the API). The first reasoner's (R1's) 400 on any
+    ``reasoning_content`` in input (the old guides/reasoning_model) is no longer what the name
+    serves: pydantic-ai sends it back to deepseek-reasoner too (pydantic_ai/providers/deepseek.py
+    lines 62-70, ``openai_chat_send_back_thinking_parts='field'`` for every DeepSeek model)."""
     return model == "deepseek-reasoner"
 
 

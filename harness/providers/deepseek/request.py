@@ -7,7 +7,8 @@ The Chat Completions core plus DeepSeek's reasoning rules (guides/thinking_mode)
   requests, else 400; a loop turn whose reasoning the history lacks gets ``""``
   (``reasoning-content-empty``);
 - outside tool loops the API ignores it, so it is not sent (``reasoning-not-sent``);
-- ``deepseek-reasoner`` answers 400 to any ``reasoning_content`` in the input: never sent.
+- ``deepseek-reasoner`` is thinking mode by name: it cannot be switched off
+  (``thinking-cannot-disable``) and its tool loops carry ``reasoning_content`` too.
 
 ``thinking: {"type": "enabled"|"disabled"}`` and ``reasoning_effort`` (high/max). Decisions:
 DECISIONS.md beside this module.
@@ -15,6 +16,7 @@ DECISIONS.md beside this module.
 
 from __future__ import annotations
 
+from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, send_reasoning_content, tool_loop_turns
 from harness.mapping.wire import Prepared, Warnings, WireAssistant
@@ -24,8 +26,8 @@ from harness.providers.deepseek.profile import (
     ID_POLICY,
     MAX_TOKENS_FIELD,
     TOOL_NAMES,
-    refuses_reasoning_input,
     thinking_by_default,
+    thinking_by_name,
 )
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls", "thinking_mode"]
@@ -36,17 +38,16 @@ _EFFORT = {"minimal": "low", "low": "low", "medium": "high", "high": "high"}
 
 
 def thinking_mode(model: str, params: CallParams) -> bool:
-    """Whether the request runs in thinking mode: the switch when given, else the model's default."""
+    """Whether the request runs in thinking mode: by the model's name, else the switch when given,
+    else the model's default."""
+    if thinking_by_name(model):
+        return True
     if params.thinking is not None:
         return params.thinking.enabled
     return thinking_by_default(model)
 
 
 def _reasoning(prepared: Prepared, model: str, params: CallParams) -> ReasoningMapper:
-    if refuses_reasoning_input(model):
-        return send_reasoning_content(
-            model, lambda _: False, why_not="deepseek-reasoner answers 400 to reasoning_content in input"
-        )
     loops = tool_loop_turns(prepared) if thinking_mode(model, params) else set[int]()
 
     def required(item: WireAssistant) -> bool:
@@ -63,7 +64,11 @@ def _reasoning(prepared: Prepared, model: str, params: CallParams) -> ReasoningM
 def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> None:
     """``thinking`` and ``reasoning_effort`` (guides/thinking_mode, "OpenAI format")."""
     thinking = params.thinking
-    if thinking is None or refuses_reasoning_input(model):
+    if thinking is None:
+        return
+    if thinking_by_name(model):  # the name is the switch: no thinking parameter is sent
+        if not thinking.enabled:
+            warnings.add(None, None, None, Code.THINKING_CANNOT_DISABLE, f"{model} is thinking mode by name")
         return
     body["thinking"] = {"type": "enabled" if thinking.enabled else "disabled"}
     if thinking.enabled and thinking.effort is not None:

@@ -10,7 +10,15 @@ from __future__ import annotations
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "effort_models", "format_models", "switch_models"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "ID_POLICY",
+    "KIMI_REASONING_FIELD",
+    "TOOL_NAMES",
+    "effort_models",
+    "format_models",
+    "switch_models",
+]
 
 #: The model a request names when ``params.model`` is None (recorded: test_groq_model_instructions).
 DEFAULT_MODEL = "llama-3.3-70b-versatile"
@@ -18,6 +26,11 @@ DEFAULT_MODEL = "llama-3.3-70b-versatile"
 #: ``fc_311ba17b-...``: models__test_groq__test_tool_use_failed_error.yaml#2).
 ID_POLICY = IdPolicy()
 TOOL_NAMES = OPENAI_TOOL_NAMES
+#: Groq's assistant message takes reasoning back as ``reasoning`` ("The reasoning output by the
+#: assistant if reasoning_format was set to 'parsed'": groq SDK 1.7.0
+#: types/chat/chat_completion_assistant_message_param.py, ``reasoning``); its SDK refuses
+#: ``reasoning_content`` (extra_forbidden). A Kimi thinking model's tool calls carry it there.
+KIMI_REASONING_FIELD = "reasoning"
 
 
 def effort_models(model: str) -> bool:

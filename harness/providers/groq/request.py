@@ -4,19 +4,21 @@ The Chat Completions core plus Groq's reasoning parameters (``reasoning_effort``
 family, ``reasoning_format``). Groq refuses ``messages[].name``, ``logprobs``,
 ``logit_bias``, ``top_logprobs`` and ``n`` other than 1 with a 400 (docs: openai
 compatibility); the core sends none of them. Reasoning is not sent back
-(``thinking-unsupported``). Decisions: DECISIONS.md beside this module.
+(``thinking-unsupported``), except a Kimi thinking model's, on its assistant tool-call
+messages, in Groq's ``reasoning`` field (``harness.mapping.dialects.kimi_or_drop``). Decisions: DECISIONS.md beside this module.
 """
 
 from __future__ import annotations
 
 from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import JSON, ReasoningMapper
-from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
+from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.groq.profile import (
     DEFAULT_MODEL,
     ID_POLICY,
+    KIMI_REASONING_FIELD,
     TOOL_NAMES,
     effort_models,
     format_models,
@@ -32,7 +34,9 @@ _EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
 
 def _reasoning(prepared: Prepared, model: str, params: CallParams) -> ReasoningMapper:
-    return drop_reasoning("Groq takes no reasoning back on assistant messages")
+    return kimi_or_drop(
+        model, "Groq takes no reasoning back on assistant messages", field=KIMI_REASONING_FIELD
+    )
 
 
 def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> None:

@@ -55,11 +55,17 @@ class Driver:
         self.version: str | None = version("klaude-code")
 
     def providers(self) -> Sequence[str]:
-        return PROVIDERS
+        """The providers klaude-code has a client protocol for (``convert_in.PROTOCOLS``)."""
+        return tuple(p for p in PROVIDERS if p in convert_in.PROTOCOLS)
+
+    def _require(self, provider: str) -> None:
+        if provider not in self.providers():
+            raise NotImplementedError(
+                f"klaude-code target: no klaude-code protocol for provider {provider!r}"
+            )
 
     def _client(self, provider: str, model: str) -> tuple[Any, OfflineWire]:
-        if provider not in PROVIDERS:
-            raise NotImplementedError(f"klaude-code target: unknown provider {provider!r}")
+        self._require(provider)
         key = (provider, model)
         if key not in self._clients:
             wire = OfflineWire()
@@ -78,6 +84,7 @@ class Driver:
         return [item async for item in stream]
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        self._require(provider)
         model = convert_in.model_id(provider, params)
         client, wire = self._client(provider, model)
         inputs = convert_in.llm_input(history, self.work_dir)
@@ -101,6 +108,7 @@ class Driver:
         return Rendered(body=body, warnings=[])
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+        self._require(provider)
         require_openrouter_chat(
             provider,
             exchange,

@@ -8,6 +8,8 @@ Every choice is listed in ``harness.targets.pydantic_ai``'s docstring; this modu
 
 from __future__ import annotations
 
+import base64
+import binascii
 import mimetypes
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +22,14 @@ from pydantic_ai.tools import ToolDefinition
 from harness import model as canon
 from harness.params import CallParams
 
-__all__ = ["PROVIDER_NAMES", "model_messages", "request_parameters", "settings"]
+__all__ = [
+    "PROVIDER_NAMES",
+    "REDACTED_IDS",
+    "bedrock_redacted",
+    "model_messages",
+    "request_parameters",
+    "settings",
+]
 
 #: Signature format -> the pydantic-ai ``provider_name`` whose model sends it back.
 PROVIDER_NAMES: dict[str, str] = {
@@ -28,7 +37,17 @@ PROVIDER_NAMES: dict[str, str] = {
     "anthropic-redacted": "anthropic",
     "openai-responses": "openai",
     "google": "google",
+    "bedrock": "bedrock",
+    "bedrock-redacted": "bedrock",
 }
+#: Signature formats of redacted thinking -> the ``ThinkingPart.id`` pydantic-ai gives it
+#: (``_thinking_part.py`` REDACTED_THINKING_PART_IDS; ``models/bedrock.py`` ``_map_reasoning_block``
+#: uses ``redacted_content``).
+REDACTED_IDS = {"anthropic-redacted": "redacted_thinking", "bedrock-redacted": "redacted_content"}
+#: Providers whose pydantic-ai model has no ``max_retries`` setting (it warns and ignores it,
+#: ``models/__init__.py`` ``_warn_unsupported_settings``): the offline clients never retry anyway
+#: (Bedrock's is built with ``total_max_attempts=1``; huggingface_hub's client does not retry).
+NO_RETRY_SETTING = frozenset({"bedrock", "huggingface"})
 _OPENROUTER_PAIRED = "anthropic-claude-v1"  # OpenRouter's only format whose signature rides on its text
 
 
@@ -125,10 +144,11 @@ def _response(message: canon.AssistantMessage, provider: str) -> pm.ModelRespons
             if provider == "openrouter" and fmt not in PROVIDER_NAMES:
                 parts.extend(_openrouter_thinking(text, part.signature, fmt, item_id))
             else:
-                item_id = "redacted_thinking" if fmt == "anthropic-redacted" else item_id
+                item_id = REDACTED_IDS.get(fmt, item_id)
+                signature = bedrock_redacted(part.signature) if fmt == "bedrock-redacted" else part.signature
                 parts.append(
                     pm.ThinkingPart(
-                        text, id=item_id, signature=part.signature, provider_name=PROVIDER_NAMES.get(fmt)
+                        text, id=item_id, signature=signature, provider_name=PROVIDER_NAMES.get(fmt)
                     )
                 )
         else:
@@ -149,6 +169,21 @@ def _response(message: canon.AssistantMessage, provider: str) -> pm.ModelRespons
     return pm.ModelResponse(
         parts=parts, provider_response_id=message.response_id, provider_name=_origin(message)
     )
+
+
+def bedrock_redacted(signature: str) -> str:
+    """A Bedrock ``redactedContent`` blob (canonical: the base64 text of the JSON wire) as pydantic-ai holds it.
+
+    ``BedrockConverseModel`` keeps the blob's bytes decoded as UTF-8 text and encodes them
+    back when it sends the history (``models/bedrock.py`` ``_map_reasoning_block`` and
+    ``_map_thinking_part``); bytes that are not UTF-8 have no such text.
+    """
+    try:
+        return base64.b64decode(signature, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise NotImplementedError(
+            "pydantic-ai target: pydantic-ai holds Bedrock redacted content as UTF-8 text; this blob is not"
+        ) from exc
 
 
 def _sign_first_summary(parts: list[Any]) -> None:
@@ -197,7 +232,7 @@ def model_messages(history: Sequence[canon.HistoryEvent], params: CallParams, pr
 
 def settings(provider: str, params: CallParams) -> dict[str, Any]:
     """``ModelSettings``: retries off, max_tokens, temperature, thinking (see the target's docstring)."""
-    out: dict[str, Any] = {"max_retries": 0}
+    out: dict[str, Any] = {} if provider in NO_RETRY_SETTING else {"max_retries": 0}
     if params.max_tokens is not None:
         out["max_tokens"] = params.max_tokens
     if params.temperature is not None:

@@ -11,27 +11,23 @@ model class for the provider, built on its own provider class with an offline cl
 from __future__ import annotations
 
 import asyncio
+import base64
+import re
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from pydantic_ai import _ssrf  # pyright: ignore[reportPrivateUsage]
 from pydantic_ai import messages as pm
 from pydantic_ai.messages import repair_messages
-from pydantic_ai.models.anthropic import AnthropicModel
-from pydantic_ai.models.google import GoogleModel
-from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
-from pydantic_ai.models.openrouter import OpenRouterModel
-from pydantic_ai.providers.anthropic import AnthropicProvider
-from pydantic_ai.providers.google import GoogleProvider
-from pydantic_ai.providers.openai import OpenAIProvider
-from pydantic_ai.providers.openrouter import OpenRouterProvider
 
 from harness import model as canon
 from harness.contract.exchange import Exchange
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
+from harness.contract.routing import route
 from harness.kit import (
     OfflineWire,
     WireError,
@@ -46,7 +42,7 @@ from harness.kit import (
 from harness.model import HistoryEvent, StopReason
 from harness.params import CallParams
 from harness.providers import default_model
-from harness.targets.pydantic_ai_bridge import convert
+from harness.targets.pydantic_ai_bridge import convert, models
 
 __all__ = ["TARGET", "PydanticAITarget"]
 
@@ -85,19 +81,27 @@ def model_name(provider: str, name: str) -> str:
     return f"{vendor}/{name}"
 
 
-def _model(provider: str, name: str, wire: OfflineWire) -> Any:
-    key = "harness-offline"  # never sent anywhere: the transport is offline
-    if provider == "anthropic":
-        return AnthropicModel(name, provider=AnthropicProvider(api_key=key, http_client=wire.httpx2_client()))
-    if provider == "gemini":
-        client = wire.httpx2_client(timeout=600)
-        return GoogleModel(name, provider=GoogleProvider(api_key=key, http_client=client))
-    if provider == "openrouter":
-        return OpenRouterModel(
-            name, provider=OpenRouterProvider(api_key=key, http_client=wire.httpx2_client())
+#: Bedrock names the model and the streaming in the URL: ``/model/{modelId}/converse[-stream]``.
+_BEDROCK_CALL = re.compile(r"/model/([^/]+)/([a-z-]+)$")
+
+
+def _recorded_call(provider: str, exchange: Exchange) -> tuple[str | None, bool]:
+    """The recorded call's model and whether its answer is a stream.
+
+    Bedrock's stream is AWS event-stream binary (``application/vnd.amazon.eventstream``),
+    never SSE, and ``converse-stream`` is the only place that says so; pydantic-ai's
+    ``BedrockConverseModel`` speaks Converse only, so an ``invoke`` recording is refused.
+    """
+    if provider != "bedrock":
+        return recorded_model(provider, exchange), is_streamed(exchange)
+    match = _BEDROCK_CALL.search(urlsplit(exchange.uri).path)
+    if match is None:  # an emitted stream (the invariants'): its model is the request's, JSON is no stream
+        return recorded_model(provider, exchange), "json" not in exchange.header("content-type")
+    if match.group(2) not in ("converse", "converse-stream"):
+        raise NotImplementedError(
+            "pydantic-ai's BedrockConverseModel speaks Converse only; this recording is another Bedrock operation"
         )
-    model_class = OpenAIChatModel if provider == "openai-chat" else OpenAIResponsesModel
-    return model_class(name, provider=OpenAIProvider(api_key=key, http_client=wire.httpx2_client()))
+    return unquote(match.group(1)), match.group(2) == "converse-stream"
 
 
 def _as_an_agent_sends(model: Any, messages: list[Any], parameters: Any) -> list[Any]:
@@ -131,15 +135,25 @@ def _item(event: Any) -> StreamItem | None:
 
 
 #: pydantic-ai ``provider_name`` -> the canonical signature format (the inverse of ``convert.PROVIDER_NAMES``).
-_FORMATS = {"anthropic": "anthropic", "openai": "openai-responses", "google": "google"}
+_FORMATS = {"anthropic": "anthropic", "openai": "openai-responses", "google": "google", "bedrock": "bedrock"}
 
 
 def _signature_format(part: pm.ThinkingPart) -> str | None:
     if part.provider_name == "openrouter":  # pydantic-ai keeps OpenRouter's own format in provider_details
         return (part.provider_details or {}).get("format")
-    if part.provider_name == "anthropic" and part.id == "redacted_thinking":
-        return "anthropic-redacted"
-    return _FORMATS.get(part.provider_name or "")
+    fmt = _FORMATS.get(part.provider_name or "")
+    redacted = f"{fmt}-redacted"
+    if convert.REDACTED_IDS.get(redacted) == part.id:
+        return redacted
+    return fmt
+
+
+def _signature(part: pm.ThinkingPart, fmt: str | None) -> str:
+    """The signature as the canonical history holds it (Bedrock's redacted blob: base64, as on the JSON wire)."""
+    signature = str(part.signature)
+    if fmt == "bedrock-redacted":
+        return base64.b64encode(signature.encode("utf-8")).decode("ascii")
+    return signature
 
 
 def _parts(response: pm.ModelResponse, exchange: Exchange) -> list[canon.AnyPart]:
@@ -154,7 +168,7 @@ def _parts(response: pm.ModelResponse, exchange: Exchange) -> list[canon.AnyPart
                 fmt = _signature_format(part)
                 out.append(
                     canon.ThinkingSignaturePart(
-                        id=sent_id(part.id, exchange), signature=part.signature, format=fmt
+                        id=sent_id(part.id, exchange), signature=_signature(part, fmt), format=fmt
                     )
                 )
         elif isinstance(part, pm.ToolCallPart):
@@ -215,20 +229,21 @@ class PydanticAITarget:
     def __init__(self) -> None:
         self.version: str | None = version("pydantic-ai-slim")
         self._loop = asyncio.new_event_loop()
-        self._models: dict[tuple[str, str], tuple[Any, OfflineWire]] = {}
+        self._models: dict[tuple[str, str, bool], tuple[Any, OfflineWire]] = {}
 
     def providers(self) -> Sequence[str]:
         return PROVIDERS
 
-    def _get(self, provider: str, name: str | None) -> tuple[Any, OfflineWire]:
+    def _get(self, provider: str, name: str | None, responses: bool = False) -> tuple[Any, OfflineWire]:
         """The model for ``name``, else the reference adapters' default (both targets then render the same model)."""
         if provider not in PROVIDERS:
             raise NotImplementedError(f"pydantic-ai target: unsupported provider {provider!r}")
         name = model_name(provider, name or default_model(provider))
-        if (provider, name) not in self._models:
+        key = (provider, name, responses)
+        if key not in self._models:
             wire = OfflineWire()
-            self._models[(provider, name)] = (_model(provider, name, wire), wire)
-        return self._models[(provider, name)]
+            self._models[key] = (models.build(provider, name, wire, responses=responses), wire)
+        return self._models[key]
 
     async def _stream(
         self, model: Any, messages: list[Any], settings: Any, parameters: Any
@@ -280,12 +295,22 @@ class PydanticAITarget:
             exchange,
             "pydantic-ai's OpenRouterModel speaks Chat Completions only; this is OpenRouter's {wire} endpoint",
         )
-        model, wire = self._get(provider, recorded_model(provider, exchange))
+        recorded, stream = _recorded_call(provider, exchange)
+        found = route(exchange.method, exchange.uri)
+        responses = (
+            provider in models.RESPONSES_MODELS and found is not None and found.wire == "openai-responses"
+        )
+        model, wire = self._get(provider, recorded, responses)
         user = pm.ModelRequest(parts=[pm.UserPromptPart("(replayed response)")])
-        stream = is_streamed(exchange)
         wire.serve(exchange, chunk_size)
         response, items, errors = self._loop.run_until_complete(
-            self._call(model, [user], {"max_retries": 0}, convert.request_parameters(CallParams()), stream)
+            self._call(
+                model,
+                [user],
+                convert.settings(provider, CallParams()),
+                convert.request_parameters(CallParams()),
+                stream,
+            )
         )
         return _result(response, items, errors, exchange)
 

@@ -41,8 +41,15 @@ def test_thinking_mode_sends_reasoning_on_the_tool_loop_only() -> None:
     assert _reasoning("deepseek-v4-pro") == ["need the tool", "answer now", None]
 
 
-def test_deepseek_reasoner_never_gets_reasoning_content() -> None:
-    assert _reasoning("deepseek-reasoner") == [None, None, None]
+def test_deepseek_reasoner_is_thinking_mode_by_name_and_gets_its_loop_reasoning() -> None:
+    # the first loop turn's thinking is deepseek-v4-pro's (another model): dropped, the turn sent ""
+    assert _reasoning("deepseek-reasoner") == ["", "answer now", None]
+    off = get_adapter("deepseek").render(
+        _history(),  # type: ignore[arg-type]
+        CallParams(model="deepseek-reasoner", thinking=ThinkingParams(enabled=False)),
+    )
+    assert "thinking-cannot-disable" in {w.code for w in off.warnings} and "thinking" not in off.body
+    assert off.body["messages"][1]["reasoning_content"] == ""
 
 
 def test_thinking_disabled_or_the_chat_alias_send_none() -> None:
