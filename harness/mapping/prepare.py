@@ -542,18 +542,24 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                         item.call_ids[cid] = local[cid]
                         continue
                     sent = ids.map(cid)
-                    if sent in earlier:
+                    if (
+                        sent in earlier or sent in current
+                    ):  # current: another id of this response mapped alike
                         n = 2
                         while ids.map(f"{cid}_{n}") in earlier | current:
                             n += 1
                         renumbered = ids.map(f"{cid}_{n}")
+                        why = (
+                            "was already used by an earlier response"
+                            if sent in earlier
+                            else f"maps to '{sent}' like another call of this response"
+                        )
                         warnings.add(
                             item.index,
                             unit.index,
                             "tool_call",
                             Code.TOOL_ID_RENUMBERED,
-                            f"call id '{cid}' was already used by an earlier response; sent as "
-                            f"'{renumbered}' in call and result",
+                            f"call id '{cid}' {why}; sent as '{renumbered}' in call and result",
                         )
                         local[cid] = mapping[cid] = item.call_ids[cid] = renumbered
                         current.add(renumbered)

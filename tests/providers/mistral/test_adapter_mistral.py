@@ -68,3 +68,23 @@ def test_the_id_policy_always_gives_a_valid_id_and_keeps_valid_ones(call_id: str
     assert _MISTRAL_ID.fullmatch(sent)
     assert (sent == call_id) == bool(_MISTRAL_ID.fullmatch(call_id))
     assert policy.map(call_id) == sent
+
+
+def test_an_id_that_maps_onto_another_call_of_the_same_response_is_renumbered() -> None:
+    foreign = "toolu_01ABCdefGHIjklMNOpqr"
+    taken = AlnumIdPolicy(length=9).map(foreign)  # a valid id another call of the response already has
+    parallel = AssistantMessage(
+        parts=[
+            ToolCallPart(call_id=taken, tool_name="read", arguments_json="{}"),
+            ToolCallPart(call_id=foreign, tool_name="read", arguments_json="{}"),
+        ]
+    )
+    history = [UserMessage(parts=[TextPart(text="go")]), parallel, _result(taken), _result(foreign)]
+    rendered = get_adapter("mistral").render(history, CallParams(stream=False))
+    messages = rendered.body["messages"]
+    calls = [c["id"] for m in messages if m["role"] == "assistant" for c in m["tool_calls"]]
+    results = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+    assert calls == results and calls[0] == taken
+    assert len(set(calls)) == 2 and all(_MISTRAL_ID.fullmatch(i) for i in calls)
+    assert [w.code for w in rendered.warnings if w.code == "tool-id-renumbered"] == ["tool-id-renumbered"]
+    assert validate("mistral", rendered.body).ok
