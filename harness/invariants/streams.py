@@ -12,6 +12,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Protocol
 
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation
@@ -170,7 +171,7 @@ def replay_bytes(
     invariant: str,
     index: int | None,
     exchange: Exchange,
-    chunk_size: int | None = None,
+    chunk_size: Chunking = None,
 ) -> CallResult | Violation:
     """Run the target's output side; an exception escaping it is itself a violation (DESIGN "Output")."""
     try:
