@@ -205,3 +205,22 @@ def test_split_keeps_every_byte_in_order(chunking: Chunking) -> None:
 def test_a_chunking_that_is_not_one_is_refused() -> None:
     with pytest.raises(ValueError, match="chunk_size must be"):
         chunking_from_json("7")
+
+
+@pytest.mark.parametrize(
+    ("bug", "where"),
+    [
+        (Utf8PerChunk, "\\\\xc3' | b'\\\\xa7"),  # one cut inside "ç" is enough
+        (SkipsBlankChunks, " cuts from offset "),  # a blank line alone takes the cuts on both sides of it
+    ],
+    ids=["one-cut", "cuts-together"],
+)
+def test_i11_says_where_the_parse_goes_wrong(
+    bug: type[SSEDecoder], where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(drive, "SSEDecoder", bug)
+    report = run_invariants(
+        _history("Bonjour, ça va ? ✓ 😀"), CallParams(), providers=["anthropic"], invariants=["I11"]
+    )
+    found = [v.example for v in report.violations if v.reason == CUT]
+    assert len(found) == 1 and found[0].startswith('{"cut_at": "') and where in found[0], found

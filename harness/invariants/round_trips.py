@@ -194,7 +194,7 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
         if _result(chunked) != _result(full):
             detail: dict[str, Any] = {"difference": first_difference(_result(full), _result(chunked))}
             if isinstance(chunking, tuple):
-                detail["first_cut"] = _first_cut(ctx, index, body, chunking, _result(full))
+                detail["cut_at"] = _first_cut(ctx, index, body, chunking, _result(full))
             out.append(
                 ctx.violation(
                     ID, index, f"the stream parses differently {_described(chunking)}", detail, kind="degrade"
@@ -228,20 +228,28 @@ def _described(chunking: Chunking) -> str:
     return f"in {chunking}-byte chunks"
 
 
-#: Single cuts tried to name the first offset that changes the parse (only when a parse differs).
-_LOCATE_LIMIT = 200
-
-
 def _first_cut(
     ctx: CheckContext, index: int, body: bytes, cuts: tuple[int, ...], whole: dict[str, Any]
 ) -> str:
-    """The first single cut that alone changes the parse, shown in its bytes, else that only the
-    combination does."""
-    for cut in cuts[:_LOCATE_LIMIT]:
-        alone = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), (cut,))
-        if isinstance(alone, Violation) or _result(alone) != whole:
-            return f"offset {cut}: {body[max(cut - 12, 0) : cut]!r} | {body[cut : cut + 12]!r}"
-    return f"no single one of the first {min(len(cuts), _LOCATE_LIMIT)} cuts alone; only together"
+    """Where the parse goes wrong: the one cut (shown in its bytes) that alone changes it, found
+    by halving the cuts (at most two replays per halving), else the smallest span of cuts that
+    does only together."""
+
+    def differs(part: tuple[int, ...]) -> bool:
+        alone = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), part)
+        return isinstance(alone, Violation) or _result(alone) != whole
+
+    span = cuts
+    while len(span) > 1:
+        half = len(span) // 2
+        found = next((part for part in (span[:half], span[half:]) if differs(part)), None)
+        if found is None:
+            break
+        span = found
+    if len(span) == 1:
+        cut = span[0]
+        return f"offset {cut}: {body[max(cut - 12, 0) : cut]!r} | {body[cut : cut + 12]!r}"
+    return f"the {len(span)} cuts from offset {min(span)} to {max(span)} together; no half of them alone"
 
 
 def _result(result: CallResult) -> dict[str, Any]:
