@@ -185,7 +185,6 @@ def cycles(graph: Graph) -> list[list[str]]:
     return found
 
 
-
 @pytest.mark.parametrize("judge", FENCED)
 def test_a_judge_reaches_only_its_allowlist(judge: str) -> None:
     assert judge_violations(module_graph(), judge) == []
@@ -196,7 +195,10 @@ def test_the_contract_reaches_only_the_model_and_params() -> None:
 
 
 def test_the_accepted_difference_data_reaches_no_reference_code() -> None:
-    assert reach_violations(module_graph(), ALLOWLIST_MODULES, ALLOWLIST_MAY_REACH, JUDGE_MAY_REACH_EXACTLY) == []
+    assert (
+        reach_violations(module_graph(), ALLOWLIST_MODULES, ALLOWLIST_MAY_REACH, JUDGE_MAY_REACH_EXACTLY)
+        == []
+    )
 
 
 def test_no_import_cycle_anywhere() -> None:
