@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from harness import kit, strategies
     from harness.codec import HistoryError, dumps_history, load_history, loads_history
+    from harness.contract.chunking import Chunking
     from harness.contract.exchange import Exchange
     from harness.contract.kinds import KINDS, Kind
     from harness.contract.rendered import Rendered, RenderWarning
@@ -86,6 +87,7 @@ _EXPORTS: dict[str, str] = {
         "harness.contract.results",
     ),
     "Exchange": "harness.contract.exchange",
+    "Chunking": "harness.contract.chunking",
     **dict.fromkeys(("Target", "TargetError", "TargetRefusal"), "harness.contract.target"),
     **dict.fromkeys(("available_targets", "get_target"), "harness.targets"),
     **dict.fromkeys(
@@ -120,6 +122,7 @@ __all__ = [
     "CallParams",
     "CallResult",
     "CheckReport",
+    "Chunking",
     "DeveloperMessage",
     "ErrorEvent",
     "Exchange",

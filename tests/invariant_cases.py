@@ -24,6 +24,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from harness.codec import dumps_history
+from harness.contract.chunking import Chunking
 from harness.contract.rendered import Rendered
 from harness.invariants import Violation, run_invariants
 from harness.invariants.base import Continuation
@@ -342,7 +343,7 @@ def agent_loops(draw: st.DrawFn, provider: str) -> tuple[list[HistoryEvent], Cal
 
 HistoryMutation = Callable[[str, list[HistoryEvent]], list[HistoryEvent]]
 BodyMutation = Callable[[str, dict[str, Any]], None]
-ReplayMutation = Callable[[str, CallResult, int | None], CallResult]
+ReplayMutation = Callable[[str, CallResult, Chunking], CallResult]
 
 
 @dataclass
@@ -369,7 +370,7 @@ class Mutant:
             self.body(provider, body)
         return Rendered(body, list(rendered.warnings))
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         result = REFERENCE.replay(provider, exchange, chunk_size)
         return self.parsed(provider, result, chunk_size) if self.parsed is not None else result
 

@@ -16,6 +16,7 @@ from harness.audit import AuditResult, compare, load_baseline, print_report, run
 from harness.audit.baseline import BaselineComparison
 from harness.audit.generated import generated_histories
 from harness.cli.main import app
+from harness.contract.chunking import Chunking
 from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -42,7 +43,7 @@ class ToyTarget:
         rendered = self._reference.render(provider, history, params)
         return Rendered({**rendered.body, **self.change}, rendered.warnings)
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         return self._reference.replay(provider, exchange, chunk_size)
 
 

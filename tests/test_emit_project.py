@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.contract.chunking import Chunking
 from harness.contract.results import CallResult
 from harness.emit import PROVIDERS, carries_ids, emit_stream, representable
 from harness.emit.project import project
@@ -52,7 +53,7 @@ def test_every_projection_round_trips_through_the_reference_parser(provider: str
     assert projected >= len(CORPUS) * 3 // 4, f"{provider}: only {projected} of {len(CORPUS)} have a stream"
 
 
-def _drop_text(provider: str, result: CallResult, chunk_size: int | None) -> CallResult:
+def _drop_text(provider: str, result: CallResult, chunk_size: Chunking) -> CallResult:
     del provider, chunk_size
     message = result.message.model_copy(
         update={"parts": [p for p in result.message.parts if not isinstance(p, TextPart)]}

@@ -9,6 +9,7 @@ import pytest
 
 from harness.audit.checks import check_replay
 from harness.audit.corpus import CassetteCase, cassette_cases
+from harness.contract.chunking import Chunking
 from harness.contract.providers import PROVIDERS
 from harness.contract.results import CallResult
 from harness.contract.usage import carried_token_counts, invented_usage
@@ -21,7 +22,7 @@ from tests.invariant_cases import REFERENCE, Mutant
 CASES, _ = cassette_cases(cassettes_dir(), PROVIDERS)
 
 
-def _inventing(_provider: str, result: CallResult, _chunk: int | None) -> CallResult:
+def _inventing(_provider: str, result: CallResult, _chunk: Chunking) -> CallResult:
     """Reports 4,321 input tokens more than the stream said (so 4,321 for an empty stream)."""
     usage = result.message.usage or Usage()
     invented = usage.model_copy(update={"input_tokens": usage.input_tokens + 4321})

@@ -10,6 +10,7 @@ import anthropic
 import openai
 import pytest
 
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.target import TargetError
 from harness.invariants import run_invariants
@@ -69,8 +70,8 @@ def _recorded_chat_stream() -> Exchange:
     return exchange
 
 
-@pytest.mark.parametrize("chunk_size", [None, 1, 7])
-def test_replay_serves_the_recording_to_the_sdk_in_chunks(chunk_size: int | None) -> None:
+@pytest.mark.parametrize("chunk_size", [None, 1, 7, (5, 40, 41, 300)])
+def test_replay_serves_the_recording_to_the_sdk_in_chunks(chunk_size: Chunking) -> None:
     exchange = _recorded_chat_stream()
     wire = OfflineWire().serve(exchange, chunk_size)
     client = openai.AsyncOpenAI(api_key="k", http_client=wire.httpx2_client(), max_retries=0)

@@ -181,24 +181,24 @@ def cycles(graph: Graph) -> list[list[str]]:
     return found
 
 
-GRAPH = module_graph()
-
-
 @pytest.mark.parametrize("judge", FENCED)
 def test_a_judge_reaches_only_its_allowlist(judge: str) -> None:
-    assert judge_violations(GRAPH, judge) == []
+    assert judge_violations(module_graph(), judge) == []
 
 
 def test_the_contract_reaches_only_the_model_and_params() -> None:
-    assert reach_violations(GRAPH, ("harness.contract",), CONTRACT_MAY_REACH) == []
+    assert reach_violations(module_graph(), ("harness.contract",), CONTRACT_MAY_REACH) == []
 
 
 def test_the_accepted_difference_data_reaches_no_reference_code() -> None:
-    assert reach_violations(GRAPH, ALLOWLIST_MODULES, ALLOWLIST_MAY_REACH, JUDGE_MAY_REACH_EXACTLY) == []
+    assert (
+        reach_violations(module_graph(), ALLOWLIST_MODULES, ALLOWLIST_MAY_REACH, JUDGE_MAY_REACH_EXACTLY)
+        == []
+    )
 
 
 def test_no_import_cycle_anywhere() -> None:
-    assert cycles(GRAPH) == []
+    assert cycles(module_graph()) == []
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from harness.audit.corpus import CassetteCase, RequestCase
 from harness.audit.invariant_checks import load_runner
 from harness.cli.main import app
 from harness.codec import dumps_history
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult
@@ -68,7 +69,7 @@ class Leaky(ReferenceTarget):
         self._reach()
         return super().render(provider, history, params)
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         self._reach()
         return super().replay(provider, exchange, chunk_size)
 

@@ -138,3 +138,15 @@ def test_each_harness_profile_is_registered_under_its_own_name(profile: str) -> 
 
     pytest_plugin.register_profiles()
     assert settings.get_profile(profile) is not settings.get_profile("default")
+
+
+def test_only_the_suite_of_the_harness_is_assertion_rewritten() -> None:
+    """pytest marks the plugin's whole package for rewriting; the plugin keeps ``harness.testing`` only."""
+    import harness.model
+    import harness.testing.suite
+
+    def loader(module: object) -> str:
+        return type(getattr(getattr(module, "__spec__", None), "loader", None)).__name__
+
+    assert loader(harness.testing.suite) == "AssertionRewritingHook"
+    assert loader(harness.model) == "SourceFileLoader"

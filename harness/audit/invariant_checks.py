@@ -180,15 +180,30 @@ def nothing_to_judge(check: str, history: Sequence[HistoryEvent], provider: str)
         return "the history itself breaks I3, so it cannot judge the target"
     if check not in STREAM_CHECKS:
         return None
-    from harness.invariants.streams import stream_skip_reason
-
     assistants = [e for e in history if isinstance(e, AssistantMessage)]
     if not assistants:
         return "no assistant message in the history to stream"
-    reasons = [stream_skip_reason(provider, message) for message in assistants]
+    reasons = [_stream_skip_reason(provider, message) for message in assistants]
     if all(reasons):
         return f"no assistant message has a {provider} stream form ({reasons[0]})"
     return None
+
+
+#: ``stream_skip_reason`` by (provider, message as JSON): the stream checks (I3, I6, I11) ask the same
+#: question of the same messages, and emitting a stream to answer it is the costly part of a plan.
+_STREAM_REASONS: dict[tuple[str, str], str | None] = {}
+_STREAM_REASONS_LIMIT = 8192
+
+
+def _stream_skip_reason(provider: str, message: AssistantMessage) -> str | None:
+    from harness.invariants.streams import stream_skip_reason
+
+    key = (provider, message.model_dump_json())
+    if key not in _STREAM_REASONS:
+        if len(_STREAM_REASONS) >= _STREAM_REASONS_LIMIT:
+            _STREAM_REASONS.clear()
+        _STREAM_REASONS[key] = stream_skip_reason(provider, message)
+    return _STREAM_REASONS[key]
 
 
 def _history_breaks_i3(history: Sequence[HistoryEvent]) -> bool:

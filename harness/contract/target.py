@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered
@@ -90,6 +91,10 @@ class Target(Protocol):
         """History + call params -> request body + warnings (``TargetRefusal`` for an input it declares unsupported)."""
         ...
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
-        """One recorded model response -> the final assistant message, stream items and errors."""
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
+        """One recorded model response -> the final assistant message, stream items and errors.
+
+        ``chunk_size`` is how the body reaches the code (``harness.contract.chunking``: whole,
+        fixed-size chunks, or cut at given offsets); ``harness.kit``'s transport honours it.
+        """
         ...

@@ -5,8 +5,9 @@
   provider stream ``harness.emit`` writes for it back into the same message
   (``parse(emit(message)) == message``; ``id`` and ``created_at`` are not stream
   content and are left out).
-- Chunk boundaries: the same stream cut into chunks of any size parses identically
-  (message, stream items and errors), since real transports split SSE anywhere.
+- Chunk boundaries: the same stream cut at every offset where a decoder can go wrong
+  (``harness.invariants.cuts``) and in 7- and 64-byte chunks parses identically (message,
+  stream items and errors), since real transports split a stream anywhere.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ import contextlib
 import copy
 import json
 import re
+import sys
 from typing import Any, cast
 
 from harness.codec import dumps_history, loads_history
+from harness.contract.chunking import Chunking
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult, item_to_json
 from harness.invariants.base import CheckContext, Violation, snippet
+from harness.invariants.cuts import decoder_cuts
 from harness.invariants.prefix import differences, first_difference
 from harness.invariants.streams import (
     emit_for,
@@ -31,11 +35,12 @@ from harness.invariants.streams import (
 )
 from harness.model import AssistantMessage
 
-__all__ = ["CHUNK_SIZES", "check_round_trips", "comparable"]
+__all__ = ["CHUNK_SIZES", "check_round_trips", "chunkings", "comparable"]
 
 ID = "I11"
-#: Chunk sizes the emitted stream is re-parsed with (1 only for streams up to ``_BYTEWISE_LIMIT``).
-CHUNK_SIZES = (1, 7, 64)
+#: Fixed chunk sizes the emitted stream is re-parsed with, after the cuts at its decoder boundaries
+#: (``chunkings``): arbitrary offsets, and chunks holding several lines or frames.
+CHUNK_SIZES = (7, 64)
 _BYTEWISE_LIMIT = 20_000
 
 
@@ -181,26 +186,70 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
         )
         for path, was, became in differences(want, got)
     ]
-    for size in CHUNK_SIZES:
-        if size == 1 and len(body) > _BYTEWISE_LIMIT:
-            continue
-        chunked = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), size)
+    for chunking in chunkings(body):
+        chunked = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), chunking)
         if isinstance(chunked, Violation):
             out.append(chunked)
             break
         if _result(chunked) != _result(full):
-            diff = first_difference(_result(full), _result(chunked))
+            detail: dict[str, Any] = {"difference": first_difference(_result(full), _result(chunked))}
+            if isinstance(chunking, tuple):
+                detail["cut_at"] = _first_cut(ctx, index, body, chunking, _result(full))
             out.append(
                 ctx.violation(
-                    ID,
-                    index,
-                    f"the stream parses differently in {size}-byte chunks",
-                    {"difference": diff},
-                    kind="degrade",
+                    ID, index, f"the stream parses differently {_described(chunking)}", detail, kind="degrade"
                 )
             )
             break
     return out
+
+
+def chunkings(body: bytes) -> list[Chunking]:
+    """The chunkings an emitted stream is re-parsed in: cut at its decoder boundaries
+    (``harness.invariants.cuts``), then ``CHUNK_SIZES``; 1-byte chunks too under the
+    ``harness-deep`` Hypothesis profile (streams up to ``_BYTEWISE_LIMIT``)."""
+    out: list[Chunking] = [decoder_cuts(body), *CHUNK_SIZES]
+    if _deep() and len(body) <= _BYTEWISE_LIMIT:
+        out.append(1)
+    return out
+
+
+def _deep() -> bool:
+    """A run under the ``harness-deep`` profile (Hypothesis is only looked at if already imported)."""
+    hypothesis = sys.modules.get("hypothesis")
+    if hypothesis is None:
+        return False
+    return bool(hypothesis.settings.get_current_profile_name() == "harness-deep")
+
+
+def _described(chunking: Chunking) -> str:
+    if isinstance(chunking, tuple):
+        return "cut at its line ends, field separators, UTF-8 characters and frame fields"
+    return f"in {chunking}-byte chunks"
+
+
+def _first_cut(
+    ctx: CheckContext, index: int, body: bytes, cuts: tuple[int, ...], whole: dict[str, Any]
+) -> str:
+    """Where the parse goes wrong: the one cut (shown in its bytes) that alone changes it, found
+    by halving the cuts (at most two replays per halving), else the smallest span of cuts that
+    does only together."""
+
+    def differs(part: tuple[int, ...]) -> bool:
+        alone = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), part)
+        return isinstance(alone, Violation) or _result(alone) != whole
+
+    span = cuts
+    while len(span) > 1:
+        half = len(span) // 2
+        found = next((part for part in (span[:half], span[half:]) if differs(part)), None)
+        if found is None:
+            break
+        span = found
+    if len(span) == 1:
+        cut = span[0]
+        return f"offset {cut}: {body[max(cut - 12, 0) : cut]!r} | {body[cut : cut + 12]!r}"
+    return f"the {len(span)} cuts from offset {min(span)} to {max(span)} together; no half of them alone"
 
 
 def _result(result: CallResult) -> dict[str, Any]:

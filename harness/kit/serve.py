@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from harness.contract.chunking import chunking_from_json
 from harness.contract.target import Target, TargetRefusal
 from harness.kit import protocol
 from harness.kit.netguard import offline
@@ -29,7 +30,9 @@ def _answer(target: Target, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "rendered": protocol.encode_rendered(target.render(provider, history, params))}
     if op == "replay":
         exchange = protocol.decode_exchange(request["exchange"])
-        result = target.replay(str(request["provider"]), exchange, request.get("chunk_size"))
+        result = target.replay(
+            str(request["provider"]), exchange, chunking_from_json(request.get("chunk_size"))
+        )
         return {"ok": True, "result": protocol.encode_result(result)}
     return {"ok": False, "kind": "protocol", "error": f"unknown op {op!r}"}
 

@@ -11,7 +11,7 @@ pydantic-ai 2.x use). ``OfflineWire`` gives either one, backed by a mock transpo
   nothing unless ``retry_options`` are set), so one call puts exactly one request on the wire;
 - answers ``replay`` calls with the recorded status, headers (minus content-encoding,
   content-length and transfer-encoding: the recorded body is already decoded) and body,
-  in ``chunk_size``-byte chunks (None: the whole body at once).
+  in the chunks ``chunk_size`` names (``harness.contract.chunking``: None is the whole body at once).
 
 Retries are still worth turning off on the client (``max_retries=0``): a recorded failure
 (a 429 or 5xx cassette) would otherwise be served again and again. Nothing here touches the
@@ -34,6 +34,7 @@ from typing import Any
 
 import httpx
 
+from harness.contract.chunking import Chunking, split
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered, RenderWarning
 
@@ -69,14 +70,14 @@ def _httpx2() -> Any:
 
 
 class _Chunks(httpx.AsyncByteStream):
-    """A recorded body in fixed-size chunks (chunk boundaries are where stream parsers break)."""
+    """A recorded body in the chunks ``chunk_size`` names (chunk boundaries are where stream parsers break)."""
 
-    def __init__(self, body: bytes, chunk_size: int | None) -> None:
-        self.body, self.size = body, chunk_size or max(len(body), 1)
+    def __init__(self, body: bytes, chunk_size: Chunking) -> None:
+        self.chunks = [chunk for chunk in split(body, chunk_size) if chunk]
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        for start in range(0, len(self.body), self.size):
-            yield self.body[start : start + self.size]
+        for chunk in self.chunks:
+            yield chunk
 
     async def aclose(self) -> None:
         return None
@@ -88,7 +89,7 @@ class OfflineWire:
 
     requests: list[CapturedRequest] = field(default_factory=list[CapturedRequest])
     reply: Exchange | None = None
-    chunk_size: int | None = None
+    chunk_size: Chunking = None
     _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
 
     # --- the clients to hand to an SDK -----------------------------------------------------
@@ -108,7 +109,7 @@ class OfflineWire:
         self.reply, self.chunk_size = None, None
         return self
 
-    def serve(self, exchange: Exchange, chunk_size: int | None = None) -> OfflineWire:
+    def serve(self, exchange: Exchange, chunk_size: Chunking = None) -> OfflineWire:
         """Replay mode: forget earlier requests; every request is answered with ``exchange``'s response."""
         self.requests.clear()
         self.reply, self.chunk_size = exchange, chunk_size
@@ -198,5 +199,5 @@ def _httpx2_chunks() -> type[_Chunks]:
     return type("_Chunks2", (_Chunks, _httpx2().AsyncByteStream), {})
 
 
-def _stream_for(request: Any, body: bytes, chunk_size: int | None) -> Any:
+def _stream_for(request: Any, body: bytes, chunk_size: Chunking) -> Any:
     return (_httpx2_chunks() if _is_httpx2(request) else _Chunks)(body, chunk_size)

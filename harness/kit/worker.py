@@ -26,6 +26,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import IO, Any, cast
 
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult
@@ -190,7 +191,7 @@ class WorkerTarget:
         reply = self._call(protocol.encode_render_request(provider, list(history), params))
         return protocol.decode_rendered(cast(dict[str, Any], reply["rendered"]))
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         if provider not in self._providers:
             raise NotImplementedError(f"{self.name} target: unsupported provider {provider!r}")
         request = {

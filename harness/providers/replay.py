@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
@@ -205,7 +206,7 @@ def _error_text(exchange: Exchange) -> str:
 
 
 def replay_exchange(
-    parser_class: type[StreamParser], exchange: Exchange, chunk_size: int | None = None
+    parser_class: type[StreamParser], exchange: Exchange, chunk_size: Chunking = None
 ) -> CallResult:
     """Run one model response through a fresh parser, whatever its framing or status."""
     parser = parser_class()

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import harness.providers.replay as replay_module
+from harness.contract.chunking import Chunking
 from harness.providers.replay import Exchange, load_exchanges
 
 __all__ = ["PlayRegistry", "fingerprint", "install_tracking", "unplayed"]
@@ -71,7 +72,7 @@ def install_tracking(registry: PlayRegistry) -> Callable[[], None]:
     original = replay_module.replay_exchange
 
     @functools.wraps(original)
-    def tracked(parser_class: Any, exchange: Exchange, chunk_size: int | None = None) -> Any:
+    def tracked(parser_class: Any, exchange: Exchange, chunk_size: Chunking = None) -> Any:
         registry.note_exchange(exchange)
         return original(parser_class, exchange, chunk_size)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from harness.contract.chunking import Chunking, split
 from harness.contract.wires import PROVIDER_WIRES, WIRE_TITLES, sniff_wire
 from harness.stream.base import CallResult, StreamParser
 from harness.stream.eventstream import EventStreamEvents, is_frame_start
@@ -19,10 +20,9 @@ _HEAD = 1024
 _PRELUDE = 12
 
 
-def chunked(body: bytes, size: int | None) -> list[bytes]:
-    if not size:
-        return [body]
-    return [body[i : i + size] for i in range(0, len(body), size)]
+def chunked(body: bytes, size: Chunking) -> list[bytes]:
+    """``body`` in the chunks ``size`` names (``harness.contract.chunking``)."""
+    return split(body, size)
 
 
 def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
@@ -83,5 +83,5 @@ def _other_wire(parser: StreamParser, wire: str) -> str:
     )
 
 
-def parse_bytes(parser_class: type[StreamParser], body: bytes, chunk_size: int | None = None) -> CallResult:
+def parse_bytes(parser_class: type[StreamParser], body: bytes, chunk_size: Chunking = None) -> CallResult:
     return parse_chunks(parser_class(), chunked(body, chunk_size))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from harness.contract.chunking import Chunking
 from harness.contract.rendered import Rendered
 from harness.model import HistoryEvent
 from harness.params import CallParams
@@ -28,7 +29,7 @@ class ReferenceTarget:
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         return get_adapter(provider).render(history, params)
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         # Loaded here, not at import: ``harness render`` needs no stream machinery (nor PyYAML).
         from harness.providers.replay import parser_for, replay_exchange
 

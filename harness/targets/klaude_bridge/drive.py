@@ -24,6 +24,7 @@ from typing import Any
 from klaude_code.llm.registry import create_llm_client
 from klaude_code.protocol import message
 
+from harness.contract.chunking import Chunking
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
 from harness.kit import OfflineWire, is_streamed, recorded_model, require_openrouter_chat
@@ -107,7 +108,7 @@ class Driver:
             raise KlaudeCallError("klaude-code sent a request body that is not a JSON object")
         return Rendered(body=body, warnings=[])
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         self._require(provider)
         require_openrouter_chat(
             provider,

@@ -23,6 +23,7 @@ from pydantic_ai import messages as pm
 from pydantic_ai.messages import repair_messages
 
 from harness import model as canon
+from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.providers import PROVIDERS
 from harness.contract.rendered import Rendered
@@ -289,7 +290,7 @@ class PydanticAITarget:
             raise WireError(errors[0] if errors else "pydantic-ai sent no request")
         return Rendered(body=wire.only_body(), warnings=[])
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         require_openrouter_chat(
             provider,
             exchange,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness import CallParams, CallResult, Exchange, HistoryEvent, Rendered, get_target
+from harness import CallParams, CallResult, Chunking, Exchange, HistoryEvent, Rendered, get_target
 from tiny_adapters.chat import render
 
 
@@ -21,7 +21,7 @@ class TinyTarget:
             raise NotImplementedError(provider)
         return render(history, params)
 
-    def replay(self, provider: str, exchange: Exchange, chunk_size: int | None = None) -> CallResult:
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         """Responses are read with the harness's reference stream parser: this example only writes requests.
 
         A project with its own stream parser calls it here, and the cassette tests judge it.
