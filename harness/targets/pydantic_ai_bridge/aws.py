@@ -23,6 +23,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from harness.contract.chunking import Chunking, split
 from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, served_headers
 
 __all__ = ["offline_client"]
@@ -34,12 +35,11 @@ _CAPTURED = b'{"message": "harness: request captured"}'
 class _Raw:
     """What botocore reads a response body from: ``stream()`` (whole bodies and event streams alike)."""
 
-    def __init__(self, body: bytes, chunk_size: int | None) -> None:
-        self.body, self.size = body, chunk_size or max(len(body), 1)
+    def __init__(self, body: bytes, chunk_size: Chunking) -> None:
+        self.body, self.chunking = body, chunk_size
 
     def stream(self, *_: Any, **__: Any) -> Iterator[bytes]:
-        for start in range(0, len(self.body), self.size):
-            yield self.body[start : start + self.size]
+        yield from (chunk for chunk in split(self.body, self.chunking) if chunk)
 
     def read(self, *_: Any, **__: Any) -> bytes:
         return self.body
