@@ -528,12 +528,12 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
     """
     mapping: dict[str, str] = {}
     earlier: set[str] = set()  # ids sent by earlier responses
-    current: set[str] = set()  # ids sent by the current response (its pieces)
+    current: dict[str, str] = {}  # ids sent by the current response (its pieces) -> the call id sent so
     for item in items:
         if isinstance(item, WireAssistant):
             if not item.continues:
-                earlier |= current
-                current = set()
+                earlier |= current.keys()
+                current = {}
             local: dict[str, str] = {}
             for unit in item.units:
                 if isinstance(unit, PartUnit) and isinstance(unit.part, ToolCallPart):
@@ -542,11 +542,10 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                         item.call_ids[cid] = local[cid]
                         continue
                     sent = ids.map(cid)
-                    if (
-                        sent in earlier or sent in current
-                    ):  # current: another id of this response mapped alike
+                    # taken: by an earlier response, or by another call id of this response mapped alike
+                    if sent in earlier or current.get(sent, cid) != cid:
                         n = 2
-                        while ids.map(f"{cid}_{n}") in earlier | current:
+                        while ids.map(f"{cid}_{n}") in earlier | current.keys():
                             n += 1
                         renumbered = ids.map(f"{cid}_{n}")
                         why = (
@@ -562,10 +561,10 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                             f"call id '{cid}' {why}; sent as '{renumbered}' in call and result",
                         )
                         local[cid] = mapping[cid] = item.call_ids[cid] = renumbered
-                        current.add(renumbered)
+                        current[renumbered] = cid
                         continue
                     local[cid] = sent
-                    current.add(sent)
+                    current[sent] = cid
                     if sent != cid and cid not in mapping:
                         warnings.add(
                             item.index,
