@@ -129,6 +129,9 @@ class _Loop:
                 cached_input_tokens=cached,
                 cache_creation_input_tokens=written,
             )
+        if self.provider == "cohere":  # input, output and cached tokens; no total (harness.emit.cohere)
+            cached = draw(st.integers(0, i))
+            return Usage(input_tokens=i, output_tokens=o, cached_input_tokens=cached or None)
         r = draw(st.integers(0, o)) if reasoning else 0
         if self.provider == "gemini":
             return Usage(input_tokens=i, output_tokens=o, reasoning_tokens=r or None, total_tokens=i + o)
@@ -191,6 +194,8 @@ class _Loop:
                     id=rid, signature=f"gAAAAor{n}", model_id=m, format="openai-responses-v1"
                 ),
             ]
+        if self.provider == "cohere":  # unsigned, and its stream names no model (harness.emit.cohere)
+            return [ThinkingTextPart(text=text)]
         return [ThinkingTextPart(text=text, model_id=m)]
 
     def foreign_thinking(self) -> list[AnyPart]:
