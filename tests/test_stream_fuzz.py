@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import PROVIDERS, emit_stream
+from harness.invariants.cuts import decoder_cuts
 from harness.model import AssistantMessage
 from harness.providers import get_parser
 from harness.strategies import representable_messages
@@ -461,10 +462,16 @@ def test_damaged_streams_never_crash(provider: str, data: st.DataObject) -> None
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_every_truncation_of_a_rich_stream(provider: str) -> None:
-    """Every offset of one stream with every part kind: complete, or error with an error event."""
+    """Offsets of one stream with every part kind: complete, or error with an error event.
+
+    Every offset under harness-deep; by default each offset where a decoder can go wrong
+    (``harness.invariants.cuts``: line ends, field separators, inside characters or frame
+    fields) and every 7th byte (mid-payload cuts are all alike: an incomplete line is dropped).
+    """
     intact = emit_stream(provider, RICH[provider])
     full = run(provider, intact)
-    for cut in range(len(intact)):
+    offsets = range(len(intact)) if DEEP else sorted({0, *decoder_cuts(intact), *range(0, len(intact), 7)})
+    for cut in offsets:
         got = run(provider, intact[:cut])
         assert EXPECT["truncated"](got, full), (cut, intact[:cut][-80:], got.message, got.errors)
 
