@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from harness.crosscheck import RecordedCall, recorded_calls
@@ -19,7 +20,13 @@ def case_id(case: tuple[str, Path]) -> str:
 
 
 def model_calls(provider: str, path: Path) -> list[Exchange]:
-    return [e for e in load_exchanges(path, provider) if e.is_model_call]
+    return list(_model_calls(provider, path))
+
+
+@functools.cache
+def _model_calls(provider: str, path: Path) -> tuple[Exchange, ...]:
+    """Read once per process: many test modules parametrize over the same cassettes at collection."""
+    return tuple(e for e in load_exchanges(path, provider) if e.is_model_call)
 
 
 def recorded_calls_of(provider: str | None = None) -> dict[str, RecordedCall]:
