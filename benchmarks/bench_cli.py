@@ -35,23 +35,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_streams import (
-    measure,
-    synthetic_anthropic,
-    synthetic_bedrock,
-    synthetic_chat,
-    synthetic_gemini,
-    synthetic_responses,
-)
+from bench_streams import SYNTHETIC, measure
 
-GENERATORS: dict[str, Callable[[int], bytes]] = {
-    "anthropic": synthetic_anthropic,
-    "gemini": synthetic_gemini,
-    "openai-chat": synthetic_chat,
-    "openai-responses": synthetic_responses,
-    "openrouter": lambda n: synthetic_chat(n, openrouter=True),
-    "bedrock": synthetic_bedrock,  # AWS event-stream frames; the SDK side is botocore (no accumulator)
-}
+#: Every provider id: the dialects replay the Chat stream with their own parsers, against openai's
+#: Chat accumulation (``bench_streams.sdk_provider``); Bedrock's frames against botocore.
+GENERATORS: dict[str, Callable[[int], bytes]] = SYNTHETIC
 SMALL = 20
 TARGET_VS_SDK = 10.0
 
