@@ -50,6 +50,35 @@ _PRELUDE = Struct("!III")
 _U32 = Struct("!I")
 _LENGTHS = Struct("!II")
 _NO_HEADERS: dict[str, bool | int | bytes | str] = {}
+_SPECIAL = object()  # an exception or error frame: ``message_to_event`` builds its event
+
+
+def _event_name(headers: dict[str, HeaderValue]) -> str | object | None:
+    """What ``message_to_event`` names the event of a frame with these headers (``_SPECIAL``:
+    an exception or error frame, whose event it builds from the payload)."""
+    kind = headers.get(":message-type", "event")
+    if kind == "exception" or kind == "error":
+        return _SPECIAL
+    name = headers.get(":event-type")
+    return name if isinstance(name, str) else None
+
+
+def _prelude_error(frame: int, total: int, headers_length: int, expected: int, crc: int) -> EventStreamError:
+    """Why a prelude is refused, checked in this order: its CRC, the headers' length, the payload's."""
+    if crc != expected:
+        return EventStreamError(
+            f"frame {frame}: prelude CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
+        )
+    if headers_length > _MAX_HEADERS:
+        return EventStreamError(f"frame {frame}: headers length {headers_length} exceeds {_MAX_HEADERS}")
+    payload_length = total - _MIN_TOTAL - headers_length
+    if payload_length < 0:
+        return EventStreamError(
+            f"frame {frame}: total length {total} is shorter than its prelude, headers and CRC"
+        )
+    return EventStreamError(f"frame {frame}: payload length {payload_length} exceeds {_MAX_PAYLOAD}")
+
+
 _PRELUDE_LENGTH = 12
 _MIN_TOTAL = _PRELUDE_LENGTH + 4
 _MAX_HEADERS = 128 * 1024
@@ -230,76 +259,68 @@ class EventStreamDecoder:
         size = len(buffer)
         offset = self._offset
         frames = self.frames
-        known = self._headers
-        last_raw, last_parsed = b"", _NO_HEADERS  # the previous frame's headers: most frames repeat them
+        # The previous frame's headers (most frames repeat them), parsed, and as an event's name
+        # (``_SPECIAL``: an exception or error frame, which ``message_to_event`` words itself).
+        last_raw, parsed, name = b"", _NO_HEADERS, _SPECIAL
         unpack = _PRELUDE.unpack_from
+        unpack_u32 = _U32.unpack_from
         try:
             while size - offset >= _PRELUDE_LENGTH:
                 total, headers_length, prelude_crc = unpack(buffer, offset)
                 crc = crc32(buffer[offset : offset + 8])
-                if crc != prelude_crc:
-                    raise EventStreamError(
-                        f"frame {frames}: prelude CRC mismatch: expected 0x{prelude_crc:08x}, calculated 0x{crc:08x}"
-                    )
-                if headers_length > _MAX_HEADERS:
-                    raise EventStreamError(
-                        f"frame {frames}: headers length {headers_length} exceeds {_MAX_HEADERS}"
-                    )
                 payload_length = total - _MIN_TOTAL - headers_length
-                if payload_length < 0:
-                    raise EventStreamError(
-                        f"frame {frames}: total length {total} is shorter than its prelude, headers and CRC"
-                    )
-                if payload_length > _MAX_PAYLOAD:
-                    raise EventStreamError(
-                        f"frame {frames}: payload length {payload_length} exceeds {_MAX_PAYLOAD}"
-                    )
+                if (
+                    crc != prelude_crc
+                    or headers_length > _MAX_HEADERS
+                    or payload_length < 0
+                    or payload_length > _MAX_PAYLOAD
+                ):
+                    raise _prelude_error(frames, total, headers_length, prelude_crc, crc)
                 if size - offset < total:
                     break
                 end = offset + total - 4
                 crc = crc32(buffer[offset + 8 : end], prelude_crc)
-                (expected,) = _U32.unpack_from(buffer, end)
+                (expected,) = unpack_u32(buffer, end)
                 if crc != expected:
                     raise EventStreamError(
                         f"frame {frames}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
                     )
                 headers_start = offset + _PRELUDE_LENGTH
                 headers_end = headers_start + headers_length
-                if headers_length == len(last_raw) and raw_buffer.startswith(last_raw, headers_start):
-                    parsed = last_parsed
-                else:
+                if headers_length != len(last_raw) or not raw_buffer.startswith(last_raw, headers_start):
                     last_raw = bytes(buffer[headers_start:headers_end])
-                    parsed = known.get(last_raw)  # a stream repeats a few header blocks: each parsed once
-                    if parsed is None:
-                        try:
-                            parsed = _parse_headers(last_raw, 0, headers_length, frames)
-                        except UnicodeDecodeError as exc:
-                            raise EventStreamError(
-                                f"frame {frames}: header is not UTF-8 ({exc.reason})"
-                            ) from None
-                        if len(known) < 64:
-                            known[last_raw] = parsed
-                    last_parsed = parsed
+                    parsed = self._headers_of(last_raw, frames)
+                    name = _event_name(parsed)
                 if events is None:
                     assert out is not None
                     out.append(EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end])))
-                else:
-                    kind = parsed.get(":message-type", "event")
-                    if kind == "exception" or kind == "error":
-                        message = EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end]))
-                        events.append(message_to_event(message))
-                    else:  # message_to_event's last case, inlined: this runs once per frame
-                        name = parsed.get(":event-type")
-                        event = _new_event(SSEEvent)
-                        _set_event(event, name if isinstance(name, str) else None)
-                        _set_data(event, str(buffer[headers_end:end], "utf-8", "replace"))
-                        _set_id(event, None)
-                        events.append(event)
+                elif name is _SPECIAL:
+                    message = EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end]))
+                    events.append(message_to_event(message))
+                else:  # message_to_event's event case, inlined: this runs once per frame
+                    event = _new_event(SSEEvent)
+                    _set_event(event, name)
+                    _set_data(event, str(buffer[headers_end:end], "utf-8", "replace"))
+                    _set_id(event, None)
+                    events.append(event)
                 frames += 1
                 offset += total
         finally:  # also when a frame fails: the frames before it are decoded
             self._offset = offset
             self.frames = frames
+
+    def _headers_of(self, raw: bytes, frame: int) -> dict[str, HeaderValue]:
+        """A frame's headers, parsed once per distinct header block (a stream repeats a few)."""
+        known = self._headers
+        parsed = known.get(raw)
+        if parsed is None:
+            try:
+                parsed = _parse_headers(raw, 0, len(raw), frame)
+            except UnicodeDecodeError as exc:
+                raise EventStreamError(f"frame {frame}: header is not UTF-8 ({exc.reason})") from None
+            if len(known) < 64:
+                known[raw] = parsed
+        return parsed
 
     def close(self) -> str | None:
         """End of input: the failure, set here when bytes of an unfinished frame remain."""
