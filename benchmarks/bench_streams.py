@@ -331,7 +331,9 @@ def data_lines(body: bytes) -> list[str]:
     return out
 
 
-def measure(name: str, provider: str, bodies: list[bytes], repeat: int) -> Row:
+def measure(
+    name: str, provider: str, bodies: list[bytes], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> Row:
     """Seconds per pass, best of ``repeat`` for each way.
 
     The three alternate within a repeat so load drift hits all alike; a sample loops a
@@ -357,16 +359,16 @@ def measure(name: str, provider: str, bodies: list[bytes], repeat: int) -> Row:
     runs = (run_ours, run_sdk, run_floor)
     loops: list[int] = []
     for run in runs:  # warm-up (imports, client construction, caches), then loops per sample
-        start = time.perf_counter()
+        start = clock()
         run()
-        loops.append(max(1, math.ceil(MIN_SAMPLE / max(time.perf_counter() - start, 1e-9))))
+        loops.append(max(1, math.ceil(MIN_SAMPLE / max(clock() - start, 1e-9))))
     best = [float("inf")] * len(runs)
     for _ in range(repeat):
         for n, run in enumerate(runs):
-            start = time.perf_counter()
+            start = clock()
             for _ in range(loops[n]):
                 run()
-            best[n] = min(best[n], (time.perf_counter() - start) / loops[n])
+            best[n] = min(best[n], (clock() - start) / loops[n])
     return Row(
         name,
         provider,
