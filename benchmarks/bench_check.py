@@ -38,7 +38,7 @@ def scaled_history(copies: int, scenario: str = "agent_loop_long") -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--base", type=int, default=8, help="copies of the scenario at 1x")
     parser.add_argument("--provider", default="anthropic")
     parser.add_argument("--factors", default="1,4,16")

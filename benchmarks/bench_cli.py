@@ -4,14 +4,15 @@
 
 For each provider, a synthetic stream of about N events (default 60,000; the generators
 of ``bench_streams.py``) is written to a file, then timed two ways, each in a fresh
-process (best of K, ``time.perf_counter`` inside the child):
+process (best of K, ``time.perf_counter`` inside the child; ``--clock cpu``: ``time.process_time``):
 
 - CLI: ``harness replay FILE --provider P`` end to end (read, decode, parse, build the
   message, serialise the JSON output to a pipe);
 - SDK: a process that reads FILE and runs ``harness.crosscheck.sdk_accumulate``
   (the official client's own accumulation through a mock transport);
-- start-up cancelled out: each process first runs the same command on a 20-event stream
-  of the provider (interpreter, imports, client construction, first-call caches), then
+- start-up cancelled out: each process builds the CLI's click command once, and first runs
+  the same command on a 20-event stream of the provider (interpreter, imports, client
+  construction, first-call caches), then
   times the big stream alone and reports it, so the ratio compares the work per event,
   not import times.
 
@@ -29,47 +30,40 @@ import platform
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_streams import (
-    measure,
-    synthetic_anthropic,
-    synthetic_bedrock,
-    synthetic_chat,
-    synthetic_gemini,
-    synthetic_responses,
-)
+from bench_streams import SYNTHETIC, measure
 
-GENERATORS: dict[str, Callable[[int], bytes]] = {
-    "anthropic": synthetic_anthropic,
-    "gemini": synthetic_gemini,
-    "openai-chat": synthetic_chat,
-    "openai-responses": synthetic_responses,
-    "openrouter": lambda n: synthetic_chat(n, openrouter=True),
-    "bedrock": synthetic_bedrock,  # AWS event-stream frames; the SDK side is botocore (no accumulator)
-}
+#: Every provider id: the dialects replay the Chat stream with their own parsers, against openai's
+#: Chat accumulation (``bench_streams.sdk_provider``); Bedrock's frames against botocore.
+GENERATORS: dict[str, Callable[[int], bytes]] = SYNTHETIC
 SMALL = 20
 TARGET_VS_SDK = 10.0
 
 # Each child warms up on the small stream (imports, lazy client construction, first-call caches),
 # then times the big one and prints the seconds on stderr: start-up is cancelled out exactly.
+# Typer builds the click command from the app's signatures on every ``app(...)`` call (about 18 ms
+# of CPU here); a ``harness`` process builds it once at start-up, so the child builds it once too.
 _CLI = """
 import sys, time
+import typer
 from harness.cli.main import app
+command = typer.main.get_command(app)
 def run(path):
     try:
-        app(["replay", path, "--provider", sys.argv[1]], prog_name="harness", standalone_mode=False)
+        command.main(["replay", path, "--provider", sys.argv[1]], prog_name="harness", standalone_mode=False)
     except SystemExit:
         pass
 run(sys.argv[3])
-start = time.perf_counter()
+start = getattr(time, sys.argv[-1])()
 run(sys.argv[2])
 sys.stdout.flush()
-print(time.perf_counter() - start, file=sys.stderr)
+print(getattr(time, sys.argv[-1])() - start, file=sys.stderr)
 """
 _SDK = """
 import sys, time
@@ -77,9 +71,9 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[4])
 from bench_streams import sdk_run
 sdk_run(sys.argv[1], Path(sys.argv[3]).read_bytes())
-start = time.perf_counter()
+start = getattr(time, sys.argv[-1])()
 sdk_run(sys.argv[1], Path(sys.argv[2]).read_bytes())
-print(time.perf_counter() - start, file=sys.stderr)
+print(getattr(time, sys.argv[-1])() - start, file=sys.stderr)
 """
 
 
@@ -101,7 +95,12 @@ def _time(argv: list[str], env: dict[str, str], cwd: Path) -> float:
     return float(done.stderr.decode().strip().splitlines()[-1])
 
 
-def run(provider: str, events: int, repeat: int, code: str | None, workdir: Path) -> Row:
+#: ``--clock``: wall time, or the process's CPU time (on a machine loaded by other work, CPU time
+#: leaves out the waits for a core, which fall on either side at random; both sides alike).
+CLOCKS = {"wall": "perf_counter", "cpu": "process_time"}
+
+
+def run(provider: str, events: int, repeat: int, code: str | None, workdir: Path, clock: str = "wall") -> Row:
     big, small = workdir / f"{provider}-{events}.sse", workdir / f"{provider}-{SMALL}.sse"
     body = GENERATORS[provider](events)
     big.write_bytes(body)
@@ -110,14 +109,23 @@ def run(provider: str, events: int, repeat: int, code: str | None, workdir: Path
     if code:
         env["PYTHONPATH"] = code + os.pathsep + env.get("PYTHONPATH", "")
     commands = [
-        [sys.executable, "-c", _CLI, provider, str(big), str(small)],
-        [sys.executable, "-c", _SDK, provider, str(big), str(small), str(Path(__file__).resolve().parent)],
+        [sys.executable, "-c", _CLI, provider, str(big), str(small), CLOCKS[clock]],
+        [
+            sys.executable,
+            "-c",
+            _SDK,
+            provider,
+            str(big),
+            str(small),
+            str(Path(__file__).resolve().parent),
+            CLOCKS[clock],
+        ],
     ]
     best = [float("inf")] * len(commands)
     for _ in range(repeat):  # alternated, so load drift hits both alike
         for n, argv in enumerate(commands):
             best[n] = min(best[n], _time(argv, env, workdir))
-    inproc = measure(provider, provider, [body], repeat)
+    inproc = measure(provider, provider, [body], repeat, clock=getattr(time, CLOCKS[clock]))
     return Row(
         provider,
         inproc.events,
@@ -159,13 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", help="run the CLI from this checkout (PYTHONPATH)")
     parser.add_argument("--provider", action="append", help="only these providers (repeatable)")
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="wall time, or CPU time (a loaded machine)"
+    )
     args = parser.parse_args(argv)
     providers = args.provider or list(GENERATORS)
     with tempfile.TemporaryDirectory() as tmp:
-        rows = [run(p, args.events, args.repeat, args.code, Path(tmp)) for p in providers]
+        rows = [run(p, args.events, args.repeat, args.code, Path(tmp), args.clock) for p in providers]
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
-        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, best of {args.repeat}"
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, best of {args.repeat}, {args.clock} clock"
     )
     print()
     if args.markdown:

@@ -8,9 +8,11 @@ per completed response, none on cancel or error; usage after completion; an
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from itertools import groupby
+from typing import Any, cast
 
-from harness.contract.results import CallResult, TextDelta, ToolCallStart
+from harness.contract.results import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.model import TextPart, ThinkingTextPart
 
 __all__ = ["derive_events"]
@@ -27,25 +29,30 @@ def derive_events(result: CallResult) -> list[dict[str, Any]]:
             events.append({"type": f"{open_kind}_end", "response_id": rid})
             open_kind = None
 
-    append = events.append
-    for item in result.items:  # one pass per stream item: the delta case inlined
-        if isinstance(item, ToolCallStart):
+    # One step per run of items of one class (groupby): the deltas of a run become their events
+    # in one comprehension. Runs of the same kind (a subclass) continue the open run, as before.
+    for cls, run in groupby(result.items, type):
+        if issubclass(cls, ToolCallStart):
             close()
-            append(
+            calls = cast(Iterator[ToolCallStart], run)
+            events += [
                 {
                     "type": "tool_call_start",
                     "response_id": rid,
-                    "tool_call_id": item.call_id,
-                    "tool_name": item.tool_name,
+                    "tool_call_id": i.call_id,
+                    "tool_name": i.tool_name,
                 }
-            )
+                for i in calls
+            ]
             continue
-        kind = "text" if isinstance(item, TextDelta) else "thinking"
+        kind = "text" if issubclass(cls, TextDelta) else "thinking"
         if open_kind != kind:
             close()
-            append({"type": f"{kind}_start", "response_id": rid})
+            events.append({"type": f"{kind}_start", "response_id": rid})
             open_kind = kind
-        append({"type": f"{kind}_delta", "response_id": rid, "content": item.text})
+        delta = f"{kind}_delta"
+        deltas = cast(Iterator[TextDelta | ThinkingDelta], run)
+        events += [{"type": delta, "response_id": rid, "content": i.text} for i in deltas]
     close()
     message = result.message
     if message.stop_reason == "aborted":

@@ -6,12 +6,22 @@ final assistant message per model call, the items and the error events.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from itertools import groupby
+from typing import Any, Literal, cast
 
 from harness.model import AssistantMessage, ErrorEvent
 
-__all__ = ["CallResult", "StreamItem", "TextDelta", "ThinkingDelta", "ToolCallStart", "item_to_json"]
+__all__ = [
+    "CallResult",
+    "StreamItem",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCallStart",
+    "item_to_json",
+    "items_to_json",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +50,19 @@ def item_to_json(item: StreamItem) -> dict[str, Any]:
     if isinstance(item, ToolCallStart):
         return {"type": item.type, "call_id": item.call_id, "tool_name": item.tool_name}
     return {"type": item.type, "text": item.text}
+
+
+def items_to_json(items: list[StreamItem]) -> list[dict[str, Any]]:
+    """``[item_to_json(i) for i in items]``, a run of items of one class at a time (no call per item)."""
+    out: list[dict[str, Any]] = []
+    for cls, run in groupby(items, type):
+        if issubclass(cls, ToolCallStart):
+            calls = cast(Iterator[ToolCallStart], run)
+            out += [{"type": i.type, "call_id": i.call_id, "tool_name": i.tool_name} for i in calls]
+        else:
+            deltas = cast(Iterator[TextDelta | ThinkingDelta], run)
+            out += [{"type": i.type, "text": i.text} for i in deltas]
+    return out
 
 
 @dataclass

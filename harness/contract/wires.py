@@ -260,19 +260,26 @@ def sniff_wire(body: bytes) -> str | None:
 
 
 # A cheap test that a body may hold more than one response (a start marker, or a finish, seen
-# twice); only then are its events read. Each pattern counts one kind of marker.
-_MAYBE_SEVERAL: dict[str, tuple[re.Pattern[bytes], ...]] = {
-    "anthropic": (re.compile(rb'"type"\s*:\s*"message_start"'),),
-    "openai-responses": (re.compile(rb'"type"\s*:\s*"response\.created"'),),
-    "openai-chat": (re.compile(rb'"finish_reason"\s*:\s*"'), re.compile(rb"data: ?\[DONE\]")),
-    "gemini": (re.compile(rb'"finishReason"\s*:\s*"'),),
-    "cohere-v2": (re.compile(rb'"type"\s*:\s*"message-start"'),),
+# twice); only then are its events read. Each pattern counts one kind of marker, after a count of
+# a literal that every match of it holds (``bytes.count``, several times faster than the regex
+# over a big body): fewer than two of those, fewer than two matches.
+_MAYBE_SEVERAL: dict[str, tuple[tuple[bytes, re.Pattern[bytes]], ...]] = {
+    "anthropic": ((b'"message_start"', re.compile(rb'"type"\s*:\s*"message_start"')),),
+    "openai-responses": ((b'"response.created"', re.compile(rb'"type"\s*:\s*"response\.created"')),),
+    "openai-chat": (
+        (b'"finish_reason"', re.compile(rb'"finish_reason"\s*:\s*"')),
+        (b"[DONE]", re.compile(rb"data: ?\[DONE\]")),
+    ),
+    "gemini": ((b'"finishReason"', re.compile(rb'"finishReason"\s*:\s*"')),),
+    "cohere-v2": ((b'"message-start"', re.compile(rb'"type"\s*:\s*"message-start"')),),
 }
 
 
 def _maybe_several(wire: str, body: bytes) -> bool:
     patterns = _MAYBE_SEVERAL.get(wire, ())
-    return any(len(pattern.findall(body, 0)) >= 2 for pattern in patterns)
+    return any(
+        body.count(literal) >= 2 and len(pattern.findall(body, 0)) >= 2 for literal, pattern in patterns
+    )
 
 
 def split_responses(wire: str, body: bytes) -> list[bytes]:

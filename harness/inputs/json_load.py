@@ -28,6 +28,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # after d passes (a few for any real body). Text that is not empty after a few passes (deep,
 # or unbalanced) is measured exactly: its brackets as +1/-1 bytes summed by itertools.accumulate.
 _STRING = re.compile(rb'"[^"]*"')
+# An escaped backslash or quote, left to right: the same deletions as replacing every ``\\\\``
+# and then every ``\\"`` (a run of backslashes loses its pairs, then an odd one with its quote),
+# in one native pass where two two-byte ``bytes.replace`` searches cost about ten times as much.
+_ESCAPED = re.compile(rb'\\[\\"]')
+# The only escapes ``_lone_surrogate_escape`` can report start like this: a body without one
+# skips its Latin-1 decode and its per-escape Python work.
+_SURROGATE_START = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
 _PARENS = bytes.maketrans(b"[{]}", b"(())")
 _STEP = bytes.maketrans(b"()", b"\x01\xff")
@@ -44,10 +51,8 @@ def _too_deep(text: str | bytes, limit: int) -> bool:
         if text.count(b"[") + text.count(b"{") <= limit:
             return False
         data = text
-    if b"\\\\" in data:  # each replace copies the body: only when there is something to delete
-        data = data.replace(b"\\\\", b"")
-    if b'\\"' in data:
-        data = data.replace(b'\\"', b"")
+    if b"\\" in data:  # a one-byte search (memchr); the deletion copies the body only when needed
+        data = _ESCAPED.sub(b"", data)
     data = data.translate(None, _NOT_QUOTE_OR_BRACKET).replace(b'""', b"")
     if b'"' in data:
         data = _STRING.sub(b"", data)
@@ -181,7 +186,7 @@ def check_json_bytes(data: bytes, *, source: str, field: str, limits: Limits | N
         raise InputError(
             source, None, field, f"nested deeper than {lim.max_depth} (raise {ENV['max_depth']})"
         )
-    if b"\\u" in data:
+    if b"\\" in data and _SURROGATE_START.search(data):
         at = _lone_surrogate_escape(data.decode("latin-1"))
         if at is not None:
             raise InputError(

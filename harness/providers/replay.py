@@ -21,15 +21,17 @@ from typing import Any, cast
 
 from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
+from harness.contract.results import items_to_json
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
 from harness.inputs import InputError, Limits, check_json_bytes, gunzip, load_yaml, read_bytes
 from harness.inputs.files import decode_utf8
 from harness.inputs.limits import ENV as LIMIT_ENV
 from harness.providers import get_parser
-from harness.stream.base import CallResult, StreamParser, item_to_json
+from harness.stream.base import CallResult, StreamParser
 from harness.stream.drive import chunked, parse_chunks
 from harness.stream.events import derive_events
+from harness.stream.eventstream import frame_payloads
 from harness.stream.sse import SSEEvent
 
 __all__ = [
@@ -154,7 +156,8 @@ def _check_body(body: bytes, source: str, field: str) -> None:
     integer-length limit is met only by parsing, and it must be this one line, not a
     ValueError in whichever command replays the body later.
     """
-    check_json_bytes(body, source=source, field=field)
+    payloads = frame_payloads(body)  # AWS event-stream frames (Bedrock): their JSON payloads
+    check_json_bytes(body if payloads is None else payloads, source=source, field=field)
     if _JSON_DOCUMENT.match(body):
         try:
             json.loads(body)
@@ -232,7 +235,7 @@ def result_to_json(result: CallResult) -> dict[str, Any]:
     return {
         "errors": [e.model_dump(mode="json", exclude_none=True) for e in result.errors],
         "events": derive_events(result),
-        "items": [item_to_json(i) for i in result.items],
+        "items": items_to_json(result.items),
         "message": result.message.model_dump(mode="json", exclude_none=True),
     }
 

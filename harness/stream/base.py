@@ -118,7 +118,8 @@ class PartsBuilder:
         return key in self._open
 
     def text(self, key: object, delta: str) -> None:
-        _need_str(delta, "text delta")
+        if type(delta) is not str:  # no call for an exact str (a subclass: _need_str)
+            _need_str(delta, "text delta")
         slot = self._open.get(key)  # inlined _slot: this runs once per text delta
         if slot is None or slot.kind != "text":
             slot = self._slot(key, "text")
@@ -165,7 +166,8 @@ class PartsBuilder:
             slot.item_id = item_id
 
     def tool_args(self, key: object, delta: str) -> None:
-        _need_str(delta, "tool arguments delta")
+        if type(delta) is not str:
+            _need_str(delta, "tool arguments delta")
         slot = self._open.get(key)  # inlined _slot: this runs once per argument delta
         if slot is None or slot.kind != "tool_call":
             slot = self._slot(key, "tool_call")

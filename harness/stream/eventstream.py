@@ -39,13 +39,51 @@ __all__ = [
     "EventStreamMessage",
     "HeaderValue",
     "chunk_event",
+    "frame_payloads",
     "is_frame_start",
     "message_to_event",
 ]
 
 HeaderValue = bool | int | bytes | str
+# SSEEvent is a frozen dataclass: its __init__ sets each field through object.__setattr__; the
+# slots' descriptors give the same object for less (as in ``harness.stream.sse``).
+_new_event = object.__new__
+_set_event = SSEEvent.__dict__["event"].__set__
+_set_data = SSEEvent.__dict__["data"].__set__
+_set_id = SSEEvent.__dict__["id"].__set__
 _PRELUDE = Struct("!III")
 _U32 = Struct("!I")
+_LENGTHS = Struct("!II")
+_NO_HEADERS: dict[str, bool | int | bytes | str] = {}
+_SPECIAL = object()  # an exception or error frame: ``message_to_event`` builds its event
+
+
+def _event_name(headers: dict[str, HeaderValue]) -> str | object | None:
+    """What ``message_to_event`` names the event of a frame with these headers (``_SPECIAL``:
+    an exception or error frame, whose event it builds from the payload)."""
+    kind = headers.get(":message-type", "event")
+    if kind == "exception" or kind == "error":
+        return _SPECIAL
+    name = headers.get(":event-type")
+    return name if isinstance(name, str) else None
+
+
+def _prelude_error(frame: int, total: int, headers_length: int, expected: int, crc: int) -> EventStreamError:
+    """Why a prelude is refused, checked in this order: its CRC, the headers' length, the payload's."""
+    if crc != expected:
+        return EventStreamError(
+            f"frame {frame}: prelude CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
+        )
+    if headers_length > _MAX_HEADERS:
+        return EventStreamError(f"frame {frame}: headers length {headers_length} exceeds {_MAX_HEADERS}")
+    payload_length = total - _MIN_TOTAL - headers_length
+    if payload_length < 0:
+        return EventStreamError(
+            f"frame {frame}: total length {total} is shorter than its prelude, headers and CRC"
+        )
+    return EventStreamError(f"frame {frame}: payload length {payload_length} exceeds {_MAX_PAYLOAD}")
+
+
 _PRELUDE_LENGTH = 12
 _MIN_TOTAL = _PRELUDE_LENGTH + 4
 _MAX_HEADERS = 128 * 1024
@@ -120,6 +158,41 @@ def _parse_headers(data: bytes, offset: int, end: int, frame: int) -> dict[str, 
     return headers
 
 
+def frame_payloads(body: bytes) -> bytes | None:
+    """The payloads of ``body``'s AWS event-stream frames, one per line, for the input checks
+    (``harness.providers.replay``); None when ``body`` does not start with a frame.
+
+    The JSON of such a body is in its payloads: the depth, line-length and escape checks read
+    those, not the binary preludes, headers and CRCs around them (random bytes there would count
+    as brackets, quotes and newlines). Frames are walked by their lengths; the first frame's
+    prelude CRC must match (text never passes for a frame). Later CRCs are the decoder's to
+    check: it stops at the first frame that fails one, and up to there both follow the same
+    lengths, so every payload a parser reads is checked here. From the first frame whose
+    lengths do not fit, the rest of the body is appended as it is.
+    """
+    size = len(body)
+    if size < _MIN_TOTAL:
+        return None
+    total, headers_length, prelude_crc = _PRELUDE.unpack_from(body)
+    if crc32(body[:8]) != prelude_crc:
+        return None
+    offset = 0
+    pieces: list[bytes] = []
+    append = pieces.append
+    unpack = _LENGTHS.unpack_from
+    while size - offset >= _MIN_TOTAL:
+        total, headers_length = unpack(body, offset)
+        start = offset + _PRELUDE_LENGTH + headers_length
+        end = offset + total - 4
+        if end < start or offset + total > size:
+            break
+        append(body[start:end])
+        offset += total
+    if offset < size:
+        append(body[offset:])
+    return b"\n".join(pieces)
+
+
 class EventStreamDecoder:
     """Feed bytes in any chunking; get whole, checked messages.
 
@@ -146,17 +219,31 @@ class EventStreamDecoder:
         return len(self._buffer) - self._offset
 
     def feed(self, chunk: bytes) -> list[EventStreamMessage]:
+        out: list[EventStreamMessage] = []
+        self._feed(chunk, out, None)
+        return out
+
+    def feed_events(self, chunk: bytes) -> list[SSEEvent]:
+        """``feed``, each message already as ``message_to_event`` gives it (the replay path:
+        an ``event`` frame becomes its event without an ``EventStreamMessage`` in between)."""
+        out: list[SSEEvent] = []
+        self._feed(chunk, None, out)
+        return out
+
+    def _feed(
+        self, chunk: bytes, out: list[EventStreamMessage] | None, events: list[SSEEvent] | None
+    ) -> None:
         if self.failure is not None:
             self.discarded_bytes += len(chunk)
-            return []
+            return
         buffer = self._buffer
         if self._offset and self._offset == len(buffer):
             buffer.clear()
             self._offset = 0
         buffer += chunk
-        out: list[EventStreamMessage] = []
         try:
-            self._drain(out)
+            with memoryview(buffer) as view:  # CRCs over slices of the view: no copies
+                self._drain_view(view, out, events)
         except EventStreamError as exc:
             self.failure = str(exc)
             self.discarded_bytes += len(buffer) - self._offset
@@ -167,60 +254,78 @@ class EventStreamDecoder:
         if self._offset > 65536 and self._offset * 2 > len(buffer):
             del buffer[: self._offset]
             self._offset = 0
-        return out
 
-    def _drain(self, out: list[EventStreamMessage]) -> None:
-        with memoryview(self._buffer) as view:  # CRCs over slices of the view: no copies
-            self._drain_view(view, out)
-
-    def _drain_view(self, buffer: memoryview, out: list[EventStreamMessage]) -> None:
+    def _drain_view(
+        self, buffer: memoryview, out: list[EventStreamMessage] | None, events: list[SSEEvent] | None
+    ) -> None:
+        """Decode the whole frames in ``buffer`` from ``_offset`` into ``out`` (messages) or
+        ``events`` (``message_to_event`` of each); ``_offset`` and ``frames`` advance per frame."""
+        raw_buffer = self._buffer  # the bytes behind ``buffer``: ``startswith`` compares without a copy
         size = len(buffer)
         offset = self._offset
-        known = self._headers
-        while size - offset >= _PRELUDE_LENGTH:
-            total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, offset)
-            frame = self.frames
-            crc = crc32(buffer[offset : offset + 8])
-            if crc != prelude_crc:
-                raise EventStreamError(
-                    f"frame {frame}: prelude CRC mismatch: expected 0x{prelude_crc:08x}, calculated 0x{crc:08x}"
-                )
-            if headers_length > _MAX_HEADERS:
-                raise EventStreamError(
-                    f"frame {frame}: headers length {headers_length} exceeds {_MAX_HEADERS}"
-                )
-            payload_length = total - _MIN_TOTAL - headers_length
-            if payload_length < 0:
-                raise EventStreamError(
-                    f"frame {frame}: total length {total} is shorter than its prelude, headers and CRC"
-                )
-            if payload_length > _MAX_PAYLOAD:
-                raise EventStreamError(
-                    f"frame {frame}: payload length {payload_length} exceeds {_MAX_PAYLOAD}"
-                )
-            if size - offset < total:
-                break
-            end = offset + total - 4
-            crc = crc32(buffer[offset + 8 : end], prelude_crc)
-            (expected,) = _U32.unpack_from(buffer, end)
-            if crc != expected:
-                raise EventStreamError(
-                    f"frame {frame}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
-                )
-            headers_end = offset + _PRELUDE_LENGTH + headers_length
-            raw_headers = bytes(buffer[offset + _PRELUDE_LENGTH : headers_end])
-            parsed = known.get(raw_headers)  # a stream repeats a few header blocks: each parsed once
-            if parsed is None:
-                try:
-                    parsed = _parse_headers(raw_headers, 0, len(raw_headers), frame)
-                except UnicodeDecodeError as exc:
-                    raise EventStreamError(f"frame {frame}: header is not UTF-8 ({exc.reason})") from None
-                if len(known) < 64:
-                    known[raw_headers] = parsed
-            out.append(EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end])))
-            self.frames += 1
-            offset += total
+        frames = self.frames
+        # The previous frame's headers (most frames repeat them), parsed, and as an event's name
+        # (``_SPECIAL``: an exception or error frame, which ``message_to_event`` words itself).
+        last_raw, parsed, name = b"", _NO_HEADERS, _SPECIAL
+        unpack = _PRELUDE.unpack_from
+        unpack_u32 = _U32.unpack_from
+        try:
+            while size - offset >= _PRELUDE_LENGTH:
+                total, headers_length, prelude_crc = unpack(buffer, offset)
+                crc = crc32(buffer[offset : offset + 8])
+                payload_length = total - _MIN_TOTAL - headers_length
+                if (
+                    crc != prelude_crc
+                    or headers_length > _MAX_HEADERS
+                    or payload_length < 0
+                    or payload_length > _MAX_PAYLOAD
+                ):
+                    raise _prelude_error(frames, total, headers_length, prelude_crc, crc)
+                if size - offset < total:
+                    break
+                end = offset + total - 4
+                crc = crc32(buffer[offset + 8 : end], prelude_crc)
+                (expected,) = unpack_u32(buffer, end)
+                if crc != expected:
+                    raise EventStreamError(
+                        f"frame {frames}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
+                    )
+                headers_start = offset + _PRELUDE_LENGTH
+                headers_end = headers_start + headers_length
+                if headers_length != len(last_raw) or not raw_buffer.startswith(last_raw, headers_start):
+                    last_raw = bytes(buffer[headers_start:headers_end])
+                    parsed = self._headers_of(last_raw, frames)
+                    name = _event_name(parsed)
+                if events is None:
+                    assert out is not None
+                    out.append(EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end])))
+                elif name is _SPECIAL:
+                    message = EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end]))
+                    events.append(message_to_event(message))
+                else:  # message_to_event's event case, inlined: this runs once per frame
+                    event = _new_event(SSEEvent)
+                    _set_event(event, name)
+                    _set_data(event, str(buffer[headers_end:end], "utf-8", "replace"))
+                    _set_id(event, None)
+                    events.append(event)
+                frames += 1
+                offset += total
+        finally:  # also when a frame fails: the frames before it are decoded
             self._offset = offset
+            self.frames = frames
+
+    def _headers_of(self, raw: bytes, frame: int) -> dict[str, HeaderValue]:
+        """A frame's headers, parsed once per distinct header block (a stream repeats a few)."""
+        known = self._headers
+        parsed = known.get(raw)
+        if parsed is None:
+            try:
+                parsed = _parse_headers(raw, 0, len(raw), frame)
+            except UnicodeDecodeError as exc:
+                raise EventStreamError(f"frame {frame}: header is not UTF-8 ({exc.reason})") from None
+            if len(known) < 64:
+                known[raw] = parsed
+        return parsed
 
     def close(self) -> str | None:
         """End of input: the failure, set here when bytes of an unfinished frame remain."""
@@ -327,7 +432,7 @@ class EventStreamEvents:
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         if len(self.head) < 65536:
             self.head += chunk[: 65536 - len(self.head)]
-        return [message_to_event(m) for m in self._decoder.feed(chunk)]
+        return self._decoder.feed_events(chunk)
 
     def close(self) -> list[SSEEvent]:
         self._decoder.close()

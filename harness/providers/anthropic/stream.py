@@ -92,6 +92,9 @@ class AnthropicParser(StreamParser):
             return
         payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
         kind: Any = "error" if event.event == "error" else payload.get("type") or event.event
+        if kind == "content_block_delta":  # nearly every event: no handler lookup
+            self._block_delta(payload)
+            return
         handler = self._handlers.get(kind) if type(kind) is str else None
         if handler is None:
             self.note(f"anthropic: unknown event type {str(kind)!r} skipped")
@@ -133,12 +136,18 @@ class AnthropicParser(StreamParser):
         index: int = data["index"]
         delta = data["delta"]
         kind = delta.get("type")
-        if kind == "text_delta":
-            self._text(index, delta["text"])
+        if kind == "text_delta":  # _text, inlined: the most frequent event
+            text = delta["text"]
+            if text:
+                self.parts.text(index, text)
+                self.items.append(TextDelta(text))
         elif kind == "thinking_delta":
             self._thinking(index, delta["thinking"])
-        elif kind == "input_json_delta":
-            self._tool_args(index, delta["partial_json"])
+        elif kind == "input_json_delta":  # argument fragments
+            fragment = delta["partial_json"]
+            if fragment and index not in self._skipped:
+                self._tools.pop(index, None)  # real arguments replace the block's initial input
+                self.parts.tool_args(index, fragment)
         elif kind == "signature_delta":
             self.parts.signature(index, delta["signature"], format="anthropic")
         elif index not in self._skipped:
@@ -153,11 +162,6 @@ class AnthropicParser(StreamParser):
         if text:
             self.parts.thinking(index, text)
             self.emit(ThinkingDelta(text))
-
-    def _tool_args(self, index: int, fragment: str) -> None:
-        if fragment and index not in self._skipped:
-            self._tools.pop(index, None)  # real arguments replace the block's initial input
-            self.parts.tool_args(index, fragment)
 
     def _block_stop(self, data: dict[str, Any]) -> None:
         index: int = data["index"]

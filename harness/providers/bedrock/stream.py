@@ -101,10 +101,14 @@ class BedrockParser(StreamParser):
             self.note(f"bedrock: non-object payload skipped: {event.data[:60]!r}")
             return
         payload: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
-        if event.event == "error":
+        name = event.event
+        if name == "contentBlockDelta":  # nearly every event: no handler lookup
+            self._block_delta(payload)
+            return
+        if name == "error":
             self._error(payload.get("error") or _EMPTY)
             return
-        handler = self._handlers.get(event.event or "")
+        handler = self._handlers.get(name or "")
         if handler is None:
             self.note(f"bedrock: unknown event type {event.event!r} skipped")
             return
@@ -129,7 +133,7 @@ class BedrockParser(StreamParser):
             text = delta["text"]
             if text:
                 self.parts.text(index, text)
-                self.emit(TextDelta(text))
+                self.items.append(TextDelta(text))  # emit, inlined: the most frequent event
         elif "toolUse" in delta:
             fragment = delta["toolUse"].get("input") or ""
             if fragment:
