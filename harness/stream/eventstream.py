@@ -55,16 +55,18 @@ _PRELUDE = Struct("!III")
 _U32 = Struct("!I")
 _LENGTHS = Struct("!II")
 _NO_HEADERS: dict[str, bool | int | bytes | str] = {}
-_SPECIAL = object()  # an exception or error frame: ``message_to_event`` builds its event
+_SPECIAL = object()  # an exception, error or chunk frame: ``message_to_event`` builds its event
 
 
 def _event_name(headers: dict[str, HeaderValue]) -> str | object | None:
     """What ``message_to_event`` names the event of a frame with these headers (``_SPECIAL``:
-    an exception or error frame, whose event it builds from the payload)."""
+    an exception or error frame, or an InvokeModel ``chunk``, whose event it builds from the payload)."""
     kind = headers.get(":message-type", "event")
     if kind == "exception" or kind == "error":
         return _SPECIAL
     name = headers.get(":event-type")
+    if name == "chunk":
+        return _SPECIAL
     return name if isinstance(name, str) else None
 
 
