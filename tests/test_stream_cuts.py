@@ -106,10 +106,13 @@ def _bedrock_body() -> bytes:
 class PreludeInOneRead(EventStreamDecoder):
     """Expects each frame's 12-byte prelude to arrive in one read, and drops a shorter start of one."""
 
-    def feed(self, chunk: bytes) -> list[EventStreamMessage]:
+    def _feed(
+        self, chunk: bytes, out: list[EventStreamMessage] | None, events: list[SSEEvent] | None
+    ) -> None:
+        # the one intake behind feed (messages) and feed_events (the replay path's events)
         if self.pending == 0 and len(chunk) < 12:
-            return []
-        return super().feed(chunk)
+            return
+        super()._feed(chunk, out, events)
 
 
 def _messages(decoder: EventStreamDecoder, chunks: list[bytes]) -> list[tuple[object, bytes]]:

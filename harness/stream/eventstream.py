@@ -267,7 +267,7 @@ class EventStreamDecoder:
         offset = self._offset
         frames = self.frames
         # The previous frame's headers (most frames repeat them), parsed, and as an event's name
-        # (``_SPECIAL``: an exception or error frame, which ``message_to_event`` words itself).
+        # (``_SPECIAL``: an exception, error or chunk frame, which ``message_to_event`` builds itself).
         last_raw, parsed, name = b"", _NO_HEADERS, _SPECIAL
         unpack = _PRELUDE.unpack_from
         unpack_u32 = _U32.unpack_from
