@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from collections.abc import Sequence
@@ -234,9 +235,15 @@ def test_a_bad_baseline_is_one_line_before_the_audit_runs(
     assert len(lines) == 1 and says in lines[0], lines
 
 
+@functools.cache
+def _without_max_tokens() -> AuditResult:
+    """One audit of a target that drops max_tokens, shared by the report-form tests (read only)."""
+    return run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+
+
 @pytest.mark.parametrize("width", [80, 100, 160, 240])
 def test_the_terminal_form_fits_the_width_and_cuts_nothing(width: int) -> None:
-    result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+    result = _without_max_tokens()
     console = Console(file=io.StringIO(), width=width, color_system=None)
     print_report(result, compare(result, None), console)
     out = cast(io.StringIO, console.file).getvalue()
@@ -253,7 +260,7 @@ def test_the_terminal_form_fits_the_width_and_cuts_nothing(width: int) -> None:
 def test_reports_link_cells_to_findings_and_explain_every_check(tmp_path: Path) -> None:
     import re
 
-    result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+    result = _without_max_tokens()
     forms = _forms(result, compare(result, None), tmp_path)
     html = forms["html"].decode()
     targets = set(re.findall(r'href="#([^"]+)"', html))
@@ -293,7 +300,7 @@ def test_an_unreadable_cassette_is_named_skipped_and_the_exit_status_says_so(
 
 def test_a_narrow_terminal_gets_the_matrix_turned_checks_down() -> None:
     """Issue 24: at 80 columns the matrix is a table with the providers across, not cut, not a list."""
-    result = run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
+    result = _without_max_tokens()
     console = Console(file=io.StringIO(), width=80, color_system=None)
     print_report(result, compare(result, None), console)
     out = cast(io.StringIO, console.file).getvalue()
