@@ -32,6 +32,7 @@ __all__ = [
     "JSON",
     "ReasoningMapper",
     "base_body",
+    "chat_shaped_messages",
     "chat_tool_choice",
     "content_value",
     "function_tool",
@@ -110,9 +111,32 @@ def response_format(fmt: OutputFormat) -> JSON:
 def render_messages(
     prepared: Prepared, reasoning: ReasoningMapper, *, system_only: bool = False
 ) -> list[JSON]:
-    """The ``messages`` array: system first, then the wire items in order.
+    """The ``messages`` array: system first, then the wire items in order (``chat_shaped_messages``
+    with Chat Completions' own assistant and tool messages)."""
+    return chat_shaped_messages(
+        prepared,
+        lambda item, warnings: assistant_message(item, warnings, reasoning),
+        tool_message,
+        tool_images,
+        merge_assistant,
+        system_only=system_only,
+    )
 
-    Images that a tool message cannot carry are held until the run of tool messages
+
+def chat_shaped_messages(
+    prepared: Prepared,
+    assistant: Callable[[WireAssistant, Warnings], JSON | None],
+    tool: Callable[[WireToolResult, Warnings], JSON],
+    images: Callable[[WireToolResult, Warnings], list[JSON]],
+    merge: Callable[[JSON, JSON], None],
+    *,
+    system_only: bool = False,
+) -> list[JSON]:
+    """A Chat-shaped ``messages`` array (Chat Completions, Cohere v2): system first, then the wire
+    items in order, each made by the wire's own ``assistant`` / ``tool`` builders.
+
+    A further piece of the same response is ``merge``d into the assistant message before it.
+    Images that a tool message cannot carry (``images``) are held until the run of tool messages
     ends and then sent as one user message (docs: guides/function-calling, guides/images).
     Nothing to send gets a placeholder user message, unless a system message is there and
     the provider accepts it alone (``system_only``; docs/import-check-decisions.md#placeholder-turns).
@@ -131,18 +155,18 @@ def render_messages(
         if isinstance(item, WireUser):
             message = user_message(item, warnings)
         elif isinstance(item, WireAssistant):
-            message = assistant_message(item, warnings, reasoning)
+            message = assistant(item, warnings)
             if (
                 message is not None
                 and item.continues
                 and previous is not None
                 and previous["role"] == "assistant"
             ):
-                merge_assistant(previous, message)
+                merge(previous, message)
                 continue
         else:
-            message = tool_message(item, warnings)
-            held.extend(tool_images(item, warnings))
+            message = tool(item, warnings)
+            held.extend(images(item, warnings))
         previous = message
         if message is not None:
             messages.append(message)

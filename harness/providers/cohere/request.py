@@ -24,16 +24,15 @@ from typing import Any
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import (
+    chat_shaped_messages,
     image_part,
-    system_message,
     tool_call,
-    user_message,
     warn_thinking,
 )
 from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
-from harness.mapping.toolbox import placeholder_user, signature_drop_code, thinking_text_problem
-from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult, WireUser
+from harness.mapping.toolbox import signature_drop_code, thinking_text_problem
+from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
 from harness.providers.cohere.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasons
@@ -172,41 +171,14 @@ def _tool_images(item: WireToolResult, warnings: Warnings) -> list[Json]:
 
 
 def _messages(prepared: Prepared, model: str) -> list[Json]:
-    warnings = prepared.warnings
-    messages: list[Json] = []
-    system = system_message(prepared.system)
-    if system is not None:
-        messages.append(system)
-    held: list[Json] = []
-    previous: Json | None = None
-    for item in prepared.items:
-        if not isinstance(item, WireToolResult) and held:
-            messages.append({"role": "user", "content": held})
-            held = []
-        if isinstance(item, WireUser):
-            message = user_message(item, warnings)
-        elif isinstance(item, WireAssistant):
-            message = _assistant(item, model, warnings)
-            if (
-                message is not None
-                and item.continues
-                and previous is not None
-                and previous["role"] == "assistant"
-            ):
-                _merge(previous, message)
-                continue
-        else:
-            message = _tool(item, warnings)
-            held.extend(_tool_images(item, warnings))
-        previous = message
-        if message is not None:
-            messages.append(message)
-    if held:
-        messages.append({"role": "user", "content": held})
-    if all(m["role"] == "system" for m in messages):
-        text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")
-        messages.append({"role": "user", "content": text})
-    return messages
+    """Chat's message layout with Cohere's own assistant and tool messages."""
+    return chat_shaped_messages(
+        prepared,
+        lambda item, warnings: _assistant(item, model, warnings),
+        _tool,
+        _tool_images,
+        _merge,
+    )
 
 
 def _merge(into: Json, piece: Json) -> None:
