@@ -10,6 +10,8 @@ from harness.importer.common import (
     Json,
     Ledger,
     arr,
+    chat_texts,
+    chat_user,
     effort,
     obj,
     openai_output_format,
@@ -20,9 +22,7 @@ from harness.importer.common import (
 from harness.model import (
     AnyPart,
     AssistantMessage,
-    ContentPart,
     HistoryEvent,
-    ImageURLPart,
     SystemMessage,
     TextPart,
     ThinkingSignaturePart,
@@ -45,41 +45,6 @@ KNOWN = {
 }
 #: Values equal to the API default are represented by their absence.
 DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}, "n": 1}
-
-
-def _texts(content: Any, path: str, ledger: Ledger) -> list[str]:
-    """String content, or the text parts of a part list (null content has none)."""
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [content] if content else []
-    texts: list[str] = []
-    for i, part in enumerate(map(obj, arr(content))):
-        if part.get("type") == "text":
-            ledger.rest(part, f"{path}[{i}]", {"type", "text"})
-            texts.append(str(part.get("text", "")))
-        else:
-            ledger.note(f"{path}[{i}]", f"content part {show(part.get('type'))} not representable here")
-    return texts
-
-
-def _user(content: Any, path: str, ledger: Ledger) -> list[ContentPart]:
-    if isinstance(content, str):
-        return [TextPart(text=content)]
-    parts: list[ContentPart] = []
-    for i, part in enumerate(map(obj, arr(content))):
-        at = f"{path}[{i}]"
-        if part.get("type") == "text":
-            ledger.rest(part, at, {"type", "text"})
-            parts.append(TextPart(text=str(part.get("text", ""))))
-        elif part.get("type") == "image_url":
-            ledger.rest(part, at, {"type", "image_url"})
-            image = obj(part.get("image_url"))
-            ledger.rest(image, f"{at}.image_url", {"url"})
-            parts.append(ImageURLPart(url=str(image.get("url", ""))))
-        else:
-            ledger.note(at, f"user content part {show(part.get('type'))} not representable")
-    return parts
 
 
 def _reasoning_details(details: list[Any], path: str, model: str | None, ledger: Ledger) -> list[AnyPart]:
@@ -120,13 +85,15 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
         if role in ("system", "developer"):
             ledger.rest(message, path, {"role", "content"})
             out.append(
-                SystemMessage(parts=[TextPart(text=t) for t in _texts(content, f"{path}.content", ledger)])
+                SystemMessage(
+                    parts=[TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger)]
+                )
             )
         elif role == "user":
             # null name / tool_calls on a user turn (huggingface_hub's ChatCompletionInputMessage
             # serialises every optional field) are the fields absent
             ledger.rest(message, path, {"role", "content"}, {"name": None, "tool_calls": None})
-            out.append(UserMessage(parts=_user(content, f"{path}.content", ledger)))
+            out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger)))
         elif role == "assistant":
             known = {"role", "content", "tool_calls"}
             if provider == "openrouter":
@@ -140,7 +107,7 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             reasoning = message.get("reasoning_content") if provider in CHAT_DIALECTS else None
             if isinstance(reasoning, str) and reasoning:  # "" marks a turn whose reasoning was not kept
                 parts.append(ThinkingTextPart(text=reasoning, model_id=model))
-            parts.extend(TextPart(text=t) for t in _texts(content, f"{path}.content", ledger))
+            parts.extend(TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger))
             for c, raw_call in enumerate(map(obj, arr(message.get("tool_calls")))):
                 at = f"{path}.tool_calls[{c}]"
                 ledger.rest(raw_call, at, {"id", "type", "function"})
@@ -167,7 +134,7 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
                     call_id=call_id,
                     tool_name=str(message.get("name") or calls.name(call_id)),
                     status="success",
-                    output_text="".join(_texts(content, f"{path}.content", ledger)),
+                    output_text="".join(chat_texts(content, f"{path}.content", ledger)),
                 )
             )
         else:

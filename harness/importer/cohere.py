@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.importer.common import Calls, Json, Ledger, arr, chat_texts, chat_user, obj, show, tool_spec
 from harness.model import (
     AnyPart,
     AssistantMessage,
-    ContentPart,
     HistoryEvent,
-    ImageURLPart,
     SystemMessage,
     TextPart,
     ThinkingTextPart,
@@ -42,40 +40,6 @@ KNOWN = {
 }
 #: Values equal to the API default are represented by their absence.
 DEFAULTS: Json = {"stream": False, "strict_tools": False}
-
-
-def _texts(content: Any, path: str, ledger: Ledger) -> list[str]:
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [content] if content else []
-    texts: list[str] = []
-    for i, part in enumerate(map(obj, arr(content))):
-        if part.get("type") == "text":
-            ledger.rest(part, f"{path}[{i}]", {"type", "text"})
-            texts.append(str(part.get("text", "")))
-        else:
-            ledger.note(f"{path}[{i}]", f"content item {show(part.get('type'))} not representable here")
-    return texts
-
-
-def _user(content: Any, path: str, ledger: Ledger) -> list[ContentPart]:
-    if isinstance(content, str):
-        return [TextPart(text=content)]
-    parts: list[ContentPart] = []
-    for i, part in enumerate(map(obj, arr(content))):
-        at = f"{path}[{i}]"
-        if part.get("type") == "text":
-            ledger.rest(part, at, {"type", "text"})
-            parts.append(TextPart(text=str(part.get("text", ""))))
-        elif part.get("type") == "image_url":
-            ledger.rest(part, at, {"type", "image_url"})
-            image = obj(part.get("image_url"))
-            ledger.rest(image, f"{at}.image_url", {"url"})
-            parts.append(ImageURLPart(url=str(image.get("url", ""))))
-        else:
-            ledger.note(at, f"user content item {show(part.get('type'))} not representable")
-    return parts
 
 
 def _assistant(message: Json, path: str, model: str | None, calls: Calls, ledger: Ledger) -> AssistantMessage:
@@ -119,11 +83,13 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         if role == "system":
             ledger.rest(message, path, {"role", "content"})
             out.append(
-                SystemMessage(parts=[TextPart(text=t) for t in _texts(content, f"{path}.content", ledger)])
+                SystemMessage(
+                    parts=[TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger, "item")]
+                )
             )
         elif role == "user":
             ledger.rest(message, path, {"role", "content"})
-            out.append(UserMessage(parts=_user(content, f"{path}.content", ledger)))
+            out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger, "item")))
         elif role == "assistant":
             out.append(_assistant(message, path, model, calls, ledger))
         elif role == "tool":
@@ -139,7 +105,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
                     call_id=call_id,
                     tool_name=calls.name(call_id),
                     status="success",
-                    output_text="".join(_texts(content, f"{path}.content", ledger)),
+                    output_text="".join(chat_texts(content, f"{path}.content", ledger, "item")),
                 )
             )
         else:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from harness.model import ToolCallPart
+from harness.model import ContentPart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
@@ -146,3 +146,40 @@ def openai_output_format(
         )
     ledger.note(path, f"output format {show(fmt)} not representable")
     return None
+
+
+def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[str]:
+    """String content, or the text parts of a Chat-shaped part list (null content has none);
+    ``noun``: what the wire calls a list entry (Chat: part, Cohere: item), for the ledger's notes."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [content] if content else []
+    texts: list[str] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        if part.get("type") == "text":
+            ledger.rest(part, f"{path}[{i}]", {"type", "text"})
+            texts.append(str(part.get("text", "")))
+        else:
+            ledger.note(f"{path}[{i}]", f"content {noun} {show(part.get('type'))} not representable here")
+    return texts
+
+
+def chat_user(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[ContentPart]:
+    """A Chat-shaped user ``content``: a string, or ``text`` and ``image_url`` entries."""
+    if isinstance(content, str):
+        return [TextPart(text=content)]
+    parts: list[ContentPart] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}[{i}]"
+        if part.get("type") == "text":
+            ledger.rest(part, at, {"type", "text"})
+            parts.append(TextPart(text=str(part.get("text", ""))))
+        elif part.get("type") == "image_url":
+            ledger.rest(part, at, {"type", "image_url"})
+            image = obj(part.get("image_url"))
+            ledger.rest(image, f"{at}.image_url", {"url"})
+            parts.append(ImageURLPart(url=str(image.get("url", ""))))
+        else:
+            ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
+    return parts
