@@ -40,6 +40,7 @@ __all__ = [
     "render_messages",
     "response_format",
     "system_message",
+    "tool_images",
     "warn_thinking",
 ]
 
@@ -331,8 +332,15 @@ def tool_message(item: WireToolResult, warnings: Warnings) -> JSON:
     return {"role": "tool", "tool_call_id": item.call_id, "content": content}
 
 
-def tool_images(item: WireToolResult, warnings: Warnings) -> list[JSON]:
-    """The result's images and developer images, which a Chat tool message cannot carry."""
+#: The warning for an image a Chat tool message cannot carry.
+CHAT_TOOL_IMAGE_MOVED = (
+    "Chat tool messages take text only; image sent in a user message right after the tool results"
+)
+
+
+def tool_images(item: WireToolResult, warnings: Warnings, moved: str = CHAT_TOOL_IMAGE_MOVED) -> list[JSON]:
+    """The result's images and developer images, which a Chat-shaped tool message cannot carry
+    (``moved``: the wire's own words for the warning)."""
     out: list[JSON] = []
     for ci in [*item.images, *item.appended]:
         if isinstance(ci.part, TextPart):
@@ -345,7 +353,7 @@ def tool_images(item: WireToolResult, warnings: Warnings) -> list[JSON]:
             ci.part_index,
             "image_url",
             Code.TOOL_IMAGE_MOVED,
-            "Chat tool messages take text only; image sent in a user message right after the tool results",
+            moved,
         )
         out.append(part)
     return out

@@ -25,8 +25,8 @@ from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import (
     chat_shaped_messages,
-    image_part,
     tool_call,
+    tool_images,
     warn_thinking,
 )
 from harness.mapping.controls import tool_choice
@@ -149,22 +149,11 @@ def _tool(item: WireToolResult, warnings: Warnings) -> Json:
 
 def _tool_images(item: WireToolResult, warnings: Warnings) -> list[Json]:
     """``ToolContent`` is text or document only: a result's images go in a user message after the results."""
-    out: list[Json] = []
-    for ci in [*item.images, *item.appended]:
-        if isinstance(ci.part, TextPart):
-            continue
-        part = image_part(ci.message_index, ci.part_index, ci.part, warnings)
-        if part is None:
-            continue
-        warnings.add(
-            ci.message_index,
-            ci.part_index,
-            "image_url",
-            Code.TOOL_IMAGE_MOVED,
-            "Cohere tool messages take text or documents only; image sent in a user message after the tool results",
-        )
-        out.append(part)
-    return out
+    return tool_images(
+        item,
+        warnings,
+        "Cohere tool messages take text or documents only; image sent in a user message after the tool results",
+    )
 
 
 # ---------------------------------------------------------------- messages
