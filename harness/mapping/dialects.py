@@ -17,7 +17,7 @@ from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
 from harness.mapping.prepare import prepare
-from harness.mapping.toolbox import signature_drop_code, thinking_text_problem
+from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy, PartUnit, Prepared, ThinkingUnit, Warnings, WireAssistant, WireUser
 from harness.model import HistoryEvent, ToolCallPart
@@ -158,15 +158,7 @@ def send_reasoning_content(
             return {}
         texts: list[str] = []
         for unit in units:
-            if unit.signature is not None:
-                sig = unit.signature
-                warnings.add(
-                    item.index,
-                    unit.signature_index,
-                    "thinking_signature",
-                    signature_drop_code(sig),
-                    f"{field} carries text only; a '{sig.format}' signature cannot be sent; dropped",
-                )
+            warn_signature_dropped(warnings, item.index, unit, field)
             if unit.text is None:
                 continue
             problem = thinking_text_problem(unit.text, model)

@@ -12,7 +12,7 @@ import re
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, same_model
 from harness.contract.warning_codes import Code
 from harness.mapping.media import normalize_media_type
-from harness.mapping.wire import Warnings
+from harness.mapping.wire import ThinkingUnit, Warnings
 from harness.model import ImageFilePart, ThinkingSignaturePart, ThinkingTextPart
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "thinking_text_problem",
     "warn_image_file",
     "warn_media_type",
+    "warn_signature_dropped",
 ]
 
 
@@ -114,6 +115,20 @@ def signature_drop_code(sig: ThinkingSignaturePart) -> Code:
     """The warning code for a signature that cannot be sent: an empty signature is an
     interrupted stream, so the thinking is unsigned (field lesson 2), not another provider's."""
     return Code.THINKING_UNSIGNED if not sig.signature else Code.THINKING_FOREIGN
+
+
+def warn_signature_dropped(warnings: Warnings, message_index: int, unit: ThinkingUnit, carrier: str) -> None:
+    """``unit``'s signature (if any) is dropped: ``carrier`` (the wire's reasoning field) holds text only."""
+    sig = unit.signature
+    if sig is None:
+        return
+    warnings.add(
+        message_index,
+        unit.signature_index,
+        "thinking_signature",
+        signature_drop_code(sig),
+        f"{carrier} carries text only; a '{sig.format}' signature cannot be sent; dropped",
+    )
 
 
 #: The text of the user message put first when a request would have no user turn to start with.

@@ -31,7 +31,7 @@ from harness.mapping.chat_completions import (
 )
 from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
-from harness.mapping.toolbox import signature_drop_code, thinking_text_problem
+from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
@@ -50,15 +50,7 @@ Json = dict[str, Any]
 def _thinking(item: WireAssistant, unit: ThinkingUnit, model: str, warnings: Warnings) -> Json | None:
     """A ``{"type": "thinking", "thinking"}`` item: this model's (or an unnamed model's) thinking
     text, for a reasoning model. Cohere's thinking carries no signature: any signature is dropped."""
-    if unit.signature is not None:
-        sig = unit.signature
-        warnings.add(
-            item.index,
-            unit.signature_index,
-            "thinking_signature",
-            signature_drop_code(sig),
-            f"Cohere thinking carries text only; a '{sig.format}' signature cannot be sent; dropped",
-        )
+    warn_signature_dropped(warnings, item.index, unit, "Cohere thinking")
     if unit.text is None:
         return None
     if not reasons(model):
