@@ -113,6 +113,15 @@ def _decoded(text: str) -> bytes | None:
         return None
 
 
+def _thinking_on(thinking: Any) -> bool:
+    """Whether an Anthropic ``thinking`` setting (on the Messages API, or in Bedrock's
+    ``additionalModelRequestFields``) turns thinking on."""
+    return isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
+        "enabled",
+        "adaptive",
+    )
+
+
 def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> tuple[Kind, str]:
     """Claude on Bedrock keeps Anthropic's rule (thinking is switched on in
     ``additionalModelRequestFields.thinking``; AWS user guide "Extended thinking",
@@ -121,10 +130,8 @@ def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> 
     families carry no documented rule."""
     if "anthropic." in model:
         fields = body1.get("additionalModelRequestFields")
-        thinking: Any = cast(dict[str, Any], fields).get("thinking") if isinstance(fields, dict) else None
-        enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
-            "enabled",
-            "adaptive",
+        enabled = _thinking_on(
+            cast(dict[str, Any], fields).get("thinking") if isinstance(fields, dict) else None
         )
         if reply.tool_calls and enabled:
             return "reject", (
@@ -146,11 +153,7 @@ def _reasoning_kind(
     if provider == "bedrock":
         return _bedrock_reasoning_kind(model, reply, body1)
     if provider == "anthropic":
-        thinking: Any = body1.get("thinking")
-        enabled = isinstance(thinking, dict) and cast(dict[str, Any], thinking).get("type") in (
-            "enabled",
-            "adaptive",
-        )
+        enabled = _thinking_on(body1.get("thinking"))
         if reply.tool_calls and enabled:
             return "reject", (
                 "Anthropic validates the thinking blocks of the assistant turn a tool result answers: "
