@@ -17,7 +17,7 @@ HARNESS = Path(__file__).resolve().parent.parent / "harness"
 #: Neutral modules whose codes every provider may emit (listed in docs/mapping-decisions.md).
 SHARED = ("controls", "prepare", "toolbox", "wire")
 _CODE_USE = re.compile(r"\bCode\.([A-Z_]+)\b")
-_MAPPING_IMPORT = re.compile(r"^from harness\.mapping(?:\.(\w+))? import (\w+)", re.M)
+_MAPPING_IMPORT = re.compile(r"^from harness\.mapping(?:\.(\w+))? import \(?\s*(\w+)", re.M)
 
 
 def test_the_registry_lists_exactly_the_pinned_ids() -> None:
