@@ -338,7 +338,8 @@ def test_hostile_inputs_are_one_line_each_and_the_run_goes_on(tmp_path: Path) ->
     assert sorted(Path(line.split()[1].split("#")[0]).name for line in lines) == sorted(
         [*files, "serializer.yaml"]
     )
-    assert "gemini 2 2 0 0 1 1" in result.output  # the readable cassette was still audited
+    gemini = [line.split() for line in result.output.splitlines() if line.strip().startswith("gemini")]
+    assert gemini[0][1:6] == ["2", "2", "0", "0", "1/1"]  # the readable cassette was still audited
 
 
 def test_har_pair_is_audited(tmp_path: Path) -> None:

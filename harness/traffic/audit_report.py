@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
@@ -21,6 +22,7 @@ from typing import Any, cast
 from harness.contract.kinds import KIND_MEANINGS, KINDS, Kind
 from harness.outputs import write_files
 from harness.outputs.report_style import CSS, kinds_legend_html
+from harness.outputs.text_table import fit_table, terminal_width
 from harness.traffic.audit import FIGURES, TrafficAudit
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_terminal", "report_data", "write_reports"]
@@ -96,6 +98,42 @@ def _figure_rows(data: Json) -> list[list[str]]:
     return rows
 
 
+#: The terminal's figure columns: (header, numerator, denominator or None); a pair of figures
+#: reads as one "n/of" column, so the table fits 80 columns in two blocks.
+_TERMINAL_FIGURES: tuple[tuple[str, str, str | None], ...] = (
+    ("requests", "requests", None),
+    ("2xx", "accepted", None),
+    ("4xx", "rejected", None),
+    ("disagree", "disagreements", None),
+    ("continued", "continuations", "pairs"),
+    ("exact", "reasoning_exact", "reasoning"),
+    ("re-enc", "reasoning_reencoded", None),
+    ("by-ref", "reasoning_by_reference", None),
+    ("answered", "tool_calls_answered", "tool_calls"),
+    ("texts", "texts_kept", "texts"),
+    ("prefix", "prefixes_stable", "prefixes"),
+)
+_TERMINAL_LEGEND = (
+    "  continued: pairs of calls where the next continues the last; exact/re-enc/by-ref: reasoning sent "
+    "back byte-exact, re-encoded or by reference, of all; answered: tool calls; texts: kept unchanged; "
+    "prefix: stable (the JSON report has every figure)"
+)
+
+
+def _terminal_figure_rows(data: Json) -> list[list[str]]:
+    """Providers with no request in the traffic are left out (the JSON report lists them all)."""
+    providers = cast(dict[str, dict[str, int]], data["providers"])
+    rows = [["provider", *(head for head, _, _ in _TERMINAL_FIGURES)]]
+    for p, figures in providers.items():
+        if figures["requests"]:
+            cells = [
+                str(figures[n]) if d is None else f"{figures[n]}/{figures[d]}"
+                for _, n, d in _TERMINAL_FIGURES
+            ]
+            rows.append([p, *cells])
+    return rows
+
+
 def _status(f: Json) -> str:
     return f"HTTP {f['status']}" if f["status"] else ""
 
@@ -107,10 +145,13 @@ def _rejection_line(r: Json) -> str:
     )
 
 
-def render_terminal(data: Json) -> str:
+def render_terminal(data: Json, width: int | None = None) -> str:
+    """The text report; the figure table fits ``width`` (default: the terminal's, see
+    ``terminal_width``), cut into blocks of columns when narrower."""
     out = [f"traffic audit: {data['files']} file(s)"]
-    for row in _figure_rows(data):
-        out.append("  " + " ".join(row))
+    width = width or terminal_width()
+    out += fit_table(_terminal_figure_rows(data), width)
+    out += textwrap.wrap(_TERMINAL_LEGEND, width, subsequent_indent="  ", break_on_hyphens=False)
     for f in _findings(data):
         mark = " (baseline)" if f["accepted_by_baseline"] else ""
         out.append(
