@@ -150,8 +150,10 @@ def render_terminal(data: Json, width: int | None = None) -> str:
     ``terminal_width``), cut into blocks of columns when narrower."""
     out = [f"traffic audit: {data['files']} file(s)"]
     width = width or terminal_width()
-    out += fit_table(_terminal_figure_rows(data), width)
-    out += textwrap.wrap(_TERMINAL_LEGEND, width, subsequent_indent="  ", break_on_hyphens=False)
+    rows = _terminal_figure_rows(data)
+    if len(rows) > 1:  # a header alone says nothing: no model request was read
+        out += fit_table(rows, width)
+        out += textwrap.wrap(_TERMINAL_LEGEND, width, subsequent_indent="  ", break_on_hyphens=False)
     for f in _findings(data):
         mark = " (baseline)" if f["accepted_by_baseline"] else ""
         out.append(
