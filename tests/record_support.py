@@ -30,8 +30,8 @@ FAKE_KEYS = {
     # AWS: an access key id (AKIA + 16), a 40-character secret key and an STS session token's shape
     # (the base64 head every real one has, tests/test_record_bedrock.py).
     "AWS_ACCESS_KEY_ID": "AKIA" + "TESTFAKE" * 2,
-    "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYTESTFAKEKEY",
-    "AWS_SESSION_TOKEN": "IQoJb3JpZ2luX2Vj" + "EFakeSessionTokenForTests0123456789+/" * 8,
+    "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYTESTFAKEKEY",  # gitleaks:allow (fake)
+    "AWS_SESSION_TOKEN": "IQoJb3JpZ2luX2Vj" + "EFakeSessionTokenForTests0123456789+/" * 8,  # gitleaks:allow
     "CO_API_KEY": "T" * 40,  # Cohere keys are 40 opaque alphanumerics (no prefix)
 }
 #: The other variables a SigV4 provider needs besides its key variable.

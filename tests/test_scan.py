@@ -57,6 +57,22 @@ def test_identifiers_alone_are_reported_but_not_a_failure(tmp_path: Path) -> Non
     assert ": identifier openai-project-id: proj_*** (29 chars)" in result.stdout
 
 
+@pytest.mark.parametrize(
+    ("name", "honoured"), [("keys.py", True), ("leak.yaml", False), ("body.json", False)]
+)
+def test_gitleaks_allow_marks_a_source_line_never_a_recording(
+    name: str, honoured: bool, tmp_path: Path
+) -> None:
+    """Gitleaks' inline ``gitleaks:allow`` keeps a test's deliberate fake key out of the report, in
+    source files only: a recorded body can hold any text the agent read, the marker included."""
+    key = "sk-ant-api03-" + "x" * 40
+    (tmp_path / name).write_text(f'FAKE = "{key}"  # gitleaks:allow\nREAL = "{key}"\n', encoding="utf-8")
+    result = runner.invoke(app, ["scan", str(tmp_path)])
+    assert result.exit_code == 1
+    assert [line.split(":")[1] for line in result.stdout.splitlines()] == (["2"] if honoured else ["1", "2"])
+    assert ("1 finding(s) on 1 source line(s) marked gitleaks:allow" in result.stderr) == honoured
+
+
 def test_scan_sees_keys_yaml_folds_or_escapes(tmp_path: Path) -> None:
     key = "sk-ant-api03-" + "k" * 40
     folded = (

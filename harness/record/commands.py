@@ -216,6 +216,13 @@ def scan_command(
         typer.echo(f"harness: {skipped} (skipped)", err=True)
     if result.identifiers:
         typer.echo(f"harness scan: {len(result.identifiers)} identifier(s), not secrets", err=True)
+    if result.allowed:
+        lines = len({(f.path, f.line) for f in result.allowed})
+        typer.echo(
+            f"harness scan: {len(result.allowed)} finding(s) on {lines} source line(s) marked gitleaks:allow, "
+            "not reported",
+            err=True,
+        )
     if result.findings:
         typer.echo(f"harness scan: {len(result.findings)} secret-like string(s) found", err=True)
         raise typer.Exit(1)

@@ -33,6 +33,10 @@ from harness.secret_rules import global_allowlist
 __all__ = ["Finding", "ScanResult", "classify", "mask", "scan_paths", "scan_text", "views"]
 
 _YAML_SUFFIXES = (".yaml", ".yml")
+#: Gitleaks' inline marker for a line whose secret is deliberate (a test's fake key).
+ALLOW_MARKER = "gitleaks:allow"
+#: Recordings never honour the marker: a recorded body can hold any text the agent read.
+_RECORDING_SUFFIXES = (*_YAML_SUFFIXES, ".har", ".json", ".jsonl", ".txt")
 _BINARY_TAG = "tag:yaml.org,2002:binary"
 
 
@@ -58,6 +62,8 @@ class ScanResult:
     skipped: list[str] = field(default_factory=list[str])
     #: Symlinks out of the scanned tree, not followed (``follow_symlinks`` False).
     not_followed: list[str] = field(default_factory=list[str])
+    #: Findings on a source line marked ``gitleaks:allow`` (deliberate fake keys): counted, not reported.
+    allowed: list[Finding] = field(default_factory=list[Finding])
 
 
 def classify(secret: str) -> str:
@@ -297,9 +303,20 @@ def scan_paths(
                 result.skipped.append(str(exc))
                 continue
         text = data.decode("utf-8", errors="surrogateescape")  # a key between binary bytes is still found
+        marked = _marked_lines(text, file)
         for finding in scan_text(text, str(file), result.skipped):
-            (result.findings if finding.cls == "secret" else result.identifiers).append(finding)
+            if finding.line in marked:
+                result.allowed.append(finding)
+            else:
+                (result.findings if finding.cls == "secret" else result.identifiers).append(finding)
     return result
+
+
+def _marked_lines(text: str, file: Path) -> set[int]:
+    """Line numbers carrying gitleaks' ``gitleaks:allow`` marker, in source files only."""
+    if ALLOW_MARKER not in text or file.name.endswith(_RECORDING_SUFFIXES):
+        return set()
+    return {n for n, line in enumerate(text.split("\n"), 1) if ALLOW_MARKER in line}
 
 
 def _allowlisted(path: Path) -> bool:
