@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import math
 import re
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
-from harness.secret_rules import Rule, global_allowlist, load_rules
+from harness.secret_rules import Rule, compile_literal_set, global_allowlist, load_rules
 
 __all__ = [
     "ACCOUNT_ID_PATTERN",
@@ -136,6 +137,24 @@ def _matches(rule: Rule, text: str, data: bytes) -> Iterator[SecretMatch]:
         yield SecretMatch(rule.id, rule.prefix, start, end, value, rule.cls)
 
 
+@functools.cache
+def _keyword_set() -> tuple[Any, tuple[str, ...]]:
+    """Every rule's keywords in one RE2 set, and the keyword each set index stands for.
+
+    One pass over a text tells which keywords occur in it: a substring test per keyword of
+    every rule (hundreds per text) was most of a scan's, and a recording's, time.
+    """
+    keywords = tuple(sorted({k for rule in load_rules() for k in rule.keywords}))
+    return compile_literal_set(keywords), keywords
+
+
+def _keywords_in(lower: str) -> frozenset[str]:
+    """The rule keywords that occur in ``lower`` (one linear pass; UTF-8, as RE2 reads it)."""
+    keyword_set, keywords = _keyword_set()
+    indices: list[int] = keyword_set.Match(lower.encode("utf-8")) or []
+    return frozenset(keywords[i] for i in indices)
+
+
 def secret_spans(text: str, *, identifiers: bool = True, path: str | None = None) -> list[SecretMatch]:
     """Every match of every rule, overlaps included (what a scrubber must remove).
 
@@ -147,11 +166,12 @@ def secret_spans(text: str, *, identifiers: bool = True, path: str | None = None
         text = _SURROGATE.sub("\ufffd", text)  # RE2 takes UTF-8: a lone surrogate (a non-UTF-8 byte) is
     lower = text.lower()  # one replacement character, so every position stays where it was
     data = text.encode("utf-8")
+    present = _keywords_in(lower)
     found: list[SecretMatch] = []
     for rule in load_rules():
         if rule.cls == "identifier" and not identifiers:
             continue
-        if rule.keywords and not any(k in lower for k in rule.keywords):
+        if rule.keywords and present.isdisjoint(rule.keywords):
             continue
         if path is not None and rule.path is not None and not rule.path.search(path):
             continue
