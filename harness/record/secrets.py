@@ -138,21 +138,36 @@ def _matches(rule: Rule, text: str, data: bytes) -> Iterator[SecretMatch]:
 
 
 @functools.cache
-def _keyword_set() -> tuple[Any, tuple[str, ...]]:
-    """Every rule's keywords in one RE2 set, and the keyword each set index stands for.
+def _keyword_set() -> tuple[Any, tuple[str, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every rule's keywords in one RE2 set, the keyword each set index stands for, the rules
+    (by index) each keyword lets run, and the rules that have no keyword (they always run).
 
-    One pass over a text tells which keywords occur in it: a substring test per keyword of
-    every rule (hundreds per text) was most of a scan's, and a recording's, time.
+    One pass over a text tells which keywords occur in it, and so which rules run: a
+    substring test per keyword of every rule (hundreds per text) was most of a scan's, and
+    a recording's, time.
     """
-    keywords = tuple(sorted({k for rule in load_rules() for k in rule.keywords}))
-    return compile_literal_set(keywords), keywords
+    rules = load_rules()
+    keywords = tuple(sorted({k for rule in rules for k in rule.keywords}))
+    using = tuple(tuple(n for n, rule in enumerate(rules) if k in rule.keywords) for k in keywords)
+    always = tuple(n for n, rule in enumerate(rules) if not rule.keywords)
+    return compile_literal_set(keywords), keywords, using, always
 
 
-def _keywords_in(lower: str) -> frozenset[str]:
-    """The rule keywords that occur in ``lower`` (one linear pass; UTF-8, as RE2 reads it)."""
-    keyword_set, keywords = _keyword_set()
+def _found_keywords(lower: str) -> list[int]:
+    """The indices of the rule keywords that occur in ``lower`` (one linear pass, on UTF-8 as RE2 reads it)."""
+    keyword_set = _keyword_set()[0]
     indices: list[int] = keyword_set.Match(lower.encode("utf-8")) or []
-    return frozenset(keywords[i] for i in indices)
+    return indices
+
+
+def _candidates(lower: str) -> list[Rule]:
+    """The rules that run on ``lower``: those with a keyword in it, and those with none, in rule order."""
+    _, _, using, always = _keyword_set()
+    chosen = set(always)
+    for i in _found_keywords(lower):
+        chosen.update(using[i])
+    rules = load_rules()
+    return [rules[n] for n in sorted(chosen)]
 
 
 def secret_spans(text: str, *, identifiers: bool = True, path: str | None = None) -> list[SecretMatch]:
@@ -166,12 +181,9 @@ def secret_spans(text: str, *, identifiers: bool = True, path: str | None = None
         text = _SURROGATE.sub("\ufffd", text)  # RE2 takes UTF-8: a lone surrogate (a non-UTF-8 byte) is
     lower = text.lower()  # one replacement character, so every position stays where it was
     data = text.encode("utf-8")
-    present = _keywords_in(lower)
     found: list[SecretMatch] = []
-    for rule in load_rules():
+    for rule in _candidates(lower):
         if rule.cls == "identifier" and not identifiers:
-            continue
-        if rule.keywords and present.isdisjoint(rule.keywords):
             continue
         if path is not None and rule.path is not None and not rule.path.search(path):
             continue
