@@ -22,7 +22,7 @@ import pytest
 from harness.accepted import registry
 from harness.accepted.registry import REGISTRY, for_judge
 from harness.contract.accepted import Accepted
-from harness.importcheck.check import check_one, check_traffic
+from harness.importcheck.check import check_one
 from harness.loop.closed_loop import close_loop, reproduce_request
 from harness.loop.jsondiff import JsonDifference
 from harness.oracles import validate
@@ -31,9 +31,9 @@ from harness.traffic.calibrate import calibrate
 from tests.cassette_cases import model_calls
 from tests.test_closed_loop import CLOSABLE
 from tests.test_oracles import HOSTED, VALID
+from tests.traffic_runs import calibration, import_check
 
 ROOT = Path(__file__).resolve().parent.parent
-TRAFFIC = [ROOT / "cassettes", ROOT / "traffic"]
 
 
 def _ids(entries: tuple[Accepted, ...]) -> list[str]:
@@ -85,7 +85,7 @@ def test_each_closed_loop_entry_is_needed(
 def import_cases() -> dict[str, list[tuple[str, str]]]:
     """Entry id -> the recorded requests (provider, ``where``) whose render it accepted something in."""
     used: dict[str, list[tuple[str, str]]] = {}
-    for request in check_traffic(TRAFFIC).requests:
+    for request in import_check().requests:
         for allowed in {d.allowed_by for d in request.differences if d.allowed_by}:
             used.setdefault(allowed, []).append((request.provider, request.where))
     return used
@@ -134,7 +134,7 @@ def test_each_import_check_entry_is_needed(
 @pytest.fixture(scope="module")
 def oracle_cases() -> dict[str, list[str]]:
     """Entry id -> the recorded interactions (``file#index``) calibration accepted something in by it."""
-    return calibrate(TRAFFIC).allowances
+    return calibration().allowances
 
 
 def _valid_cases(entry: Accepted) -> list[tuple[str, dict[str, Any], str | None]]:

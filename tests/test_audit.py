@@ -56,6 +56,19 @@ def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> di
     return forms
 
 
+@functools.cache
+def without_max_tokens() -> AuditResult:
+    """One audit of a target that writes an explicit null max_tokens (I8 and the schema oracles
+    fail): shared, read only, by the baseline and report-form tests here and by test_compare."""
+    return run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=2, cassettes=None)
+
+
+@functools.cache
+def _plain_toy() -> AuditResult:
+    """One audit of the unchanged toy, shared (read only) by the tests that need a clean audit."""
+    return run_audit(ToyTarget("toy", "1"), examples=1, cassettes=None)
+
+
 def test_reference_audit_passes_and_every_form_is_deterministic(tmp_path: Path) -> None:
     runs: list[dict[str, bytes]] = []
     for n in range(2):
@@ -77,8 +90,7 @@ def test_generated_histories_are_fixed() -> None:
 
 
 def test_a_baseline_accepts_known_failures_and_only_those(tmp_path: Path) -> None:
-    broken = ToyTarget("toy", "1", {"max_tokens": None})  # explicit null: I8 and the schema oracles fail
-    result = run_audit(broken, examples=2, cassettes=None)
+    result = without_max_tokens()
     assert result.failures(), "the toy target must fail something"
     (tmp_path / "audit.json").write_text(json.dumps(result.to_json()), encoding="utf-8")
     baseline = load_baseline(tmp_path / "audit.json")
@@ -94,7 +106,7 @@ def test_a_baseline_accepts_known_failures_and_only_those(tmp_path: Path) -> Non
 
 
 def test_a_regression_between_two_targets_shows_as_a_wire_diff(tmp_path: Path) -> None:
-    before = run_audit(ToyTarget("toy", "1"), examples=1, cassettes=None)
+    before = _plain_toy()
     after = run_audit(ToyTarget("toy", "2", {"max_tokens": 777}), examples=1, cassettes=None)
     (tmp_path / "before.json").write_text(json.dumps(before.to_json()), encoding="utf-8")
     comparison = compare(after, load_baseline(tmp_path / "before.json"))
@@ -222,7 +234,7 @@ def test_a_bad_baseline_is_one_line_before_the_audit_runs(
     tmp_path: Path, document: str | None, says: str
 ) -> None:
     if document is None:
-        good = run_audit(ToyTarget("toy", "1"), examples=0, cassettes=None).to_json()
+        good = _plain_toy().to_json()  # a fresh document: changed below
         if "options" in says:
             good["options"] = []
         else:
@@ -235,15 +247,9 @@ def test_a_bad_baseline_is_one_line_before_the_audit_runs(
     assert len(lines) == 1 and says in lines[0], lines
 
 
-@functools.cache
-def _without_max_tokens() -> AuditResult:
-    """One audit of a target that drops max_tokens, shared by the report-form tests (read only)."""
-    return run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=1, cassettes=None)
-
-
 @pytest.mark.parametrize("width", [80, 100, 160, 240])
 def test_the_terminal_form_fits_the_width_and_cuts_nothing(width: int) -> None:
-    result = _without_max_tokens()
+    result = without_max_tokens()
     console = Console(file=io.StringIO(), width=width, color_system=None)
     print_report(result, compare(result, None), console)
     out = cast(io.StringIO, console.file).getvalue()
@@ -260,7 +266,7 @@ def test_the_terminal_form_fits_the_width_and_cuts_nothing(width: int) -> None:
 def test_reports_link_cells_to_findings_and_explain_every_check(tmp_path: Path) -> None:
     import re
 
-    result = _without_max_tokens()
+    result = without_max_tokens()
     forms = _forms(result, compare(result, None), tmp_path)
     html = forms["html"].decode()
     targets = set(re.findall(r'href="#([^"]+)"', html))
@@ -300,7 +306,7 @@ def test_an_unreadable_cassette_is_named_skipped_and_the_exit_status_says_so(
 
 def test_a_narrow_terminal_gets_the_matrix_turned_checks_down() -> None:
     """Issue 24: at 80 columns the matrix is a table with the providers across, not cut, not a list."""
-    result = _without_max_tokens()
+    result = without_max_tokens()
     console = Console(file=io.StringIO(), width=80, color_system=None)
     print_report(result, compare(result, None), console)
     out = cast(io.StringIO, console.file).getvalue()

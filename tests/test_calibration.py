@@ -20,14 +20,14 @@ from typer.testing import CliRunner
 from harness.accepted.registry import for_judge
 from harness.cli.main import app
 from harness.traffic.calibrate import EDITED_REASON, Calibration, calibrate
+from tests.traffic_runs import calibration
 
 ROOT = Path(__file__).resolve().parent.parent
-PATHS = [ROOT / "traffic", ROOT / "cassettes"]
 
 
 @pytest.fixture(scope="module")
 def result() -> Calibration:
-    return calibrate(PATHS)
+    return calibration()  # traffic/ and cassettes/, shared with test_accepted_needed
 
 
 def test_every_accepted_request_passes_every_reject_check(result: Calibration) -> None:

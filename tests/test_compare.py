@@ -23,7 +23,7 @@ from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
 from harness.cli.main import app
 from harness.targets import get_target
-from tests.test_audit import ToyTarget
+from tests.test_audit import without_max_tokens
 from tests.worker_target_support import load_or_skip
 
 
@@ -50,7 +50,7 @@ def audits(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     root = tmp_path_factory.mktemp("audits")
     results = {
         "reference": run_audit(get_target("reference"), ["anthropic", "gemini"], examples=2),
-        "toy": run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=2, cassettes=None),
+        "toy": without_max_tokens(),  # the toy that writes explicit nulls (shared with test_audit)
         "synthetic": _synthetic(),
     }
     paths: list[Path] = []

@@ -26,7 +26,6 @@ from harness.importcheck.check import (
     CheckedRequest,
     ImportCheck,
     check_one,
-    check_traffic,
     entries,
     render_markdown,
     render_unrepresented_markdown,
@@ -36,12 +35,10 @@ from harness.importer import PROVIDERS
 from harness.loop.jsondiff import JsonDifference
 from harness.targets import get_target
 from harness.traffic import load_traffic
+from tests.traffic_runs import import_check
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: What CI judges (``harness import-check cassettes traffic``): every traffic folder, the
-#: dialects' traffic/pydantic-ai-more/ included.
-TRAFFIC = [ROOT / "cassettes", ROOT / "traffic"]
 #: Providers none of whose accepted requests the importer represents fully yet, with why: the
 #: test fails once one is, so the exemption cannot outlive its reason.
 NOTHING_REPRESENTED = {"mistral": "top_p (sent on every recorded Mistral request) is not representable"}
@@ -49,7 +46,7 @@ NOTHING_REPRESENTED = {"mistral": "top_p (sent on every recorded Mistral request
 
 @pytest.fixture(scope="module")
 def traffic_check() -> ImportCheck:
-    return check_traffic(TRAFFIC)
+    return import_check()  # every traffic folder, as CI judges it (shared with test_accepted_needed)
 
 
 def test_every_represented_request_renders_identical_or_within_the_allowlist_or_open(

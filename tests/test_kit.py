@@ -113,9 +113,9 @@ def test_final_result_passes_the_judges_stop_reason_rule(
     )  # None: never said
     assert (message.stop_reason == "error") == bool(result.errors)  # an error always says why
     history = [UserMessage(parts=[TextPart(text="q")]), message]
-    i3 = [
+    i3 = [  # only I3 is read: the others are not run
         v
-        for v in run_invariants(history, CallParams()).violations
+        for v in run_invariants(history, CallParams(), invariants=["I3"]).violations
         if v.invariant == "I3" and v.kind == "policy"
     ]
     lie = provider_stop == "tool_use" and not calls and not failed  # passed on, not repaired: I3 says so

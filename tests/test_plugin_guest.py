@@ -77,8 +77,14 @@ def _host(tmp_path: Path, *args: str) -> dict[str, object]:
     return json.loads((tmp_path / "report.json").read_text())
 
 
-def test_a_host_project_sees_hypothesis_own_defaults(tmp_path: Path) -> None:
-    report = _host(tmp_path)
+@pytest.fixture(scope="module")
+def plugin_host(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The host's plain run with the plugin active: the same run for every test that reads it."""
+    return _host(tmp_path_factory.mktemp("with"))
+
+
+def test_a_host_project_sees_hypothesis_own_defaults(plugin_host: dict[str, object]) -> None:
+    report = plugin_host
     assert report["plugin_active"] is True
     assert report["profile"] == "default"
     assert report["max_examples"] == 100
@@ -87,11 +93,11 @@ def test_a_host_project_sees_hypothesis_own_defaults(tmp_path: Path) -> None:
     assert report["database"] is True  # Hypothesis's own .hypothesis/ directory database
 
 
-def test_the_plugin_changes_nothing_else_and_imports_nothing_heavy(tmp_path: Path) -> None:
-    (tmp_path / "with").mkdir()
-    (tmp_path / "without").mkdir()
-    with_plugin = _host(tmp_path / "with")
-    without = _host(tmp_path / "without", "-p", "no:harness")
+def test_the_plugin_changes_nothing_else_and_imports_nothing_heavy(
+    plugin_host: dict[str, object], tmp_path: Path
+) -> None:
+    with_plugin = plugin_host
+    without = _host(tmp_path, "-p", "no:harness")
     assert with_plugin["plugin_active"] is True and without["plugin_active"] is False
     for seen in ("profile", "max_examples", "derandomize", "deadline_ms", "database", "warning_filters"):
         assert with_plugin[seen] == without[seen], seen
@@ -101,7 +107,8 @@ def test_the_plugin_changes_nothing_else_and_imports_nothing_heavy(tmp_path: Pat
 
 
 def test_a_run_that_names_a_harness_profile_gets_it(tmp_path: Path) -> None:
-    report = _host(tmp_path, "--hypothesis-profile=harness-deep")
+    """The report alone: the host's property test would only draw 5000 integers under the profile."""
+    report = _host(tmp_path, "--hypothesis-profile=harness-deep", "-k", "test_report")
     assert report["profile"] == "harness-deep"
     assert report["max_examples"] == 5000
 

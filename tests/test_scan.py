@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.record.scan import classify, mask, scan_text
+from harness.secret_rules import load_rules
 from tests.record_support import CASSETTES
 
 runner = CliRunner()
@@ -146,3 +149,18 @@ def test_scan_catches_every_kind_everywhere(kind: str, tmp_path: Path) -> None:
     assert result.skipped == []
     assert sorted({Path(f.path).name for f in result.findings}) == sorted(_cassette_forms(secret)), kind
     assert all(secret not in str(f) for f in result.findings)
+
+
+@given(
+    text=st.lists(
+        st.sampled_from(sorted({k for r in load_rules() for k in r.keywords})) | st.text(max_size=8),
+        max_size=8,
+    ).map("".join)
+)
+def test_the_keyword_prefilter_runs_exactly_the_rules_with_a_keyword_in_the_text(text: str) -> None:
+    """One RE2 set pass stands for a substring test per keyword of each rule (non-ASCII text included)."""
+    from harness.record.secrets import _candidates  # pyright: ignore[reportPrivateUsage]
+
+    lower = text.lower()
+    expected = [r for r in load_rules() if not r.keywords or any(k in lower for k in r.keywords)]
+    assert _candidates(lower) == expected

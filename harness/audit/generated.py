@@ -19,7 +19,7 @@ model to answer, so no request body could be valid.
 from __future__ import annotations
 
 from collections.abc import Generator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
@@ -77,6 +77,10 @@ def has_user_message(history: list[HistoryEvent]) -> bool:
     )
 
 
+class _Enough(Exception):
+    """Raised once ``count`` histories are in: hypothesis would otherwise draw to ``max_examples``."""
+
+
 def generated_histories(count: int) -> list[tuple[list[HistoryEvent], CallParams]]:
     """``count`` distinct (history, params) pairs, identical on every run."""
     if count <= 0:
@@ -104,7 +108,9 @@ def generated_histories(count: int) -> list[tuple[list[HistoryEvent], CallParams
         if len(collected) < count and key not in seen:
             seen.add(key)
             collected.append((history, params))
+        if len(collected) == count:
+            raise _Enough  # stop drawing: the rest would be thrown away (same histories, fewer draws)
 
-    with _no_local_constants():
+    with _no_local_constants(), suppress(_Enough):
         collect()
     return collected

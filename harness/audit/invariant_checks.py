@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
@@ -41,7 +41,9 @@ INVARIANT_IDS: tuple[str, ...] = tuple(f"I{n}" for n in range(1, 14))
 STREAM_CHECKS = frozenset({"I3", "I6", "I11"})
 #: The case id of the history-independent stream probes, run once per provider.
 PROBE_CASE = "probe/stream-endings"
-Check = Callable[[Sequence[HistoryEvent], CallParams, str, Target, Rendered], Outcome]
+#: A check of one case: the history, its params, the provider, the target, the target's first
+#: render of the case, and what the checks of the case share (``InvariantRunner.run``).
+Check = Callable[[Sequence[HistoryEvent], CallParams, str, Target, Rendered, dict[str, Any]], Outcome]
 
 
 class JudgeUnavailable(RuntimeError):
@@ -65,9 +67,18 @@ class InvariantRunner:
         first: Rendered,
         only: Sequence[str] = INVARIANT_IDS,
     ) -> dict[str, Outcome]:
-        """The outcome of each invariant in ``only`` (all of them by default), in id order."""
+        """The outcome of each invariant in ``only`` (all of them by default), in id order.
+
+        Targets are pure, so the checks of one case share what they would each compute
+        alike: the target's ``first`` render and the context cache (the provider rules'
+        findings on that body, the target's replay of each emitted stream in each
+        chunking), as ``harness.invariants.run_invariants`` shares one context among all
+        checks. Each check keeps its own notes and stream bookkeeping, which decide its
+        skip reasons.
+        """
+        shared: dict[str, Any] = {}
         return {
-            inv_id: self.run_one(inv_id, history, params, provider, target, first)
+            inv_id: self.run_one(inv_id, history, params, provider, target, first, shared)
             for inv_id in INVARIANT_IDS
             if inv_id in only
         }
@@ -80,10 +91,11 @@ class InvariantRunner:
         provider: str,
         target: Target,
         first: Rendered,
+        shared: dict[str, Any] | None = None,
     ) -> Outcome:
         check = self.checks[inv_id]
         try:
-            return check(history, params, provider, target, first)
+            return check(history, params, provider, target, first, {} if shared is None else shared)
         except NotImplementedError as exc:
             return Outcome.skip(f"unsupported: {exc}")
         except TargetRefusal as refusal:  # declared on purpose: ``render`` reports it once
@@ -94,12 +106,18 @@ class InvariantRunner:
 
 def _registry_check(invariant: Invariant) -> Check:
     def run(
-        history: Sequence[HistoryEvent], params: CallParams, provider: str, target: Target, first: Rendered
+        history: Sequence[HistoryEvent],
+        params: CallParams,
+        provider: str,
+        target: Target,
+        first: Rendered,
+        shared: dict[str, Any],
     ) -> Outcome:
         from harness.invariants import CheckContext
 
-        del first  # the context renders (and caches) its own request
-        ctx = CheckContext(list(history), params, provider, target, probes=False)
+        ctx = CheckContext(
+            list(history), params, provider, target, probes=False, cache=shared, _rendered=first
+        )
         violations = invariant.check(ctx)
         found: list[tuple[Kind, str]] = [(v.kind, _line(v)) for v in violations if v.provider]
         if found:

@@ -76,7 +76,8 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
     A message the provider's stream cannot carry as it is is projected onto what it can
     carry (``harness.emit.project``); ``ctx.stream_messages[index]`` is then the message
     the stream holds. None, with the reason in ``ctx.stream_skips``, when ``harness.emit``
-    is missing or not even the projection has a stream form.
+    is missing or not even the projection has a stream form. The emission is the harness's
+    own and pure, so it is kept in ``ctx.cache``, which the checks of one case share.
     """
     if index in ctx.streams:
         return ctx.streams[index]
@@ -86,19 +87,32 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
     if module is None or emit is None:
         ctx.note("stream checks skipped: harness.emit is not importable (no emitters installed)")
     else:
-        carried, reason = _carried(module, ctx.provider, message)
-        if carried is not None:
-            try:
-                body = emit(ctx.provider, carried, response_id=response_id_for(carried))
-            except (NotImplementedError, ValueError) as exc:
-                reason = f"{type(exc).__name__}: {exc}"
-            else:
-                ctx.stream_messages[index] = carried
-                ctx.stream_models[index] = _stream_model(module, ctx.provider, carried)
+        emitted: dict[int, _Emitted] = ctx.cache.setdefault("emitted", {})
+        if index not in emitted:
+            emitted[index] = _emitted(module, emit, ctx.provider, message)
+        body, carried, model, reason = emitted[index]
+        if body is not None and carried is not None and model is not None:
+            ctx.stream_messages[index] = carried
+            ctx.stream_models[index] = model
         if reason is not None and body is None:
             ctx.stream_skips[index] = reason
     ctx.streams[index] = body
     return body
+
+
+#: An emission: the stream, the message it carries, the model it names, or why there is none.
+_Emitted = tuple[bytes | None, AssistantMessage | None, str | None, str | None]
+
+
+def _emitted(module: ModuleType, emit: Emitter, provider: str, message: AssistantMessage) -> _Emitted:
+    carried, reason = _carried(module, provider, message)
+    if carried is None:
+        return None, None, None, reason
+    try:
+        body = emit(provider, carried, response_id=response_id_for(carried))
+    except (NotImplementedError, ValueError) as exc:
+        return None, None, None, f"{type(exc).__name__}: {exc}"
+    return body, carried, _stream_model(module, provider, carried), reason
 
 
 def stream_skip_reason(provider: str, message: AssistantMessage) -> str | None:

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from importlib import import_module, resources
 from typing import Any, cast
 
-__all__ = ["GITLEAKS_FILE", "HARNESS_FILE", "Rule", "compile_re2", "global_allowlist", "load_rules"]
+__all__ = [
+    "GITLEAKS_FILE",
+    "HARNESS_FILE",
+    "Rule",
+    "compile_literal_set",
+    "compile_re2",
+    "global_allowlist",
+    "load_rules",
+]
 
 GITLEAKS_FILE = "gitleaks.toml"
 HARNESS_FILE = "harness.toml"
@@ -30,6 +38,16 @@ def compile_re2(pattern: str) -> Any:
     options = _re2.Options()
     options.max_mem = 64 << 20  # a few rules (private keys, generic) need more than the 8 MiB default
     return _re2.compile(pattern, options)
+
+
+def compile_literal_set(literals: tuple[str, ...]) -> Any:
+    """An RE2 set of literal strings: ``.Match(data)`` gives the indices of those found in ``data``
+    (UTF-8 bytes) in one linear pass, or None when none is."""
+    literal_set = _re2.Set.SearchSet(_re2.Options())
+    for literal in literals:
+        literal_set.Add(_re2.escape(literal))
+    literal_set.Compile()
+    return literal_set
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC, datetime
 
@@ -38,7 +39,10 @@ timestamps = st.none() | st.datetimes(
 json_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=10)
 
 
+@functools.cache
 def json_args() -> st.SearchStrategy[str]:
+    """One strategy object for every caller: a composite drawing a fresh one per call had
+    hypothesis validate it again each time (strategies are immutable, so sharing is safe)."""
 
     objects = st.dictionaries(st.text(max_size=8), json_scalars, max_size=3)
     return objects.map(lambda d: json.dumps(d, sort_keys=True)) | st.sampled_from(
