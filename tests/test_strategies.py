@@ -138,9 +138,9 @@ def _met(
 ) -> frozenset[str]:
     """The shapes ``strategy`` produces a history of within a few hundred tries (400 draws at most).
 
-    One search for every shape of the table, stopping once each is met: each shape gets the
-    same draws a search of its own would have had, as one search's draws do not depend on
-    what it looks for (generate phase only, no shrinking, no example database).
+    One search for every shape of the table, stopping once each is met: each shape gets as
+    many draws, from the same distribution, as a search of its own had, since a search's draws
+    do not depend on what it looks for (generate phase only, no shrinking, no example database).
     """
     met: set[str] = set()
 
