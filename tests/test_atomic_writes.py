@@ -30,6 +30,11 @@ from tests.record_support import CASSETTES, key_env, write_history
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = CASSETTES / "anthropic" / "llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml"
+#: What the killed commands read: DeepSeek has no SDK oracle (rules only), so the subprocess imports
+#: no provider SDK (about 1.5 s of CPU apiece with Anthropic's). The report set they write, and so
+#: what a kill can leave behind, is the same whatever the provider.
+LIGHT_PROVIDER = "deepseek"
+LIGHT = CASSETTES / LIGHT_PROVIDER / "models__test_deepseek__test_deepseek_model_thinking_stream.yaml"
 CLI = [sys.executable, "-c", "from harness.cli.main import app; app(prog_name='harness')"]
 runner = CliRunner()
 
@@ -110,7 +115,7 @@ def test_audit_traffic_killed_mid_write_keeps_the_earlier_report_set(
     out = tmp_path / "report"
     names = ["traffic-audit.html", "traffic-audit.json", "traffic-audit.md"]
     before = _earlier(out, names)
-    proc = _run_paused(["audit-traffic", str(RECORDED), "--out", str(out)], {}, kill)
+    proc = _run_paused(["audit-traffic", str(LIGHT), "--out", str(out)], {}, kill)
     assert proc.returncode != 0
     assert _digests(out) == before  # never a new JSON beside the old HTML
     if kill == signal.SIGKILL:
@@ -131,7 +136,7 @@ def test_audit_killed_mid_write_keeps_the_earlier_report_set(tmp_path: Path) -> 
         "--examples",
         "0",
         "--provider",
-        "anthropic",
+        LIGHT_PROVIDER,
         "--cassettes",
         str(empty),
         "--out",

@@ -188,6 +188,22 @@ GROUPED = FLAKY_BEFORE.replace(
 )
 
 
+def test_ungrouped_checks_are_one_test_each(pytester: pytest.Pytester) -> None:
+    """The default layout (no ``group_checks``): one test per (provider, case, check), each failing alone."""
+    pytester.makepyfile(test_adopter=GROUPED.replace("group_checks = True", "").format(known={}))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-rA", "-k", "test_scenario or test_cassette")
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 2 and outcomes["passed"] > 2, outcomes
+    result.stdout.fnmatch_lines_random(
+        [
+            "FAILED *test_scenario[[]anthropic-developer_at_start-I1[]]*",
+            "FAILED *test_scenario[[]anthropic-developer_at_start-I13[]]*",
+            "PASSED *test_scenario[[]anthropic-developer_at_start-render[]]",
+            "PASSED *test_cassette[[]anthropic-*-replay[]]",
+        ]
+    )
+
+
 def test_grouped_checks_judge_every_check_in_one_test_and_name_each_failure(
     pytester: pytest.Pytester,
 ) -> None:

@@ -222,6 +222,17 @@ def test_limits_are_raised_by_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
         read_bytes(path)
 
 
+def test_a_yaml_text_read_again_is_a_fresh_document_judged_by_the_limits_of_the_read() -> None:
+    """``load_yaml`` keeps the documents it built (a corpus is read many times): a caller's change
+    never reaches the next reader, and tighter limits still refuse a text read before."""
+    text = "a: [1, {b: 2}]\n" + "c: " + "[" * 30 + "]" * 30 + "\n"
+    first = load_yaml(text, source="f")
+    first["a"][1]["b"] = 3
+    assert load_yaml(text, source="f")["a"] == [1, {"b": 2}]
+    with pytest.raises(InputError, match="nested deeper than 10"):
+        load_yaml(text, source="f", limits=Limits(max_depth=10))
+
+
 # ---------------------------------------------------------------- fuzzing the loaders
 
 

@@ -8,19 +8,17 @@ under ``goldens/requests/`` already.
 
 from __future__ import annotations
 
-from harness.contract.providers import PROVIDERS
 from harness.testing import TargetConformance
-
-#: The provider that keeps one test per (case, check), so both layouts of ``group_checks`` stay tested.
-PER_CHECK = "anthropic"
 
 
 class TestTargetConformance(TargetConformance):
     target = None  # whatever --harness-target names
     request_goldens = False
-    #: One test per (provider, case) for the others: every check still judges every case, in
-    #: about a quarter of the tests (pytest's per-test cost dominated the default run).
-    group_checks = tuple(p for p in PROVIDERS if p != PER_CHECK)
+    #: One test per (provider, case): every check still judges every case and a failure names
+    #: each failing check, in about a quarter of the tests (pytest's and xdist's per-test cost
+    #: dominated the default run). The one-test-per-check layout, the default for adopters, is
+    #: tested in tests/test_harness_testing.py (test_ungrouped_checks_are_one_test_each).
+    group_checks = True
 
 
 def test_an_unknown_target_stops_the_run_with_one_line() -> None:

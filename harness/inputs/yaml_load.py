@@ -8,6 +8,8 @@ expanded, recursive aliases, lone surrogates from ``"\\ud83d"`` escapes.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 from typing import Any, cast
 
 import yaml
@@ -119,9 +121,33 @@ def compose_yaml(text: str, *, source: str, limits: Limits | None = None) -> yam
         cast(Any, loader).dispose()
 
 
+#: Documents already built, by (source, limits, digest of the text): one process often reads the same
+#: recordings again (calibrate, import-check and replay over one corpus; the test suite reads the
+#: bundled traffic a few thousand times). Each caller gets its own deep copy (a tenth of a build).
+_BUILT: dict[tuple[str, Limits, bytes], Any] = {}
+_BUILT_CHARS = [0]
+#: Characters of text whose documents are kept; past it the memo starts again (a bounded memory).
+_BUILT_LIMIT = 64 * 1024 * 1024
+
+
 def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
     """``yaml.safe_load`` (no tag ever executes) within the limits; errors are ``InputError``."""
     lim = current(limits)
+    key = (source, lim, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    if key not in _BUILT:
+        document = _load_yaml(text, source, lim)  # an error is raised each time, never kept
+        if _BUILT_CHARS[0] + len(text) > _BUILT_LIMIT:
+            _BUILT.clear()
+            _BUILT_CHARS[0] = 0
+        _BUILT[key] = document
+        _BUILT_CHARS[0] += len(text)
+    try:
+        return copy.deepcopy(_BUILT[key])
+    except RecursionError:  # nested deeper than a copy can recurse: build it again
+        return _load_yaml(text, source, lim)
+
+
+def _load_yaml(text: str, source: str, lim: Limits) -> Any:
     loader = _loader(text, source)
     try:
         node = _compose(loader, source)

@@ -11,7 +11,7 @@ projects register theirs in their own package metadata::
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from harness.contract.target import CHANNELS, Target, TargetError, TargetNotInstalled
 
@@ -40,7 +40,9 @@ def get_target(name: str) -> Target:
     targets = available_targets()
     if name not in targets:
         raise TargetError(f"unknown target '{name}' (available: {', '.join(targets) or 'none'})")
-    (ep,) = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    # From the names read once (available_targets): a target that cannot load is looked up again on
+    # every call (an exception is not cached), and scanning the installed distributions is the slow part.
+    ep = EntryPoint(name, targets[name], ENTRY_POINT_GROUP)
     try:
         target = ep.load()
     except TargetNotInstalled:
