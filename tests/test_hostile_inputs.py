@@ -233,6 +233,17 @@ def test_a_yaml_text_read_again_is_a_fresh_document_judged_by_the_limits_of_the_
         load_yaml(text, source="f", limits=Limits(max_depth=10))
 
 
+def test_a_big_yaml_text_is_never_kept() -> None:
+    """A recording over a MiB is read once by a command (``replay`` of a long session): keeping its
+    document would double what the read holds in memory."""
+    from harness.inputs import yaml_load
+
+    text = "k: " + "x" * (yaml_load._BUILT_TEXT_LIMIT + 1) + "\n"  # pyright: ignore[reportPrivateUsage]
+    before = dict(yaml_load._BUILT)  # pyright: ignore[reportPrivateUsage]
+    assert load_yaml(text, source="big")["k"].startswith("x")
+    assert before == yaml_load._BUILT  # pyright: ignore[reportPrivateUsage]
+
+
 # ---------------------------------------------------------------- fuzzing the loaders
 
 

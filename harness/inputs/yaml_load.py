@@ -128,11 +128,16 @@ _BUILT: dict[tuple[str, Limits, bytes], Any] = {}
 _BUILT_CHARS = [0]
 #: Characters of text whose documents are kept; past it the memo starts again (a bounded memory).
 _BUILT_LIMIT = 64 * 1024 * 1024
+#: A text longer than this is built every time and never kept: a big recording read once (``replay``
+#: of a long session) must not pay a second copy in memory (replay stays within ~10x its input).
+_BUILT_TEXT_LIMIT = 1024 * 1024
 
 
 def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
     """``yaml.safe_load`` (no tag ever executes) within the limits; errors are ``InputError``."""
     lim = current(limits)
+    if len(text) > _BUILT_TEXT_LIMIT:
+        return _load_yaml(text, source, lim)
     key = (source, lim, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
     if key not in _BUILT:
         document = _load_yaml(text, source, lim)  # an error is raised each time, never kept
