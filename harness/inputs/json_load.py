@@ -39,6 +39,7 @@ _NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
 _PARENS = bytes.maketrans(b"[{]}", b"(())")
 _STEP = bytes.maketrans(b"()", b"\x01\xff")
 _PASSES = 8
+_COUNT_MAX = 1 << 20
 
 
 def _too_deep(text: str | bytes, limit: int) -> bool:
@@ -48,7 +49,9 @@ def _too_deep(text: str | bytes, limit: int) -> bool:
             return False
         data = text.encode("utf-8", "surrogatepass")
     else:
-        if text.count(b"[") + text.count(b"{") <= limit:
+        # The count is the early answer for a small body; a big one (a stream) holds more brackets
+        # than any limit, and the passes below are exact on their own.
+        if len(text) <= _COUNT_MAX and text.count(b"[") + text.count(b"{") <= limit:
             return False
         data = text
     if b"\\" in data:  # a one-byte search (memchr); the deletion copies the body only when needed
