@@ -219,7 +219,8 @@ def frame_payloads(body: bytes) -> bytes | bytearray | None:
         offset += total
     if offset < size:
         append(body[offset:])
-    _decoded[:] = [(body, decoder, frames)]
+    _decoded.clear()
+    _decoded[id(body)] = (body, decoder, frames)
     return _lines(frames.payloads + pieces if pieces else frames.payloads)
 
 
@@ -240,15 +241,14 @@ _RUN = 4096
 #: The body ``frame_payloads`` last decoded, its decoder (state after the whole body) and frames.
 #: The input check and the replay of a body are one after the other on the same bytes object;
 #: the one entry is taken (and dropped) by the replay, so nothing is held past it but the last body.
-_decoded: list[tuple[bytes, EventStreamDecoder, Frames]] = []
+_decoded: dict[int, tuple[bytes, EventStreamDecoder, Frames]] = {}
 
 
 def _take_decoded(body: bytes) -> tuple[EventStreamDecoder, Frames] | None:
-    """The decoder and frames of ``body`` when ``frame_payloads`` decoded this very object last."""
-    if _decoded and _decoded[0][0] is body:
-        _, decoder, frames = _decoded.pop()
-        return decoder, frames
-    return None
+    """The decoder and frames of ``body`` when ``frame_payloads`` decoded this very object last
+    (taken in one step: another thread's replay never gets them)."""
+    entry = _decoded.pop(id(body), None)
+    return (entry[1], entry[2]) if entry is not None and entry[0] is body else None
 
 
 class EventStreamDecoder:
