@@ -350,10 +350,13 @@ class EventStreamDecoder:
         add_name, add_payload = names.append, payloads.append
         first = len(names) - self.frames  # ``count`` of a frame is len(names) - first
         preludes = self._preludes
-        # The previous frame's headers (most frames repeat them), their length, the payload's
-        # offset in its frame, and the frame's entry in ``names`` (``FrameName``, or for
-        # ``messages`` the headers).
-        last_raw, last_length, skip, key = b"", -1, 0, None
+        # The previous frame's header block (most frames repeat one), its length, the payload's
+        # offset in the frame, the block ``key`` was parsed from, and ``key``: the frame's entry
+        # in ``names`` (``FrameName``, or for ``messages`` the headers).
+        last_raw, last_length, skip, parsed_raw, key = b"", -1, 0, None, None
+        # For that header block: a frame's prelude -> the CRC of its bytes up to the payload,
+        # from which its message CRC goes on over the payload alone (frames repeat a few).
+        seeds: dict[tuple[int, int, int], int] = {}
         last = size - 12  # the last offset a prelude fits at
         unpack = _PRELUDE.unpack_from
         unpack_u32 = _U32.unpack_from
@@ -361,29 +364,40 @@ class EventStreamDecoder:
             while offset <= last:
                 prelude = unpack(data, offset)
                 total, headers_length, prelude_crc = prelude
-                if prelude not in preludes:
-                    crc = crc32(data[offset : offset + 8])
-                    if not _prelude_fits(prelude, crc):
-                        raise _prelude_error(len(names) - first, total, headers_length, prelude_crc, crc)
-                    if len(preludes) < 4096:
-                        preludes.add(prelude)
+                if headers_length != last_length or not data.startswith(last_raw, offset + 12):
+                    # another block, compared as bytes here; parsed once the frame's CRC holds
+                    last_raw = data[offset + 12 : offset + 12 + headers_length]
+                    last_length, skip, seeds = headers_length, 12 + headers_length, {}
+                seed = seeds.get(prelude)
                 after = offset + total
-                if after > size:
+                if seed is None:
+                    if prelude not in preludes:
+                        crc = crc32(data[offset : offset + 8])
+                        if not _prelude_fits(prelude, crc):
+                            raise _prelude_error(len(names) - first, total, headers_length, prelude_crc, crc)
+                        if len(preludes) < 4096:
+                            preludes.add(prelude)
+                    if after > size:
+                        break
+                    seed = crc32(data[offset + 8 : offset + skip], prelude_crc)
+                    if len(seeds) < 4096:
+                        seeds[prelude] = seed
+                elif after > size:
                     break
                 end = after - 4
-                crc = crc32(data[offset + 8 : end], prelude_crc)
+                payload = data[offset + skip : end]
+                crc = crc32(payload, seed)
                 (expected,) = unpack_u32(data, end)
                 if crc != expected:
                     raise EventStreamError(
                         f"frame {len(names) - first}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
                     )
-                if headers_length != last_length or not data.startswith(last_raw, offset + 12):
-                    last_raw = data[offset + 12 : offset + 12 + headers_length]
-                    last_length, skip = headers_length, 12 + headers_length
+                if last_raw is not parsed_raw:
                     parsed = self._headers_of(last_raw, len(names) - first)
                     key = parsed if messages else _frame_name(parsed)
+                    parsed_raw = last_raw
                 add_name(key)
-                add_payload(data[offset + skip : end])
+                add_payload(payload)
                 offset = after
         except EventStreamError as exc:
             raise _Failed(exc, offset) from None
