@@ -22,7 +22,7 @@ from harness.invariants.round_trips import CHUNK_SIZES, chunkings
 from harness.model import AssistantMessage, HistoryEvent, TextPart, Usage, UserMessage
 from harness.params import CallParams
 from harness.stream import drive, eventstream
-from harness.stream.eventstream import EventStreamDecoder, EventStreamMessage
+from harness.stream.eventstream import EventStreamDecoder, Frames
 from harness.stream.sse import SSEDecoder, SSEEvent
 
 #: A hand-written (synthetic) SSE body: CRLF and LF line ends, two data lines, a comment, UTF-8 text.
@@ -106,13 +106,11 @@ def _bedrock_body() -> bytes:
 class PreludeInOneRead(EventStreamDecoder):
     """Expects each frame's 12-byte prelude to arrive in one read, and drops a shorter start of one."""
 
-    def _feed(
-        self, chunk: bytes, out: list[EventStreamMessage] | None, events: list[SSEEvent] | None
-    ) -> None:
-        # the one intake behind feed (messages) and feed_events (the replay path's events)
+    def _feed(self, chunk: bytes, frames: Frames, messages: bool) -> None:
+        # the one intake behind feed (messages) and feed_frames (the replay path's frames)
         if self.pending == 0 and len(chunk) < 12:
             return
-        super()._feed(chunk, out, events)
+        super()._feed(chunk, frames, messages)
 
 
 def _messages(decoder: EventStreamDecoder, chunks: list[bytes]) -> list[tuple[object, bytes]]:

@@ -39,20 +39,25 @@ _NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
 _PARENS = bytes.maketrans(b"[{]}", b"(())")
 _STEP = bytes.maketrans(b"()", b"\x01\xff")
 _PASSES = 8
+_COUNT_MAX = 1 << 20
 
 
-def _too_deep(text: str | bytes, limit: int) -> bool:
+def _too_deep(text: str | bytes | bytearray, limit: int) -> bool:
     """Whether brackets (outside JSON strings) nest deeper than ``limit``; cheap when shallow."""
     if isinstance(text, str):
         if text.count("[") + text.count("{") <= limit:
             return False
         data = text.encode("utf-8", "surrogatepass")
     else:
-        if text.count(b"[") + text.count(b"{") <= limit:
+        # The count is the early answer for a small body; a big one (a stream) holds more brackets
+        # than any limit, and the passes below are exact on their own.
+        if len(text) <= _COUNT_MAX and text.count(b"[") + text.count(b"{") <= limit:
             return False
         data = text
     if b"\\" in data:  # a one-byte search (memchr); the deletion copies the body only when needed
-        data = _ESCAPED.sub(b"", data)
+        # Over a view: the pieces between escapes are joined without a copy each first (one
+        # copy of the body, not two).
+        data = _ESCAPED.sub(b"", memoryview(data))
     data = data.translate(None, _NOT_QUOTE_OR_BRACKET).replace(b'""', b"")
     if b'"' in data:
         data = _STRING.sub(b"", data)
@@ -150,7 +155,9 @@ def _lone_surrogate_escape(text: str) -> int | None:
     return next((start for start, _, _ in escapes if start not in paired), None)
 
 
-def check_line_length(data: bytes, *, source: str, field: str, limits: Limits | None = None) -> None:
+def check_line_length(
+    data: bytes | bytearray, *, source: str, field: str, limits: Limits | None = None
+) -> None:
     """Refuse a line longer than ``max_line_bytes`` without splitting ``data`` into lines.
 
     A line of at least ``cap`` bytes holds a whole window of ``cap // 2`` bytes with no
@@ -174,7 +181,9 @@ def check_line_length(data: bytes, *, source: str, field: str, limits: Limits | 
             )
 
 
-def check_json_bytes(data: bytes, *, source: str, field: str, limits: Limits | None = None) -> None:
+def check_json_bytes(
+    data: bytes | bytearray, *, source: str, field: str, limits: Limits | None = None
+) -> None:
     """Line length, depth and lone-surrogate-escape checks on a JSON-bearing body (a stream), unparsed.
 
     Bytes, not text: decoding a 200 MB body only to measure it costs more than the parse

@@ -36,9 +36,11 @@ from harness.model import (
     ToolCallPart,
     Usage,
 )
+from harness.stream.eventstream import Frames, frames_to_events
 from harness.stream.sse import SSEEvent
 
 __all__ = [
+    "FAST_JSON_MAX",
     "CallResult",
     "PartsBuilder",
     "StreamItem",
@@ -58,7 +60,7 @@ _fast_loads: Callable[[str], Any] = orjson.loads
 _FastError = orjson.JSONDecodeError
 # A data line longer than this goes to ``json.loads`` directly: orjson's transient peak on a
 # long string value is about 12 times the line (a 10 MiB text delta), ``json.loads``'s about 1.
-_FAST_MAX = 1 << 20
+FAST_JSON_MAX = 1 << 20
 
 
 def _loads_or_none(data: str) -> Any:
@@ -125,6 +127,13 @@ class PartsBuilder:
             slot = self._slot(key, "text")
         slot.chunks.append(delta)
 
+    def text_run(self, key: object, deltas: list[str]) -> None:
+        """``text`` of each delta in turn (non-empty strings, checked by the caller), as one step."""
+        slot = self._open.get(key)
+        if slot is None or slot.kind != "text":
+            slot = self._slot(key, "text")
+        slot.chunks += deltas
+
     def text_item(self, key: object, *, item_id: str | None, phase: str | None) -> None:
         """Set the provider message item id and phase of the text part open under ``key`` (if any)."""
         _need_str_or_none(item_id, "text item id")
@@ -172,6 +181,13 @@ class PartsBuilder:
         if slot is None or slot.kind != "tool_call":
             slot = self._slot(key, "tool_call")
         slot.chunks.append(delta)
+
+    def tool_args_run(self, key: object, deltas: list[str]) -> None:
+        """``tool_args`` of each delta in turn (strings, checked by the caller), as one step."""
+        slot = self._open.get(key)
+        if slot is None or slot.kind != "tool_call":
+            slot = self._slot(key, "tool_call")
+        slot.chunks += deltas
 
     def has_tool_calls(self) -> bool:
         return any(s.kind == "tool_call" for s in self._slots)
@@ -303,7 +319,7 @@ class StreamParser:
     def load(self, event: SSEEvent) -> Any:
         """The event's JSON data, or None after recording an error for an unparseable line."""
         data = event.data
-        if len(data) < _FAST_MAX:
+        if len(data) < FAST_JSON_MAX:
             try:
                 return _fast_loads(data)
             except _FastError:
@@ -350,6 +366,11 @@ class StreamParser:
                 on_event(event)
             except Exception as exc:  # a provider bug or hostile input must not escape
                 self._failed(event, exc)
+
+    def feed_frames(self, frames: Frames) -> None:
+        """``feed_all`` of AWS event-stream frames (``harness.stream.eventstream``), as their events;
+        a parser of that framing may take its frequent frames without an event each."""
+        self.feed_all(frames_to_events(frames))
 
     def after_terminal(self, event: SSEEvent) -> bool:
         """Whether an event after the terminal event still belongs to the response (``[DONE]``, late usage)."""

@@ -45,7 +45,10 @@ def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
                 continue
             decoder = EventStreamEvents() if is_frame_start(undecided) else SSEDecoder()
             chunk, undecided = undecided, b""
-        parser.feed_all(decoder.feed(chunk))
+        if isinstance(decoder, EventStreamEvents):
+            parser.feed_frames(decoder.feed_frames(chunk))
+        else:
+            parser.feed_all(decoder.feed(chunk))
     if decoder is None:  # fewer than 12 bytes in all: not a frame
         decoder = SSEDecoder()
         parser.feed_all(decoder.feed(undecided))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from struct import Struct
 from typing import cast
 from zlib import crc32
@@ -37,14 +37,20 @@ __all__ = [
     "EventStreamError",
     "EventStreamEvents",
     "EventStreamMessage",
+    "FrameName",
+    "Frames",
     "HeaderValue",
     "chunk_event",
     "frame_payloads",
+    "frames_to_events",
     "is_frame_start",
     "message_to_event",
 ]
 
 HeaderValue = bool | int | bytes | str
+#: A decoded frame's name as ``Frames`` holds it: an ``event`` frame's ``:event-type`` (str or
+#: None), or an exception, error or ``chunk`` frame's headers (``message_to_event`` builds its event).
+FrameName = str | dict[str, HeaderValue] | None
 # SSEEvent is a frozen dataclass: its __init__ sets each field through object.__setattr__; the
 # slots' descriptors give the same object for less (as in ``harness.stream.sse``).
 _new_event = object.__new__
@@ -55,18 +61,18 @@ _PRELUDE = Struct("!III")
 _U32 = Struct("!I")
 _LENGTHS = Struct("!II")
 _NO_HEADERS: dict[str, bool | int | bytes | str] = {}
-_SPECIAL = object()  # an exception, error or chunk frame: ``message_to_event`` builds its event
 
 
-def _event_name(headers: dict[str, HeaderValue]) -> str | object | None:
-    """What ``message_to_event`` names the event of a frame with these headers (``_SPECIAL``:
-    an exception or error frame, or an InvokeModel ``chunk``, whose event it builds from the payload)."""
+def _frame_name(headers: dict[str, HeaderValue]) -> FrameName:
+    """The name ``Frames`` holds for a frame with these headers: what ``message_to_event`` names
+    its event, or the headers themselves for an exception or error frame, or an InvokeModel
+    ``chunk``, whose event it builds from the payload."""
     kind = headers.get(":message-type", "event")
     if kind == "exception" or kind == "error":
-        return _SPECIAL
+        return headers
     name = headers.get(":event-type")
     if name == "chunk":
-        return _SPECIAL
+        return headers
     return name if isinstance(name, str) else None
 
 
@@ -86,6 +92,14 @@ def _prelude_error(frame: int, total: int, headers_length: int, expected: int, c
     return EventStreamError(f"frame {frame}: payload length {payload_length} exceeds {_MAX_PAYLOAD}")
 
 
+def _prelude_fits(prelude: tuple[int, int, int], crc: int) -> bool:
+    """Whether a prelude (total length, headers length, CRC) passes: ``crc`` (of its first 8
+    bytes) matches, and the lengths are within the limits (``_prelude_error`` says which fails)."""
+    total, headers_length, prelude_crc = prelude
+    payload_length = total - _MIN_TOTAL - headers_length
+    return crc == prelude_crc and headers_length <= _MAX_HEADERS and 0 <= payload_length <= _MAX_PAYLOAD
+
+
 _PRELUDE_LENGTH = 12
 _MIN_TOTAL = _PRELUDE_LENGTH + 4
 _MAX_HEADERS = 128 * 1024
@@ -98,6 +112,16 @@ _INTS: dict[int, Struct] = {
     8: Struct("!q"),
 }
 _U16 = Struct("!H")
+
+
+@dataclass(slots=True)
+class Frames:
+    """Decoded frames as the replay path carries them: each one's name (``FrameName``) and raw
+    payload, in two lists of one length. No object per frame: payloads stay bytes (a parser that
+    reads JSON needs no text), and the input checks join them as they are (``frame_payloads``)."""
+
+    names: list[FrameName] = field(default_factory=list[FrameName])
+    payloads: list[bytes] = field(default_factory=list[bytes])
 
 
 class EventStreamError(ValueError):
@@ -160,17 +184,18 @@ def _parse_headers(data: bytes, offset: int, end: int, frame: int) -> dict[str, 
     return headers
 
 
-def frame_payloads(body: bytes) -> bytes | None:
+def frame_payloads(body: bytes) -> bytes | bytearray | None:
     """The payloads of ``body``'s AWS event-stream frames, one per line, for the input checks
     (``harness.providers.replay``); None when ``body`` does not start with a frame.
 
     The JSON of such a body is in its payloads: the depth, line-length and escape checks read
     those, not the binary preludes, headers and CRCs around them (random bytes there would count
-    as brackets, quotes and newlines). Frames are walked by their lengths; the first frame's
-    prelude CRC must match (text never passes for a frame). Later CRCs are the decoder's to
-    check: it stops at the first frame that fails one, and up to there both follow the same
-    lengths, so every payload a parser reads is checked here. From the first frame whose
-    lengths do not fit, the rest of the body is appended as it is.
+    as brackets, quotes and newlines). The first frame's prelude CRC must match (text never
+    passes for a frame). The frames are decoded here, every check on (``EventStreamDecoder``),
+    and the decoder is kept for the replay that follows (``EventStreamEvents`` takes it when fed
+    the same bytes object): one pass over the frames, not two. From the first frame that fails
+    a check, the frames are walked by their lengths only (a parser never reads those); from the
+    first whose lengths do not fit, the rest of the body is appended as it is.
     """
     size = len(body)
     if size < _MIN_TOTAL:
@@ -178,10 +203,12 @@ def frame_payloads(body: bytes) -> bytes | None:
     total, headers_length, prelude_crc = _PRELUDE.unpack_from(body)
     if crc32(body[:8]) != prelude_crc:
         return None
-    offset = 0
-    pieces: list[bytes] = []
+    decoder = EventStreamDecoder()
+    frames = decoder.feed_frames(body)
+    pieces: list[bytes] = []  # after the decoded frames
     append = pieces.append
     unpack = _LENGTHS.unpack_from
+    offset = decoder.consumed
     while size - offset >= _MIN_TOTAL:
         total, headers_length = unpack(body, offset)
         start = offset + _PRELUDE_LENGTH + headers_length
@@ -192,7 +219,36 @@ def frame_payloads(body: bytes) -> bytes | None:
         offset += total
     if offset < size:
         append(body[offset:])
-    return b"\n".join(pieces)
+    _decoded.clear()
+    _decoded[id(body)] = (body, decoder, frames)
+    return _lines(frames.payloads + pieces if pieces else frames.payloads)
+
+
+def _lines(parts: list[bytes]) -> bytearray:
+    """``b"\\n".join(parts)``, a run of parts at a time: ``bytes.join`` holds a buffer view (80
+    bytes) per part, 4.8 MB for a 60k-frame stream, fresh pages each time; a run's are reused."""
+    out = bytearray()
+    for start in range(0, len(parts), _RUN):
+        if start:
+            out += b"\n"
+        out += b"\n".join(parts[start : start + _RUN])
+    return out
+
+
+_RUN = 4096
+
+
+#: The body ``frame_payloads`` last decoded, its decoder (state after the whole body) and frames.
+#: The input check and the replay of a body are one after the other on the same bytes object;
+#: the one entry is taken (and dropped) by the replay, so nothing is held past it but the last body.
+_decoded: dict[int, tuple[bytes, EventStreamDecoder, Frames]] = {}
+
+
+def _take_decoded(body: bytes) -> tuple[EventStreamDecoder, Frames] | None:
+    """The decoder and frames of ``body`` when ``frame_payloads`` decoded this very object last
+    (taken in one step: another thread's replay never gets them)."""
+    entry = _decoded.pop(id(body), None)
+    return (entry[1], entry[2]) if entry is not None and entry[0] is body else None
 
 
 class EventStreamDecoder:
@@ -204,117 +260,151 @@ class EventStreamDecoder:
     decoders raise EventStreamError at that point instead.
     """
 
-    __slots__ = ("_buffer", "_headers", "_offset", "discarded_bytes", "failure", "frames", "strict")
+    __slots__ = (
+        "_buffer",
+        "_headers",
+        "_preludes",
+        "consumed",
+        "discarded_bytes",
+        "failure",
+        "frames",
+        "strict",
+    )
 
     def __init__(self, *, strict: bool = False) -> None:
         self.strict = strict
         self._headers: dict[bytes, dict[str, HeaderValue]] = {}
-        self._buffer = bytearray()
-        self._offset = 0
+        # Preludes already checked (CRC and lengths, a function of their 12 bytes): frames repeat a few.
+        self._preludes: set[tuple[int, int, int]] = set()
+        self._buffer = bytearray()  # the start of a frame not yet whole
         self.frames = 0
+        #: Bytes of the whole frames decoded so far.
+        self.consumed = 0
         self.failure: str | None = None
         self.discarded_bytes = 0
 
     @property
     def pending(self) -> int:
         """Bytes received but not yet part of a whole message."""
-        return len(self._buffer) - self._offset
+        return len(self._buffer)
 
     def feed(self, chunk: bytes) -> list[EventStreamMessage]:
-        out: list[EventStreamMessage] = []
-        self._feed(chunk, out, None)
-        return out
+        frames = Frames()
+        self._feed(chunk, frames, True)
+        headers = cast(list[dict[str, HeaderValue]], frames.names)
+        return [EventStreamMessage(dict(h), p) for h, p in zip(headers, frames.payloads, strict=True)]
+
+    def feed_frames(self, chunk: bytes) -> Frames:
+        """``feed``, the messages as the replay path carries them (``Frames``)."""
+        frames = Frames()
+        self._feed(chunk, frames, False)
+        return frames
 
     def feed_events(self, chunk: bytes) -> list[SSEEvent]:
-        """``feed``, each message already as ``message_to_event`` gives it (the replay path:
-        an ``event`` frame becomes its event without an ``EventStreamMessage`` in between)."""
-        out: list[SSEEvent] = []
-        self._feed(chunk, None, out)
-        return out
+        """``feed``, each message already as ``message_to_event`` gives it."""
+        return frames_to_events(self.feed_frames(chunk))
 
-    def _feed(
-        self, chunk: bytes, out: list[EventStreamMessage] | None, events: list[SSEEvent] | None
-    ) -> None:
+    def _feed(self, chunk: bytes, frames: Frames, messages: bool) -> None:
         if self.failure is not None:
             self.discarded_bytes += len(chunk)
             return
         buffer = self._buffer
-        if self._offset and self._offset == len(buffer):
+        if buffer:
+            buffer += chunk
+            if not self._has_frame(buffer):
+                return
+            data = bytes(buffer)  # copied once a frame is whole: each byte about once in all
             buffer.clear()
-            self._offset = 0
-        buffer += chunk
+        else:  # a chunk holding whole frames (one body in one chunk): decoded in place, no copy
+            data = chunk if type(chunk) is bytes else bytes(chunk)
+        offset = 0
         try:
-            with memoryview(buffer) as view:  # CRCs over slices of the view: no copies
-                self._drain_view(view, out, events)
-        except EventStreamError as exc:
-            self.failure = str(exc)
-            self.discarded_bytes += len(buffer) - self._offset
-            buffer.clear()
-            self._offset = 0
+            offset = self._drain(data, frames, messages)
+        except _Failed as failed:
+            self.failure = str(failed.error)
+            self.discarded_bytes += len(data) - failed.offset
             if self.strict:
-                raise
-        if self._offset > 65536 and self._offset * 2 > len(buffer):
-            del buffer[: self._offset]
-            self._offset = 0
+                raise failed.error from None
+            return
+        if offset < len(data):
+            buffer += data[offset:]
 
-    def _drain_view(
-        self, buffer: memoryview, out: list[EventStreamMessage] | None, events: list[SSEEvent] | None
-    ) -> None:
-        """Decode the whole frames in ``buffer`` from ``_offset`` into ``out`` (messages) or
-        ``events`` (``message_to_event`` of each); ``_offset`` and ``frames`` advance per frame."""
-        raw_buffer = self._buffer  # the bytes behind ``buffer``: ``startswith`` compares without a copy
-        size = len(buffer)
-        offset = self._offset
-        frames = self.frames
-        # The previous frame's headers (most frames repeat them), parsed, and as an event's name
-        # (``_SPECIAL``: an exception, error or chunk frame, which ``message_to_event`` builds itself).
-        last_raw, parsed, name = b"", _NO_HEADERS, _SPECIAL
+    def _has_frame(self, buffer: bytearray) -> bool:
+        """Whether ``buffer`` holds a whole frame, or a prelude that fails its checks (``_drain``
+        raises for it); else the frame is awaited without copying the bytes so far."""
+        if len(buffer) < _PRELUDE_LENGTH:
+            return False
+        prelude = _PRELUDE.unpack_from(buffer)
+        if len(buffer) >= prelude[0] or prelude in self._preludes:
+            return len(buffer) >= prelude[0]
+        return not _prelude_fits(prelude, crc32(buffer[:8]))
+
+    def _drain(self, data: bytes, frames: Frames, messages: bool) -> int:
+        """Decode the whole frames at the start of ``data`` into ``frames`` (for ``messages``, each
+        frame's headers in place of its name); the offset after the last. ``frames`` and
+        ``consumed`` advance; a frame that fails a check raises ``_Failed`` with its offset,
+        after the frames before it."""
+        size = len(data)
+        offset = 0
+        names, payloads = frames.names, frames.payloads
+        add_name, add_payload = names.append, payloads.append
+        first = len(names) - self.frames  # ``count`` of a frame is len(names) - first
+        preludes = self._preludes
+        # The previous frame's header block (most frames repeat one), its length, the payload's
+        # offset in the frame, the block ``key`` was parsed from, and ``key``: the frame's entry
+        # in ``names`` (``FrameName``, or for ``messages`` the headers).
+        last_raw, last_length, skip, parsed_raw, key = b"", -1, 0, None, None
+        # For that header block: a frame's prelude -> the CRC of its bytes up to the payload,
+        # from which its message CRC goes on over the payload alone (frames repeat a few).
+        seeds: dict[tuple[int, int, int], int] = {}
+        last = size - 12  # the last offset a prelude fits at
         unpack = _PRELUDE.unpack_from
         unpack_u32 = _U32.unpack_from
         try:
-            while size - offset >= _PRELUDE_LENGTH:
-                total, headers_length, prelude_crc = unpack(buffer, offset)
-                crc = crc32(buffer[offset : offset + 8])
-                payload_length = total - _MIN_TOTAL - headers_length
-                if (
-                    crc != prelude_crc
-                    or headers_length > _MAX_HEADERS
-                    or payload_length < 0
-                    or payload_length > _MAX_PAYLOAD
-                ):
-                    raise _prelude_error(frames, total, headers_length, prelude_crc, crc)
-                if size - offset < total:
+            while offset <= last:
+                prelude = unpack(data, offset)
+                total, headers_length, prelude_crc = prelude
+                if headers_length != last_length or not data.startswith(last_raw, offset + 12):
+                    # another block, compared as bytes here; parsed once the frame's CRC holds
+                    last_raw = data[offset + 12 : offset + 12 + headers_length]
+                    last_length, skip, seeds = headers_length, 12 + headers_length, {}
+                seed = seeds.get(prelude)
+                after = offset + total
+                if seed is None:
+                    if prelude not in preludes:
+                        crc = crc32(data[offset : offset + 8])
+                        if not _prelude_fits(prelude, crc):
+                            raise _prelude_error(len(names) - first, total, headers_length, prelude_crc, crc)
+                        if len(preludes) < 4096:
+                            preludes.add(prelude)
+                    if after > size:
+                        break
+                    seed = crc32(data[offset + 8 : offset + skip], prelude_crc)
+                    if len(seeds) < 4096:
+                        seeds[prelude] = seed
+                elif after > size:
                     break
-                end = offset + total - 4
-                crc = crc32(buffer[offset + 8 : end], prelude_crc)
-                (expected,) = unpack_u32(buffer, end)
+                end = after - 4
+                payload = data[offset + skip : end]
+                crc = crc32(payload, seed)
+                (expected,) = unpack_u32(data, end)
                 if crc != expected:
                     raise EventStreamError(
-                        f"frame {frames}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
+                        f"frame {len(names) - first}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
                     )
-                headers_start = offset + _PRELUDE_LENGTH
-                headers_end = headers_start + headers_length
-                if headers_length != len(last_raw) or not raw_buffer.startswith(last_raw, headers_start):
-                    last_raw = bytes(buffer[headers_start:headers_end])
-                    parsed = self._headers_of(last_raw, frames)
-                    name = _event_name(parsed)
-                if events is None:
-                    assert out is not None
-                    out.append(EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end])))
-                elif name is _SPECIAL:
-                    message = EventStreamMessage(dict(parsed), bytes(buffer[headers_end:end]))
-                    events.append(message_to_event(message))
-                else:  # message_to_event's event case, inlined: this runs once per frame
-                    event = _new_event(SSEEvent)
-                    _set_event(event, name)
-                    _set_data(event, str(buffer[headers_end:end], "utf-8", "replace"))
-                    _set_id(event, None)
-                    events.append(event)
-                frames += 1
-                offset += total
+                if last_raw is not parsed_raw:
+                    parsed = self._headers_of(last_raw, len(names) - first)
+                    key = parsed if messages else _frame_name(parsed)
+                    parsed_raw = last_raw
+                add_name(key)
+                add_payload(payload)
+                offset = after
+        except EventStreamError as exc:
+            raise _Failed(exc, offset) from None
         finally:  # also when a frame fails: the frames before it are decoded
-            self._offset = offset
-            self.frames = frames
+            self.frames = len(names) - first
+            self.consumed += offset
+        return offset
 
     def _headers_of(self, raw: bytes, frame: int) -> dict[str, HeaderValue]:
         """A frame's headers, parsed once per distinct header block (a stream repeats a few)."""
@@ -338,6 +428,31 @@ class EventStreamDecoder:
             if self.strict:
                 raise EventStreamError(self.failure)
         return self.failure
+
+
+class _Failed(Exception):
+    """A frame's EventStreamError, with the offset of that frame in the bytes being decoded."""
+
+    def __init__(self, error: EventStreamError, offset: int) -> None:
+        super().__init__(error, offset)
+        self.error = error
+        self.offset = offset
+
+
+def frames_to_events(frames: Frames) -> list[SSEEvent]:
+    """Frames as the events a parser reads (``message_to_event`` of each)."""
+    events: list[SSEEvent] = []
+    append = events.append
+    for name, payload in zip(frames.names, frames.payloads, strict=True):
+        if isinstance(name, dict):
+            append(message_to_event(EventStreamMessage(dict(name), payload)))
+        else:  # message_to_event's event case, inlined: this runs once per frame
+            event = _new_event(SSEEvent)
+            _set_event(event, name)
+            _set_data(event, str(payload, "utf-8", "replace"))
+            _set_id(event, None)
+            append(event)
+    return events
 
 
 def message_to_event(message: EventStreamMessage) -> SSEEvent:
@@ -432,9 +547,20 @@ class EventStreamEvents:
         return self._decoder.discarded_bytes
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
+        return frames_to_events(self.feed_frames(chunk))
+
+    def feed_frames(self, chunk: bytes) -> Frames:
+        """``feed``'s frames before they become events (``StreamParser.feed_frames``). A body the
+        input check decoded (``frame_payloads``) is not decoded again: its decoder is taken over."""
         if len(self.head) < 65536:
             self.head += chunk[: 65536 - len(self.head)]
-        return self._decoder.feed_events(chunk)
+        decoder = self._decoder
+        if not (decoder.consumed or decoder.pending or decoder.failure):
+            taken = _take_decoded(chunk)
+            if taken is not None:
+                self._decoder, frames = taken
+                return frames
+        return decoder.feed_frames(chunk)
 
     def close(self) -> list[SSEEvent]:
         self._decoder.close()

@@ -20,10 +20,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
+import orjson
+
+from harness.contract.results import text_deltas
+from harness.contract.wires import SNIFF_EVENTS
 from harness.model import StopReason, Usage
-from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.base import FAST_JSON_MAX, StreamParser, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.eventstream import Frames
 from harness.stream.sse import SSEEvent
 
 __all__ = ["PARSER", "BedrockParser", "map_stop_reason", "map_usage"]
@@ -113,6 +118,78 @@ class BedrockParser(StreamParser):
             self.note(f"bedrock: unknown event type {event.event!r} skipped")
             return
         handler(payload)
+
+    def feed_frames(self, frames: Frames) -> None:
+        """``feed_all`` of the frames' events, with the text and tool-input deltas (nearly every
+        frame) taken in runs: no event, handler call or parts lookup each.
+
+        A ``contentBlockDelta`` frame is taken here only when its payload is valid UTF-8 JSON
+        that orjson reads (what ``load`` would give) and of the plain shape: an int
+        ``contentBlockIndex`` and a ``delta`` with a string ``text``, or a ``toolUse`` whose
+        ``input`` is a string or empty. Any other frame (and every frame among the first events,
+        which are sampled, or after the terminal event) goes through ``feed_all`` as its event,
+        in stream order, so messages, items, notes and errors are the same as event by event.
+        """
+        names, payloads = frames.names, frames.payloads
+        start = len(names) if self._result is not None else max(0, SNIFF_EVENTS - len(self._sample))
+        if start:
+            super().feed_frames(Frames(names[:start], payloads[:start]))
+            if start >= len(names):
+                return
+            names, payloads = names[start:], payloads[start:]
+        loads, too_long, invalid = orjson.loads, FAST_JSON_MAX, orjson.JSONDecodeError
+        terminal = self.terminal  # set by an event of feed_all only
+        pending = Frames()  # frames for feed_all, in order
+        run: list[str] = []  # deltas of one kind for one block
+        run_key: object = None
+        run_text = True
+        for name, payload in zip(names, payloads, strict=True):
+            if name == "contentBlockDelta" and len(payload) < too_long:
+                # The plain shapes, or an exception: a payload of any other shape (a non-object,
+                # no index or delta, a delta that is no object, a toolUse that is none) goes to
+                # feed_all, which reports or skips it as before.
+                try:
+                    data = loads(payload)
+                    index = data["contentBlockIndex"]
+                    delta = data["delta"]
+                    piece = delta.get("text", delta)  # the delta itself: no "text" key
+                    text = piece is not delta
+                    if not text:
+                        piece = delta["toolUse"].get("input") or "" if "toolUse" in delta else None
+                except (invalid, LookupError, TypeError, AttributeError):
+                    piece = index = None
+                    text = False
+                if type(index) is int and (type(piece) is str or (piece is not None and not piece)):
+                    if pending.names:
+                        super().feed_frames(pending)
+                        pending, terminal = Frames(), self.terminal
+                    if not terminal:
+                        if piece:  # an empty delta: nothing, as _block_delta
+                            if index != run_key or text is not run_text or not run:
+                                self._flush_run(run_key, run, run_text)
+                                run, run_key, run_text = [], index, text
+                            run.append(piece)
+                        continue
+            if run:
+                self._flush_run(run_key, run, run_text)
+                run = []
+            pending.names.append(name)
+            pending.payloads.append(payload)
+        self._flush_run(run_key, run, run_text)
+        if pending.names:
+            super().feed_frames(pending)
+
+    def _flush_run(self, index: object, run: list[str], text: bool) -> None:
+        """A run of non-empty deltas of block ``index``: text (``_block_delta``'s text case) or
+        tool input (its ``toolUse`` case)."""
+        if not run:
+            return
+        if text:
+            self.parts.text_run(index, run)
+            self.items += text_deltas(run)
+        else:
+            self._tools[cast(int, index)] = True
+            self.parts.tool_args_run(index, run)
 
     def _block_start(self, data: dict[str, Any]) -> None:
         index: int = data["contentBlockIndex"]
