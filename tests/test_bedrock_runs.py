@@ -11,13 +11,12 @@ same body takes the decoder: the frames, the failure and the counts are a fresh 
 from __future__ import annotations
 
 import json
-import struct
 from typing import Any
-from zlib import crc32
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.emit.bedrock import frame_bytes
 from harness.providers.bedrock.stream import PARSER
 from harness.stream import eventstream
 from harness.stream.base import CallResult
@@ -144,26 +143,12 @@ def test_a_run_is_one_text_part_and_one_item_per_delta() -> None:
     assert result.errors == []
 
 
-def _frame(event: str, payload: bytes) -> bytes:
-    headers = b""
-    for name, value in (
-        (":event-type", event),
-        (":content-type", "application/json"),
-        (":message-type", "event"),
-    ):
-        raw = value.encode()
-        headers += bytes([len(name)]) + name.encode() + b"\x07" + struct.pack("!H", len(raw)) + raw
-    prelude = struct.pack("!II", 16 + len(headers) + len(payload), len(headers))
-    message = prelude + struct.pack("!I", crc32(prelude)) + headers + payload
-    return message + struct.pack("!I", crc32(message))
-
-
 def _state(events: EventStreamEvents) -> tuple[object, ...]:
     return (events.frames, events.failure, events.discarded_bytes)
 
 
 def test_the_replay_of_a_checked_body_takes_its_decode() -> None:
-    frames = [_frame("contentBlockDelta", _delta(0, {"text": f"w{i}"})) for i in range(50)]
+    frames = [frame_bytes("contentBlockDelta", _delta(0, {"text": f"w{i}"})) for i in range(50)]
     corrupt = bytearray(b"".join(frames))
     corrupt[len(frames[0]) * 30 + 40] ^= 0x20  # frame 30's payload: its message CRC fails
     for body in (b"".join(frames), bytes(corrupt), b"".join(frames)[:-5]):
@@ -187,7 +172,7 @@ def _by_body(body: bytes) -> CallResult:
 
 
 def test_another_body_never_takes_a_decode() -> None:
-    one, two = _frame("messageStart", b"{}"), _frame("messageStart", b'{"role": "assistant"}')
+    one, two = frame_bytes("messageStart", b"{}"), frame_bytes("messageStart", b'{"role": "assistant"}')
     assert frame_payloads(one) is not None
     decoder = EventStreamDecoder()
     assert EventStreamEvents().feed_frames(two) == decoder.feed_frames(two)

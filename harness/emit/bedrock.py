@@ -37,7 +37,7 @@ from zlib import crc32
 from harness.emit.common import check_common, dumps, json_object, pieces
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "carries_ids", "check", "emit", "frame"]
+__all__ = ["DEFAULT_MODEL", "carries_ids", "check", "emit", "frame", "frame_bytes"]
 
 DEFAULT_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_use": "tool_use", "error": "content_filtered"}
@@ -50,7 +50,12 @@ def carries_ids() -> bool:
 
 
 def frame(event: str, payload: dict[str, Any]) -> bytes:
-    """One event frame (``:message-type`` ``event``)."""
+    """One event frame (``:message-type`` ``event``), its JSON padded as Bedrock pads it (``p``)."""
+    return frame_bytes(event, dumps({**payload, "p": _PAD[: 1 + len(event) % 20]}).encode())
+
+
+def frame_bytes(event: str, body: bytes) -> bytes:
+    """One event frame around ``body`` as given (tests build payloads no encoder would write)."""
     headers = b""
     for name, value in (
         (":event-type", event),
@@ -59,7 +64,6 @@ def frame(event: str, payload: dict[str, Any]) -> bytes:
     ):
         raw = value.encode()
         headers += bytes([len(name)]) + name.encode() + b"\x07" + struct.pack("!H", len(raw)) + raw
-    body = dumps({**payload, "p": _PAD[: 1 + len(event) % 20]}).encode()
     prelude = struct.pack("!II", 16 + len(headers) + len(body), len(headers))
     prelude += struct.pack("!I", crc32(prelude))
     message = prelude + headers + body
