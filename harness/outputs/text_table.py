@@ -17,8 +17,8 @@ _GAP = "  "
 
 
 def terminal_width() -> int:
-    """``COLUMNS`` when set, the terminal's own width when stdout is one, else 160 (pipes, CI logs),
-    as the audit's rich report decides."""
+    """``COLUMNS`` when set, the terminal's own width when stdout is one, else 160 (pipes, CI logs):
+    the width of every report printed to a terminal, text (``fit_table``) or rich (the audit's)."""
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)

@@ -138,9 +138,9 @@ def _matches(rule: Rule, text: str, data: bytes) -> Iterator[SecretMatch]:
 
 
 @functools.cache
-def _keyword_set() -> tuple[Any, tuple[str, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Every rule's keywords in one RE2 set, the keyword each set index stands for, the rules
-    (by index) each keyword lets run, and the rules that have no keyword (they always run).
+def _keyword_index() -> tuple[Any, tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every rule's keywords in one RE2 set, the rules (by index) each keyword of the set lets
+    run, and the rules that have no keyword (they always run).
 
     One pass over a text tells which keywords occur in it, and so which rules run: a
     substring test per keyword of every rule (hundreds per text) was most of a scan's, and
@@ -150,21 +150,16 @@ def _keyword_set() -> tuple[Any, tuple[str, ...], tuple[tuple[int, ...], ...], t
     keywords = tuple(sorted({k for rule in rules for k in rule.keywords}))
     using = tuple(tuple(n for n, rule in enumerate(rules) if k in rule.keywords) for k in keywords)
     always = tuple(n for n, rule in enumerate(rules) if not rule.keywords)
-    return compile_literal_set(keywords), keywords, using, always
-
-
-def _found_keywords(lower: str) -> list[int]:
-    """The indices of the rule keywords that occur in ``lower`` (one linear pass, on UTF-8 as RE2 reads it)."""
-    keyword_set = _keyword_set()[0]
-    indices: list[int] = keyword_set.Match(lower.encode("utf-8")) or []
-    return indices
+    return compile_literal_set(keywords), using, always
 
 
 def _candidates(lower: str) -> list[Rule]:
-    """The rules that run on ``lower``: those with a keyword in it, and those with none, in rule order."""
-    _, _, using, always = _keyword_set()
+    """The rules that run on ``lower``: those with a keyword in it (one linear pass, on UTF-8 as
+    RE2 reads it), and those with none, in rule order."""
+    keyword_set, using, always = _keyword_index()
     chosen = set(always)
-    for i in _found_keywords(lower):
+    found: list[int] = keyword_set.Match(lower.encode("utf-8")) or []
+    for i in found:
         chosen.update(using[i])
     rules = load_rules()
     return [rules[n] for n in sorted(chosen)]

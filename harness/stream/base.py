@@ -129,10 +129,7 @@ class PartsBuilder:
 
     def text_run(self, key: object, deltas: list[str]) -> None:
         """``text`` of each delta in turn (non-empty strings, checked by the caller), as one step."""
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "text":
-            slot = self._slot(key, "text")
-        slot.chunks += deltas
+        self._slot(key, "text").chunks += deltas
 
     def text_item(self, key: object, *, item_id: str | None, phase: str | None) -> None:
         """Set the provider message item id and phase of the text part open under ``key`` (if any)."""
@@ -184,10 +181,7 @@ class PartsBuilder:
 
     def tool_args_run(self, key: object, deltas: list[str]) -> None:
         """``tool_args`` of each delta in turn (strings, checked by the caller), as one step."""
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "tool_call":
-            slot = self._slot(key, "tool_call")
-        slot.chunks += deltas
+        self._slot(key, "tool_call").chunks += deltas
 
     def has_tool_calls(self) -> bool:
         return any(s.kind == "tool_call" for s in self._slots)

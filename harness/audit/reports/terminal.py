@@ -7,8 +7,6 @@ does not fit is it a per-provider list.
 
 from __future__ import annotations
 
-import os
-
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -28,6 +26,7 @@ from harness.audit.reports.common import (
     why,
 )
 from harness.contract.kinds import KINDS
+from harness.outputs.text_table import terminal_width
 
 __all__ = ["cell_style", "fits", "print_report", "report_console"]
 
@@ -44,9 +43,9 @@ def cell_style(cell: Cell) -> str:
 
 
 def report_console() -> Console:
-    """The console a report prints to by default: a terminal's own width, or ``COLUMNS`` when set
-    (rich reads it), else 160 columns (pipes, CI logs)."""
-    return Console(width=None if Console().is_terminal or os.environ.get("COLUMNS") else 160)
+    """The console a report prints to by default, as wide as ``terminal_width`` says: ``COLUMNS``
+    when set, a terminal's own width, else 160 columns (pipes, CI logs)."""
+    return Console(width=terminal_width())
 
 
 def _summary(result: AuditResult) -> Table:
