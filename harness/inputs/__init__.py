@@ -19,6 +19,8 @@ API (small, so other loaders can adopt it):
   capped in absolute size and in ratio to the compressed size; corrupt data is an error.
 - ``check_json_bytes(data, source=..., field=..., limits=None)``: line length, depth and
   lone-surrogate escapes of a JSON-bearing body (a stream) in native code, without decoding it.
+- ``check_json_documents(documents, source=..., field=..., limits=None)``: the same checks on
+  documents each parsed on its own (an event stream's frame payloads), without joining them.
 - ``check_tree(value, source=..., line=None, limits=None)``: the depth and Unicode checks on
   an already-parsed value.
 - ``InputError(source, line, field, reason)``: ``str()`` is the one-line report; callers
@@ -47,6 +49,7 @@ from harness.inputs.files import read_bytes, read_text
 from harness.inputs.gzip_cap import gunzip
 from harness.inputs.json_load import (
     check_json_bytes,
+    check_json_documents,
     check_json_text,
     check_line_length,
     check_tree,
@@ -61,6 +64,7 @@ __all__ = [
     "InputError",
     "Limits",
     "check_json_bytes",
+    "check_json_documents",
     "check_json_text",
     "check_line_length",
     "check_tree",

@@ -10,12 +10,20 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Sequence
 from typing import Any, cast
 
 from harness.inputs.errors import InputError
 from harness.inputs.limits import ENV, Limits, current
 
-__all__ = ["check_json_bytes", "check_json_text", "check_line_length", "check_tree", "loads_json"]
+__all__ = [
+    "check_json_bytes",
+    "check_json_documents",
+    "check_json_text",
+    "check_line_length",
+    "check_tree",
+    "loads_json",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Depth is measured before parsing, in native code only (a Python loop over a 7.8 MB body
@@ -196,11 +204,45 @@ def check_json_bytes(
             source, None, field, f"nested deeper than {lim.max_depth} (raise {ENV['max_depth']})"
         )
     if b"\\" in data and _SURROGATE_START.search(data):
-        at = _lone_surrogate_escape(data.decode("latin-1"))
-        if at is not None:
-            raise InputError(
-                source, None, field, f"lone UTF-16 surrogate escape at byte {at} (not valid Unicode)"
-            )
+        _check_surrogate_escapes(data, source, field)
+
+
+def _check_surrogate_escapes(data: bytes | bytearray, source: str, field: str) -> None:
+    at = _lone_surrogate_escape(data.decode("latin-1"))
+    if at is not None:
+        raise InputError(
+            source, None, field, f"lone UTF-16 surrogate escape at byte {at} (not valid Unicode)"
+        )
+
+
+def check_json_documents(
+    documents: Sequence[bytes], *, source: str, field: str, limits: Limits | None = None
+) -> None:
+    """``check_json_bytes`` of separate JSON documents, each parsed on its own (an AWS event
+    stream's frame payloads), as if joined one per line, without joining them unless one fails.
+
+    Depth is each document's own: a document no longer than the depth limit cannot nest deeper
+    (each level costs a byte), so only the longer ones are measured. A line over the line limit
+    lies in a document over it, and a surrogate escape in one holding a backslash (found by
+    native passes over the list). A failure is reported as for the joined text: its line, its byte.
+    """
+    if not documents:
+        return
+    lim = current(limits)
+    longest = max(map(len, documents))
+    if longest > lim.max_line_bytes:
+        check_line_length(b"\n".join(documents), source=source, field=field, limits=lim)
+    if longest > lim.max_depth:
+        limit = lim.max_depth
+        for document in [d for d in documents if len(d) > limit]:
+            if _too_deep(document, limit):
+                raise InputError(
+                    source, None, field, f"nested deeper than {limit} (raise {ENV['max_depth']})"
+                )
+    # ``92 in d`` (a backslash), not ``b"\\" in d``: an int is a memchr, a bytes needle a buffer each.
+    escaped = b"\n".join([d for d in documents if 92 in d])
+    if escaped and _SURROGATE_START.search(escaped):
+        _check_surrogate_escapes(b"\n".join(documents), source, field)
 
 
 def check_json_text(

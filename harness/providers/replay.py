@@ -24,7 +24,15 @@ from harness.contract.exchange import Exchange
 from harness.contract.results import items_to_json
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, WIRE_PROVIDER, WIRE_TITLES, sniff_wire, split_responses
-from harness.inputs import InputError, Limits, check_json_bytes, gunzip, load_yaml, read_bytes
+from harness.inputs import (
+    InputError,
+    Limits,
+    check_json_bytes,
+    check_json_documents,
+    gunzip,
+    load_yaml,
+    read_bytes,
+)
 from harness.inputs.files import decode_utf8
 from harness.inputs.limits import ENV as LIMIT_ENV
 from harness.providers import get_parser
@@ -157,7 +165,10 @@ def _check_body(body: bytes, source: str, field: str) -> None:
     ValueError in whichever command replays the body later.
     """
     payloads = frame_payloads(body)  # AWS event-stream frames (Bedrock): their JSON payloads
-    check_json_bytes(body if payloads is None else payloads, source=source, field=field)
+    if payloads is None:
+        check_json_bytes(body, source=source, field=field)
+    else:
+        check_json_documents(payloads, source=source, field=field)
     if _JSON_DOCUMENT.match(body):
         try:
             json.loads(body)

@@ -118,7 +118,7 @@ _U16 = Struct("!H")
 class Frames:
     """Decoded frames as the replay path carries them: each one's name (``FrameName``) and raw
     payload, in two lists of one length. No object per frame: payloads stay bytes (a parser that
-    reads JSON needs no text), and the input checks join them as they are (``frame_payloads``)."""
+    reads JSON needs no text), and the input checks read them as they are (``frame_payloads``)."""
 
     names: list[FrameName] = field(default_factory=list[FrameName])
     payloads: list[bytes] = field(default_factory=list[bytes])
@@ -184,18 +184,19 @@ def _parse_headers(data: bytes, offset: int, end: int, frame: int) -> dict[str, 
     return headers
 
 
-def frame_payloads(body: bytes) -> bytes | bytearray | None:
-    """The payloads of ``body``'s AWS event-stream frames, one per line, for the input checks
-    (``harness.providers.replay``); None when ``body`` does not start with a frame.
+def frame_payloads(body: bytes) -> list[bytes] | None:
+    """The payloads of ``body``'s AWS event-stream frames, for the input checks
+    (``harness.inputs.check_json_documents``); None when ``body`` does not start with a frame.
 
-    The JSON of such a body is in its payloads: the depth, line-length and escape checks read
-    those, not the binary preludes, headers and CRCs around them (random bytes there would count
-    as brackets, quotes and newlines). The first frame's prelude CRC must match (text never
-    passes for a frame). The frames are decoded here, every check on (``EventStreamDecoder``),
-    and the decoder is kept for the replay that follows (``EventStreamEvents`` takes it when fed
-    the same bytes object): one pass over the frames, not two. From the first frame that fails
-    a check, the frames are walked by their lengths only (a parser never reads those); from the
-    first whose lengths do not fit, the rest of the body is appended as it is.
+    The JSON of such a body is in its payloads, each parsed on its own: the depth, line-length
+    and escape checks read those, not the binary preludes, headers and CRCs around them (random
+    bytes there would count as brackets, quotes and newlines). The first frame's prelude CRC
+    must match (text never passes for a frame). The frames are decoded here, every check on
+    (``EventStreamDecoder``), and the decoder is kept for the replay that follows
+    (``EventStreamEvents`` takes it when fed the same bytes object): one pass over the frames,
+    not two. From the first frame that fails a check, the frames are walked by their lengths
+    only (a parser never reads those); from the first whose lengths do not fit, the rest of the
+    body is one more piece as it is.
     """
     size = len(body)
     if size < _MIN_TOTAL:
@@ -221,21 +222,7 @@ def frame_payloads(body: bytes) -> bytes | bytearray | None:
         append(body[offset:])
     _decoded.clear()
     _decoded[id(body)] = (body, decoder, frames)
-    return _lines(frames.payloads + pieces if pieces else frames.payloads)
-
-
-def _lines(parts: list[bytes]) -> bytearray:
-    """``b"\\n".join(parts)``, a run of parts at a time: ``bytes.join`` holds a buffer view (80
-    bytes) per part, 4.8 MB for a 60k-frame stream, fresh pages each time; a run's are reused."""
-    out = bytearray()
-    for start in range(0, len(parts), _RUN):
-        if start:
-            out += b"\n"
-        out += b"\n".join(parts[start : start + _RUN])
-    return out
-
-
-_RUN = 4096
+    return frames.payloads + pieces if pieces else frames.payloads
 
 
 #: The body ``frame_payloads`` last decoded, its decoder (state after the whole body) and frames.
@@ -350,52 +337,57 @@ class EventStreamDecoder:
         add_name, add_payload = names.append, payloads.append
         first = len(names) - self.frames  # ``count`` of a frame is len(names) - first
         preludes = self._preludes
-        # The previous frame's header block (most frames repeat one), its length, the payload's
-        # offset in the frame, the block ``key`` was parsed from, and ``key``: the frame's entry
-        # in ``names`` (``FrameName``, or for ``messages`` the headers).
-        last_raw, last_length, skip, parsed_raw, key = b"", -1, 0, None, None
-        # For that header block: a frame's prelude -> the CRC of its bytes up to the payload,
-        # from which its message CRC goes on over the payload alone (frames repeat a few).
-        seeds: dict[tuple[int, int, int], int] = {}
+        # A frame's prelude and header block, as bytes -> its total length, the CRC of those bytes
+        # (its message CRC goes on from there over the payload alone) and its entry in ``names``
+        # (``FrameName``, or for ``messages`` the headers), kept once the frame passed every check.
+        # Frames repeat a few: a frame whose first ``skip`` bytes (the last frame's prelude and
+        # headers) are known needs one slice and one lookup, and only its message CRC checked.
+        # Those bytes fix its lengths and headers, so a match is never wrong.
+        known: dict[bytes, tuple[int, int, FrameName | dict[str, HeaderValue]]] = {}
+        skip = _PRELUDE_LENGTH
         last = size - 12  # the last offset a prelude fits at
         unpack = _PRELUDE.unpack_from
         unpack_u32 = _U32.unpack_from
         try:
-            while offset <= last:
-                prelude = unpack(data, offset)
-                total, headers_length, prelude_crc = prelude
-                if headers_length != last_length or not data.startswith(last_raw, offset + 12):
-                    # another block, compared as bytes here; parsed once the frame's CRC holds
-                    last_raw = data[offset + 12 : offset + 12 + headers_length]
-                    last_length, skip, seeds = headers_length, 12 + headers_length, {}
-                seed = seeds.get(prelude)
-                after = offset + total
-                if seed is None:
-                    if prelude not in preludes:
-                        crc = crc32(data[offset : offset + 8])
-                        if not _prelude_fits(prelude, crc):
-                            raise _prelude_error(len(names) - first, total, headers_length, prelude_crc, crc)
-                        if len(preludes) < 4096:
-                            preludes.add(prelude)
+            while True:  # ends at a frame not whole: a slice short of ``skip`` is never known
+                entry = known.get(data[offset : offset + skip])
+                if entry is not None:  # nearly every frame
+                    total, seed, key = entry
+                    after = offset + total
                     if after > size:
                         break
-                    seed = crc32(data[offset + 8 : offset + skip], prelude_crc)
-                    if len(seeds) < 4096:
-                        seeds[prelude] = seed
-                elif after > size:
+                    end = after - 4
+                    payload = data[offset + skip : end]
+                    if crc32(payload, seed) != unpack_u32(data, end)[0]:
+                        raise _message_crc_error(len(names) - first, crc32(payload, seed), data, end)
+                    add_name(key)
+                    add_payload(payload)
+                    offset = after
+                    continue
+                if offset > last:
                     break
+                prelude = unpack(data, offset)
+                total, headers_length, prelude_crc = prelude
+                if prelude not in preludes:
+                    crc = crc32(data[offset : offset + 8])
+                    if not _prelude_fits(prelude, crc):
+                        raise _prelude_error(len(names) - first, total, headers_length, prelude_crc, crc)
+                    if len(preludes) < 4096:
+                        preludes.add(prelude)
+                after = offset + total
+                if after > size:
+                    break
+                skip = _PRELUDE_LENGTH + headers_length
+                head = data[offset : skip + offset]
                 end = after - 4
                 payload = data[offset + skip : end]
-                crc = crc32(payload, seed)
-                (expected,) = unpack_u32(data, end)
-                if crc != expected:
-                    raise EventStreamError(
-                        f"frame {len(names) - first}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
-                    )
-                if last_raw is not parsed_raw:
-                    parsed = self._headers_of(last_raw, len(names) - first)
-                    key = parsed if messages else _frame_name(parsed)
-                    parsed_raw = last_raw
+                seed = crc32(head)
+                if crc32(payload, seed) != unpack_u32(data, end)[0]:
+                    raise _message_crc_error(len(names) - first, crc32(payload, seed), data, end)
+                parsed = self._headers_of(head[_PRELUDE_LENGTH:], len(names) - first)  # once the CRC holds
+                key = parsed if messages else _frame_name(parsed)
+                if len(known) < 4096:
+                    known[head] = (total, seed, key)
                 add_name(key)
                 add_payload(payload)
                 offset = after
@@ -428,6 +420,13 @@ class EventStreamDecoder:
             if self.strict:
                 raise EventStreamError(self.failure)
         return self.failure
+
+
+def _message_crc_error(frame: int, crc: int, data: bytes, end: int) -> EventStreamError:
+    (expected,) = _U32.unpack_from(data, end)
+    return EventStreamError(
+        f"frame {frame}: message CRC mismatch: expected 0x{expected:08x}, calculated 0x{crc:08x}"
+    )
 
 
 class _Failed(Exception):

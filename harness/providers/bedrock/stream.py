@@ -141,7 +141,8 @@ class BedrockParser(StreamParser):
         terminal = self.terminal  # set by an event of feed_all only
         pending = Frames()  # frames for feed_all, in order
         run: list[str] = []  # deltas of one kind for one block
-        run_key: object = None
+        add = run.append
+        run_key: object = None  # None: no run open (``run`` is empty)
         run_text = True
         for name, payload in zip(names, payloads, strict=True):
             if name == "contentBlockDelta" and len(payload) < too_long:
@@ -152,10 +153,11 @@ class BedrockParser(StreamParser):
                     data = loads(payload)
                     index = data["contentBlockIndex"]
                     delta = data["delta"]
-                    piece = delta.get("text", delta)  # the delta itself: no "text" key
-                    text = piece is not delta
-                    if not text:
+                    if "text" in delta:
+                        piece, text = delta["text"], True
+                    else:
                         piece = delta["toolUse"].get("input") or "" if "toolUse" in delta else None
+                        text = False
                 except (invalid, LookupError, TypeError, AttributeError):
                     piece = index = None
                     text = False
@@ -165,14 +167,16 @@ class BedrockParser(StreamParser):
                         pending, terminal = Frames(), self.terminal
                     if not terminal:
                         if piece:  # an empty delta: nothing, as _block_delta
-                            if index != run_key or text is not run_text or not run:
+                            if index != run_key or text is not run_text:
                                 self._flush_run(run_key, run, run_text)
-                                run, run_key, run_text = [], index, text
-                            run.append(piece)
+                                run, run_key, run_text = [piece], index, text
+                                add = run.append
+                            else:
+                                add(piece)
                         continue
-            if run:
+            if run_key is not None:
                 self._flush_run(run_key, run, run_text)
-                run = []
+                run, run_key = [], None
             pending.names.append(name)
             pending.payloads.append(payload)
         self._flush_run(run_key, run, run_text)
