@@ -9,6 +9,7 @@ payloads one per line (the line, the byte).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,9 +48,9 @@ _PIECES = st.sampled_from(
 _DOCUMENTS = st.lists(st.lists(_PIECES, max_size=14).map(b"".join), max_size=6)
 
 
-def _error(check: object, *args: object, **kwargs: object) -> str | None:
+def _error(check: Callable[..., None], *args: object, **kwargs: object) -> str | None:
     try:
-        check(*args, **kwargs)  # type: ignore[operator]  # pyright: ignore[reportCallIssue]
+        check(*args, **kwargs)
     except InputError as exc:
         return str(exc)
     return None
