@@ -27,6 +27,7 @@ import binascii
 import json
 from dataclasses import dataclass, field
 from struct import Struct
+from sys import intern
 from typing import cast
 from zlib import crc32
 
@@ -169,7 +170,8 @@ def _parse_headers(data: bytes, offset: int, end: int, frame: int) -> dict[str, 
             if offset + length > end:
                 raise EventStreamError(f"frame {frame}: header {name!r} value runs past the headers section")
             raw = data[offset : offset + length]
-            value = raw.decode("utf-8") if kind == 7 else raw
+            # interned: a parser's ``name == "contentBlockDelta"`` per frame is then one identity test
+            value = intern(raw.decode("utf-8")) if kind == 7 else raw
             offset += length
         elif kind == 9:
             if offset + 16 > end:
