@@ -8,19 +8,32 @@ per completed response, none on cancel or error; usage after completion; an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import groupby
 from typing import Any, cast
 
 from harness.contract.results import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.model import TextPart, ThinkingTextPart
 
-__all__ = ["derive_events"]
+__all__ = ["DeltaRunEvents", "derive_events", "derive_events_by_run"]
+
+#: The events of one run of text or thinking deltas: (event type, response id, the run's items).
+DeltaRunEvents = Callable[[str, str | None, Iterator[TextDelta | ThinkingDelta]], list[Any]]
+
+
+def _delta_dicts(delta: str, rid: str | None, deltas: Iterator[TextDelta | ThinkingDelta]) -> list[Any]:
+    return [{"type": delta, "response_id": rid, "content": i.text} for i in deltas]
 
 
 def derive_events(result: CallResult) -> list[dict[str, Any]]:
+    return derive_events_by_run(result, _delta_dicts)
+
+
+def derive_events_by_run(result: CallResult, delta_events: DeltaRunEvents) -> list[Any]:
+    """``derive_events``, the events of each run of deltas built by ``delta_events``: one
+    pre-serialised fragment per run for ``harness replay``'s output (``harness.providers.replay_json``)."""
     rid = result.message.response_id
-    events: list[dict[str, Any]] = []
+    events: list[Any] = []
     open_kind: str | None = None  # "thinking" | "text"
 
     def close() -> None:
@@ -50,9 +63,7 @@ def derive_events(result: CallResult) -> list[dict[str, Any]]:
             close()
             events.append({"type": f"{kind}_start", "response_id": rid})
             open_kind = kind
-        delta = f"{kind}_delta"
-        deltas = cast(Iterator[TextDelta | ThinkingDelta], run)
-        events += [{"type": delta, "response_id": rid, "content": i.text} for i in deltas]
+        events += delta_events(f"{kind}_delta", rid, cast(Iterator[TextDelta | ThinkingDelta], run))
     close()
     message = result.message
     if message.stop_reason == "aborted":

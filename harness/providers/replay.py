@@ -36,6 +36,7 @@ from harness.inputs import (
 from harness.inputs.files import decode_utf8
 from harness.inputs.limits import ENV as LIMIT_ENV
 from harness.providers import get_parser
+from harness.providers.replay_json import result_json
 from harness.stream.base import CallResult, StreamParser
 from harness.stream.drive import chunked, parse_chunks
 from harness.stream.events import derive_events
@@ -243,12 +244,7 @@ def replay_exchange(
 
 
 def result_to_json(result: CallResult) -> dict[str, Any]:
-    return {
-        "errors": [e.model_dump(mode="json", exclude_none=True) for e in result.errors],
-        "events": derive_events(result),
-        "items": items_to_json(result.items),
-        "message": result.message.model_dump(mode="json", exclude_none=True),
-    }
+    return result_json(result, items_to_json(result.items), derive_events(result))
 
 
 def _wire_of(exchange: Exchange) -> tuple[str | None, str]:
