@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -22,7 +23,9 @@ from harness.providers.replay import replay_file, result_to_json
 from harness.providers.replay_json import OPTIONS, replay_json
 
 ROOT = Path(__file__).resolve().parent.parent
-_TEXT = st.text(max_size=12) | st.sampled_from(['",\n  "', "\\", '"', "\n  ", "\x00\x1f\x7f", "\u2028é😀", ""])
+_TEXT = st.text(max_size=12) | st.sampled_from(
+    ['",\n  "', "\\", '"', "\n  ", "\x00\x1f\x7f", "\u2028é😀", ""]
+)
 _ITEMS = st.lists(
     st.one_of(
         st.builds(TextDelta, _TEXT),
@@ -39,7 +42,8 @@ _RESULTS = st.lists(
             parts=st.lists(st.builds(TextPart, text=_TEXT), max_size=2),
             response_id=st.none() | _TEXT,
             stop_reason=st.sampled_from(["stop", "length", "tool_use", "error", "aborted", None]),
-            usage=st.none() | st.builds(Usage, input_tokens=st.integers(0, 9), output_tokens=st.integers(0, 9)),
+            usage=st.none()
+            | st.builds(Usage, input_tokens=st.integers(0, 9), output_tokens=st.integers(0, 9)),
         ),
         items=_ITEMS,
         errors=st.lists(st.builds(ErrorEvent, error_message=_TEXT, can_retry=st.booleans()), max_size=2),
@@ -62,7 +66,8 @@ def test_the_output_is_orjsons_text_of_the_results(results: list[CallResult]) ->
 
 
 def test_a_delta_whose_type_is_not_its_class_default_is_written_as_it_is() -> None:
-    items: list[StreamItem] = [TextDelta("a"), TextDelta("b", type="odd"), TextDelta("c")]  # pyright: ignore[reportArgumentType]
+    odd = TextDelta("b", type=cast(Any, "odd"))
+    items: list[StreamItem] = [TextDelta("a"), odd, TextDelta("c")]
     result = CallResult(AssistantMessage(parts=[], response_id="r"), items, [])
     assert replay_json([result]) == _expected([result])
 
