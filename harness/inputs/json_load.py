@@ -223,8 +223,8 @@ def check_json_documents(
 
     Depth is each document's own: a document no longer than the depth limit cannot nest deeper
     (each level costs a byte), so only the longer ones are measured. A line over the line limit
-    lies in a document over it, and a surrogate escape in one holding a backslash (found by
-    native passes over the list). A failure is reported as for the joined text: its line, its byte.
+    lies in a document over it, and a surrogate escape in one holding a backslash (one
+    ``memchr`` per document). A failure is reported as for the joined text: its line, its byte.
     """
     if not documents:
         return

@@ -380,7 +380,7 @@ class EventStreamDecoder:
                 if after > size:
                     break
                 skip = _PRELUDE_LENGTH + headers_length
-                head = data[offset : skip + offset]
+                head = data[offset : offset + skip]
                 end = after - 4
                 payload = data[offset + skip : end]
                 seed = crc32(head)
