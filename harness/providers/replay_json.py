@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import groupby
-from typing import Any, cast
+from operator import attrgetter
+from typing import Any
 
 import orjson
 
@@ -29,6 +30,7 @@ OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
 # depth 3, its fields at depth 4.
 _ELEMENT = b"\n" + b"  " * 3
 _FIELD = b"\n" + b"  " * 4
+_TEXT, _TYPE = attrgetter("text"), attrgetter("type")
 
 
 def _run(texts: list[str], head: bytes, tail: bytes) -> list[Any]:
@@ -49,10 +51,9 @@ def _item_runs(items: list[StreamItem]) -> list[Any]:
     for cls, group in groupby(items, type):
         run = list(group)
         kind = run[0].type
-        if issubclass(cls, TextDelta | ThinkingDelta) and all(i.type == kind for i in run):
-            deltas = cast(list[TextDelta | ThinkingDelta], run)
+        if issubclass(cls, TextDelta | ThinkingDelta) and set(map(_TYPE, run)) == {kind}:
             tail = b"," + _field("type", kind, last=True) + _ELEMENT + b"}"
-            out += _run([i.text for i in deltas], b"{" + _FIELD + b'"text": ', tail)
+            out += _run(list(map(_TEXT, run)), b"{" + _FIELD + b'"text": ', tail)
         else:
             out += [item_to_json(i) for i in run]
     return out
@@ -61,7 +62,7 @@ def _item_runs(items: list[StreamItem]) -> list[Any]:
 def _event_run(delta: str, rid: str | None, deltas: Iterator[TextDelta | ThinkingDelta]) -> list[Any]:
     """``derive_events``' events of one run of deltas, as one fragment."""
     tail = b"," + _field("response_id", rid) + _field("type", delta, last=True) + _ELEMENT + b"}"
-    return _run([i.text for i in deltas], b"{" + _FIELD + b'"content": ', tail)
+    return _run(list(map(_TEXT, deltas)), b"{" + _FIELD + b'"content": ', tail)
 
 
 def result_json(result: CallResult, items: list[Any], events: list[Any]) -> dict[str, Any]:
