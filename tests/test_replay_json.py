@@ -60,7 +60,7 @@ def _expected(results: list[CallResult]) -> bytes:
 
 
 @given(_RESULTS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_the_output_is_orjsons_text_of_the_results(results: list[CallResult]) -> None:
     assert replay_json(results) == _expected(results)
 
