@@ -6,7 +6,7 @@ final assistant message per model call, the items and the error events.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any, Literal, cast
@@ -15,12 +15,14 @@ from harness.model import AssistantMessage, ErrorEvent
 
 __all__ = [
     "CallResult",
+    "DeltaRunItems",
     "StreamItem",
     "TextDelta",
     "ThinkingDelta",
     "ToolCallStart",
     "item_to_json",
     "items_to_json",
+    "items_to_json_by_run",
     "text_deltas",
 ]
 
@@ -72,16 +74,29 @@ def item_to_json(item: StreamItem) -> dict[str, Any]:
     return {"type": item.type, "text": item.text}
 
 
+#: The JSON of one run of text or thinking deltas of one class: (the run's items) -> elements.
+DeltaRunItems = Callable[[list[TextDelta | ThinkingDelta]], list[Any]]
+
+
+def _delta_dicts(deltas: list[TextDelta | ThinkingDelta]) -> list[Any]:
+    return [{"type": i.type, "text": i.text} for i in deltas]
+
+
 def items_to_json(items: list[StreamItem]) -> list[dict[str, Any]]:
     """``[item_to_json(i) for i in items]``, a run of items of one class at a time (no call per item)."""
-    out: list[dict[str, Any]] = []
+    return items_to_json_by_run(items, _delta_dicts)
+
+
+def items_to_json_by_run(items: list[StreamItem], delta_items: DeltaRunItems) -> list[Any]:
+    """``items_to_json``, the elements of each run of deltas built by ``delta_items``: one
+    pre-serialised fragment per run for ``harness replay``'s output (``harness.providers.replay_json``)."""
+    out: list[Any] = []
     for cls, run in groupby(items, type):
         if issubclass(cls, ToolCallStart):
             calls = cast(Iterator[ToolCallStart], run)
             out += [{"type": i.type, "call_id": i.call_id, "tool_name": i.tool_name} for i in calls]
         else:
-            deltas = cast(Iterator[TextDelta | ThinkingDelta], run)
-            out += [{"type": i.type, "text": i.text} for i in deltas]
+            out += delta_items(list(cast(Iterator[TextDelta | ThinkingDelta], run)))
     return out
 
 

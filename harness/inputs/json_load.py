@@ -50,7 +50,7 @@ _PASSES = 8
 _COUNT_MAX = 1 << 20
 
 
-def _too_deep(text: str | bytes | bytearray, limit: int) -> bool:
+def _too_deep(text: str | bytes, limit: int) -> bool:
     """Whether brackets (outside JSON strings) nest deeper than ``limit``; cheap when shallow."""
     if isinstance(text, str):
         if text.count("[") + text.count("{") <= limit:
@@ -163,9 +163,7 @@ def _lone_surrogate_escape(text: str) -> int | None:
     return next((start for start, _, _ in escapes if start not in paired), None)
 
 
-def check_line_length(
-    data: bytes | bytearray, *, source: str, field: str, limits: Limits | None = None
-) -> None:
+def check_line_length(data: bytes, *, source: str, field: str, limits: Limits | None = None) -> None:
     """Refuse a line longer than ``max_line_bytes`` without splitting ``data`` into lines.
 
     A line of at least ``cap`` bytes holds a whole window of ``cap // 2`` bytes with no
@@ -189,9 +187,7 @@ def check_line_length(
             )
 
 
-def check_json_bytes(
-    data: bytes | bytearray, *, source: str, field: str, limits: Limits | None = None
-) -> None:
+def check_json_bytes(data: bytes, *, source: str, field: str, limits: Limits | None = None) -> None:
     """Line length, depth and lone-surrogate-escape checks on a JSON-bearing body (a stream), unparsed.
 
     Bytes, not text: decoding a 200 MB body only to measure it costs more than the parse
@@ -207,7 +203,7 @@ def check_json_bytes(
         _check_surrogate_escapes(data, source, field)
 
 
-def _check_surrogate_escapes(data: bytes | bytearray, source: str, field: str) -> None:
+def _check_surrogate_escapes(data: bytes, source: str, field: str) -> None:
     at = _lone_surrogate_escape(data.decode("latin-1"))
     if at is not None:
         raise InputError(

@@ -14,14 +14,19 @@ separator ``",\\n  "`` occurs only between literals. The text is the same as orj
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
 import orjson
 
 from harness.contract.events import derive_events_by_run
-from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, item_to_json
+from harness.contract.results import (
+    CallResult,
+    TextDelta,
+    ThinkingDelta,
+    item_to_json,
+    items_to_json_by_run,
+)
 
 __all__ = ["OPTIONS", "replay_json", "result_json"]
 
@@ -45,18 +50,13 @@ def _field(name: str, value: object, last: bool = False) -> bytes:
     return _FIELD + orjson.dumps(name) + b": " + orjson.dumps(value) + (b"" if last else b",")
 
 
-def _item_runs(items: list[StreamItem]) -> list[Any]:
-    """``items_to_json(items)``, each run of deltas of one type one fragment."""
-    out: list[Any] = []
-    for cls, group in groupby(items, type):
-        run = list(group)
-        kind = run[0].type
-        if issubclass(cls, TextDelta | ThinkingDelta) and set(map(_TYPE, run)) == {kind}:
-            tail = b"," + _field("type", kind, last=True) + _ELEMENT + b"}"
-            out += _run(list(map(_TEXT, run)), b"{" + _FIELD + b'"text": ', tail)
-        else:
-            out += [item_to_json(i) for i in run]
-    return out
+def _item_run(deltas: list[TextDelta | ThinkingDelta]) -> list[Any]:
+    """``items_to_json``'s elements of one run of deltas, as one fragment when they share a type."""
+    kind = deltas[0].type
+    if set(map(_TYPE, deltas)) != {kind}:
+        return [item_to_json(i) for i in deltas]
+    tail = b"," + _field("type", kind, last=True) + _ELEMENT + b"}"
+    return _run(list(map(_TEXT, deltas)), b"{" + _FIELD + b'"text": ', tail)
 
 
 def _event_run(delta: str, rid: str | None, deltas: Iterator[TextDelta | ThinkingDelta]) -> list[Any]:
@@ -77,5 +77,8 @@ def result_json(result: CallResult, items: list[Any], events: list[Any]) -> dict
 
 def replay_json(results: list[CallResult]) -> bytes:
     """The replay output of ``results``, UTF-8, ending in a newline."""
-    payload = [result_json(r, _item_runs(r.items), derive_events_by_run(r, _event_run)) for r in results]
+    payload = [
+        result_json(r, items_to_json_by_run(r.items, _item_run), derive_events_by_run(r, _event_run))
+        for r in results
+    ]
     return orjson.dumps(payload, option=OPTIONS)
