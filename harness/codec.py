@@ -10,13 +10,10 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from harness.inputs import InputError, Limits, loads_json, read_text
-from harness.model import HistoryEvent
+from harness.model import PART_TYPES, HistoryEvent
 
 __all__ = ["HistoryError", "decode_line", "dumps_history", "encode_event", "load_history", "loads_history"]
 
-_PART_TAGS = frozenset(
-    {"text", "image_url", "image_file", "thinking_text", "thinking_signature", "tool_call"}
-)
 _EVENT: TypeAdapter[HistoryEvent] = TypeAdapter(HistoryEvent)
 
 
@@ -47,7 +44,7 @@ def _field_path(loc: Sequence[int | str]) -> str:
             out += f"[{part}]"
             after_index = True
             continue
-        if after_index and part in _PART_TAGS:
+        if after_index and part in PART_TYPES:
             after_index = False
             continue  # discriminated-union tag inside a parts list
         after_index = False

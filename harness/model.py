@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, field_validator
 
 __all__ = [
+    "PART_TYPES",
     "AnyPart",
     "AssistantMessage",
     "DeveloperMessage",
@@ -44,10 +45,15 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Part(_Model):
+    """What every part has in common (each part class adds its ``type`` and fields); a field
+    every part carries is declared here once."""
+
+
 # ---------------------------------------------------------------- parts
 
 
-class TextPart(_Model):
+class TextPart(_Part):
     """Text. ``item_id`` and ``phase`` (beyond the seed) keep an assistant text's Responses
     message item id (``msg_``) and phase (``commentary`` / ``final_answer``) for round trips:
     the API expects both back on the replayed message item."""
@@ -58,7 +64,7 @@ class TextPart(_Model):
     phase: str | None = None
 
 
-class ImageURLPart(_Model):
+class ImageURLPart(_Part):
     """An image by URL or ``data:`` URL."""
 
     type: Literal["image_url"] = "image_url"
@@ -66,7 +72,7 @@ class ImageURLPart(_Model):
     id: str | None = None
 
 
-class ImageFilePart(_Model):
+class ImageFilePart(_Part):
     """An image on disk (assistant-generated artifacts)."""
 
     type: Literal["image_file"] = "image_file"
@@ -76,7 +82,7 @@ class ImageFilePart(_Model):
     sha256: str | None = None
 
 
-class ThinkingTextPart(_Model):
+class ThinkingTextPart(_Part):
     """Reasoning text. ``id`` is the provider's reasoning unit id (e.g. a Responses ``rs_`` item)."""
 
     type: Literal["thinking_text"] = "thinking_text"
@@ -85,7 +91,7 @@ class ThinkingTextPart(_Model):
     model_id: str | None = None
 
 
-class ThinkingSignaturePart(_Model):
+class ThinkingSignaturePart(_Part):
     """Opaque reasoning state; pairs with the nearest preceding unpaired thinking text.
 
     ``format`` says whose signature it is (``anthropic``, ``anthropic-redacted``,
@@ -99,7 +105,7 @@ class ThinkingSignaturePart(_Model):
     format: str | None = None
 
 
-class ToolCallPart(_Model):
+class ToolCallPart(_Part):
     """A tool call. ``item_id`` (beyond the seed) keeps a Responses ``fc_`` item id for round trips."""
 
     type: Literal["tool_call"] = "tool_call"
@@ -260,3 +266,10 @@ MESSAGE_TYPES = (SystemMessage, DeveloperMessage, UserMessage, AssistantMessage,
 def message_role(event: object) -> str | None:
     """The role of a message event, or None for a non-message event."""
     return event.role if isinstance(event, MESSAGE_TYPES) else None
+
+
+#: Every part's ``type`` tag (the codec names a field inside a parts list without it), read off
+#: the part classes so that a new part needs no edit elsewhere.
+PART_TYPES: frozenset[str] = frozenset(
+    str(cls.model_fields["type"].default) for cls in _Part.__subclasses__()
+)
