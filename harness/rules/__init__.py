@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.contract.providers import CHAT_DIALECTS
+from harness.oracles import could_not_judge
 from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
@@ -96,7 +97,28 @@ def check_body(
     leaves out the rules of another host's API (``Rule.hosts``).
     """
     target = _target(provider, wire)
-    body = normalise_body(provider, body)
-    model = body.get("model") if isinstance(body.get("model"), str) else None
     chosen = [r for r in rules_for(provider, wire=wire) if r.applies_to(host)]
-    return [f for rule in chosen for f in rule.check(target, body, model)]
+    try:
+        body = normalise_body(provider, body)
+    except Exception as exc:  # the reading breaks on this body: one finding, no rule run
+        return [_broken(chosen[0] if chosen else None, exc)]
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    found: list[RuleFinding] = []
+    for rule in chosen:
+        try:
+            found += rule.check(target, body, model)
+        except Exception as exc:  # a rule that breaks on a body is one finding on it, never a crash
+            found.append(_broken(rule, exc))
+    return found
+
+
+def _broken(rule: Rule | None, exc: Exception) -> RuleFinding:
+    """A rule that raised on a body: ``reject``, so the run fails (a broken judge is loud, never a skip)."""
+    return RuleFinding(
+        rule.id if rule else "rules",
+        "reject",
+        "",
+        could_not_judge("rule", exc),
+        "",
+        "a judge that raises on recorded input is a bug in the harness: report it with this body",
+    )
