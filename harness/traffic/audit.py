@@ -89,6 +89,8 @@ class TrafficAudit:
     #: Calls not judged, with why (not a model call, no body, 5xx, unreadable response).
     skipped: list[str] = field(default_factory=list[str])
     unreadable: list[str] = field(default_factory=list[str])
+    #: How a call was read when not the usual way (``file#n: routed by the body's shape``).
+    notes: list[str] = field(default_factory=list[str])
     files: int = 0
 
     def count(self, provider: str, name: str, n: int = 1) -> None:
@@ -137,6 +139,8 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
     previous: tuple[RecordedCall, dict[str, Any]] | None = None
     for call in load_file(path):
         route = call.route
+        if call.note is not None:
+            result.notes.append(f"{call.where}: {call.note}")
         pending = pending_provider(call.uri) if call.uri else None
         if pending is not None:
             result.skipped.append(f"{call.where}: {pending}")

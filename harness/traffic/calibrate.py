@@ -125,6 +125,8 @@ class Calibration:
     edited: list[str] = field(default_factory=list[str])
     #: allowance id -> the calls (file#interaction) it was needed for.
     allowances: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    #: How a call was read when not the usual way (``file#n: routed by the body's shape``), one line each.
+    notes: list[str] = field(default_factory=list[str])
 
     @property
     def ok(self) -> bool:
@@ -163,6 +165,7 @@ class Calibration:
         out += [str(r) for r in self.rejections]
         out += [f"{u}" for u in self.unreadable]
         out += [f"not judged: {e}" for e in self.edited]
+        out += [f"note: {n}" for n in self.notes]
         for p in PROVIDERS:
             s = self.summary(p)
             missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
@@ -189,6 +192,7 @@ class Calibration:
             "unreadable": self.unreadable,
             "skipped": self.skipped,
             "edited": self.edited,
+            "notes": self.notes,
             "allowances": {k: sorted(v) for k, v in sorted(self.allowances.items())},
             "ok": self.ok,
         }
@@ -244,6 +248,8 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
     result = Calibration()
     for call in load_traffic(paths):
         route = call.route
+        if call.note is not None:
+            result.notes.append(f"{call.where}: {call.note}")
         pending = pending_provider(call.uri) if call.uri else None
         if pending is not None:
             result.skipped.append(f"{call.where}: {pending}")
