@@ -34,6 +34,7 @@ from harness.traffic.calibrate import EDITED_REASON, error_text, oracle_view, re
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
+from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
 
@@ -141,7 +142,9 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
         route = call.route
         if call.note is not None:
             result.notes.append(f"{call.where}: {call.note}")
-        pending = pending_provider(call.uri) if call.uri else None
+        pending = (
+            (pending_provider(call.uri) or not_judged(call.method, call.uri, call.body)) if call.uri else None
+        )
         if pending is not None:
             result.skipped.append(f"{call.where}: {pending}")
             previous = None

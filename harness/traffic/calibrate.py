@@ -31,6 +31,7 @@ from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
 from harness.traffic.explained import explain
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
+from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 
 __all__ = [
@@ -250,7 +251,9 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
         route = call.route
         if call.note is not None:
             result.notes.append(f"{call.where}: {call.note}")
-        pending = pending_provider(call.uri) if call.uri else None
+        pending = (
+            (pending_provider(call.uri) or not_judged(call.method, call.uri, call.body)) if call.uri else None
+        )
         if pending is not None:
             result.skipped.append(f"{call.where}: {pending}")
             continue
