@@ -109,7 +109,11 @@ def _gemini(value: Any, schema: dict[str, Any], name: str = "") -> Any:
         if name not in fields or name in out:
             out[key] = sub  # unknown (the oracle says so) or both spellings sent
             continue
-        out[name] = _schema_type(sub, fields[name]) if name == "type" and isinstance(sub, str) else _gemini(sub, fields[name], name)
+        out[name] = (
+            _schema_type(sub, fields[name])
+            if name == "type" and isinstance(sub, str)
+            else _gemini(sub, fields[name], name)
+        )
     return out
 
 

@@ -29,7 +29,9 @@ from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
+from harness.traffic.dialect_views import azure_view, core_error, dialect_rules
 from harness.traffic.explained import explain
+from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
@@ -41,6 +43,7 @@ __all__ = [
     "Rejection",
     "calibrate",
     "error_text",
+    "label",
     "oracle_view",
     "rejection_verdict",
     "rule_findings",
@@ -51,6 +54,12 @@ __all__ = [
 #: accepted on its Responses endpoint too (traffic/pydantic-ai/
 #: models__test_openai_prompt_cache__test_openrouter_responses_prompt_cache_e2e.yaml#0).
 _OPENROUTER_EXTENSIONS = ("provider", "models", "plugins", "transforms", "preset", "usage", "route")
+
+
+def label(route: Route) -> str:
+    """The provider a report counts a call under: its id, with the host's dialect when that is not the
+    provider's own API (``openai-chat (azure)``, ``openai-chat (compatible)``: ``hosts.py``)."""
+    return f"{route.provider} ({route.endpoint})" if route.endpoint in (AZURE, COMPATIBLE) else route.provider
 
 
 def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str, dict[str, Any]]:
@@ -67,7 +76,7 @@ def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str,
         return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
     if route.provider == "deepseek" and route.wire == "openai-responses":
         return "openai-responses", body  # DeepSeek's Responses-compatible endpoint: OpenAI's request types
-    return route.provider, body
+    return route.provider, azure_view(route, body, uri)
 
 
 def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFinding]:
@@ -78,7 +87,8 @@ def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFind
     if route.endpoint == BEDROCK_INVOKE:
         view = invoke_view(body, uri)
         return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
-    found = check_body(route.provider, body, wire=route.wire, host=host)
+    found = check_body(route.provider, azure_view(route, body, uri), wire=route.wire, host=host)
+    found += dialect_rules(route, uri)
     return found + check_vertex(body) if route.endpoint == VERTEX else found
 
 
@@ -142,6 +152,11 @@ class Calibration:
         """The checks' ``reject`` verdicts on accepted requests (the same list as ``failures``)."""
         return self.failures
 
+    def labels(self) -> list[str]:
+        """Every provider id, then each host dialect judged apart (``openai-chat (azure)``...)."""
+        seen = {*self.accepted, *(r.provider for r in self.rejections)}
+        return [*PROVIDERS, *sorted(seen - set(PROVIDERS))]
+
     def summary(self, provider: str) -> dict[str, int]:
         mine = [r for r in self.rejections if r.provider == provider]
         return {
@@ -167,7 +182,7 @@ class Calibration:
         out += [f"{u}" for u in self.unreadable]
         out += [f"not judged: {e}" for e in self.edited]
         out += [f"note: {n}" for n in self.notes]
-        for p in PROVIDERS:
+        for p in self.labels():
             s = self.summary(p)
             missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
             out.append(
@@ -186,7 +201,7 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "providers": {p: self.summary(p) for p in PROVIDERS},
+            "providers": {p: self.summary(p) for p in self.labels()},
             "failures": [vars(f) for f in self.failures],
             "disagreements": len(self.failures),
             "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
@@ -234,20 +249,23 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
         if call.where not in where:
             where.append(call.where)
     found = [
-        Failure(call.where, route.provider, f"oracle:{e.oracle}", e.path, e.message) for e in report.errors
+        Failure(call.where, label(route), f"oracle:{e.oracle}", e.path, e.message)
+        for e in report.errors
+        if core_error(route, e.path, e.message, body)
     ]
     found += [
-        Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
+        Failure(call.where, label(route), f"rule:{f.rule}", f.path, f.message)
         for f in rule_findings(route, body, call.uri)
         if f.kind == "reject"
     ]
     return found
 
 
-def calibrate(paths: Iterable[str | Path]) -> Calibration:
-    """Judge every model call recorded under ``paths``; TrafficInputError for a missing path."""
+def calibrate(paths: Iterable[str | Path], hosts: HostMap | None = None) -> Calibration:
+    """Judge every model call recorded under ``paths`` (``hosts``: the user's host -> dialect
+    mapping, ``harness.traffic.hosts``); TrafficInputError for a missing path."""
     result = Calibration()
-    for call in load_traffic(paths):
+    for call in load_traffic(paths, hosts):
         route = call.route
         if call.note is not None:
             result.notes.append(f"{call.where}: {call.note}")
@@ -275,16 +293,17 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
         body = cast(dict[str, Any], raw)
         if 200 <= call.status < 300:
             failures = _judge(call, route, body, result)
-            result.accepted[route.provider] = result.accepted.get(route.provider, 0) + 1
+            who = label(route)
+            result.accepted[who] = result.accepted.get(who, 0) + 1
             if failures:
                 result.failures += failures
             else:
-                result.accepted_pass[route.provider] = result.accepted_pass.get(route.provider, 0) + 1
+                result.accepted_pass[who] = result.accepted_pass.get(who, 0) + 1
         elif 400 <= call.status < 500:
             failures = _judge(call, route, body, result)
             by = tuple(sorted({f.check for f in failures}))
             verdict, reason = rejection_verdict(call, by)
-            result.rejections.append(Rejection(call.where, route.provider, call.status, verdict, by, reason))
+            result.rejections.append(Rejection(call.where, label(route), call.status, verdict, by, reason))
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
     return result

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.contract.routing import Route, route
-from harness.traffic.by_shape import has_no_url, route_by_shape
 from harness.inputs import InputError, gunzip, load_yaml, loads_json, read_bytes, read_text
+from harness.traffic.by_shape import has_no_url, route_by_shape
+from harness.traffic.hosts import HostMap, map_route
 
 __all__ = ["EDITED", "RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
 
@@ -266,8 +267,16 @@ def _load_har(name: str, text: str) -> list[RecordedCall]:
     return [_har_entry(name, i, e) for i, e in enumerate(cast(list[Any], entries))]
 
 
-def load_file(path: Path) -> list[RecordedCall]:
-    """Every interaction of one cassette; an unreadable file is one call with ``problem`` set."""
+def load_file(path: Path, hosts: HostMap | None = None) -> list[RecordedCall]:
+    """Every interaction of one cassette, each routed with its host's dialect (``hosts.py``; ``hosts``:
+    the user's mapping); an unreadable file is one call with ``problem`` set."""
+    calls = _load_file(path)
+    for call in calls:
+        call.route = map_route(call.route, call.uri, hosts)
+    return calls
+
+
+def _load_file(path: Path) -> list[RecordedCall]:
     name = str(path)
     if path.name.endswith(".har"):
         try:
@@ -315,7 +324,7 @@ def _paired(document: dict[str, Any]) -> list[dict[str, Any]] | str | None:
     return [{"request": q, "response": a} for q, a in zip(asked, answered, strict=True)]
 
 
-def load_traffic(paths: Iterable[str | Path]) -> Iterator[RecordedCall]:
+def load_traffic(paths: Iterable[str | Path], hosts: HostMap | None = None) -> Iterator[RecordedCall]:
     """Every interaction of every cassette under ``paths``, in sorted file order."""
     for path in iter_files(paths):
-        yield from load_file(path)
+        yield from load_file(path, hosts)

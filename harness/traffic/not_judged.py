@@ -20,7 +20,7 @@ from harness.contract.routing import bedrock_invoke_model
 
 __all__ = ["not_judged"]
 
-_LOCAL = ("localhost", "127.0.0.1", "0.0.0.0", "::1")  # noqa: S104 - a host name, not a bind address
+_LOCAL = ("localhost", "127.0.0.1", "0.0.0.0", "::1")
 
 #: (host regex or "" for any host, path regex, what the call is). Full matches, path without a trailing /.
 _ENDPOINTS: tuple[tuple[str, str, str], ...] = (
