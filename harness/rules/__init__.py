@@ -28,6 +28,7 @@ from harness.rules.common import COMMON_RULES
 from harness.rules.dialects import DIALECT_RULES
 from harness.rules.gemini import GEMINI_RULES
 from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
+from harness.rules.values import VALUE_RULES
 
 __all__ = ["RULES", "Rule", "RuleFinding", "check_body", "rules_for"]
 
@@ -40,6 +41,7 @@ RULES: tuple[Rule, ...] = (
     *BEDROCK_RULES,
     *DIALECT_RULES,
     *COHERE_RULES,
+    *VALUE_RULES,
 )
 
 _DEFAULT_WIRE = {
@@ -87,14 +89,20 @@ def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
 
 
 def check_body(
-    provider: str, body: dict[str, Any], *, wire: str | None = None, host: str | None = None
+    provider: str,
+    body: dict[str, Any],
+    *,
+    wire: str | None = None,
+    host: str | None = None,
+    model: str | None = None,
 ) -> list[RuleFinding]:
     """Every rule of the provider (on this wire) applied to ``body``; the body is not modified.
 
     The body is read as the provider's parser reads it, through the schema oracle's own
     ``normalise_body`` (Gemini's two spellings of field names), so a rule and the oracle
     never disagree about what a body says. ``host`` (where the request goes, when known)
-    leaves out the rules of another host's API (``Rule.hosts``).
+    leaves out the rules of another host's API (``Rule.hosts``). ``model``: the model when the URL
+    names it (Bedrock's model id); otherwise the body's ``model``.
     """
     target = _target(provider, wire)
     chosen = [r for r in rules_for(provider, wire=wire) if r.applies_to(host)]
@@ -102,7 +110,7 @@ def check_body(
         body = normalise_body(provider, body)
     except Exception as exc:  # the reading breaks on this body: one finding, no rule run
         return [_broken(chosen[0] if chosen else None, exc)]
-    model = body.get("model") if isinstance(body.get("model"), str) else None
+    model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
     found: list[RuleFinding] = []
     for rule in chosen:
         try:

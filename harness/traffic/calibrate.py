@@ -29,7 +29,7 @@ from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
-from harness.traffic.dialect_views import azure_view, core_error, dialect_rules
+from harness.traffic.dialect_views import azure_view, bedrock_converse_model, core_error, dialect_rules
 from harness.traffic.explained import explain
 from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
@@ -87,7 +87,13 @@ def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFind
     if route.endpoint == BEDROCK_INVOKE:
         view = invoke_view(body, uri)
         return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
-    found = check_body(route.provider, azure_view(route, body, uri), wire=route.wire, host=host)
+    found = check_body(
+        route.provider,
+        azure_view(route, body, uri),
+        wire=route.wire,
+        host=host,
+        model=bedrock_converse_model(uri),
+    )
     found += dialect_rules(route, uri)
     return found + check_vertex(body) if route.endpoint == VERTEX else found
 
@@ -234,6 +240,9 @@ def error_text(response: bytes) -> str:
 def rejection_verdict(call: RecordedCall, by: tuple[str, ...]) -> tuple[str, str]:
     """A recorded 4xx: caught (by the checks ``by``), classified (``explained.py``) or unexplained, and why."""
     row = explain(call.status, call.response)
+    if row is not None and row.statuses:
+        # Auth and quota answer before the body is read: never credited to a body check.
+        return "classified", f"{row.category}: {row.reason}"
     if by:
         return "caught", ""
     if row is not None:

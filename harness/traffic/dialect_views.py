@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import re
 from typing import Any, cast
+from urllib.parse import unquote, urlsplit
 
 from harness.contract.routing import Route
 from harness.rules import RuleFinding
 from harness.rules.base import Rule
 from harness.traffic.hosts import AZURE, COMPATIBLE, azure_deployment
 
-__all__ = ["AZURE_API_VERSION", "azure_view", "core_error", "dialect_rules"]
+__all__ = ["AZURE_API_VERSION", "azure_view", "bedrock_converse_model", "core_error", "dialect_rules"]
+
+_CONVERSE = re.compile(r"^/model/([^/]+)/converse(-stream)?/?$")
 
 #: An oracle error about a key the schema does not declare (spec: jsonschema; sdk: pydantic).
 _EXTRA = re.compile(
@@ -39,6 +42,12 @@ def azure_view(route: Route, body: dict[str, Any], uri: str) -> dict[str, Any]:
         return body
     deployment, _ = azure_deployment(uri)
     return {**body, "model": deployment} if deployment else body
+
+
+def bedrock_converse_model(uri: str) -> str | None:
+    """The model id of a Bedrock Converse URL (percent-decoded; Converse bodies do not name it)."""
+    match = _CONVERSE.search(urlsplit(uri).path)
+    return unquote(match.group(1)) if match else None
 
 
 def _value(body: Any, path: str) -> tuple[bool, Any]:
