@@ -184,10 +184,13 @@ def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) 
         findings = _request_findings(call, provider, wire, body)
         if _accepted(call.status):
             # The API took this body: a reject verdict on it is the check's miss, reported apart.
-            missed = [f for f in findings if f.kind == "reject"]
+            # A judge that raised on the body is not a verdict: it stays a failing finding (loud).
+            missed = [
+                f for f in findings if f.kind == "reject" and "could not judge this body" not in f.message
+            ]
             result.disagreements += missed
             result.count(provider, "disagreements", len({f.check for f in missed}))
-            findings = [f for f in findings if f.kind != "reject"]
+            findings = [f for f in findings if f not in missed]
         result.findings += findings
         if 400 <= call.status < 500:
             result.count(provider, "rejected")
