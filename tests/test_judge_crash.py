@@ -40,7 +40,10 @@ class _Raises:
 def test_every_oracle_that_raises_is_one_error(
     oracle: str, provider: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(oracles, "spec_oracle" if oracle == "spec" else "sdk_oracle", lambda p: _Raises())
+    def built(provider: str) -> _Raises:
+        return _Raises()
+
+    monkeypatch.setattr(oracles, "spec_oracle" if oracle == "spec" else "sdk_oracle", built)
     report = validate(provider, {"model": "m", "messages": []}, oracles=(oracle,))
     (error,) = report.errors
     assert (error.oracle, error.path) == (oracle, "")
@@ -72,7 +75,7 @@ def _gemini_body(schema_type: object) -> dict[str, Any]:
 def _cassette(tmp: Path, bodies: list[dict[str, Any]]) -> Path:
     """Synthetic: a cassette of accepted Gemini calls with the given bodies (not a recording)."""
     response = {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}}]}
-    interactions = [
+    interactions: list[dict[str, Any]] = [
         {
             "request": {"method": "POST", "uri": _GEMINI_URL, "body": json.dumps(body), "headers": {}},
             "response": {"status": {"code": 200}, "headers": {}, "body": {"string": json.dumps(response)}},

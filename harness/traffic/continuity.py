@@ -126,15 +126,21 @@ def _text_form(entry: Json) -> Json:
     wire takes for the same words; the prefix check reports the change of form)."""
     if not isinstance(entry, dict):
         return entry
-    item = cast(dict[str, Any], entry)
-    content = item.get("content", item.get("parts"))
-    parts = [cast(dict[str, Any], p) for p in cast(list[Any], content)] if isinstance(content, list) else []
+    item: dict[str, Any] = cast(dict[str, Any], entry)
+    key = "content" if "content" in item else "parts"
+    raw: Any = item.get(key)
+    parts: list[dict[str, Any]] = []
+    for p in cast(list[Any], raw) if isinstance(raw, list) else []:
+        if not isinstance(p, dict):
+            return item
+        parts.append(cast(dict[str, Any], p))
     if parts and all(
         isinstance(p.get("text"), str) and p.get("type", "text") in ("text", "input_text") for p in parts
     ):
-        key = "content" if "content" in item else "parts"
-        return {**item, key: "".join(str(p["text"]) for p in parts)}
-    return entry
+        joined: dict[str, Any] = dict(item)
+        joined[key] = "".join(str(p["text"]) for p in parts)
+        return joined
+    return item
 
 
 #: Conversation entries the model produced (roles, and Responses item types without a role).
