@@ -300,6 +300,42 @@ VALID.extend([
 # (case id, provider, host, body, allowances it needs): bodies valid on one host only.
 VERTEX_BODY: Body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "labels": {"team": "a"},
                      "modelArmorConfig": {"promptTemplateName": "projects/p/locations/l/templates/t"}}  # fmt: skip
+# The custom tool call item as langchain-openai 1.8.1 sent it back (test_codex_custom_tool.yaml.gz#1, answered 200).
+VALID.append((
+    "openai-responses-custom-tool-call-status", "openai-responses",
+    {"model": "gpt-5.5", "store": False, "input": [
+        {"role": "user", "content": "What is 3**3? Use the tool.", "type": "message"},
+        {"call_id": "call_WDWil5S7cfIgnSEoQicE5Sbl", "input": "print(3**3)", "name": "execute_code",
+         "type": "custom_tool_call", "id": "ctc_0be5b6096ebc9a5e016a0e8d5568dc819a8870c5783ee6c0b7",
+         "status": "completed"},
+        {"type": "custom_tool_call_output", "call_id": "call_WDWil5S7cfIgnSEoQicE5Sbl", "output": "27"}],
+     "tools": [{"type": "custom", "name": "execute_code", "description": "Run Python code."}]},
+    {"responses-custom-tool-call-status"},
+))  # fmt: skip
+# Items as other clients sent them back (traffic/clients2/, each answered 200).
+VALID.extend([
+    ("openai-responses-assistant-item-without-type", "openai-responses",
+     {"model": "gpt-4.1-nano", "input": [
+         {"role": "user", "content": "Tell me a joke"},
+         {"role": "assistant", "content": [{"type": "output_text", "text": "Why did the chicken cross?"}]},
+         {"role": "user", "content": "Another one"}]},
+     {"responses-assistant-item-type-optional", "responses-message-id-optional", "responses-message-status-optional",
+      "responses-output-text-annotations-optional", "responses-output-text-no-logprobs"}),
+    ("openai-responses-input-image-without-detail", "openai-responses",
+     {"model": "gpt-4o", "input": [{"role": "user", "content": [
+         {"type": "input_text", "text": "Describe it"},
+         {"type": "input_image", "image_url": "https://example.com/a.png"}]}]},
+     {"responses-input-image-detail-optional"}),
+    ("openai-responses-stored-hosted-calls", "openai-responses",
+     {"model": "gpt-4.1", "input": [
+         {"role": "user", "content": "Draw it", "type": "message"},
+         {"type": "image_generation_call", "id": "ig_684db37c3778819eacf271d64895d6050330c5adabe0c42a"},
+         {"type": "code_interpreter_call", "id": "ci_685d92cd87f8819c95eb8de32fc3d4540971e611825089f6",
+          "container_id": "cntr_685d92c34aa4819180b0c39f10ff14c802dd2cca49a992f7", "code": "print(3**3)",
+          "status": "completed"},
+         {"role": "user", "content": "Again", "type": "message"}]},
+     {"responses-stored-image-result", "responses-stored-call-status", "responses-stored-code-outputs"}),
+])  # fmt: skip
 HOSTED: list[tuple[str, str, str, Body, set[str]]] = [
     (
         "gemini-vertex-fields",
@@ -611,5 +647,6 @@ def test_every_default_is_needed_and_well_formed() -> None:
     for default in DEFAULTS:
         assert default.provider in PROVIDERS and default.why and default.evidence
         glob(default.where)
-        assert any(p.name == "type_is" for p in default.when), default.id
+        # narrowed by the item's type, or (an item whose type is what is absent) by its role
+        assert any(p.name in ("type_is", "role_is") for p in default.when), default.id
     assert {d.id for d in DEFAULTS} <= {aid for case in VALID for aid in case[3]}

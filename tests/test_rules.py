@@ -91,6 +91,12 @@ def _drop(path: list[str | int]) -> Mutate:
 
 # (case id, provider, mutation, the rule that must fire, path it points at)
 VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
+    # Values (harness/rules/values.py): an HTML error page's text sent as a JPEG; Vertex's temperature 1000.
+    ("chat-image-not-an-image", "openai-chat", lambda b: b["messages"].append({"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,UGxlYXNlIHNldCBhIHVzZXItYWdlbnQ="}}]}),
+     "openai-image-bytes", "messages/5/content/0"),
+    ("gemini-temperature-out-of-range", "gemini", lambda b: b.update(generationConfig={"temperature": 1000}),
+     "gemini-sampling-range", "generationConfig/temperature"),
     # Bedrock Converse (base body: tests/bedrock_bodies.py)
     ("bedrock-two-user-turns", "bedrock", lambda b: b["messages"].append({"role": "user", "content": [{"text": "x"}]}),
      "bedrock-roles-alternate", "messages/3/role"),

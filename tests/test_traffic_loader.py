@@ -90,7 +90,7 @@ def test_gzip_response_body(tmp_path: Path) -> None:
             "interactions: [\n  - {request: {",
             "file: invalid YAML: did not find expected node content at line 2",
         ),
-        ("just: a mapping\n", "file: not a vcrpy cassette"),
+        ("just: a mapping\n", "file: not a cassette"),
         ("!!python/object/apply:os.system ['true']\n", "file: invalid YAML"),  # never a python tag
     ],
 )

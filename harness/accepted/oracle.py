@@ -542,7 +542,7 @@ ORACLE: tuple[Accepted, ...] = (
         "responses-function-strict-optional",
         judges=("oracle",),
         provider="openai-responses",
-        where="tools[*].strict",
+        where="{tools[*],input[*].tools[*]}.strict",
         diff="absent",
         when=(type_is("function"),),
         default=True,

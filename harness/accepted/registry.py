@@ -2,7 +2,7 @@
 
 ``REGISTRY`` is every ``Accepted`` entry, in the order each judge tries them (the first
 match names the difference). The entries are written in per-judge files only to keep
-each file small (``oracle_anthropic``, ``oracle``, ``loop``, ``loop_dialects``,
+each file small (``oracle_anthropic``, ``oracle_clients``, ``oracle``, ``loop``, ``loop_dialects``,
 ``importcheck``, ``importcheck_dialects``); one entry is one literal, so adding one is
 adding a literal to the file of its judge. ``docs/accepted.md`` is generated from this
 (``python -m tools.accepted_docs``); ``tests/test_accepted.py`` holds every entry to its
@@ -18,12 +18,14 @@ from harness.accepted.loop import LOOP
 from harness.accepted.loop_dialects import LOOP_DIALECTS
 from harness.accepted.oracle import ORACLE
 from harness.accepted.oracle_anthropic import ORACLE_ANTHROPIC
+from harness.accepted.oracle_clients import ORACLE_CLIENTS
 from harness.contract.accepted import Accepted, Judge
 
 __all__ = ["REGISTRY", "for_judge"]
 
 REGISTRY: tuple[Accepted, ...] = (
     *ORACLE_ANTHROPIC,
+    *ORACLE_CLIENTS,
     *ORACLE,
     *LOOP,
     *LOOP_DIALECTS,

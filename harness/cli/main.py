@@ -346,18 +346,29 @@ def check(
 def calibrate(
     paths: Annotated[list[Path], typer.Argument(help="Cassette files or directories (recursed).")],
     as_json: Annotated[bool, typer.Option("--json", help="Machine output (sorted keys).")] = False,
+    host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--host",
+            help="HOST=DIALECT: judge calls to HOST as that dialect (openai, azure, compatible, or a Chat "
+            "dialect's provider id); also [tool.harness.hosts] in pyproject.toml. Repeatable.",
+        ),
+    ] = None,
 ) -> None:
     """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
     caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
     from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
     from harness.traffic.calibrate import calibrate as run
+    from harness.traffic.hosts import HostMapError, host_map
 
     try:
+        hosts = host_map(host or ())
         with progress_bar("calibrate"):
-            result = run(paths)
-    except TrafficInputError as exc:
+            result = run(paths, hosts)
+    except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
+        return
     if as_json:
         typer.echo(json.dumps(result.to_json(), sort_keys=True, indent=1))
     else:

@@ -32,6 +32,7 @@ __all__ = [
     "PROVIDERS",
     "OracleError",
     "OracleReport",
+    "could_not_judge",
     "describe",
     "validate",
 ]
@@ -80,17 +81,29 @@ def describe(provider: str) -> dict[str, str]:
     return {oracle: target[0] if target else "none (not run)" for oracle, target in targets.items()}
 
 
+class _MissingOracle(RuntimeError):
+    """The SDK oracle cannot be built here (the ``oracles`` extra is not installed): a broken judge, loud."""
+
+
+def could_not_judge(what: str, exc: BaseException) -> str:
+    """The one message of a judge that raised on a body (``what``: oracle, rule...), one line, bounded."""
+    detail = " ".join(str(exc).split())
+    detail = detail if len(detail) <= 200 else detail[:197] + "..."
+    return f"the {what} could not judge this body: {type(exc).__name__}" + (f": {detail}" if detail else "")
+
+
 def _check(oracle: str, provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     if oracle == "spec":
         return spec_oracle(provider).errors(body)
     if oracle == "sdk":
         try:
-            return sdk_oracle(provider).errors(body)
+            built = sdk_oracle(provider)
         except ImportError as e:  # the SDKs are the optional `oracles` extra
-            raise RuntimeError(
+            raise _MissingOracle(
                 f"the sdk oracle needs the provider SDKs: install llm-wire-harness[oracles] ({e})"
             ) from e
-    raise ValueError(f"unknown oracle {oracle!r} (expected one of: {', '.join(ORACLES)})")
+        return built.errors(body)
+    raise AssertionError(oracle)  # validate() refuses unknown oracle names before judging
 
 
 def validate(
@@ -106,7 +119,17 @@ def validate(
     """
     if provider not in PROVIDERS:
         raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
-    body, filled = apply_defaults(provider, normalise_body(provider, body))
+    oracles = tuple(oracles)
+    unknown = [o for o in oracles if o not in ORACLES]
+    if unknown:
+        raise ValueError(f"unknown oracle {unknown[0]!r} (expected one of: {', '.join(ORACLES)})")
+    try:
+        body, filled = apply_defaults(provider, normalise_body(provider, body))
+    except Exception as exc:  # a body the reading itself breaks on: one error, the oracles not run
+        first = next((o for o in oracles if provider in (SPEC_TARGETS if o == "spec" else SDK_TARGETS)), None)
+        if first is None:
+            return OracleReport(provider, skipped=list(oracles))
+        return OracleReport(provider, [OracleError(first, "", could_not_judge("oracle", exc))])
     errors: list[OracleError] = []
     allowed: list[tuple[OracleError, str]] = []
     skipped: list[str] = []
@@ -116,7 +139,14 @@ def validate(
             continue
         failed: list[OracleError] = []
         allowed += [(OracleError(oracle, path, "absent; the API fills it in"), did) for path, did in filled]
-        for path, message in collapse_unions(oracle, _check(oracle, provider, body), body):
+        try:
+            found = collapse_unions(oracle, _check(oracle, provider, body), body)
+        except _MissingOracle:
+            raise
+        except Exception as exc:  # an oracle that breaks on a body is one error on that body, never a crash
+            errors.append(OracleError(oracle, "", could_not_judge("oracle", exc)))
+            continue
+        for path, message in found:
             error = OracleError(oracle, path, message)
             allowance = find_allowance(provider, oracle, path, message, body, host)
             if allowance is None:

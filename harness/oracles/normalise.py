@@ -20,6 +20,15 @@ fails requests the API took. Two such cases are known:
   (https://ai.google.dev/gemini-api/docs/function-calling?example=meeting, the curl tab)
   and the API answers with a function call. A ``type`` whose upper-case form is one of
   the enum's values is read as that value. Other enums are left as sent (no evidence).
+- proto3 JSON also takes an enum value as its number ("Parsers accept both enum names and
+  integer values", protobuf.dev/programming-guides/json); Vertex AI's Python SDK asks for it
+  (``?$alt=json;enum-encoding=int``) and sends ``"type": 6`` for an object schema, answered 200
+  (traffic/clients2/.../opentelemetry-instrumentation-vertexai/.../test_tool_events_with_completion_hook.yaml#0).
+  ``Schema.type`` numbers are the same in both APIs' protos (``STRING`` 1 ... ``OBJECT`` 6,
+  ``NULL`` 7) and are read by name; a number in any other enum field is read as the value
+  declared at that position in the Discovery document (its proto declaration order): the
+  verdict needs only a declared value, and no rule reads those enums. A number beyond the
+  enum, a float or a boolean is left as sent, for the oracles to judge.
 - Google's API front end reads a repeated field written as one object as a list of that one
   object (``"contents": {"role": "user", "parts": {"text": "..."}}``, the form of Vertex AI's
   own REST samples); the held-out recordings of issue 24 show such requests answered 200. A
@@ -60,14 +69,29 @@ def _resolve(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
-def _gemini(value: Any, schema: dict[str, Any]) -> Any:
+#: ``Schema.type`` by number (google/ai/generativelanguage/v1beta/content.proto and
+#: google/cloud/aiplatform/v1/openapi.proto declare the same numbers).
+_SCHEMA_TYPES = ("TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL")
+
+
+def _enum_number(value: Any, schema: dict[str, Any], name: str) -> Any:
+    """An enum written as its number (proto3 JSON) -> its name; anything else unchanged."""
+    enum = schema.get("enum")
+    if isinstance(value, bool) or not isinstance(value, int) or not isinstance(enum, list):
+        return value
+    names = _SCHEMA_TYPES if name == "type" and "OBJECT" in enum else cast(list[Any], enum)
+    return names[value] if 0 <= value < len(names) else value
+
+
+def _gemini(value: Any, schema: dict[str, Any], name: str = "") -> Any:
     schema = _resolve(schema)
+    value = _enum_number(value, schema, name)
     if isinstance(value, dict) and schema.get("type") == "array" and isinstance(schema.get("items"), dict):
         value = [value]  # a repeated message field written as one object
     if isinstance(value, list):
         items = schema.get("items")
         if isinstance(items, dict):
-            return [_gemini(v, cast(dict[str, Any], items)) for v in cast(list[Any], value)]
+            return [_gemini(v, cast(dict[str, Any], items), name) for v in cast(list[Any], value)]
         return cast(list[Any], value)
     if not isinstance(value, dict):
         return value
@@ -85,7 +109,11 @@ def _gemini(value: Any, schema: dict[str, Any]) -> Any:
         if name not in fields or name in out:
             out[key] = sub  # unknown (the oracle says so) or both spellings sent
             continue
-        out[name] = _schema_type(sub, fields[name]) if name == "type" else _gemini(sub, fields[name])
+        out[name] = (
+            _schema_type(sub, fields[name])
+            if name == "type" and isinstance(sub, str)
+            else _gemini(sub, fields[name], name)
+        )
     return out
 
 

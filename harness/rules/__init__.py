@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.contract.providers import CHAT_DIALECTS
+from harness.oracles import could_not_judge
 from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
 from harness.rules.base import Rule, RuleFinding
@@ -27,6 +28,7 @@ from harness.rules.common import COMMON_RULES
 from harness.rules.dialects import DIALECT_RULES
 from harness.rules.gemini import GEMINI_RULES
 from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
+from harness.rules.values import VALUE_RULES
 
 __all__ = ["RULES", "Rule", "RuleFinding", "check_body", "rules_for"]
 
@@ -39,6 +41,7 @@ RULES: tuple[Rule, ...] = (
     *BEDROCK_RULES,
     *DIALECT_RULES,
     *COHERE_RULES,
+    *VALUE_RULES,
 )
 
 _DEFAULT_WIRE = {
@@ -86,17 +89,44 @@ def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
 
 
 def check_body(
-    provider: str, body: dict[str, Any], *, wire: str | None = None, host: str | None = None
+    provider: str,
+    body: dict[str, Any],
+    *,
+    wire: str | None = None,
+    host: str | None = None,
+    model: str | None = None,
 ) -> list[RuleFinding]:
     """Every rule of the provider (on this wire) applied to ``body``; the body is not modified.
 
     The body is read as the provider's parser reads it, through the schema oracle's own
     ``normalise_body`` (Gemini's two spellings of field names), so a rule and the oracle
     never disagree about what a body says. ``host`` (where the request goes, when known)
-    leaves out the rules of another host's API (``Rule.hosts``).
+    leaves out the rules of another host's API (``Rule.hosts``). ``model``: the model when the URL
+    names it (Bedrock's model id); otherwise the body's ``model``.
     """
     target = _target(provider, wire)
-    body = normalise_body(provider, body)
-    model = body.get("model") if isinstance(body.get("model"), str) else None
     chosen = [r for r in rules_for(provider, wire=wire) if r.applies_to(host)]
-    return [f for rule in chosen for f in rule.check(target, body, model)]
+    try:
+        body = normalise_body(provider, body)
+    except Exception as exc:  # the reading breaks on this body: one finding, no rule run
+        return [_broken(chosen[0] if chosen else None, exc)]
+    model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
+    found: list[RuleFinding] = []
+    for rule in chosen:
+        try:
+            found += rule.check(target, body, model)
+        except Exception as exc:  # a rule that breaks on a body is one finding on it, never a crash
+            found.append(_broken(rule, exc))
+    return found
+
+
+def _broken(rule: Rule | None, exc: Exception) -> RuleFinding:
+    """A rule that raised on a body: ``reject``, so the run fails (a broken judge is loud, never a skip)."""
+    return RuleFinding(
+        rule.id if rule else "rules",
+        "reject",
+        "",
+        could_not_judge("rule", exc),
+        "",
+        "a judge that raises on recorded input is a bug in the harness: report it with this body",
+    )

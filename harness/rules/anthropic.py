@@ -169,32 +169,41 @@ TOOL_USE_IDS = Rule(
 )
 
 
-def _texts(content: Any, path: str) -> list[tuple[str, str]]:
-    """(path, text) of text blocks in a content list, also inside tool_result content."""
-    out: list[tuple[str, str]] = []
-    for j, raw in enumerate(as_list(content)):
-        block = as_dict(raw)
+def _texts(content: Any, path: str) -> list[tuple[str, str, bool]]:
+    """(path, text, alone) of text blocks in a content list, also inside tool_result content; ``alone``:
+    no other block of the same list carries anything (a non-blank text, or any block not a text)."""
+    out: list[tuple[str, str, bool]] = []
+    items = [as_dict(raw) for raw in as_list(content)]
+    carried = [b.get("type") != "text" or str(b.get("text", "")).strip() != "" for b in items]
+    for j, block in enumerate(items):
         if block.get("type") == "text" and isinstance(block.get("text"), str):
-            out.append((f"{path}/{j}/text", block["text"]))
+            alone = not any(c for k, c in enumerate(carried) if k != j)
+            out.append((f"{path}/{j}/text", block["text"], alone))
         elif block.get("type") == "tool_result":
             out += _texts(block.get("content"), f"{path}/{j}/content")
     return out
 
 
 def _non_blank_text(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
-    found: list[tuple[str, str]] = []
+    """An empty text block is refused anywhere; a whitespace-only one when nothing else in its list
+    carries content (LibreChat-AI/agents#124 probed the API: ``[text:' ']`` alone refused,
+    ``[text:' ', text:'real']`` accepted; llm-anthropic sent ``[text:' ', tool_use, tool_use]``,
+    answered 200: traffic/clients2/simonw-llm/llm-anthropic/tests/cassettes/test_anthropic/test_tools.yaml#1)."""
+    found: list[tuple[str, str, bool]] = []
     for i, msg in _messages(body):
         found += _texts(msg.get("content"), f"messages/{i}/content")
     found += _texts(body.get("system"), "system")
     return [
         NON_BLANK_TEXT.finding(
             path,
-            "text content blocks must contain non-whitespace text",
+            "text content blocks must be non-empty"
+            if not text
+            else "text content blocks must contain non-whitespace text",
             {"type": "text", "text": text},
             "the API answers 400; drop the block instead of sending it empty",
         )
-        for path, text in found
-        if not text.strip()
+        for path, text, alone in found
+        if not text or (alone and not text.strip())
     ]
 
 
@@ -202,10 +211,14 @@ NON_BLANK_TEXT = Rule(
     "anthropic-non-blank-text",
     _A,
     "reject",
-    "text blocks (messages, tool_result content, system) are not empty or whitespace-only",
+    "text blocks (messages, tool_result content, system) are not empty, nor whitespace-only with nothing beside them",
     (
         "https://github.com/anthropics/claude-code/issues/23440 ('messages: text content blocks must "
         "contain non-whitespace text')",
+        "https://github.com/LibreChat-AI/agents/pull/124 (the API probed: '' refused anywhere, ' ' refused "
+        "alone, accepted beside a non-blank text)",
+        "traffic/clients2/simonw-llm/llm-anthropic/tests/cassettes/test_anthropic/test_tools.yaml#1 (' ' beside "
+        "two tool_use blocks, answered 200)",
     ),
     _non_blank_text,
 )

@@ -12,6 +12,7 @@ and it accepted an assistant-first Claude request
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from harness.rules.base import Rule, RuleFinding, as_dict, as_list, blocks
@@ -24,6 +25,12 @@ def _messages(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _alternate(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+    """Strict alternation is the Anthropic models' rule on Converse (the evidence: Claude); Amazon Titan
+    answered 200 to two user messages in a row (traffic/clients2/openllmetry/packages/
+    opentelemetry-instrumentation-bedrock/tests/traces/cassettes/test_guardrails/test_guardrail_converse.yaml#0),
+    so a request whose model is known and not Anthropic's is not judged by it."""
+    if model is not None and not re.search(r"(^|[./:])anthropic\.", model):
+        return []
     out: list[RuleFinding] = []
     messages = _messages(body)
     for i in range(1, len(messages)):

@@ -30,10 +30,20 @@ from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.oracles import PROVIDERS, validate
-from harness.traffic.calibrate import EDITED_REASON, error_text, oracle_view, rejection_verdict, rule_findings
+from harness.traffic.calibrate import (
+    EDITED_REASON,
+    error_text,
+    label,
+    oracle_view,
+    rejection_verdict,
+    rule_findings,
+)
 from harness.traffic.continuity import PairResult, check_pair
+from harness.traffic.dialect_views import core_error
 from harness.traffic.findings import TrafficFinding, one_per_check
+from harness.traffic.hosts import HostMap
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
+from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
 
@@ -89,6 +99,8 @@ class TrafficAudit:
     #: Calls not judged, with why (not a model call, no body, 5xx, unreadable response).
     skipped: list[str] = field(default_factory=list[str])
     unreadable: list[str] = field(default_factory=list[str])
+    #: How a call was read when not the usual way (``file#n: routed by the body's shape``).
+    notes: list[str] = field(default_factory=list[str])
     files: int = 0
 
     def count(self, provider: str, name: str, n: int = 1) -> None:
@@ -113,6 +125,7 @@ def _request_findings(
         TrafficFinding(f"oracle:{e.oracle}", "reject", call.file, call.index, provider, e.path, e.message,
                        _ORACLE_WHY, call.status)
         for e in report.errors
+        if core_error(route, e.path, e.message, body)
     ]  # fmt: skip
     found += [
         TrafficFinding(
@@ -133,11 +146,15 @@ def _add_pair(result: TrafficAudit, provider: str, pair: PairResult) -> None:
     result.findings += pair.findings
 
 
-def _audit_file(path: Path, result: TrafficAudit) -> None:
+def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) -> None:
     previous: tuple[RecordedCall, dict[str, Any]] | None = None
-    for call in load_file(path):
+    for call in load_file(path, hosts):
         route = call.route
-        pending = pending_provider(call.uri) if call.uri else None
+        if call.note is not None:
+            result.notes.append(f"{call.where}: {call.note}")
+        pending = (
+            (pending_provider(call.uri) or not_judged(call.method, call.uri, call.body)) if call.uri else None
+        )
         if pending is not None:
             result.skipped.append(f"{call.where}: {pending}")
             previous = None
@@ -148,7 +165,7 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
             else:
                 result.skipped.append(f"{call.where}: not a model call ({call.method} {call.uri})")
             continue
-        provider, wire = route.provider, route.wire
+        provider, wire = label(route), route.wire
         raw: Any = call.body
         if call.problem == "request body: empty":
             result.skipped.append(f"{call.where}: no request body recorded")
@@ -167,10 +184,13 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
         findings = _request_findings(call, provider, wire, body)
         if _accepted(call.status):
             # The API took this body: a reject verdict on it is the check's miss, reported apart.
-            missed = [f for f in findings if f.kind == "reject"]
+            # A judge that raised on the body is not a verdict: it stays a failing finding (loud).
+            missed = [
+                f for f in findings if f.kind == "reject" and "could not judge this body" not in f.message
+            ]
             result.disagreements += missed
             result.count(provider, "disagreements", len({f.check for f in missed}))
-            findings = [f for f in findings if f.kind != "reject"]
+            findings = [f for f in findings if f not in missed]
         result.findings += findings
         if 400 <= call.status < 500:
             result.count(provider, "rejected")
@@ -183,12 +203,16 @@ def _audit_file(path: Path, result: TrafficAudit) -> None:
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
         before = previous[0].route if previous is not None else None
-        if previous is not None and before is not None and (before.provider, before.wire) == (provider, wire):
+        if (
+            previous is not None
+            and before is not None
+            and (before.provider, before.wire) == (route.provider, wire)
+        ):
             reply = read_reply(wire, previous[0].response)
             if reply.problem:
                 result.unreadable.append(f"{previous[0].where}: {reply.problem}")
             else:
-                _add_pair(result, provider, check_pair(provider, wire, previous, reply, (call, body)))
+                _add_pair(result, provider, check_pair(route.provider, wire, previous, reply, (call, body)))
         previous = (call, body) if _accepted(call.status) else None
 
 
@@ -197,12 +221,13 @@ def _accepted(status: int) -> bool:
     return 200 <= status < 300
 
 
-def audit_traffic(paths: Iterable[str | Path]) -> TrafficAudit:
-    """Audit every cassette under ``paths``; TrafficInputError for a missing path."""
+def audit_traffic(paths: Iterable[str | Path], hosts: HostMap | None = None) -> TrafficAudit:
+    """Audit every cassette under ``paths`` (``hosts``: the user's host -> dialect mapping,
+    ``harness.traffic.hosts``); TrafficInputError for a missing path."""
     result = TrafficAudit()
     for path in iter_files(paths):
         result.files += 1
-        _audit_file(path, result)
+        _audit_file(path, result, hosts)
     result.findings = one_per_check(result.findings)
     result.disagreements = one_per_check(result.disagreements)
     for provider in PROVIDERS:

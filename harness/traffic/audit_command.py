@@ -36,6 +36,14 @@ def audit_traffic_command(
     fail_on: Annotated[
         str, typer.Option("--fail-on", help="Finding kinds that fail the run (reject,degrade,policy).")
     ] = ",".join(DEFAULT_FAIL_ON),
+    host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--host",
+            help="HOST=DIALECT: judge calls to HOST as that dialect (openai, azure, compatible, or a Chat "
+            "dialect's provider id); also [tool.harness.hosts] in pyproject.toml. Repeatable.",
+        ),
+    ] = None,
 ) -> None:
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
@@ -44,6 +52,7 @@ def audit_traffic_command(
     from harness.progress import progress_bar
     from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
     from harness.traffic.audit_report import REPORT_NAMES, render_terminal, report_data, write_reports
+    from harness.traffic.hosts import HostMapError, host_map
     from harness.traffic.loader import TrafficInputError
 
     try:
@@ -63,9 +72,10 @@ def audit_traffic_command(
         except BaselineError as exc:
             _fail(f"--baseline: {exc}")
     try:
+        hosts = host_map(host or ())
         with progress_bar("audit-traffic"):
-            result = audit_traffic(paths)
-    except TrafficInputError as exc:
+            result = audit_traffic(paths, hosts)
+    except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return
     data = report_data(result, kinds, accepted, str(baseline) if baseline else None)

@@ -57,6 +57,7 @@ def report_data(
         "rejections": [{**vars(r), "by": list(r.by)} for r in result.rejections],
         "skipped": result.skipped,
         "unreadable": result.unreadable,
+        "notes": result.notes,
         "fail_on": [k for k in KINDS if k in fatal],
         "baseline": baseline,
         "counts": {k: sum(f["kind"] == k for f in findings) for k in KINDS},
@@ -167,6 +168,7 @@ def render_terminal(data: Json, width: int | None = None) -> str:
         )
         out += [f"  {_disagreement_line(f)}" for f in missed]
     out += [f"unreadable: {u}" for u in cast(list[str], data["unreadable"])]
+    out += [f"note: {n}" for n in cast(list[str], data.get("notes", []))]
     if data["skipped"]:
         out.append(f"skipped: {len(data['skipped'])} call(s) that are not judged (see the JSON report)")
     out.append(_verdict(data))
@@ -217,6 +219,9 @@ def render_markdown(data: Json, out_dir: Path) -> str:
         out.append("")
     if data["unreadable"]:
         out += ["## Unreadable", ""] + [f"- {u}" for u in cast(list[str], data["unreadable"])] + [""]
+    notes = cast(list[str], data.get("notes", []))
+    if notes:
+        out += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     out += ["## Checks", ""] + [f"- `{k}`: {v}" for k, v in CHECKS.items()]
     out += ["", f"Skipped (not judged): {len(data['skipped'])} call(s), listed in the JSON report.", ""]
     return "\n".join(out)

@@ -29,8 +29,11 @@ from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
+from harness.traffic.dialect_views import azure_view, bedrock_converse_model, core_error, dialect_rules
 from harness.traffic.explained import explain
+from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
+from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "Rejection",
     "calibrate",
     "error_text",
+    "label",
     "oracle_view",
     "rejection_verdict",
     "rule_findings",
@@ -50,6 +54,12 @@ __all__ = [
 #: accepted on its Responses endpoint too (traffic/pydantic-ai/
 #: models__test_openai_prompt_cache__test_openrouter_responses_prompt_cache_e2e.yaml#0).
 _OPENROUTER_EXTENSIONS = ("provider", "models", "plugins", "transforms", "preset", "usage", "route")
+
+
+def label(route: Route) -> str:
+    """The provider a report counts a call under: its id, with the host's dialect when that is not the
+    provider's own API (``openai-chat (azure)``, ``openai-chat (compatible)``: ``hosts.py``)."""
+    return f"{route.provider} ({route.endpoint})" if route.endpoint in (AZURE, COMPATIBLE) else route.provider
 
 
 def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str, dict[str, Any]]:
@@ -66,7 +76,7 @@ def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str,
         return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
     if route.provider == "deepseek" and route.wire == "openai-responses":
         return "openai-responses", body  # DeepSeek's Responses-compatible endpoint: OpenAI's request types
-    return route.provider, body
+    return route.provider, azure_view(route, body, uri)
 
 
 def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFinding]:
@@ -77,7 +87,14 @@ def rule_findings(route: Route, body: dict[str, Any], uri: str) -> list[RuleFind
     if route.endpoint == BEDROCK_INVOKE:
         view = invoke_view(body, uri)
         return check_invoke(body) + check_body(route.provider, view, wire=route.wire, host=host)
-    found = check_body(route.provider, body, wire=route.wire, host=host)
+    found = check_body(
+        route.provider,
+        azure_view(route, body, uri),
+        wire=route.wire,
+        host=host,
+        model=bedrock_converse_model(uri),
+    )
+    found += dialect_rules(route, uri)
     return found + check_vertex(body) if route.endpoint == VERTEX else found
 
 
@@ -125,6 +142,8 @@ class Calibration:
     edited: list[str] = field(default_factory=list[str])
     #: allowance id -> the calls (file#interaction) it was needed for.
     allowances: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    #: How a call was read when not the usual way (``file#n: routed by the body's shape``), one line each.
+    notes: list[str] = field(default_factory=list[str])
 
     @property
     def ok(self) -> bool:
@@ -138,6 +157,11 @@ class Calibration:
     def disagreements(self) -> list[Failure]:
         """The checks' ``reject`` verdicts on accepted requests (the same list as ``failures``)."""
         return self.failures
+
+    def labels(self) -> list[str]:
+        """Every provider id, then each host dialect judged apart (``openai-chat (azure)``...)."""
+        seen = {*self.accepted, *(r.provider for r in self.rejections)}
+        return [*PROVIDERS, *sorted(seen - set(PROVIDERS))]
 
     def summary(self, provider: str) -> dict[str, int]:
         mine = [r for r in self.rejections if r.provider == provider]
@@ -163,7 +187,8 @@ class Calibration:
         out += [str(r) for r in self.rejections]
         out += [f"{u}" for u in self.unreadable]
         out += [f"not judged: {e}" for e in self.edited]
-        for p in PROVIDERS:
+        out += [f"note: {n}" for n in self.notes]
+        for p in self.labels():
             s = self.summary(p)
             missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
             out.append(
@@ -182,13 +207,14 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "providers": {p: self.summary(p) for p in PROVIDERS},
+            "providers": {p: self.summary(p) for p in self.labels()},
             "failures": [vars(f) for f in self.failures],
             "disagreements": len(self.failures),
             "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
             "unreadable": self.unreadable,
             "skipped": self.skipped,
             "edited": self.edited,
+            "notes": self.notes,
             "allowances": {k: sorted(v) for k, v in sorted(self.allowances.items())},
             "ok": self.ok,
         }
@@ -214,6 +240,9 @@ def error_text(response: bytes) -> str:
 def rejection_verdict(call: RecordedCall, by: tuple[str, ...]) -> tuple[str, str]:
     """A recorded 4xx: caught (by the checks ``by``), classified (``explained.py``) or unexplained, and why."""
     row = explain(call.status, call.response)
+    if row is not None and row.statuses:
+        # Auth and quota answer before the body is read: never credited to a body check.
+        return "classified", f"{row.category}: {row.reason}"
     if by:
         return "caught", ""
     if row is not None:
@@ -229,22 +258,29 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
         if call.where not in where:
             where.append(call.where)
     found = [
-        Failure(call.where, route.provider, f"oracle:{e.oracle}", e.path, e.message) for e in report.errors
+        Failure(call.where, label(route), f"oracle:{e.oracle}", e.path, e.message)
+        for e in report.errors
+        if core_error(route, e.path, e.message, body)
     ]
     found += [
-        Failure(call.where, route.provider, f"rule:{f.rule}", f.path, f.message)
+        Failure(call.where, label(route), f"rule:{f.rule}", f.path, f.message)
         for f in rule_findings(route, body, call.uri)
         if f.kind == "reject"
     ]
     return found
 
 
-def calibrate(paths: Iterable[str | Path]) -> Calibration:
-    """Judge every model call recorded under ``paths``; TrafficInputError for a missing path."""
+def calibrate(paths: Iterable[str | Path], hosts: HostMap | None = None) -> Calibration:
+    """Judge every model call recorded under ``paths`` (``hosts``: the user's host -> dialect
+    mapping, ``harness.traffic.hosts``); TrafficInputError for a missing path."""
     result = Calibration()
-    for call in load_traffic(paths):
+    for call in load_traffic(paths, hosts):
         route = call.route
-        pending = pending_provider(call.uri) if call.uri else None
+        if call.note is not None:
+            result.notes.append(f"{call.where}: {call.note}")
+        pending = (
+            (pending_provider(call.uri) or not_judged(call.method, call.uri, call.body)) if call.uri else None
+        )
         if pending is not None:
             result.skipped.append(f"{call.where}: {pending}")
             continue
@@ -266,16 +302,17 @@ def calibrate(paths: Iterable[str | Path]) -> Calibration:
         body = cast(dict[str, Any], raw)
         if 200 <= call.status < 300:
             failures = _judge(call, route, body, result)
-            result.accepted[route.provider] = result.accepted.get(route.provider, 0) + 1
+            who = label(route)
+            result.accepted[who] = result.accepted.get(who, 0) + 1
             if failures:
                 result.failures += failures
             else:
-                result.accepted_pass[route.provider] = result.accepted_pass.get(route.provider, 0) + 1
+                result.accepted_pass[who] = result.accepted_pass.get(who, 0) + 1
         elif 400 <= call.status < 500:
             failures = _judge(call, route, body, result)
             by = tuple(sorted({f.check for f in failures}))
             verdict, reason = rejection_verdict(call, by)
-            result.rejections.append(Rejection(call.where, route.provider, call.status, verdict, by, reason))
+            result.rejections.append(Rejection(call.where, label(route), call.status, verdict, by, reason))
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
     return result

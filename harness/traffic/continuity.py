@@ -93,15 +93,63 @@ def _loose(value: Json) -> str:
 
 
 def continues(before: Request, after: Request, reply: Reply) -> str:
-    """How request ``after`` continues ``before`` + ``reply`` ("" when it does not)."""
+    """How request ``after`` continues ``before`` + ``reply`` ("" when it does not).
+
+    A continuation extends the earlier history: the same entries in the same order, each entry the
+    user or a tool gave (loosely: key order, whitespace) unchanged; the model's own entries may come
+    back rewritten (what the text and prefix checks judge). Neighbours in a file that do not extend
+    each other (two agents of one recording, each with its own history: google-adk's multi-agent
+    test, openinference/.../test_google_adk_instrumentor_multi_agent.yaml) are two conversations."""
     if after.previous_response_id and after.previous_response_id == reply.id:
         return "previous_response_id"
     old, new = before.conversation, after.conversation
-    if not old or len(new) <= len(old) or _loose(old[0]) != _loose(new[0]):
+    if not old or len(new) <= len(old):
         return ""
-    if any(role(before.wire, a) != role(after.wire, b) for a, b in zip(old, new, strict=False)):
-        return ""
+    for a, b in zip(old, new, strict=False):
+        speaker = role(before.wire, a)
+        if speaker != role(after.wire, b):
+            return ""
+        if not _said_by_model(speaker) and _loose(_text_form(_without_cache_markers(a))) != _loose(
+            _text_form(_without_cache_markers(b))
+        ):
+            return ""  # what the user or a tool said differs: another conversation (another agent's)
+    following = new[len(old)]
+    if (reply.text.strip() or reply.tool_calls) and not _said_by_model(role(after.wire, following)):
+        called = {c.id for c in reply.tool_calls} | {c.name for c in reply.tool_calls}
+        if not any(a.id in called or a.name in called for a in answers(after.wire, [following])):
+            return ""  # the reply is neither sent back nor answered next: the history does not extend it
     return "conversation"
+
+
+def _text_form(entry: Json) -> Json:
+    """An entry whose content is text blocks only, with its text as one string (the two forms every
+    wire takes for the same words; the prefix check reports the change of form)."""
+    if not isinstance(entry, dict):
+        return entry
+    item: dict[str, Any] = cast(dict[str, Any], entry)
+    key = "content" if "content" in item else "parts"
+    raw: Any = item.get(key)
+    parts: list[dict[str, Any]] = []
+    for p in cast(list[Any], raw) if isinstance(raw, list) else []:
+        if not isinstance(p, dict):
+            return item
+        parts.append(cast(dict[str, Any], p))
+    if parts and all(
+        isinstance(p.get("text"), str) and p.get("type", "text") in ("text", "input_text") for p in parts
+    ):
+        joined: dict[str, Any] = dict(item)
+        joined[key] = "".join(str(p["text"]) for p in parts)
+        return joined
+    return item
+
+
+#: Conversation entries the model produced (roles, and Responses item types without a role).
+_MODEL_ROLES = frozenset({"assistant", "model", "function_call", "custom_tool_call", "reasoning"})
+
+
+def _said_by_model(speaker: str) -> bool:
+    """Whether an entry is the model's (its echo is judged by the text and prefix checks, not here)."""
+    return speaker in _MODEL_ROLES or (speaker.endswith("_call") and not speaker.endswith("_output"))
 
 
 def _decoded(text: str) -> bytes | None:

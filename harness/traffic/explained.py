@@ -30,6 +30,20 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         "the model id does not exist (or the key has no access): a body check cannot know the catalogue",
     ),
     Explanation(
+        "unknown-model",
+        r"Publisher Model `[^`]*` not found|\"not_found_error\".{0,80}\"message\":\s*\"model: ",
+        "the model id does not exist: Vertex AI's 404 'Publisher Model ... not found', Anthropic's 404 "
+        "not_found_error 'model: NAME' (traffic/clients2/otel-python-contrib/instrumentation-genai/"
+        "opentelemetry-instrumentation-vertexai/tests/cassettes/test_generate_content_missing_model.yaml#0)",
+    ),
+    Explanation(
+        "remote-resource",
+        r"Error while downloading https?://",
+        "the API could not download an image the body names by URL (OpenAI: 'Error while downloading "
+        "URL'): a property of the remote resource, not of the body (traffic/clients2/openllmetry/packages/"
+        "opentelemetry-instrumentation-openai/tests/traces/cassettes/test_vision/test_vision.yaml#2)",
+    ),
+    Explanation(
         "model-capability",
         r"does not support effort level",
         "the effort level is valid on the wire but this model supports a subset (Anthropic)",

@@ -6,8 +6,12 @@ compressed (by magic bytes or ``content-encoding``); response bodies as
 ``body.string`` (text or bytes) or ``parsed_body``; files ``*.yaml``, ``*.yml`` and the
 same gzip compressed (``*.yaml.gz``); and HAR files (``*.har``, browser/proxy exports:
 ``log.entries[].request.postData.text``, ``response.content.text`` with its
-``encoding``). YAML is read with the safe loader (the C one when available): only
-standard tags, never Python objects.
+``encoding``); LangChain's cassettes (``langchain_tests``' ``CustomSerializer``: gzip
+compressed YAML with top-level ``requests`` and ``responses`` lists, paired by position,
+request bodies as ``!!binary``). YAML is read with the safe loader (the C one when
+available): only standard tags, never Python objects. A call whose URL names no host
+(LangChain redacts it to ``**REDACTED**``) is routed by its body's shape (``by_shape.py``),
+and ``note`` says so.
 
 An unreadable file or interaction never stops a run: it comes back as a
 ``RecordedCall`` with ``problem`` set (one line naming file and interaction).
@@ -25,6 +29,8 @@ from typing import Any, cast
 
 from harness.contract.routing import Route, route
 from harness.inputs import InputError, gunzip, load_yaml, loads_json, read_bytes, read_text
+from harness.traffic.by_shape import has_no_url, route_by_shape
+from harness.traffic.hosts import HostMap, map_route
 
 __all__ = ["EDITED", "RecordedCall", "TrafficInputError", "iter_files", "load_file", "load_traffic"]
 
@@ -53,6 +59,8 @@ class RecordedCall:
     #: The response was stored parsed (``parsed_body``) and is re-serialised here: its key order
     #: is the cassette writer's (pydantic-ai's serializer dumps YAML with sorted keys), not the API's.
     response_reserialised: bool = False
+    #: How the call was read when that is not the usual way (routed by shape: the URL was redacted).
+    note: str | None = None
 
     @property
     def where(self) -> str:
@@ -202,8 +210,15 @@ def _call(file: str, index: int, interaction: Any) -> RecordedCall:
             file, index, method, uri, route(method, uri), problem=f"response body: unreadable ({exc})"
         )
     reserialised = "parsed_body" in cast(dict[str, Any], response)
+    found, note = route(method, uri), None
+    if found is None and has_no_url(uri):
+        found = route_by_shape(method, body, _headers(req.get("headers")))
+        if found is not None:
+            note = f"the URL is not recorded ({uri or 'empty'}): {found.reason}"
+        elif method.upper() == "POST":
+            note = f"the URL is not recorded ({uri or 'empty'}) and the body has no model call's shape: not judged"
     return RecordedCall(
-        file, index, method, uri, route(method, uri), body, problem, status, headers, payload, reserialised
+        file, index, method, uri, found, body, problem, status, headers, payload, reserialised, note
     )
 
 
@@ -252,8 +267,16 @@ def _load_har(name: str, text: str) -> list[RecordedCall]:
     return [_har_entry(name, i, e) for i, e in enumerate(cast(list[Any], entries))]
 
 
-def load_file(path: Path) -> list[RecordedCall]:
-    """Every interaction of one cassette; an unreadable file is one call with ``problem`` set."""
+def load_file(path: Path, hosts: HostMap | None = None) -> list[RecordedCall]:
+    """Every interaction of one cassette, each routed with its host's dialect (``hosts.py``; ``hosts``:
+    the user's mapping); an unreadable file is one call with ``problem`` set."""
+    calls = _load_file(path)
+    for call in calls:
+        call.route = map_route(call.route, call.uri, hosts)
+    return calls
+
+
+def _load_file(path: Path) -> list[RecordedCall]:
     name = str(path)
     if path.name.endswith(".har"):
         try:
@@ -274,11 +297,34 @@ def load_file(path: Path) -> list[RecordedCall]:
         cast(dict[str, Any], document).get("interactions") if isinstance(document, dict) else None
     )
     if not isinstance(interactions, list):
-        return [RecordedCall(name, 0, problem="file: not a vcrpy cassette (no 'interactions' list)")]
+        interactions = _paired(cast(dict[str, Any], document)) if isinstance(document, dict) else None
+    if isinstance(interactions, str):
+        return [RecordedCall(name, 0, problem=f"file: {interactions}")]
+    if not isinstance(interactions, list):
+        return [
+            RecordedCall(
+                name,
+                0,
+                problem="file: not a cassette (no 'interactions' list, nor 'requests' and 'responses' lists)",
+            )
+        ]
     return [_call(name, i, x) for i, x in enumerate(cast(list[Any], interactions))]
 
 
-def load_traffic(paths: Iterable[str | Path]) -> Iterator[RecordedCall]:
+def _paired(document: dict[str, Any]) -> list[dict[str, Any]] | str | None:
+    """LangChain's layout (top-level ``requests`` and ``responses``, the n-th response answering the
+    n-th request) as vcrpy interactions; a string when the two lists do not pair; None for another layout."""
+    requests: Any = document.get("requests")
+    responses: Any = document.get("responses")
+    if not isinstance(requests, list) or not isinstance(responses, list):
+        return None
+    asked, answered = cast(list[Any], requests), cast(list[Any], responses)
+    if len(asked) != len(answered):
+        return f"{len(asked)} requests but {len(answered)} responses: cannot pair them"
+    return [{"request": q, "response": a} for q, a in zip(asked, answered, strict=True)]
+
+
+def load_traffic(paths: Iterable[str | Path], hosts: HostMap | None = None) -> Iterator[RecordedCall]:
     """Every interaction of every cassette under ``paths``, in sorted file order."""
     for path in iter_files(paths):
-        yield from load_file(path)
+        yield from load_file(path, hosts)

@@ -295,6 +295,30 @@ def _converse(blocks: list[dict[str, Any]]) -> Reply:
 # -- dispatch -----------------------------------------------------------------------------
 
 
+def _invoke_stream(body: bytes) -> Reply:
+    """Bedrock's InvokeModelWithResponseStream body: AWS event-stream frames whose ``chunk`` payloads
+    are ``{"bytes": base64(an Anthropic stream event)}`` (docs.aws.amazon.com/bedrock/latest/
+    APIReference/API_runtime_InvokeModelWithResponseStream.html)."""
+    import base64
+    import binascii
+
+    from harness.traffic.converse import FrameError, frames
+
+    events: list[Json] = []
+    try:
+        for number, (headers, payload) in enumerate(frames(body)):
+            if headers.get(":event-type") != "chunk":
+                continue
+            try:
+                chunk = _d(json.loads(payload))
+                events.append(json.loads(base64.b64decode(str(chunk.get("bytes", "")))))
+            except (ValueError, binascii.Error) as exc:
+                return Reply(problem=f"response: frame {number}: unreadable chunk ({exc})")
+    except FrameError as exc:
+        return Reply(problem=f"response: not UTF-8, nor an AWS event stream ({exc})")
+    return _anthropic(_anthropic_blocks(events))
+
+
 def read_reply(wire: str, body: bytes) -> Reply:
     """The reply in a response body of ``wire`` (JSON, SSE, or for Bedrock Converse an AWS
     event stream); ``problem`` set when unreadable."""
@@ -310,6 +334,8 @@ def read_reply(wire: str, body: bytes) -> Reply:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
+        if wire == "anthropic":  # Bedrock InvokeModelWithResponseStream: Anthropic's events in AWS frames
+            return _invoke_stream(body)
         return Reply(problem="response: not UTF-8")
     stripped = text.lstrip()
     if not stripped:
