@@ -33,6 +33,7 @@ __all__ = [
     "minted_pair",
     "model_is",
     "nonempty_string",
+    "one_output_text_part",
     "one_text_part",
     "recorder_trailing_space",
     "restructured",
@@ -48,6 +49,7 @@ __all__ = [
     "type_on_path",
     "types_on",
     "value_is",
+    "values_are",
 ]
 
 Json = dict[str, Any]
@@ -79,6 +81,11 @@ def value_is(expected: Any) -> Predicate:
     return Predicate("value_is", (expected,))
 
 
+def values_are(recorded: Any, ours: Any) -> Predicate:
+    """The recorded value is exactly ``recorded`` and ours exactly ``ours`` (two spellings of one thing)."""
+    return Predicate("values_are", (recorded, ours))
+
+
 def is_null() -> Predicate:
     """The one-sided value is JSON null (the other side leaves the key out)."""
     return Predicate("is_null")
@@ -97,6 +104,12 @@ def string_is_one_block(block_type: str) -> Predicate:
 def one_text_part() -> Predicate:
     """A one-text-part list recorded where ours sends the same text as a string."""
     return Predicate("one_text_part")
+
+
+def one_output_text_part() -> Predicate:
+    """A one-``output_text``-part list recorded (``annotations`` / ``logprobs`` empty or absent) where
+    ours sends the same text as a string."""
+    return Predicate("one_output_text_part")
 
 
 def same_signature_bytes() -> Predicate:
@@ -203,6 +216,10 @@ def _value_is(seen: Seen, expected: Any) -> bool:
     return same_json(seen.recorded if seen.recorded is not None else seen.ours, expected)
 
 
+def _values_are(seen: Seen, recorded: Any, ours: Any) -> bool:
+    return same_json(seen.recorded, recorded) and same_json(seen.ours, ours)
+
+
 def _is_null(seen: Seen) -> bool:
     return seen.recorded is None and seen.ours is None
 
@@ -219,6 +236,22 @@ def _string_is_one_block(seen: Seen, block_type: str) -> bool:
 
 def _one_text_part(seen: Seen) -> bool:
     return isinstance(seen.ours, str) and seen.recorded == [{"type": "text", "text": seen.ours}]
+
+
+def _one_output_text_part(seen: Seen) -> bool:
+    recorded = cast(object, seen.recorded)
+    if not isinstance(seen.ours, str) or not isinstance(recorded, list) or len(cast(list[Any], recorded)) != 1:
+        return False
+    part = cast(list[Any], recorded)[0]
+    if not isinstance(part, dict):
+        return False
+    part = cast(Json, part)
+    rest = {k: v for k, v in part.items() if k not in ("type", "text")}
+    return (
+        part.get("type") == "output_text"
+        and part.get("text") == seen.ours
+        and all(k in ("annotations", "logprobs") and v == [] for k, v in rest.items())
+    )
 
 
 def _b64_bytes(text: str) -> bytes | None:
@@ -395,10 +428,12 @@ def _type_is(seen: Seen, pattern: str) -> bool:
 
 PREDICATES: Mapping[str, Check] = {
     "value_is": _value_is,
+    "values_are": _values_are,
     "is_null": _is_null,
     "nonempty_string": _nonempty_string,
     "string_is_one_block": _string_is_one_block,
     "one_text_part": _one_text_part,
+    "one_output_text_part": _one_output_text_part,
     "same_signature_bytes": _same_signature_bytes,
     "minted_pair": _minted_pair,
     "snake_case_keys": _snake_case_keys,
