@@ -240,7 +240,11 @@ def _one_text_part(seen: Seen) -> bool:
 
 def _one_output_text_part(seen: Seen) -> bool:
     recorded = cast(object, seen.recorded)
-    if not isinstance(seen.ours, str) or not isinstance(recorded, list) or len(cast(list[Any], recorded)) != 1:
+    if (
+        not isinstance(seen.ours, str)
+        or not isinstance(recorded, list)
+        or len(cast(list[Any], recorded)) != 1
+    ):
         return False
     part = cast(list[Any], recorded)[0]
     if not isinstance(part, dict):
