@@ -49,6 +49,7 @@ __all__ = [
     "chunks_to_sse",
     "load_exchanges",
     "parser_for",
+    "per_response",
     "replay_exchange",
     "replay_file",
     "resolve_provider",
@@ -288,8 +289,9 @@ def parser_for(provider: str, exchange: Exchange) -> type[StreamParser]:
     return get_parser(provider, _wire_of(exchange)[0])
 
 
-def _responses(exchange: Exchange, wire: str | None) -> list[Exchange]:
-    """The exchange once per response its body holds (a multi-step capture holds several)."""
+def per_response(exchange: Exchange, wire: str | None) -> list[Exchange]:
+    """The exchange once per response its body holds (a multi-step capture holds several): whatever
+    compares one response (a replay, the audit's replay vs the reference) takes them one by one."""
     if wire is None or exchange.status >= 400:
         return [exchange]
     bodies = split_responses(wire, exchange.body)
@@ -339,7 +341,7 @@ def replay_file(
         if provider is None and on_note and said not in inferred:
             inferred.add(said)
             on_note(said)
-        parts = _responses(exchange, wire)
+        parts = per_response(exchange, wire)
         if len(parts) > 1 and on_note:
             on_note(f"{exchange.uri}: one body holds {len(parts)} responses; replayed one by one")
         for part in parts:
