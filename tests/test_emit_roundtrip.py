@@ -134,9 +134,12 @@ def _recorded() -> list[tuple[str, str, bytes]]:
     out: list[tuple[str, str, bytes]] = []
     for provider, path in cassette_cases():  # each call with the provider that judges it (RecordedCall)
         for call in recorded_calls(provider, path.stem, model_calls(provider, path)):
-            if ours(call.provider, call.body).errors:
+            # a dialect's Chat stream is judged by OpenAI's SDK but re-emitted by its own emitter: its
+            # reasoning field is the dialect's, not OpenAI's (issue 36)
+            own = provider if provider in CHAT_DIALECTS and call.provider == "openai-chat" else call.provider
+            if ours(own, call.body).errors:
                 continue  # a stream that ended in an error event (Groq's tool_use_failed): no final message
-            out.append((call.provider, call.id, call.body))
+            out.append((own, call.id, call.body))
     return out
 
 
@@ -144,9 +147,9 @@ RECORDED = _recorded()
 
 
 def test_recordings_found() -> None:
-    # The dialects' calls are judged (and re-emitted) on their wire: openai-chat, or openai-responses
-    # for DeepSeek's Responses endpoint; their own emitters are covered by tests/test_dialects_traffic.py.
-    assert {p for p, _, _ in RECORDED} == set(PROVIDERS) - set(CHAT_DIALECTS)
+    # The dialects' Chat calls are re-emitted by their own emitters (DeepSeek's Responses calls on the
+    # openai-responses wire).
+    assert {p for p, _, _ in RECORDED} == set(PROVIDERS)
 
 
 @pytest.mark.parametrize(
@@ -202,7 +205,8 @@ RICH: dict[str, AssistantMessage] = {
     "gemini": _msg(
         _think(), TextPart(text="x"), _sig("google"), _call(), _sig("google", "Zw=="), stop="tool_use"
     ),
-    "openai-chat": _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use"),
+    # OpenAI's Chat stream has no reasoning field (reasoning_content is DeepSeek's: issue 36)
+    "openai-chat": _msg(TextPart(text="answer"), _call("{not json"), stop="tool_use"),
     "openai-responses": _msg(
         _think("a", "rs_1"),
         _think("b", "rs_1"),
@@ -231,10 +235,18 @@ RICH: dict[str, AssistantMessage] = {
         stop="tool_use",
         usage=ANTHROPIC_USAGE.model_copy(update={"reasoning_tokens": None}),
     ),
-    # the OpenAI-compatible dialects: Chat's message, reasoning in each dialect's own field
+    # the OpenAI-compatible dialects: Chat's message, reasoning in each dialect's own field, the
+    # usage details each one's stream reports (harness.emit.dialects.USAGE_DETAILS)
     **{
-        p: _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use")
-        for p in ("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface")
+        p: _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use", usage=usage)
+        for p, usage in (
+            ("mistral", USAGE.model_copy(update={"reasoning_tokens": None})),
+            ("groq", USAGE),
+            ("deepseek", USAGE),
+            ("cerebras", USAGE),
+            ("zai", USAGE),
+            ("huggingface", USAGE.model_copy(update={"cached_input_tokens": None, "reasoning_tokens": None})),
+        )
     },
     # Cohere v2: thinking and text content items, then a tool call; the stream names no model
     "cohere": _msg(
@@ -258,7 +270,7 @@ REJECTED: list[tuple[str, AssistantMessage, str]] = [
     ("openai-chat", _msg(TextPart(text="x"), usage=None), "no usage"),
     ("openai-chat", _msg(ImageURLPart(url="https://x/y.png")), "image_url"),
     ("openai-chat", _msg(_call(), stop="stop"), "tool_use"),
-    ("openai-chat", _msg(_think(), ThinkingTextPart(text="x", model_id="other")), "different model_ids"),
+    ("deepseek", _msg(_think(), ThinkingTextPart(text="x", model_id="other")), "different model_ids"),
     ("openai-chat", _msg(TextPart(text="\ud800")), "lone surrogate"),
     ("anthropic", _msg(_text("x", "msg_1"), usage=ANTHROPIC_USAGE), "Responses message item fields"),
     ("gemini", _msg(TextPart(text="x", phase="commentary")), "Responses message item fields"),
@@ -271,7 +283,9 @@ REJECTED: list[tuple[str, AssistantMessage, str]] = [
     ("anthropic", _msg(TextPart(text=""), usage=ANTHROPIC_USAGE), "empty text"),
     # chat / openrouter
     ("openai-chat", _msg(TextPart(text="a"), TextPart(text="b")), "merges"),
-    ("openai-chat", _msg(_think(), _sig("anthropic")), "no reasoning signatures"),
+    ("deepseek", _msg(_think(), _sig("anthropic")), "no reasoning signatures"),
+    ("openai-chat", _msg(_think(), TextPart(text="x")), "carries no reasoning"),
+    ("huggingface", _msg(TextPart(text="x")), "the huggingface stream reports none"),
     ("openrouter", _msg(_think(), _sig("anthropic")), "not an OpenRouter"),
     # responses
     ("openai-responses", _msg(_think()), "needs its id"),
@@ -320,10 +334,10 @@ def test_unrepresentable_messages_are_rejected_up_front(
 
 
 def test_a_model_that_contradicts_the_parts_is_rejected() -> None:
-    message = RICH["openai-chat"]
+    message = RICH["deepseek"]
     with pytest.raises(NotRepresentable, match="differs from the parts' model_id"):
-        emit_stream("openai-chat", message, model="another-model")
-    assert b'"model":"m-1"' in emit_stream("openai-chat", message)
+        emit_stream("deepseek", message, model="another-model")
+    assert b'"model":"m-1"' in emit_stream("deepseek", message)
 
 
 def test_unknown_provider() -> None:
