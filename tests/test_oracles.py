@@ -321,6 +321,11 @@ VALID.extend([
          {"role": "user", "content": "Another one"}]},
      {"responses-assistant-item-type-optional", "responses-message-id-optional", "responses-message-status-optional",
       "responses-output-text-annotations-optional", "responses-output-text-no-logprobs"}),
+    # A turn whose only thinking block a client dropped: content [] (openai-python#1812: 200 on OpenAI).
+    ("openai-chat-empty-content-after-thinking", "openai-chat",
+     {"model": "gpt-4o", "messages": [
+         {"role": "user", "content": "hi"}, {"role": "assistant", "content": []}, {"role": "user", "content": "go"}]},
+     {"chat-empty-content-array"}),
     ("openai-responses-input-image-without-detail", "openai-responses",
      {"model": "gpt-4o", "input": [{"role": "user", "content": [
          {"type": "input_text", "text": "Describe it"},
@@ -650,3 +655,11 @@ def test_every_default_is_needed_and_well_formed() -> None:
         # narrowed by the item's type, or (an item whose type is what is absent) by its role
         assert any(p.name in ("type_is", "role_is") for p in default.when), default.id
     assert {d.id for d in DEFAULTS} <= {aid for case in VALID for aid in case[3]}
+
+
+def test_an_empty_content_list_is_accepted_on_openai_only() -> None:
+    """openai-python#1812: OpenAI answers 200 to ``content: []``; compatible servers refuse it."""
+    body = next(c[2] for c in VALID if c[0] == "openai-chat-empty-content-after-thinking")
+    assert validate("openai-chat", body, host="api.openai.com").ok
+    refused = validate("openai-chat", body, host="localhost")
+    assert not refused.ok and "has less than 1 item" in str(refused)

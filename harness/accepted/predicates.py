@@ -34,6 +34,7 @@ __all__ = [
     "model_is",
     "nonempty_string",
     "one_output_text_part",
+    "openai_host",
     "one_text_part",
     "recorder_trailing_space",
     "restructured",
@@ -187,6 +188,12 @@ def type_on_path(pattern: str) -> Predicate:
 def host_in(*hosts: str) -> Predicate:
     """Only for requests sent to these hosts."""
     return Predicate("host_in", hosts)
+
+
+def openai_host() -> Predicate:
+    """Only for OpenAI's own API: a request sent to ``api.openai.com``, or one with no host (an
+    adapter's render, judged as what OpenAI takes); never a compatible server's."""
+    return Predicate("openai_host")
 
 
 def model_is(pattern: str) -> Predicate:
@@ -417,6 +424,10 @@ def _host_in(seen: Seen, *hosts: str) -> bool:
     return seen.host in hosts
 
 
+def _openai_host(seen: Seen) -> bool:
+    return seen.host in (None, "api.openai.com")
+
+
 def _role_is(seen: Seen, role: str) -> bool:
     return _parent(seen).get("role") == role
 
@@ -452,6 +463,7 @@ PREDICATES: Mapping[str, Check] = {
     "error_says": _error_says,
     "type_on_path": _type_on_path,
     "host_in": _host_in,
+    "openai_host": _openai_host,
     "model_is": _model_is,
     "type_is": _type_is,
     "role_is": _role_is,
