@@ -41,7 +41,14 @@ PROVIDERS = tuple(p for p in ALL_PROVIDERS if p not in CHAT_DIALECTS)
 runner = CliRunner()
 
 #: A compatible host's stream (its own fields and id rotation): not one of OpenAI's cassettes.
-COPILOT = CASSETTES.parent / "tests" / "data" / "compatible" / "openai-responses" / "vercelai__github-copilot-id-rotation.1.yaml"
+COPILOT = (
+    CASSETTES.parent
+    / "tests"
+    / "data"
+    / "compatible"
+    / "openai-responses"
+    / "vercelai__github-copilot-id-rotation.1.yaml"
+)
 OPENROUTER_RESPONSES = CASSETTES / "openrouter" / "pai__or_gptoss20b_responses_raw_cot.yaml"
 MULTI = CASSETTES / "openai-responses" / "vercelai__openai-reasoning-encrypted-content.1.yaml"
 

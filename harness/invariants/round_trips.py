@@ -107,7 +107,9 @@ def _normal(data: dict[str, Any]) -> dict[str, Any]:
 _READ_BACK_FIELDS = re.compile(r"^\.parts\[\d+\]\.(phase|format)$")
 
 
-def difference_kind(path: str, was: Any, became: Any, *, same_content: bool, id_read_back: bool = False) -> Kind:
+def difference_kind(
+    path: str, was: Any, became: Any, *, same_content: bool, id_read_back: bool = False
+) -> Kind:
     """What a parser's difference costs: ``degrade`` only where the provider reads the field on a
     later request or it changes what the model sees; ``policy`` for bookkeeping.
 
