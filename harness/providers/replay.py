@@ -41,6 +41,7 @@ from harness.stream.base import CallResult, StreamParser
 from harness.stream.drive import chunked, parse_chunks
 from harness.stream.events import derive_events
 from harness.stream.eventstream import frame_payloads
+from harness.stream.not_utf8 import first_not_utf8, not_utf8_error
 from harness.stream.sse import SSEEvent
 
 __all__ = [
@@ -171,17 +172,33 @@ def _check_body(body: bytes, source: str, field: str) -> None:
         check_json_bytes(body, source=source, field=field)
     else:
         check_json_documents(payloads, source=source, field=field)
+    limit = Limits.from_env().max_int_digits
     if _JSON_DOCUMENT.match(body):
-        try:
-            json.loads(body)
-        except json.JSONDecodeError:
-            pass  # not JSON after all: replay reports it as the response's own error
-        except ValueError as exc:
-            if "digits" not in str(exc):
-                raise
-            limit = Limits.from_env().max_int_digits
-            reason = f"integer longer than {limit} digits (raise {LIMIT_ENV['max_int_digits']})"
-            raise InputError(source, None, field, reason) from None
+        _check_int_length(body, source, None, field, limit)
+        return
+    # A stream: only an event holding a run of more digits than the limit can hold such an integer;
+    # that event alone is parsed to tell a number from digits inside a string (native search).
+    for found in re.finditer(rb"\d{%d}" % (limit + 1), body):
+        start = body.rfind(b"\n", 0, found.start()) + 1
+        end = body.find(b"\n", found.end())
+        line = body[start : end if end >= 0 else len(body)].strip()
+        if line.startswith(b"data:"):
+            number = body.count(b"\n", 0, start) + 1
+            _check_int_length(line[5:], source, number, field, limit)
+
+
+def _check_int_length(document: bytes, source: str, line: int | None, field: str, limit: int) -> None:
+    """Python's integer-length limit is met only by parsing: one line here, not a ValueError in
+    whichever command reads the body later."""
+    try:
+        json.loads(document)
+    except json.JSONDecodeError:
+        pass  # not JSON after all: replay reports it as the response's own error
+    except ValueError as exc:
+        if "digits" not in str(exc):
+            raise
+        reason = f"integer longer than {limit} digits (raise {LIMIT_ENV['max_int_digits']})"
+        raise InputError(source, line, field, reason) from None
 
 
 def load_exchanges(path: str | Path, provider: str | None) -> list[Exchange]:
@@ -231,8 +248,10 @@ def replay_exchange(
     if "json" in exchange.header("content-type") or _JSON_DOCUMENT.match(
         exchange.body
     ):  # no copy of the body
+        bad = first_not_utf8(exchange.body)
+        body: bytes | str = exchange.body if bad is None else exchange.body.decode("utf-8", "replace")
         try:
-            document = json.loads(exchange.body)
+            document = json.loads(body)
         except json.JSONDecodeError as exc:
             return parser.fail(f"{parser.provider}: response body is not valid JSON ({exc.msg} at {exc.pos})")
         if isinstance(document, list):  # Gemini without alt=sse: one GenerateContentResponse per element
@@ -240,6 +259,8 @@ def replay_exchange(
                 parser.feed(SSEEvent(None, json.dumps(element)))
         else:
             parser.feed_response(document)
+        if bad is not None:
+            parser.error(not_utf8_error(parser.provider, bad[0], f"byte {bad[1]} of the body"))
         return parser.finish()
     return parse_chunks(parser, chunked(exchange.body, chunk_size))
 
