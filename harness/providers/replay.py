@@ -115,15 +115,30 @@ def _request_body(request: dict[str, Any]) -> Any:
     return None
 
 
+def _interactions(data: Any) -> list[Any] | str:
+    """A cassette's interactions: vcrpy's ``interactions``, or LangChain's ``requests`` and
+    ``responses`` paired by position; else the one line that says why not."""
+    document = cast(dict[str, Any], data) if isinstance(data, dict) else {}
+    if isinstance(document.get("interactions"), list):
+        return cast(list[Any], document["interactions"])
+    asked, answered = document.get("requests"), document.get("responses")
+    if isinstance(asked, list) and isinstance(answered, list):
+        asked_, answered_ = cast(list[Any], asked), cast(list[Any], answered)
+        if len(asked_) != len(answered_):
+            return f"requests: {len(asked_)} requests but {len(answered_)} responses: cannot pair them"
+        return [{"request": q, "response": a} for q, a in zip(asked_, answered_, strict=True)]
+    return "interactions: not a cassette (no 'interactions' list, nor 'requests' and 'responses' lists)"
+
+
 def _load_cassette(path: Path, text: str) -> list[Exchange]:
     try:
         data: Any = load_yaml(text, source=str(path))
     except InputError as exc:
         raise ReplayInputError(str(exc)) from None
-    if not isinstance(data, dict) or not isinstance(cast(dict[str, Any], data).get("interactions"), list):
-        raise ReplayInputError(f"{path}: interactions: not a vcrpy cassette (no 'interactions' list)")
+    interactions = _interactions(data)
+    if isinstance(interactions, str):
+        raise ReplayInputError(f"{path}: {interactions}")
     exchanges: list[Exchange] = []
-    interactions = cast(list[Any], cast(dict[str, Any], data)["interactions"])
     for n, item in enumerate(interactions):
         try:
             request: dict[str, Any] = item["request"]
@@ -202,11 +217,14 @@ def _check_int_length(document: bytes, source: str, line: int | None, field: str
 
 
 def load_exchanges(path: str | Path, provider: str | None) -> list[Exchange]:
-    """Read any of the four replay forms into exchanges."""
+    """Read any of the replay forms into exchanges: a vcrpy cassette, LangChain's (gzip YAML with
+    ``requests`` / ``responses`` lists), a raw SSE or JSON body, an AI SDK ``.chunks.txt``."""
     p = Path(path)
     try:
         raw = read_bytes(p)
         name = p.name.lower()
+        if name.endswith((".yaml.gz", ".yml.gz")):  # LangChain's CustomSerializer: gzip-compressed YAML
+            return _load_cassette(p, decode_utf8(gunzip(raw, source=str(p), field="(file)"), str(p)))
         if name.endswith((".yaml", ".yml")):
             return _load_cassette(p, decode_utf8(raw, str(p)))
         if raw[:2] == b"\x1f\x8b":
@@ -326,6 +344,28 @@ def per_response(exchange: Exchange, wire: str | None) -> list[Exchange]:
     ]
 
 
+def _unrouted_response(exchange: Exchange) -> str | None:
+    """Why a call that is no known model call is replayed all the same (None: it is not):
+
+    - its URL is not recorded (LangChain writes ``**REDACTED**``) and its response is a model's
+      (its events or keys name a wire);
+    - its request recorded no body (a retrieval such as Responses' ``GET /v1/responses/{id}
+      ?stream=true``, or a recorder that kept none) and its response is a model's event stream.
+      A JSON answer to such a request (a model listing, an embedding) is not a model's, however
+      its keys read.
+    """
+    if exchange.status >= 400:
+        return None
+    wire = sniff_wire(exchange.body)
+    if wire is None:
+        return None
+    if "://" not in exchange.uri:
+        return f"the request URL is not recorded ({exchange.uri!r}), but the response is {WIRE_TITLES[wire]}"
+    if exchange.request_body in (None, "", b"") and exchange.body.lstrip()[:1] not in (b"{", b"["):
+        return f"no request body and no model call's path, but the response is a {WIRE_TITLES[wire]} stream"
+    return None
+
+
 def replay_file(
     path: str | Path,
     provider: str | None,
@@ -350,9 +390,16 @@ def replay_file(
     p = Path(path)
     for number, exchange in enumerate(load_exchanges(p, provider)):
         if not exchange.is_model_call and exchange.uri != SYNTHETIC_URI:
+            why = _unrouted_response(exchange)
+            if why is None:
+                if on_note:
+                    on_note(f"skipped {exchange.method} {exchange.uri}: not a model call")
+                continue
             if on_note:
-                on_note(f"skipped {exchange.method} {exchange.uri}: not a model call")
-            continue
+                on_note(f"{exchange.method} {exchange.uri}: {why}: replayed")
+            exchange = Exchange(
+                exchange.method, SYNTHETIC_URI, None, exchange.status, exchange.headers, exchange.body
+            )  # read as a bare body: its events name the wire
         try:
             chosen, wire = resolve_provider(exchange, provider)
         except ReplayInputError as exc:
