@@ -218,7 +218,9 @@ def replay(
         # orjson with each run of deltas pre-serialised (a 60k-event stream's output is ~120k objects).
         try:
             output = replay_json(results)
-        except TypeError as exc:  # an integer past 64 bits (HARNESS_MAX_INT_DIGITS raised): JSON output has none
+        except (
+            TypeError
+        ) as exc:  # an integer past 64 bits (HARNESS_MAX_INT_DIGITS raised): JSON output has none
             _fail(f"{file}: the replayed result cannot be written as JSON: {exc}")
         sys.stdout.flush()
         sys.stdout.buffer.write(output)

@@ -40,6 +40,7 @@ from harness.traffic.calibrate import (
 )
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.dialect_views import core_error
+from harness.traffic.evidence import pasted_response
 from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.hosts import HostMap
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
@@ -179,6 +180,11 @@ def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) 
             result.unreadable.append(f"{call.where}: {call.problem}")
             previous = None
             continue
+        pasted = pasted_response(call)
+        if pasted is not None:  # as calibrate: listed, not judged; nor is the next call's continuity
+            result.skipped.append(f"{call.where}: {pasted}")
+            previous = None
+            continue
         body = cast(dict[str, Any], raw)
         result.count(provider, "requests")
         findings = _request_findings(call, provider, wire, body)
@@ -211,15 +217,6 @@ def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) 
             reply = read_reply(wire, previous[0].response)
             if reply.problem:
                 result.unreadable.append(f"{previous[0].where}: {reply.problem}")
-            elif reply.relayed_by and route.provider != "openrouter" and "(compatible)" not in provider:
-                # A response a provider's own host cannot have sent (hand-made test cassettes paste one
-                # in; a compatible server may relay OpenRouter): the pair shows nothing about the
-                # client, so its continuity is not judged.
-                result.skipped.append(
-                    f"{previous[0].where}: the response carries {reply.relayed_by}'s own fields, but the "
-                    f"request went to {urlsplit(previous[0].uri).hostname}: not the host's response, "
-                    "continuity of the next call not judged"
-                )
             else:
                 _add_pair(result, provider, check_pair(route.provider, wire, previous, reply, (call, body)))
         previous = (call, body) if _accepted(call.status) else None

@@ -107,7 +107,7 @@ def text_empty_and_whitespace() -> Body:
 
 @scenario("regression", "text-whitespace")
 def regression_blank_text_between_texts() -> Body:
-    """Regression: a whitespace-only text part between two texts (a cited answer's paragraph break) joins the text before it, never dropped to glue the words together."""
+    """Regression audit-traffic blank-text-between-texts: a whitespace-only text part between two texts (a cited answer's paragraph break) joins the text before it, never dropped to glue the words together."""
     return CallParams(), [
         user("Summarise the page.", "\n\n", "Keep the sections apart."),
         assistant(
