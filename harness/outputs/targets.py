@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harness.outputs.errors import OutputError, os_reason
+from harness.outputs.stale import remove_stale_temps
 
 __all__ = ["check_out_dir", "check_out_file", "check_target"]
 
@@ -75,8 +76,6 @@ def check_out_file(path: str | Path) -> Path:
     """Before the work: ``path`` can become a regular file (atomically replaced if it exists). The
     temporary file a killed earlier run left beside it (``.NAME.<pid>-<hex>.tmp``, its pid gone) is
     removed now: a run that fails before it writes must not leave it there forever."""
-    from harness.outputs.files import remove_stale_temps
-
     p = Path(path)
     check_target(p)
     _writable_folder(p.parent, p)
@@ -96,8 +95,6 @@ def check_out_dir(path: str | Path, names: Iterable[str] = ()) -> Path:
         _writable_folder(p, p)
     else:
         _writable_folder(p.parent, p)
-    from harness.outputs.files import remove_stale_temps
-
     for name in names:
         check_target(p / name)
         remove_stale_temps(p / name)  # a killed earlier run's leftovers (see ``check_out_file``)
