@@ -175,7 +175,7 @@ def render(
 @app.command()
 def replay(
     file: Annotated[
-        Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")
+        Path, typer.Argument(help="Cassette (vcrpy YAML, or LangChain's .yaml.gz), raw SSE body, .chunks.txt, or JSON (array) file.")
     ],
     provider: Annotated[
         str | None,
