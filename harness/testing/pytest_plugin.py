@@ -107,8 +107,7 @@ _UNDO = pytest.StashKey[Any]()
 _DESELECTED = pytest.StashKey[list[int]]()
 
 
-def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
-    _rewrite_only_the_suite(pluginmanager)
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("harness", "harness cassettes")
     with contextlib.suppress(ValueError):  # pytest-recording may own --record-mode already: share it
         group.addoption(
@@ -119,23 +118,6 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
             choices=RECORD_MODES,
             help="vcrpy record mode for harness_cassette tests (default none: replay only, no network).",
         )
-
-
-def _rewrite_only_the_suite(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Assertion rewriting for ``harness.testing`` (the tests an adopter subclasses), not the whole package.
-
-    pytest marks the whole top-level package of a ``pytest11`` plugin (``harness``) for assertion
-    rewriting: every harness module a test imports is then parsed, rewritten and compiled again
-    in each process, since a rewritten module is cached only where bytecode may be written
-    (about 3 s of CPU per pytest process here). Only ``harness.testing`` holds test code; the
-    rest of the package is imported as Python imports it. Nothing changes when pytest's
-    rewrite hook is absent (``--assert=plain``) or keeps its marks elsewhere.
-    """
-    hook = getattr(pluginmanager, "rewrite_hook", None)
-    marked: object = getattr(hook, "_must_rewrite", None)
-    if isinstance(marked, set) and "harness" in marked and hook is not None:
-        marked.discard("harness")  # pyright: ignore[reportUnknownMemberType]
-        hook.mark_rewrite("harness.testing")
 
 
 def pytest_configure(config: pytest.Config) -> None:
