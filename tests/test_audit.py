@@ -183,6 +183,42 @@ def test_kinds_are_kept_apart_and_only_fatal_kinds_fail_the_run(tmp_path: Path) 
     assert b"policy" in forms["markdown"] and b"[policy]" in forms["terminal"]
 
 
+class _WritesRequestsOnly(ToyTarget):
+    """The reference's requests and no stream parser of its own, declared (``lacks`` ``parser``)."""
+
+    lacks: frozenset[str] = frozenset({"parser"})
+
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
+        raise AssertionError("a target that declares no parser is never replayed")
+
+
+def test_a_target_without_a_stream_parser_gets_its_output_checks_skipped_never_passed(
+    tmp_path: Path,
+) -> None:
+    """No other parser stands in: every replay check, the stream probes and I3, I6, I11 say why they did not run."""
+    cassettes = tmp_path / "cassettes"
+    (cassettes / "anthropic").mkdir(parents=True)
+    recorded = Path(__file__).resolve().parent.parent / "cassettes" / "anthropic"
+    source = recorded / "pai__sonnet40_thinking_then_text.yaml"
+    (cassettes / "anthropic" / source.name).write_bytes(source.read_bytes())
+    result = run_audit(_WritesRequestsOnly("toy", "1"), examples=0, cassettes=cassettes)
+    reason = "target 'toy' declares no stream parser (lacks 'parser')"
+    output_side = [
+        (r.case, check, outcome)
+        for r in result.records
+        for check, outcome in r.checks.items()
+        if r.kind in ("cassette", "probe") or check in ("I3", "I6", "I11")
+    ]
+    assert {r.kind for r in result.records} >= {"cassette", "probe", "scenario"}
+    assert {check for _, check, _ in output_side} == {
+        "I3", "I6", "I11", "replay", "replay-chunks", "replay-vs-reference"
+    }  # fmt: skip
+    for case, check, outcome in output_side:
+        assert outcome.status == "skip" and reason in outcome.details[0], (case, check, outcome)
+    loop = next(r for r in result.records if r.case == "scenario/tool_parallel_results_in_order")
+    assert loop.checks["I4"].status == "pass" and loop.checks["render"].status == "pass"
+
+
 def test_stream_probes_run_once_per_provider_and_nothing_judged_is_a_skip() -> None:
     result = run_audit(get_target("reference"), ["anthropic"], examples=0, cassettes=None)
     probes = [r for r in result.records if r.kind == "probe"]

@@ -113,6 +113,26 @@ def test_replay_missing_and_broken_files_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "broken.yaml" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_replay_through_a_target_without_a_stream_parser_is_one_line_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import harness.targets
+    from harness.targets.reference import ReferenceTarget
+
+    class RequestsOnly(ReferenceTarget):
+        name = "requests-only"
+        lacks = frozenset({"parser"})
+
+    monkeypatch.setattr(harness.targets, "get_target", lambda name: RequestsOnly())  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    cassette = ROOT / "cassettes" / "openrouter" / "llmopenrouter__gpt41mini_chat_tool_calls_roundtrip.yaml"
+    result = runner.invoke(app, ["replay", str(cassette), "--target", "requests-only"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == (
+        "harness: --target: target 'requests-only' declares no stream parser (lacks 'parser'), "
+        "so its output side is not judged; replay needs one"
+    )
+
+
 def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from collections.abc import Sequence
 

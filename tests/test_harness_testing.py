@@ -232,3 +232,66 @@ def test_a_grouped_case_keeps_a_strict_xfail_per_known_failure(pytester: pytest.
             "XFAIL *test_scenario[[]anthropic-developer_at_start-I13[]]*",
         ]
     )
+
+
+NO_PARSER = '''
+from harness.targets import get_target
+from harness.testing import TargetConformance
+
+REFERENCE = get_target("reference")
+
+
+class WritesRequestsOnly:
+    """The reference's requests; no stream parser of its own, and it says so."""
+
+    name = "requests-only"
+    version = None
+    lacks = frozenset({"parser"})
+
+    def providers(self):
+        return ("anthropic",)
+
+    def render(self, provider, history, params):
+        return REFERENCE.render(provider, history, params)
+
+    def replay(self, provider, exchange, chunk_size=None):
+        raise AssertionError("a target that declares no parser is never replayed")
+
+
+class TestAdopter(TargetConformance):
+    target = WritesRequestsOnly()
+    scenarios = ("tool_parallel_results_in_order",)
+    request_goldens = False
+'''
+
+
+def test_a_target_without_a_stream_parser_reports_its_output_checks_not_run(
+    pytester: pytest.Pytester,
+) -> None:
+    """Nothing is replayed and nothing stands in for the missing parser: each output check is one skip
+    per provider, naming the reason; the request checks are collected as before."""
+    pytester.makepyfile(test_adopter=NO_PARSER)
+    collected = pytester.runpytest("-p", "no:cacheprovider", "--co", "-q").stdout.lines
+    ids = {line.split("::")[-1] for line in collected if "::" in line}
+    scenario = "test_scenario[anthropic-tool_parallel_results_in_order-{}]"
+    assert {scenario.format(c) for c in ("render", "I4", "I13")} <= ids
+    assert not {scenario.format(c) for c in ("I3", "I6", "I11")} & ids
+    assert {"test_cassette[anthropic-not-run]", "test_stream_endings[anthropic-not-run]"} <= ids
+    assert not [i for i in ids if i.startswith("test_cassette[anthropic-cassette")]
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "-rs",
+        "-k",
+        "test_cassette or test_stream_endings or test_check_coverage",
+    )
+    not_run = (
+        "target 'requests-only' declares no stream parser (lacks 'parser'), so its output side is not judged"
+    )
+    skipped = [line for line in result.stdout.lines if line.startswith("SKIPPED")]
+    assert skipped and all(line.endswith(not_run) for line in skipped), skipped
+    outcomes = result.parseoutcomes()
+    # I3, I6, I11's and the three replay checks' coverage, the cassettes and the stream probes: 8 skips;
+    # the other 11 checks' coverage passes
+    assert outcomes["skipped"] == 8 and outcomes["passed"] == 11 and "failed" not in outcomes, outcomes

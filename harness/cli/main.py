@@ -187,12 +187,16 @@ def replay(
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
+    from harness.contract.target import parser_missing
     from harness.providers.replay import ReplayInputError, replay_file
     from harness.providers.replay_json import replay_json
 
     if provider is not None:
         _check_provider(provider)
     chosen = _load_target(target, provider)
+    missing = parser_missing(chosen)
+    if missing is not None:
+        _fail(f"--target: {missing}; replay needs one")
 
     def run(provider_: str, exchange: Exchange) -> CallResult:
         if provider_ not in chosen.providers():
