@@ -159,6 +159,23 @@ def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytes
     )
 
 
+@pytest.mark.parametrize("columns", [80, 160])
+def test_conformance_wraps_its_legend_at_the_terminal_width(
+    columns: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default console is as wide as ``COLUMNS`` says: every line fits, and the legend uses the width."""
+    from harness.cli.conformance import print_summary, run_conformance
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    print_summary(run_conformance(["anthropic"]))
+    lines = capsys.readouterr().out.splitlines()
+    below_table = max(n for n, line in enumerate(lines) if line.startswith("└")) + 1
+    legend = lines[below_table : lines.index("all requests valid")]
+    assert lines and max(len(line) for line in lines) <= columns
+    assert len(legend) > 1 and legend[0].startswith("valid: ")
+    assert max(len(line) for line in legend) > columns - 20, legend  # wrapped at the width, not before
+
+
 def test_conformance_fits_80_columns_and_names_its_target() -> None:
     import io
 
