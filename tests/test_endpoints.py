@@ -278,7 +278,9 @@ def test_a_vertex_stream_replays_with_the_gemini_parser() -> None:
 
 # ---------------------------------------------------------------- InvokeModelWithResponseStream
 #
-# No recording of Bedrock's InvokeModelWithResponseStream is in ../shared/traffic. The streams
+# No recording of Bedrock's InvokeModelWithResponseStream is bundled (public ones exist, e.g.
+# traceloop/openllmetry at 93429cf, packages/opentelemetry-instrumentation-bedrock/tests/traces/
+# cassettes/test_anthropic/test_anthropic_3_completion_streaming.yaml, Apache-2.0). The streams
 # below are SYNTHETIC: the events of a real Anthropic stream (cassettes/anthropic/
 # pai__sonnet45_thinking_tool_use_roundtrip.yaml#0) put into the frames Bedrock sends them in
 # (``:event-type chunk``, payload ``{"bytes": base64(event JSON)}``, botocore's bedrock-runtime
