@@ -1,4 +1,4 @@
-"""A broken judge or a broken target turns the run red with the cause; only "not installed" skips (issue 22)."""
+"""A broken judge or a broken target turns the run red with the cause; only "not installed" skips."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Offline means offline: a target that reaches for the network fails at once, in one line naming
-the host and the target (``harness.kit.netguard``; issue 22). No test here touches the network:
+the host and the target (``harness.kit.netguard``). No test here touches the network:
 every attempt is refused before a packet leaves (loopback, a closed port, or a name that is
 never resolved)."""
 

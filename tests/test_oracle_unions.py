@@ -1,4 +1,4 @@
-"""A failed union is one error, for the best-matching branch (issue 24: 19 rows for one block)."""
+"""A failed union is one error, for the best-matching branch (not one row per branch tried: 19 for one block)."""
 
 from __future__ import annotations
 

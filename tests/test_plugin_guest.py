@@ -3,7 +3,7 @@
 Each test runs pytest in a subprocess inside a temporary project that has nothing to do with
 this repository (its own ``pytest.ini``, so neither this ``conftest.py`` nor ``pyproject.toml``
 applies), with the plugin active through its ``pytest11`` entry point, exactly as in an
-adopter's CI. Module counts, never timings, guard the import cost (issue 22).
+adopter's CI. Module counts, never timings, guard the import cost.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from harness.contract.routing import route
         ),
         ("POST", "https://openrouter.ai/api/v1/chat/completions", "openrouter", "openai-chat"),
         ("POST", "https://openrouter.ai/api/v1/responses", "openrouter", "openai-responses"),
-        # the OpenAI-compatible dialects route to their own providers by host (issue 27)
+        # the OpenAI-compatible dialects route to their own providers by host
         ("POST", "https://api.groq.com/openai/v1/chat/completions", "groq", "openai-chat"),
         ("POST", "https://api.deepseek.com/chat/completions", "deepseek", "openai-chat"),
         ("POST", "https://api.deepseek.com/responses", "deepseek", "openai-responses"),

@@ -1,4 +1,4 @@
-"""pydantic-ai on the OpenAI-compatible dialects: the acceptance histories of issue 27 rendered
+"""pydantic-ai on the OpenAI-compatible dialects: a history per dialect rule rendered
 through pydantic-ai's own model classes and judged by the dialects' rules and SDK oracles.
 
 Each assertion states what pydantic-ai 2.68.0 does, with the source line that does it (paths under

@@ -1,4 +1,4 @@
-"""Move modules to the package-per-concern layout (issue 25) and rewrite every reference to them.
+"""Move modules to the package-per-concern layout and rewrite every reference to them.
 
 Run from the checkout's root, as often as you like:
 

@@ -338,7 +338,7 @@ def test_signature_without_a_carrier_is_dropped_with_a_warning() -> None:
 
 
 def test_gemini3_unsigned_first_call_of_every_step_gets_the_documented_sentinel() -> None:
-    # Earlier turns get it too, so appending a turn never changes earlier contents (I9, finding F2).
+    # Earlier turns get it too, so appending a turn never changes earlier contents (I9).
     history = [
         user("earlier"),
         assistant(
