@@ -36,7 +36,10 @@ __all__ = [
     "message_role",
 ]
 
+#: Why a model call ended: ``tool_use`` when it calls tools, ``error`` when it failed (with an
+#: error event), ``aborted`` when the client cut it short.
 StopReason = Literal["stop", "length", "tool_use", "error", "aborted"]
+#: How a tool call ended: ``aborted`` when it was interrupted before a result.
 ToolStatus = Literal["success", "error", "aborted"]
 
 
@@ -109,6 +112,7 @@ class ToolCallPart(_Model):
     item_id: str | None = None
 
 
+#: Any part an assistant message may hold (a union discriminated by ``type``).
 AnyPart = Annotated[
     TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart,
     Field(discriminator="type"),
@@ -144,6 +148,8 @@ class _MessageBase(_Model):
 
 
 class SystemMessage(_MessageBase):
+    """System text where it stands in the history (``CallParams.system`` is the leading prompt)."""
+
     role: Literal["system"] = "system"
     parts: list[TextPart]
 
@@ -159,6 +165,8 @@ class DeveloperMessage(_MessageBase):
 
 
 class UserMessage(_MessageBase):
+    """What the user wrote: text and images."""
+
     role: Literal["user"] = "user"
     parts: list[ContentPart]
 
@@ -196,6 +204,7 @@ class ToolResultMessage(_MessageBase):
         return value  # pyright: ignore[reportUnknownVariableType]
 
 
+#: Any message of a history (a union discriminated by ``role``).
 Message = Annotated[
     SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage,
     Field(discriminator="role"),
@@ -238,6 +247,7 @@ def _history_tag(value: Any) -> str | None:
     return None if kind is None else str(kind)
 
 
+#: One line of a history file: a message (by ``role``), an error or a task-metadata event (by ``type``).
 HistoryEvent = Annotated[
     Annotated[SystemMessage, Tag("system")]
     | Annotated[DeveloperMessage, Tag("developer")]
