@@ -23,8 +23,8 @@ from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
 from harness.cli.main import app
 from harness.targets import get_target
+from tests.support.worker_targets import load_or_skip
 from tests.test_audit import without_max_tokens
-from tests.worker_target_support import load_or_skip
 
 
 def _synthetic() -> AuditResult:

@@ -15,7 +15,7 @@ from harness.invariants import INVARIANTS
 from harness.model import DeveloperMessage, HistoryEvent
 from harness.scenarios import get_scenario
 from harness.targets import Target, TargetError
-from tests.invariant_cases import REFERENCE, Mutant
+from tests.support.invariants import REFERENCE, Mutant
 
 runner = CliRunner()
 

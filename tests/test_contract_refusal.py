@@ -20,7 +20,7 @@ from harness.kit.serve import serve
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.scenarios import load_scenarios
-from tests.invariant_cases import Mutant
+from tests.support.invariants import Mutant
 
 SCENARIO = load_scenarios()["tool_result_with_image"]
 REASON = "images in tool results are not supported on this provider"

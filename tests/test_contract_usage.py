@@ -17,7 +17,7 @@ from harness.data_paths import cassettes_dir
 from harness.invariants import run_invariants
 from harness.model import Usage
 from harness.scenarios import load_scenarios
-from tests.invariant_cases import REFERENCE, Mutant
+from tests.support.invariants import REFERENCE, Mutant
 
 CASES, _ = cassette_cases(cassettes_dir(), PROVIDERS)
 

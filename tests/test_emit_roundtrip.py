@@ -39,7 +39,7 @@ from harness.model import (
 from harness.providers import get_parser
 from harness.strategies import representable_messages
 from harness.stream.drive import parse_bytes, parse_chunks
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.support.cassettes import cassette_cases, model_calls
 
 RID = "resp_roundtrip"
 

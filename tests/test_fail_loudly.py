@@ -11,7 +11,7 @@ import pytest
 
 import harness.targets
 from harness.targets import TargetError, TargetNotInstalled, get_target
-from tests.worker_target_support import load_or_skip
+from tests.support.worker_targets import load_or_skip
 
 pytest_plugins = ["pytester"]
 

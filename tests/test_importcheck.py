@@ -35,7 +35,7 @@ from harness.importer import PROVIDERS
 from harness.loop.jsondiff import JsonDifference
 from harness.targets import get_target
 from harness.traffic import load_traffic
-from tests.traffic_runs import import_check
+from tests.support.traffic import import_check
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -24,7 +24,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams
-from tests.invariant_cases import KNOWN_FINDINGS
+from tests.support.invariants import KNOWN_FINDINGS
 
 F1_ORPHAN: list[HistoryEvent] = [
     ToolResultMessage(call_id="trimmed_call", tool_name="read", status="success", output_text="old output"),

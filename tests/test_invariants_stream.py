@@ -24,8 +24,8 @@ from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.events import derive_events
-from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.invariant_cases import REFERENCE, Mutant
+from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.invariants import REFERENCE, Mutant
 
 CASSETTES = cassette_cases()
 

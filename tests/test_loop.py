@@ -30,7 +30,7 @@ from harness.model import (
 )
 from harness.providers import PROVIDERS, get_adapter, get_parser
 from harness.providers.replay import Exchange, replay_exchange
-from tests.cassette_cases import case_id, cassette_cases, model_calls
+from tests.support.cassettes import case_id, cassette_cases, model_calls
 
 ROUND_TRIPS = [c for c in cassette_cases() if len(model_calls(*c)) >= 2]
 IDS = [case_id(c) for c in ROUND_TRIPS]

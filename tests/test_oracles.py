@@ -20,8 +20,8 @@ from harness.accepted.registry import for_judge
 from harness.contract.accepted import glob
 from harness.oracles import ORACLES, PROVIDERS, OracleReport, describe, validate
 from harness.oracles.spec import SPECS_DIR, discovery_to_json_schema, fix_nullable, one_of_to_any_of
-from tests.bedrock_bodies import BEDROCK
 from tests.providers.cohere.test_oracle_cohere import RICH as COHERE
+from tests.support.bodies import BEDROCK
 from tests.test_oracles_dialects import RICH as DIALECT_RICH
 
 Body = dict[str, Any]
@@ -215,7 +215,7 @@ RICH: dict[str, Body] = {
     "anthropic": ANTHROPIC,
     "gemini": GEMINI,
     "openrouter": OPENROUTER,
-    "bedrock": BEDROCK,  # tests/bedrock_bodies.py
+    "bedrock": BEDROCK,  # tests/support/bodies.py
     **DIALECT_RICH,  # the OpenAI-compatible dialects: tests/test_oracles_dialects.py
     "cohere": COHERE,  # tests/providers/cohere/test_oracle_cohere.py
 }

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.outputs import OutputError, check_out_dir, check_out_file, write_files, write_text
 from harness.record.fakeserver import FakeProvider
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, key_env, write_history
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, key_env, write_history
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = CASSETTES / "anthropic" / "llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml"

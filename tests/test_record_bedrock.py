@@ -28,8 +28,8 @@ from harness.record.endpoints import MissingKeyError, api_key_for, build_request
 from harness.record.fakeserver import FakeProvider, ReceivedRequest, split_frames
 from harness.record.scrub import scrub_text
 from harness.record.secrets import find_secrets
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, FAKE_KEYS, key_env, run_record, write_history
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, FAKE_KEYS, key_env, run_record, write_history
 
 SOURCE = CASSETTES / "bedrock" / "models__test_bedrock__test_bedrock_model_iter_stream.yaml"
 ENV = key_env("bedrock")

@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from harness.record.fakeserver import FakeProvider
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, write_history
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, write_history
 
 TAIL = "0123456789abcdefghijABCDEFGHIJ0123456789"  # 40 characters
 CANARIES = {

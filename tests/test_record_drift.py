@@ -12,8 +12,8 @@ from harness.cli.main import app
 from harness.record.cassette_format import dump_cassette
 from harness.record.drift import diff_files, json_changes
 from harness.record.fakeserver import FakeProvider
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, key_env, run_record, write_history
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, key_env, run_record, write_history
 
 SOURCE = CASSETTES / "anthropic" / "llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml"
 CITATION = (

@@ -22,7 +22,7 @@ from harness.record.endpoints import (
     join_url,
     vertex_base_url,
 )
-from tests.record_support import write_history
+from tests.support.record import write_history
 
 KEY = "test-key"
 
@@ -145,7 +145,7 @@ def test_out_must_be_writable_before_any_call(tmp_path: Path) -> None:
 
 def test_a_provider_the_recorder_cannot_sign_for_is_one_line_exit_2(tmp_path: Path) -> None:
     from harness.record.endpoints import NOT_RECORDABLE
-    from tests.record_support import run_record, write_history
+    from tests.support.record import run_record, write_history
 
     if not NOT_RECORDABLE:
         pytest.skip("every provider is recordable (Bedrock by SigV4 since tests/test_record_bedrock.py)")
@@ -194,8 +194,8 @@ def test_recording_vertex_through_the_fake_server_scrubs_the_token(tmp_path: Pat
     path and bearer token go out, and the cassette holds neither the token nor the header."""
     from harness.providers.replay import replay_file
     from harness.record.fakeserver import FakeProvider
-    from tests.cassette_cases import model_calls
-    from tests.record_support import run_record
+    from tests.support.cassettes import model_calls
+    from tests.support.record import run_record
 
     out = tmp_path / "vertex.yaml"
     with FakeProvider(model_calls("gemini", VERTEX_SOURCE)[:1]) as fake:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.record.scan import classify, mask, scan_text
 from harness.secret_rules import load_rules
-from tests.record_support import CASSETTES
+from tests.support.record import CASSETTES
 
 runner = CliRunner()
 PLANTED = {

@@ -22,7 +22,7 @@ from harness.record.scrub import (
     scrub_interaction,
     scrub_uri,
 )
-from tests.record_support import REALSTREAMS
+from tests.support.record import REALSTREAMS
 
 RAW = sorted(REALSTREAMS.glob("*/*.yaml")) if REALSTREAMS.is_dir() else []
 needs_raw = pytest.mark.skipif(not RAW, reason=f"{REALSTREAMS} not present")

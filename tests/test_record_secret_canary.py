@@ -1,7 +1,7 @@
 """Canary of every kind the detector knows, in every placement: through ``harness scan`` and through
 ``harness record`` against the loopback fake provider (then every byte on disk decoded and searched).
 
-The samples come from the rules themselves (tests/secret_samples.py). Kinds are batched:
+The samples come from the rules themselves (tests/support/secret_samples.py). Kinds are batched:
 one recording carries every sample in the request URL path, the query, the JSON body, the
 response body as text, base64 and non-UTF-8 bytes, and the provider's masked echo of the key.
 """
@@ -29,9 +29,9 @@ from harness.record.fakeserver import FakeProvider
 from harness.record.scan import scan_text, views
 from harness.record.scrub import Known, scrub_interaction
 from harness.record.secrets import kinds, secret_spans
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, write_history
-from tests.secret_samples import failures, samples
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, write_history
+from tests.support.secret_samples import failures, samples
 
 #: Rules whose regex the small generator cannot satisfy (``\b`` between two word characters it
 #: draws at random, a multi-line YAML document): their kinds are still detected, just not sampled.

@@ -16,8 +16,8 @@ import yaml
 
 from harness.record.fakeserver import FakeProvider
 from harness.record.vcr_setup import harness_vcr
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES
 
 pytest_plugins = ["pytester"]
 SOURCE = CASSETTES / "anthropic" / "pai__sonnet40_thinking_then_text.yaml"

@@ -1,7 +1,7 @@
 """Each provider hard rule on a minimal violating body (it must fire) and a minimal accepted one (quiet).
 
 Bodies are synthetic (labelled so): the smallest request that shows the rule. Whether the
-rules stay quiet on real accepted traffic is tests/test_calibration.py's job.
+rules stay quiet on real accepted traffic is tests/test_traffic_calibrate.py's job.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from harness.contract.kinds import KINDS
 from harness.rules import RULES, check_body, rules_for
-from tests.bedrock_bodies import BEDROCK
 from tests.providers.cohere.test_oracle_cohere import COVERED as COHERE_RULES_COVERED
+from tests.support.bodies import BEDROCK
 from tests.test_rules_dialects import COVERED as DIALECT_RULES_COVERED
 
 Body = dict[str, Any]
@@ -91,7 +91,7 @@ def _drop(path: list[str | int]) -> Mutate:
 
 # (case id, provider, mutation, the rule that must fire, path it points at)
 VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
-    # Bedrock Converse (base body: tests/bedrock_bodies.py)
+    # Bedrock Converse (base body: tests/support/bodies.py)
     ("bedrock-two-user-turns", "bedrock", lambda b: b["messages"].append({"role": "user", "content": [{"text": "x"}]}),
      "bedrock-roles-alternate", "messages/3/role"),
     ("bedrock-orphan-tool-result", "bedrock", lambda b: b["messages"][2]["content"].append(

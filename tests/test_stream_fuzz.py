@@ -364,7 +364,7 @@ def garbage(provider: str) -> st.SearchStrategy[bytes]:
 
 
 #: Providers whose streams are SSE: the garbage and damage generators write SSE events. Bedrock's
-#: binary frames are damaged bit by bit and cut at every offset in tests/test_eventstream.py.
+#: binary frames are damaged bit by bit and cut at every offset in tests/test_stream_eventstream.py.
 SSE_PROVIDERS = [p for p in PROVIDERS if p != "bedrock"]
 
 

@@ -17,8 +17,8 @@ from harness.kit.worker import BridgeError
 from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.targets import Target, TargetError, get_target
-from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.worker_target_support import load_or_skip, or_one_skip, render_without_library
+from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.worker_targets import load_or_skip, or_one_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 CASSETTES = cassette_cases()

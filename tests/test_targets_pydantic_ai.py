@@ -18,8 +18,8 @@ from harness.model import ToolCallPart
 from harness.rules import check_body
 from harness.scenarios import load_scenarios
 from harness.targets import Target, get_target
-from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.worker_target_support import load_or_skip, or_one_skip, render_without_library
+from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.worker_targets import load_or_skip, or_one_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 REFERENCE = get_target("reference")

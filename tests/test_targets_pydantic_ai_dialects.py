@@ -3,7 +3,7 @@ through pydantic-ai's own model classes and judged by the dialects' rules and SD
 
 Each assertion states what pydantic-ai 2.68.0 does, with the source line that does it (paths under
 ``pydantic_ai/`` in the pydantic-ai environment). Histories are synthetic. Skipped without that
-environment, like tests/test_target_pydantic_ai.py.
+environment, like tests/test_targets_pydantic_ai.py.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from harness.oracles import validate
 from harness.params import CallParams, ThinkingParams
 from harness.rules import check_body
 from harness.targets import Target
-from tests.worker_target_support import load_or_skip, or_one_skip
+from tests.support.worker_targets import load_or_skip, or_one_skip
 
 _MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 

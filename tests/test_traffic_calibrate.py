@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from harness.accepted.registry import for_judge
 from harness.cli.main import app
 from harness.traffic.calibrate import EDITED_REASON, Calibration, calibrate
-from tests.traffic_runs import calibration
+from tests.support.traffic import calibration
 
 ROOT = Path(__file__).resolve().parent.parent
 

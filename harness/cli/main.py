@@ -3,7 +3,7 @@
 Starting it is cheap: this module and the command modules it registers import only typer
 and the light contract modules at top level; each command imports its machinery (pydantic
 models, the adapters, hypothesis, the oracles) in its own body, so ``harness --version``,
-``--help`` and ``render`` pay only for what they run (``tests/test_plugin_guest.py`` counts
+``--help`` and ``render`` pay only for what they run (``tests/test_testing_plugin_guest.py`` counts
 the modules ``import harness.cli.main`` loads).
 """
 

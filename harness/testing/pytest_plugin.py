@@ -20,7 +20,7 @@ changes nothing the host can see and imports nothing heavy until the harness is 
   and machine of a deep run can reach) so one machine's failure replays first on all.
 - Module level imports only pytest and the standard library: the harness, Hypothesis,
   pydantic and vcrpy load inside the hooks and fixtures that need them, i.e. when a test
-  uses a harness fixture or a harness option is given (``tests/test_plugin_guest.py``
+  uses a harness fixture or a harness option is given (``tests/test_testing_plugin_guest.py``
   counts the modules).
 """
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from harness.crosscheck import RecordedCall, recorded_calls
 from harness.providers.replay import Exchange, load_exchanges
 
-CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
+CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 
 
 def cassette_cases() -> list[tuple[str, Path]]:

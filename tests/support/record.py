@@ -11,7 +11,7 @@ from harness.codec import dumps_history
 from harness.record.endpoints import ENDPOINTS
 from harness.scenarios import get_scenario
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
 REALSTREAMS = ROOT / "tests" / "data" / "realstreams"  # the unscrubbed originals, with SOURCES.md
 

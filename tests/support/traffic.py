@@ -16,7 +16,7 @@ from pathlib import Path
 from harness.importcheck.check import ImportCheck, check_traffic
 from harness.traffic.calibrate import Calibration, calibrate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: What CI judges (``harness import-check cassettes traffic``): every traffic folder, the
 #: dialects' traffic/pydantic-ai-more/ included.
 TRAFFIC = (ROOT / "cassettes", ROOT / "traffic")

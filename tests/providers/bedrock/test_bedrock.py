@@ -33,9 +33,9 @@ from harness.providers.bedrock.request import ADAPTER
 from harness.providers.bedrock.stream import PARSER
 from harness.providers.replay import load_exchanges, replay_exchange
 from harness.stream.drive import parse_bytes, parse_chunks
-from tests.bedrock_bodies import BEDROCK, PNG
+from tests.support.bodies import BEDROCK, PNG
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 TRAFFIC = ROOT / "traffic" / "pydantic-ai-more"
 _STOP = {"end_turn": "stop", "tool_use": "tool_use", "max_tokens": "length", "stop_sequence": "stop"}
 

@@ -22,7 +22,7 @@ from harness.providers.gemini.stream import PARSER, GeminiParser, parse_json_arr
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.sse import SSEEvent
-from tests.cassette_cases import events_of, recorded_calls_of
+from tests.support.cassettes import events_of, recorded_calls_of
 
 PROVIDER = "gemini"
 RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)

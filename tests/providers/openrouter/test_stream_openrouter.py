@@ -21,7 +21,7 @@ from harness.providers.openai_chat.stream import OpenAIChatParser
 from harness.providers.openrouter.stream import PARSER, OpenRouterParser
 from harness.stream.base import CallResult, ThinkingDelta
 from harness.stream.drive import parse_bytes
-from tests.cassette_cases import recorded_calls_of
+from tests.support.cassettes import recorded_calls_of
 
 PROVIDER = "openrouter"
 CLAUDE = "openrouter-pai__or_claude45_reasoning_text_signature-0"
