@@ -7,7 +7,7 @@ import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import pytest
 from rich.console import Console
@@ -24,28 +24,9 @@ from harness.params import CallParams
 from harness.providers.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import Target, get_target
+from tests.support.targets import ToyTarget, without_max_tokens
 
 GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
-
-
-class ToyTarget:
-    """The reference adapters for anthropic, with an optional change to every request body."""
-
-    lacks: frozenset[str] = frozenset()
-
-    def __init__(self, name: str, version: str, change: dict[str, Any] | None = None) -> None:
-        self.name, self.version, self.change = name, version, change or {}
-        self._reference = get_target("reference")
-
-    def providers(self) -> Sequence[str]:
-        return ["anthropic"]
-
-    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        rendered = self._reference.render(provider, history, params)
-        return Rendered({**rendered.body, **self.change}, rendered.warnings)
-
-    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
-        return self._reference.replay(provider, exchange, chunk_size)
 
 
 def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, bytes]:
@@ -54,13 +35,6 @@ def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> di
     forms = {form: path.read_bytes() for form, path in write_reports(result, comparison, out).items()}
     forms["terminal"] = console.file.getvalue().encode()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
     return forms
-
-
-@functools.cache
-def without_max_tokens() -> AuditResult:
-    """One audit of a target that writes an explicit null max_tokens (I8 and the schema oracles
-    fail): shared, read only, by the baseline and report-form tests here and by test_compare."""
-    return run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=2, cassettes=None)
 
 
 @functools.cache

@@ -23,8 +23,8 @@ from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
 from harness.cli.main import app
 from harness.targets import get_target
+from tests.support.targets import without_max_tokens
 from tests.support.worker_targets import load_or_skip
-from tests.test_audit import without_max_tokens
 
 
 def _synthetic() -> AuditResult:
@@ -50,7 +50,7 @@ def audits(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     root = tmp_path_factory.mktemp("audits")
     results = {
         "reference": run_audit(get_target("reference"), ["anthropic", "gemini"], examples=2),
-        "toy": without_max_tokens(),  # the toy that writes explicit nulls (shared with test_audit)
+        "toy": without_max_tokens(),  # the toy that writes explicit nulls (shared with the audit's tests)
         "synthetic": _synthetic(),
     }
     paths: list[Path] = []

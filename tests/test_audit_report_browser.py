@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from harness.audit import compare, run_audit, write_reports
-from tests.test_audit import ToyTarget
+from tests.support.targets import ToyTarget
 
 CHROMIUM = next(
     (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.emit.bedrock import frame_bytes
 from harness.inputs import InputError, Limits, check_json_bytes, check_json_documents
+from tests.support.eventstream import content_delta
 
 LIMITS = Limits(max_depth=6, max_line_bytes=48)
 #: Pieces that cross each limit, alone or in numbers: brackets (closed or not), strings holding
@@ -87,8 +88,8 @@ def _frames(*payloads: bytes) -> bytes:
     return start + deltas + frame_bytes("messageStop", b'{"stopReason":"end_turn"}')
 
 
-def _delta(text: str) -> bytes:
-    return json.dumps({"contentBlockIndex": 0, "delta": {"text": text}}).encode()
+def _text_delta(text: str) -> bytes:
+    return content_delta(0, {"text": text})
 
 
 _DEEP = b'{"contentBlockIndex":0,"delta":{"text":"a"},"x":' + b"[" * 250 + b"]" * 250 + b"}"
@@ -100,7 +101,7 @@ _LONE = b'{"contentBlockIndex":0,"delta":{"text":"\\ud83d"}}'
     [
         (_DEEP, {}, "nested deeper than 200 (raise HARNESS_MAX_DEPTH)"),
         (_LONE, {}, "lone UTF-16 surrogate escape at byte"),
-        (_delta("y" * 5000), {"HARNESS_MAX_LINE_BYTES": "4096"}, "a line longer than 4096 bytes"),
+        (_text_delta("y" * 5000), {"HARNESS_MAX_LINE_BYTES": "4096"}, "a line longer than 4096 bytes"),
     ],
     ids=["depth", "lone-surrogate", "line"],
 )
@@ -108,7 +109,7 @@ def test_a_frame_payload_over_a_limit_is_one_line(
     payload: bytes, env: dict[str, str], reason: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "stream.bin"
-    path.write_bytes(_frames(_delta("a"), payload, _delta("b")))
+    path.write_bytes(_frames(_text_delta("a"), payload, _text_delta("b")))
     result = CliRunner().invoke(app, ["replay", str(path), "--provider", "bedrock"], env=env)
     assert result.exit_code == 2, (result.stdout[-300:], result.stderr[-300:])
     lines = result.stderr.strip().splitlines()
@@ -121,7 +122,7 @@ def test_paired_escapes_and_deep_strings_pass(tmp_path: Path) -> None:
     path = tmp_path / "stream.bin"
     text = "[" * 300 + "\U0001f600"
     path.write_bytes(
-        _frames(_delta(text), json.dumps({"contentBlockIndex": 0, "delta": {"text": "!"}}).encode())
+        _frames(_text_delta(text), json.dumps({"contentBlockIndex": 0, "delta": {"text": "!"}}).encode())
     )
     result = CliRunner().invoke(app, ["replay", str(path), "--provider", "bedrock"])
     assert result.exit_code == 0, result.stderr

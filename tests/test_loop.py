@@ -30,9 +30,15 @@ from harness.model import (
 )
 from harness.providers import PROVIDERS, get_adapter, get_parser
 from harness.providers.replay import Exchange, replay_exchange
-from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.cassettes import (
+    CLOSABLE,
+    KNOWN_UNREADABLE,
+    NOT_RENDERED,
+    ROUND_TRIPS,
+    case_id,
+    model_calls,
+)
 
-ROUND_TRIPS = [c for c in cassette_cases() if len(model_calls(*c)) >= 2]
 IDS = [case_id(c) for c in ROUND_TRIPS]
 
 EXPECTED_ROUND_TRIPS = {
@@ -51,20 +57,6 @@ EXPECTED_ROUND_TRIPS = {
     "cohere-models__test_tool_choice_matrix__test_tool_choice_matrix[auto-cohere]",
     "zai-models__test_zai__test_zai_preserved_thinking_round_trip",
 }
-
-# Round trips the importer cannot read yet, so the loop cannot close them: case id -> the
-# error import_conversation raises (pinned: a fix makes the tests below fail until removed).
-KNOWN_UNREADABLE: dict[str, str] = {}
-# Round trips the importer reads but the reference does not render in their body format: case
-# id -> the error close_loop raises. DeepSeek's Responses-compatible endpoint: the importer
-# reads its bodies (the Responses reader, reasoning_text content included), the ``deepseek``
-# adapter renders Chat Completions only, so there is no request N+1 of ours to compare.
-NOT_RENDERED: dict[str, str] = {
-    "deepseek-models__test_deepseek_responses__test_deepseek_responses[function_tool_stream]": (
-        r"deepseek: the reference renders only the openai-chat format; this request is in the openai-responses"
-    ),
-}
-CLOSABLE = [c for c in ROUND_TRIPS if case_id(c) not in KNOWN_UNREADABLE | NOT_RENDERED]
 
 # Open mapping bugs the loop exposes: "<kind> <path>" -> the bug. Not acceptable
 # differences, so they are not in the registry; fixing one makes test_loop_closes fail

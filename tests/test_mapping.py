@@ -32,7 +32,7 @@ from harness.providers.anthropic.profile import TOOL_NAMES as ANTHROPIC_NAMES
 from harness.scenarios.dsl import call, result, user
 
 
-def codes(history: list[HistoryEvent], params: CallParams | None = None) -> list[str]:
+def prepare_codes(history: list[HistoryEvent], params: CallParams | None = None) -> list[str]:
     return [
         w.code
         for w in prepare(history, params or CallParams(), "anthropic", IdPolicy(), ANTHROPIC_NAMES).warnings
@@ -151,8 +151,8 @@ def test_orphan_and_duplicate_results_are_dropped_with_warnings() -> None:
         result(call("a", "read"), "ok"),
         result(call("a", "read"), "again"),
     ]
-    assert codes(history).count("tool-result-orphan") == 1
-    assert "tool-result-duplicate" in codes(history)
+    assert prepare_codes(history).count("tool-result-orphan") == 1
+    assert "tool-result-duplicate" in prepare_codes(history)
 
 
 def test_invalid_ids_are_mapped_consistently_in_call_and_result() -> None:
@@ -235,7 +235,7 @@ def test_tools_are_derived_only_for_names_without_a_definition() -> None:
 
 def test_empty_text_parts_and_messages_are_dropped_with_warnings() -> None:
     history: list[HistoryEvent] = [UserMessage(parts=[TextPart(text=" ")]), user("real")]
-    found = codes(history)
+    found = prepare_codes(history)
     assert found.count("empty-text") == 1 and found.count("empty-message") == 1
 
 

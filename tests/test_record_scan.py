@@ -13,6 +13,7 @@ from harness.cli.main import app
 from harness.record.scan import classify, mask, scan_text
 from harness.secret_rules import load_rules
 from tests.support.record import CASSETTES
+from tests.support.secret_samples import EVERY_KIND
 
 runner = CliRunner()
 PLANTED = {
@@ -101,8 +102,6 @@ def test_scan_missing_path_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def _every_kind() -> dict[str, str]:
-    from tests.test_record_canary import EVERY_KIND
-
     tail = "0123456789abcdefghijABCDEFGHIJ0123456789"
     return {
         **EVERY_KIND,

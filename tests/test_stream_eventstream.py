@@ -26,6 +26,7 @@ from harness.stream.eventstream import (
     HeaderValue,
     message_to_event,
 )
+from tests.support.eventstream import frame
 
 _BOTOCORE: Any = import_module("botocore.eventstream")  # untyped: reached through Any
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,29 +58,6 @@ def ours(body: bytes, cuts: list[int]) -> tuple[list[tuple[dict[str, HeaderValue
         out += [(m.headers, m.payload) for m in decoder.feed(body[start:cut])]
         start = cut
     return out, decoder.close()
-
-
-def _header(name: str, kind: int, value: HeaderValue) -> bytes:
-    raw = name.encode()
-    head = bytes([len(raw)]) + raw + bytes([kind])
-    if kind in (0, 1):
-        return head
-    if kind in (6, 7):
-        data = value.encode() if isinstance(value, str) else bytes(value)  # pyright: ignore[reportArgumentType]
-        return head + struct.pack("!H", len(data)) + data
-    if kind == 9:
-        return head + bytes(value)  # pyright: ignore[reportArgumentType]
-    return head + struct.pack({2: "!b", 3: "!h", 4: "!i", 5: "!q", 8: "!q"}[kind], value)
-
-
-def frame(headers: list[tuple[str, int, HeaderValue]], payload: bytes) -> bytes:
-    """An event-stream frame, written from the format description (not from either decoder)."""
-    head = b"".join(_header(*h) for h in headers)
-    total = 12 + len(head) + len(payload) + 4
-    prelude = struct.pack("!II", total, len(head))
-    prelude += struct.pack("!I", crc32(prelude))
-    body = prelude + head + payload
-    return body + struct.pack("!I", crc32(body))
 
 
 def test_there_are_recorded_stream_bodies() -> None:

@@ -39,7 +39,7 @@ from harness.strategies import representable_messages
 from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes, parse_chunks
 from harness.stream.events import derive_events
-from tests.test_emit_roundtrip import RICH
+from tests.support.messages import RICH
 
 DEEP = (settings.default.max_examples if settings.default else 0) >= 5000  # --hypothesis-profile=harness-deep
 FUZZ = settings(

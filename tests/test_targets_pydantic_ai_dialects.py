@@ -35,7 +35,7 @@ def pydantic_ai() -> Target:
     return load_or_skip("pydantic-ai")
 
 
-def _call(call_id: str, thinking: str | None = None) -> AssistantMessage:
+def _tool_turn(call_id: str, thinking: str | None = None) -> AssistantMessage:
     parts: list[ThinkingTextPart | ToolCallPart] = [ThinkingTextPart(text=thinking)] if thinking else []
     return AssistantMessage(
         parts=[*parts, ToolCallPart(call_id=call_id, tool_name="read", arguments_json="{}")]
@@ -50,11 +50,11 @@ def _thinking_loop(ids: tuple[str, str]) -> list[HistoryEvent]:
     """A finished turn with a tool loop, then the current turn's loop waiting for its next step."""
     return [
         UserMessage(parts=[TextPart(text="read a")]),
-        _call(ids[0], "need a"),
+        _tool_turn(ids[0], "need a"),
         _result(ids[0]),
         AssistantMessage(parts=[ThinkingTextPart(text="done"), TextPart(text="a is ok")]),
         UserMessage(parts=[TextPart(text="now b")]),
-        _call(ids[1], "need b"),
+        _tool_turn(ids[1], "need b"),
         _result(ids[1]),
     ]
 
@@ -69,7 +69,7 @@ def test_foreign_ids_render_for_mistral_valid_and_consistently_renumbered(
     foreign = ["toolu_01ABCdefGHIjklMNOpqr", "call_AB6AaRZ1FYZB2RwS6A5vbdqn", "fc_311ba17b-89f9", "rHU0eZiMa"]
     history: list[HistoryEvent] = [UserMessage(parts=[TextPart(text="go")])]
     for cid in foreign:
-        history += [_call(cid), _result(cid)]
+        history += [_tool_turn(cid), _result(cid)]
     history.append(UserMessage(parts=[TextPart(text="thanks")]))
     body = pydantic_ai.render(case, history, CallParams(model="mistral-large-latest", stream=False)).body
     calls = [m["tool_calls"][0]["id"] for m in body["messages"] if m.get("tool_calls")]

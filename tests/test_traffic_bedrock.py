@@ -24,7 +24,7 @@ from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.converse import FrameError, converse_blocks, frames
 from harness.traffic.loader import RecordedCall, load_file
 from harness.traffic.replies import read_reply
-from tests.test_stream_eventstream import frame
+from tests.support.eventstream import frame
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAFFIC = ROOT / "traffic" / "pydantic-ai-more"

@@ -20,6 +20,28 @@ from typing import Any
 
 from harness.secret_rules import GITLEAKS_FILE, HARNESS_FILE, load_rules
 
+#: The tail of every canary key: 40 characters, enough for any key rule's length.
+TAIL = "0123456789abcdefghijABCDEFGHIJ0123456789"
+
+#: One synthetic canary per key kind the shared detector knows (harness/record/secrets.py), built from
+#: pieces so this file itself holds no key-shaped string.
+EVERY_KIND = {
+    "anthropic": "sk-" + "ant-api03-" + TAIL,
+    "openai": "sk-" + TAIL,
+    "openai-project": "sk-" + "proj-" + TAIL,
+    "openrouter": "sk-" + "or-v1-" + TAIL,
+    "google": "AI" + "za" + TAIL[:35],
+    "groq": "gs" + "k_" + TAIL,
+    "xai": "xa" + "i-" + TAIL,
+    "aws-access-key-id": "AK" + "IA" + "CANARY0123456789",
+    "github": "gh" + "p_" + TAIL,
+    "github-fine-grained": "github" + "_pat_" + TAIL,
+    "slack": "xo" + "xb-" + "123456789012-" + TAIL,
+    "jwt": "ey" + "JhbGciOiJIUzI1NiJ9." + "ey" + "JzdWIiOiJjYW5hcnkifQ." + TAIL,
+    "stripe": "sk" + "_live_" + TAIL,
+    "huggingface": "h" + "f_" + TAIL,
+}
+
 #: Python's own regex parser (``re._parser``): the syntax tree a sample is drawn from.
 _sre_parse: Any = import_module("re._parser")
 _PRINTABLE = [chr(c) for c in range(32, 127)]

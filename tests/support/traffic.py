@@ -2,7 +2,7 @@
 
 Calibration and import-check over the in-repo ``cassettes/`` and ``traffic/`` (what CI runs:
 ``harness calibrate``, ``harness import-check``) each render and judge every recorded request,
-seconds apiece; ``test_calibration``, ``test_import_check`` and ``test_accepted_needed`` judged
+seconds apiece; ``test_traffic_calibrate``, ``test_importcheck`` and ``test_accepted_needed`` judged
 the same runs, each computing its own. Each is computed on first use, before any test
 changes the registry (module fixtures are set up before a test's monkeypatching); a test
 that needs a run of changed inputs computes its own.

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import copy
 import json
-import struct
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
-from zlib import crc32
 
 import pytest
 from hypothesis import given, settings
@@ -34,6 +32,7 @@ from harness.providers.bedrock.stream import PARSER
 from harness.providers.replay import load_exchanges, replay_exchange
 from harness.stream.drive import parse_bytes, parse_chunks
 from tests.support.bodies import BEDROCK, PNG
+from tests.support.eventstream import event_frame
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAFFIC = ROOT / "traffic" / "pydantic-ai-more"
@@ -48,23 +47,6 @@ def streams() -> tuple[tuple[str, bytes], ...]:
             if exchange.uri.endswith("/converse-stream"):
                 out.append((f"{path.name}#{n}", exchange.body))
     return tuple(out)
-
-
-def _frame(event: str, payload: dict[str, Any], kind: str = "event") -> bytes:
-    headers = b""
-    for name, value in (
-        (":event-type", event),
-        (":content-type", "application/json"),
-        (":message-type", kind),
-    ):
-        if kind == "exception" and name == ":event-type":
-            name = ":exception-type"
-        raw = value.encode()
-        headers += bytes([len(name)]) + name.encode() + b"\x07" + struct.pack("!H", len(raw)) + raw
-    body = json.dumps(payload).encode()
-    prelude = struct.pack("!II", 16 + len(headers) + len(body), len(headers))
-    message = prelude + struct.pack("!I", crc32(prelude)) + headers + body
-    return message + struct.pack("!I", crc32(message))
 
 
 # ---------------------------------------------------------------- stream
@@ -130,9 +112,9 @@ def test_a_cut_or_corrupt_frame_is_the_stream_error() -> None:
 
 def test_an_exception_frame_is_the_stream_error() -> None:
     body = (
-        _frame("messageStart", {"role": "assistant"})
-        + _frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "Hel"}})
-        + _frame("throttlingException", {"message": "Too many requests"}, kind="exception")
+        event_frame("messageStart", {"role": "assistant"})
+        + event_frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "Hel"}})
+        + event_frame("throttlingException", {"message": "Too many requests"}, kind="exception")
     )
     result = parse_chunks(PARSER(), [body[:30], body[30:]])
     assert result.message.stop_reason == "error"
@@ -144,14 +126,14 @@ def test_an_exception_frame_is_the_stream_error() -> None:
 
 def test_tool_use_without_input_and_stop_reasons() -> None:
     body = (
-        _frame("messageStart", {"role": "assistant"})
-        + _frame(
+        event_frame("messageStart", {"role": "assistant"})
+        + event_frame(
             "contentBlockStart",
             {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "now"}}},
         )
-        + _frame("contentBlockStop", {"contentBlockIndex": 0})
-        + _frame("messageStop", {"stopReason": "content_filtered"})
-        + _frame("metadata", {"usage": {"inputTokens": 3, "outputTokens": 1, "cacheReadInputTokens": 5}})
+        + event_frame("contentBlockStop", {"contentBlockIndex": 0})
+        + event_frame("messageStop", {"stopReason": "content_filtered"})
+        + event_frame("metadata", {"usage": {"inputTokens": 3, "outputTokens": 1, "cacheReadInputTokens": 5}})
     )
     result = parse_bytes(PARSER, body)
     assert project(result.message) == [{"arguments": {}, "id": "t1", "tool": "now"}]

@@ -11,6 +11,7 @@ same body takes the decoder: the frames, the failure and the counts are a fresh 
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from hypothesis import given, settings
@@ -28,10 +29,10 @@ from harness.stream.eventstream import (
     frame_payloads,
     frames_to_events,
 )
+from tests.support.eventstream import content_delta
 
-
-def _delta(index: object, delta: object) -> bytes:
-    return json.dumps({"contentBlockIndex": index, "delta": delta, "p": "abc"}).encode()
+#: A contentBlockDelta payload with Bedrock's padding field beside the delta.
+_delta = partial(content_delta, p="abc")
 
 
 # Payloads of contentBlockDelta frames: the plain shapes and every way out of them.
