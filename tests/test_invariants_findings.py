@@ -3,7 +3,7 @@
 F1: developer parts on a dropped tool result must not vanish. F2: Gemini 3's signature
 sentinel must stay on earlier contents when a turn is appended. F3: Chat and OpenRouter must
 not send ``messages: []``. F4: a google signature that is not base64 must not be sent as
-``thoughtSignature``. ``invariant_cases.KNOWN_FINDINGS`` is where a new finding waits (with an
+``thoughtSignature``. ``tests.support.invariants.KNOWN_FINDINGS`` is where a new finding waits (with an
 expected-failure example here) until its fix lands.
 """
 

@@ -2,7 +2,7 @@
 
 Each holds over generated agent loops and arbitrary valid histories (``test_invariants_generated``:
 one drawn history judged by every invariant), over adversarial histories and over the
-scenario corpus (known reference findings aside, see ``invariant_cases.KNOWN_FINDINGS``);
+scenario corpus (known reference findings aside, see ``tests.support.invariants.KNOWN_FINDINGS``);
 each is then shown to report a violation when a deliberately broken target breaks it.
 """
 

@@ -210,7 +210,7 @@ def test_every_allowance_is_needed_and_well_formed() -> None:
         glob(allowance.where)
         assert any(p.name == "error_says" for p in allowance.when), allowance.id
     exercised = {aid for case in VALID for aid in case[3]} | {aid for case in HOSTED for aid in case[4]}
-    # Allowances evidenced by a recorded interaction are checked against it in test_calibration.
+    # Allowances evidenced by a recorded interaction are checked against it in test_traffic_calibrate.
     recorded = {a.id for a in ALLOWANCES if any(e.startswith(("traffic/", "cassettes/")) for e in a.evidence)}
     assert {a.id for a in ALLOWANCES} <= exercised | recorded, "an allowance nothing needs: drop it"
 

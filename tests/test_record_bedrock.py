@@ -2,7 +2,7 @@
 
 Everything runs against the fake provider on 127.0.0.1 (``harness/record/fakeserver.py``)
 serving the bundled Bedrock cassettes, with fake AWS credentials shaped like real ones
-(``tests/record_support.FAKE_KEYS``): never the network. The signature each request
+(``tests.support.record.FAKE_KEYS``): never the network. The signature each request
 arrived with is recomputed here with botocore from what the server received.
 """
 

@@ -202,6 +202,7 @@ SCAN = (
     "harness/**/*.py",
     "harness/**/*.md",
     "tests/**/*.py",
+    "tests/**/*.md",
     "examples/**/*.py",
     "examples/**/*.md",
     "examples/**/*.toml",
@@ -212,6 +213,9 @@ SCAN = (
     "conftest.py",
     "pyproject.toml",
     "README.md",
+    "CHANGELOG.md",
+    "traffic/**/*.md",
+    ".ci/*",
 )
 #: Never rewritten: this file (it names the old paths on purpose) and recorded data.
 SKIP = ("tools/relayout.py", "tests/test_relayout.py")
