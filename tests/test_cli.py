@@ -164,10 +164,10 @@ def test_conformance_wraps_its_legend_at_the_terminal_width(
     columns: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The default console is as wide as ``COLUMNS`` says: every line fits, and the legend uses the width."""
-    from harness.cli.conformance import print_summary, run_conformance
+    from harness.cli.conformance import Summary, print_summary
 
     monkeypatch.setenv("COLUMNS", str(columns))
-    print_summary(run_conformance(["anthropic"]))
+    print_summary(Summary())  # the legend is the same whatever the cases: none are needed
     lines = capsys.readouterr().out.splitlines()
     below_table = max(n for n, line in enumerate(lines) if line.startswith("└")) + 1
     legend = lines[below_table : lines.index("all requests valid")]

@@ -7,7 +7,6 @@ to keep expensive tests out) would silently turn both off. Expensive tests skip 
 
 from __future__ import annotations
 
-import ast
 import re
 import shlex
 import tomllib
@@ -69,22 +68,17 @@ def test_provider_tests_sit_in_their_providers_folder() -> None:
             assert folder.name in test.stem, f"{test.relative_to(ROOT)} does not name its provider"
 
 
+#: ``import tests.x`` / ``from tests.x import y``, at any indentation (an import inside a function too).
+_IMPORTED = re.compile(r"^[ \t]*(?:from|import)[ \t]+(tests(?:\.\w+)+)", re.MULTILINE)
+
+
 def test_no_test_module_imports_another() -> None:
     """Shared helpers live in tests/support/: a test module imported by another is a helper in the
     wrong place, and every test module would have to be read to find it."""
-    imports: list[str] = []
-    for path in sorted(TESTS.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            modules = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module]
-                if isinstance(node, ast.ImportFrom) and node.module
-                else []
-            )
-            imports += [
-                f"{path.relative_to(ROOT)}: {m}"
-                for m in modules
-                if m.startswith("tests.") and m.split(".")[-1].startswith("test_")
-            ]
+    imports = [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for module in _IMPORTED.findall(path.read_text(encoding="utf-8"))
+        if module.split(".")[-1].startswith("test_")
+    ]
     assert imports == []
