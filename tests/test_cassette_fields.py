@@ -5,7 +5,7 @@ Groq's ``x_groq``, another Responses stream GitHub Copilot's ``copilot_usage``):
 rightly ignores a field OpenAI never sends was judged for losing it. Every response in
 ``cassettes/<provider>/``, and every stream the harness writes for a provider (the scenarios'
 assistant messages, projected and emitted), is read against the provider's official SDK types
-(``tests/stream_fields.py``); a field they lack is either the provider's own, newer than its SDK
+(``tests/support/stream_fields.py``); a field they lack is either the provider's own, newer than its SDK
 (``OWN``, each with the recording that shows the provider sends it), or another provider's: a
 failure. The providers without SDK response types are named, not judged.
 """
@@ -23,8 +23,8 @@ from harness.emit import NotRepresentable, emit_stream, representable
 from harness.emit.project import project
 from harness.model import AssistantMessage
 from harness.scenarios import load_scenarios
-from tests.cassette_cases import CASSETTES, cassette_cases, model_calls
-from tests.stream_fields import JUDGED, NOT_JUDGED, unknown_fields
+from tests.support.cassettes import CASSETTES, cassette_cases, model_calls
+from tests.support.stream_fields import JUDGED, NOT_JUDGED, unknown_fields
 
 #: A provider's own response fields its SDK's types do not declare yet (paths, ``[*]`` for indices),
 #: each with where the provider itself sent it.
@@ -99,7 +99,7 @@ def test_a_provider_folder_holds_only_its_own_hosts() -> None:
     whose wire it speaks: each bundled cassette's request went to its own provider."""
     from harness.contract.routing import route
 
-    wrong = []
+    wrong: list[str] = []
     for provider, path in cassette_cases():
         for exchange in model_calls(provider, path):
             routed = route(exchange.method, exchange.uri)

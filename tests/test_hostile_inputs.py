@@ -562,7 +562,7 @@ def _utf8_cases() -> list[tuple[str, bytes, bytes]]:
     from harness.emit import emit_stream
     from harness.emit.bedrock import frame_bytes
     from harness.model import AssistantMessage, TextPart, Usage
-    from tests.cassette_cases import cassette_cases, model_calls
+    from tests.support.cassettes import cassette_cases, model_calls
 
     cases: dict[str, tuple[str, bytes, bytes]] = {}
     for provider, path in cassette_cases():

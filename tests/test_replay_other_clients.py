@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import yaml
 from typer.testing import CliRunner
@@ -69,7 +70,7 @@ def test_a_url_fragment_is_no_part_of_the_path() -> None:
 
 def _cassette(tmp_path: Path, method: str, uri: str, body: str, response: str) -> Path:
     path = tmp_path / "synthetic.yaml"
-    interaction = {
+    interaction: dict[str, Any] = {
         "request": {"method": method, "uri": uri, "body": body, "headers": {}},
         "response": {"status": {"code": 200}, "headers": {}, "body": {"string": response}},
     }
@@ -77,9 +78,7 @@ def _cassette(tmp_path: Path, method: str, uri: str, body: str, response: str) -
     return path
 
 
-SSE = "".join(
-    f"event: {e['type']}\ndata: {json.dumps(e)}\n\n"
-    for e in (
+_EVENTS: tuple[dict[str, Any], ...] = (
         {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
          "content": [], "model": "claude-x", "usage": {"input_tokens": 3, "output_tokens": 0}}},
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
@@ -87,8 +86,8 @@ SSE = "".join(
         {"type": "content_block_stop", "index": 0},
         {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}},
         {"type": "message_stop"},
-    )
 )  # fmt: skip
+SSE = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in _EVENTS)
 
 
 def test_a_model_stream_answering_a_request_without_a_body_is_replayed(tmp_path: Path) -> None:

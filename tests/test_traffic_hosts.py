@@ -113,7 +113,7 @@ def test_the_host_option_of_calibrate_and_audit_traffic(tmp_path: Path) -> None:
         "messages": [{"role": "user", "content": "hi"}],
         "reasoning_format": "hidden",
     }
-    cassette = {
+    cassette: dict[str, Any] = {
         "interactions": [
             {
                 "request": {"method": "POST", "uri": f"https://llm.internal.example.com{CHAT}",
@@ -172,7 +172,7 @@ def test_an_azure_deployment_url_without_api_version_is_a_reject() -> None:
 def test_a_compatible_servers_extensions_and_nulls_are_its_own_business() -> None:
     compatible, openai = _mapped(f"http://localhost:8000{CHAT}"), _mapped(f"https://api.openai.com{CHAT}")
     assert compatible is not None and openai is not None
-    body = {"model": "m", "messages": [], "top_k": 5, "response_format": None}
+    body: dict[str, Any] = {"model": "m", "messages": [], "top_k": 5, "response_format": None}
     extra = "Additional properties are not allowed ('top_k' was unexpected)"
     assert not core_error(compatible, "", extra, body)
     assert not core_error(compatible, "response_format", "None is not of type 'object'", body)
@@ -271,7 +271,7 @@ def test_an_invoke_model_stream_reply_is_read_from_its_aws_frames() -> None:
     """SYNTHETIC: Anthropic's events, each base64 in a ``chunk`` frame's ``bytes``, as Bedrock sends them."""
     from harness.emit.bedrock import frame_bytes
 
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": []}},
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hello"}},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from harness.providers import get_parser
 from harness.stream.drive import parse_bytes
-from tests.cassette_cases import recorded_calls_of
+from tests.support.cassettes import recorded_calls_of
 
 RECORDINGS = {call_id: call.body for call_id, call in recorded_calls_of("groq").items()}
 
