@@ -1,6 +1,6 @@
 """The harness's own cassettes and streams hold each provider's own fields only, one response per case.
 
-Issue 36: the openai-chat test stream carried DeepSeek's ``reasoning_content`` (and another
+The openai-chat test stream once carried DeepSeek's ``reasoning_content`` (and another
 Groq's ``x_groq``, another Responses stream GitHub Copilot's ``copilot_usage``): a client that
 rightly ignores a field OpenAI never sends was judged for losing it. Every response in
 ``cassettes/<provider>/``, and every stream the harness writes for a provider (the scenarios'

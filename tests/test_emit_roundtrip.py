@@ -142,7 +142,7 @@ def _recorded() -> list[tuple[str, str, bytes]]:
     for provider, path in cassette_cases():  # each call with the provider that judges it (RecordedCall)
         for call in recorded_calls(provider, path.stem, model_calls(provider, path)):
             # a dialect's Chat stream is judged by OpenAI's SDK but re-emitted by its own emitter: its
-            # reasoning field is the dialect's, not OpenAI's (issue 36)
+            # reasoning field is the dialect's, not OpenAI's
             own = provider if provider in CHAT_DIALECTS and call.provider == "openai-chat" else call.provider
             if ours(own, call.body).errors:
                 continue  # a stream that ended in an error event (Groq's tool_use_failed): no final message

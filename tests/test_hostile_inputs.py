@@ -506,7 +506,7 @@ def test_big_stream_sizes_stay_bounded(tmp_path: Path) -> None:
     assert peak_kib * 1024 < 10 * len(delta.read_bytes()) + 300 * (1 << 20), peak_kib
 
 
-# ---------------------------------------------------------------- issue 36's probes
+# ---------------------------------------------------------------- probes an audit of other clients ran
 
 
 def test_diff_and_replay_of_a_stream_with_a_5000_digit_integer(tmp_path: Path) -> None:
@@ -621,7 +621,7 @@ KEY = "sk-ant-api03-" + "x" * 40
 def test_scan_reads_a_text_file_in_the_encoding_its_byte_order_mark_names(
     encoding: str, tmp_path: Path
 ) -> None:
-    """A key in a UTF-16 file is letters between NUL bytes to a UTF-8 reader: missed before issue 36."""
+    """A key in a UTF-16 file is letters between NUL bytes to a UTF-8 reader: once missed."""
     text = f"config\nkey = {KEY}\n"
     data = text.encode(encoding)
     if encoding == "utf-16-be":
@@ -698,8 +698,8 @@ def test_record_clears_a_killed_runs_temporary_file_on_its_next_run(tmp_path: Pa
     reason="expensive sizes (a 200 MB single-line body, about two minutes): run with HARNESS_HOSTILE_BIG=1",
 )
 def test_scan_of_a_200mb_single_line_body_stays_bounded(tmp_path: Path) -> None:
-    """One 200 MB line (a JSON body holding an image-sized base64 payload): peaked at 2.3 GB before
-    issue 36 (the whole text lowered, encoded and decoded at once), at about 2.5 times the file now."""
+    """One 200 MB line (a JSON body holding an image-sized base64 payload): once peaked at 2.3 GB
+    (the whole text lowered, encoded and decoded at once), at about 2.5 times the file now."""
     import base64
     import resource
     import subprocess

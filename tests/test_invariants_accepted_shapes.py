@@ -1,6 +1,6 @@
 """Shapes the real APIs accept are no ``reject`` anywhere in the harness: the invariants too.
 
-Issue 36: an outside library's audit called a Responses ``input_image`` without ``detail`` (the
+An outside library's audit called a Responses ``input_image`` without ``detail`` (the
 SDK documents the default ``auto``; recorded requests without it were answered 200) and an OpenAI
 Chat ``content: []`` left after a dropped thinking block (openai-python#1812: answered 200) a
 ``reject``. A target that renders either shape is audited here through every request invariant;

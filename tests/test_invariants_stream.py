@@ -349,7 +349,7 @@ def test_parser_invariants_are_exactly_the_checks_that_replay_the_target() -> No
     assert replaying == set(PARSER_INVARIANTS)
 
 
-# ---------------------------------------------------------------- I11: what a lost field costs (issue 36)
+# ---------------------------------------------------------------- I11: what a lost field costs
 
 
 def _lose_response_id(_provider: str, result: CallResult, _size: Chunking) -> CallResult:

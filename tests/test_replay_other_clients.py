@@ -1,4 +1,4 @@
-"""``harness replay`` of other clients' recordings (issue 36): LangChain's cassette format, a URL the
+"""``harness replay`` of other clients' recordings: LangChain's cassette format, a URL the
 recorder redacted, a URL with a fragment (the mistralai SDK's ``#stream``), a request without a body.
 
 Recordings are bundled under ``traffic/clients2/`` (sources and licenses in its SOURCES.md); the

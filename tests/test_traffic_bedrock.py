@@ -310,7 +310,7 @@ def _drop_reasoning(req1: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("thinking", "url", "kind"),
-    # another family: no documented rule that Bedrock reads its reasoning back (issue 36: policy)
+    # another family: no documented rule that Bedrock reads its reasoning back (policy)
     [(True, CLAUDE, "reject"), (False, CLAUDE, "policy"), (True, NOVA, "policy")],
 )
 def test_synthetic_dropped_signature(thinking: bool, url: str, kind: str) -> None:
@@ -339,7 +339,7 @@ def test_synthetic_changed_tool_definitions_move_the_prefix() -> None:
         {"toolSpec": {"name": "g", "inputSchema": {"json": {"type": "object"}}}}
     )
     (finding,) = run(req0, resp0, req1).findings
-    # tools offered from this turn on: nothing of the conversation is lost (issue 36: policy)
+    # tools offered from this turn on: nothing of the conversation is lost (policy)
     assert (finding.check, finding.kind) == ("continuity-prefix", "policy")
     assert "tools (appended: g)" in finding.message
 

@@ -1,4 +1,4 @@
-"""Unit tests of how other clients' recordings are routed and read (issue 36's modules):
+"""Unit tests of how other clients' recordings are routed and read:
 
 - ``harness.traffic.hosts``: every host judged as the dialect it speaks, and the user's mapping
   (``--host HOST=DIALECT``, ``[tool.harness.hosts]``);

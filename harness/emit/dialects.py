@@ -7,7 +7,7 @@ field: ``delta.reasoning_content`` (DeepSeek, Z.ai), ``delta.reasoning`` (Groq w
 ``ChatCompletionStreamOutputDelta.reasoning``) or, for Mistral, a ``content`` list holding a
 ``thinking`` chunk (Magistral's shape, docs.mistral.ai/capabilities/reasoning).
 
-A dialect's chunk carries its provider's fields only (issue 36; ``tests/test_cassette_fields.py``
+A dialect's chunk carries its provider's fields only (``tests/test_cassette_fields.py``
 reads every emitted stream against the provider's SDK types): no ``delta.refusal`` (OpenAI's),
 ``system_fingerprint`` only where the provider sends it (not Mistral), and only the usage
 details its stream reports (``USAGE_DETAILS``); a usage count the stream cannot carry makes the

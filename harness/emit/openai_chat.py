@@ -11,7 +11,7 @@ Representable (besides ``common.check_common``):
 
 - No reasoning: OpenAI's Chat stream carries none (no ``reasoning_content``, DeepSeek's field,
   and no ``reasoning``), so a message with thinking is not representable and I11 compares its
-  projection without it (issue 36: a stream of OpenAI's with another provider's field judged a
+  projection without it (a stream of OpenAI's with another provider's field judged a
   client that rightly ignores it). The dialects (``harness.emit.dialects``) and OpenRouter send
   thinking texts (``id`` None) in their own field; none has signatures.
 - Text and thinking texts are non-empty (empty deltas add nothing), and two text parts

@@ -2,7 +2,7 @@
 
 Every decoder replaces such a byte with U+FFFD and goes on (the rest of the stream is still
 readable), but the text then holds a character the provider never sent: the replay names the
-first such byte, as an error, never a silent replacement (issue 36's hostile probe).
+first such byte, as an error, never a silent replacement.
 """
 
 from __future__ import annotations

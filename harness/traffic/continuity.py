@@ -15,7 +15,7 @@ Responses API, names response N in ``previous_response_id``). Then:
   prefix of request N+1's (Anthropic ``cache_control`` markers and Bedrock ``cachePoint``
   blocks aside: they are breakpoints, not prompt, and move by design).
 
-What a difference costs (issue 36): ``degrade`` only where the provider reads what was lost on
+What a difference costs: ``degrade`` only where the provider reads what was lost on
 the next request (reasoning state it validates or carries, an answered call) or the model is
 shown something else (text or arguments changed, earlier turns rewritten); ``policy`` where
 nothing the model wrote is lost (the same JSON value re-serialised, whitespace at a text's ends,

@@ -72,7 +72,7 @@ RICH: dict[str, AssistantMessage] = {
         sig_part("google", "Zw=="),
         stop="tool_use",
     ),
-    # OpenAI's Chat stream has no reasoning field (reasoning_content is DeepSeek's: issue 36)
+    # OpenAI's Chat stream has no reasoning field (reasoning_content is DeepSeek's)
     "openai-chat": assistant_msg(TextPart(text="answer"), call_part("{not json"), stop="tool_use"),
     "openai-responses": assistant_msg(
         think_part("a", "rs_1"),

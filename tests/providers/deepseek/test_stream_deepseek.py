@@ -1,7 +1,7 @@
 """DeepSeek's stream on its bundled recordings: ``delta.reasoning_content`` before the answer.
 
 The recording (pydantic-ai's ``test_deepseek_model_thinking_stream``, cassettes/PROVENANCE.md) was
-filed under openai-chat until issue 36: ``reasoning_content`` is DeepSeek's field, not OpenAI's.
+once filed under openai-chat: ``reasoning_content`` is DeepSeek's field, not OpenAI's.
 """
 
 from __future__ import annotations

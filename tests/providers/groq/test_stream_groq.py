@@ -1,7 +1,7 @@
 """Groq's stream on its bundled recordings: a stream that ends without ``[DONE]``.
 
 The recording (vercel/ai's ``groq-tool-call.chunks.txt``, cassettes/PROVENANCE.md) was filed under
-openai-chat until issue 36: its ``x_groq`` object is Groq's, not OpenAI's.
+openai-chat once: its ``x_groq`` object is Groq's, not OpenAI's.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def sdk_final(body: bytes) -> ChatCompletion:
 
 
 def test_recordings_found() -> None:
-    """OpenAI's own streams only: DeepSeek's and Groq's recordings are their providers' (issue 36)."""
+    """OpenAI's own streams only: DeepSeek's and Groq's recordings are their providers'."""
     assert len(RECORDINGS) >= 2
 
 
