@@ -504,3 +504,216 @@ def test_big_stream_sizes_stay_bounded(tmp_path: Path) -> None:
         assert time.monotonic() - started < 30
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the larger child
     assert peak_kib * 1024 < 10 * len(delta.read_bytes()) + 300 * (1 << 20), peak_kib
+
+
+# ---------------------------------------------------------------- probes an audit of other clients ran
+
+
+def test_diff_and_replay_of_a_stream_with_a_5000_digit_integer(tmp_path: Path) -> None:
+    """An SSE event's number past Python's integer limit: refused when the file is read, one line,
+    never a ValueError in ``harness diff``'s event listing."""
+    start = '{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"c","usage":{"input_tokens":%s,"output_tokens":1}}}'
+    stream = "event: message_start\ndata: " + start % ("9" * 5000) + "\n\n"
+    path = _write(tmp_path, "int.sse", stream)
+    ok = _write(tmp_path, "ok.sse", "event: message_start\ndata: " + start % "1" + "\n\n")
+    for args in (["diff", str(path), str(ok)], ["diff", str(ok), str(path)], ["replay", str(path)]):
+        result = runner.invoke(app, [*args, "--provider", "anthropic"])
+        _assert_clean_refusal(result, path)
+        assert ":2: (body): integer longer than 4300 digits (raise HARNESS_MAX_INT_DIGITS)" in result.stderr
+    # digits inside a string are text, not a number: read as usual
+    text = _write(
+        tmp_path, "digits.sse", "event: ping\ndata: " + json.dumps({"type": "ping", "x": "9" * 5000}) + "\n\n"
+    )
+    assert runner.invoke(app, ["replay", str(text), "--provider", "anthropic"]).exit_code == 0
+
+
+def test_replay_of_an_integer_past_64_bits_under_a_raised_limit_is_one_line(tmp_path: Path) -> None:
+    """With HARNESS_MAX_INT_DIGITS raised the number parses, and JSON output cannot hold it: one line.
+    A subprocess: the raised limit changes Python's own, for the whole process."""
+    import subprocess
+    import sys
+
+    start = '{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"c","usage":{"input_tokens":%s,"output_tokens":1}}}'
+    path = _write(tmp_path, "int.sse", "event: message_start\ndata: " + start % ("9" * 5000) + "\n\n")
+    cli = [sys.executable, "-c", "from harness.cli.main import app; app(prog_name='harness')"]
+    done = subprocess.run(
+        [*cli, "replay", str(path), "--provider", "anthropic"],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "HARNESS_MAX_INT_DIGITS": "6000"},
+    )
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-400:]
+    assert done.stderr.decode().strip().count("\n") == 0 and b"cannot be written as JSON" in done.stderr
+
+
+def _corrupted(body: bytes) -> bytes | None:
+    """``body`` with the first letter of some text value (a delta, content, text) made byte 0xff."""
+    import re
+
+    found = re.search(rb'"(?:text|content|delta|reasoning_content|reasoning)": ?"[A-Za-z0-9<*]', body)
+    if found is None:
+        return None
+    at = found.end() - 1
+    return body[:at] + b"\xff" + body[at + 1 :]
+
+
+def _utf8_cases() -> list[tuple[str, bytes, bytes]]:
+    """(provider, clean body, the same body with one byte that is not UTF-8) for every provider."""
+    from harness.emit import emit_stream
+    from harness.emit.bedrock import frame_bytes
+    from harness.model import AssistantMessage, TextPart, Usage
+    from tests.support.cassettes import cassette_cases, model_calls
+
+    cases: dict[str, tuple[str, bytes, bytes]] = {}
+    for provider, path in cassette_cases():
+        for exchange in model_calls(provider, path):
+            bad = _corrupted(exchange.body) if exchange.status < 400 else None
+            if bad is not None and provider not in cases:
+                cases[provider] = (provider, exchange.body, bad)
+    # Bedrock: binary frames, each with its own CRC: a text delta frame rebuilt around the byte
+    message = AssistantMessage(
+        parts=[TextPart(text="hello")], usage=Usage(input_tokens=1, output_tokens=1), stop_reason="stop"
+    )
+    clean = emit_stream("bedrock", message)
+    delta = frame_bytes(
+        "contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"el"},"p":"abcdefghijklmnopqr"}'
+    )
+    broken = frame_bytes(
+        "contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"\xffl"},"p":"abcdefghijklmnopqr"}'
+    )
+    assert delta in clean  # the emitter's own frame, byte for byte
+    cases["bedrock"] = ("bedrock", clean, clean.replace(delta, broken))
+    return sorted(cases.values())
+
+
+UTF8_CASES = _utf8_cases()
+
+
+def test_every_provider_has_a_utf8_case() -> None:
+    from harness.contract.providers import PROVIDERS
+
+    assert {p for p, _, _ in UTF8_CASES} == set(PROVIDERS)
+
+
+@pytest.mark.parametrize(("provider", "clean", "bad"), UTF8_CASES, ids=[c[0] for c in UTF8_CASES])
+def test_a_byte_that_is_not_utf8_is_named_in_the_replays_errors(
+    provider: str, clean: bytes, bad: bytes
+) -> None:
+    """The byte is replaced so the rest stays readable, and one error says so: never a silent U+FFFD."""
+    from harness.providers import get_parser
+    from harness.providers.replay import Exchange, replay_exchange
+
+    def errors(body: bytes) -> list[str]:
+        exchange = Exchange("POST", "(replayed body)", None, 200, {}, body)
+        return [e.error_message for e in replay_exchange(get_parser(provider), exchange).errors]
+
+    before, after = errors(clean), errors(bad)
+    named = [e for e in after if "not UTF-8" in e]
+    assert len(named) == 1 and "(0xff at " in named[0] and named[0].startswith(f"{provider}: "), after
+    assert "\n" not in named[0]
+    assert [e for e in after if e not in named] == before
+
+
+KEY = "sk-ant-api03-" + "x" * 40
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_scan_reads_a_text_file_in_the_encoding_its_byte_order_mark_names(
+    encoding: str, tmp_path: Path
+) -> None:
+    """A key in a UTF-16 file is letters between NUL bytes to a UTF-8 reader: once missed."""
+    text = f"config\nkey = {KEY}\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    path = _write(tmp_path, "settings.txt", data)
+    result = scan_paths([path])
+    assert [(f.line, f.kind) for f in result.findings] == [(2, "anthropic-key")], result
+
+
+def test_scan_of_a_long_line_finds_a_key_at_every_window_boundary(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A long text is searched in overlapping windows (bounded memory): a key that straddles a window
+    boundary is found once, at its own line."""
+    import harness.record.scan as scan
+
+    monkeypatch.setattr(scan, "_WINDOW", 4096)
+    monkeypatch.setattr(scan, "_OVERLAP", 512)
+    step = 4096 - 512
+    filler = "." * (step - 20)  # the key starts 20 characters before the first window's stride ends
+    text = "header\n" + filler + " " + KEY + " " + "." * 9000 + "\n" + "tail " + KEY + "\n"
+    result = scan_paths([_write(tmp_path, "one.txt", text)])
+    assert [(f.line, f.kind) for f in result.findings] == [(2, "anthropic-key"), (3, "anthropic-key")]
+
+
+def test_scan_finds_a_key_hidden_in_a_long_base64_run_across_its_pieces(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A long base64 payload is decoded in overlapping pieces: what it hides is found wherever it sits."""
+    import base64
+
+    import harness.record.secrets as secrets_module
+
+    monkeypatch.setattr(secrets_module, "_PIECE", 4096)
+    monkeypatch.setattr(secrets_module, "_PIECE_OVERLAP", 512)
+    hidden = b"\x00" * 3040 + f" {KEY} ".encode() + b"\x01" * 6000  # across the first piece's end (3072)
+    text = '{"data": "' + base64.b64encode(hidden).decode() + '"}'
+    result = scan_paths([_write(tmp_path, "body.json", text)])
+    # the piece the key straddles the end of may also report its cut head (fewer chars): never less
+    assert {f.kind for f in result.findings} == {"anthropic-key"}, result
+    assert f"({len(KEY)} chars)" in {f.masked.split("*** ")[1] for f in result.findings}
+
+
+def _dead_pid() -> int:
+    import subprocess
+    import sys
+
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    return done.pid
+
+
+def test_record_clears_a_killed_runs_temporary_file_on_its_next_run(tmp_path: Path) -> None:
+    """``record`` killed (SIGKILL) between its write and its rename leaves ``.NAME.<pid>-<hex>.tmp``;
+    the next run removes it before anything else, even one that fails before it writes."""
+    out = tmp_path / "cassettes" / "run.yaml"
+    out.parent.mkdir()
+    stale = out.parent / f".run.yaml.{_dead_pid()}-0badc0de.tmp"
+    stale.write_text("half a cassette", encoding="utf-8")
+    history = _ok_history(tmp_path / "h")
+    args = ["record", "--provider", "anthropic", "--history", str(history), "--out", str(out)]
+    result = runner.invoke(app, args, env={"ANTHROPIC_API_KEY": ""})  # no key: it stops before any call
+    assert result.exit_code == 2 and "ANTHROPIC_API_KEY" in result.stderr, result.stderr
+    assert not stale.exists() and not out.exists()
+    live = out.parent / f".run.yaml.{os.getpid()}-0badc0de.tmp"  # a running writer's file is kept
+    live.write_text("being written", encoding="utf-8")
+    assert runner.invoke(app, args, env={"ANTHROPIC_API_KEY": ""}).exit_code == 2
+    assert live.exists()
+
+
+@pytest.mark.hostile_big
+@pytest.mark.skipif(
+    os.environ.get("HARNESS_HOSTILE_BIG") != "1",
+    reason="expensive sizes (a 200 MB single-line body, about two minutes): run with HARNESS_HOSTILE_BIG=1",
+)
+def test_scan_of_a_200mb_single_line_body_stays_bounded(tmp_path: Path) -> None:
+    """One 200 MB line (a JSON body holding an image-sized base64 payload): once peaked at 2.3 GB
+    (the whole text lowered, encoded and decoded at once), at about 2.5 times the file now."""
+    import base64
+    import resource
+    import subprocess
+    import sys
+
+    path = tmp_path / "body.json"
+    piece = base64.b64encode(os.urandom(3 << 20))  # 4 MiB of base64
+    with path.open("wb") as f:
+        f.write(b'{"data": "')
+        for _ in range(50):
+            f.write(piece)
+        f.write(f'", "key": "{KEY}"}}'.encode())
+    cli = [sys.executable, "-c", "from harness.cli.main import app; app(prog_name='harness')", "scan"]
+    done = subprocess.run([*cli, str(path)], capture_output=True, check=False)
+    assert done.returncode == 1 and b"anthropic-key" in done.stderr + done.stdout, done.stderr[-300:]
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    assert peak < 3 * path.stat().st_size + (200 << 20), peak

@@ -128,7 +128,7 @@ def test_an_open_difference_inside_a_node_a_structural_allowance_accepted_is_sti
     assert request.verdict == "open"
 
 
-_CITED = re.compile(r"((?:traffic|cassettes)/[^\s;,]+?\.yaml)#(\d+)")
+_CITED = re.compile(r"((?:traffic|cassettes)/[^\s;,]+?\.yaml(?:\.gz)?)#(\d+)")
 
 
 def _entries() -> list[Accepted]:

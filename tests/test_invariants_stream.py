@@ -347,3 +347,93 @@ def test_parser_invariants_are_exactly_the_checks_that_replay_the_target() -> No
             assert ids, f"{path.name} replays the target but names no invariant ID"
             replaying.update(str(i) for i in ids)
     assert replaying == set(PARSER_INVARIANTS)
+
+
+# ---------------------------------------------------------------- I11: what a lost field costs
+
+
+def _lose_response_id(_provider: str, result: CallResult, _size: Chunking) -> CallResult:
+    return CallResult(result.message.model_copy(update={"response_id": None}), result.items, result.errors)
+
+
+def _lose_phase(_provider: str, result: CallResult, _size: Chunking) -> CallResult:
+    parts = [
+        p.model_copy(update={"phase": None}) if isinstance(p, TextPart) else p for p in result.message.parts
+    ]
+    return CallResult(result.message.model_copy(update={"parts": parts}), result.items, result.errors)
+
+
+def _previous_response_id(provider: str, body: dict[str, Any]) -> None:
+    """A target that continues the history by the last response's id (as a stateful client does)."""
+    body["previous_response_id"] = "resp_2"
+
+
+def _kinds(
+    provider: str, target: Any, history: list[HistoryEvent] | None = None
+) -> list[tuple[str, int | None, str]]:
+    report = run_invariants(
+        history or emittable(provider), CallParams(), target=target, providers=[provider], invariants=["I11"]
+    )
+    return [(v.reason, v.message_index, v.kind) for v in report.violations]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i11_a_lost_response_id_is_policy_on_a_stateless_request(provider: str) -> None:
+    from harness.invariants.streams import parsed_response_id
+
+    carried = [e for e in emittable(provider) if isinstance(e, AssistantMessage)]
+    if all(parsed_response_id(provider, m) is None for m in carried):
+        pytest.skip(f"{provider}'s stream carries no response id")
+    kinds = _kinds(provider, Mutant(parsed=_lose_response_id))
+    lost = [k for r, _, k in kinds if r.endswith("at .response_id")]
+    assert lost and set(lost) == {"policy"}, kinds
+
+
+def test_i11_a_lost_response_id_is_degrade_when_the_history_continues_by_previous_response_id() -> None:
+    target = Mutant(parsed=_lose_response_id, body=_previous_response_id)
+    kinds = _kinds("openai-responses", target)
+    lost = {index: k for r, index, k in kinds if r.endswith("at .response_id")}
+    # only response 2 (message 3) is named by previous_response_id: its lost id is read back, response 1's is not
+    assert lost == {1: "policy", 3: "degrade"}, kinds
+
+
+def test_i11_a_lost_message_phase_is_degrade_the_api_reads_it_back() -> None:
+    history = [
+        e.model_copy(
+            update={
+                "parts": [
+                    p.model_copy(update={"phase": "commentary"}) if isinstance(p, TextPart) else p
+                    for p in e.parts
+                ]
+            }
+        )
+        if isinstance(e, AssistantMessage)
+        else e
+        for e in emittable("openai-responses")
+    ]
+    assert _kinds("openai-responses", None, history) == []
+    kinds = _kinds("openai-responses", Mutant(parsed=_lose_phase), history)
+    phases = [k for r, _, k in kinds if r.endswith(".phase")]
+    assert phases and set(phases) == {"degrade"}, kinds
+
+
+@pytest.mark.parametrize(
+    ("path", "was", "became", "same", "kind"),
+    [
+        (".response_id", "resp_1", None, True, "policy"),
+        (".usage.output_tokens", 7, 0, True, "policy"),
+        (".stop_reason", "tool_use", "stop", True, "policy"),
+        (".stop_reason", "length", "stop", True, "degrade"),  # a cut turn taken for a complete one
+        (".parts[0].item_id", "msg_1", None, True, "policy"),
+        (".parts[0].model_id", "m", None, True, "policy"),
+        (".parts[0].phase", "commentary", None, True, "degrade"),
+        (".parts[1].format", "anthropic", None, True, "degrade"),  # never sent back as native
+        (".parts[0].text", "ab", "a", False, "degrade"),
+    ],
+)
+def test_i11_difference_kind_follows_what_the_provider_or_the_model_reads(
+    path: str, was: Any, became: Any, same: bool, kind: str
+) -> None:
+    from harness.invariants.round_trips import difference_kind
+
+    assert difference_kind(path, was, became, same_content=same) == kind

@@ -335,3 +335,11 @@ def test_every_default_is_needed_and_well_formed() -> None:
         # narrowed by the item's type, or (an item whose type is what is absent) by its role
         assert any(p.name in ("type_is", "role_is") for p in default.when), default.id
     assert {d.id for d in DEFAULTS} <= {aid for case in VALID for aid in case[3]}
+
+
+def test_an_empty_content_list_is_accepted_on_openai_only() -> None:
+    """openai-python#1812: OpenAI answers 200 to ``content: []``; compatible servers refuse it."""
+    body = next(c[2] for c in VALID if c[0] == "openai-chat-empty-content-after-thinking")
+    assert validate("openai-chat", body, host="api.openai.com").ok
+    refused = validate("openai-chat", body, host="localhost")
+    assert not refused.ok and "has less than 1 item" in str(refused)

@@ -417,7 +417,7 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     ),
     "regression": lambda s: (
         s.name.startswith("regression_")
-        and re.match(r"Regression (F\d+|import-check [a-z-]+): ", s.description) is not None
+        and re.match(r"Regression (F\d+|(import-check|audit-traffic) [a-z-]+): ", s.description) is not None
     ),
     "field-report": lambda s: s.name.startswith("field_"),
     "tool-id-reused": lambda s: len({c.call_id for c in _calls(s)}) < len(_calls(s)),

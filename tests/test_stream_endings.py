@@ -59,7 +59,7 @@ _FRAMINGS: dict[str, Framing] = {
             b'data: {"error":{"message":"The server had an error","type":"server_error"}}',
         },
         error_fragment="server_error: The server had an error",
-        garbled=b'data: {"id":"x","choi\xff',
+        garbled=b'data: {"id":"x","choi\x00',  # ASCII: a byte that is not UTF-8 is its own error (test_hostile_inputs)
         unknowns={
             "event-name": b'event: brand_new_event\ndata: {"x":1}',
             "non-chunk-object": b'data: {"type":"brand_new_event","x":1}',

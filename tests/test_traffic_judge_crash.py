@@ -1,4 +1,4 @@
-"""A judge that raises on a recorded body is one finding on that body, never a traceback (issue 36).
+"""A judge that raises on a recorded body is one finding on that body, never a traceback.
 
 Hostile input for every oracle: each oracle of each provider is made to raise, and a real body
 that makes google-genai's own validation raise (an integer beyond the ``Schema.type`` enum:

@@ -28,7 +28,9 @@ __all__ = ["import_one", "import_realstreams", "read_sources"]
 ENDPOINTS = {
     "anthropic": "https://api.anthropic.com/v1/messages",
     "gemini": "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
-    "openai-chat": "https://api.groq.com/openai/v1/chat/completions",
+    "openai-chat": "https://api.openai.com/v1/chat/completions",
+    "groq": "https://api.groq.com/openai/v1/chat/completions",
+    "deepseek": "https://api.deepseek.com/chat/completions",
     "openai-responses": "https://api.openai.com/v1/responses",
     "openrouter": "https://openrouter.ai/api/v1/chat/completions",
 }

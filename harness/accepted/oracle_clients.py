@@ -9,7 +9,7 @@ item without ``type`` is read as a message before the message entries fill in it
 
 from __future__ import annotations
 
-from harness.accepted.predicates import error_says, has_list, role_is, type_is, type_on_path
+from harness.accepted.predicates import error_says, has_list, openai_host, role_is, type_is, type_on_path
 from harness.contract.accepted import Accepted
 
 __all__ = ["ORACLE_CLIENTS"]
@@ -324,6 +324,29 @@ ORACLE_CLIENTS: tuple[Accepted, ...] = (
             "`mcp_server_name`) is newer than the vendored spec"
         ),
         evidence=(f"{_LC_ANTHROPIC}/test_remote_mcp.yaml.gz#0",),
+        still_needed=_NEEDED,
+    ),
+    Accepted(
+        "chat-empty-content-array",
+        judges=("oracle",),
+        provider="openai-chat",
+        where="messages[*].content",
+        diff="spec-error",
+        when=(error_says("has less than 1 item"), openai_host()),
+        kind="oracle-lag",
+        why=(
+            "OpenAI's API answers 200 to a message whose content is an empty list (`content: []`, what a "
+            "client leaves after dropping a turn's only thinking block); the spec's minItems 1 is not what "
+            "the API enforces. Compatible servers refuse it (vLLM, xAI, Bedrock's Mantle), so this holds "
+            "for api.openai.com only"
+        ),
+        evidence=(
+            "https://github.com/openai/openai-python/issues/1812 (gpt-4o-mini, a system message with "
+            "`content: []`: '200 but not 400'; 'other ArrayOfContent have this issue too')",
+            "https://github.com/AstrBotDevs/AstrBot/pull/6551 (Grok: 'Each message must have at least one "
+            "content element') and https://github.com/strands-agents/harness-sdk/pull/1562 (Bedrock Mantle) "
+            "for the compatible servers that refuse it",
+        ),
         still_needed=_NEEDED,
     ),
     Accepted(

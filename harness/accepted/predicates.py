@@ -33,7 +33,9 @@ __all__ = [
     "minted_pair",
     "model_is",
     "nonempty_string",
+    "one_output_text_part",
     "one_text_part",
+    "openai_host",
     "recorder_trailing_space",
     "restructured",
     "role_is",
@@ -48,6 +50,7 @@ __all__ = [
     "type_on_path",
     "types_on",
     "value_is",
+    "values_are",
 ]
 
 Json = dict[str, Any]
@@ -79,6 +82,11 @@ def value_is(expected: Any) -> Predicate:
     return Predicate("value_is", (expected,))
 
 
+def values_are(recorded: Any, ours: Any) -> Predicate:
+    """The recorded value is exactly ``recorded`` and ours exactly ``ours`` (two spellings of one thing)."""
+    return Predicate("values_are", (recorded, ours))
+
+
 def is_null() -> Predicate:
     """The one-sided value is JSON null (the other side leaves the key out)."""
     return Predicate("is_null")
@@ -97,6 +105,12 @@ def string_is_one_block(block_type: str) -> Predicate:
 def one_text_part() -> Predicate:
     """A one-text-part list recorded where ours sends the same text as a string."""
     return Predicate("one_text_part")
+
+
+def one_output_text_part() -> Predicate:
+    """A one-``output_text``-part list recorded (``annotations`` / ``logprobs`` empty or absent) where
+    ours sends the same text as a string."""
+    return Predicate("one_output_text_part")
 
 
 def same_signature_bytes() -> Predicate:
@@ -176,6 +190,12 @@ def host_in(*hosts: str) -> Predicate:
     return Predicate("host_in", hosts)
 
 
+def openai_host() -> Predicate:
+    """Only for OpenAI's own API: a request sent to ``api.openai.com``, or one with no host (an
+    adapter's render, judged as what OpenAI takes); never a compatible server's."""
+    return Predicate("openai_host")
+
+
 def model_is(pattern: str) -> Predicate:
     """Only for requests whose ``model`` fully matches ``pattern``."""
     return Predicate("model_is", (pattern,))
@@ -203,6 +223,10 @@ def _value_is(seen: Seen, expected: Any) -> bool:
     return same_json(seen.recorded if seen.recorded is not None else seen.ours, expected)
 
 
+def _values_are(seen: Seen, recorded: Any, ours: Any) -> bool:
+    return same_json(seen.recorded, recorded) and same_json(seen.ours, ours)
+
+
 def _is_null(seen: Seen) -> bool:
     return seen.recorded is None and seen.ours is None
 
@@ -219,6 +243,26 @@ def _string_is_one_block(seen: Seen, block_type: str) -> bool:
 
 def _one_text_part(seen: Seen) -> bool:
     return isinstance(seen.ours, str) and seen.recorded == [{"type": "text", "text": seen.ours}]
+
+
+def _one_output_text_part(seen: Seen) -> bool:
+    recorded = cast(object, seen.recorded)
+    if (
+        not isinstance(seen.ours, str)
+        or not isinstance(recorded, list)
+        or len(cast(list[Any], recorded)) != 1
+    ):
+        return False
+    part = cast(list[Any], recorded)[0]
+    if not isinstance(part, dict):
+        return False
+    part = cast(Json, part)
+    rest = {k: v for k, v in part.items() if k not in ("type", "text")}
+    return (
+        part.get("type") == "output_text"
+        and part.get("text") == seen.ours
+        and all(k in ("annotations", "logprobs") and v == [] for k, v in rest.items())
+    )
 
 
 def _b64_bytes(text: str) -> bytes | None:
@@ -380,6 +424,10 @@ def _host_in(seen: Seen, *hosts: str) -> bool:
     return seen.host in hosts
 
 
+def _openai_host(seen: Seen) -> bool:
+    return seen.host in (None, "api.openai.com")
+
+
 def _role_is(seen: Seen, role: str) -> bool:
     return _parent(seen).get("role") == role
 
@@ -395,10 +443,12 @@ def _type_is(seen: Seen, pattern: str) -> bool:
 
 PREDICATES: Mapping[str, Check] = {
     "value_is": _value_is,
+    "values_are": _values_are,
     "is_null": _is_null,
     "nonempty_string": _nonempty_string,
     "string_is_one_block": _string_is_one_block,
     "one_text_part": _one_text_part,
+    "one_output_text_part": _one_output_text_part,
     "same_signature_bytes": _same_signature_bytes,
     "minted_pair": _minted_pair,
     "snake_case_keys": _snake_case_keys,
@@ -413,6 +463,7 @@ PREDICATES: Mapping[str, Check] = {
     "error_says": _error_says,
     "type_on_path": _type_on_path,
     "host_in": _host_in,
+    "openai_host": _openai_host,
     "model_is": _model_is,
     "type_is": _type_is,
     "role_is": _role_is,

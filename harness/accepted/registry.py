@@ -3,7 +3,7 @@
 ``REGISTRY`` is every ``Accepted`` entry, in the order each judge tries them (the first
 match names the difference). The entries are written in per-judge files only to keep
 each file small (``oracle_anthropic``, ``oracle_clients``, ``oracle``, ``loop``, ``loop_dialects``,
-``importcheck``, ``importcheck_dialects``); one entry is one literal, so adding one is
+``importcheck``, ``importcheck_dialects``, ``importcheck_clients``); one entry is one literal, so adding one is
 adding a literal to the file of its judge. ``docs/accepted.md`` is generated from this
 (``python -m tools.accepted_docs``); ``tests/test_accepted.py`` holds every entry to its
 shape and ``tests/test_accepted_needed.py`` disables each in turn and shows a bundled case
@@ -13,6 +13,7 @@ that then fails.
 from __future__ import annotations
 
 from harness.accepted.importcheck import IMPORTCHECK
+from harness.accepted.importcheck_clients import IMPORTCHECK_CLIENTS
 from harness.accepted.importcheck_dialects import IMPORTCHECK_DIALECTS
 from harness.accepted.loop import LOOP
 from harness.accepted.loop_dialects import LOOP_DIALECTS
@@ -31,6 +32,7 @@ REGISTRY: tuple[Accepted, ...] = (
     *LOOP_DIALECTS,
     *IMPORTCHECK,
     *IMPORTCHECK_DIALECTS,
+    *IMPORTCHECK_CLIENTS,
 )
 
 

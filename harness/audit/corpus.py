@@ -95,19 +95,25 @@ def request_cases(
 
 
 def cassette_cases(root: Path, providers: Sequence[str]) -> tuple[list[CassetteCase], list[str]]:
-    """Every model call in ``root/<provider>/*.yaml`` (paths shown relative to ``root``'s parent),
-    and one line for each cassette that could not be read (skipped, never blamed on the target)."""
+    """Every model response in ``root/<provider>/*.yaml`` (paths shown relative to ``root``'s parent),
+    one case per response (a body holding several is split: each check compares one), and one line
+    for each cassette that could not be read (skipped, never blamed on the target)."""
     from harness.inputs import InputError
-    from harness.providers.replay import ReplayInputError
+    from harness.providers.replay import ReplayInputError, per_response, resolve_provider
 
     cases: list[CassetteCase] = []
     unreadable: list[str] = []
     for provider in providers:
         for path in sorted((root / provider).glob("*.yaml")):
             try:
-                calls = [e for e in load_exchanges(path, provider) if e.is_model_call]
+                exchanges = [e for e in load_exchanges(path, provider) if e.is_model_call]
             except (ReplayInputError, InputError) as exc:
                 unreadable.append(str(exc))
+                continue
+            try:  # a body holding several responses (a multi-step capture) is several cases
+                calls = [one for e in exchanges for one in per_response(e, resolve_provider(e, provider)[1])]
+            except ReplayInputError as exc:
+                unreadable.append(f"{path}: {exc}")
                 continue
             shown = f"{root.name}/{provider}/{path.name}"
             cases += [

@@ -175,7 +175,10 @@ def render(
 @app.command()
 def replay(
     file: Annotated[
-        Path, typer.Argument(help="Cassette (YAML), raw SSE body, .chunks.txt, or JSON (array) file.")
+        Path,
+        typer.Argument(
+            help="Cassette (vcrpy YAML, or LangChain's .yaml.gz), raw SSE body, .chunks.txt, or JSON (array) file."
+        ),
     ],
     provider: Annotated[
         str | None,
@@ -220,7 +223,12 @@ def replay(
             _fail(f"target '{target}' failed to replay {file}: {type(exc).__name__}: {exc}", code=1)
         # The same text as json.dumps(sort_keys=True, indent=2, ensure_ascii=False), built by
         # orjson with each run of deltas pre-serialised (a 60k-event stream's output is ~120k objects).
-        output = replay_json(results)
+        try:
+            output = replay_json(results)
+        except (
+            TypeError
+        ) as exc:  # an integer past 64 bits (HARNESS_MAX_INT_DIGITS raised): JSON output has none
+            _fail(f"{file}: the replayed result cannot be written as JSON: {exc}")
         sys.stdout.flush()
         sys.stdout.buffer.write(output)
         sys.stdout.flush()

@@ -8,12 +8,15 @@ from typing import Any
 
 __all__ = ["Exchange"]
 
+#: The end of a model call's path: a query, a fragment (the mistralai SDK's ``#stream``, as vcrpy
+#: stores the URL it was given: a fragment is never sent), or nothing.
+_END = r"([?#]|$)"
 _MODEL_PATHS = re.compile(
-    r"/(chat/completions|responses|messages)(\?|$)|:(stream)?[gG]enerateContent(\?|$)"
-    r"|/model/[^/]+/converse(-stream)?(\?|$)"  # AWS Bedrock Converse / ConverseStream
+    rf"/(chat/completions|responses|messages){_END}|:(stream)?[gG]enerateContent{_END}"
+    rf"|/model/[^/]+/converse(-stream)?{_END}"  # AWS Bedrock Converse / ConverseStream
     # Bedrock InvokeModel[WithResponseStream] of an Anthropic model (harness.contract.routing)
-    r"|/model/([^/]*[./])?anthropic\.[^/]*/invoke(-with-response-stream)?(\?|$)"
-    r"|/v2/chat(\?|$)"  # Cohere v2 Chat
+    rf"|/model/([^/]*[./])?anthropic\.[^/]*/invoke(-with-response-stream)?{_END}"
+    rf"|/v2/chat{_END}"  # Cohere v2 Chat
 )
 
 

@@ -8,7 +8,7 @@ from harness.model import AssistantMessage
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
 
 DEFAULT_MODEL = "zai-glm-4.7"
-_EMITTER = DialectEmitter(DEFAULT_MODEL, "reasoning")
+_EMITTER = DialectEmitter("cerebras", DEFAULT_MODEL, "reasoning")
 
 
 def check(message: AssistantMessage) -> str | None:

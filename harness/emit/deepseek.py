@@ -8,7 +8,7 @@ from harness.model import AssistantMessage
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
 
 DEFAULT_MODEL = "deepseek-v4-flash"
-_EMITTER = DialectEmitter(DEFAULT_MODEL, "reasoning_content")
+_EMITTER = DialectEmitter("deepseek", DEFAULT_MODEL, "reasoning_content")
 
 
 def check(message: AssistantMessage) -> str | None:

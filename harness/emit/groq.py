@@ -8,7 +8,7 @@ from harness.model import AssistantMessage
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
 
 DEFAULT_MODEL = "openai/gpt-oss-120b"
-_EMITTER = DialectEmitter(DEFAULT_MODEL, "reasoning")
+_EMITTER = DialectEmitter("groq", DEFAULT_MODEL, "reasoning")
 
 
 def check(message: AssistantMessage) -> str | None:

@@ -8,7 +8,7 @@ from harness.model import AssistantMessage
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
 
 DEFAULT_MODEL = "deepseek-ai/DeepSeek-R1"
-_EMITTER = DialectEmitter(DEFAULT_MODEL, "reasoning_content")
+_EMITTER = DialectEmitter("huggingface", DEFAULT_MODEL, "reasoning")
 
 
 def check(message: AssistantMessage) -> str | None:

@@ -9,8 +9,11 @@ chunk with ``finish_reason``, the usage chunk (``choices: []``, as
 
 Representable (besides ``common.check_common``):
 
-- No signatures (Chat has none); thinking texts have ``id`` None and go out as
-  ``delta.reasoning_content`` (DeepSeek's field; OpenAI itself streams no reasoning).
+- No reasoning: OpenAI's Chat stream carries none (no ``reasoning_content``, DeepSeek's field,
+  and no ``reasoning``), so a message with thinking is not representable and I11 compares its
+  projection without it (a stream of OpenAI's with another provider's field judged a
+  client that rightly ignores it). The dialects (``harness.emit.dialects``) and OpenRouter send
+  thinking texts (``id`` None) in their own field; none has signatures.
 - Text and thinking texts are non-empty (empty deltas add nothing), and two text parts
   (or two thinking texts) are never adjacent: the deltas of one field form one part
   until another kind of delta comes in between.
@@ -50,6 +53,8 @@ class ChatEmitter:
     """Chat chunks for a message; OpenRouter overrides the reasoning hooks."""
 
     default_model: ClassVar[str] = DEFAULT_MODEL
+    #: The delta field thinking goes out in (None: the wire has no reasoning field: OpenAI's own).
+    reasoning_field: str | None = None
 
     # ------------------------------------------------------------ plan
 
@@ -95,6 +100,10 @@ class ChatEmitter:
         if isinstance(part, ThinkingSignaturePart):
             return f"{where}: Chat has no reasoning signatures"
         assert isinstance(part, ThinkingTextPart)
+        if self.reasoning_field is None:
+            return (
+                f"{where}: OpenAI's Chat stream carries no reasoning (reasoning_content is DeepSeek's field)"
+            )
         if part.id is not None:
             return f"{where}: Chat reasoning has no id"
         if not part.text:
@@ -147,8 +156,8 @@ class ChatEmitter:
         return {"role": "assistant", "content": "", "refusal": None}
 
     def reasoning_deltas(self, unit: Unit) -> list[dict[str, Any]]:
-        assert unit.text is not None
-        return [{"reasoning_content": p} for p in pieces(unit.text)]
+        assert unit.text is not None and self.reasoning_field is not None
+        return [{self.reasoning_field: p} for p in pieces(unit.text)]
 
     def usage(self, message: AssistantMessage) -> dict[str, Any]:
         usage = message.usage

@@ -41,6 +41,24 @@ _STREAM_FORMATS: dict[str, Callable[[str | None], bool]] = {
 _DEFAULT_THINKING_MODEL = "model-of-the-stream"
 
 
+def _uncarried_usage(provider: str) -> list[str]:
+    """The usage counts a dialect's stream cannot carry (``harness.emit.dialects.USAGE_DETAILS``)."""
+    from harness.emit.dialects import USAGE_DETAILS
+
+    carried = USAGE_DETAILS.get(provider)
+    if carried is None:
+        return []
+    return [
+        n
+        for n in ("cached_input_tokens", "cache_creation_input_tokens", "reasoning_tokens")
+        if n not in carried
+    ]
+
+
+#: Providers whose stream has no reasoning field (OpenAI's Chat: ``reasoning_content`` is DeepSeek's).
+_NO_REASONING = frozenset({"openai-chat"})
+
+
 class Projection:
     """The projected message and what was rewritten to get it (one line each)."""
 
@@ -86,6 +104,9 @@ def _parts(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
             continue
         if isinstance(part, TextPart | ThinkingTextPart) and not part.text:
             changes.append(f"part {index}: empty {part.type} dropped")
+            continue
+        if isinstance(part, ThinkingTextPart) and provider in _NO_REASONING:
+            changes.append(f"part {index}: thinking dropped ({provider}'s stream carries no reasoning)")
             continue
         if provider in ("bedrock", "cohere") and isinstance(part, ThinkingTextPart | ThinkingSignaturePart):
             if part.model_id is not None or part.id is not None:  # the Bedrock/Cohere stream names no model
@@ -204,6 +225,8 @@ def _usage(provider: str, usage: Usage, changes: list[str]) -> Usage:
         if changed != usage:
             changes.append("usage normalised to what the cohere stream reports")
         return changed
+    for name in _uncarried_usage(provider):
+        data[name] = None
     if provider not in ("anthropic", "bedrock") and data["total_tokens"] is None:
         data["total_tokens"] = data["input_tokens"] + data["output_tokens"]
     projected = Usage(**data)

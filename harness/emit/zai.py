@@ -8,7 +8,7 @@ from harness.model import AssistantMessage
 __all__ = ["DEFAULT_MODEL", "check", "emit"]
 
 DEFAULT_MODEL = "glm-4.7"
-_EMITTER = DialectEmitter(DEFAULT_MODEL, "reasoning_content")
+_EMITTER = DialectEmitter("zai", DEFAULT_MODEL, "reasoning_content")
 
 
 def check(message: AssistantMessage) -> str | None:

@@ -30,7 +30,13 @@ from harness.rules.bedrock_invoke import invoke_view
 from harness.targets import get_target
 from harness.traffic import load_traffic
 from harness.traffic.calibrate import EDITED_REASON
+from harness.traffic.evidence import pasted_response
 from harness.traffic.loader import EDITED
+
+#: Why a call whose response its host cannot have sent is not rendered (``harness.traffic.evidence``).
+PASTED_REASON = (
+    "the response is not the host's (pasted into a hand-made cassette): no evidence of what it accepts"
+)
 
 __all__ = ["DECISIONS", "CheckedRequest", "ImportCheck", "check_one", "check_traffic", "entries", "see"]
 
@@ -227,6 +233,9 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
         if call.problem is not None:  # an accepted request whose body cannot be read: as calibrate
             result.unreadable.append(f"{call.where}: {call.problem}")
             continue
+        if pasted_response(call) is not None:  # no evidence of what the host accepted: as calibrate
+            result.skipped[PASTED_REASON] = result.skipped.get(PASTED_REASON, 0) + 1
+            continue
         provider, wire = call.route.provider, call.route.wire
         if NATIVE_WIRE.get(provider) != wire:
             key = f"{provider} over the {wire} format"
@@ -254,7 +263,10 @@ def render_text(check: ImportCheck) -> str:
     for provider, row in check.figures().items():
         lines.append(f"{provider:<18}" + "  ".join(f"{row[c]:>19}" for c in cols))
     for key, n in sorted(check.skipped.items()):
-        lines.append(f"skipped: {n} request(s) of {key} (not rendered by the reference in that format)")
+        if " over the " in key:  # a provider over a wire its reference adapter does not render
+            lines.append(f"skipped: {n} request(s) of {key} (not rendered by the reference in that format)")
+        else:
+            lines.append(f"skipped: {n} request(s): {key}")
     for r in check.requests:
         if r.verdict == "beyond":
             lines.append(

@@ -191,6 +191,35 @@ def _system_item(item: Any) -> bool:
     return item.get("role") in ("system", "developer") and isinstance(item.get("content"), str)
 
 
+def input_string_as_message(value: Any) -> Any:
+    """Responses: a string ``input`` -> one user message holding it (the API reference: a text input
+    is "equivalent to a text input with the user role")."""
+    return [{"role": "user", "content": value}] if isinstance(value, str) else None
+
+
+def max_tokens_as_max_completion_tokens(body: Any) -> Any:
+    """Chat: the deprecated ``max_tokens`` -> ``max_completion_tokens`` (when only the former is sent)."""
+    if not isinstance(body, dict) or "max_tokens" not in body or "max_completion_tokens" in body:
+        return None
+    body = dict(cast(Json, body))
+    body["max_completion_tokens"] = body.pop("max_tokens")
+    return body
+
+
+def drop_blank_text_blocks(content: Any) -> Any:
+    """Anthropic: a content list without its whitespace-only text blocks, when something else stays."""
+    items = _list(content)
+    kept = [b for b in items if not _blank_text(b)]
+    return kept if kept and len(kept) < len(items) else None
+
+
+def _blank_text(block: Any) -> bool:
+    if not isinstance(block, dict):
+        return False
+    block = cast(Json, block)
+    return block.get("type") == "text" and isinstance(block.get("text"), str) and not block["text"].strip()
+
+
 #: The rewrites by the name a ``restructured`` predicate gives.
 REWRITES: dict[str, Rewrite] = {
     f.__name__: f
@@ -201,6 +230,9 @@ REWRITES: dict[str, Rewrite] = {
         hoist_chat_system_messages,
         drop_empty_assistant_items,
         leading_system_to_instructions,
+        input_string_as_message,
+        max_tokens_as_max_completion_tokens,
+        drop_blank_text_blocks,
     )
 }
 REWRITES["merge_anthropic_user_turns"] = merge_anthropic_user_turns

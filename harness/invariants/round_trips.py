@@ -23,6 +23,7 @@ from harness.codec import dumps_history, loads_history
 from harness.contract.chunking import Chunking
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult, item_to_json
+from harness.contract.target import TargetRefusal
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.cuts import decoder_cuts
 from harness.invariants.prefix import differences, first_difference
@@ -35,7 +36,14 @@ from harness.invariants.streams import (
 )
 from harness.model import AssistantMessage
 
-__all__ = ["CHUNK_SIZES", "check_round_trips", "chunkings", "comparable"]
+__all__ = [
+    "CHUNK_SIZES",
+    "check_round_trips",
+    "chunkings",
+    "comparable",
+    "continues_by_response_id",
+    "difference_kind",
+]
 
 ID = "I11"
 #: Fixed chunk sizes the emitted stream is re-parsed with, after the cuts at its decoder boundaries
@@ -87,21 +95,55 @@ def _normal(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def difference_kind(path: str, was: Any, became: Any, *, same_content: bool) -> Kind:
-    """What a parser's difference costs: the model's content (``degrade``) or only bookkeeping (``policy``).
+#: A part field the next request carries for the provider to read, lost in replay: ``degrade``.
+#: ``phase``: "when sending follow-up requests, preserve and resend phase on all assistant
+#: messages: dropping it can degrade performance" (openai-python, ``MessagePhase`` on
+#: ``EasyInputMessageParam``); ``format``: a signature without one is never sent back as the
+#: provider's own (``harness.mapping.toolbox.signature_problem``), so the provider loses its
+#: reasoning state. Other part fields (``id``, ``item_id``, ``model_id``) are bookkeeping: a
+#: Responses reasoning or message item goes back without its id (openai/codex sends none,
+#: ``harness/providers/openai_responses/DECISIONS.md``), and a thinking part without a model
+#: is sent as the same model's.
+_READ_BACK_FIELDS = re.compile(r"^\.parts\[\d+\]\.(phase|format)$")
+
+
+def difference_kind(
+    path: str, was: Any, became: Any, *, same_content: bool, id_read_back: bool = False
+) -> Kind:
+    """What a parser's difference costs: ``degrade`` only where the provider reads the field on a
+    later request or it changes what the model sees; ``policy`` for bookkeeping.
 
     Token counts, a ``stop``/``tool_use`` label on a turn whose calls are kept, item ids and
     parts split or merged with the same text, thinking and calls lose nothing the model
-    reads on the next turn; anything else (text, thinking, signatures, arguments, a stop
-    reason that hides an error or a cut) does.
+    reads on the next turn. The response id is read back only by a request that continues by
+    ``previous_response_id`` (``id_read_back``); no stateless request reads it. Text, thinking,
+    signatures, arguments, a message phase or signature format (``_READ_BACK_FIELDS``), and a
+    stop reason that turns a cut or failed turn into a complete one (or back: the client sends
+    a partial turn back as whole, or drops a whole one) do.
     """
+    if path == ".response_id":
+        return "degrade" if id_read_back else "policy"
     if path.startswith(".usage"):
         return "policy"
     if path == ".stop_reason" and {was, became} <= {"stop", "tool_use"} and same_content:
         return "policy"
+    if _READ_BACK_FIELDS.match(path):
+        return "degrade"
     if path.startswith(".parts") and same_content:
         return "policy"
     return "degrade"
+
+
+def continues_by_response_id(ctx: CheckContext, response_id: str | None) -> bool:
+    """Whether the target's request for this history names ``response_id`` in ``previous_response_id``
+    (the one request that reads a response id back). A target that refuses the history sends none."""
+    if not response_id or ctx.provider != "openai-responses":
+        return False
+    try:
+        body = ctx.body
+    except TargetRefusal:
+        return False
+    return body.get("previous_response_id") == response_id
 
 
 def _content(message: dict[str, Any]) -> tuple[str, str, list[tuple[Any, ...]], list[Any]]:
@@ -176,15 +218,19 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
     )
     want, got = aligned(expected, full.message)
     same_content = _content(want) == _content(got)
+    found = list(differences(want, got))
+    read_back = any(p == ".response_id" for p, _, _ in found) and continues_by_response_id(
+        ctx, expected.response_id
+    )
     out += [
         ctx.violation(
             ID,
             index,
             f"parse(emit(message)) differs from the message at {path}",
             {"message": was, "parsed": became},
-            kind=difference_kind(path, was, became, same_content=same_content),
+            kind=difference_kind(path, was, became, same_content=same_content, id_read_back=read_back),
         )
-        for path, was, became in differences(want, got)
+        for path, was, became in found
     ]
     for chunking in chunkings(body):
         chunked = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), chunking)
@@ -197,11 +243,34 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
                 detail["cut_at"] = _first_cut(ctx, index, body, chunking, _result(full))
             out.append(
                 ctx.violation(
-                    ID, index, f"the stream parses differently {_described(chunking)}", detail, kind="degrade"
+                    ID,
+                    index,
+                    f"the stream parses differently {_described(chunking)}",
+                    detail,
+                    kind=_chunked_kind(ctx, full, chunked),
                 )
             )
             break
     return out
+
+
+def _chunked_kind(ctx: CheckContext, full: CallResult, chunked: CallResult) -> Kind:
+    """A chunking's difference costs what the message's differences cost (``difference_kind``); an
+    error only one parse reports ends the turn, so it is ``degrade``; stream items alone (what a UI
+    shows while streaming) leave the history as it was: ``policy``."""
+    if _result(full)["errors"] != _result(chunked)["errors"]:
+        return "degrade"
+    want, got = _result(full)["message"], _result(chunked)["message"]
+    same_content = _content(want) == _content(got)
+    rid = full.message.response_id
+    kinds = {
+        difference_kind(
+            path, was, became, same_content=same_content,
+            id_read_back=path == ".response_id" and continues_by_response_id(ctx, rid),
+        )
+        for path, was, became in differences(want, got)
+    }  # fmt: skip
+    return "degrade" if "degrade" in kinds else "policy"
 
 
 def chunkings(body: bytes) -> list[Chunking]:

@@ -74,7 +74,9 @@ def diff_json(
     """Every difference, by JSON path, each marked with the entry that accepts it (if any).
 
     ``allowances``: registry entries (``harness.accepted.registry.for_judge``), matched by
-    ``harness.accepted.predicates.matches``; ``extra``: the judge's own predicates.
+    ``harness.accepted.predicates.matches``; ``extra``: the judge's own predicates. A predicate
+    on the parent (``role_is``) sees the object holding the path: the recorded one, or ours for
+    an ``extra`` difference.
 
     Allowances are tried at every node before descending, so an equivalence (for
     example base64 vs base64url) can accept a whole value; otherwise objects are
@@ -82,10 +84,10 @@ def diff_json(
     """
     out: list[JsonDifference] = []
 
-    def judge(difference: JsonDifference) -> JsonDifference | None:
+    def judge(difference: JsonDifference, parent: Any) -> JsonDifference | None:
         seen = Seen(
             ctx.provider, difference.path, difference.kind, difference.recorded, difference.ours,
-            cassette=ctx.cassette, minted_ids=ctx.minted_ids,
+            parent=parent, cassette=ctx.cassette, minted_ids=ctx.minted_ids,
         )  # fmt: skip
         entry = first_match(allowances, seen, extra)
         if entry is None:
@@ -94,24 +96,24 @@ def diff_json(
             difference.path, difference.kind, difference.recorded, difference.ours, entry.id
         )
 
-    def one_sided(value: Any, path: str, kind: DiffKind, descend: bool) -> None:
+    def one_sided(value: Any, path: str, kind: DiffKind, descend: bool, parent: Any) -> None:
         candidate = JsonDifference(
             path, kind, value if kind == "missing" else None, value if kind == "extra" else None
         )
-        allowed = judge(candidate)
+        allowed = judge(candidate, parent)
         if allowed is not None:
             out.append(allowed)
         elif descend and isinstance(value, dict) and value:
             for key, sub in sorted(cast(Json, value).items()):
-                one_sided(sub, f"{path}.{key}", kind, True)
+                one_sided(sub, f"{path}.{key}", kind, True, value)
         else:
             out.append(candidate)
 
-    def walk(a: Any, b: Any, path: str) -> None:
+    def walk(a: Any, b: Any, path: str, parent: Any) -> None:
         if same_json(a, b):
             return
         candidate = JsonDifference(path or "$", "changed", a, b)
-        allowed = judge(candidate)
+        allowed = judge(candidate, parent)
         if allowed is not None:
             out.append(allowed)
         elif isinstance(a, dict) and isinstance(b, dict):
@@ -119,23 +121,23 @@ def diff_json(
             for key in sorted(da.keys() | db.keys()):
                 sub = f"{path}.{key}" if path else key
                 if key not in db:
-                    one_sided(da[key], sub, "missing", True)
+                    one_sided(da[key], sub, "missing", True, da)
                 elif key not in da:
-                    one_sided(db[key], sub, "extra", True)
+                    one_sided(db[key], sub, "extra", True, db)
                 else:
-                    walk(da[key], db[key], sub)
+                    walk(da[key], db[key], sub, da)
         elif isinstance(a, list) and isinstance(b, list):
             la, lb = cast(list[Any], a), cast(list[Any], b)
             for i in range(max(len(la), len(lb))):
                 sub = f"{path}[{i}]"
                 if i >= len(lb):
-                    one_sided(la[i], sub, "missing", False)
+                    one_sided(la[i], sub, "missing", False, la)
                 elif i >= len(la):
-                    one_sided(lb[i], sub, "extra", False)
+                    one_sided(lb[i], sub, "extra", False, lb)
                 else:
-                    walk(la[i], lb[i], sub)
+                    walk(la[i], lb[i], sub, la)
         else:
             out.append(candidate)
 
-    walk(recorded, ours, "")
+    walk(recorded, ours, "", None)
     return out

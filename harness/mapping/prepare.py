@@ -13,7 +13,7 @@ change made here is reported as a RenderWarning naming the canonical message ind
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
@@ -580,24 +580,93 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
 
 
 def _drop_empty_text(items: list[WireItem], warnings: Warnings) -> None:
-    """Empty text parts carry nothing and providers reject empty text blocks."""
+    """Empty text parts carry nothing and providers reject empty text blocks. A whitespace-only part
+    between two texts of the same message joins the text before it instead (``"a", "\\n\\n", "b"``
+    must not become ``"ab"``: langchain-anthropic's drop of such a block joined two paragraphs of a
+    cited answer, ``test_web_fetch_v1.yaml.gz`` of LangChain's cassettes); at a message's ends it
+    is dropped, with a warning."""
     for item in items:
         if isinstance(item, WireUser):
             item.items = _without_blank_text(item.items, warnings)
         elif isinstance(item, WireAssistant):
-            item.units = [
-                unit
-                for unit in item.units
-                if not (
-                    isinstance(unit, PartUnit) and _blank_dropped(unit.part, item.index, unit.index, warnings)
-                )
-            ]
+            item.units = _fold_blank_units(item.units, item.index, warnings)
         else:
             item.appended = _without_blank_text(item.appended, warnings)
 
 
+def _blank_text(part: object) -> bool:
+    return isinstance(part, TextPart) and bool(part.text) and not part.text.strip()
+
+
+def _text(part: object) -> bool:
+    """A text part that carries something (whitespace can join it)."""
+    return isinstance(part, TextPart) and bool(part.text.strip())
+
+
+def _fold_blanks(
+    parts: list[object], joinable: Callable[[int, int], bool]
+) -> tuple[dict[int, str], set[int]]:
+    """Each run of whitespace-only text parts between two texts (joinable: of the same message)
+    joins the text before it: its index -> the whitespace to append, and the run's indices, which
+    leave the list with nothing lost. A run at either end stays, for the caller to drop with a
+    warning (whitespace around a message's content carries nothing)."""
+    after: dict[int, str] = {}
+    joined: set[int] = set()
+    i = 0
+    while i < len(parts):
+        if not _blank_text(parts[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(parts) and _blank_text(parts[j]):
+            j += 1
+        run = range(i, j)
+        inner = i > 0 and j < len(parts) and _text(parts[i - 1]) and _text(parts[j])
+        if inner and all(joinable(i - 1, k) and joinable(k, j) for k in run):
+            after[i - 1] = "".join(str(getattr(parts[k], "text", "")) for k in run)
+            joined.update(run)
+        i = j
+    return after, joined
+
+
+def _joined(part: object, after: str) -> TextPart:
+    assert isinstance(part, TextPart)
+    return part.model_copy(update={"text": part.text + after})
+
+
+def _fold_blank_units(units: list[AssistantUnit], index: int, warnings: Warnings) -> list[AssistantUnit]:
+    parts: list[object] = [u.part if isinstance(u, PartUnit) else None for u in units]
+    after, folded = _fold_blanks(parts, lambda _i, _j: True)
+    kept: list[AssistantUnit] = []
+    for n, unit in enumerate(units):
+        if n in folded:
+            continue
+        if isinstance(unit, PartUnit):
+            if n in after:
+                unit = PartUnit(_joined(unit.part, after[n]), unit.index)
+            elif _blank_dropped(unit.part, index, unit.index, warnings):
+                continue
+        kept.append(unit)
+    return kept
+
+
 def _without_blank_text(items: list[ContentItem], warnings: Warnings) -> list[ContentItem]:
-    return [ci for ci in items if not _blank_dropped(ci.part, ci.message_index, ci.part_index, warnings)]
+    parts: list[object] = [ci.part for ci in items]
+
+    def same(i: int, j: int) -> bool:
+        return items[i].message_index == items[j].message_index
+
+    after, folded = _fold_blanks(parts, same)
+    kept: list[ContentItem] = []
+    for n, ci in enumerate(items):
+        if n in folded:
+            continue
+        if n in after:
+            ci = ContentItem(ci.message_index, ci.part_index, _joined(ci.part, after[n]))
+        elif _blank_dropped(ci.part, ci.message_index, ci.part_index, warnings):
+            continue
+        kept.append(ci)
+    return kept
 
 
 def _blank_dropped(

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import secrets
 import signal
 import sys
@@ -33,6 +32,7 @@ from pathlib import Path
 from types import FrameType
 
 from harness.outputs.errors import OutputError, os_reason
+from harness.outputs.stale import remove_stale_temps
 from harness.outputs.targets import check_target
 
 __all__ = ["remove_stale_temps", "write_bytes", "write_files", "write_text"]
@@ -87,45 +87,6 @@ def _signals_held() -> Generator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _temp_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\.{re.escape(name)}\.(?:(\d+)-[0-9a-f]{{8}}|[A-Za-z0-9_]{{8}})\.tmp")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-_LEGACY_AGE = 3600.0  # mkstemp names of earlier versions carry no pid: removed after an hour
-
-
-def remove_stale_temps(target: Path) -> None:
-    """Remove ``.NAME.*.tmp`` files a killed writer of ``target`` left behind (its pid is gone)."""
-    pattern = _temp_pattern(target.name)
-    try:
-        entries = list(os.scandir(target.parent))
-    except OSError:
-        return
-    now = time.time()
-    for entry in entries:
-        found = pattern.fullmatch(entry.name)
-        if found is None:
-            continue
-        pid = found.group(1)
-        with contextlib.suppress(OSError):
-            if pid is not None:
-                stale = int(pid) != os.getpid() and not _alive(int(pid))
-            else:
-                stale = now - entry.stat(follow_symlinks=False).st_mtime > _LEGACY_AGE
-            if stale and entry.is_file(follow_symlinks=False):
-                os.unlink(entry.path)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harness.outputs.errors import OutputError, os_reason
+from harness.outputs.stale import remove_stale_temps
 
 __all__ = ["check_out_dir", "check_out_file", "check_target"]
 
@@ -72,10 +73,13 @@ def check_target(path: Path) -> None:
 
 
 def check_out_file(path: str | Path) -> Path:
-    """Before the work: ``path`` can become a regular file (atomically replaced if it exists)."""
+    """Before the work: ``path`` can become a regular file (atomically replaced if it exists). The
+    temporary file a killed earlier run left beside it (``.NAME.<pid>-<hex>.tmp``, its pid gone) is
+    removed now: a run that fails before it writes must not leave it there forever."""
     p = Path(path)
     check_target(p)
     _writable_folder(p.parent, p)
+    remove_stale_temps(p)
     return p
 
 
@@ -93,4 +97,5 @@ def check_out_dir(path: str | Path, names: Iterable[str] = ()) -> Path:
         _writable_folder(p.parent, p)
     for name in names:
         check_target(p / name)
+        remove_stale_temps(p / name)  # a killed earlier run's leftovers (see ``check_out_file``)
     return p

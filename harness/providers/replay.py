@@ -41,6 +41,7 @@ from harness.stream.base import CallResult, StreamParser
 from harness.stream.drive import chunked, parse_chunks
 from harness.stream.events import derive_events
 from harness.stream.eventstream import frame_payloads
+from harness.stream.not_utf8 import first_not_utf8, not_utf8_error
 from harness.stream.sse import SSEEvent
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "chunks_to_sse",
     "load_exchanges",
     "parser_for",
+    "per_response",
     "replay_exchange",
     "replay_file",
     "resolve_provider",
@@ -113,15 +115,30 @@ def _request_body(request: dict[str, Any]) -> Any:
     return None
 
 
+def _interactions(data: Any) -> list[Any] | str:
+    """A cassette's interactions: vcrpy's ``interactions``, or LangChain's ``requests`` and
+    ``responses`` paired by position; else the one line that says why not."""
+    document = cast(dict[str, Any], data) if isinstance(data, dict) else {}
+    if isinstance(document.get("interactions"), list):
+        return cast(list[Any], document["interactions"])
+    asked, answered = document.get("requests"), document.get("responses")
+    if isinstance(asked, list) and isinstance(answered, list):
+        asked_, answered_ = cast(list[Any], asked), cast(list[Any], answered)
+        if len(asked_) != len(answered_):
+            return f"requests: {len(asked_)} requests but {len(answered_)} responses: cannot pair them"
+        return [{"request": q, "response": a} for q, a in zip(asked_, answered_, strict=True)]
+    return "interactions: not a cassette (no 'interactions' list, nor 'requests' and 'responses' lists)"
+
+
 def _load_cassette(path: Path, text: str) -> list[Exchange]:
     try:
         data: Any = load_yaml(text, source=str(path))
     except InputError as exc:
         raise ReplayInputError(str(exc)) from None
-    if not isinstance(data, dict) or not isinstance(cast(dict[str, Any], data).get("interactions"), list):
-        raise ReplayInputError(f"{path}: interactions: not a vcrpy cassette (no 'interactions' list)")
+    interactions = _interactions(data)
+    if isinstance(interactions, str):
+        raise ReplayInputError(f"{path}: {interactions}")
     exchanges: list[Exchange] = []
-    interactions = cast(list[Any], cast(dict[str, Any], data)["interactions"])
     for n, item in enumerate(interactions):
         try:
             request: dict[str, Any] = item["request"]
@@ -170,25 +187,44 @@ def _check_body(body: bytes, source: str, field: str) -> None:
         check_json_bytes(body, source=source, field=field)
     else:
         check_json_documents(payloads, source=source, field=field)
+    limit = Limits.from_env().max_int_digits
     if _JSON_DOCUMENT.match(body):
-        try:
-            json.loads(body)
-        except json.JSONDecodeError:
-            pass  # not JSON after all: replay reports it as the response's own error
-        except ValueError as exc:
-            if "digits" not in str(exc):
-                raise
-            limit = Limits.from_env().max_int_digits
-            reason = f"integer longer than {limit} digits (raise {LIMIT_ENV['max_int_digits']})"
-            raise InputError(source, None, field, reason) from None
+        _check_int_length(body, source, None, field, limit)
+        return
+    # A stream: only an event holding a run of more digits than the limit can hold such an integer;
+    # that event alone is parsed to tell a number from digits inside a string (native search).
+    for found in re.finditer(rb"\d{%d}" % (limit + 1), body):
+        start = body.rfind(b"\n", 0, found.start()) + 1
+        end = body.find(b"\n", found.end())
+        line = body[start : end if end >= 0 else len(body)].strip()
+        if line.startswith(b"data:"):
+            number = body.count(b"\n", 0, start) + 1
+            _check_int_length(line[5:], source, number, field, limit)
+
+
+def _check_int_length(document: bytes, source: str, line: int | None, field: str, limit: int) -> None:
+    """Python's integer-length limit is met only by parsing: one line here, not a ValueError in
+    whichever command reads the body later."""
+    try:
+        json.loads(document)
+    except json.JSONDecodeError:
+        pass  # not JSON after all: replay reports it as the response's own error
+    except ValueError as exc:
+        if "digits" not in str(exc):
+            raise
+        reason = f"integer longer than {limit} digits (raise {LIMIT_ENV['max_int_digits']})"
+        raise InputError(source, line, field, reason) from None
 
 
 def load_exchanges(path: str | Path, provider: str | None) -> list[Exchange]:
-    """Read any of the four replay forms into exchanges."""
+    """Read any of the replay forms into exchanges: a vcrpy cassette, LangChain's (gzip YAML with
+    ``requests`` / ``responses`` lists), a raw SSE or JSON body, an AI SDK ``.chunks.txt``."""
     p = Path(path)
     try:
         raw = read_bytes(p)
         name = p.name.lower()
+        if name.endswith((".yaml.gz", ".yml.gz")):  # LangChain's CustomSerializer: gzip-compressed YAML
+            return _load_cassette(p, decode_utf8(gunzip(raw, source=str(p), field="(file)"), str(p)))
         if name.endswith((".yaml", ".yml")):
             return _load_cassette(p, decode_utf8(raw, str(p)))
         if raw[:2] == b"\x1f\x8b":
@@ -230,8 +266,10 @@ def replay_exchange(
     if "json" in exchange.header("content-type") or _JSON_DOCUMENT.match(
         exchange.body
     ):  # no copy of the body
+        bad = first_not_utf8(exchange.body)
+        body: bytes | str = exchange.body if bad is None else exchange.body.decode("utf-8", "replace")
         try:
-            document = json.loads(exchange.body)
+            document = json.loads(body)
         except json.JSONDecodeError as exc:
             return parser.fail(f"{parser.provider}: response body is not valid JSON ({exc.msg} at {exc.pos})")
         if isinstance(document, list):  # Gemini without alt=sse: one GenerateContentResponse per element
@@ -239,6 +277,8 @@ def replay_exchange(
                 parser.feed(SSEEvent(None, json.dumps(element)))
         else:
             parser.feed_response(document)
+        if bad is not None:
+            parser.error(not_utf8_error(parser.provider, bad[0], f"byte {bad[1]} of the body"))
         return parser.finish()
     return parse_chunks(parser, chunked(exchange.body, chunk_size))
 
@@ -288,8 +328,9 @@ def parser_for(provider: str, exchange: Exchange) -> type[StreamParser]:
     return get_parser(provider, _wire_of(exchange)[0])
 
 
-def _responses(exchange: Exchange, wire: str | None) -> list[Exchange]:
-    """The exchange once per response its body holds (a multi-step capture holds several)."""
+def per_response(exchange: Exchange, wire: str | None) -> list[Exchange]:
+    """The exchange once per response its body holds (a multi-step capture holds several): whatever
+    compares one response (a replay, the audit's replay vs the reference) takes them one by one."""
     if wire is None or exchange.status >= 400:
         return [exchange]
     bodies = split_responses(wire, exchange.body)
@@ -301,6 +342,28 @@ def _responses(exchange: Exchange, wire: str | None) -> list[Exchange]:
         )
         for body in bodies
     ]
+
+
+def _unrouted_response(exchange: Exchange) -> str | None:
+    """Why a call that is no known model call is replayed all the same (None: it is not):
+
+    - its URL is not recorded (LangChain writes ``**REDACTED**``) and its response is a model's
+      (its events or keys name a wire);
+    - its request recorded no body (a retrieval such as Responses' ``GET /v1/responses/{id}
+      ?stream=true``, or a recorder that kept none) and its response is a model's event stream.
+      A JSON answer to such a request (a model listing, an embedding) is not a model's, however
+      its keys read.
+    """
+    if exchange.status >= 400:
+        return None
+    wire = sniff_wire(exchange.body)
+    if wire is None:
+        return None
+    if "://" not in exchange.uri:
+        return f"the request URL is not recorded ({exchange.uri!r}), but the response is {WIRE_TITLES[wire]}"
+    if exchange.request_body in (None, "", b"") and exchange.body.lstrip()[:1] not in (b"{", b"["):
+        return f"no request body and no model call's path, but the response is a {WIRE_TITLES[wire]} stream"
+    return None
 
 
 def replay_file(
@@ -327,9 +390,16 @@ def replay_file(
     p = Path(path)
     for number, exchange in enumerate(load_exchanges(p, provider)):
         if not exchange.is_model_call and exchange.uri != SYNTHETIC_URI:
+            why = _unrouted_response(exchange)
+            if why is None:
+                if on_note:
+                    on_note(f"skipped {exchange.method} {exchange.uri}: not a model call")
+                continue
             if on_note:
-                on_note(f"skipped {exchange.method} {exchange.uri}: not a model call")
-            continue
+                on_note(f"{exchange.method} {exchange.uri}: {why}: replayed")
+            exchange = Exchange(
+                exchange.method, SYNTHETIC_URI, None, exchange.status, exchange.headers, exchange.body
+            )  # read as a bare body: its events name the wire
         try:
             chosen, wire = resolve_provider(exchange, provider)
         except ReplayInputError as exc:
@@ -339,7 +409,7 @@ def replay_file(
         if provider is None and on_note and said not in inferred:
             inferred.add(said)
             on_note(said)
-        parts = _responses(exchange, wire)
+        parts = per_response(exchange, wire)
         if len(parts) > 1 and on_note:
             on_note(f"{exchange.uri}: one body holds {len(parts)} responses; replayed one by one")
         for part in parts:

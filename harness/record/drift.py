@@ -116,7 +116,7 @@ def _event_kind(name: str | None, data: str) -> list[str]:
     """The event's type plus a sub-type where providers nest one (delta, content_block, item, part)."""
     try:
         payload: Any = json.loads(data)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or an integer past Python's limit (refused when the file is read)
         return [name or ("[DONE]" if data.strip() == "[DONE]" else "data")]
     if not isinstance(payload, dict):
         return [name or "data"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import fnmatch
 import os
 from collections.abc import Iterable, Iterator
@@ -77,9 +78,31 @@ def mask(secret: str) -> str:
     return found[0].masked() if found else f"*** ({len(secret)} chars)"
 
 
+#: A text longer than this is searched in overlapping windows: the detector's copies (lowered,
+#: encoded) are a window's, never a 200 MB body's (``harness scan`` of such a body stays bounded).
+_WINDOW = 4 << 20
+#: What two windows share: longer than any secret the rules match (a PEM private key block is a
+#: few KB), so each one is whole in some window.
+_OVERLAP = 64 << 10
+
+
 def _findings(text: str, path: str, line: int) -> Iterator[Finding]:
-    for m in find_secrets(text, account_ids=True, path=path):
-        yield Finding(path, line + text.count("\n", 0, m.start), m.kind, m.masked(), m.cls)
+    if len(text) <= _WINDOW:
+        for m in find_secrets(text, account_ids=True, path=path):
+            yield Finding(path, line + text.count("\n", 0, m.start), m.kind, m.masked(), m.cls)
+        return
+    step = _WINDOW - _OVERLAP
+    at = 0
+    while at < len(text):
+        window = text[at : at + _WINDOW]
+        last = at + _WINDOW >= len(text)
+        for m in find_secrets(window, account_ids=True, path=path):
+            if last or m.start < step:  # a match in the shared tail is the next window's
+                yield Finding(path, line + window.count("\n", 0, m.start), m.kind, m.masked(), m.cls)
+        if last:
+            break
+        line += window.count("\n", 0, step)
+        at += step
 
 
 def _bounded_gunzip(path: str, line: int) -> object:
@@ -302,7 +325,8 @@ def scan_paths(
             except InputError as exc:
                 result.skipped.append(str(exc))
                 continue
-        text = data.decode("utf-8", errors="surrogateescape")  # a key between binary bytes is still found
+        text = _text(data)
+        del data  # a big file is held once, as its text
         marked = _marked_lines(text, file)
         for finding in scan_text(text, str(file), result.skipped):
             if finding.line in marked:
@@ -310,6 +334,29 @@ def scan_paths(
             else:
                 (result.findings if finding.cls == "secret" else result.identifiers).append(finding)
     return result
+
+
+#: Byte order marks and the text encodings they announce (UTF-32 before UTF-16: its LE mark starts so).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _text(data: bytes) -> str:
+    """A file's text: in the encoding its byte order mark announces (a key in a UTF-16 file is a
+    key, not letters between NUL bytes), else UTF-8, each other byte kept as a lone surrogate
+    (a key between binary bytes is still found)."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(encoding)
+            except UnicodeDecodeError:
+                break  # not that encoding after all: read as bytes
+    return data.decode("utf-8", errors="surrogateescape")
 
 
 def _marked_lines(text: str, file: Path) -> set[int]:

@@ -29,6 +29,7 @@ from harness.secret_rules import Rule, compile_literal_set, global_allowlist, lo
 __all__ = [
     "ACCOUNT_ID_PATTERN",
     "SecretMatch",
+    "base64_pieces",
     "base64_runs",
     "bytes_text",
     "decoded_texts",
@@ -235,7 +236,8 @@ def field_views(text: str) -> Iterator[str]:
     """``text`` and its decoded views: JSON string values (whole body or SSE ``data:`` lines), percent-decoded."""
     yield text
     docs = [text] if text.lstrip()[:1] in ("{", "[") else []
-    docs += [line[5:] for line in text.splitlines() if line.startswith("data:")]
+    if "data:" in text:  # no split of a big body into lines unless it holds a data line at all
+        docs += [m.group(1) for m in _DATA_LINE.finditer(text)]
     for doc in docs:
         try:
             yield from _json_strings(json.loads(doc))
@@ -248,6 +250,13 @@ def field_views(text: str) -> Iterator[str]:
 
 
 _URL = re.compile(r"https?://\S+")
+_DATA_LINE = re.compile(r"^data:(.*)$", re.MULTILINE)
+#: A base64 run longer than this is decoded in overlapping pieces (``base64_pieces``): a 200 MB
+#: payload is never one 150 MB decode and one 600 MB text of its bytes at once.
+_PIECE = 4 << 20
+#: Encoded characters two pieces share (a multiple of 4): longer than any key, so a key that
+#: straddles a piece boundary is whole in one of the two (the other may report its cut head too).
+_PIECE_OVERLAP = 16 << 10
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}|[A-Za-z0-9_-]{20,}={0,2}")
 
 
@@ -262,6 +271,36 @@ def base64_runs(text: str) -> Iterator[tuple[int, int, bytes]]:
         except (binascii.Error, ValueError):
             continue
         yield m.start(), m.end(), raw
+
+
+def base64_pieces(text: str) -> Iterator[bytes]:
+    """What every base64 run of ``text`` decodes to, a run longer than ``_PIECE`` in overlapping
+    pieces (each decoded from a multiple of 4 characters into the run, so each is a decode of
+    its own), for a scanner's bounded memory. A run that holds a gzip payload is decoded whole:
+    only the whole payload decompresses (the decompressor is bounded on its own)."""
+    for m in _BASE64_RUN.finditer(text):
+        start, end = m.span()
+        if end - start <= _PIECE or text[start : start + 4] == "H4sI":  # "H4sI": base64 of gzip's magic
+            found = _decoded_run(text[start:end])
+            if found is not None:
+                yield found
+            continue
+        step = _PIECE - _PIECE_OVERLAP
+        for at in range(start, end, step):
+            found = _decoded_run(text[at : min(at + _PIECE, end)])
+            if found is not None:
+                yield found
+            if at + _PIECE >= end:
+                break
+
+
+def _decoded_run(run: str) -> bytes | None:
+    try:
+        return base64.b64decode(
+            run + "=" * (-len(run) % 4), altchars=b"-_" if "-" in run or "_" in run else None
+        )
+    except (binascii.Error, ValueError):
+        return None
 
 
 def bytes_text(data: bytes) -> str:
@@ -288,7 +327,7 @@ def decoded_texts(data: bytes | str, *, depth: int = 2, gunzip: object = None) -
             return
         data = bytes_text(data)
         yield data
-    for _, _, raw in base64_runs(data):
+    for raw in base64_pieces(data):
         if raw[:2] == b"\x1f\x8b":
             yield from decoded_texts(raw, depth=depth - 1, gunzip=gunzip)
             continue

@@ -81,10 +81,11 @@ TAG_INFO: dict[str, str] = {
     "tool-strict": "a tool with its strict-schema flag set (params.tools[].strict)",
     "tool-choice": "a tool choice other than auto (params.tool_choice)",
     "output-format": "structured output asked for (params.output_format)",
-    # regressions: minimal counterexamples the invariant properties or import-check found in our adapters
+    # regressions: minimal counterexamples the invariant properties, import-check or an audit of other
+    # clients' traffic (the same flaw, in ours) found in our adapters
     "regression": (
         "a minimal counterexample that exposed a real bug (named in its description: an invariant "
-        "finding F<n> or an import-check decision)"
+        "finding F<n>, an import-check decision, or an audit-traffic finding)"
     ),
     "tool-single": "one tool call and its result",
     "tool-parallel-in-order": "parallel calls whose results come back in call order",

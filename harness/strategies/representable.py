@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from harness.contract.providers import CHAT_DIALECTS
 from harness.emit import representable
+from harness.emit.dialects import USAGE_DETAILS
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -31,7 +32,7 @@ from harness.strategies.parts import ids, optional_ids, text, timestamps
 PROVIDER_MODELS: dict[str, tuple[str, ...]] = {
     "anthropic": ("claude-sonnet-4-5-20250929", "claude-opus-4-1"),
     "gemini": ("gemini-3-pro-preview", "gemini-2.5-flash"),
-    "openai-chat": ("gpt-4.1-mini-2025-04-14", "deepseek-reasoner"),
+    "openai-chat": ("gpt-4.1-mini-2025-04-14", "gpt-4o-2024-08-06"),
     "openai-responses": ("gpt-5-2025-08-07", "o3"),
     "openrouter": ("anthropic/claude-sonnet-4.5", "openai/o3", "google/gemini-3-pro-preview"),
     # Bedrock's stream names no model (thinking ``model_id`` stays None); histories use these.
@@ -230,7 +231,7 @@ def _usages_for(provider: str) -> st.SearchStrategy[Usage]:
     if provider == "cohere":  # input, output and cached tokens only (see harness.emit.cohere)
         return st.builds(Usage, input_tokens=count, output_tokens=count, cached_input_tokens=maybe)
     required = count if provider == "openai-responses" else maybe
-    return st.builds(
+    usage = st.builds(
         Usage,
         input_tokens=count,
         output_tokens=count,
@@ -239,12 +240,22 @@ def _usages_for(provider: str) -> st.SearchStrategy[Usage]:
         reasoning_tokens=required,
         total_tokens=count,
     )
+    return usage.map(lambda u: _carried(provider, u))
+
+
+def _carried(provider: str, usage: Usage) -> Usage:
+    """``usage`` without the counts a dialect's stream does not report (``USAGE_DETAILS``)."""
+    carried = USAGE_DETAILS.get(provider)
+    if carried is None:
+        return usage
+    names = ("cached_input_tokens", "cache_creation_input_tokens", "reasoning_tokens")
+    return usage.model_copy(update={n: None for n in names if n not in carried})
 
 
 def _probe(provider: str) -> Usage:
     if provider in ("anthropic", "bedrock", "cohere"):
         return Usage()
-    return Usage(cached_input_tokens=0, reasoning_tokens=0, total_tokens=0)
+    return _carried(provider, Usage(cached_input_tokens=0, reasoning_tokens=0, total_tokens=0))
 
 
 def _keep_representable(provider: str, units: Sequence[list[AnyPart]]) -> list[AnyPart]:

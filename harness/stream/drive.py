@@ -8,6 +8,7 @@ from harness.contract.chunking import Chunking, split
 from harness.contract.wires import PROVIDER_WIRES, WIRE_TITLES, sniff_wire
 from harness.stream.base import CallResult, StreamParser
 from harness.stream.eventstream import EventStreamEvents, is_frame_start
+from harness.stream.not_utf8 import not_utf8_error
 from harness.stream.sse import SSEDecoder
 
 __all__ = ["chunked", "parse_bytes", "parse_chunks"]
@@ -57,13 +58,17 @@ def parse_chunks(parser: StreamParser, chunks: Iterable[bytes]) -> CallResult:
         # binary AWS event-stream frames hold no SSE event: say what they are, not "empty stream"
         parser.error(_other_wire(parser, wire))
     if isinstance(decoder, EventStreamEvents):
+        if decoder.not_utf8 is not None:
+            byte, frame = decoder.not_utf8
+            parser.error(not_utf8_error(parser.provider, byte, f"frame {frame}"))
         if decoder.failure is not None:  # a bad or cut frame is the stream's error, never a silent end
             parser.error(_frame_failure(parser, decoder))
         return parser.finish()
     if decoder.discarded_bytes:
         parser.note(f"stream ended mid-line; {decoder.discarded_bytes} bytes of an incomplete line discarded")
-    if decoder.malformed_utf8:
-        parser.note("stream contained bytes that are not UTF-8; replaced")
+    if decoder.not_utf8 is not None:
+        byte, offset = decoder.not_utf8
+        parser.error(not_utf8_error(parser.provider, byte, f"byte {offset} of the stream"))
     return parser.finish()
 
 

@@ -31,6 +31,7 @@ from sys import intern
 from typing import cast
 from zlib import crc32
 
+from harness.stream.not_utf8 import first_not_utf8
 from harness.stream.sse import SSEEvent
 
 __all__ = [
@@ -527,11 +528,13 @@ class EventStreamEvents:
     it as the stream's error (``harness.stream.drive``), never a silent end.
     """
 
-    __slots__ = ("_decoder", "head", "malformed_utf8")
+    __slots__ = ("_decoder", "head", "malformed_utf8", "not_utf8")
 
     def __init__(self) -> None:
         self._decoder = EventStreamDecoder()
         self.malformed_utf8 = False
+        #: The first payload byte that is not UTF-8: (its value, its frame's 0-based number).
+        self.not_utf8: tuple[int, int] | None = None
         #: The first bytes, to name what arrived when not even one frame decodes.
         self.head = b""
 
@@ -556,12 +559,22 @@ class EventStreamEvents:
         if len(self.head) < 65536:
             self.head += chunk[: 65536 - len(self.head)]
         decoder = self._decoder
+        frames: Frames | None = None
         if not (decoder.consumed or decoder.pending or decoder.failure):
             taken = _take_decoded(chunk)
             if taken is not None:
                 self._decoder, frames = taken
-                return frames
-        return decoder.feed_frames(chunk)
+        if frames is None:
+            frames = decoder.feed_frames(chunk)
+        if self.not_utf8 is None:
+            first = self._decoder.frames - len(frames.payloads)
+            for n, payload in enumerate(frames.payloads):
+                found = first_not_utf8(payload)  # bytes.isascii first: one native pass per frame
+                if found is not None:
+                    self.not_utf8 = (found[0], first + n)
+                    self.malformed_utf8 = True
+                    break
+        return frames
 
     def close(self) -> list[SSEEvent]:
         self._decoder.close()

@@ -48,16 +48,30 @@ class SSEDecoder:
     Comment lines (``: OPENROUTER PROCESSING``) are counted in ``comments`` and skipped.
     """
 
-    __slots__ = ("_buffer", "_data", "_event", "_id", "comments", "discarded_bytes", "malformed_utf8")
+    __slots__ = (
+        "_buffer",
+        "_data",
+        "_event",
+        "_id",
+        "_offset",
+        "comments",
+        "discarded_bytes",
+        "malformed_utf8",
+        "not_utf8",
+    )
 
     def __init__(self) -> None:
         self._buffer = b""
         self._event: str | None = None
         self._data: list[str] = []
         self._id: str | None = None
+        self._offset = 0  # bytes decoded so far, to name where a byte that is not UTF-8 sits
         self.comments = 0
         self.discarded_bytes = 0
         self.malformed_utf8 = False
+        #: The first byte that is not UTF-8: (its value, its offset in the stream; a CRLF line end
+        #: counts one byte), replaced with U+FFFD.
+        self.not_utf8: tuple[int, int] | None = None
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         buffer = self._buffer + chunk
@@ -81,9 +95,12 @@ class SSEDecoder:
         block = memoryview(buffer)[:cut]  # decoded in place: no copy of a big body
         try:
             text = str(block, "utf-8")
-        except UnicodeDecodeError:
+        except UnicodeDecodeError as exc:
             text = str(block, "utf-8", errors="replace")
+            if self.not_utf8 is None:
+                self.not_utf8 = (block[exc.start], self._offset + exc.start)
             self.malformed_utf8 = True
+        self._offset += cut + 1
         if not self._data and self._event is None and text.endswith("\n"):
             plain = self._plain(text)  # its last newline was cut: the pattern ends at \Z there
             if plain is not None:

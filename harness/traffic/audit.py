@@ -40,6 +40,7 @@ from harness.traffic.calibrate import (
 )
 from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.dialect_views import core_error
+from harness.traffic.evidence import pasted_response
 from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.hosts import HostMap
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
@@ -177,6 +178,11 @@ def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) 
             continue
         if call.problem is not None or not isinstance(raw, dict):
             result.unreadable.append(f"{call.where}: {call.problem}")
+            previous = None
+            continue
+        pasted = pasted_response(call)
+        if pasted is not None:  # as calibrate: listed, not judged; nor is the next call's continuity
+            result.skipped.append(f"{call.where}: {pasted}")
             previous = None
             continue
         body = cast(dict[str, Any], raw)

@@ -30,6 +30,7 @@ from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
 from harness.traffic.dialect_views import azure_view, bedrock_converse_model, core_error, dialect_rules
+from harness.traffic.evidence import pasted_response
 from harness.traffic.explained import explain
 from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
 from harness.traffic.loader import EDITED, RecordedCall, load_traffic
@@ -298,6 +299,10 @@ def calibrate(paths: Iterable[str | Path], hosts: HostMap | None = None) -> Cali
         raw: Any = call.body
         if call.problem is not None or not isinstance(raw, dict):
             result.unreadable.append(f"{call.where}: {call.problem}")
+            continue
+        pasted = pasted_response(call)
+        if pasted is not None:
+            result.skipped.append(f"{call.where}: {pasted}")
             continue
         body = cast(dict[str, Any], raw)
         if 200 <= call.status < 300:

@@ -14,6 +14,12 @@ Responses API, names response N in ``previous_response_id``). Then:
 - ``continuity-prefix``: request N's conversation, system and tools are a byte-identical
   prefix of request N+1's (Anthropic ``cache_control`` markers and Bedrock ``cachePoint``
   blocks aside: they are breakpoints, not prompt, and move by design).
+
+What a difference costs: ``degrade`` only where the provider reads what was lost on
+the next request (reasoning state it validates or carries, an answered call) or the model is
+shown something else (text or arguments changed, earlier turns rewritten); ``policy`` where
+nothing the model wrote is lost (the same JSON value re-serialised, whitespace at a text's ends,
+instructions or tools changed from this turn on: a handoff, a tool revealed).
 """
 
 from __future__ import annotations
@@ -175,7 +181,7 @@ def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> 
     ``additionalModelRequestFields.thinking``; AWS user guide "Extended thinking",
     https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html,
     defers to Anthropic's: thinking blocks of a tool-use turn come back with it); other
-    families carry no documented rule."""
+    families carry no documented rule, so a reasoning not sent back costs nothing known (``policy``)."""
     if "anthropic." in model:
         fields = body1.get("additionalModelRequestFields")
         enabled = _thinking_on(
@@ -190,8 +196,10 @@ def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> 
             "Claude does not require the reasoning of a completed turn (one that ended in text) to come back"
         )
     return (
-        "degrade",
-        "Bedrock keeps a model's reasoning across turns only through the reasoningContent sent back",
+        "policy",
+        "no documented rule that Bedrock reads back the reasoningContent of other model families (AWS "
+        "documents the rule for Claude only; DeepSeek's own API: 'the CoT from previous rounds is not "
+        "concatenated into the context')",
     )
 
 
@@ -262,8 +270,18 @@ def _check_reasoning(
         )  # fmt: skip
 
 
+def _no_arguments(value: Json) -> bool:
+    """A call without arguments: absent, empty, or the empty object (``{}``, the form every API takes)."""
+    if value is None or value == "" or value == {}:
+        return True
+    return isinstance(value, str) and value.strip() == "{}"
+
+
 def _same_arguments(a: Json, b: Json) -> str:
-    """ "" when unchanged, else how it changed."""
+    """ "" when unchanged, else how it changed. A call the model made with no arguments (a stream
+    that never sent ``arguments``) and ``{}`` are the same call."""
+    if _no_arguments(a) and _no_arguments(b):
+        return ""
     if isinstance(a, str) and isinstance(b, str):
         if a == b:
             return ""
@@ -293,6 +311,8 @@ _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 #: whose request (a JSON string, ``\u2014``) shows what the client received; the YAML text and
 #: pydantic-ai's own snapshot of it (tests/models/test_bedrock.py) were edited to ``--`` afterwards.
 EDITED_RESPONSE = "with an em dash where the recorded response has '--'"
+#: The same text but for whitespace at its ends (a client that trims, llm-anthropic's added ``" "``).
+TRIMMED = "with whitespace changed at its ends only"
 
 
 def _text_change(before: str, after: str, *, reserialised: bool = False) -> str:
@@ -302,6 +322,8 @@ def _text_change(before: str, after: str, *, reserialised: bool = False) -> str:
         return ""  # a blank text is not sent back: Anthropic rejects blank text blocks, others ignore them
     if unicodedata.normalize("NFC", before) == unicodedata.normalize("NFC", after):
         return "Unicode-normalised"
+    if before.strip() == after.strip():
+        return TRIMMED
     if re.sub(r"\s+", "", before) == re.sub(r"\s+", "", after):
         return "whitespace rewritten"
     if before.translate(_ASCII_QUOTES) == after.translate(_ASCII_QUOTES):
@@ -343,13 +365,22 @@ def _check_echo(
                 "not the client",
             )
         )  # fmt: skip
+    elif change == TRIMMED:
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-text", "policy",
+                f"the text of response #{out.previous} comes back {change} "
+                f"({len(reply.text)} -> {len(sent.text)} chars)",
+                "the words and their layout are the model's; only whitespace before or after them differs",
+            )
+        )  # fmt: skip
     elif change:
         out.findings.append(
             _finding(
                 call, provider, "continuity-text", "degrade",
                 f"the text of response #{out.previous} comes back {change} "
                 f"({len(reply.text)} -> {len(sent.text)} chars)",
-                "the model is shown words it did not write as its own; the cached prefix breaks too",
+                "the model is shown words it did not write as its own",
             )
         )  # fmt: skip
     else:
@@ -367,12 +398,20 @@ def _check_echo(
         how = _same_arguments(tool.arguments, sent.arguments[tool.id])
         if how.endswith("different key order)") and not key_order:
             continue  # the recorded order is the cassette writer's, not the API's: no evidence either way
-        if how:
+        if how.startswith("re-serialised"):
+            out.findings.append(
+                _finding(
+                    call, provider, "continuity-text", "policy",
+                    f"arguments of tool call {tool.id} ({tool.name}) come back {how}",
+                    "the same JSON value in other bytes: every key and value the model wrote is kept",
+                )
+            )  # fmt: skip
+        elif how:
             out.findings.append(
                 _finding(
                     call, provider, "continuity-text", "degrade",
                     f"arguments of tool call {tool.id} ({tool.name}) come back {how}",
-                    "the model is shown arguments it did not write; the cached prefix breaks too",
+                    "the model is shown arguments it did not write",
                 )
             )  # fmt: skip
 
@@ -497,13 +536,23 @@ def _check_prefix(
             reformed.append(name)  # e.g. a text block turned into a string, or keys reordered
         else:
             moved.append(_tools_change(a, b) if name == "tools" else name)
-    if moved:
+    history = [m for m in moved if m.startswith("conversation entry")]
+    if history:
         out.findings.append(
             _finding(
                 call, provider, "continuity-prefix", "degrade",
                 f"request #{out.previous} is not a byte-identical prefix: {', '.join(moved)} changed",
-                "a moved prefix invalidates the provider's prompt cache (cost and latency) "
-                "and changes what the model was shown",
+                "an earlier turn comes back changed: the model is shown a conversation that did not "
+                "happen (and the provider's prompt cache is invalidated)",
+            )
+        )  # fmt: skip
+    elif moved:
+        out.findings.append(
+            _finding(
+                call, provider, "continuity-prefix", "policy",
+                f"request #{out.previous} is not a byte-identical prefix: {', '.join(moved)} changed",
+                "the client offers other instructions or tools from this turn on (an agent handoff, tools "
+                "withdrawn): nothing of the conversation is lost; the provider's prompt cache is invalidated",
             )
         )  # fmt: skip
     elif reformed:

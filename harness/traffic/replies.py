@@ -57,6 +57,9 @@ class Reply:
     reasoning: list[Reasoning] = field(default_factory=list[Reasoning])
     #: The response id (Responses API), for ``previous_response_id`` continuations.
     id: str = ""
+    #: "OpenRouter" when the Chat response carries OpenRouter's own fields (a top-level ``provider``
+    #: naming the upstream, ``native_finish_reason`` in a choice): only OpenRouter sends those.
+    relayed_by: str = ""
     problem: str | None = None
 
 
@@ -351,7 +354,9 @@ def read_reply(wire: str, body: bytes) -> Reply:
             return _responses(data)
         if wire == "gemini":
             return _gemini(_gemini_parts([data]))
-        return _chat(_d(_d((_l(data.get("choices")) or [{}])[0]).get("message")))
+        reply = _chat(_d(_d((_l(data.get("choices")) or [{}])[0]).get("message")))
+        reply.relayed_by = _openrouter_fields([data])
+        return reply
     events = _sse(text)
     if wire == "anthropic":
         return _anthropic(_anthropic_blocks(events))
@@ -359,4 +364,16 @@ def read_reply(wire: str, body: bytes) -> Reply:
         return _responses_sse(events)
     if wire == "gemini":
         return _gemini(_gemini_parts(events))
-    return _chat_sse(events)
+    reply = _chat_sse(events)
+    reply.relayed_by = _openrouter_fields(events)
+    return reply
+
+
+def _openrouter_fields(chunks: list[Json]) -> str:
+    """ "OpenRouter" when a Chat response (or one of its chunks) carries fields only OpenRouter adds."""
+    for raw in chunks:
+        chunk = _d(raw)
+        choices = [_d(c) for c in _l(chunk.get("choices"))]
+        if isinstance(chunk.get("provider"), str) and any("native_finish_reason" in c for c in choices):
+            return "OpenRouter"
+    return ""

@@ -394,6 +394,11 @@ VALID.extend([
          {"role": "user", "content": "Another one"}]},
      {"responses-assistant-item-type-optional", "responses-message-id-optional", "responses-message-status-optional",
       "responses-output-text-annotations-optional", "responses-output-text-no-logprobs"}),
+    # A turn whose only thinking block a client dropped: content [] (openai-python#1812: 200 on OpenAI).
+    ("openai-chat-empty-content-after-thinking", "openai-chat",
+     {"model": "gpt-4o", "messages": [
+         {"role": "user", "content": "hi"}, {"role": "assistant", "content": []}, {"role": "user", "content": "go"}]},
+     {"chat-empty-content-array"}),
     ("openai-responses-input-image-without-detail", "openai-responses",
      {"model": "gpt-4o", "input": [{"role": "user", "content": [
          {"type": "input_text", "text": "Describe it"},

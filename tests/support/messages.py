@@ -72,9 +72,8 @@ RICH: dict[str, AssistantMessage] = {
         sig_part("google", "Zw=="),
         stop="tool_use",
     ),
-    "openai-chat": assistant_msg(
-        think_part(), TextPart(text="answer"), call_part("{not json"), stop="tool_use"
-    ),
+    # OpenAI's Chat stream has no reasoning field (reasoning_content is DeepSeek's)
+    "openai-chat": assistant_msg(TextPart(text="answer"), call_part("{not json"), stop="tool_use"),
     "openai-responses": assistant_msg(
         think_part("a", "rs_1"),
         think_part("b", "rs_1"),
@@ -103,10 +102,20 @@ RICH: dict[str, AssistantMessage] = {
         stop="tool_use",
         usage=ANTHROPIC_USAGE.model_copy(update={"reasoning_tokens": None}),
     ),
-    # the OpenAI-compatible dialects: Chat's message, reasoning in each dialect's own field
+    # the OpenAI-compatible dialects: Chat's message, reasoning in each dialect's own field, the
+    # usage details each one's stream reports (harness.emit.dialects.USAGE_DETAILS)
     **{
-        p: assistant_msg(think_part(), TextPart(text="answer"), call_part("{not json"), stop="tool_use")
-        for p in ("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface")
+        p: assistant_msg(
+            think_part(), TextPart(text="answer"), call_part("{not json"), stop="tool_use", usage=usage
+        )
+        for p, usage in (
+            ("mistral", USAGE.model_copy(update={"reasoning_tokens": None})),
+            ("groq", USAGE),
+            ("deepseek", USAGE),
+            ("cerebras", USAGE),
+            ("zai", USAGE),
+            ("huggingface", USAGE.model_copy(update={"cached_input_tokens": None, "reasoning_tokens": None})),
+        )
     },
     # Cohere v2: thinking and text content items, then a tool call; the stream names no model
     "cohere": assistant_msg(

@@ -27,11 +27,6 @@ def calibration() -> Calibration:
     return calibrate(list(TRAFFIC))
 
 
-#: What import-check judges: every traffic folder but ``traffic/clients2/`` (other clients' requests hold
-#: 13 differences from the reference adapter that are not yet entries of the registry: issue 36's report).
-IMPORT_TRAFFIC = (ROOT / "cassettes", ROOT / "traffic" / "pydantic-ai", ROOT / "traffic" / "pydantic-ai-more")
-
-
 @cache
 def import_check() -> ImportCheck:
-    return check_traffic(list(IMPORT_TRAFFIC))
+    return check_traffic(list(TRAFFIC))

@@ -105,6 +105,19 @@ def text_empty_and_whitespace() -> Body:
     ]
 
 
+@scenario("regression", "text-whitespace")
+def regression_blank_text_between_texts() -> Body:
+    """Regression audit-traffic blank-text-between-texts: a whitespace-only text part between two texts (a cited answer's paragraph break) joins the text before it, never dropped to glue the words together."""
+    return CallParams(), [
+        user("Summarise the page.", "\n\n", "Keep the sections apart."),
+        assistant(
+            "Deployment: ship your agent in one click.", "\n\n", "LangSmith meets the highest standards.",
+            stop="stop", usage=usage(40, 14),
+        ),
+        user("Thanks."),
+    ]  # fmt: skip
+
+
 @scenario("text-non-ascii", "tools", "tools-given", "tool-single")
 def text_non_ascii() -> Body:
     """CJK, emoji ZWJ/flag sequences, RTL Arabic/Hebrew, combining marks, astral letters and U+2028 in text, tool args and output."""

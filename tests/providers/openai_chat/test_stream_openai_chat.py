@@ -36,7 +36,8 @@ def sdk_final(body: bytes) -> ChatCompletion:
 
 
 def test_recordings_found() -> None:
-    assert len(RECORDINGS) >= 4
+    """OpenAI's own streams only: DeepSeek's and Groq's recordings are their providers'."""
+    assert len(RECORDINGS) >= 2
 
 
 @pytest.mark.parametrize("rec", IDS)
@@ -61,20 +62,6 @@ def test_non_streamed_body_gives_the_same_message(rec: str) -> None:
     result = parser.finish()
     assert result.errors == []
     assert result.message == parse_bytes(PARSER, RECORDINGS[rec]).message
-
-
-def test_reasoning_content_comes_before_the_answer() -> None:
-    result = parse_bytes(PARSER, RECORDINGS["openai-chat-pai__deepseek_reasoner_reasoning_content-0"])
-    thinking, answer = result.message.parts
-    assert isinstance(thinking, ThinkingTextPart) and isinstance(answer, TextPart)
-    assert thinking.model_id == "deepseek-reasoner" and thinking.id is None
-    assert thinking.text.startswith("Hmm") and answer.text.endswith("today?")
-
-
-def test_stream_without_done_is_complete_after_finish_reason_and_usage() -> None:
-    result = parse_bytes(PARSER, RECORDINGS["openai-chat-vercelai__groq-llama33-tool-call-0"])
-    assert result.errors == []
-    assert result.message.stop_reason == "tool_use"
 
 
 # ---------------------------------------------------------------- synthetic chunks the recordings lack

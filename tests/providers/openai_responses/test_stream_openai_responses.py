@@ -32,9 +32,6 @@ from tests.support.cassettes import events_of, recorded_calls_of
 PROVIDER = "openai-responses"
 RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)
 IDS = sorted(RECORDINGS)
-# GitHub Copilot's capture rotates item and response ids (tests/test_stream_realworld.py): the SDK
-# refuses it, and its ids differ between events by design, so the id-keyed checks below skip it.
-SAME_IDS = [n for n in IDS if "github-copilot-id-rotation" not in n]
 
 
 def body_of(name: str) -> bytes:
@@ -74,10 +71,10 @@ def signatures(result: CallResult) -> dict[str | None, str]:
 
 def test_recordings_found() -> None:
     """The converted AI SDK fixture holds four responses back to back: four calls."""
-    assert len(RECORDINGS) == 7
+    assert len(RECORDINGS) == 6
 
 
-@pytest.mark.parametrize("name", SAME_IDS)
+@pytest.mark.parametrize("name", IDS)
 def test_signatures_are_the_output_item_done_values(name: str) -> None:
     """Deliberate difference from the SDK: ``output_item.done``'s encrypted_content, byte-exact."""
     body = body_of(name)
@@ -150,7 +147,7 @@ def test_cut_inside_a_text_delta_keeps_the_phase_from_output_item_added() -> Non
 # ---------------------------------------------------------------- non-streamed body
 
 
-@pytest.mark.parametrize("name", SAME_IDS)
+@pytest.mark.parametrize("name", IDS)
 def test_non_streamed_response_body(name: str) -> None:
     """The Response object (``response.completed``'s) gives the same message, its own signatures."""
     body = body_of(name)
