@@ -36,6 +36,7 @@ __all__ = [
     "ProviderEntry",
     "Recording",
     "WireEntry",
+    "chat_dialect",
     "host_provider",
     "provider_entry",
     "wire_entry",
@@ -205,7 +206,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "openai-chat",
         "openai-chat",
-        "gpt-4.1-mini",
+        "gpt-4.1-mini",  # a current general chat model
         Recording(
             "OPENAI_API_KEY", _OPENAI, "chat/completions", "https://platform.openai.com/docs/api-reference/chat/create"
         ),
@@ -224,7 +225,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "openrouter",
         "openai-chat",
-        "openai/gpt-4.1-mini",
+        "openai/gpt-4.1-mini",  # the recorded tool-call round trip's
         Recording(
             "OPENROUTER_API_KEY",
             "https://openrouter.ai/api/v1",
@@ -252,7 +253,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "bedrock",
         "bedrock-converse",
-        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",  # in the URL, not the body
         # SigV4 (harness/record/aws.py): the access key id names the credentials; the secret key,
         # session token and region come from their own AWS_* variables. ``{region}`` is filled in.
         Recording(
@@ -272,19 +273,20 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "mistral",
         "openai-chat",
-        "mistral-large-latest",
+        "mistral-large-latest",  # the recorded tool-choice matrix's
         Recording("MISTRAL_API_KEY", "https://api.mistral.ai/v1", "chat/completions", "https://docs.mistral.ai/api/#tag/chat"),
         stream_models=("mistral-large-latest", "magistral-small-latest"),
         hosts=("api.mistral.ai",),
         # Magistral's reasoning is a ``thinking`` content chunk (docs.mistral.ai/capabilities/reasoning);
         # ``tool_choice: "any"`` forces a call (recorded 200:
-        # models__test_tool_choice_matrix__test_tool_choice_matrix[tools_plus_output-mistral].yaml#0).
+        # models__test_tool_choice_matrix__test_tool_choice_matrix[tools_plus_output-mistral].yaml#0;
+        # docs: "auto" | "any" | "none" | "required", Bedrock's Mistral page lists auto|any|none).
         chat=ChatDialect(reasoning_field="content", whole_tool_calls=True, required_choice="any"),
     ),
     ProviderEntry(
         "groq",
         "openai-chat",
-        "llama-3.3-70b-versatile",
+        "llama-3.3-70b-versatile",  # recorded: test_groq_model_instructions
         Recording("GROQ_API_KEY", "https://api.groq.com/openai/v1", "chat/completions", "https://console.groq.com/docs/openai"),
         stream_models=("openai/gpt-oss-120b", "qwen/qwen3-32b"),
         hosts=("api.groq.com/openai/",),
@@ -293,7 +295,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "deepseek",
         "openai-chat",
-        "deepseek-v4-flash",
+        "deepseek-v4-flash",  # the recorded Responses calls' model
         Recording("DEEPSEEK_API_KEY", "https://api.deepseek.com", "chat/completions", "https://api-docs.deepseek.com/"),
         stream_models=("deepseek-v4-flash", "deepseek-reasoner"),
         hosts=("api.deepseek.com",),
@@ -303,7 +305,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "cerebras",
         "openai-chat",
-        "llama-3.3-70b",
+        "llama-3.3-70b",  # recorded: test_cerebras_model_simple
         Recording(
             "CEREBRAS_API_KEY",
             "https://api.cerebras.ai/v1",
@@ -317,7 +319,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "zai",
         "openai-chat",
-        "glm-4.7",
+        "glm-4.7",  # recorded: test_zai_model_simple
         Recording("ZAI_API_KEY", "https://api.z.ai/api/paas/v4", "chat/completions", "https://docs.z.ai/api-reference"),
         stream_models=("glm-4.7", "glm-5.2"),
         hosts=("api.z.ai", "open.bigmodel.cn"),
@@ -326,7 +328,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "huggingface",
         "openai-chat",
-        "deepseek-ai/DeepSeek-R1",
+        "deepseek-ai/DeepSeek-R1",  # recorded: test_simple_completion
         Recording(
             "HF_TOKEN",
             "https://router.huggingface.co/v1",
@@ -340,7 +342,7 @@ PROVIDER_TABLE: tuple[ProviderEntry, ...] = (
     ProviderEntry(
         "cohere",
         "cohere-v2",
-        "command-r7b-12-2024",
+        "command-r7b-12-2024",  # every recorded chat call but one
         # CO_API_KEY is the variable the cohere SDK reads; api.cohere.ai is the older host name.
         Recording("CO_API_KEY", "https://api.cohere.com", "v2/chat", "https://docs.cohere.com/v2/reference/chat"),
         stream_models=("command-r7b-12-2024", "command-a-reasoning-08-2025"),  # the stream names none
@@ -365,6 +367,14 @@ def provider_entry(provider: str) -> ProviderEntry:
     found = _PROVIDERS.get(provider)
     if found is None:
         raise ValueError(f"unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
+    return found
+
+
+def chat_dialect(provider: str) -> ChatDialect:
+    """How a Chat Completions dialect departs from OpenAI's; ValueError for a provider that is none."""
+    found = provider_entry(provider).chat
+    if found is None:
+        raise ValueError(f"{provider} is not a Chat Completions dialect (one of: {', '.join(CHAT_DIALECTS)})")
     return found
 
 
