@@ -17,7 +17,7 @@ from harness.contract.providers import provider_entry
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, REDACTED_FORMATS, same_model
 from harness.invariants.base import Json, dicts, leaves
 from harness.invariants.memo import same_args
-from harness.invariants.wire import WireCall, tool_turns
+from harness.invariants.wire import WireCall, tool_turns, view
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -195,7 +195,7 @@ def sendable_strings(
                     out.append(pair.signature.signature)
                     if pair.text is not None:
                         out.append(pair.text.text)
-            if provider == "gemini":  # a google signature rides on the part before it
+            if view(provider).signature_on_part_before:  # a google signature rides on the part before it
                 out += [
                     p.signature
                     for p in event.parts
