@@ -338,11 +338,3 @@ def test_the_rule_catches_a_provider_importing_a_sibling(module: str, source: st
 )
 def test_a_provider_may_import_its_own_folder_and_the_neutral_machinery(module: str, source: str) -> None:
     assert provider_violations(source, module) == []
-
-
-def test_every_provider_rule_is_reported_by_a_named_invariant() -> None:
-    from harness.invariants.provider_rules import RULE_INVARIANT
-    from harness.rules import RULES
-
-    assert sorted(RULE_INVARIANT) == sorted(r.id for r in RULES)
-    assert set(RULE_INVARIANT.values()) <= {"I7", "I8", "I12"}

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from harness.contract.kinds import KINDS
+from harness.contract.providers import PROVIDERS
+from harness.contract.routing import WIRES
 from harness.rules import RULES, check_body, rules_for
 from tests.bedrock_bodies import BEDROCK
 from tests.providers.cohere.test_oracle_cohere import COVERED as COHERE_RULES_COVERED
@@ -217,7 +219,11 @@ def test_rules_are_well_formed() -> None:
     ids = [r.id for r in RULES]
     assert len(ids) == len(set(ids))
     for rule in RULES:
-        assert rule.kind in KINDS and rule.summary and rule.evidence and rule.providers, rule.id
+        assert rule.kind in KINDS and rule.summary and rule.evidence and (rule.providers or rule.wires), (
+            rule.id
+        )
+        assert {w for w in rule.wires} <= set(WIRES), rule.id
+        assert {p.split(":")[0] for p in (*rule.providers, *rule.exempt)} <= set(PROVIDERS), rule.id
     for case in VIOLATIONS:
         assert case[3] in ids
     # the dialects' rules have their violating bodies in tests/test_rules_dialects.py, Cohere's in
