@@ -37,6 +37,7 @@ __all__ = [
     "Recording",
     "WireEntry",
     "chat_dialect",
+    "home_provider",
     "host_provider",
     "provider_entry",
     "wire_entry",
@@ -384,6 +385,13 @@ def wire_entry(wire: str) -> WireEntry:
     if found is None:
         raise ValueError(f"unknown wire '{wire}' (expected one of: {', '.join(_WIRES)})")
     return found
+
+
+def home_provider(wire: str) -> str:
+    """The first provider whose own API speaks ``wire``: whose parser and oracles judge that wire
+    when nothing names another provider (a recording with no URL, another provider's endpoint)."""
+    wire_entry(wire)
+    return next(e.id for e in PROVIDER_TABLE if e.wire == wire)
 
 
 def wire_of(provider: str) -> str:

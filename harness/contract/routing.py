@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from urllib.parse import unquote, urlsplit
 
-from harness.contract.providers import PROVIDER_TABLE, WIRE_TABLE, host_provider, wire_entry
+from harness.contract.providers import WIRE_TABLE, home_provider, host_provider, wire_entry
 
 __all__ = ["BEDROCK_INVOKE", "VERTEX", "WIRES", "Route", "bedrock_invoke_model", "route"]
 
@@ -86,6 +86,5 @@ def route(method: str, url: str) -> Route | None:
         return None if wire is None else _wire_route(entry.id, wire, host, path)
     for wire in WIRE_TABLE:
         if wire.anywhere is not None and re.search(wire.anywhere, path):
-            home = next(e.id for e in PROVIDER_TABLE if e.wire == wire.id)
-            return _wire_route(home, wire.id, host, path)
+            return _wire_route(home_provider(wire.id), wire.id, host, path)
     return None

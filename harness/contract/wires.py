@@ -49,7 +49,7 @@ import zlib
 from collections.abc import Iterator
 from typing import Any, cast
 
-from harness.contract.providers import PROVIDER_TABLE, WIRE_TABLE
+from harness.contract.providers import PROVIDER_TABLE, WIRE_TABLE, home_provider
 
 __all__ = [
     "PROVIDER_WIRES",
@@ -69,9 +69,7 @@ PROVIDER_WIRES: dict[str, tuple[str, ...]] = {e.id: e.wires for e in PROVIDER_TA
 
 #: The provider to replay a wire with when nothing else (a request URL) says which: the first
 #: provider whose own API speaks it.
-WIRE_PROVIDER: dict[str, str] = {
-    w.id: next(e.id for e in PROVIDER_TABLE if e.wire == w.id) for w in WIRE_TABLE
-}
+WIRE_PROVIDER: dict[str, str] = {w.id: home_provider(w.id) for w in WIRE_TABLE}
 
 _ANTHROPIC_TYPES = frozenset(
     {

@@ -113,6 +113,9 @@ class WireView:
     #: pairing answers the wrong call (Gemini: "the number of function response parts is equal
     #: to the number of function call parts", google-gemini/gemini-cli#4217).
     pairs_by_position = False
+    #: A tool result says whether it failed (``WireResult.is_error``: Anthropic's ``is_error``,
+    #: Gemini's ``error`` key, Bedrock's ``status``); on other wires only its text can.
+    error_flag = False
 
     #: A signature rides on the part right before it, whatever that part is (Gemini's
     #: ``thoughtSignature``, ``harness.contract.thinking.google_signature_carrier``).
@@ -197,6 +200,7 @@ class ChatView(WireView):
 
 class AnthropicView(WireView):
     alternates = True
+    error_flag = True
 
     def native_unit_sent(
         self, body: Json, items: list[Json], signature: ThinkingSignaturePart, text: str | None
@@ -246,6 +250,8 @@ def _bedrock_blocks(item: Json, key: str) -> list[Json]:
 
 
 class BedrockView(WireView):
+    error_flag = True
+
     def native_unit_sent(
         self, body: Json, items: list[Json], signature: ThinkingSignaturePart, text: str | None
     ) -> bool | None:
@@ -334,6 +340,7 @@ class ResponsesView(WireView):
 
 class GeminiView(WireView):
     alternates = True
+    error_flag = True
     pairs_by_position = True
     signature_on_part_before = True
     #: No recording or report shows Gemini refusing another Gemini model's signature.
