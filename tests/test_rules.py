@@ -15,7 +15,10 @@ import pytest
 from harness.contract.kinds import KINDS
 from harness.contract.providers import PROVIDERS
 from harness.contract.routing import WIRES
+from harness.invariants import INVARIANTS
 from harness.rules import RULES, check_body, rules_for
+from harness.rules.bedrock_invoke import INVOKE_RULES
+from harness.rules.vertex import VERTEX_RULES
 from tests.bedrock_bodies import BEDROCK
 from tests.providers.cohere.test_oracle_cohere import COVERED as COHERE_RULES_COVERED
 from tests.test_rules_dialects import COVERED as DIALECT_RULES_COVERED
@@ -213,6 +216,15 @@ ACCEPTED: list[tuple[str, str, Mutate]] = [
     ("gemini-snake-case", "gemini", lambda b: b["contents"][0]["parts"][1].update(
         inline_data={"mime_type": "image/webp", "data": "UklG"}) or b["contents"][0]["parts"][1].pop("inlineData")),
 ]  # fmt: skip
+
+
+def test_every_rule_is_reported_by_an_invariant_that_reports_rules() -> None:
+    """A rule names its invariant (``Rule.invariant``); one no rule-reporting invariant reads would
+    never be reported, so it is refused here (endpoint rules included)."""
+    reporters = {inv.id for inv in INVARIANTS if inv.rules}
+    assert reporters == {"I7", "I8", "I12"}
+    for rule in (*RULES, *INVOKE_RULES, *VERTEX_RULES):
+        assert rule.invariant in reporters, rule.id
 
 
 def test_rules_are_well_formed() -> None:

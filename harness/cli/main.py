@@ -303,7 +303,7 @@ def check(
         ),
     ] = "reject,degrade,policy",
 ) -> None:
-    """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
+    """Run every invariant (--list names them) on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
 
     from harness.codec import HistoryError, load_history, load_params

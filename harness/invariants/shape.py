@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any
 
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
-from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import list_key, system_carriers, view, wire_messages, wire_role
 from harness.model import SystemMessage
 
@@ -40,7 +39,7 @@ _BEDROCK_JSON_KEYS = frozenset({"input", "json", "additionalModelRequestFields"}
 
 
 def check_provider_shape(ctx: CheckContext) -> list[Violation]:
-    return rule_violations(ctx, ID) + _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
+    return _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
 
 
 def _alternation(ctx: CheckContext) -> list[Violation]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, result_sent_ids, sent_call_ids
-from harness.invariants.provider_rules import rule_violations
 from harness.invariants.wire import ToolTurn, tool_turns, view, wire_messages, wire_role
 from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
 
@@ -22,7 +21,7 @@ ID = "I7"
 
 
 def check_tool_pairing(ctx: CheckContext) -> list[Violation]:
-    return rule_violations(ctx, ID) + _pairing(ctx) + _ids(ctx) + _replaced(ctx)
+    return _pairing(ctx) + _ids(ctx) + _replaced(ctx)
 
 
 def _replaced(ctx: CheckContext) -> list[Violation]:

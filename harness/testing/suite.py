@@ -11,7 +11,8 @@
 Each test id reads ``provider-case-check``; the checks are the audit's own
 (``harness.audit``), so ``harness audit`` and these tests never disagree:
 
-- ``test_scenario``: every bundled scenario through ``render`` and I1..I13;
+- ``test_scenario``: every bundled scenario through ``render`` and every invariant
+  (``harness.invariants.INVARIANTS``);
 - ``test_stream_endings``: the I3 probes (an HTTP 500, an empty stream) once per provider;
 - ``test_generated``: generated histories (``harness.strategies``) through the request
   checks. By default a fixed set of ``GENERATED_EXAMPLES`` histories, the audit's own
