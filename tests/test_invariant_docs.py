@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_invariants_md_is_current() -> None:
     committed = (ROOT / "docs" / "invariants.md").read_text(encoding="utf-8")
-    assert committed == render(), "docs/invariants.md is stale: uv run python -m tools.invariant_docs docs/invariants.md"
+    assert committed == render(), (
+        "docs/invariants.md is stale: uv run python -m tools.invariant_docs docs/invariants.md"
+    )
 
 
 def test_every_invariant_and_rule_is_on_the_page() -> None:
