@@ -6,11 +6,11 @@ traffic/pydantic-ai-more/ (``api.mistral.ai``, 37 model calls, all accepted).
 
 from __future__ import annotations
 
-from harness.contract.providers import chat_dialect, provider_entry
+from harness.contract.providers import provider_entry
 from harness.mapping.dialects import AlnumIdPolicy
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "REQUIRED_CHOICE", "TOOL_NAMES"]
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES"]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("mistral").default_model
@@ -21,5 +21,3 @@ ID_POLICY = AlnumIdPolicy(length=9)
 TOOL_NAMES = OPENAI_TOOL_NAMES
 #: Mistral's ChatCompletionRequest has ``max_tokens`` (no ``max_completion_tokens``).
 MAX_TOKENS_FIELD = "max_tokens"
-#: The ``tool_choice`` that forces a tool call: "any" (the provider table's ``ChatDialect``).
-REQUIRED_CHOICE = chat_dialect("mistral").required_choice
