@@ -23,6 +23,7 @@ side fails as well. Every rule has mutation cases: a planted import that breaks 
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from collections.abc import Container, Iterator, Mapping
 from functools import cache
@@ -276,6 +277,18 @@ def test_every_package_is_in_the_allowlist_table() -> None:
 def test_a_package_missing_from_the_table_is_refused() -> None:
     graph = module_graph(extra={"harness.newcomer.thing": "from harness.model import TextPart"})
     assert {package_of(m) for m in graph} - set(MAY_IMPORT) == {"newcomer"}
+
+
+def test_docs_architecture_shows_this_table() -> None:
+    """The "Layers" table of docs/architecture.md is ``MAY_IMPORT``, row for row."""
+    page = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layers = page.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    shown = {
+        found.group(1): sorted(a.strip() for a in found.group(2).split(",") if a.strip())
+        for line in layers.splitlines()
+        if (found := re.match(r"\| `([a-z_]+)` \|\s*(.*?)\s*\|$", line))
+    }
+    assert shown == {package: sorted(allowed) for package, allowed in MAY_IMPORT.items()}
 
 
 def test_the_allowlist_table_is_layered() -> None:

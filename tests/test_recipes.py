@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -222,6 +223,18 @@ def invariant_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
         copy / "invariants" / "registry.py", "INVARIANTS: tuple[Invariant, ...] = (", INVARIANT_ENTRY
     )
     return copy
+
+
+def test_docs_architecture_gives_this_recipe() -> None:
+    """The recipe of docs/architecture.md names the folder's files this test writes, and the two places."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    recipe = page.split("### Add a dialect", 1)[1].split("\n### ", 1)[0]
+    first, second = recipe.split("\n1. ", 1)[1].split("\n2. ", 1)
+    assert "harness/providers/<folder>/" in first
+    assert set(re.findall(r"`([A-Za-z_]+\.(?:py|md))`", first)) == set(DIALECT_FOLDER)
+    assert "`ProviderEntry`" in second and "harness/contract/providers.py" in second
+    invariant = page.split("### Add an invariant", 1)[1].split("\n### ", 1)[0]
+    assert "harness/invariants/<name>.py" in invariant and "harness/invariants/registry.py" in invariant
 
 
 def test_the_dialect_recipe_touches_its_folder_and_one_entry(dialect_copy: Path) -> None:
