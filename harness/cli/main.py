@@ -35,8 +35,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     # Plain (click) help and usage errors: Typer's Rich help imports rich.markdown, markdown-it and
-    # pygments, 0.3 s of CPU on the 2-core machine, more than the whole start-up budget of
-    # ``harness --help`` (issue 22: <= 0.3 s); the text is the same, without boxes.
+    # pygments, 0.3 s of CPU on a 2-core machine, more than the whole start-up budget of
+    # ``harness --help`` (0.3 s); the text is the same, without boxes.
     rich_markup_mode=None,
 )
 

@@ -22,8 +22,8 @@ fails requests the API took. Two such cases are known:
   the enum's values is read as that value. Other enums are left as sent (no evidence).
 - Google's API front end reads a repeated field written as one object as a list of that one
   object (``"contents": {"role": "user", "parts": {"text": "..."}}``, the form of Vertex AI's
-  own REST samples); the held-out recordings of issue 24 show such requests answered 200. A
-  single object where the schema has an array of messages is read as that one-item array.
+  own REST samples), and recordings outside this repository show such requests answered 200.
+  A single object where the schema has an array of messages is read as that one-item array.
 
 Every judge reads a body through ``normalise_body`` (the oracles, the invariants'
 ``CheckContext.body``, the provider rules' ``check_body``), so no check can disagree with

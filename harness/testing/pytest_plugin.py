@@ -316,7 +316,7 @@ def pytest_unconfigure_goldens(config: pytest.Config) -> None:
         reporter.write_line(line, red=True, bold=True)
 
 
-# ---------------------------------------------------------------- harness.testing: coverage per check (issue 22)
+# ---------------------------------------------------------------- harness.testing: coverage per check
 #
 # Owned with harness.testing: each conformance test notes on its report which (provider,
 # check) it judged (``harness.testing.suite.JUDGED_PROPERTY``; xdist carries user properties to
@@ -375,7 +375,7 @@ def pytest_configure_check_coverage(config: pytest.Config) -> None:
         config.pluginmanager.register(_CheckCoverage(), "harness-check-coverage")
 
 
-# ---------------------------------------------------------------- cassette hygiene under xdist (issue 22)
+# ---------------------------------------------------------------- cassette hygiene under xdist
 #
 # Under pytest-xdist every worker fills its own PlayRegistry, so no worker can judge
 # hygiene. ``harness_defer_hygiene(cassettes, root)`` called by the hygiene test in a
