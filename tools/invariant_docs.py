@@ -9,11 +9,9 @@ it). ``tests/test_invariant_docs.py`` fails when the committed file differs from
 
 from __future__ import annotations
 
-import sys
-
 from harness.invariants import INVARIANTS
-from harness.outputs import write_text
 from harness.rules import RULES, Rule
+from tools import write_page
 
 __all__ = ["render"]
 
@@ -59,8 +57,5 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":  # with a path: written atomically (an interrupted run never truncates it)
-    if len(sys.argv) > 1:
-        write_text(sys.argv[1], render())
-    else:
-        sys.stdout.write(render())
+if __name__ == "__main__":
+    write_page(render)
