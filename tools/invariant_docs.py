@@ -1,40 +1,29 @@
-"""``docs/invariants.md``: every invariant and the provider rules each reports, generated from the registries.
+"""``docs/invariants.md``: every invariant, generated from the registry.
 
     uv run python -m tools.invariant_docs docs/invariants.md
 
-The invariant registry (``harness.invariants.INVARIANTS``: one entry per invariant) and the
-table of provider hard rules (``harness.rules.RULES``: each names the invariant that reports
-it). ``tests/test_invariant_docs.py`` fails when the committed file differs from what this prints.
+The invariant registry (``harness.invariants.INVARIANTS``: one entry per invariant). The rules
+an invariant reports are named by the rules themselves (``Rule.invariant``), so adding a rule
+changes nothing here. ``tests/test_invariant_docs.py`` fails when the committed file differs
+from what this prints.
 """
 
 from __future__ import annotations
 
 from harness.invariants import INVARIANTS
-from harness.rules import RULES, Rule
 from tools import write_page
 
 __all__ = ["render"]
-
-
-def _where(rule: Rule) -> str:
-    """Whom a rule judges: its wires' every provider, named providers, a provider on another wire."""
-    on = [f"wire `{w}`" for w in rule.wires] + [f"`{p}`" for p in rule.providers]
-    out = ", ".join(on)
-    if rule.exempt:
-        out += " (not " + ", ".join(f"`{p}`" for p in rule.exempt) + ")"
-    if rule.hosts:
-        out += " on " + ", ".join(f"`{h}`" for h in rule.hosts)
-    return out
 
 
 def render() -> str:
     lines = [
         "# Invariants",
         "",
-        "Generated from the invariant registry (`harness/invariants/registry.py`, `INVARIANTS`) and the",
-        "table of provider hard rules (`harness/rules/`, `RULES`) by `python -m tools.invariant_docs",
-        "docs/invariants.md`; `tests/test_invariant_docs.py` keeps it current. `harness check --list`",
-        "prints the same list. Add an invariant with one entry in the registry (docs/architecture.md).",
+        "Generated from the invariant registry (`harness/invariants/registry.py`, `INVARIANTS`) by",
+        "`python -m tools.invariant_docs docs/invariants.md`; `tests/test_invariant_docs.py` keeps it",
+        "current. `harness check --list` prints the same list. Add an invariant with one entry in the",
+        "registry (docs/architecture.md).",
         "",
         "A check is reported skipped, never passed, on a history that gives it nothing to judge.",
         "",
@@ -50,10 +39,11 @@ def render() -> str:
         lines.append(f"| {inv.id} | `{inv.name}` | {inv.description} | {'; '.join(skipped)} |")
     for inv in INVARIANTS:
         lines += ["", f"## {inv.id} {inv.name}", "", inv.description + ".", "", f"Why it matters: {inv.why}."]
-        reported = [r for r in RULES if r.invariant == inv.id]
         if inv.rules:
-            lines += ["", f"Provider hard rules it reports ({len(reported)}):", ""]
-            lines += [f"- `{r.id}` ({r.kind}; {_where(r)}): {r.summary}" for r in reported]
+            lines += [
+                "",
+                f"It also reports the provider hard rules whose `invariant` is {inv.id} (`harness/rules/`).",
+            ]
     return "\n".join(lines) + "\n"
 
 
