@@ -277,7 +277,7 @@ def test_a_new_dialect_renders_replays_and_passes_conformance(dialect_copy: Path
         stream = emit_stream("fakechat", message, response_id="resp_1")
         assert b'"reasoning":' in stream  # the entry's reasoning field
         open("fake.sse", "wb").write(stream)
-        for scenario in ("tool_parallel_results_out_of_order", "agent_loop_long"):
+        for scenario in ("tool_parallel_results_out_of_order", "thinking_anthropic_tool_use"):
             case = corpus[scenario]
             report = run_invariants(case.history, case.params_for("fakechat"), providers=["fakechat"])
             assert [v for v in report.violations if v.kind != "policy"] == [], report.violations
