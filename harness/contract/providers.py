@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
+from fnmatch import translate
 
 __all__ = [
     "CHAT_DIALECTS",
@@ -399,14 +399,32 @@ def wire_of(provider: str) -> str:
     return provider_entry(provider).wire
 
 
-def _host_matches(pattern: str, host: str, path: str) -> bool:
-    name, _, prefix = pattern.partition("/")
-    return fnmatchcase(host, name) and path.startswith("/" + prefix)
+def _host_rows() -> tuple[
+    dict[str, list[tuple[str, ProviderEntry]]], list[tuple[re.Pattern[str], str, ProviderEntry]]
+]:
+    """``ProviderEntry.hosts`` as (exact host -> [(path prefix, provider)], [(wildcard, path prefix,
+    provider)]), built once: the router runs on every recorded call."""
+    exact: dict[str, list[tuple[str, ProviderEntry]]] = {}
+    wild: list[tuple[re.Pattern[str], str, ProviderEntry]] = []
+    for entry in PROVIDER_TABLE:
+        for pattern in entry.hosts:
+            name, _, prefix = pattern.partition("/")
+            if any(c in name for c in "*?["):
+                wild.append((re.compile(translate(name)), "/" + prefix, entry))
+            else:
+                exact.setdefault(name, []).append(("/" + prefix, entry))
+    return exact, wild
+
+
+_EXACT_HOSTS, _WILD_HOSTS = _host_rows()
 
 
 def host_provider(host: str, path: str) -> ProviderEntry | None:
     """The provider whose API answers on ``host`` (with the entry's path prefix), if any."""
-    return next((e for e in PROVIDER_TABLE if any(_host_matches(h, host, path) for h in e.hosts)), None)
+    for prefix, entry in _EXACT_HOSTS.get(host, ()):
+        if path.startswith(prefix):
+            return entry
+    return next((e for name, prefix, e in _WILD_HOSTS if name.match(host) and path.startswith(prefix)), None)
 
 
 def _check_table() -> None:

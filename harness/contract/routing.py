@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import translate
 from urllib.parse import unquote, urlsplit
 
-from harness.contract.providers import WIRE_TABLE, home_provider, host_provider, wire_entry
+from harness.contract.providers import WIRE_TABLE, home_provider, host_provider
 
 __all__ = ["BEDROCK_INVOKE", "VERTEX", "WIRES", "Route", "bedrock_invoke_model", "route"]
 
@@ -30,14 +30,20 @@ WIRES: tuple[str, ...] = tuple(w.id for w in WIRE_TABLE)
 # the anthropic SDK's Bedrock client, anthropic/lib/bedrock/_client.py, moves ``model`` and ``stream``
 # into this URL). Other families (Titan, Cohere and Nova embeddings) are not model calls of the harness.
 _BEDROCK_INVOKE = re.compile(r"^/model/([^/]+)/invoke(-with-response-stream)?$")
-_BEDROCK_HOST = "bedrock-runtime*.amazonaws.com"
+_BEDROCK_HOST = re.compile(translate("bedrock-runtime*.amazonaws.com"))
 # An Anthropic model id, inference profile (``us.anthropic...``) or an ARN ending in one.
 _ANTHROPIC_MODEL = re.compile(r"(^|[./])anthropic\.")
 #: ``Route.endpoint`` of Bedrock's InvokeModel with an Anthropic Messages body (``render --endpoint``'s name).
 BEDROCK_INVOKE = "bedrock"
 #: ``Route.endpoint`` of Gemini's wire on Vertex AI (``*aiplatform.googleapis.com``).
 VERTEX = "vertex"
-_VERTEX_HOST = "*aiplatform.googleapis.com"
+_VERTEX_HOST = re.compile(translate("*aiplatform.googleapis.com"))
+#: Each wire's call path on its providers' hosts, and (wire, its own provider, path) for the
+#: wires recognised on any host, compiled once: the router runs on every recorded call.
+_PATHS: dict[str, re.Pattern[str]] = {w.id: re.compile(w.path) for w in WIRE_TABLE}
+_ANYWHERE: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (w.id, home_provider(w.id), re.compile(w.anywhere)) for w in WIRE_TABLE if w.anywhere is not None
+)
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ def bedrock_invoke_model(url: str) -> str | None:
 
 
 def _wire_route(provider: str, wire: str, host: str, path: str) -> Route:
-    endpoint = VERTEX if wire == "gemini" and fnmatchcase(host, _VERTEX_HOST) else ""
+    endpoint = VERTEX if wire == "gemini" and _VERTEX_HOST.match(host) else ""
     return Route(provider, wire, f"{host}{path}", endpoint)
 
 
@@ -77,14 +83,15 @@ def route(method: str, url: str) -> Route | None:
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     path = parts.path.rstrip("/")
-    invoke = _BEDROCK_INVOKE.search(path)
-    if invoke and fnmatchcase(host, _BEDROCK_HOST) and _ANTHROPIC_MODEL.search(unquote(invoke.group(1))):
-        return Route("anthropic", "anthropic", f"{host}{path}", BEDROCK_INVOKE)
+    if _BEDROCK_HOST.match(host):
+        invoke = _BEDROCK_INVOKE.search(path)
+        if invoke and _ANTHROPIC_MODEL.search(unquote(invoke.group(1))):
+            return Route("anthropic", "anthropic", f"{host}{path}", BEDROCK_INVOKE)
     entry = host_provider(host, path)
     if entry is not None:
-        wire = next((w for w in entry.wires if re.search(wire_entry(w).path, path)), None)
+        wire = next((w for w in entry.wires if _PATHS[w].search(path)), None)
         return None if wire is None else _wire_route(entry.id, wire, host, path)
-    for wire in WIRE_TABLE:
-        if wire.anywhere is not None and re.search(wire.anywhere, path):
-            return _wire_route(home_provider(wire.id), wire.id, host, path)
+    for wire, home, anywhere in _ANYWHERE:
+        if anywhere.search(path):
+            return _wire_route(home, wire, host, path)
     return None
