@@ -148,7 +148,8 @@ def test_requests_reach_the_provider_endpoint(
 def test_fake_provider_stops_by_itself_and_rejects_other_paths() -> None:
     import httpx
 
-    fake = FakeProvider([], lifetime=0.3).start()
+    # long enough for two requests on a loaded machine (0.3 s was not: a busy worker missed it)
+    fake = FakeProvider([], lifetime=1.5).start()
     url = fake.base_url
     assert httpx.get(url + "/v1/models").status_code == 404
     assert httpx.post(url + "/v1/messages", content=b"{}").status_code == 410  # nothing left to serve
