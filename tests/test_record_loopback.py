@@ -148,7 +148,7 @@ def test_requests_reach_the_provider_endpoint(
 def test_fake_provider_stops_by_itself_and_rejects_other_paths() -> None:
     import httpx
 
-    # long enough for two requests on a loaded machine (0.3 s was not: a busy worker missed it)
+    # long enough for its two requests on a busy machine, short enough to wait for it to stop
     fake = FakeProvider([], lifetime=1.5).start()
     url = fake.base_url
     assert httpx.get(url + "/v1/models").status_code == 404
