@@ -1,4 +1,6 @@
-"""JSON Lines history codec: one HistoryEvent per line, errors as ``FILE:LINE: field: reason``."""
+"""The canonical model's files: JSON Lines histories (one HistoryEvent per line) and PARAMS.json.
+
+Errors are one line, ``FILE:LINE: field: reason``."""
 
 from __future__ import annotations
 
@@ -11,8 +13,17 @@ from pydantic import TypeAdapter, ValidationError
 
 from harness.inputs import InputError, Limits, loads_json, read_text
 from harness.model import PART_TYPES, HistoryEvent
+from harness.params import CallParams
 
-__all__ = ["HistoryError", "decode_line", "dumps_history", "encode_event", "load_history", "loads_history"]
+__all__ = [
+    "HistoryError",
+    "decode_line",
+    "dumps_history",
+    "encode_event",
+    "load_history",
+    "load_params",
+    "loads_history",
+]
 
 _EVENT: TypeAdapter[HistoryEvent] = TypeAdapter(HistoryEvent)
 
@@ -117,3 +128,31 @@ def encode_event(event: HistoryEvent) -> str:
 def dumps_history(events: Iterable[HistoryEvent]) -> str:
     """A history as JSON Lines: one event per line, each line ending in a newline."""
     return "".join(encode_event(e) + "\n" for e in events)
+
+
+def _line_of(text: str, key: str) -> int:
+    """Best-effort line of the first occurrence of a JSON key (1 if not found)."""
+    needle = json.dumps(key) + ":"
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line.replace('": ', '":'):
+            return number
+    return 1
+
+
+def load_params(path: str | Path) -> CallParams:
+    """Parse a PARAMS.json file; raises HistoryError (``FILE:LINE: field: reason``) when invalid."""
+    p = Path(path)
+    try:
+        text = read_text(p)
+        data = loads_json(text, source=str(p))
+    except InputError as exc:
+        raise HistoryError.of(exc) from None
+    try:
+        return CallParams.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [str(x) for x in err["loc"]]
+        keys = [x for x in loc if not x.isdigit()]
+        field = ".".join(loc) or "(file)"
+        line = _line_of(text, keys[-1]) if keys else 1
+        raise HistoryError(str(p), line, field, str(err["msg"])) from None

@@ -327,7 +327,7 @@ def test_parser_invariants_are_exactly_the_checks_that_replay_the_target() -> No
     left out, so it never runs on a target that has no parser to judge."""
     import ast
 
-    from harness.invariants.streams import PARSER_INVARIANTS
+    from harness.audit.invariant_checks import PARSER_INVARIANTS
 
     replaying: set[str] = set()
     for path in sorted((Path(__file__).resolve().parent.parent / "harness" / "invariants").glob("*.py")):

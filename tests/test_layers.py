@@ -1,24 +1,29 @@
-"""The import rules, as allowlists over the transitive import graph.
+"""The import rules: an allowlist per package over the import graph, and the judges' fence.
 
-- A judge (invariants, oracles, emitters, body rules, the traffic reader, the importer)
-  may reach only the contract, the model, params, codec, inputs, progress, the target
-  lookup (``harness.targets``: entry points, never a static import of a target) and the
-  judges. One that reached the reference adapters or stream parsers, or anything that
-  wraps them (audit, replay, the CLI, recording), could agree with a reference bug.
-- The contract reaches only the model, params and itself.
-- The registry of accepted differences (``harness.accepted``) reaches only what a judge may,
-  so the oracles read it, and reading it never loads the adapters.
+- ``MAY_IMPORT``: each top-level module or package of ``harness/`` names what it may import
+  (besides itself); every import of every module (function-level and ``TYPE_CHECKING``
+  imports too, read from the source by AST) must be on its package's list. The lists form
+  layers (the graph of the table itself has no cycle), and a package missing from the table
+  fails the test, so a new package states its place. docs/architecture.md shows the same
+  table (``tests/test_architecture.py`` holds it to this one).
+- The fence, transitively: a judge (invariants, oracles, emitters, body rules, the traffic
+  reader, the importer, and the kit, which states the output rules the judges enforce) may
+  *reach* only the base, the registry of accepted differences, the target lookup
+  (``harness.targets``: entry points, never a static import of a target) and the judges.
+  One that reached the reference adapters or stream parsers, or anything that wraps them
+  (audit, replay, the CLI, recording), could agree with a reference bug. The contract
+  reaches only the model and params; ``harness.accepted`` only what a judge may.
 - A provider's folder never imports a sibling provider; the neutral machinery no provider.
 - No import cycle anywhere in ``harness/``.
 
-"Reaches" is transitive: every module a judge's modules import, at any depth (function-level
-imports and ``TYPE_CHECKING`` imports too), computed from the source by AST, so a judge that
-imports an allowed module which imports the reference side fails as well.
+"Reaches" is transitive: a judge that imports an allowed module which imports the reference
+side fails as well. Every rule has mutation cases: a planted import that breaks it must fail.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from collections.abc import Container, Iterator, Mapping
 from functools import cache
@@ -27,20 +32,70 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "harness"
-#: Packages that judge targets.
+
+#: What each top-level module or package of ``harness/`` may import besides itself: package
+#: names (the package and everything under it), or ``=name`` for that one module alone.
+MAY_IMPORT: dict[str, tuple[str, ...]] = {
+    # the base: the model and what every side reads
+    "model": (),
+    "params": (),
+    "inputs": (),
+    "progress": (),
+    "data_paths": (),
+    "secret_rules": (),
+    "codec": ("inputs", "model", "params"),
+    "contract": ("model", "params"),
+    "outputs": ("contract",),
+    "accepted": ("contract", "model", "params"),
+    # the reference side
+    "mapping": ("contract", "model", "params"),
+    "stream": ("contract", "model"),
+    "providers": ("contract", "inputs", "mapping", "model", "params", "stream"),
+    # the generators of inputs
+    "scenarios": ("codec", "contract", "model", "outputs", "params"),
+    "strategies": ("contract", "model", "params"),
+    # the judges (fenced, below)
+    "emit": ("contract", "model"),
+    "oracles": ("accepted", "contract", "model", "outputs"),
+    "rules": ("contract", "oracles"),
+    "importer": ("contract", "model", "oracles", "params"),
+    "traffic": ("contract", "inputs", "oracles", "outputs", "progress", "rules"),
+    "invariants": ("codec", "contract", "emit", "model", "oracles", "params", "rules", "=targets"),
+    "kit": ("codec", "contract", "model", "params"),
+    # what wraps the reference side and the judges
+    "targets": ("contract", "kit", "model", "params", "providers", "stream"),
+    "loop": ("accepted", "contract", "importer", "model", "providers"),
+    "importcheck": ("accepted", "contract", "importer", "loop", "rules", "targets", "traffic"),
+    "crosscheck": ("contract", "model", "providers", "stream"),
+    "record": (
+        *("codec", "contract", "inputs", "model", "outputs", "params", "progress"),
+        *("providers", "secret_rules", "stream", "targets"),
+    ),
+    "audit": (
+        *("codec", "contract", "data_paths", "inputs", "model", "outputs", "params", "progress"),
+        *("invariants", "kit", "providers", "scenarios", "strategies", "targets"),
+    ),
+    "testing": (
+        *("contract", "data_paths", "model", "outputs", "params"),
+        *("audit", "kit", "record", "scenarios", "strategies", "targets"),
+    ),
+    "cli": (
+        *("codec", "contract", "inputs", "model", "outputs", "params", "progress"),
+        *("audit", "importcheck", "importer", "invariants", "kit", "oracles", "providers"),
+        *("record", "rules", "scenarios", "stream", "targets", "traffic"),
+    ),
+    # ``harness/__init__.py``: the public names, each loaded on first use
+    "__init__": (
+        *("codec", "contract", "model", "params"),
+        *("invariants", "kit", "oracles", "providers", "rules", "scenarios", "strategies", "targets"),
+    ),
+}
+#: Packages that judge targets, and the kit, held to their fence.
 JUDGES = ("invariants", "oracles", "emit", "rules", "traffic", "importer")
-#: Held to the judges' fence too: the target kit states the output rules the judges enforce.
 FENCED = (*JUDGES, "kit")
-#: What every judge may reach beside the judges themselves: a name is a module or a package
-#: (everything under it). ``harness.targets`` is the entry-point lookup alone, never a target.
+#: What a judge may reach, at any depth, beside the judges themselves.
 JUDGE_MAY_REACH = (
-    "harness.contract",
-    "harness.model",
-    "harness.params",
-    "harness.codec",
-    "harness.inputs",
-    "harness.outputs",  # the write boundary (atomic report files, the reports' shared page style)
-    "harness.progress",
+    *(f"harness.{p}" for p in ("contract", "model", "params", "codec", "inputs", "outputs", "progress")),
     "harness.accepted",  # the registry of accepted differences: data and pure predicates
     *(f"harness.{j}" for j in FENCED),
 )
@@ -179,6 +234,113 @@ def cycles(graph: Graph) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+def package_of(module: str) -> str:
+    """``harness.audit.run`` -> ``audit``; ``harness`` (the package's own ``__init__``) -> ``__init__``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _may_import(package: str, target: str) -> bool:
+    if package_of(target) == package:
+        return True
+    for allowed in MAY_IMPORT[package]:
+        if allowed.startswith("="):
+            if target == f"harness.{allowed[1:]}":
+                return True
+        elif package_of(target) == allowed:
+            return True
+    return False
+
+
+def allowlist_violations(graph: Graph, package: str) -> list[str]:
+    """Imports of ``package``'s modules that its ``MAY_IMPORT`` list does not hold, as ``importer -> module``."""
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if package_of(module) == package
+        for target in targets
+        if not _may_import(package, target)
+    )
+
+
+def _table_cycles() -> list[list[str]]:
+    graph = {p: frozenset(a.lstrip("=") for a in allowed) for p, allowed in MAY_IMPORT.items()}
+    return cycles(graph)
+
+
+def test_every_package_is_in_the_allowlist_table() -> None:
+    assert {package_of(m) for m in module_graph()} == set(MAY_IMPORT)
+
+
+def test_a_package_missing_from_the_table_is_refused() -> None:
+    graph = module_graph(extra={"harness.newcomer.thing": "from harness.model import TextPart"})
+    assert {package_of(m) for m in graph} - set(MAY_IMPORT) == {"newcomer"}
+
+
+def test_docs_architecture_shows_this_table() -> None:
+    """The "Layers" table of docs/architecture.md is ``MAY_IMPORT``, row for row."""
+    page = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layers = page.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    shown = {
+        found.group(1): sorted(a.strip() for a in found.group(2).split(",") if a.strip())
+        for line in layers.splitlines()
+        if (found := re.match(r"\| `([a-z_]+)` \|\s*(.*?)\s*\|$", line))
+    }
+    assert shown == {package: sorted(allowed) for package, allowed in MAY_IMPORT.items()}
+
+
+def test_the_allowlist_table_is_layered() -> None:
+    """No package may import one that may import it back: the table is a stack of layers."""
+    assert _table_cycles() == []
+    for package, allowed in MAY_IMPORT.items():
+        assert {a.lstrip("=") for a in allowed} <= set(MAY_IMPORT), package
+
+
+@pytest.mark.parametrize("package", sorted(MAY_IMPORT))
+def test_a_package_imports_only_what_its_allowlist_holds(package: str) -> None:
+    assert allowlist_violations(module_graph(), package) == []
+
+
+def _outside(package: str) -> str:
+    """A package ``package`` may not import (the first, in table order)."""
+    return next(
+        p for p in MAY_IMPORT if p != package and p not in {a.lstrip("=") for a in MAY_IMPORT[package]}
+    )
+
+
+@pytest.mark.parametrize("package", [p for p in sorted(MAY_IMPORT) if p != "__init__"])
+def test_the_allowlist_catches_an_import_planted_in_each_package(package: str) -> None:
+    planted = _outside(package)
+    target = "harness" if planted == "__init__" else f"harness.{planted}"
+    graph = module_graph(extra={f"harness.{package}.mutant": f"def f():\n    import {target}\n"})
+    assert allowlist_violations(graph, package) == [f"harness.{package}.mutant -> {target}"]
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        # the three imports the layers once had: the reference parsers reading the fenced kit, the
+        # public strategies reading a judge, and recording reading the CLI (a cycle)
+        ("harness.stream.base", "from harness.kit.rules import stop_reason"),
+        ("harness.stream.chat_completions", "from harness.kit.chat import map_usage"),
+        ("harness.strategies.representable", "from harness.emit import representable"),
+        ("harness.record.commands", "from harness.cli.main import app"),
+        ("harness.contract.mutant", "from harness.providers import REGISTRY"),
+        ("harness.model", "import harness.contract"),
+        ("harness.targets.mutant", "from harness.audit.run import run_audit"),
+        ("harness", "from harness.cli.main import app"),
+    ],
+)
+def test_the_allowlist_catches_the_imports_it_exists_for(module: str, source: str) -> None:
+    graph = module_graph(extra={module: source})
+    assert allowlist_violations(graph, package_of(module)) != [], source
+
+
+def test_a_table_with_a_cycle_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(MAY_IMPORT, "contract", (*MAY_IMPORT["contract"], "providers"))
+    assert any({"contract", "providers"} <= set(c) for c in _table_cycles())
 
 
 @pytest.mark.parametrize("judge", FENCED)
@@ -338,11 +500,3 @@ def test_the_rule_catches_a_provider_importing_a_sibling(module: str, source: st
 )
 def test_a_provider_may_import_its_own_folder_and_the_neutral_machinery(module: str, source: str) -> None:
     assert provider_violations(source, module) == []
-
-
-def test_every_provider_rule_is_reported_by_a_named_invariant() -> None:
-    from harness.invariants.provider_rules import RULE_INVARIANT
-    from harness.rules import RULES
-
-    assert sorted(RULE_INVARIANT) == sorted(r.id for r in RULES)
-    assert set(RULE_INVARIANT.values()) <= {"I7", "I8", "I12"}

@@ -13,9 +13,14 @@ from typing import Any
 import pytest
 
 from harness.contract.kinds import KINDS
+from harness.contract.providers import PROVIDERS
+from harness.contract.routing import WIRES
+from harness.invariants import INVARIANTS
 from harness.rules import RULES, check_body, rules_for
+from harness.rules.bedrock_invoke import INVOKE_RULES
 from harness.rules.cohere import COHERE_RULES
 from harness.rules.dialects import DIALECT_RULES
+from harness.rules.vertex import VERTEX_RULES
 from tests.support.bodies import BEDROCK
 
 Body = dict[str, Any]
@@ -219,11 +224,24 @@ ACCEPTED: list[tuple[str, str, Mutate]] = [
 ]  # fmt: skip
 
 
+def test_every_rule_is_reported_by_an_invariant_that_reports_rules() -> None:
+    """A rule names its invariant (``Rule.invariant``); one no rule-reporting invariant reads would
+    never be reported, so it is refused here (endpoint rules included)."""
+    reporters = {inv.id for inv in INVARIANTS if inv.rules}
+    assert reporters == {"I7", "I8", "I12"}
+    for rule in (*RULES, *INVOKE_RULES, *VERTEX_RULES):
+        assert rule.invariant in reporters, rule.id
+
+
 def test_rules_are_well_formed() -> None:
     ids = [r.id for r in RULES]
     assert len(ids) == len(set(ids))
     for rule in RULES:
-        assert rule.kind in KINDS and rule.summary and rule.evidence and rule.providers, rule.id
+        assert rule.kind in KINDS and rule.summary and rule.evidence and (rule.providers or rule.wires), (
+            rule.id
+        )
+        assert {w for w in rule.wires} <= set(WIRES), rule.id
+        assert {p.split(":")[0] for p in (*rule.providers, *rule.exempt)} <= set(PROVIDERS), rule.id
     for case in VIOLATIONS:
         assert case[3] in ids
     # the dialects' rules have their violating bodies in tests/test_rules_dialects.py, Cohere's in

@@ -10,14 +10,13 @@ fails when the committed file differs from what this prints.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from harness.accepted.registry import REGISTRY
 from harness.contract.accepted import JUDGES, Accepted
 from harness.contract.providers import PROVIDERS
 from harness.crosscheck import DIFFERENCES, SdkDifference
-from harness.outputs import write_text
+from tools import write_page
 
 __all__ = ["JUDGE_TEXT", "render"]
 
@@ -96,8 +95,5 @@ def render(registry: Sequence[Accepted] = REGISTRY, stream: Sequence[SdkDifferen
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":  # with a path: written atomically (an interrupted run never truncates it)
-    if len(sys.argv) > 1:
-        write_text(sys.argv[1], render())
-    else:
-        sys.stdout.write(render())
+if __name__ == "__main__":
+    write_page(render)

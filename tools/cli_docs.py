@@ -7,14 +7,13 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from typer.main import get_command
 from typer.testing import CliRunner
 
 from harness.cli.main import app
-from harness.outputs import write_text
+from tools import write_page
 
 __all__ = ["render"]
 
@@ -43,8 +42,5 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":  # with a path: written atomically (an interrupted run never truncates it)
-    if len(sys.argv) > 1:
-        write_text(sys.argv[1], render())
-    else:
-        sys.stdout.write(render())
+if __name__ == "__main__":
+    write_page(render)

@@ -5,8 +5,8 @@
     comparison = compare(result, load_baseline(Path("before/audit.json")))
     write_reports(result, comparison, Path("report"))
 
-Checks: ``render`` (a valid history renders), I1..I13 (``harness.invariants``; I12 is
-the schema oracles), and for each recorded model call ``replay``, ``replay-chunks`` and
+Checks: ``render`` (a valid history renders), every invariant of the registry
+(``harness.invariants.INVARIANTS``; I12 is the schema oracles), and for each recorded model call ``replay``, ``replay-chunks`` and
 ``replay-vs-reference``. Cases: the scenario corpus, generated histories (fixed seed),
 and the bundled cassettes.
 """

@@ -95,7 +95,7 @@ def _parser_checks(target: Target, chosen: Sequence[str]) -> dict[str, Outcome]:
     missing = parser_missing(target)
     if missing is None:
         return {}
-    from harness.invariants.streams import PARSER_INVARIANTS  # the judges load when a check runs
+    from harness.audit.invariant_checks import PARSER_INVARIANTS  # the judges load when a check runs
 
     return {name: Outcome.skip(missing) for name in chosen if name in PARSER_INVARIANTS}
 

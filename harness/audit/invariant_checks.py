@@ -1,13 +1,13 @@
-"""The invariants I1..I13 as audit checks, from ``harness.invariants``.
+"""The invariants as audit checks, one per entry of the registry (``harness.invariants.INVARIANTS``).
 
 Only violations attributed to a provider count against the target; a violation of the
 history itself (provider None, e.g. a generated assistant message without usage) makes
-that check skip for the case, since the input, not the target, broke the rule.
+that check skip for the case, since the input, not the target, broke the rule. What an
+invariant needs of a history and whether it reads streams are its registry entry's
+(``subject``, ``streams``, ``history_rule``), so this module knows no invariant by its id.
 
 A judge that cannot be imported is an error (``JudgeUnavailable``, naming the cause),
-never a run that quietly judges less: an earlier fallback kept two checks and skipped
-the other eleven, so a broken ``harness/invariants/developer.py`` gave an all-green suite
-(issue 22).
+never a run that quietly judges less: ``load_runner`` imports every check before the run.
 """
 
 from __future__ import annotations
@@ -20,25 +20,28 @@ from harness.audit.model import Outcome
 from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered
 from harness.contract.target import Target, TargetRefusal
-from harness.model import (
-    AssistantMessage,
-    DeveloperMessage,
-    HistoryEvent,
-    ThinkingSignaturePart,
-    ThinkingTextPart,
-    ToolCallPart,
-    ToolResultMessage,
-)
+from harness.invariants.registry import INVARIANTS, Invariant
+from harness.model import AssistantMessage, HistoryEvent
 from harness.params import CallParams
 
 if TYPE_CHECKING:
-    from harness.invariants import Invariant, Violation
+    from harness.invariants import Violation
 
-__all__ = ["INVARIANT_IDS", "InvariantRunner", "JudgeUnavailable", "load_runner", "nothing_to_judge"]
+__all__ = [
+    "INVARIANT_IDS",
+    "PARSER_INVARIANTS",
+    "InvariantRunner",
+    "JudgeUnavailable",
+    "load_runner",
+    "nothing_to_judge",
+]
 
-INVARIANT_IDS: tuple[str, ...] = tuple(f"I{n}" for n in range(1, 14))
-#: Checks whose verdict on the target rests on the target's parser reading emitted streams.
-STREAM_CHECKS = frozenset({"I3", "I6", "I11"})
+#: The audit's invariant columns, in registry order.
+INVARIANT_IDS: tuple[str, ...] = tuple(inv.id for inv in INVARIANTS)
+#: The invariants that judge the target's own stream parser (``Invariant.streams``): reported as not
+#: run for a target that declares it has none (``lacks`` ``parser``).
+PARSER_INVARIANTS: tuple[str, ...] = tuple(inv.id for inv in INVARIANTS if inv.streams)
+_BY_ID: dict[str, Invariant] = {inv.id: inv for inv in INVARIANTS}
 #: The case id of the history-independent stream probes, run once per provider.
 PROBE_CASE = "probe/stream-endings"
 #: A check of one case: the history, its params, the provider, the target, the target's first
@@ -143,28 +146,8 @@ def _line(violation: Violation) -> str:
 
 def _absent(check: str, history: Sequence[HistoryEvent]) -> str | None:
     """Why a check has nothing of its subject in this history (so a pass would be empty), or None."""
-    events = list(history)
-    parts = [p for e in events if isinstance(e, AssistantMessage) for p in e.parts]
-    subjects: dict[str, tuple[bool, str]] = {
-        "I1": (any(isinstance(e, DeveloperMessage) for e in events), "no developer message in the history"),
-        "I2": (
-            any(isinstance(p, ThinkingTextPart | ThinkingSignaturePart) for p in parts),
-            "no thinking or signature part in the history",
-        ),
-        "I4": (any(isinstance(e, ToolResultMessage) for e in events), "no tool result in the history"),
-        "I5": (
-            any(isinstance(e, AssistantMessage) and e.stop_reason == "aborted" for e in events)
-            or any(isinstance(e, ToolResultMessage) and e.status != "success" for e in events),
-            "no interrupted turn and no failed tool in the history",
-        ),
-        "I7": (
-            any(isinstance(p, ToolCallPart) for p in parts)
-            or any(isinstance(e, ToolResultMessage) for e in events),
-            "no tool call or result in the history",
-        ),
-    }
-    present, reason = subjects.get(check, (True, ""))
-    return None if present else reason
+    subject = _BY_ID[check].subject
+    return subject(history) if subject is not None else None
 
 
 def _vacuous(check: str, history: Sequence[HistoryEvent], provider: str, skips: dict[int, str]) -> str | None:
@@ -172,7 +155,7 @@ def _vacuous(check: str, history: Sequence[HistoryEvent], provider: str, skips: 
     absent = _absent(check, history)
     if absent is not None:
         return absent
-    if check not in STREAM_CHECKS:
+    if not _BY_ID[check].streams:
         return None
     assistants = [n for n, e in enumerate(history) if isinstance(e, AssistantMessage)]
     if not assistants:
@@ -194,9 +177,10 @@ def nothing_to_judge(check: str, history: Sequence[HistoryEvent], provider: str)
     absent = _absent(check, history)
     if absent is not None:
         return absent
-    if check == "I3" and _history_breaks_i3(history):
-        return "the history itself breaks I3, so it cannot judge the target"
-    if check not in STREAM_CHECKS:
+    history_rule = _BY_ID[check].history_rule
+    if history_rule is not None and history_rule(history):
+        return f"the history itself breaks {check}, so it cannot judge the target"
+    if not _BY_ID[check].streams:
         return None
     assistants = [e for e in history if isinstance(e, AssistantMessage)]
     if not assistants:
@@ -224,12 +208,6 @@ def _stream_skip_reason(provider: str, message: AssistantMessage) -> str | None:
     return _STREAM_REASONS[key]
 
 
-def _history_breaks_i3(history: Sequence[HistoryEvent]) -> bool:
-    from harness.invariants.assistant import history_violations
-
-    return bool(history_violations(history))
-
-
 def _probe(provider: str, target: Target) -> Outcome:
     from harness.invariants import CheckContext, get_invariant
 
@@ -238,15 +216,15 @@ def _probe(provider: str, target: Target) -> Outcome:
 
 
 def load_runner() -> InvariantRunner:
-    """The registry's invariants; JudgeUnavailable (with the cause chained) when the registry cannot load."""
+    """The registry's invariants, every check imported; JudgeUnavailable (with the cause chained)
+    when the registry or a check cannot load."""
     try:
-        from harness.invariants import INVARIANTS
+        from harness.invariants import INVARIANTS as registered
+        from harness.invariants.registry import load_checks
+
+        load_checks(registered)
     except Exception as exc:
         raise JudgeUnavailable(
             f"harness.invariants failed to import, so no invariant can judge: {type(exc).__name__}: {exc}"
         ) from exc
-    checks = {inv.id: _registry_check(inv) for inv in INVARIANTS}
-    unregistered = [inv_id for inv_id in INVARIANT_IDS if inv_id not in checks]
-    if unregistered:
-        raise JudgeUnavailable(f"harness.invariants registers no check for {', '.join(unregistered)}")
-    return InvariantRunner(checks, probe=_probe)
+    return InvariantRunner({inv.id: _registry_check(inv) for inv in registered}, probe=_probe)

@@ -135,8 +135,7 @@ def render(
     ] = None,
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
-    from harness.cli.params_io import load_params
-    from harness.codec import HistoryError, load_history
+    from harness.codec import HistoryError, load_history, load_params
     from harness.contract.rendered import canonical_json
     from harness.params import CallParams
 
@@ -316,11 +315,10 @@ def check(
         ),
     ] = "reject,degrade,policy",
 ) -> None:
-    """Run the invariants I1..I13 on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
+    """Run every invariant (--list names them) on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
 
-    from harness.cli.params_io import load_params
-    from harness.codec import HistoryError, load_history
+    from harness.codec import HistoryError, load_history, load_params
     from harness.contract.kinds import parse_kinds
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report

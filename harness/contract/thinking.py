@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from harness.contract.providers import PROVIDER_TABLE
 from harness.model import AnyPart, ThinkingSignaturePart
 
 __all__ = ["NATIVE_SIGNATURE_FORMATS", "REDACTED_FORMATS", "google_signature_carrier", "same_model"]
@@ -17,33 +18,8 @@ __all__ = ["NATIVE_SIGNATURE_FORMATS", "REDACTED_FORMATS", "google_signature_car
 #: Signature formats that are a whole redacted reasoning unit of their own: they never pair with a text.
 REDACTED_FORMATS = frozenset({"anthropic-redacted", "bedrock-redacted"})
 
-# Signature formats each provider accepts as its own reasoning state.
-NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {
-    "anthropic": frozenset({"anthropic", "anthropic-redacted"}),
-    "openai-responses": frozenset({"openai-responses"}),
-    "gemini": frozenset({"google"}),
-    # Bedrock Converse reasoningText.signature / reasoningContent.redactedContent (base64).
-    "bedrock": frozenset({"bedrock", "bedrock-redacted"}),
-    "openai-chat": frozenset(),
-    # Cohere v2 thinking content is text only, never signed.
-    "cohere": frozenset(),
-    # the OpenAI-compatible dialects send reasoning back as text (reasoning_content), never signed
-    **dict.fromkeys(("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface"), frozenset[str]()),
-    # OpenRouter's ReasoningFormat enum (openrouter SDK components/reasoningformat.py).
-    "openrouter": frozenset(
-        {
-            "anthropic-claude-v1",
-            "openai-responses-v1",
-            "azure-openai-responses-v1",
-            "bedrock-openai-responses-v1",
-            "xai-responses-v1",
-            "bedrock-xai-responses-v1",
-            "meta-responses-v1",
-            "google-gemini-v1",
-            "unknown",
-        }
-    ),
-}
+#: Signature formats each provider accepts as its own reasoning state (``ProviderEntry.signature_formats``).
+NATIVE_SIGNATURE_FORMATS: dict[str, frozenset[str]] = {e.id: e.signature_formats for e in PROVIDER_TABLE}
 
 
 _SNAPSHOT_SUFFIX = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$")

@@ -49,7 +49,7 @@ import zlib
 from collections.abc import Iterator
 from typing import Any, cast
 
-from harness.contract.providers import CHAT_DIALECTS
+from harness.contract.providers import PROVIDER_TABLE, WIRE_TABLE, home_provider
 
 __all__ = [
     "PROVIDER_WIRES",
@@ -62,34 +62,14 @@ __all__ = [
 ]
 
 #: Human names of the wire formats, for messages.
-WIRE_TITLES: dict[str, str] = {
-    "anthropic": "Anthropic Messages",
-    "gemini": "Gemini generateContent",
-    "openai-chat": "OpenAI Chat Completions",
-    "openai-responses": "OpenAI Responses",
-    "bedrock-converse": "AWS Bedrock Converse",
-    "cohere-v2": "Cohere v2 Chat",
-}
+WIRE_TITLES: dict[str, str] = {w.id: w.title for w in WIRE_TABLE}
 
 #: The wire formats each provider id's parsers read (OpenRouter serves two).
-PROVIDER_WIRES: dict[str, tuple[str, ...]] = {
-    "anthropic": ("anthropic",),
-    "gemini": ("gemini",),
-    "openai-chat": ("openai-chat",),
-    "openai-responses": ("openai-responses",),
-    "openrouter": ("openai-chat", "openai-responses"),
-    "bedrock": ("bedrock-converse",),
-    # OpenAI-compatible dialects (issue 27); DeepSeek also serves the Responses format.
-    **{dialect: ("openai-chat",) for dialect in CHAT_DIALECTS},
-    "deepseek": ("openai-chat", "openai-responses"),
-    "cohere": ("cohere-v2",),
-}
+PROVIDER_WIRES: dict[str, tuple[str, ...]] = {e.id: e.wires for e in PROVIDER_TABLE}
 
-#: The provider to replay a wire with when nothing else (a request URL) says which.
-WIRE_PROVIDER: dict[str, str] = {wire: wire for wire in WIRE_TITLES} | {
-    "bedrock-converse": "bedrock",
-    "cohere-v2": "cohere",
-}
+#: The provider to replay a wire with when nothing else (a request URL) says which: the first
+#: provider whose own API speaks it.
+WIRE_PROVIDER: dict[str, str] = {w.id: home_provider(w.id) for w in WIRE_TABLE}
 
 _ANTHROPIC_TYPES = frozenset(
     {

@@ -8,7 +8,7 @@ the replay path. google-genai has no accumulator: its result is the list of pars
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extr
 else:
     SdkResult = Any
 
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import PROVIDERS, wire_of
 
 
 @dataclass
@@ -100,57 +100,79 @@ _HI: Any = [{"role": "user", "content": "hi"}]
 def sdk_accumulate(provider: str, body: bytes, chunk_size: int | None = None) -> SdkResult:
     """The SDK's own final object for a response body, fed in ``chunk_size`` pieces.
 
-    A JSON object body is a non-streamed response and goes through ``create()``. The chat
-    accumulator raises on ``length``/``content_filter`` finishes: the completion it carries
-    is its accumulation. A Responses
-    stream that ends in ``response.incomplete``/``failed`` has no final response
-    (``get_final_response`` raises): that terminal event's response is the SDK's last word.
-    The model names passed are placeholders: the mock serves ``body`` whatever is asked.
+    A JSON object body is a non-streamed response and goes through ``create()``; a stream
+    through the SDK of the provider's wire (``_ACCUMULATORS``). The model names passed are
+    placeholders: the mock serves ``body`` whatever is asked.
     """
     streamed = not is_json(body)
     _SERVED.body, _SERVED.chunk_size = body, chunk_size
     _SERVED.content_type = "text/event-stream" if streamed else "application/json"
-    if provider in ("openai-chat", "openrouter"):
-        completions = _openai().chat.completions
-        if not streamed:
-            return completions.create(model="m", messages=_HI)
-        from openai import ContentFilterFinishReasonError, LengthFinishReasonError
+    accumulate = _ACCUMULATORS.get(wire_of(provider)) if provider in PROVIDERS else None
+    if accumulate is None:
+        raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
+    return accumulate(streamed)
 
-        with completions.stream(model="m", messages=_HI) as chat:
-            try:
-                for _ in chat:
-                    pass
-                return chat.get_final_completion()
-            except (LengthFinishReasonError, ContentFilterFinishReasonError) as refused:
-                if refused.completion is None:
-                    raise
-                return refused.completion  # what it accumulated before refusing to finish
-    if provider == "openai-responses":
-        responses = _openai().responses
-        if not streamed:
-            return responses.create(model="m", input="hi")
-        from openai.types.responses import ResponseFailedEvent, ResponseIncompleteEvent
 
-        ended: Response | None = None
-        with responses.stream(model="m", input="hi") as stream:
-            for event in stream:
-                if isinstance(event, ResponseIncompleteEvent | ResponseFailedEvent):
-                    ended = event.response  # the SDK filled its output from the items it accumulated
-            return stream.get_final_response() if ended is None else ended
-    if provider == "anthropic":
-        messages = _anthropic().messages
-        if not streamed:
-            return messages.create(model="claude-oracle-test", max_tokens=64, messages=_HI)
-        with messages.stream(model="claude-oracle-test", max_tokens=64, messages=_HI) as stream:
-            for _ in stream:
+def _chat(streamed: bool) -> SdkResult:
+    """The openai SDK's Chat accumulator raises on ``length``/``content_filter`` finishes: the
+    completion it carries is its accumulation."""
+    completions = _openai().chat.completions
+    if not streamed:
+        return completions.create(model="m", messages=_HI)
+    from openai import ContentFilterFinishReasonError, LengthFinishReasonError
+
+    with completions.stream(model="m", messages=_HI) as chat:
+        try:
+            for _ in chat:
                 pass
-            return stream.get_final_message()
-    if provider == "gemini":  # no accumulator: the parsed chunks
-        models = _gemini().models
-        if not streamed:
-            return [models.generate_content(model="gemini-2.5-flash", contents="hi")]  # pyright: ignore[reportUnknownMemberType]
-        return list(models.generate_content_stream(model="gemini-2.5-flash", contents="hi"))  # pyright: ignore[reportUnknownMemberType]
-    raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
+            return chat.get_final_completion()
+        except (LengthFinishReasonError, ContentFilterFinishReasonError) as refused:
+            if refused.completion is None:
+                raise
+            return refused.completion  # what it accumulated before refusing to finish
+
+
+def _responses(streamed: bool) -> SdkResult:
+    """A stream that ends in ``response.incomplete``/``failed`` has no final response: that
+    terminal event's response is the SDK's last word."""
+    responses = _openai().responses
+    if not streamed:
+        return responses.create(model="m", input="hi")
+    from openai.types.responses import ResponseFailedEvent, ResponseIncompleteEvent
+
+    ended: Response | None = None
+    with responses.stream(model="m", input="hi") as stream:
+        for event in stream:
+            if isinstance(event, ResponseIncompleteEvent | ResponseFailedEvent):
+                ended = event.response  # the SDK filled its output from the items it accumulated
+        return stream.get_final_response() if ended is None else ended
+
+
+def _anthropic_messages(streamed: bool) -> SdkResult:
+    messages = _anthropic().messages
+    if not streamed:
+        return messages.create(model="claude-oracle-test", max_tokens=64, messages=_HI)
+    with messages.stream(model="claude-oracle-test", max_tokens=64, messages=_HI) as stream:
+        for _ in stream:
+            pass
+        return stream.get_final_message()
+
+
+def _gemini_chunks(streamed: bool) -> SdkResult:
+    """No accumulator: the parsed chunks."""
+    models = _gemini().models
+    if not streamed:
+        return [models.generate_content(model="gemini-2.5-flash", contents="hi")]  # pyright: ignore[reportUnknownMemberType]
+    return list(models.generate_content_stream(model="gemini-2.5-flash", contents="hi"))  # pyright: ignore[reportUnknownMemberType]
+
+
+#: The official SDK's accumulation of each wire it serves (Bedrock's is botocore's: ``bedrock.py``).
+_ACCUMULATORS: dict[str, Callable[[bool], SdkResult]] = {
+    "openai-chat": _chat,
+    "openai-responses": _responses,
+    "anthropic": _anthropic_messages,
+    "gemini": _gemini_chunks,
+}
 
 
 def ours(provider: str, body: bytes, chunk_size: int | None = None) -> CallResult:

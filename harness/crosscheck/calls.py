@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.contract.providers import CHAT_DIALECTS
+from harness.contract.providers import PROVIDERS, home_provider, provider_entry
 from harness.contract.routing import route
 from harness.contract.wires import PROVIDER_WIRES, sniff_wire, split_responses
 from harness.providers.replay import Exchange
@@ -38,13 +38,15 @@ def split_calls(provider: str, body: bytes) -> list[bytes]:
 
 
 def _judge(provider: str, exchange: Exchange) -> str:
+    """Whose SDK accumulation judges the call: the provider's own, except on another wire it serves
+    (OpenRouter's Responses endpoint) and for a Chat dialect, which publishes no stream accumulator
+    (its clients use OpenAI's SDK): those are judged as the wire's own provider."""
     routed = route(exchange.method, exchange.uri)
-    if provider == "openrouter" and routed is not None and routed.wire == "openai-responses":
-        return "openai-responses"
-    if routed is not None and routed.provider in CHAT_DIALECTS:
-        # the dialects publish no stream accumulator; their clients use OpenAI's SDK, which is
-        # judged on the wire (Chat Completions, or DeepSeek's Responses endpoint)
-        return routed.wire
+    if routed is None or routed.provider not in PROVIDERS:
+        return provider
+    entry = provider_entry(routed.provider)
+    if routed.wire != entry.wire or entry.chat is not None:
+        return home_provider(routed.wire)
     return provider
 
 

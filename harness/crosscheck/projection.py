@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extr
     from openai.types.responses import Response
 
 
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import PROVIDERS, provider_entry, wire_of
 from harness.crosscheck.accumulate import SdkResult
 
 Shape = dict[str, Any]
@@ -123,13 +123,15 @@ def project_sdk(provider: str, sdk_result: SdkResult) -> Shape:
     an incomplete response) are kept as the provider's word: mapping them to ``error``
     is our deliberate choice (``safety-stop-is-error``).
     """
-    if provider in ("openai-chat", "openrouter"):
-        return _project_chat(cast("ChatCompletion", sdk_result), provider == "openrouter")
-    if provider == "openai-responses":
+    wire = wire_of(provider) if provider in PROVIDERS else None
+    if wire == "openai-chat":  # OpenRouter's signed reasoning rides in ``reasoning_details``
+        signed = bool(provider_entry(provider).signature_formats)
+        return _project_chat(cast("ChatCompletion", sdk_result), signed)
+    if wire == "openai-responses":
         return _project_responses(cast("Response", sdk_result))
-    if provider == "anthropic":
+    if wire == "anthropic":
         return _project_anthropic(cast("Message", sdk_result))
-    if provider == "gemini":
+    if wire == "gemini":
         return _project_gemini(cast("list[GenerateContentResponse]", sdk_result))
     raise ValueError(f"unknown provider {provider!r} (expected one of: {', '.join(PROVIDERS)})")
 
@@ -182,14 +184,14 @@ def _project_anthropic(message: Message) -> Shape:
 _CHAT_STOP = {"stop": "stop", "length": "length", "tool_calls": "tool_use", "function_call": "tool_use"}
 
 
-def _project_chat(completion: ChatCompletion, openrouter: bool) -> Shape:
+def _project_chat(completion: ChatCompletion, reasoning_details: bool) -> Shape:
     """The SDK joins each delta field into one string: reasoning, then text, refusal, tool calls."""
     choice = next((c for c in completion.choices if c.index == 0), None)
     if choice is None:  # nothing accumulated (an error-only body): no parts, no finish
         return _finish_shape([], "<no choice 0>", _usage(0, 0), completion.id, completion.model)
     message = choice.message
     extra: dict[str, Any] = message.model_extra or {}
-    details: list[dict[str, Any]] = (extra.get("reasoning_details") or []) if openrouter else []
+    details: list[dict[str, Any]] = (extra.get("reasoning_details") or []) if reasoning_details else []
     parts: list[Part] = []
     if details:
         parts += _openrouter_reasoning(details)

@@ -20,71 +20,66 @@ lists the shared ones.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 
-from harness.contract.providers import PROVIDERS
-from harness.emit import (
-    anthropic,
-    bedrock,
-    cerebras,
-    cohere,
-    deepseek,
-    gemini,
-    groq,
-    huggingface,
-    mistral,
-    openai_chat,
-    openai_responses,
-    openrouter,
-    zai,
-)
+from harness.contract.providers import PROVIDERS, provider_entry
+from harness.emit import anthropic, bedrock, cohere, gemini, openai_chat, openai_responses, openrouter
 from harness.emit.common import NotRepresentable, message_model
+from harness.emit.dialects import DialectEmitter
 from harness.model import AssistantMessage
 
 __all__ = ["PROVIDERS", "NotRepresentable", "carries_ids", "default_model", "emit_stream", "representable"]
 
-_MODULES: dict[str, ModuleType] = {
+#: The emitter of each wire (``WireEntry.id``): a module with ``check(message)``,
+#: ``emit(message, *, response_id, model)`` and, when its stream names no response id or
+#: model, ``carries_ids() -> False``.
+_WIRES: dict[str, ModuleType] = {
     "anthropic": anthropic,
     "gemini": gemini,
     "openai-chat": openai_chat,
     "openai-responses": openai_responses,
-    "openrouter": openrouter,
-    "bedrock": bedrock,
-    # the OpenAI-compatible dialects (issue 27): harness/emit/dialects.py
-    "mistral": mistral,
-    "groq": groq,
-    "deepseek": deepseek,
-    "cerebras": cerebras,
-    "zai": zai,
-    "huggingface": huggingface,
-    "cohere": cohere,  # Cohere v2 Chat, a wire of its own
+    "bedrock-converse": bedrock,
+    "cohere-v2": cohere,
 }
+#: Providers whose stream departs from their wire's beyond what a ``ChatDialect`` says.
+_PROVIDERS: dict[str, ModuleType] = {"openrouter": openrouter}
 
 
-def _module(provider: str) -> ModuleType:
-    module = _MODULES.get(provider)
-    if module is None:
-        raise ValueError(f"unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
-    return module
+@dataclass(frozen=True)
+class _Emitter:
+    check: Callable[[AssistantMessage], str | None]
+    emit: Callable[..., bytes]
+    carries_ids: bool
+
+
+@cache
+def _emitter(provider: str) -> _Emitter:
+    """A provider's emitter: its own, a Chat dialect's (from its table entry), or its wire's."""
+    entry = provider_entry(provider)  # ValueError naming the valid ids
+    if entry.chat is not None:
+        dialect = DialectEmitter(provider, entry.chat)
+        return _Emitter(dialect.check, dialect.emit, True)
+    module = _PROVIDERS.get(provider) or _WIRES[entry.wire]
+    carries: Callable[[], bool] | None = getattr(module, "carries_ids", None)
+    return _Emitter(module.check, module.emit, carries is None or carries())
 
 
 def default_model(provider: str) -> str:
     """The model a stream names when neither the caller nor the message's thinking parts do."""
-    model: str = _module(provider).DEFAULT_MODEL
-    return model
+    return provider_entry(provider).stream_models[0]
 
 
 def carries_ids(provider: str) -> bool:
     """Whether ``provider``'s stream names its response id and model (Bedrock's does not: the
     round trip then expects ``response_id`` None and thinking ``model_id`` None)."""
-    carries: Callable[[], bool] | None = getattr(_module(provider), "carries_ids", None)
-    return carries is None or carries()
+    return _emitter(provider).carries_ids
 
 
 def representable(provider: str, message: AssistantMessage) -> str | None:
     """Why ``provider``'s stream cannot carry ``message`` (so the round trip cannot hold), or None."""
-    check: Callable[[AssistantMessage], str | None] = _module(provider).check
-    return check(message)
+    return _emitter(provider).check(message)
 
 
 def emit_stream(
@@ -95,12 +90,11 @@ def emit_stream(
     ``model`` defaults to the thinking parts' ``model_id`` (else ``default_model``); it
     must agree with them, since the parser fills ``model_id`` from the stream's model.
     """
-    module = _module(provider)
-    reason = representable(provider, message)
+    emitter = _emitter(provider)
+    reason = emitter.check(message)
     if reason is not None:
         raise NotRepresentable(f"{provider}: {reason}")
     if not response_id:
         raise NotRepresentable(f"{provider}: response_id must be non-empty (the parser reads '' as absent)")
-    name = message_model(message, model, module.DEFAULT_MODEL)
-    emit: Callable[..., bytes] = module.emit
-    return emit(message, response_id=response_id, model=name)
+    name = message_model(message, model, default_model(provider))
+    return emitter.emit(message, response_id=response_id, model=name)

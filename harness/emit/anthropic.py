@@ -29,9 +29,8 @@ from typing import Any
 from harness.emit.common import check_common, json_object, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "check", "emit"]
+__all__ = ["check", "emit"]
 
-DEFAULT_MODEL = "claude-sonnet-4-5-20250929"
 _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_use": "tool_use", "error": "refusal"}
 
 

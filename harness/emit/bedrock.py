@@ -37,9 +37,10 @@ from zlib import crc32
 from harness.emit.common import check_common, dumps, json_object, pieces
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "carries_ids", "check", "emit", "frame", "frame_bytes"]
+__all__ = ["carries_ids", "check", "emit", "frame", "frame_bytes"]
 
-DEFAULT_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+#: A model for ``check_common``'s model rule: the stream names none, so thinking parts carry none.
+_PLACEHOLDER_MODEL = "model-of-the-stream"
 _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_use": "tool_use", "error": "content_filtered"}
 _PAD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0"
 
@@ -122,7 +123,9 @@ def check(message: AssistantMessage) -> str | None:
     thinking = [p for p in message.parts if isinstance(p, ThinkingTextPart | ThinkingSignaturePart)]
     if any(p.model_id is not None for p in thinking):
         return "a thinking part with a model_id: the Bedrock stream names no model"
-    named = [p.model_copy(update={"model_id": DEFAULT_MODEL}) if p in thinking else p for p in message.parts]
+    named = [
+        p.model_copy(update={"model_id": _PLACEHOLDER_MODEL}) if p in thinking else p for p in message.parts
+    ]
     reason = check_common(message.model_copy(update={"parts": named}))
     if reason is not None:
         return reason

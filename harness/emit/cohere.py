@@ -26,9 +26,10 @@ from typing import Any
 from harness.emit.common import check_common, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "check", "emit"]
+__all__ = ["check", "emit"]
 
-DEFAULT_MODEL = "command-r7b-12-2024"
+#: A model for ``check_common``'s model rule: the stream names none, so thinking parts carry none.
+_PLACEHOLDER_MODEL = "model-of-the-stream"
 _FINISH = {"stop": "COMPLETE", "length": "MAX_TOKENS", "tool_use": "TOOL_CALL", "error": "ERROR"}
 
 
@@ -53,7 +54,7 @@ def check(message: AssistantMessage) -> str | None:
         if problem is not None:
             return problem
     named = [
-        p.model_copy(update={"model_id": DEFAULT_MODEL}) if isinstance(p, ThinkingTextPart) else p
+        p.model_copy(update={"model_id": _PLACEHOLDER_MODEL}) if isinstance(p, ThinkingTextPart) else p
         for p in message.parts
     ]
     reason = check_common(message.model_copy(update={"parts": named}))

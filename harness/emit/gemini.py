@@ -37,9 +37,8 @@ from typing import Any
 from harness.emit.common import check_common, dumps, json_object, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "check", "emit"]
+__all__ = ["check", "emit"]
 
-DEFAULT_MODEL = "gemini-3-pro-preview"
 SIGNATURE_FORMAT = "google"
 _FINISH = {"stop": "STOP", "tool_use": "STOP", "length": "MAX_TOKENS", "error": "SAFETY"}
 

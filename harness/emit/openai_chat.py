@@ -26,14 +26,13 @@ Representable (besides ``common.check_common``):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from harness.emit.common import CREATED, check_common, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "ChatEmitter", "check", "emit"]
+__all__ = ["ChatEmitter", "check", "emit"]
 
-DEFAULT_MODEL = "gpt-4.1-mini-2025-04-14"
 _FINISH = {"stop": "stop", "length": "length", "tool_use": "tool_calls", "error": "content_filter"}
 
 
@@ -52,7 +51,6 @@ class Unit:
 class ChatEmitter:
     """Chat chunks for a message; OpenRouter overrides the reasoning hooks."""
 
-    default_model: ClassVar[str] = DEFAULT_MODEL
     #: The delta field thinking goes out in (None: the wire has no reasoning field: OpenAI's own).
     reasoning_field: str | None = None
 

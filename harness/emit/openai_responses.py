@@ -42,9 +42,8 @@ from typing import Any
 from harness.emit.common import CREATED, check_common, pieces, sse
 from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 
-__all__ = ["DEFAULT_MODEL", "check", "emit"]
+__all__ = ["check", "emit"]
 
-DEFAULT_MODEL = "gpt-5-2025-08-07"
 SIGNATURE_FORMAT = "openai-responses"
 
 

@@ -26,33 +26,21 @@ Representable (besides the Chat rules for text and tool calls, see ``openai_chat
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
+from harness.contract.providers import provider_entry
 from harness.emit.common import CREATED, pieces
 from harness.emit.openai_chat import ChatEmitter, Unit
 from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
 
-__all__ = ["DEFAULT_MODEL", "FORMATS", "OpenRouterEmitter", "check", "emit"]
+__all__ = ["FORMATS", "OpenRouterEmitter", "check", "emit"]
 
-DEFAULT_MODEL = "anthropic/claude-sonnet-4.5"
-#: OpenRouter's ``ReasoningFormat`` (openrouter SDK, ``components/reasoningformat.py``).
-FORMATS = (
-    "unknown",
-    "openai-responses-v1",
-    "azure-openai-responses-v1",
-    "bedrock-openai-responses-v1",
-    "bedrock-xai-responses-v1",
-    "xai-responses-v1",
-    "meta-responses-v1",
-    "anthropic-claude-v1",
-    "google-gemini-v1",
-)
+#: OpenRouter's ``ReasoningFormat`` (the provider table's signature formats for ``openrouter``).
+FORMATS = provider_entry("openrouter").signature_formats
 _SUMMARY_FORMATS = frozenset(f for f in FORMATS if f.endswith("-responses-v1"))
 
 
 class OpenRouterEmitter(ChatEmitter):
-    default_model: ClassVar[str] = DEFAULT_MODEL
-
     def plan_reasoning(
         self, parts: list[Any], index: int, units: list[Unit], last: str
     ) -> tuple[int, str] | str:

@@ -22,9 +22,10 @@ from typing import Any
 
 from harness.accepted.registry import for_judge
 from harness.contract.accepted import Accepted, Seen
+from harness.contract.providers import wire_of
 from harness.contract.routing import BEDROCK_INVOKE
 from harness.importcheck import shapes
-from harness.importer import NATIVE_WIRE, PROVIDERS, import_request
+from harness.importer import PROVIDERS, import_request
 from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
 from harness.rules.bedrock_invoke import invoke_view
 from harness.targets import get_target
@@ -237,7 +238,7 @@ def check_traffic(paths: Iterable[str | Path]) -> ImportCheck:
             result.skipped[PASTED_REASON] = result.skipped.get(PASTED_REASON, 0) + 1
             continue
         provider, wire = call.route.provider, call.route.wire
-        if NATIVE_WIRE.get(provider) != wire:
+        if wire_of(provider) != wire:
             key = f"{provider} over the {wire} format"
             result.skipped[key] = result.skipped.get(key, 0) + 1
             continue

@@ -11,35 +11,32 @@ by its absence. Judge-side: nothing here imports the reference adapters or strea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from harness.contract.providers import CHAT_DIALECTS, PROVIDERS
+from harness.contract.providers import PROVIDER_TABLE, PROVIDERS, provider_entry
 from harness.importer import anthropic, bedrock, chat, cohere, gemini, responses
-from harness.importer.common import Ledger, obj
+from harness.importer.common import Json, Ledger, obj
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
 __all__ = ["OTHER_WIRES", "PROVIDERS", "Imported", "body_wire", "import_request"]
 
-#: The body format each provider's importer reads.
-NATIVE_WIRE = {
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-    "openai-chat": "openai-chat",
-    "openai-responses": "openai-responses",
-    "openrouter": "openai-chat",
-    "bedrock": "bedrock-converse",
-    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),  # the OpenAI-compatible dialects: Chat's body
-    "cohere": "cohere-v2",
-}
+#: Wires a provider serves whose bodies this importer does not read for it: OpenRouter's
+#: Responses endpoint (the importer reads OpenRouter's Chat extensions only).
+_NOT_READ: dict[str, frozenset[str]] = {"openrouter": frozenset({"openai-responses"})}
 
 #: Other body formats a provider serves that this importer reads: DeepSeek's Responses-compatible
 #: endpoint (``api.deepseek.com/responses``, api-docs.deepseek.com/guides/responses_api) takes
 #: OpenAI Responses bodies, read by the Responses reader.
-OTHER_WIRES: dict[str, frozenset[str]] = {"deepseek": frozenset({"openai-responses"})}
+OTHER_WIRES: dict[str, frozenset[str]] = {
+    e.id: read
+    for e in PROVIDER_TABLE
+    if (read := frozenset(e.other_wires) - _NOT_READ.get(e.id, frozenset[str]()))
+}
 
 
 def body_wire(provider: str, uri: str | None) -> str:
@@ -50,7 +47,50 @@ def body_wire(provider: str, uri: str | None) -> str:
     found = route("POST", uri) if uri else None
     if found is not None and found.provider == provider and found.wire in OTHER_WIRES.get(provider, ()):
         return found.wire
-    return NATIVE_WIRE[provider]
+    return provider_entry(provider).wire
+
+
+_Read = tuple[list[HistoryEvent], CallParams]
+
+
+def _anthropic(request: Json, provider: str, uri: str | None, ledger: Ledger) -> _Read:
+    return anthropic.history(request, ledger), anthropic.params(request, ledger)
+
+
+def _responses(request: Json, provider: str, uri: str | None, ledger: Ledger) -> _Read:
+    """OpenAI's own, or a dialect's Responses-compatible endpoint."""
+    return responses.history(request, ledger), responses.params(request, ledger)
+
+
+def _chat(request: Json, provider: str, uri: str | None, ledger: Ledger) -> _Read:
+    return chat.history(request, provider, ledger), chat.params(request, provider, ledger)
+
+
+def _cohere(request: Json, provider: str, uri: str | None, ledger: Ledger) -> _Read:
+    return cohere.history(request, ledger), cohere.params(request, ledger)
+
+
+def _bedrock(request: Json, provider: str, uri: str | None, ledger: Ledger) -> _Read:
+    """The model and streaming are the URL (``uri``)."""
+    model, _ = bedrock.model_from_uri(uri)
+    return bedrock.history(request, model, ledger), bedrock.params(request, uri, ledger)
+
+
+def _gemini(request: Json, provider: str, uri: str | None, ledger: Ledger) -> _Read:
+    """The model and streaming are the URL (``uri``)."""
+    model, _ = gemini.model_from_uri(uri)
+    return gemini.history(request, model, ledger), gemini.params(request, uri, ledger)
+
+
+#: The reader of each wire's request bodies.
+_READERS: dict[str, Callable[[Json, str, str | None, Ledger], _Read]] = {
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+    "openai-chat": _chat,
+    "openai-responses": _responses,
+    "bedrock-converse": _bedrock,
+    "cohere-v2": _cohere,
+}
 
 
 @dataclass
@@ -75,10 +115,9 @@ def import_request(provider: str, body: Any, *, wire: str | None = None, uri: st
     and Bedrock, whose model and streaming live in the URL. Raises ValueError for an unknown
     provider, an unsupported wire or a body that is not a JSON object.
     """
-    if provider not in PROVIDERS:
-        raise ValueError(f"unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
+    native = provider_entry(provider).wire  # ValueError naming the valid ids
     wire = wire or body_wire(provider, uri)
-    readable = {NATIVE_WIRE[provider], *OTHER_WIRES.get(provider, ())}
+    readable = {native, *OTHER_WIRES.get(provider, ())}
     if wire not in readable:
         raise ValueError(
             f"{provider}: the {wire} body format is not supported (only {', '.join(sorted(readable))})"
@@ -87,20 +126,7 @@ def import_request(provider: str, body: Any, *, wire: str | None = None, uri: st
         raise ValueError(f"request body must be a JSON object, not {type(body).__name__}")
     request, ledger = obj(body), Ledger()
     try:
-        if provider == "anthropic":
-            history, params = anthropic.history(request, ledger), anthropic.params(request, ledger)
-        elif wire == "openai-responses":  # OpenAI's own, or a dialect's Responses-compatible endpoint
-            history, params = responses.history(request, ledger), responses.params(request, ledger)
-        elif provider in ("openai-chat", "openrouter", *CHAT_DIALECTS):
-            history, params = chat.history(request, provider, ledger), chat.params(request, provider, ledger)
-        elif provider == "cohere":
-            history, params = cohere.history(request, ledger), cohere.params(request, ledger)
-        elif provider == "bedrock":  # the model and streaming are the URL (``uri``)
-            model, _ = bedrock.model_from_uri(uri)
-            history, params = bedrock.history(request, model, ledger), bedrock.params(request, uri, ledger)
-        else:
-            model, _ = gemini.model_from_uri(uri)
-            history, params = gemini.history(request, model, ledger), gemini.params(request, uri, ledger)
+        history, params = _READERS[wire](request, provider, uri, ledger)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"]) or "(body)"

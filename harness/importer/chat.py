@@ -1,10 +1,10 @@
-"""OpenAI Chat Completions (and OpenRouter's chat dialect) request body -> canonical history and params."""
+"""OpenAI Chat Completions request body (OpenAI's, OpenRouter's or a dialect's) -> canonical history and params."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.providers import CHAT_DIALECTS
+from harness.contract.providers import ChatDialect, provider_entry
 from harness.importer.common import (
     Calls,
     Json,
@@ -75,6 +75,17 @@ def _reasoning_details(details: list[Any], path: str, model: str | None, ledger:
     return parts
 
 
+def _dialect(provider: str) -> ChatDialect | None:
+    """How a Chat Completions dialect departs from OpenAI's (None: OpenAI's own, or OpenRouter)."""
+    return provider_entry(provider).chat
+
+
+def _details(provider: str) -> bool:
+    """Whether the provider's Chat reasoning is signed: OpenRouter's ``reasoning_details`` on
+    assistant messages, switched by a ``reasoning`` object."""
+    return bool(provider_entry(provider).signature_formats)
+
+
 def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
     out: list[HistoryEvent] = []
     model = body.get("model") if isinstance(body.get("model"), str) else None
@@ -96,15 +107,15 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger)))
         elif role == "assistant":
             known = {"role", "content", "tool_calls"}
-            if provider == "openrouter":
+            if _details(provider):
                 known |= {"reasoning_details", "reasoning"}
-            if provider in CHAT_DIALECTS:
+            if _dialect(provider) is not None:
                 known.add("reasoning_content")
             ledger.rest(message, path, known, {"name": None})  # null name: absent, as on user turns
             parts: list[AnyPart] = _reasoning_details(
                 arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
             )
-            reasoning = message.get("reasoning_content") if provider in CHAT_DIALECTS else None
+            reasoning = message.get("reasoning_content") if _dialect(provider) is not None else None
             if isinstance(reasoning, str) and reasoning:  # "" marks a turn whose reasoning was not kept
                 parts.append(ThinkingTextPart(text=reasoning, model_id=model))
             parts.extend(TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger))
@@ -173,12 +184,13 @@ def _dialect_thinking(body: Json, ledger: Ledger) -> ThinkingParams | None:
 
 
 def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
-    known = set(KNOWN) | ({"reasoning"} if provider == "openrouter" else {"reasoning_effort"})
-    if provider in CHAT_DIALECTS:
+    dialect = _dialect(provider)
+    known = set(KNOWN) | ({"reasoning"} if _details(provider) else {"reasoning_effort"})
+    if dialect is not None:
         known |= {"thinking", "reasoning_format"}
     ledger.rest(body, "", known, DEFAULTS)
     thinking: ThinkingParams | None = None
-    if provider == "openrouter" and "reasoning" in body:
+    if _details(provider) and "reasoning" in body:
         config = obj(body["reasoning"])
         ledger.rest(config, "reasoning", {"effort", "max_tokens", "exclude", "enabled"})
         if config.get("effort") == "none" or config.get("enabled") is False:
@@ -189,7 +201,7 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
                 budget_tokens=config.get("max_tokens"),
                 include_thoughts=not config.get("exclude", False),
             )
-    elif provider in CHAT_DIALECTS:
+    elif dialect is not None:
         thinking = _dialect_thinking(body, ledger)
     elif body.get("reasoning_effort") is not None:
         thinking = ThinkingParams(effort=effort(body["reasoning_effort"], "reasoning_effort", ledger))
@@ -201,8 +213,8 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
         model=body.get("model"),
         tools=tools or None,
         tool_choice=openai_tool_choice(
-            "required"
-            if provider == "mistral" and body.get("tool_choice") == "any"
+            "required"  # the dialect's own word for it (Mistral's "any")
+            if dialect is not None and body.get("tool_choice") == dialect.required_choice
             else body.get("tool_choice"),
             "tool_choice",
             ledger,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from harness.contract.providers import wire_of
 from harness.importer import import_request
 from harness.model import AnyPart, AssistantMessage, Message, ToolCallPart, ToolResultMessage
 from harness.params import CallParams
@@ -41,6 +42,10 @@ def _mint_gemini_ids(history: list[Message]) -> list[Message]:
     return out
 
 
+#: Wires whose calls may come without ids, and how the recording clients number them.
+_MINT_IDS = {"gemini": _mint_gemini_ids}
+
+
 def import_conversation(provider: str, body: Any, uri: str | None = None) -> tuple[list[Message], CallParams]:
     """A provider request body -> (canonical history, call params), with nothing of the conversation lost.
 
@@ -51,12 +56,13 @@ def import_conversation(provider: str, body: Any, uri: str | None = None) -> tup
     recording clients mint.
     """
     imported = import_request(provider, body, uri=uri)
+    mint = _MINT_IDS.get(wire_of(provider))
     content = [
         line
         for line in imported.unrepresented
-        if line.startswith(_CONTENT_PATHS) and not (provider == "gemini" and ".id: absent" in line)
+        if line.startswith(_CONTENT_PATHS) and not (mint is not None and ".id: absent" in line)
     ]
     if content:
         raise ValueError(f"{provider}: {content[0]}")
     history = cast(list[Message], imported.history)
-    return (_mint_gemini_ids(history) if provider == "gemini" else history), imported.params
+    return (mint(history) if mint is not None else history), imported.params

@@ -1,4 +1,4 @@
-"""Invariants I1..I13: named, reusable checks of a target's mapping (DESIGN "Invariants").
+"""Invariants (I1, I2, ...): named, reusable checks of a target's mapping (DESIGN "Invariants").
 
     from harness.invariants import run_invariants
     report = run_invariants(history, params)            # every provider of the reference target

@@ -2,7 +2,7 @@
 
 A check is a plain function ``CheckContext -> list[Violation]``. The context holds one
 history, its call params, one provider and the target under audit; it renders lazily
-and caches the request, so thirteen checks cost one render (plus what a check needs
+and caches the request, so all the checks cost one render (plus what a check needs
 on top, e.g. I9's second render).
 """
 

@@ -13,10 +13,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from harness.contract.providers import provider_entry
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, REDACTED_FORMATS, same_model
 from harness.invariants.base import Json, dicts, leaves
 from harness.invariants.memo import same_args
-from harness.invariants.wire import WireCall, tool_turns
+from harness.invariants.wire import WireCall, tool_turns, view
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
@@ -34,7 +35,6 @@ from harness.model import (
 from harness.params import CallParams
 
 __all__ = [
-    "DEFAULT_MODELS",
     "CanonicalCall",
     "ThinkingPair",
     "answered_results",
@@ -52,31 +52,13 @@ __all__ = [
     "thinking_pairs",
 ]
 
-#: The reference adapters' default models, used when neither params nor the body name one.
-DEFAULT_MODELS: dict[str, str] = {
-    "anthropic": "claude-sonnet-4-5",
-    "gemini": "gemini-2.5-flash",
-    "openai-chat": "gpt-4.1-mini",
-    "openai-responses": "gpt-5",
-    "openrouter": "openai/gpt-4.1-mini",
-    "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",  # in the URL, as Gemini's
-    # OpenAI-compatible dialects (issue 27)
-    "mistral": "mistral-large-latest",
-    "groq": "llama-3.3-70b-versatile",
-    "deepseek": "deepseek-v4-flash",
-    "cerebras": "llama-3.3-70b",
-    "zai": "glm-4.7",
-    "huggingface": "deepseek-ai/DeepSeek-R1",
-    "cohere": "command-r7b-12-2024",
-}
-
 
 def effective_model(provider: str, params: CallParams, body: Json) -> str:
     """The model the request goes to: the body's ``model`` (Gemini keeps it in the URL)."""
     model = body.get("model")
     if isinstance(model, str) and model:
         return model
-    return (params.model or DEFAULT_MODELS.get(provider, "")).removeprefix("models/")
+    return (params.model or provider_entry(provider).default_model).removeprefix("models/")
 
 
 # ---------------------------------------------------------------- developer degradation
@@ -213,7 +195,7 @@ def sendable_strings(
                     out.append(pair.signature.signature)
                     if pair.text is not None:
                         out.append(pair.text.text)
-            if provider == "gemini":  # a google signature rides on the part before it
+            if view(provider).signature_on_part_before:  # a google signature rides on the part before it
                 out += [
                     p.signature
                     for p in event.parts

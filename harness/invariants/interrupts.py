@@ -16,13 +16,12 @@ from collections.abc import Sequence
 from harness.contract.results import CallResult
 from harness.invariants.base import CheckContext, Violation, snippet
 from harness.invariants.canonical import answered_results, result_sent_ids, sent_call_ids
-from harness.invariants.wire import WireResult, tool_turns
+from harness.invariants.wire import WireResult, tool_turns, view
 from harness.model import AssistantMessage, HistoryEvent, ToolResultMessage
 
 __all__ = ["check_interrupt_semantics"]
 
 ID = "I5"
-_ERROR_FLAG_PROVIDERS = frozenset({"anthropic", "gemini", "bedrock"})  # bedrock: toolResult.status
 
 
 def check_interrupt_semantics(ctx: CheckContext) -> list[Violation]:
@@ -130,7 +129,7 @@ def _request(ctx: CheckContext) -> list[Violation]:
         if not mine:
             continue
         failed = event.status != "success"
-        if ctx.provider in _ERROR_FLAG_PROVIDERS:
+        if view(ctx.provider).error_flag:
             if all(r.is_error != failed for r in mine):  # ids may recur across turns: one must match
                 what = "is not sent as an error" if failed else "is sent as an error"
                 out.append(

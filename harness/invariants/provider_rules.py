@@ -10,46 +10,12 @@ API accepted "rejected".
 from __future__ import annotations
 
 from harness.invariants.base import CheckContext, Violation
-from harness.rules import RuleFinding, check_body
+from harness.rules import RULES, RuleFinding, check_body
 
-__all__ = ["RULE_INVARIANT", "rule_violations"]
+__all__ = ["rule_violations"]
 
-#: Which invariant reports each rule (tool pairing and ids: I7; conversation shape: I8; syntax: I12).
-RULE_INVARIANT: dict[str, str] = {
-    "empty-conversation": "I8",
-    "system-text-once": "I8",
-    "chat-no-empty-arrays": "I8",
-    "tool-name-syntax": "I12",
-    "anthropic-tool-use-answered": "I7",
-    "anthropic-tool-result-has-use": "I7",
-    "anthropic-tool-use-ids": "I7",
-    "anthropic-non-blank-text": "I8",
-    "anthropic-error-result-content": "I8",
-    "anthropic-image-media-type": "I12",
-    "chat-tool-calls-answered": "I7",
-    "chat-tool-message-has-call": "I7",
-    "responses-output-has-call": "I7",
-    "responses-call-id-length": "I7",
-    "responses-reasoning-followed": "I8",
-    "gemini-mime-type": "I12",
-    "gemini-function-calls-answered": "I7",
-    "bedrock-roles-alternate": "I8",
-    "bedrock-tool-result-pairing": "I7",
-    "bedrock-tool-config-required": "I7",
-    "bedrock-error-result-content": "I8",
-    # the OpenAI-compatible dialects (harness/rules/dialects.py)
-    "mistral-tool-call-id": "I7",
-    "groq-refused-fields": "I12",
-    "groq-raw-reasoning-with-tools": "I12",
-    "deepseek-tool-loop-reasoning": "I12",
-    "kimi-tool-call-reasoning": "I12",
-    "deepseek-responses-output-before-message": "I7",
-    # Cohere v2 Chat (harness/rules/cohere.py)
-    "cohere-tool-choice-needs-tools": "I12",
-    # values a schema cannot judge (harness/rules/values.py)
-    "openai-image-bytes": "I12",
-    "gemini-sampling-range": "I12",
-}
+#: The invariant that reports each rule (``Rule.invariant``).
+_REPORTED_BY: dict[str, str] = {rule.id: rule.invariant for rule in RULES}
 
 
 def _findings(ctx: CheckContext) -> list[RuleFinding]:
@@ -71,5 +37,5 @@ def rule_violations(ctx: CheckContext, invariant: str) -> list[Violation]:
             kind=f.kind,
         )
         for f in _findings(ctx)
-        if RULE_INVARIANT.get(f.rule, "I12") == invariant
+        if _REPORTED_BY[f.rule] == invariant
     ]

@@ -13,7 +13,6 @@ with that note as the reason, never as a pass).
 from __future__ import annotations
 
 from harness.invariants.base import CheckContext, Violation
-from harness.invariants.provider_rules import rule_violations
 from harness.oracles import PROVIDERS, validate
 
 __all__ = ["SDK_SKIPPED", "check_schema_conformance"]
@@ -37,7 +36,7 @@ def check_schema_conformance(ctx: CheckContext) -> list[Violation]:
         ctx.note(
             f"I12: no {' or '.join(report.skipped)} oracle for {ctx.provider}; judged by the rules{rest}"
         )
-    return rule_violations(ctx, ID) + [
+    return [
         ctx.violation(
             ID,
             None,

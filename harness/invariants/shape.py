@@ -24,17 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.gemini_contents import media_after_responses
-from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
-from harness.invariants.provider_rules import rule_violations
-from harness.invariants.wire import LIST_KEY, system_carriers, wire_messages, wire_role
+from harness.invariants.wire import list_key, system_carriers, view, wire_messages, wire_role
 from harness.model import SystemMessage
 
 __all__ = ["check_provider_shape"]
 
 ID = "I8"
-_ALTERNATING = frozenset({"anthropic", "gemini"})
 _TEXT_BLOCKS = frozenset({"text", "input_text", "output_text"})
 _SCHEMA_KEYS = frozenset({"parameters", "input_schema", "parametersJsonSchema"})
 #: Bedrock Converse: free-form JSON under these keys (``toolUse.input``, ``inputSchema.json``,
@@ -43,17 +39,18 @@ _BEDROCK_JSON_KEYS = frozenset({"input", "json", "additionalModelRequestFields"}
 
 
 def check_provider_shape(ctx: CheckContext) -> list[Violation]:
-    return rule_violations(ctx, ID) + _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
+    return _alternation(ctx) + _system(ctx) + _empty(ctx) + _nulls(ctx)
 
 
 def _alternation(ctx: CheckContext) -> list[Violation]:
-    if ctx.provider not in _ALTERNATING:
+    reader = view(ctx.provider)
+    if not reader.alternates:
         return []
     out: list[Violation] = []
     items = wire_messages(ctx.provider, ctx.body)
     roles = [wire_role(ctx.provider, m) for m in items]
     for pos in range(1, len(roles)):
-        if roles[pos] == roles[pos - 1] and not _media_after_responses(ctx, items[pos - 1], items[pos]):
+        if roles[pos] == roles[pos - 1] and not reader.paired_contents(items[pos - 1], items[pos]):
             out.append(
                 ctx.violation(
                     ID,
@@ -71,13 +68,6 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
     return out
 
 
-def _media_after_responses(ctx: CheckContext, previous: Json, item: Json) -> bool:
-    """Gemini keeps media after function responses a content of its own (``harness.contract.gemini_contents``)."""
-    if ctx.provider != "gemini":
-        return False
-    return media_after_responses(as_list(previous.get("parts")), as_list(item.get("parts")))
-
-
 def _system(ctx: CheckContext) -> list[Violation]:
     carriers = system_carriers(ctx.provider, ctx.body)
     has_system = bool((ctx.params.system or "").strip()) or any(
@@ -90,19 +80,14 @@ def _system(ctx: CheckContext) -> list[Violation]:
                 ID, None, f"the system prompt is sent {len(carriers)} times", carriers, kind="policy"
             )
         )
-    if (
-        ctx.provider in ("openai-chat", "openrouter", *CHAT_DIALECTS)
-        and carriers
-        and carriers[0] != "messages[0]"
-    ):
+    reader = view(ctx.provider)
+    if reader.system_first and carriers and carriers[0] != f"{list_key(ctx.provider)}[0]":
         out.append(
             ctx.violation(
                 ID, None, f"the system message is not first ({carriers[0]})", carriers, kind="policy"
             )
         )
-    if ctx.provider in ("anthropic", "gemini") and any(
-        c.startswith(LIST_KEY[ctx.provider]) for c in carriers
-    ):
+    if reader.alternates and any(c.startswith(list_key(ctx.provider)) for c in carriers):
         out.append(
             ctx.violation(ID, None, "a system message inside the conversation list", carriers, kind="policy")
         )
@@ -130,9 +115,10 @@ def _in_first_user_turn(ctx: CheckContext) -> bool:
 
 def _empty(ctx: CheckContext) -> list[Violation]:
     out: list[Violation] = []
-    key = LIST_KEY.get(ctx.provider, "messages")
+    key = list_key(ctx.provider)
     items = wire_messages(ctx.provider, ctx.body)
-    if _empty_stand_in(ctx, items):
+    reader = view(ctx.provider)
+    if reader.nothing_to_send(items):
         return []
     for pos, item in enumerate(items):
         where = f"{key}[{pos}]"
@@ -142,7 +128,7 @@ def _empty(ctx: CheckContext) -> list[Violation]:
                 out.append(ctx.violation(ID, None, f"{where}.{field} is empty", item, kind="policy"))
             elif (
                 isinstance(value, str)
-                and _blank(ctx, value)
+                and reader.blank(value)
                 and field == "content"
                 and _needs_content(ctx, item)
             ):
@@ -150,7 +136,7 @@ def _empty(ctx: CheckContext) -> list[Violation]:
                     ctx.violation(ID, None, f"{where}.content is an empty string", item, kind="policy")
                 )
         for block in _blocks(item):
-            if block.get("type") in _TEXT_BLOCKS and _blank(ctx, str(block.get("text", ""))):
+            if block.get("type") in _TEXT_BLOCKS and reader.blank(str(block.get("text", ""))):
                 out.append(
                     ctx.violation(
                         ID,
@@ -160,26 +146,9 @@ def _empty(ctx: CheckContext) -> list[Violation]:
                         kind="policy",
                     )
                 )
-            elif ctx.provider == "gemini" and "text" in block and not str(block["text"]) and len(block) == 1:
+            elif reader.empty_part(block):
                 out.append(ctx.violation(ID, None, f"empty text part in {where}", block, kind="policy"))
     return out
-
-
-def _empty_stand_in(ctx: CheckContext, items: list[Json]) -> bool:
-    """Responses: the only input item is a user message with content ``""``, the turn a request with
-    nothing else to send carries (accepted beside instructions: traffic/pydantic-ai/models__test_openai_
-    responses__test_openai_responses_runs_with_instructions_only.yaml#0)."""
-    return (
-        ctx.provider == "openai-responses"
-        and len(items) == 1
-        and wire_role(ctx.provider, items[0]) == "user"
-        and items[0].get("content") == ""
-    )
-
-
-def _blank(ctx: CheckContext, text: str) -> bool:
-    """Empty text; for Anthropic also whitespace-only ("text content blocks must contain non-whitespace text")."""
-    return not text or (ctx.provider == "anthropic" and not text.strip())
 
 
 def _needs_content(ctx: CheckContext, item: Json) -> bool:

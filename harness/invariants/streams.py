@@ -21,7 +21,6 @@ from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextP
 
 __all__ = [
     "DEFAULT_RESPONSE_ID",
-    "PARSER_INVARIANTS",
     "Emitter",
     "emit_for",
     "emitter",
@@ -31,10 +30,6 @@ __all__ = [
     "stream_exchange",
     "stream_skip_reason",
 ]
-
-#: The invariants that judge the target's own stream parser (every module that calls ``replay_bytes``):
-#: reported as not run for a target that declares it has none (``lacks`` ``parser``).
-PARSER_INVARIANTS: tuple[str, ...] = ("I3", "I6", "I11")
 
 #: The response id given to streams of messages that have none.
 DEFAULT_RESPONSE_ID = "resp_emit"

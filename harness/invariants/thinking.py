@@ -11,7 +11,7 @@ never sent as native, and foreign thinking is never re-sent as literal text (les
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
-from harness.contract.providers import CHAT_DIALECTS
+from harness.contract.providers import provider_entry
 from harness.contract.thinking import NATIVE_SIGNATURE_FORMATS, google_signature_carrier
 from harness.invariants.base import (
     CheckContext,
@@ -19,7 +19,6 @@ from harness.invariants.base import (
     Violation,
     as_dict,
     as_list,
-    has_subdict,
     leaves,
     signature_key,
 )
@@ -31,7 +30,7 @@ from harness.invariants.canonical import (
     thinking_pairs,
 )
 from harness.invariants.memo import TextIndex
-from harness.invariants.wire import signature_fields, wire_messages
+from harness.invariants.wire import GEMINI_SKIP_SIGNATURE, signature_fields, view, wire_messages
 from harness.model import (
     AssistantMessage,
     TextPart,
@@ -44,8 +43,6 @@ from harness.model import (
 __all__ = ["GEMINI_SKIP_SIGNATURE", "check_thinking_pairing"]
 
 ID = "I2"
-#: Gemini's documented placeholder for a function call without a real thought signature.
-GEMINI_SKIP_SIGNATURE = "skip_thought_signature_validator"
 # A value shorter than this counts as leaked only where a whole string equals it (coincidences).
 _LEAK_SUBSTRING_MIN = 24
 # Where content, reasoning or reasoning state can travel (not ids, roles, types, model names).
@@ -57,14 +54,15 @@ _CONTENT_KEYS = frozenset(
 
 def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
     model = effective_model(ctx.provider, ctx.params, ctx.body)
+    reader = view(ctx.provider)
     out: list[Violation] = []
     native: set[str] = set()
     native_texts: set[int] = set()  # id() of thinking parts sent inside a native unit
     for index, event in enumerate(ctx.history):
         if not isinstance(event, AssistantMessage):
             continue
-        if ctx.provider == "gemini":
-            out += _gemini(ctx, index, event, model, native, native_texts)
+        if reader.signature_on_part_before:
+            out += _on_part_before(ctx, index, event, model, native, native_texts)
             continue
         for pair in thinking_pairs(index, event):
             if not is_native(pair.signature, pair.text, ctx.provider, model):
@@ -73,7 +71,10 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
             if pair.text is not None:
                 native_texts.add(id(pair.text))
             native_texts.update(id(t) for t in _same_item_texts(ctx.provider, event, pair))
-            found = _found(ctx.provider, ctx.body, pair)
+            text = pair.text.text if pair.text is not None else None
+            found = reader.native_unit_sent(
+                ctx.body, wire_messages(ctx.provider, ctx.body), pair.signature, text
+            )
             warned = ctx.warned(index, pair.signature_index, exact=True) or (
                 pair.text_index is not None and ctx.warned(index, pair.text_index, exact=True)
             )
@@ -91,7 +92,7 @@ def check_thinking_pairing(ctx: CheckContext) -> list[Violation]:
                         kind=ctx.unwarned_kind(user_content=False),
                     )
                 )
-    if ctx.provider in (*CHAT_DIALECTS, "cohere"):
+    if provider_entry(ctx.provider).reasoning_as_text:
         native_texts |= _reasoning_content_texts(ctx)
     out += _signature_fields(ctx, native)
     out += _leaks(ctx, model, native_texts)
@@ -121,7 +122,7 @@ def _reasoning_content_texts(ctx: CheckContext) -> set[int]:
 
 def _same_item_texts(provider: str, message: AssistantMessage, pair: ThinkingPair) -> list[ThinkingTextPart]:
     """Responses: every summary text of the signed reasoning item (same ``rs_`` id) is native too."""
-    if provider != "openai-responses":
+    if not view(provider).signed_items:
         return []
     item_id = pair.signature.id or (pair.text.id if pair.text else None)
     if not item_id:
@@ -129,52 +130,7 @@ def _same_item_texts(provider: str, message: AssistantMessage, pair: ThinkingPai
     return [p for p in message.parts if isinstance(p, ThinkingTextPart) and p.id == item_id]
 
 
-def _found(provider: str, body: Json, pair: ThinkingPair) -> bool | None:
-    """Whether the pair's native unit is in the body; None when the design expects no unit."""
-    sig, text = pair.signature.signature, pair.text
-    if provider == "bedrock":  # reasoningContent: reasoningText {text, signature} or redactedContent
-        if pair.signature.format == "bedrock-redacted":
-            return has_subdict(body, {"redactedContent": sig})
-        if text is None:
-            return None
-        return has_subdict(body, {"reasoningText": {"text": text.text, "signature": sig}})
-    if provider == "anthropic":
-        if pair.signature.format == "anthropic-redacted":
-            return has_subdict(body, {"type": "redacted_thinking", "data": sig})
-        if text is None:
-            return None  # a signature with nothing to pair is kept in history, not sent
-        return has_subdict(body, {"type": "thinking", "thinking": text.text, "signature": sig})
-    if provider == "openai-responses":  # the same signature may recur: any item that carries the pair
-        return any(
-            text is None
-            or not text.text
-            or has_subdict(item.get("summary"), {"type": "summary_text", "text": text.text})
-            for item in wire_messages(provider, body)
-            if item.get("type") == "reasoning" and item.get("encrypted_content") == sig
-        )
-    if provider == "openrouter":
-        for item in wire_messages(provider, body):
-            details = [d for d in (as_dict(x) for x in as_list(item.get("reasoning_details"))) if d]
-            for entry in details:
-                signed = entry.get("signature") == sig or (
-                    entry.get("type") == "reasoning.encrypted" and entry.get("data") == sig
-                )
-                if signed and (
-                    text is None or not text.text or _has_text(details, text.text, entry.get("index"))
-                ):
-                    return True
-        return False
-    return None
-
-
-def _has_text(details: list[Json], text: str, index: object) -> bool:
-    """An OpenRouter entry with the unit's text (``text`` or ``summary``) at the unit's ``index``."""
-    return any(
-        (d.get("text") == text or d.get("summary") == text) and d.get("index") == index for d in details
-    )
-
-
-def _gemini(
+def _on_part_before(
     ctx: CheckContext,
     index: int,
     message: AssistantMessage,
@@ -194,7 +150,7 @@ def _gemini(
         assert isinstance(sig, ThinkingSignaturePart)
         carrier = parts[carrier_index]
         text = carrier if isinstance(carrier, ThinkingTextPart) else None
-        if not is_native(sig, text, "gemini", model):
+        if not is_native(sig, text, ctx.provider, model):
             continue
         native.add(sig.signature)
         needle: Json = {}
@@ -203,7 +159,9 @@ def _gemini(
             needle = {"text": carrier.text, "thought": True}
         elif isinstance(carrier, TextPart):
             needle = {"text": carrier.text}
-        carriers = _parts_with(ctx.body, sig.signature)  # the same bytes, whatever the base64 alphabet
+        carriers = _parts_with(
+            ctx.provider, ctx.body, sig.signature
+        )  # the same bytes, whatever the base64 alphabet
         if isinstance(carrier, ToolCallPart):
             found = any(
                 (as_dict(d.get("functionCall")) or {}).get("name") == carrier.tool_name for d in carriers
@@ -248,9 +206,9 @@ def _in_current_turn(ctx: CheckContext, index: int) -> bool:
     )
 
 
-def _parts_with(body: Json, signature: str) -> list[Json]:
+def _parts_with(provider: str, body: Json, signature: str) -> list[Json]:
     found: list[Json] = []
-    for item in wire_messages("gemini", body):
+    for item in wire_messages(provider, body):
         for part in as_list(item.get("parts")):
             p = as_dict(part)
             if p is not None and signature_key(str(p.get("thoughtSignature", ""))) == signature_key(
@@ -258,17 +216,6 @@ def _parts_with(body: Json, signature: str) -> list[Json]:
             ):
                 found.append(p)
     return found
-
-
-def is_gemini_skip_signature(value: str) -> bool:
-    """Gemini's placeholder, sent as the string itself or as the base64 of its bytes.
-
-    google-genai (so pydantic-ai) holds ``thought_signature`` as bytes and writes
-    ``b"skip_thought_signature_validator"`` base64-encoded; the API accepted that form
-    (traffic/pydantic-ai/models__test_google__test_google_model_structured_output.yaml#1).
-    Signatures are compared as decoded bytes, so both spellings are the placeholder.
-    """
-    return value.strip() == GEMINI_SKIP_SIGNATURE or signature_key(value) == GEMINI_SKIP_SIGNATURE.encode()
 
 
 def _foreign_kind(ctx: CheckContext, value: str) -> Kind:
@@ -292,7 +239,7 @@ def _foreign_kind(ctx: CheckContext, value: str) -> Kind:
             if not isinstance(part, ThinkingSignaturePart) or signature_key(part.signature) != key:
                 continue
             own_format = part.format in NATIVE_SIGNATURE_FORMATS.get(ctx.provider, frozenset[str]())
-            return "policy" if own_format and ctx.provider == "gemini" else "reject"
+            return "policy" if own_format and not view(ctx.provider).model_bound_signatures else "reject"
     return "reject"
 
 
@@ -304,9 +251,7 @@ def _signature_fields(ctx: CheckContext, native: set[str]) -> list[Violation]:
             out.append(
                 ctx.violation(ID, None, f"empty or missing signature sent at {where}", unit, kind="reject")
             )
-        elif signature_key(value) not in native_keys and not (
-            ctx.provider == "gemini" and is_gemini_skip_signature(value)
-        ):
+        elif signature_key(value) not in native_keys and not view(ctx.provider).placeholder_signature(value):
             out.append(
                 ctx.violation(
                     ID,

@@ -10,21 +10,18 @@ provider verbatim unless the provider's id rules force a change, which is warned
 from __future__ import annotations
 
 from harness.contract.kinds import Kind
-from harness.contract.providers import CHAT_DIALECTS
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, result_sent_ids, sent_call_ids
-from harness.invariants.provider_rules import rule_violations
-from harness.invariants.wire import ToolTurn, tool_turns, wire_messages, wire_role
+from harness.invariants.wire import ToolTurn, tool_turns, view, wire_messages, wire_role
 from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
 
 __all__ = ["check_tool_pairing"]
 
 ID = "I7"
-_CHAT = frozenset({"openai-chat", "openrouter", *CHAT_DIALECTS})
 
 
 def check_tool_pairing(ctx: CheckContext) -> list[Violation]:
-    return rule_violations(ctx, ID) + _pairing(ctx) + _ids(ctx) + _replaced(ctx)
+    return _pairing(ctx) + _ids(ctx) + _replaced(ctx)
 
 
 def _replaced(ctx: CheckContext) -> list[Violation]:
@@ -74,6 +71,7 @@ def _replaced(ctx: CheckContext) -> list[Violation]:
 
 
 def _pairing(ctx: CheckContext) -> list[Violation]:
+    reader = view(ctx.provider)
     turns, orphans = tool_turns(ctx.provider, ctx.body)
     roles = [wire_role(ctx.provider, m) for m in wire_messages(ctx.provider, ctx.body)]
     out = [
@@ -92,14 +90,13 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
             if call.id not in calls:
                 calls.append(call.id)
         results = [r.id for r in turn.results]
-        if ctx.provider == "gemini" and None in calls:
-            out += _gemini_positional(ctx, turn)
+        if reader.pairs_by_position and None in calls:
+            out += _positional(ctx, turn)
             continue
         for cid in calls:
             count = results.count(cid)
-            # Gemini answers call parts, not ids: "the number of function response parts is
-            # equal to the number of function call parts" (google-gemini/gemini-cli#4217).
-            expected = sum(c.id == cid for c in turn.calls) if ctx.provider == "gemini" else 1
+            # answered by position: as many results as call parts with that id (``pairs_by_position``)
+            expected = sum(c.id == cid for c in turn.calls) if reader.pairs_by_position else 1
             if count != expected:
                 out.append(
                     ctx.violation(
@@ -130,10 +127,10 @@ def _pairing(ctx: CheckContext) -> list[Violation]:
                     None,
                     "tool results are not in call order",
                     {"calls": calls, "results": results},
-                    kind="degrade" if ctx.provider == "gemini" else "policy",
+                    kind=_pairing_kind(ctx),
                 )
             )
-        if ctx.provider in _CHAT and turn.results:
+        if reader.results_follow_calls and turn.results:
             last = max(r.position for r in turn.results)
             between = roles[turn.position + 1 : last]
             if any(role != "tool" for role in between):
@@ -157,10 +154,10 @@ def _pairing_kind(ctx: CheckContext) -> Kind:
     broken pairing is ``policy``, except on Gemini, where results without ids pair by
     position and name, so a broken pairing answers the wrong call (``degrade``).
     """
-    return "degrade" if ctx.provider == "gemini" else "policy"
+    return "degrade" if view(ctx.provider).pairs_by_position else "policy"
 
 
-def _gemini_positional(ctx: CheckContext, turn: ToolTurn) -> list[Violation]:
+def _positional(ctx: CheckContext, turn: ToolTurn) -> list[Violation]:
     """Gemini's function call ids are optional: without them results pair by position and name."""
     calls = [c.name for c in turn.calls]
     results = [r.name for r in turn.results]
@@ -207,7 +204,7 @@ def _ids(ctx: CheckContext) -> list[Violation]:
     for index, event in enumerate(ctx.history):
         if isinstance(event, ToolResultMessage):
             sent = mapping.get(event.call_id, event.call_id)
-            by_name = ctx.provider == "gemini" and event.tool_name in unnamed
+            by_name = view(ctx.provider).pairs_by_position and event.tool_name in unnamed
             if sent not in sent_results and not by_name and not ctx.warned(index):
                 out.append(
                     ctx.violation(

@@ -4,8 +4,8 @@ Every bridge over code that hands back OpenAI-shaped completions (the openai SDK
 every provider it routes, OpenRouter) repeated the same thirty lines: the first choice's
 text and tool calls, ``finish_reason`` mapped to a stop reason, ``usage`` mapped to canonical
 counts, the id kept only when the provider sent it. This is that conversion, once. The
-``finish_reason`` and ``usage`` mappings (``map_stop_reason``, ``map_usage``) are stated here
-and the reference Chat Completions parser (``harness.stream.chat_completions``) imports them,
+``finish_reason`` and ``usage`` mappings (``map_stop_reason``, ``map_usage``) are the
+contract's (``harness.contract.stops``), which the reference Chat Completions parser reads too,
 so a bridge cannot disagree with the reference on bookkeeping that is the bridge's, not the
 code under audit's (the kit, like a judge, imports nothing of the reference side). Text and tool calls are the code's output; reasoning
 fields beyond the Chat Completions schema (``reasoning_content``, ``thinking_blocks``) are
@@ -19,45 +19,11 @@ from typing import Any, cast
 
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult, StreamItem, TextDelta
+from harness.contract.stops import FINISH_REASONS, map_stop_reason, map_usage
 from harness.kit.rules import final_result, minted_id_notes, sent_id
-from harness.model import AnyPart, StopReason, TextPart, ToolCallPart, Usage
+from harness.model import AnyPart, TextPart, ToolCallPart
 
 __all__ = ["FINISH_REASONS", "chat_completion_result", "map_stop_reason", "map_usage"]
-
-_EMPTY: dict[str, Any] = {}  # read-only default for absent objects
-#: https://platform.openai.com/docs/api-reference/chat/object (``choices[].finish_reason``).
-FINISH_REASONS: dict[str, StopReason] = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool_use",
-    "function_call": "tool_use",
-    "content_filter": "error",
-    "error": "error",
-}
-
-
-def map_stop_reason(reason: str | None) -> StopReason | None:
-    """Chat ``finish_reason`` -> canonical; unknown reasons map to ``stop``."""
-    if reason is None:
-        return None
-    return FINISH_REASONS.get(reason, "stop")
-
-
-def map_usage(raw: dict[str, Any]) -> Usage:
-    """Chat ``usage`` -> canonical (``prompt_tokens`` already includes cached tokens)."""
-    prompt = raw.get("prompt_tokens_details") or _EMPTY
-    completion = raw.get("completion_tokens_details") or _EMPTY
-    cached = prompt.get("cached_tokens")
-    if cached is None:
-        cached = raw.get("prompt_cache_hit_tokens")
-    return Usage(
-        input_tokens=raw.get("prompt_tokens") or 0,
-        output_tokens=raw.get("completion_tokens") or 0,
-        cached_input_tokens=cached,
-        cache_creation_input_tokens=prompt.get("cache_write_tokens"),
-        reasoning_tokens=completion.get("reasoning_tokens"),
-        total_tokens=raw.get("total_tokens"),
-    )
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

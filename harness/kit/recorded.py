@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 
 from harness.contract.exchange import Exchange
+from harness.contract.providers import wire_of
 from harness.contract.routing import route
 
 __all__ = ["is_streamed", "recorded_model", "require_openrouter_chat"]
 
-#: Gemini names the model in the URL (``.../models/<model>:streamGenerateContent``), not the body.
-_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):")
+#: Wires that name the model in the URL, not the body: Gemini's ``.../models/<model>:streamGenerateContent``.
+_MODEL_IN_URL = {"gemini": re.compile(r"/models/([^/:?]+):")}
 
 
 def is_streamed(exchange: Exchange) -> bool:
@@ -28,7 +29,8 @@ def is_streamed(exchange: Exchange) -> bool:
 
 def recorded_model(provider: str, exchange: Exchange) -> str | None:
     """The model the recorded request named (Gemini: in the URL), or None when it names none."""
-    if provider == "gemini" and (match := _GEMINI_MODEL.search(exchange.uri)):
+    in_url = _MODEL_IN_URL.get(wire_of(provider))
+    if in_url is not None and (match := in_url.search(exchange.uri)):
         return match.group(1)
     body = exchange.request_body
     if isinstance(body, dict) and isinstance(body.get("model"), str):  # pyright: ignore[reportUnknownMemberType]

@@ -2,8 +2,9 @@
 
 The judges (``harness.invariants``: I3 one-assistant-per-call, the replay round trips, the
 audit's replay summary) hold every target to these rules, and the reference stream parsers
-(``harness.stream.base``) build their final message with ``stop_reason`` below, so a bridge
-that uses these helpers cannot disagree with either.
+(``harness.stream.base``) build their final message with ``stop_reason`` (stated in
+``harness.contract.stops``, which both sides import), so a bridge that uses these helpers
+cannot disagree with either.
 
 1. One call, one final ``AssistantMessage``, with ``usage`` and ``stop_reason`` set, however
    the stream ends; replay never raises for anything the provider sent.
@@ -35,22 +36,10 @@ from collections.abc import Sequence
 
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult, StreamItem
+from harness.contract.stops import stop_reason
 from harness.model import AnyPart, AssistantMessage, ErrorEvent, StopReason, ToolCallPart, Usage
 
 __all__ = ["failed_result", "final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"]
-
-
-def stop_reason(
-    provider_stop: StopReason | None, *, has_tool_calls: bool, failed: bool = False, aborted: bool = False
-) -> StopReason:
-    """Rule 2: the canonical stop reason of one call from what the provider said (already mapped)."""
-    if aborted:
-        return "aborted"
-    if failed:
-        return "error"
-    if provider_stop in (None, "stop") and has_tool_calls:
-        return "tool_use"  # a turn that ends in tool calls is tool_use for every provider
-    return provider_stop or "stop"
 
 
 def usage(

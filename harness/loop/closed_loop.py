@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.accepted.registry import for_judge
+from harness.contract.providers import wire_of
 from harness.contract.rendered import RenderWarning
-from harness.importer import NATIVE_WIRE, body_wire
+from harness.importer import body_wire
 from harness.importer.conversation import import_conversation
 from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
 from harness.model import (
@@ -120,9 +121,9 @@ def _renderable(provider: str, exchange: Exchange) -> None:
     (DeepSeek's Responses-compatible endpoint: the importer reads it, the ``deepseek`` adapter
     renders Chat Completions), rather than diff two formats."""
     wire = body_wire(provider, exchange.uri)
-    if wire != NATIVE_WIRE[provider]:
+    if wire != wire_of(provider):
         raise ValueError(
-            f"{provider}: the reference renders only the {NATIVE_WIRE[provider]} format; "
+            f"{provider}: the reference renders only the {wire_of(provider)} format; "
             f"this request is in the {wire} format"
         )
 

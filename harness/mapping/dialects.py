@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from harness.contract.providers import chat_dialect, provider_entry
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
@@ -200,15 +201,12 @@ class Dialect:
     with its evidence in the provider's ``profile.py``."""
 
     provider: str
-    default_model: str
     ids: IdPolicy
     names: NameRule
     reasoning: ReasoningPlan
     controls: Controls
     #: ``max_completion_tokens`` (the core's) or ``max_tokens``.
     max_tokens_field: str = "max_completion_tokens"
-    #: The dialect's spelling of "a tool call is required" (Mistral: ``any``).
-    required_choice: str = "required"
     #: Send the tool's name on each tool message (Mistral's documented tool message).
     tool_message_name: bool = False
     #: Ask for the final usage chunk (``stream_options.include_usage``).
@@ -225,11 +223,11 @@ class DialectAdapter:
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         d = self.dialect
         prepared = prepare(history, params, d.provider, d.ids, d.names)
-        model = params.model or d.default_model
+        model = params.model or provider_entry(d.provider).default_model
         body = base_body(prepared, params, model, d.reasoning(prepared, model, params))
         rename_max_tokens(body, d.max_tokens_field)
         if body.get("tool_choice") == "required":
-            body["tool_choice"] = d.required_choice
+            body["tool_choice"] = chat_dialect(d.provider).required_choice  # Mistral: ``any``
         if d.tool_message_name:
             names = _tool_names(body)
             for message in body["messages"]:

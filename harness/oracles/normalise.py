@@ -46,6 +46,7 @@ import re
 from functools import cache
 from typing import Any, cast
 
+from harness.contract.providers import wire_of
 from harness.oracles.spec import load_spec
 
 __all__ = ["normalise_body", "to_lower_camel"]
@@ -128,6 +129,6 @@ def _schema_type(value: Any, field: dict[str, Any]) -> Any:
 
 def normalise_body(provider: str, body: dict[str, Any]) -> dict[str, Any]:
     """The body as the provider's parser reads it (a new dict; the argument is not modified)."""
-    if provider == "gemini":
+    if wire_of(provider) == "gemini":
         return cast(dict[str, Any], _gemini(body, {"$ref": "GenerateContentRequest"}))
     return body

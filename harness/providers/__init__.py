@@ -1,20 +1,20 @@
-"""One home per provider: the registry of the reference side's provider parts.
+"""One home per provider: the reference side's parts, found through the provider table.
 
-Each provider id (pinned in ``harness.contract.providers``, the single list of ids)
-has a folder here: ``request.py`` (the input adapter), ``stream.py`` (the stream parser;
-OpenRouter also ``stream_responses.py`` for its Responses endpoint), ``profile.py``
-(model facts) and ``DECISIONS.md``. Every reference-side module gets adapters, parsers
-and default models from this registry; judges keep reading only the contract's list.
-Modules load on first use, so ``import harness.providers`` stays cheap.
+Each provider id has an entry in ``harness.contract.providers.PROVIDER_TABLE`` (its facts)
+and a folder here (``ProviderEntry.folder``): ``request.py`` (the input adapter, ``ADAPTER``),
+``stream.py`` (the stream parser of its own wire, ``PARSER``; ``stream_<wire>.py`` for each
+other wire it serves), ``profile.py`` (model facts the mapping depends on) and
+``DECISIONS.md``. Every reference-side module gets adapters and parsers from here; judges
+read only the table. Modules load on first use, so ``import harness.providers`` stays cheap.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 
-from harness.contract.providers import ENDPOINTS, PROVIDERS
+from harness.contract.providers import ENDPOINTS, PROVIDER_TABLE, PROVIDERS, ProviderEntry, provider_entry
 from harness.mapping.adapter import InputAdapter
 from harness.stream.base import StreamParser
 
@@ -32,22 +32,27 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Provider:
-    """Where one provider's parts live (the registry's key is its id): its folder and, per wire
-    format it serves, its parser module."""
+    """Where one provider's parts live: its table entry names the folder and the wires."""
 
-    folder: str
-    #: Wire format -> parser module in the folder; ``None`` is the provider's own (default) wire.
-    streams: dict[str | None, str] = field(default_factory=lambda: {None: "stream"})
+    entry: ProviderEntry
+
+    @property
+    def folder(self) -> str:
+        return self.entry.folder
 
     def _module(self, name: str) -> ModuleType:
-        return import_module(f"{__name__}.{self.folder}.{name}")
+        return import_module(f"{__name__}.{self.entry.folder}.{name}")
 
     def adapter(self) -> InputAdapter:
         adapter: InputAdapter = self._module("request").ADAPTER
         return adapter
 
     def parser(self, wire: str | None = None) -> type[StreamParser]:
-        parser: type[StreamParser] = self._module(self.streams.get(wire, self.streams[None])).PARSER
+        """The parser of ``wire`` (None or an unknown wire: its own)."""
+        module = "stream"
+        if wire is not None and wire in self.entry.other_wires:
+            module = f"stream_{wire.replace('-', '_')}"
+        parser: type[StreamParser] = self._module(module).PARSER
         return parser
 
     def profile(self) -> ModuleType:
@@ -59,32 +64,11 @@ class Provider:
         return self._module(name)
 
 
-REGISTRY: dict[str, Provider] = {
-    "anthropic": Provider("anthropic"),
-    "gemini": Provider("gemini"),
-    "openai-chat": Provider("openai_chat"),
-    "openai-responses": Provider("openai_responses"),
-    # OpenRouter serves Chat Completions (its default) and the Responses format.
-    "openrouter": Provider("openrouter", {None: "stream", "openai-responses": "stream_responses"}),
-    "bedrock": Provider("bedrock"),  # AWS Bedrock Converse; streams are AWS event-stream frames
-    # OpenAI-compatible Chat Completions dialects (issue 27), each a thin folder on the core.
-    "mistral": Provider("mistral"),
-    "groq": Provider("groq"),
-    # DeepSeek also serves a Responses-compatible endpoint.
-    "deepseek": Provider("deepseek", {None: "stream", "openai-responses": "stream_responses"}),
-    "cerebras": Provider("cerebras"),
-    "zai": Provider("zai"),
-    "huggingface": Provider("huggingface"),
-    "cohere": Provider("cohere"),  # Cohere v2 Chat, a wire of its own
-}
-if tuple(REGISTRY) != PROVIDERS:  # the pinned ids are the one list; the registry follows it
-    raise RuntimeError("harness.providers.REGISTRY must list exactly harness.contract.providers.PROVIDERS")
+REGISTRY: dict[str, Provider] = {entry.id: Provider(entry) for entry in PROVIDER_TABLE}
 
 
 def _provider(provider: str) -> Provider:
-    if provider not in REGISTRY:
-        raise ValueError(f"unknown provider '{provider}' (expected one of: {', '.join(PROVIDERS)})")
-    return REGISTRY[provider]
+    return REGISTRY[provider_entry(provider).id]
 
 
 def get_adapter(provider: str) -> InputAdapter:
@@ -112,8 +96,7 @@ def default_model(provider: str) -> str:
     A bridge uses it for the same default (``params.model or harness.default_model(provider)``),
     so its request and the reference's name the same model; ValueError for an unknown provider.
     """
-    model: str = get_profile(provider).DEFAULT_MODEL
-    return model
+    return provider_entry(provider).default_model
 
 
 def get_endpoint(provider: str, endpoint: str) -> ModuleType:

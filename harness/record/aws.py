@@ -33,7 +33,6 @@ from harness.params import CallParams
 from harness.providers.bedrock.profile import DEFAULT_MODEL
 
 __all__ = [
-    "BASE_URL",
     "SIGNING_NAME",
     "AwsCredentials",
     "AwsCredentialsError",
@@ -44,7 +43,6 @@ __all__ = [
 ]
 
 #: ``{region}`` is filled from the credentials' region.
-BASE_URL = "https://bedrock-runtime.{region}.amazonaws.com"
 SIGNING_NAME = "bedrock"
 
 

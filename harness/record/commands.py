@@ -58,8 +58,7 @@ def record_command(
 ) -> None:
     """Record live responses to HISTORY into a scrubbed cassette (API key from the provider's env var;
     bedrock: signed with SigV4 from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION)."""
-    from harness.cli.params_io import load_params
-    from harness.codec import HistoryError, load_history
+    from harness.codec import HistoryError, load_history, load_params
     from harness.params import CallParams
     from harness.record.client import RecordHTTPError, RetryPolicy
     from harness.record.endpoints import MissingKeyError, api_key_for

@@ -1,7 +1,9 @@
 """Where each provider's request goes and how it authenticates: URL, headers, API key variable.
 
 Kept apart from the adapters because it is the only place that knows about keys:
-adapters stay pure (no network, no secrets), and this table is easy to review.
+adapters stay pure (no network, no secrets). The facts are the provider table's
+(``ProviderEntry.record``, ``harness.contract.providers``); this module turns them into
+requests.
 
 Base URLs follow each official SDK's ``base_url`` convention, so ``--base-url`` means
 the same thing as in the SDK (OpenAI and OpenRouter include ``/v1``; Anthropic is the
@@ -13,10 +15,12 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from harness.contract.providers import PROVIDER_TABLE
 from harness.params import CallParams
 from harness.providers.gemini.request import endpoint_path as gemini_endpoint_path
 from harness.record import aws
@@ -34,6 +38,12 @@ __all__ = [
     "vertex_base_url",
 ]
 
+#: Wires whose call path names the model (and streaming), from the call's params.
+_MODEL_PATHS: dict[str, Callable[[CallParams], str]] = {
+    "gemini": gemini_endpoint_path,
+    "bedrock-converse": aws.converse_path,
+}
+
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -48,112 +58,27 @@ class Endpoint:
     auth_header: str
     docs: str
     extra_headers: tuple[tuple[str, str], ...] = ()
+    #: The wire of the body sent there.
+    wire: str = ""
 
     def path_for(self, params: CallParams) -> str:
-        if self.provider == "bedrock":
-            return aws.converse_path(params)
-        return gemini_endpoint_path(params) if self.provider == "gemini" else self.path
+        model_path = _MODEL_PATHS.get(self.wire)
+        return model_path(params) if model_path is not None else self.path
 
 
-#: https://platform.openai.com/docs/api-reference/chat/create,
-#: https://platform.openai.com/docs/api-reference/responses/create,
-#: https://docs.anthropic.com/en/api/messages (x-api-key, anthropic-version),
-#: https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent (x-goog-api-key, alt=sse),
-#: https://openrouter.ai/docs/api-reference/chat-completion
+#: Each provider's own API, from its table entry.
 ENDPOINTS: dict[str, Endpoint] = {
-    "openai-chat": Endpoint(
-        "openai-chat",
-        "OPENAI_API_KEY",
-        "https://api.openai.com/v1",
-        "chat/completions",
-        "authorization",
-        "https://platform.openai.com/docs/api-reference/chat/create",
-    ),
-    "openai-responses": Endpoint(
-        "openai-responses",
-        "OPENAI_API_KEY",
-        "https://api.openai.com/v1",
-        "responses",
-        "authorization",
-        "https://platform.openai.com/docs/api-reference/responses/create",
-    ),
-    "anthropic": Endpoint(
-        "anthropic",
-        "ANTHROPIC_API_KEY",
-        "https://api.anthropic.com",
-        "v1/messages",
-        "x-api-key",
-        "https://docs.anthropic.com/en/api/messages",
-        (("anthropic-version", "2023-06-01"),),
-    ),
-    "gemini": Endpoint(
-        "gemini",
-        "GEMINI_API_KEY",
-        "https://generativelanguage.googleapis.com/v1beta",
-        "",
-        "x-goog-api-key",
-        "https://ai.google.dev/api/generate-content",
-    ),
-    "openrouter": Endpoint(
-        "openrouter",
-        "OPENROUTER_API_KEY",
-        "https://openrouter.ai/api/v1",
-        "chat/completions",
-        "authorization",
-        "https://openrouter.ai/docs/api-reference/chat-completion",
-    ),
-    # AWS SigV4 (harness/record/aws.py): the access key id names the credentials; the secret key,
-    # session token and region come from their own AWS_* variables. ``{region}`` is filled in.
-    "bedrock": Endpoint(
-        "bedrock",
-        "AWS_ACCESS_KEY_ID",
-        aws.BASE_URL,
-        "",
-        "sigv4",
-        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html",
-    ),
-    # The OpenAI-compatible dialects: Bearer keys, Chat Completions paths as their recordings show
-    # them (traffic/pydantic-ai-more/, SOURCES.md).
-    **{
-        provider: Endpoint(provider, key_env, base_url, "chat/completions", "authorization", docs)
-        for provider, key_env, base_url, docs in (
-            (
-                "mistral",
-                "MISTRAL_API_KEY",
-                "https://api.mistral.ai/v1",
-                "https://docs.mistral.ai/api/#tag/chat",
-            ),
-            (
-                "groq",
-                "GROQ_API_KEY",
-                "https://api.groq.com/openai/v1",
-                "https://console.groq.com/docs/openai",
-            ),
-            ("deepseek", "DEEPSEEK_API_KEY", "https://api.deepseek.com", "https://api-docs.deepseek.com/"),
-            (
-                "cerebras",
-                "CEREBRAS_API_KEY",
-                "https://api.cerebras.ai/v1",
-                "https://inference-docs.cerebras.ai/api-reference/chat-completions",
-            ),
-            ("zai", "ZAI_API_KEY", "https://api.z.ai/api/paas/v4", "https://docs.z.ai/api-reference"),
-            (
-                "huggingface",
-                "HF_TOKEN",
-                "https://router.huggingface.co/v1",
-                "https://huggingface.co/docs/inference-providers",
-            ),
-        )
-    },  # Cohere v2 Chat: a Bearer key (CO_API_KEY, the variable the cohere SDK reads), POST /v2/chat as the
-    # recordings show it (traffic/pydantic-ai-more/, api.cohere.com/v2/chat).
-    "cohere": Endpoint(
-        "cohere",
-        "CO_API_KEY",
-        "https://api.cohere.com",
-        "v2/chat",
-        "authorization",
-        "https://docs.cohere.com/v2/reference/chat",
-    ),
+    e.id: Endpoint(
+        e.id,
+        e.record.key_env,
+        e.record.base_url,
+        e.record.path,
+        e.record.auth,
+        e.record.docs,
+        e.record.headers,
+        e.wire,
+    )
+    for e in PROVIDER_TABLE
 }
 
 #: Gemini's wire on Google Vertex AI
@@ -171,6 +96,7 @@ VERTEX = Endpoint(
     "",
     "authorization",
     "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/streamGenerateContent",
+    wire="gemini",
 )
 #: A base URL in Vertex AI's shape (any host: a local fake server too).
 _VERTEX_PATH = re.compile(r"/v1(beta1)?/projects/[^/]+/locations/[^/]+/publishers/google/?$")
@@ -184,7 +110,7 @@ def vertex_base_url(project: str, location: str) -> str:
 
 def endpoint_for(provider: str, base_url: str | None = None) -> Endpoint:
     """The provider's endpoint: Vertex AI's for ``gemini`` when the base URL has Vertex's path."""
-    if provider == "gemini" and base_url is not None and _VERTEX_PATH.search(urlsplit(base_url).path):
+    if VERTEX.provider == provider and base_url is not None and _VERTEX_PATH.search(urlsplit(base_url).path):
         return VERTEX
     return ENDPOINTS[provider]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.providers import CHAT_DIALECTS
+from harness.contract.providers import provider_entry
 from harness.oracles import could_not_judge
 from harness.oracles.normalise import normalise_body
 from harness.rules.anthropic import ANTHROPIC_RULES
@@ -44,48 +44,13 @@ RULES: tuple[Rule, ...] = (
     *VALUE_RULES,
 )
 
-_DEFAULT_WIRE = {
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-    "openai-chat": "openai-chat",
-    "openai-responses": "openai-responses",
-    "openrouter": "openai-chat",
-    "bedrock": "bedrock-converse",
-    # OpenAI-compatible dialects: their own rules (harness/rules/dialects.py) plus Chat's.
-    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),
-    "cohere": "cohere-v2",  # its own rules only (harness/rules/cohere.py)
-}
-
-
-def _target(provider: str, wire: str | None) -> str:
-    """The id rules are selected by: the provider, or the wire when it is not the provider's usual one
-    (OpenRouter's Responses endpoint follows the Responses rules)."""
-    if provider not in _DEFAULT_WIRE:
-        raise ValueError(
-            f"unknown provider {provider!r} (expected one of: {', '.join(sorted(_DEFAULT_WIRE))})"
-        )
-    return provider if wire in (None, _DEFAULT_WIRE[provider]) else wire
-
-
-#: Rules of a wire that a dialect serving it does not have, with the evidence.
-_NOT_ON: dict[str, frozenset[str]] = {
-    # DeepSeek's Responses endpoint stores nothing and accepts a replayed reasoning item with no
-    # following output item (traffic/pydantic-ai-more/
-    # models__test_deepseek_responses__test_deepseek_responses_replay_own_reasoning_history.yaml#0-1).
-    "deepseek": frozenset({"responses-reasoning-followed"}),
-}
-
 
 def rules_for(provider: str, *, wire: str | None = None) -> list[Rule]:
-    """The rules of the provider (or of the wire it is on), and those of this provider on that wire
-    only (``deepseek:openai-responses``)."""
-    target = _target(provider, wire)
-    skip = _NOT_ON.get(provider, frozenset[str]())
-    return [
-        r
-        for r in RULES
-        if (target in r.providers or f"{provider}:{wire}" in r.providers) and r.id not in skip
-    ]
+    """The rules that judge ``provider``'s body in ``wire`` (None: its own API's): its wire's,
+    its own, and those of this provider on that wire only (``deepseek:openai-responses``)."""
+    own = provider_entry(provider).wire  # ValueError naming the valid ids
+    on = wire or own
+    return [r for r in RULES if r.applies(provider, on, on == own)]
 
 
 def check_body(
@@ -104,7 +69,7 @@ def check_body(
     leaves out the rules of another host's API (``Rule.hosts``). ``model``: the model when the URL
     names it (Bedrock's model id); otherwise the body's ``model``.
     """
-    target = _target(provider, wire)
+    on = wire or provider_entry(provider).wire
     chosen = [r for r in rules_for(provider, wire=wire) if r.applies_to(host)]
     try:
         body = normalise_body(provider, body)
@@ -114,7 +79,7 @@ def check_body(
     found: list[RuleFinding] = []
     for rule in chosen:
         try:
-            found += rule.check(target, body, model)
+            found += rule.check(provider, on, body, model)
         except Exception as exc:  # a rule that breaks on a body is one finding on it, never a crash
             found.append(_broken(rule, exc))
     return found

@@ -51,7 +51,9 @@ def _msg(path: str) -> str:
     return ".".join(path.split("/")[:2])
 
 
-def _tool_use_answered(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _tool_use_answered(
+    provider: str, wire: str, body: dict[str, Any], model: str | None
+) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     turns = _turns(body)
     for k, (role, turn) in enumerate(turns):
@@ -79,7 +81,7 @@ def _tool_use_answered(provider: str, body: dict[str, Any], model: str | None) -
 
 TOOL_USE_ANSWERED = Rule(
     "anthropic-tool-use-answered",
-    _A,
+    (),
     "reject",
     "every client `tool_use` is answered by a `tool_result` in the very next user turn",
     (
@@ -88,10 +90,14 @@ TOOL_USE_ANSWERED = Rule(
         "https://github.com/anthropics/claude-code/issues/8210 (API error text)",
     ),
     _tool_use_answered,
+    invariant="I7",
+    wires=("anthropic",),
 )
 
 
-def _tool_result_has_use(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _tool_result_has_use(
+    provider: str, wire: str, body: dict[str, Any], model: str | None
+) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     turns = _turns(body)
     for k, (role, turn) in enumerate(turns):
@@ -115,7 +121,7 @@ def _tool_result_has_use(provider: str, body: dict[str, Any], model: str | None)
 
 TOOL_RESULT_HAS_USE = Rule(
     "anthropic-tool-result-has-use",
-    _A,
+    (),
     "reject",
     "every `tool_result` answers a `tool_use` of the immediately preceding assistant turn",
     (
@@ -123,10 +129,12 @@ TOOL_RESULT_HAS_USE = Rule(
         "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
     ),
     _tool_result_has_use,
+    invariant="I7",
+    wires=("anthropic",),
 )
 
 
-def _tool_use_ids(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _tool_use_ids(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     for _, turn in _turns(body):
         seen: set[str] = set()  # per turn: reuse across turns was accepted (see evidence)
@@ -155,7 +163,7 @@ def _tool_use_ids(provider: str, body: dict[str, Any], model: str | None) -> lis
 
 TOOL_USE_IDS = Rule(
     "anthropic-tool-use-ids",
-    _A,
+    (),
     "reject",
     "`tool_use` ids are unique within an assistant turn and match ^[a-zA-Z0-9_-]+$",
     (
@@ -166,6 +174,8 @@ TOOL_USE_IDS = Rule(
         "test_cross_provider_capability_replay[google-gemini-3-flash-preview-anthropic-claude-sonnet-4-5].yaml#3",
     ),
     _tool_use_ids,
+    invariant="I7",
+    wires=("anthropic",),
 )
 
 
@@ -184,7 +194,7 @@ def _texts(content: Any, path: str) -> list[tuple[str, str, bool]]:
     return out
 
 
-def _non_blank_text(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _non_blank_text(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     """An empty text block is refused anywhere; a whitespace-only one when nothing else in its list
     carries content (LibreChat-AI/agents#124 probed the API: ``[text:' ']`` alone refused,
     ``[text:' ', text:'real']`` accepted; llm-anthropic sent ``[text:' ', tool_use, tool_use]``,
@@ -209,7 +219,7 @@ def _non_blank_text(provider: str, body: dict[str, Any], model: str | None) -> l
 
 NON_BLANK_TEXT = Rule(
     "anthropic-non-blank-text",
-    _A,
+    (),
     "reject",
     "text blocks (messages, tool_result content, system) are not empty, nor whitespace-only with nothing beside them",
     (
@@ -221,10 +231,14 @@ NON_BLANK_TEXT = Rule(
         "two tool_use blocks, answered 200)",
     ),
     _non_blank_text,
+    invariant="I8",
+    wires=("anthropic",),
 )
 
 
-def _error_result_content(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _error_result_content(
+    provider: str, wire: str, body: dict[str, Any], model: str | None
+) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     for i, msg in _messages(body):
         for j, block in blocks(msg):
@@ -245,7 +259,7 @@ def _error_result_content(provider: str, body: dict[str, Any], model: str | None
 
 ERROR_RESULT_CONTENT = Rule(
     "anthropic-error-result-content",
-    _A,
+    (),
     "reject",
     "a `tool_result` with `is_error: true` has non-empty content",
     (
@@ -253,6 +267,8 @@ ERROR_RESULT_CONTENT = Rule(
         "content cannot be empty if `is_error` is true')",
     ),
     _error_result_content,
+    invariant="I8",
+    wires=("anthropic",),
 )
 
 
@@ -267,7 +283,7 @@ def _image_sources(content: Any, path: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def _image_media_type(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _image_media_type(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     for i, msg in _messages(body):
         for path, source in _image_sources(msg.get("content"), f"messages/{i}/content"):
@@ -286,7 +302,7 @@ def _image_media_type(provider: str, body: dict[str, Any], model: str | None) ->
 
 IMAGE_MEDIA_TYPE = Rule(
     "anthropic-image-media-type",
-    _A,
+    (),
     "reject",
     "base64 images are image/jpeg, image/png, image/gif or image/webp",
     (
@@ -294,6 +310,8 @@ IMAGE_MEDIA_TYPE = Rule(
         "harness/oracles/specs/anthropic-openapi.json (Base64ImageSource.media_type enum)",
     ),
     _image_media_type,
+    invariant="I12",
+    wires=("anthropic",),
 )
 
 

@@ -35,12 +35,14 @@ class RuleFinding:
         return f"[{self.rule}] {self.path or '<root>'}: {self.message}"
 
 
-Check = Callable[[str, dict[str, Any], str | None], list[RuleFinding]]
+#: A rule's check: (provider id, the body's wire, the body, its model) -> findings.
+Check = Callable[[str, str, dict[str, Any], str | None], list[RuleFinding]]
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A named hard rule of one or more providers (ids, or a wire format such as ``openai-responses``)."""
+    """A named hard rule: of every provider on some wires (``wires``), of some providers on their
+    own wire (``providers``), or of one provider on another wire it serves (``provider:wire``)."""
 
     id: str
     providers: tuple[str, ...]
@@ -50,9 +52,27 @@ class Rule:
     #: issue thread, or a rejected request in ``traffic/`` (file#interaction).
     evidence: tuple[str, ...]
     check: Check
+    #: The invariant that reports the rule's findings on a rendered request (I7 tool pairing
+    #: and ids, I8 conversation shape, I12 syntax); ``harness.invariants`` checks it is one
+    #: that reports rules.
+    invariant: str
+    #: Wires whose every provider has the rule.
+    wires: tuple[str, ...] = ()
+    #: Providers a wire rule does not hold for (each with its evidence beside the rule).
+    exempt: tuple[str, ...] = ()
     #: The hosts whose API has the rule (empty: every host of the provider). A request whose
     #: host is known and not listed (an OpenAI-compatible router) is not judged by it.
     hosts: tuple[str, ...] = ()
+
+    def applies(self, provider: str, wire: str, own: bool) -> bool:
+        """Whether the rule judges ``provider``'s body in ``wire`` (``own``: its own API's wire)."""
+        if provider in self.exempt:
+            return False
+        return (
+            wire in self.wires
+            or (own and provider in self.providers)
+            or f"{provider}:{wire}" in self.providers
+        )
 
     def applies_to(self, host: str | None) -> bool:
         return not self.hosts or host is None or host in self.hosts

@@ -24,7 +24,7 @@ def _messages(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [as_dict(m) for m in as_list(body.get("messages"))]
 
 
-def _alternate(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _alternate(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     """Strict alternation is the Anthropic models' rule on Converse (the evidence: Claude); Amazon Titan
     answered 200 to two user messages in a row (traffic/clients2/openllmetry/packages/
     opentelemetry-instrumentation-bedrock/tests/traces/cassettes/test_guardrails/test_guardrail_converse.yaml#0),
@@ -62,7 +62,7 @@ def _ids(message: dict[str, Any], key: str, id_key: str) -> list[tuple[int, str]
     ]
 
 
-def _pairing(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _pairing(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     """toolUse blocks are answered in the message right after; toolResult blocks answer the one right before."""
     out: list[RuleFinding] = []
     messages = _messages(body)
@@ -94,7 +94,7 @@ def _pairing(provider: str, body: dict[str, Any], model: str | None) -> list[Rul
     return out
 
 
-def _tool_config(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _tool_config(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     if body.get("toolConfig") is not None:
         return []
     for n, message in enumerate(_messages(body)):
@@ -112,7 +112,7 @@ def _tool_config(provider: str, body: dict[str, Any], model: str | None) -> list
     return []
 
 
-def _error_content(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _error_content(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     for n, message in enumerate(_messages(body)):
         for i, b in blocks(message):
@@ -131,7 +131,7 @@ def _error_content(provider: str, body: dict[str, Any], model: str | None) -> li
 
 ALTERNATE = Rule(
     "bedrock-roles-alternate",
-    ("bedrock",),
+    (),
     "reject",
     "user and assistant messages alternate (no two messages of one role in a row)",
     (
@@ -140,10 +140,12 @@ ALTERNATE = Rule(
         "https://github.com/microsoft/semantic-kernel/issues/10281 (the same for two assistant messages)",
     ),
     _alternate,
+    invariant="I8",
+    wires=("bedrock-converse",),
 )
 PAIRING = Rule(
     "bedrock-tool-result-pairing",
-    ("bedrock",),
+    (),
     "reject",
     "a toolUse is answered by its toolResult in the very next message, and a toolResult answers a toolUse of the message right before",
     (
@@ -153,10 +155,12 @@ PAIRING = Rule(
         "immediately followed by toolResult, toolResult immediately after its toolUse)",
     ),
     _pairing,
+    invariant="I7",
+    wires=("bedrock-converse",),
 )
 TOOL_CONFIG = Rule(
     "bedrock-tool-config-required",
-    ("bedrock",),
+    (),
     "reject",
     "a request whose messages hold toolUse or toolResult blocks declares toolConfig",
     (
@@ -165,10 +169,12 @@ TOOL_CONFIG = Rule(
         "https://github.com/vercel/ai/pull/7537 (tool history with no active tools)",
     ),
     _tool_config,
+    invariant="I7",
+    wires=("bedrock-converse",),
 )
 ERROR_CONTENT = Rule(
     "bedrock-error-result-content",
-    ("bedrock",),
+    (),
     "reject",
     "a toolResult with status error has content",
     (
@@ -176,6 +182,8 @@ ERROR_CONTENT = Rule(
         "('The content field at messages.<n>.content.0.toolResult cannot be empty when status value is error.')",
     ),
     _error_content,
+    invariant="I8",
+    wires=("bedrock-converse",),
 )
 
 BEDROCK_RULES: tuple[Rule, ...] = (ALTERNATE, PAIRING, TOOL_CONFIG, ERROR_CONTENT)

@@ -41,7 +41,7 @@ BEDROCK_VERSION = "bedrock-2023-05-31"
 _I = ("anthropic:bedrock-invoke",)
 
 
-def _version(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _version(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     version = body.get("anthropic_version")
     if isinstance(version, str) and version:
         return []
@@ -68,10 +68,11 @@ ANTHROPIC_VERSION = Rule(
         "traffic/pydantic-ai-more/models__test_anthropic_mid_conversation_system__test_mid_conversation_system_prompt_on_bedrock.yaml#0",
     ),
     _version,
+    invariant="I12",
 )
 
 
-def _no_url_fields(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _no_url_fields(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     return [
         NO_URL_FIELDS.finding(
             key,
@@ -96,6 +97,7 @@ NO_URL_FIELDS = Rule(
         "https://github.com/BerriAI/litellm/issues/7416 (extraneous key [chat_id] is not permitted)",
     ),
     _no_url_fields,
+    invariant="I12",
 )
 
 INVOKE_RULES: tuple[Rule, ...] = (ANTHROPIC_VERSION, NO_URL_FIELDS)
@@ -103,7 +105,7 @@ INVOKE_RULES: tuple[Rule, ...] = (ANTHROPIC_VERSION, NO_URL_FIELDS)
 
 def check_invoke(body: dict[str, Any]) -> list[RuleFinding]:
     """The envelope rules on an InvokeModel body (Anthropic's own rules run on ``invoke_view``)."""
-    return [f for rule in INVOKE_RULES for f in rule.check("anthropic", body, None)]
+    return [f for rule in INVOKE_RULES for f in rule.check("anthropic", "anthropic", body, None)]
 
 
 def invoke_view(body: dict[str, Any], uri: str) -> dict[str, Any]:

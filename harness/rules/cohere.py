@@ -14,7 +14,9 @@ from harness.rules.base import Rule, RuleFinding, as_list
 __all__ = ["COHERE_RULES"]
 
 
-def _choice_without_tools(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _choice_without_tools(
+    provider: str, wire: str, body: dict[str, Any], model: str | None
+) -> list[RuleFinding]:
     if body.get("tool_choice") != "REQUIRED" or as_list(body.get("tools")):
         return []
     return [
@@ -29,7 +31,7 @@ def _choice_without_tools(provider: str, body: dict[str, Any], model: str | None
 
 TOOL_CHOICE_NEEDS_TOOLS = Rule(
     "cohere-tool-choice-needs-tools",
-    ("cohere",),
+    (),
     "reject",
     "tool_choice REQUIRED is sent with a non-empty tools list",
     (
@@ -40,6 +42,8 @@ TOOL_CHOICE_NEEDS_TOOLS = Rule(
         "models__test_tool_choice_matrix__test_tool_choice_matrix[required-cohere].yaml#0",
     ),
     _choice_without_tools,
+    invariant="I12",
+    wires=("cohere-v2",),
 )
 
 COHERE_RULES: tuple[Rule, ...] = (TOOL_CHOICE_NEEDS_TOOLS,)

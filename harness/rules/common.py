@@ -6,25 +6,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.contract.providers import CHAT_DIALECTS
+from harness.contract.providers import wire_entry
 from harness.rules.base import Rule, RuleFinding, as_dict, as_list
 
 __all__ = ["COMMON_RULES"]
 
-_CONVERSATION_KEY = {
-    "anthropic": "messages",
-    "openai-chat": "messages",
-    "openrouter": "messages",
-    "gemini": "contents",
-    "openai-responses": "input",
-    **dict.fromkeys(CHAT_DIALECTS, "messages"),
-}
 
-
-def _empty_conversation(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
-    key = _CONVERSATION_KEY[provider]
+def _empty_conversation(
+    provider: str, wire: str, body: dict[str, Any], model: str | None
+) -> list[RuleFinding]:
+    key = wire_entry(wire).list_key
     value = body.get(key)
-    if provider == "openai-responses":
+    if wire == "openai-responses":
         # A string input is one user message; a continuation or a stored prompt brings its own turns.
         continued = any(body.get(k) for k in ("previous_response_id", "conversation", "prompt"))
         if isinstance(value, str) or continued:
@@ -47,7 +40,7 @@ def _empty_conversation(provider: str, body: dict[str, Any], model: str | None) 
 
 EMPTY_CONVERSATION = Rule(
     "empty-conversation",
-    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses", *CHAT_DIALECTS),
+    (),
     "reject",
     "the request carries no conversation (`messages: []`, Gemini `contents: []`, Responses `input` missing or `[]`)",
     (
@@ -61,6 +54,8 @@ EMPTY_CONVERSATION = Rule(
         "(https://platform.openai.com/docs/api-reference/responses/create)",
     ),
     _empty_conversation,
+    invariant="I8",
+    wires=("anthropic", "gemini", "openai-chat", "openai-responses"),
 )
 
 _OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -68,21 +63,21 @@ _ANTHROPIC_NAME = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _GEMINI_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 
 
-def _names(provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
+def _names(wire: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     """(path, name) of every client-defined function tool."""
     out: list[tuple[str, str]] = []
     for i, raw in enumerate(as_list(body.get("tools"))):
         tool = as_dict(raw)
-        if provider in ("openai-chat", "openrouter") and tool.get("type") == "function":
+        if wire == "openai-chat" and tool.get("type") == "function":
             name = as_dict(tool.get("function")).get("name")
             if isinstance(name, str):
                 out.append((f"tools/{i}/function/name", name))
-        elif (provider == "openai-responses" and tool.get("type") == "function") or (
-            provider == "anthropic" and tool.get("type") in (None, "custom")
+        elif (wire == "openai-responses" and tool.get("type") == "function") or (
+            wire == "anthropic" and tool.get("type") in (None, "custom")
         ):
             if isinstance(name := tool.get("name"), str):
                 out.append((f"tools/{i}/name", name))
-        elif provider == "gemini":
+        elif wire == "gemini":
             for key in ("functionDeclarations", "function_declarations"):
                 for j, decl in enumerate(as_list(tool.get(key))):
                     if isinstance(name := as_dict(decl).get("name"), str):
@@ -90,7 +85,7 @@ def _names(provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _tool_names(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _tool_names(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     pattern, said = {
         "anthropic": (_ANTHROPIC_NAME, "must match ^[a-zA-Z0-9_-]{1,128}$"),
         "gemini": (
@@ -98,7 +93,7 @@ def _tool_names(provider: str, body: dict[str, Any], model: str | None) -> list[
             "must start with a letter or an underscore and contain only a-z, A-Z, "
             "0-9, underscores, dots, colons and dashes, max length 64",
         ),
-    }.get(provider, (_OPENAI_NAME, "must match ^[a-zA-Z0-9_-]+$, max length 64"))
+    }.get(wire, (_OPENAI_NAME, "must match ^[a-zA-Z0-9_-]+$, max length 64"))
     return [
         TOOL_NAME.finding(
             path,
@@ -106,14 +101,14 @@ def _tool_names(provider: str, body: dict[str, Any], model: str | None) -> list[
             {"name": name},
             "the API rejects the whole request, not just this tool",
         )
-        for path, name in _names(provider, body)
+        for path, name in _names(wire, body)
         if pattern.fullmatch(name) is None
     ]
 
 
 TOOL_NAME = Rule(
     "tool-name-syntax",
-    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses"),
+    ("openai-chat", "openrouter"),
     "reject",
     "a function tool's name breaks the provider's name syntax",
     (
@@ -128,6 +123,8 @@ TOOL_NAME = Rule(
         "a maximum length of 64')",
     ),
     _tool_names,
+    invariant="I12",
+    wires=("anthropic", "gemini", "openai-responses"),
 )
 
 _SYSTEM_ROLES = ("system", "developer")
@@ -148,30 +145,28 @@ def _texts(value: Any) -> list[str]:
     return [t for item in as_list(value) for t in _texts(item)]
 
 
-def _system_blocks(provider: str, body: dict[str, Any]) -> list[tuple[str, str]]:
+def _system_blocks(wire: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     """(path, text) of every system block: the top-level carrier's blocks, then system/developer messages."""
-    top = {"anthropic": "system", "openai-responses": "instructions", "gemini": "systemInstruction"}.get(
-        provider
-    )
+    top, key = wire_entry(wire).system_field, wire_entry(wire).list_key
     out: list[tuple[str, str]] = []
     if top is not None:
         value = body.get(top)
-        blocks = as_list(as_dict(value).get("parts")) if provider == "gemini" else value
+        blocks = as_list(as_dict(value).get("parts")) if wire == "gemini" else value
         if isinstance(blocks, list):
             out += [(f"{top}/{i}", t) for i, b in enumerate(as_list(blocks)) for t in _texts(b)]
         else:
             out += [(top, t) for t in _texts(blocks)]
-    for i, raw in enumerate(as_list(body.get(_CONVERSATION_KEY[provider]))):
+    for i, raw in enumerate(as_list(body.get(key))):
         message = as_dict(raw)
         if message.get("role") in _SYSTEM_ROLES and message.get("type", "message") == "message":
-            out += [(f"{_CONVERSATION_KEY[provider]}/{i}", "".join(_texts(message.get("content"))))]
+            out += [(f"{key}/{i}", "".join(_texts(message.get("content"))))]
     return out
 
 
-def _system_once(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _system_once(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     seen: dict[str, str] = {}
     out: list[RuleFinding] = []
-    for path, text in _system_blocks(provider, body):
+    for path, text in _system_blocks(wire, body):
         key = text.strip()
         if not key:
             continue
@@ -192,7 +187,7 @@ def _system_once(provider: str, body: dict[str, Any], model: str | None) -> list
 
 SYSTEM_ONCE = Rule(
     "system-text-once",
-    ("anthropic", "openai-chat", "openrouter", "gemini", "openai-responses"),
+    ("openai-chat", "openrouter"),
     "policy",
     "the same system text is not sent in two system blocks (`system` blocks, `instructions`, "
     "`systemInstruction` parts, system/developer messages)",
@@ -204,6 +199,8 @@ SYSTEM_ONCE = Rule(
         "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching) spent on the copy",
     ),
     _system_once,
+    invariant="I8",
+    wires=("anthropic", "gemini", "openai-responses"),
 )
 
 COMMON_RULES: tuple[Rule, ...] = (EMPTY_CONVERSATION, TOOL_NAME, SYSTEM_ONCE)

@@ -21,7 +21,7 @@ def _messages(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [as_dict(m) for m in as_list(body.get("messages"))]
 
 
-def _mistral_ids(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _mistral_ids(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     for i, msg in enumerate(_messages(body)):
         sites = [
@@ -56,12 +56,13 @@ MISTRAL_TOOL_CALL_ID = Rule(
         "every id Mistral minted in traffic/pydantic-ai-more/ (api.mistral.ai, 37 calls) is 9 such characters",
     ),
     _mistral_ids,
+    invariant="I7",
 )
 
 _GROQ_REFUSED = ("logprobs", "logit_bias", "top_logprobs")
 
 
-def _groq_refused(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _groq_refused(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     why = "Groq answers 400 for fields it does not support (docs: OpenAI compatibility)"
     out = [
         GROQ_REFUSED_FIELDS.finding(key, f"`{key}` is not supported by Groq", {key: body[key]}, why)
@@ -94,10 +95,11 @@ GROQ_REFUSED_FIELDS = Rule(
         "if N is supplied, it must be equal to 1')",
     ),
     _groq_refused,
+    invariant="I12",
 )
 
 
-def _groq_raw_format(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _groq_raw_format(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     tools = bool(as_list(body.get("tools")))
     json_mode = as_dict(body.get("response_format")).get("type") in ("json_object", "json_schema")
     if body.get("reasoning_format") == "raw" and (tools or json_mode):
@@ -122,6 +124,7 @@ GROQ_RAW_REASONING = Rule(
         "tool use enabled, we will return a 400 error')",
     ),
     _groq_raw_format,
+    invariant="I12",
 )
 
 
@@ -146,7 +149,7 @@ def _deepseek_thinks(body: dict[str, Any], model: str | None) -> bool:
     return model != "deepseek-chat"
 
 
-def _deepseek_loop(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _deepseek_loop(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     if not _deepseek_thinks(body, model):
         return []
     messages = _messages(body)
@@ -178,6 +181,7 @@ DEEPSEEK_TOOL_LOOP_REASONING = Rule(
         "tool call without it and accepting an earlier-turn one; an earlier turn's omission is not judged a reject",
     ),
     _deepseek_loop,
+    invariant="I12",
 )
 
 #: Kimi models that think by default (K2 Thinking; K2.5 and later unless thinking is disabled).
@@ -190,7 +194,7 @@ _KIMI_THINKING = re.compile(r"kimi-k2(-thinking|[.-]?[5-9])", re.IGNORECASE)
 _KIMI_FIELDS = {"groq": ("reasoning", "reasoning_content")}
 
 
-def _kimi(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _kimi(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     if model is None or _KIMI_THINKING.search(model) is None:
         return []
     fields = _KIMI_FIELDS.get(provider, ("reasoning_content",))
@@ -221,6 +225,7 @@ KIMI_TOOL_CALL_REASONING = Rule(
         "https://github.com/bytedance/deer-flow/issues/3043)",
     ),
     _kimi,
+    invariant="I12",
 )
 
 
@@ -228,7 +233,9 @@ def _items(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [as_dict(i) for i in as_list(body.get("input"))]
 
 
-def _deepseek_interleaved(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _deepseek_interleaved(
+    provider: str, wire: str, body: dict[str, Any], model: str | None
+) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     pending: dict[str, int] = {}
     for i, item in enumerate(_items(body)):
@@ -262,6 +269,7 @@ DEEPSEEK_RESPONSES_INTERLEAVED = Rule(
         "messages first are accepted: ..._replay_interleaved_settled_function_calls.yaml#0",
     ),
     _deepseek_interleaved,
+    invariant="I7",
 )
 
 DIALECT_RULES: tuple[Rule, ...] = (

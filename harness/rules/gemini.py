@@ -38,7 +38,7 @@ def _fix(mime: str) -> str:
     return f"use {_BAD_MIME[mime.lower()]}"
 
 
-def _mime_type(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _mime_type(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     return [
         MIME_TYPE.finding(
             path,
@@ -53,7 +53,7 @@ def _mime_type(provider: str, body: dict[str, Any], model: str | None) -> list[R
 
 MIME_TYPE = Rule(
     "gemini-mime-type",
-    ("gemini",),
+    (),
     "reject",
     "media parts use registered MIME types (`image/jpeg`, not the alias `image/jpg` nor a bare `png`)",
     (
@@ -63,6 +63,8 @@ MIME_TYPE = Rule(
         "https://github.com/charmbracelet/crush/issues/995 (API error 'Unsupported MIME type: png': no media type)",
     ),
     _mime_type,
+    invariant="I12",
+    wires=("gemini",),
 )
 
 
@@ -84,7 +86,7 @@ def _turns(body: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
     return turns
 
 
-def _calls_answered(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _calls_answered(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     """A model turn with function calls is followed by a user turn answering each call.
 
     A turn is a run of consecutive contents of one role: recorded accepted requests send a
@@ -114,7 +116,7 @@ def _calls_answered(provider: str, body: dict[str, Any], model: str | None) -> l
 
 CALLS_ANSWERED = Rule(
     "gemini-function-calls-answered",
-    ("gemini",),
+    (),
     "reject",
     "a model content with function calls is followed by a user content with one function response per call",
     (
@@ -124,6 +126,8 @@ CALLS_ANSWERED = Rule(
         "https://ai.google.dev/gemini-api/docs/function-calling (the function response turn follows the call)",
     ),
     _calls_answered,
+    invariant="I7",
+    wires=("gemini",),
 )
 
 GEMINI_RULES: tuple[Rule, ...] = (MIME_TYPE, CALLS_ANSWERED)

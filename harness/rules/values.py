@@ -68,7 +68,7 @@ def _image_urls(body: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _image_bytes(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _image_bytes(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     out: list[RuleFinding] = []
     for path, url in _image_urls(body):
         match = _DATA_URL.match(url)
@@ -100,6 +100,7 @@ IMAGE_BYTES = Rule(
         "(OpenLLMetry's test_vision_base64_with_events_with_content.yaml#3, not bundled: 3 MB)",
     ),
     _image_bytes,
+    invariant="I12",
     hosts=("api.openai.com",),
 )
 
@@ -112,7 +113,7 @@ _RANGES: dict[str, tuple[float, float | None]] = {
 }
 
 
-def _sampling_range(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _sampling_range(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     config = as_dict(body.get("generationConfig"))
     out: list[RuleFinding] = []
     for name, (low, high) in _RANGES.items():
@@ -143,6 +144,7 @@ SAMPLING_RANGE = Rule(
         "(temperature: range 0.0 - 2.0)",
     ),
     _sampling_range,
+    invariant="I12",
 )
 
 VALUE_RULES: tuple[Rule, ...] = (IMAGE_BYTES, SAMPLING_RANGE)

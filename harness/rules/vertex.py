@@ -29,7 +29,7 @@ __all__ = ["VERTEX_RULES", "check_vertex"]
 _ROLES = ("user", "model")
 
 
-def _role(provider: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
+def _role(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[RuleFinding]:
     return [
         CONTENT_ROLE.finding(
             f"contents/{i}/role",
@@ -53,6 +53,7 @@ CONTENT_ROLE = Rule(
         "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Content (role: user or model)",
     ),
     _role,
+    invariant="I8",
 )
 
 VERTEX_RULES: tuple[Rule, ...] = (CONTENT_ROLE,)
@@ -61,4 +62,4 @@ VERTEX_RULES: tuple[Rule, ...] = (CONTENT_ROLE,)
 def check_vertex(body: dict[str, Any]) -> list[RuleFinding]:
     """The Vertex-only rules on a Gemini body sent to a Vertex host (read as Gemini's parser reads it)."""
     body = normalise_body("gemini", body)
-    return [f for rule in VERTEX_RULES for f in rule.check("gemini", body, None)]
+    return [f for rule in VERTEX_RULES for f in rule.check("gemini", "gemini", body, None)]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
 
-from harness.contract.providers import PROVIDERS
+from harness.contract.providers import PROVIDER_TABLE, PROVIDERS, provider_entry, wire_of
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -79,31 +79,58 @@ def _maybe_developer(draw: st.DrawFn) -> list[HistoryEvent]:
     return [draw(developer_reminders)] if draw(st.booleans()) else []
 
 
+def _anthropic_reasoning(draw: st.DrawFn, thought: str, model: str, step: int) -> list[AnyPart]:
+    if draw(st.integers(0, 3)) == 3:
+        return [draw(signature_parts("anthropic-redacted", model))]
+    return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts("anthropic", model))]
+
+
+def _responses_reasoning(draw: st.DrawFn, thought: str, model: str, step: int) -> list[AnyPart]:
+    item = f"rs_{step}_{draw(ids)}"
+    return [
+        ThinkingTextPart(id=item, text=thought, model_id=model),
+        draw(signature_parts("openai-responses", model, st.just(item))),
+    ]
+
+
+def _bedrock_reasoning(draw: st.DrawFn, thought: str, model: str, step: int) -> list[AnyPart]:
+    if draw(st.integers(0, 3)) == 3:
+        return [draw(signature_parts("bedrock-redacted", model))]
+    return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts("bedrock", model))]
+
+
+def _reasoning_details(draw: st.DrawFn, thought: str, model: str, step: int) -> list[AnyPart]:
+    fmt = draw(st.sampled_from(OPENROUTER_FORMATS[:3]))
+    return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts(fmt, model))]
+
+
+def _unsigned_reasoning(draw: st.DrawFn, thought: str, model: str, step: int) -> list[AnyPart]:
+    return [ThinkingTextPart(text=thought, model_id=model)]
+
+
+_Reasoning = Callable[[st.DrawFn, str, str, int], list[AnyPart]]
+#: Reasoning in each wire's own format, by (wire, whether its provider signs reasoning): Gemini's
+#: thoughts carry no signature here (it rides on a call or the answer: ``_with_google_signature``),
+#: Chat's and Cohere's reasoning is unsigned text, OpenRouter signs Chat reasoning.
+_REASONING: dict[tuple[str, bool], _Reasoning] = {
+    ("anthropic", True): _anthropic_reasoning,
+    ("openai-responses", True): _responses_reasoning,
+    ("bedrock-converse", True): _bedrock_reasoning,
+    ("openai-chat", True): _reasoning_details,
+}
+
+
+def _signs(provider: str) -> tuple[str, bool]:
+    entry = provider_entry(provider)
+    return entry.wire, bool(entry.signature_formats)
+
+
 def _reasoning(draw: st.DrawFn, provider: str, model: str, step: int) -> list[AnyPart]:
     """Optional reasoning at the start of an assistant message, in ``provider``'s own format."""
     if not draw(st.booleans()):
         return []
     thought = draw(nonempty_text)
-    if provider == "anthropic":
-        if draw(st.integers(0, 3)) == 3:
-            return [draw(signature_parts("anthropic-redacted", model))]
-        return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts("anthropic", model))]
-    if provider == "openai-responses":
-        item = f"rs_{step}_{draw(ids)}"
-        return [
-            ThinkingTextPart(id=item, text=thought, model_id=model),
-            draw(signature_parts("openai-responses", model, st.just(item))),
-        ]
-    if provider == "bedrock":
-        if draw(st.integers(0, 3)) == 3:
-            return [draw(signature_parts("bedrock-redacted", model))]
-        return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts("bedrock", model))]
-    if provider == "openrouter":
-        fmt = draw(st.sampled_from(OPENROUTER_FORMATS[:3]))
-        return [ThinkingTextPart(text=thought, model_id=model), draw(signature_parts(fmt, model))]
-    return [
-        ThinkingTextPart(text=thought, model_id=model)
-    ]  # Gemini thoughts and Chat reasoning carry no signature here
+    return _REASONING.get(_signs(provider), _unsigned_reasoning)(draw, thought, model, step)
 
 
 def _with_google_signature(draw: st.DrawFn, parts: list[AnyPart], model: str) -> list[AnyPart]:
@@ -120,7 +147,7 @@ class _Ids:
     """Call ids unique within one history, in the provider's own spelling."""
 
     def __init__(self, provider: str, taken: set[str] | None = None) -> None:
-        self.prefix = "toolu_" if provider == "anthropic" else "call_"
+        self.prefix = "toolu_" if wire_of(provider) == "anthropic" else "call_"
         self.taken = set(taken or ())
         self.count = 0
 
@@ -141,6 +168,7 @@ def _usage_for_turn(draw: st.DrawFn) -> Usage:
 def _assistant_step(
     draw: st.DrawFn, provider: str, model: str, mint: _Ids, step: int, *, calls: int, final_text: bool
 ) -> tuple[AssistantMessage, list[ToolCallPart]]:
+    wire = wire_of(provider)
     parts = _reasoning(draw, provider, model, step)
     if final_text or draw(st.booleans()):
         parts.append(TextPart(text=draw(nonempty_text)))
@@ -149,12 +177,12 @@ def _assistant_step(
             call_id=mint(),
             tool_name=draw(tool_names),
             arguments_json=draw(_arguments_json),
-            item_id=f"fc_{step}_{n}" if provider == "openai-responses" else None,
+            item_id=f"fc_{step}_{n}" if wire == "openai-responses" else None,
         )
         for n in range(calls)
     ]
     parts.extend(tool_calls)
-    if provider == "gemini":
+    if wire == "gemini":
         parts = _with_google_signature(draw, parts, model)
     message = AssistantMessage(
         parts=parts,
@@ -279,20 +307,13 @@ def _pending_calls(history: Sequence[HistoryEvent]) -> list[ToolCallPart]:
 
 
 def _infer_provider(history: Sequence[HistoryEvent]) -> str | None:
+    """The provider whose own format the history's last signature is in (the provider table's)."""
     for event in reversed(history):
         if isinstance(event, AssistantMessage):
             for part in event.parts:
                 if isinstance(part, ThinkingSignaturePart):
                     fmt = part.format or ""
-                    if fmt.startswith("anthropic") and "-v1" not in fmt:
-                        return "anthropic"
-                    if fmt == "openai-responses":
-                        return "openai-responses"
-                    if fmt == "google":
-                        return "gemini"
-                    return "openrouter"
-                if isinstance(part, ToolCallPart) and part.item_id:
-                    return "openai-responses"
+                    return next((e.id for e in PROVIDER_TABLE if fmt in e.signature_formats), None)
     return None
 
 

@@ -23,8 +23,8 @@ from harness.contract.results import (
     ToolCallStart,
     item_to_json,
 )
+from harness.contract.stops import stop_reason
 from harness.contract.wires import PROVIDER_WIRES, SNIFF_EVENTS, WIRE_TITLES, wire_of_body, wire_of_event
-from harness.kit.rules import stop_reason
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -485,7 +485,7 @@ class StreamParser:
             return CallResult(message, list(self.items), list(self.errors), list(self.notes))
 
     def _build(self, *, aborted: bool) -> CallResult:
-        stop = stop_reason(  # the one rule every target honours (harness.kit.rules)
+        stop = stop_reason(  # the one rule every target honours (harness.contract.stops)
             self.provider_stop,
             has_tool_calls=self.parts.has_tool_calls(),
             failed=bool(self.errors) or not self.completed,

@@ -15,11 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from harness.kit.chat import (
-    FINISH_REASONS,
-    map_stop_reason,
-    map_usage,
-)  # stated once, in the kit (bridges use them too)
+from harness.contract.stops import FINISH_REASONS, map_stop_reason, map_usage  # bridges use them too
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 

@@ -343,7 +343,7 @@ class _CheckCoverage:
 
 
 def _check_order(check: str) -> tuple[int, int, str]:
-    """render, I1..I13 in number order, then the replay checks."""
+    """render, the invariants in number order (I1, I2, ...), then the replay checks."""
     if check == "render":
         return (0, 0, check)
     if check[:1] == "I" and check[1:].isdigit():

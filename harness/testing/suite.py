@@ -11,7 +11,8 @@
 Each test id reads ``provider-case-check``; the checks are the audit's own
 (``harness.audit``), so ``harness audit`` and these tests never disagree:
 
-- ``test_scenario``: every bundled scenario through ``render`` and I1..I13;
+- ``test_scenario``: every bundled scenario through ``render`` and every invariant
+  (``harness.invariants.INVARIANTS``);
 - ``test_stream_endings``: the I3 probes (an HTTP 500, an empty stream) once per provider;
 - ``test_generated``: generated histories (``harness.strategies``) through the request
   checks. By default a fixed set of ``GENERATED_EXAMPLES`` histories, the audit's own
@@ -67,7 +68,7 @@ from syrupy.location import PyTestLocation
 from harness.audit.checks import REPLAY_CHECKS, REQUEST_CHECKS, check_replay, check_request
 from harness.audit.corpus import CassetteCase, RequestCase, cassette_cases
 from harness.audit.generated import PARAMS, generated_histories, has_user_message
-from harness.audit.invariant_checks import InvariantRunner, load_runner, nothing_to_judge
+from harness.audit.invariant_checks import PARSER_INVARIANTS, InvariantRunner, load_runner, nothing_to_judge
 from harness.audit.model import Outcome
 from harness.audit.run import reference_replay
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
@@ -474,8 +475,6 @@ def _parser_checks(target: Target) -> dict[str, str]:
     missing = parser_missing(target)
     if missing is None:
         return {}
-    from harness.invariants.streams import PARSER_INVARIANTS  # the judges load when a plan is made
-
     return dict.fromkeys((*PARSER_INVARIANTS, *REPLAY_CHECKS), missing)
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+from harness.contract.providers import home_provider, wire_of
 from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route
 from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
@@ -50,11 +51,14 @@ __all__ = [
     "rule_findings",
 ]
 
-#: OpenRouter's documented request extensions (openrouter.ai/docs/api-reference/overview:
-#: provider routing, model fallbacks, plugins, transforms, presets, usage accounting),
-#: accepted on its Responses endpoint too (traffic/pydantic-ai/
+#: Top-level request fields a provider adds to another provider's wire, which that wire's oracles
+#: do not know: OpenRouter's documented extensions (openrouter.ai/docs/api-reference/overview:
+#: provider routing, model fallbacks, plugins, transforms, presets, usage accounting), accepted
+#: on its Responses endpoint too (traffic/pydantic-ai/
 #: models__test_openai_prompt_cache__test_openrouter_responses_prompt_cache_e2e.yaml#0).
-_OPENROUTER_EXTENSIONS = ("provider", "models", "plugins", "transforms", "preset", "usage", "route")
+_EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "openrouter": ("provider", "models", "plugins", "transforms", "preset", "usage", "route"),
+}
 
 
 def label(route: Route) -> str:
@@ -66,17 +70,17 @@ def label(route: Route) -> str:
 def oracle_view(route: Route, body: dict[str, Any], uri: str = "") -> tuple[str, dict[str, Any]]:
     """The oracle provider id and body to judge a routed call with.
 
-    OpenRouter's Responses endpoint has no oracle of its own: it is judged as OpenAI
-    Responses, minus OpenRouter's documented top-level extensions. Bedrock's InvokeModel
+    A provider's endpoint for another wire (OpenRouter's and DeepSeek's Responses endpoints) has
+    no oracle of its own: it is judged by the oracles of the wire's own provider (OpenAI's
+    request types), minus the provider's documented top-level extensions. Bedrock's InvokeModel
     with an Anthropic model is judged as Anthropic's Messages body, its envelope off and the
     URL's model in (``harness.rules.bedrock_invoke``).
     """
     if route.endpoint == BEDROCK_INVOKE:
         return "anthropic", invoke_view(body, uri)
-    if route.provider == "openrouter" and route.wire == "openai-responses":
-        return "openai-responses", {k: v for k, v in body.items() if k not in _OPENROUTER_EXTENSIONS}
-    if route.provider == "deepseek" and route.wire == "openai-responses":
-        return "openai-responses", body  # DeepSeek's Responses-compatible endpoint: OpenAI's request types
+    if route.wire != wire_of(route.provider):
+        extensions = _EXTENSIONS.get(route.provider, ())
+        return home_provider(route.wire), {k: v for k, v in body.items() if k not in extensions}
     return route.provider, azure_view(route, body, uri)
 
 

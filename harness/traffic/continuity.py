@@ -29,11 +29,13 @@ import binascii
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from harness.contract.kinds import Kind
+from harness.contract.providers import wire_of
 from harness.traffic.findings import TrafficFinding
 from harness.traffic.loader import RecordedCall
 from harness.traffic.replies import Reasoning, Reply
@@ -176,7 +178,10 @@ def _thinking_on(thinking: Any) -> bool:
     )
 
 
-def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> tuple[Kind, str]:
+_Why = tuple[Kind, str]
+
+
+def _bedrock_reasoning_kind(model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]) -> _Why:
     """Claude on Bedrock keeps Anthropic's rule (thinking is switched on in
     ``additionalModelRequestFields.thinking``; AWS user guide "Extended thinking",
     https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html,
@@ -203,38 +208,55 @@ def _bedrock_reasoning_kind(model: str, reply: Reply, body1: dict[str, Any]) -> 
     )
 
 
-def _reasoning_kind(
-    provider: str, model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]
-) -> tuple[Kind, str]:
-    if provider == "bedrock":
-        return _bedrock_reasoning_kind(model, reply, body1)
-    if provider == "anthropic":
-        enabled = _thinking_on(body1.get("thinking"))
-        if reply.tool_calls and enabled:
-            return "reject", (
-                "Anthropic validates the thinking blocks of the assistant turn a tool result answers: "
-                "they must come back unmodified with the tool_use (400 otherwise, with thinking on)"
-            )
-        return "policy", (
-            "Anthropic does not require thinking blocks of a completed turn (a turn that ended in text) "
-            "to come back; older models drop them from context anyway"
+def _anthropic_reasoning_kind(model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]) -> _Why:
+    enabled = _thinking_on(body1.get("thinking"))
+    if reply.tool_calls and enabled:
+        return "reject", (
+            "Anthropic validates the thinking blocks of the assistant turn a tool result answers: "
+            "they must come back unmodified with the tool_use (400 otherwise, with thinking on)"
         )
-    if provider == "gemini":
-        if item.on_tool_call and model.startswith("gemini-3"):
-            return (
-                "reject",
-                "Gemini 3 validates the thoughtSignature of the current turn's function calls (400)",
-            )
-        return "degrade", "Gemini keeps reasoning across turns only through the thoughtSignature sent back"
-    if provider == "openai-responses":
+    return "policy", (
+        "Anthropic does not require thinking blocks of a completed turn (a turn that ended in text) "
+        "to come back; older models drop them from context anyway"
+    )
+
+
+def _gemini_reasoning_kind(model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]) -> _Why:
+    if item.on_tool_call and model.startswith("gemini-3"):
         return (
-            "degrade",
-            "the Responses API carries reasoning across turns only through the reasoning item sent back",
+            "reject",
+            "Gemini 3 validates the thoughtSignature of the current turn's function calls (400)",
         )
+    return "degrade", "Gemini keeps reasoning across turns only through the thoughtSignature sent back"
+
+
+def _responses_reasoning_kind(model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]) -> _Why:
+    return (
+        "degrade",
+        "the Responses API carries reasoning across turns only through the reasoning item sent back",
+    )
+
+
+def _chat_reasoning_kind(model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]) -> _Why:
     return (
         "degrade",
         "OpenRouter passes reasoning_details back to the upstream model only when they are sent back",
     )
+
+
+#: What a lost reasoning unit costs, by the wire of the provider's own API (Chat: OpenRouter's
+#: ``reasoning_details``, the one signed reasoning on that wire).
+_REASONING_KINDS: dict[str, Callable[[str, Reasoning, Reply, dict[str, Any]], _Why]] = {
+    "bedrock-converse": _bedrock_reasoning_kind,
+    "anthropic": _anthropic_reasoning_kind,
+    "gemini": _gemini_reasoning_kind,
+    "openai-responses": _responses_reasoning_kind,
+}
+
+
+def _reasoning_kind(provider: str, model: str, item: Reasoning, reply: Reply, body1: dict[str, Any]) -> _Why:
+    judge = _REASONING_KINDS.get(wire_of(provider), _chat_reasoning_kind)
+    return judge(model, item, reply, body1)
 
 
 def _check_reasoning(

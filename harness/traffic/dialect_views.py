@@ -97,7 +97,8 @@ AZURE_API_VERSION = Rule(
         "https://learn.microsoft.com/azure/ai-foundry/openai/reference (api-version: query, required, "
         "on every /openai/deployments/{deployment-id}/ operation)",
     ),
-    lambda provider, body, model: [],  # judged on the URL by dialect_rules, not on the body
+    lambda provider, wire, body, model: [],  # judged on the URL by dialect_rules, not on the body
+    invariant="I12",
 )
 
 

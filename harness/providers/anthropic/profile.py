@@ -5,6 +5,7 @@ Each fact names its evidence (API documentation or the API's own error text).
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
@@ -19,8 +20,8 @@ __all__ = [
     "TOOL_NAMES",
 ]
 
-#: The model a request names when ``params.model`` is None.
-DEFAULT_MODEL = "claude-sonnet-4-5"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("anthropic").default_model
 #: ``max_tokens`` is required; sent when the caller gives none (plus the budget with thinking).
 DEFAULT_MAX_TOKENS = 4096
 DEFAULT_THINKING_BUDGET = 4096

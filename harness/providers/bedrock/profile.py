@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from harness.contract.providers import provider_entry
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
@@ -30,8 +31,8 @@ __all__ = [
     "top_k_field",
 ]
 
-#: The model a request names when ``params.model`` is None (it goes in the URL, not the body).
-DEFAULT_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("bedrock").default_model
 #: Sent as ``inferenceConfig.maxTokens`` with thinking (Anthropic requires max_tokens > budget).
 DEFAULT_MAX_TOKENS = 4096
 DEFAULT_THINKING_BUDGET = 4096

@@ -6,13 +6,14 @@ Evidence: docs/field-rules.md ("Cerebras") and the recordings in traffic/pydanti
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "reasoning_models"]
 
-#: The model a request names when ``params.model`` is None (recorded: test_cerebras_model_simple).
-DEFAULT_MODEL = "llama-3.3-70b"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("cerebras").default_model
 ID_POLICY = IdPolicy()
 TOOL_NAMES = OPENAI_TOOL_NAMES
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "reasons"]
 
-#: The model a request names when ``params.model`` is None (every recorded chat call but one).
-DEFAULT_MODEL = "command-r7b-12-2024"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("cohere").default_model
 #: ``ToolCallV2.id`` is any string; Cohere mints ``{name}_{12 alphanumerics}``
 #: (``get_weather_9gpb31r7h7mj``); no documented limit, so any non-empty id is sent as it is.
 ID_POLICY = IdPolicy()

@@ -7,6 +7,7 @@ traffic/pydantic-ai-more/ (``api.deepseek.com``: 1 Chat, 10 Responses-compatible
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
@@ -19,8 +20,8 @@ __all__ = [
     "thinking_by_name",
 ]
 
-#: The model a request names when ``params.model`` is None (the recorded Responses calls' model).
-DEFAULT_MODEL = "deepseek-v4-flash"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("deepseek").default_model
 ID_POLICY = IdPolicy()
 TOOL_NAMES = OPENAI_TOOL_NAMES
 #: DeepSeek's create-chat-completion documents ``max_tokens``.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from harness.contract.providers import provider_entry
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
@@ -25,8 +26,8 @@ __all__ = [
     "version",
 ]
 
-#: The model a request names when ``params.model`` is None.
-DEFAULT_MODEL = "gemini-2.5-flash"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("gemini").default_model
 #: A history may call a tool the request does not declare (beside declared ones): accepted in
 #: traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix
 #: [direct-binary-image-google_gemini3].yaml#1, so no declaration is derived for it.

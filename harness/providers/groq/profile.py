@@ -7,6 +7,7 @@ https://console.groq.com/docs/reasoning, and the recordings in traffic/pydantic-
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
@@ -20,8 +21,8 @@ __all__ = [
     "switch_models",
 ]
 
-#: The model a request names when ``params.model`` is None (recorded: test_groq_model_instructions).
-DEFAULT_MODEL = "llama-3.3-70b-versatile"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("groq").default_model
 #: Groq accepts other providers' ids verbatim (recorded 200 with ``pyd_ai_445d...`` and
 #: ``fc_311ba17b-...``: models__test_groq__test_tool_use_failed_error.yaml#2).
 ID_POLICY = IdPolicy()

@@ -6,13 +6,14 @@ Evidence: docs/field-rules.md ("Hugging Face") and the recordings in traffic/pyd
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES"]
 
-#: The model a request names when ``params.model`` is None (recorded: test_simple_completion).
-DEFAULT_MODEL = "deepseek-ai/DeepSeek-R1"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("huggingface").default_model
 ID_POLICY = IdPolicy()
 TOOL_NAMES = OPENAI_TOOL_NAMES
 #: The router forwards to inference providers of varying age; ``max_tokens`` is the field

@@ -6,13 +6,14 @@ traffic/pydantic-ai-more/ (``api.mistral.ai``, 37 model calls, all accepted).
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.dialects import AlnumIdPolicy
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "REQUIRED_CHOICE", "TOOL_NAMES"]
+__all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES"]
 
-#: The model a request names when ``params.model`` is None (the recorded tool-choice matrix's).
-DEFAULT_MODEL = "mistral-large-latest"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("mistral").default_model
 #: "Tool call id was abc123 but must be a-z, A-Z, 0-9, with a length of 9." (HTTP 400,
 #: quoted in langchain-ai/langchain#24668, openclaw/openclaw#57672); every id Mistral mints
 #: in the recordings is 9 such characters (e.g. ``rHU0eZiMa``).
@@ -20,7 +21,3 @@ ID_POLICY = AlnumIdPolicy(length=9)
 TOOL_NAMES = OPENAI_TOOL_NAMES
 #: Mistral's ChatCompletionRequest has ``max_tokens`` (no ``max_completion_tokens``).
 MAX_TOKENS_FIELD = "max_tokens"
-#: ``tool_choice`` "any" forces a tool call (recorded 200:
-#: models__test_tool_choice_matrix__test_tool_choice_matrix[tools_plus_output-mistral].yaml#0;
-#: docs: "auto" | "any" | "none" | "required", Bedrock's Mistral page lists auto|any|none).
-REQUIRED_CHOICE = "any"

@@ -18,7 +18,6 @@ from harness.providers.mistral.profile import (
     DEFAULT_MODEL,
     ID_POLICY,
     MAX_TOKENS_FIELD,
-    REQUIRED_CHOICE,
     TOOL_NAMES,
 )
 
@@ -47,13 +46,11 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
-        default_model=DEFAULT_MODEL,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
         max_tokens_field=MAX_TOKENS_FIELD,
-        required_choice=REQUIRED_CHOICE,
         tool_message_name=True,
     )
 )

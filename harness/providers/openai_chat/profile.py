@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
 __all__ = ["ACCEPTS_SYSTEM_ONLY", "DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "accepts_reasoning"]
 
-#: The model a request names when ``params.model`` is None (a current general chat model).
-DEFAULT_MODEL = "gpt-4.1-mini"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("openai-chat").default_model
 # ChatCompletionMessageToolCall.id: the API enforces maxLength 40 (not in the spec).
 ID_POLICY = IdPolicy(max_length=40)
 TOOL_NAMES = OPENAI_TOOL_NAMES

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
@@ -15,8 +16,8 @@ __all__ = [
 ]
 
 PROVIDER_ID = "openai-responses"
-#: The model a request names when ``params.model`` is None.
-DEFAULT_MODEL = "gpt-5"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("openai-responses").default_model
 # FunctionCallOutputItemParam.call_id: maxLength 64 (field lesson 6).
 ID_POLICY = IdPolicy(max_length=64)
 TOOL_NAMES = OPENAI_TOOL_NAMES

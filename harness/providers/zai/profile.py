@@ -6,13 +6,14 @@ Evidence: docs/field-rules.md ("Z.ai") and the recordings in traffic/pydantic-ai
 
 from __future__ import annotations
 
+from harness.contract.providers import provider_entry
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = ["DEFAULT_MODEL", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES", "effort_models"]
 
-#: The model a request names when ``params.model`` is None (recorded: test_zai_model_simple).
-DEFAULT_MODEL = "glm-4.7"
+#: The model a request names when ``params.model`` is None (the provider table's).
+DEFAULT_MODEL = provider_entry("zai").default_model
 ID_POLICY = IdPolicy()
 TOOL_NAMES = OPENAI_TOOL_NAMES
 #: Z.ai's chat completions API documents ``max_tokens``.

@@ -44,7 +44,6 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
-        default_model=DEFAULT_MODEL,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
