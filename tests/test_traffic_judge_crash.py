@@ -51,9 +51,9 @@ def test_every_oracle_that_raises_is_one_error(
 
 
 def test_a_rule_that_raises_is_one_reject_finding(monkeypatch: pytest.MonkeyPatch) -> None:
-    rule = next(r for r in RULES if "anthropic" in r.providers)
+    rule = next(r for r in RULES if r.applies("anthropic", "anthropic", True))
 
-    def boom(provider: str, body: dict[str, Any], model: str | None) -> list[Any]:
+    def boom(provider: str, wire: str, body: dict[str, Any], model: str | None) -> list[Any]:
         raise KeyError("x")
 
     broken = dataclasses.replace(rule, check=boom)
