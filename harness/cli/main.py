@@ -137,6 +137,7 @@ def render(
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
     from harness.cli.params_io import load_params
     from harness.codec import HistoryError, load_history
+    from harness.contract.channels import render_heard
     from harness.contract.rendered import canonical_json
     from harness.params import CallParams
 
@@ -154,7 +155,7 @@ def render(
         call = call.model_copy(update={"model": model})
     try:
         with _offline(target):
-            rendered = chosen.render(provider, events, call)
+            rendered = render_heard(chosen, provider, events, call)
     except typer.Exit:
         raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line

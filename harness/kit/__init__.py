@@ -6,6 +6,8 @@
   ``failed_result`` for a call that raised.
 - ``harness.kit.chat``: ``chat_completion_result``, an OpenAI-shaped completion (what the openai
   SDK and litellm hand back) -> the canonical result, with the reference's own mappings.
+- ``harness.kit.cassette``: ``load_cassette``, a recorded cassette (vcrpy, LangChain's gzip
+  format, HAR) -> the ``Exchange``s ``replay`` takes; ``provider_of`` names an exchange's wire.
 - ``harness.kit.recorded``: what replay reads off a recording (streamed or not, its model,
   an OpenRouter endpoint a Chat-Completions-only client cannot read).
 - ``harness.kit.worker``: ``WorkerTarget``, for code that cannot share the harness's environment.
@@ -21,6 +23,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.kit.cassette import CassetteError, load_cassette, provider_of
     from harness.kit.chat import chat_completion_result
     from harness.kit.netguard import NetworkBlocked, OfflineGuard, offline
     from harness.kit.recorded import is_streamed, recorded_model, require_openrouter_chat
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
 
 _EXPORTS: dict[str, str] = {
     "chat_completion_result": "harness.kit.chat",
+    **dict.fromkeys(("CassetteError", "load_cassette", "provider_of"), "harness.kit.cassette"),
     **dict.fromkeys(("NetworkBlocked", "OfflineGuard", "offline"), "harness.kit.netguard"),
     **dict.fromkeys(("is_streamed", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"),
     **dict.fromkeys(
@@ -46,6 +50,7 @@ __all__ = [
     "CAPTURED_STATUS",
     "BridgeError",
     "CapturedRequest",
+    "CassetteError",
     "NetworkBlocked",
     "OfflineGuard",
     "OfflineWire",
@@ -56,8 +61,10 @@ __all__ = [
     "final_result",
     "find_python",
     "is_streamed",
+    "load_cassette",
     "minted_id_notes",
     "offline",
+    "provider_of",
     "recorded_model",
     "require_openrouter_chat",
     "sent_id",

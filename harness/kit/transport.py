@@ -37,6 +37,7 @@ import httpx
 from harness.contract.chunking import Chunking, split
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered, RenderWarning
+from harness.contract.target import TargetRefusal
 
 __all__ = ["CAPTURED_STATUS", "CapturedRequest", "OfflineWire", "WireError"]
 
@@ -150,11 +151,15 @@ class OfflineWire:
 
         The wire answers ``CAPTURED_STATUS``, so the code under audit raises its own client
         error afterwards: that is expected and dropped. A call that raised before sending
-        anything is a ``WireError`` naming what it raised.
+        anything is a ``WireError`` naming what it raised, except a ``harness.TargetRefusal``
+        (a refusal the bridge declared, raised inside ``call``) and ``NotImplementedError``
+        (unsupported), which pass through as they are, so the audit reports them as such.
         """
         self.capture()
         try:
             self.run(call)
+        except (TargetRefusal, NotImplementedError):
+            raise
         except Exception as exc:
             if not self.requests:
                 raise WireError(
