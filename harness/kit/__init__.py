@@ -2,6 +2,8 @@
 
 - ``harness.kit.transport``: ``OfflineWire``, offline httpx/httpx2 clients for provider SDKs
   (render: capture the request the SDK puts on the wire; replay: serve a recorded exchange).
+- ``harness.kit.aws``: ``offline_boto3_client(wire)``, a boto3 client answered by the wire
+  (botocore's ``before-send`` hook), for code that calls AWS through boto3.
 - ``harness.kit.rules``: the canonical output rules (stop reason, usage, ids), stated once;
   ``failed_result`` for a call that raised.
 - ``harness.kit.chat``: ``chat_completion_result``, an OpenAI-shaped completion (what the openai
@@ -23,6 +25,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.kit.aws import offline_boto3_client
     from harness.kit.cassette import CassetteError, load_cassette, provider_of
     from harness.kit.chat import chat_completion_result
     from harness.kit.netguard import NetworkBlocked, OfflineGuard, offline
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 
 _EXPORTS: dict[str, str] = {
     "chat_completion_result": "harness.kit.chat",
+    "offline_boto3_client": "harness.kit.aws",
     **dict.fromkeys(("CassetteError", "load_cassette", "provider_of"), "harness.kit.cassette"),
     **dict.fromkeys(("NetworkBlocked", "OfflineGuard", "offline"), "harness.kit.netguard"),
     **dict.fromkeys(("is_streamed", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"),
@@ -64,6 +68,7 @@ __all__ = [
     "load_cassette",
     "minted_id_notes",
     "offline",
+    "offline_boto3_client",
     "provider_of",
     "recorded_model",
     "require_openrouter_chat",
