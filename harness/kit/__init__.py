@@ -12,6 +12,9 @@
   format, HAR) -> the ``Exchange``s ``replay`` takes; ``provider_of`` names an exchange's wire.
 - ``harness.kit.recorded``: what replay reads off a recording (streamed or not, its model,
   an OpenRouter endpoint a Chat-Completions-only client cannot read).
+- ``harness.kit.shapes``: canonical parts <-> the providers' SDK message shapes (OpenAI Chat and
+  Responses, Anthropic ``MessageParam``, google-genai ``Content``), both directions, so a bridge
+  maps its library's own wrapper types once.
 - ``harness.kit.worker``: ``WorkerTarget``, for code that cannot share the harness's environment.
 - ``harness.kit.netguard``: ``offline(target)``, the socket guard the harness drives every target
   under (audit, ``harness.testing``, ``render``/``replay``/``check``, a worker's ``serve``).

@@ -31,8 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from harness.kit import OfflineWire
-from harness.kit import aws
+from harness.kit import OfflineWire, aws
 
 __all__ = ["HF_ROUTER", "MODELS", "RESPONSES_MODELS", "build"]
 
