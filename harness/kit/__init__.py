@@ -32,8 +32,16 @@ if TYPE_CHECKING:
     from harness.kit.cassette import CassetteError, load_cassette, provider_of
     from harness.kit.chat import chat_completion_result
     from harness.kit.netguard import NetworkBlocked, OfflineGuard, offline
-    from harness.kit.recorded import is_streamed, recorded_model, require_openrouter_chat
-    from harness.kit.rules import failed_result, final_result, minted_id_notes, sent_id, stop_reason, usage
+    from harness.kit.recorded import is_streamed, recorded_call, recorded_model, require_openrouter_chat
+    from harness.kit.rules import (
+        failed_result,
+        final_result,
+        minted_id_notes,
+        provider_stop,
+        sent_id,
+        stop_reason,
+        usage,
+    )
     from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, WireError
     from harness.kit.worker import BridgeError, WorkerTarget, find_python
 
@@ -42,9 +50,19 @@ _EXPORTS: dict[str, str] = {
     "offline_boto3_client": "harness.kit.aws",
     **dict.fromkeys(("CassetteError", "load_cassette", "provider_of"), "harness.kit.cassette"),
     **dict.fromkeys(("NetworkBlocked", "OfflineGuard", "offline"), "harness.kit.netguard"),
-    **dict.fromkeys(("is_streamed", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"),
     **dict.fromkeys(
-        ("failed_result", "final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"),
+        ("is_streamed", "recorded_call", "recorded_model", "require_openrouter_chat"), "harness.kit.recorded"
+    ),
+    **dict.fromkeys(
+        (
+            "failed_result",
+            "final_result",
+            "minted_id_notes",
+            "provider_stop",
+            "sent_id",
+            "stop_reason",
+            "usage",
+        ),
         "harness.kit.rules",
     ),
     **dict.fromkeys(
@@ -73,6 +91,8 @@ __all__ = [
     "offline",
     "offline_boto3_client",
     "provider_of",
+    "provider_stop",
+    "recorded_call",
     "recorded_model",
     "require_openrouter_chat",
     "sent_id",

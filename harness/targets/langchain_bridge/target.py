@@ -11,11 +11,9 @@ that intercepts the HTTP clients the integration builds for itself.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_google_genai import _image_utils  # pyright: ignore[reportPrivateUsage]
@@ -25,12 +23,13 @@ from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
+from harness.contract.target import TargetRefusal
 from harness.kit import (
     OfflineWire,
     final_result,
-    is_streamed,
     minted_id_notes,
-    recorded_model,
+    provider_stop,
+    recorded_call,
     sent_id,
     shapes,
     usage,
@@ -51,34 +50,6 @@ def _no_download(self: Any, url: str) -> bytes:
 
 
 _image_utils.ImageBytesLoader._bytes_from_url = _no_download  # LangChain's own image download, blocked
-
-#: What each integration says about how the answer ended -> the canonical provider stop.
-_STOPS: dict[str, StopReason] = {
-    **dict.fromkeys(
-        ("end_turn", "stop_sequence", "stop", "STOP", "completed", "tool_use", "tool_calls"), "stop"
-    ),
-    **dict.fromkeys(("max_tokens", "length", "MAX_TOKENS", "model_context_window_exceeded"), "length"),
-}
-_SAFETY = frozenset(
-    {"refusal", "content_filter", "SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII",
-     "guardrail_intervened", "IMAGE_SAFETY"}
-)  # fmt: skip
-#: Bedrock names the model and the streaming in the URL: ``/model/{modelId}/converse[-stream]``.
-_BEDROCK_CALL = re.compile(r"/model/([^/]+)/([a-z-]+)$")
-
-
-def _recorded_call(provider: str, exchange: Exchange) -> tuple[str | None, bool]:
-    """The recorded call's model and whether its answer is a stream (Bedrock: by its URL)."""
-    if provider != "bedrock":
-        return recorded_model(provider, exchange), is_streamed(exchange)
-    match = _BEDROCK_CALL.search(urlsplit(exchange.uri).path)
-    if match is None:
-        return recorded_model(provider, exchange), "json" not in exchange.header("content-type")
-    if match.group(2) not in ("converse", "converse-stream"):
-        raise NotImplementedError(
-            "langchain-aws's ChatBedrockConverse speaks Converse only; this is another operation"
-        )
-    return unquote(match.group(1)), match.group(2) == "converse-stream"
 
 
 def _items(chunk: Any) -> list[StreamItem]:
@@ -193,9 +164,7 @@ def _stop(message: AIMessage) -> tuple[StopReason | None, list[str]]:
         said = str((metadata.get("incomplete_details") or {}).get("reason") or "incomplete")
     elif said is None and metadata.get("status"):
         said = str(metadata["status"])
-    if said in _SAFETY or said == "content_filter":
-        return None, [f"langchain: the provider ended with {said} (it withheld the answer)"]
-    return _STOPS.get(said or "", "length" if said == "max_output_tokens" else None), []
+    return provider_stop(said)
 
 
 def _result(
@@ -266,17 +235,29 @@ class LangChainTarget:
         except NotImplementedError:
             raise
         except Exception as exc:  # a failure mid-stream: keep what arrived, say why
+            if whole is None and not self._wire.requests:
+                raise  # nothing was sent: the conversion itself raised (render reports it)
             return whole, items, [_first_line(exc)]
         return whole, items, []
+
+    async def _send(self, model: Any, messages: list[Any], stream: bool) -> None:
+        """One render call. LangChain's own ``ValueError`` raised before anything is sent is the
+        integration refusing an input it does not support, on purpose (``TargetRefusal``)."""
+        try:
+            await self._call(model, messages, stream)
+        except ValueError as exc:
+            if type(exc) is not ValueError or self._wire.requests:
+                raise
+            raise TargetRefusal(f"LangChain refused: {str(exc).strip().splitlines()[0]}") from exc
 
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         name = params.model or default_model(provider)
         model = models.build(provider, name, params, self._wire)
         messages = convert.messages(history, params, provider)
-        return self._wire.render(self._call(model, messages, params.stream))
+        return self._wire.render(self._send(model, messages, params.stream))
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
-        recorded, stream = _recorded_call(provider, exchange)
+        recorded, stream = recorded_call(provider, exchange)
         model = models.build(provider, recorded or default_model(provider), CallParams(), self._wire)
         self._wire.serve(exchange, chunk_size)
         try:
