@@ -56,8 +56,9 @@ def _items(chunk: Any) -> list[StreamItem]:
     """The deltas one streamed ``AIMessageChunk`` carries, in order."""
     out: list[StreamItem] = []
     content = chunk.content
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    for block in blocks:
+    blocks = [content] if isinstance(content, str) else content
+    for raw in blocks:
+        block = {"type": "text", "text": raw} if isinstance(raw, str) else raw
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
@@ -81,8 +82,11 @@ def _items(chunk: Any) -> list[StreamItem]:
 def _content_parts(provider: str, message: AIMessage) -> list[canon.AnyPart]:
     """Text, thinking and signatures of LangChain's message, read as the integration wrote them."""
     content = message.content
-    blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
-    blocks = [b for b in blocks if isinstance(b, dict)]
+    raw: list[Any] = [content] if isinstance(content, str) else list(content)
+    # a streamed message's content mixes blocks and bare strings (text deltas LangChain appended as is)
+    blocks = [
+        {"type": "text", "text": b} if isinstance(b, str) else b for b in raw if isinstance(b, str | dict)
+    ]
     if provider == "anthropic":
         return shapes.parts_from_anthropic([b for b in blocks if b.get("type") != "tool_use"])
     if provider == "openai-responses":
