@@ -115,4 +115,5 @@ def encode_event(event: HistoryEvent) -> str:
 
 
 def dumps_history(events: Iterable[HistoryEvent]) -> str:
+    """A history as JSON Lines: one event per line, each line ending in a newline."""
     return "".join(encode_event(e) + "\n" for e in events)

@@ -37,7 +37,10 @@ __all__ = [
     "message_role",
 ]
 
+#: Why a model call ended: ``tool_use`` when it calls tools, ``error`` when it failed (with an
+#: error event), ``aborted`` when the client cut it short.
 StopReason = Literal["stop", "length", "tool_use", "error", "aborted"]
+#: How a tool call ended: ``aborted`` when it was interrupted before a result.
 ToolStatus = Literal["success", "error", "aborted"]
 
 
@@ -115,6 +118,7 @@ class ToolCallPart(_Part):
     item_id: str | None = None
 
 
+#: Any part an assistant message may hold (a union discriminated by ``type``).
 AnyPart = Annotated[
     TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart,
     Field(discriminator="type"),
@@ -150,6 +154,8 @@ class _MessageBase(_Model):
 
 
 class SystemMessage(_MessageBase):
+    """System text where it stands in the history (``CallParams.system`` is the leading prompt)."""
+
     role: Literal["system"] = "system"
     parts: list[TextPart]
 
@@ -165,6 +171,8 @@ class DeveloperMessage(_MessageBase):
 
 
 class UserMessage(_MessageBase):
+    """What the user wrote: text and images."""
+
     role: Literal["user"] = "user"
     parts: list[ContentPart]
 
@@ -202,6 +210,7 @@ class ToolResultMessage(_MessageBase):
         return value  # pyright: ignore[reportUnknownVariableType]
 
 
+#: Any message of a history (a union discriminated by ``role``).
 Message = Annotated[
     SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage,
     Field(discriminator="role"),
@@ -244,6 +253,7 @@ def _history_tag(value: Any) -> str | None:
     return None if kind is None else str(kind)
 
 
+#: One line of a history file: a message (by ``role``), an error or a task-metadata event (by ``type``).
 HistoryEvent = Annotated[
     Annotated[SystemMessage, Tag("system")]
     | Annotated[DeveloperMessage, Tag("developer")]

@@ -67,6 +67,8 @@ class OutputFormat(_Params):
 
 
 class CallParams(_Params):
+    """Everything about a model call that is not the history: model, system prompt, tools, limits."""
+
     model: str | None = None
     system: str | None = None
     tools: list[ToolSpec] | None = None

@@ -28,10 +28,9 @@ from harness.loop.jsondiff import JsonDifference
 from harness.oracles import validate
 from harness.traffic import load_traffic
 from harness.traffic.calibrate import calibrate
-from tests.cassette_cases import model_calls
-from tests.test_closed_loop import CLOSABLE
-from tests.test_oracles import HOSTED, VALID
-from tests.traffic_runs import calibration, import_check
+from tests.support.bodies import HOSTED, VALID
+from tests.support.cassettes import CLOSABLE, model_calls
+from tests.support.traffic import calibration, import_check
 
 ROOT = Path(__file__).resolve().parent.parent
 

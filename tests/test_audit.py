@@ -7,7 +7,7 @@ import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import pytest
 from rich.console import Console
@@ -24,28 +24,9 @@ from harness.params import CallParams
 from harness.providers.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import Target, get_target
+from tests.support.targets import ToyTarget, without_max_tokens
 
 GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
-
-
-class ToyTarget:
-    """The reference adapters for anthropic, with an optional change to every request body."""
-
-    lacks: frozenset[str] = frozenset()
-
-    def __init__(self, name: str, version: str, change: dict[str, Any] | None = None) -> None:
-        self.name, self.version, self.change = name, version, change or {}
-        self._reference = get_target("reference")
-
-    def providers(self) -> Sequence[str]:
-        return ["anthropic"]
-
-    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        rendered = self._reference.render(provider, history, params)
-        return Rendered({**rendered.body, **self.change}, rendered.warnings)
-
-    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
-        return self._reference.replay(provider, exchange, chunk_size)
 
 
 def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, bytes]:
@@ -54,13 +35,6 @@ def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> di
     forms = {form: path.read_bytes() for form, path in write_reports(result, comparison, out).items()}
     forms["terminal"] = console.file.getvalue().encode()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
     return forms
-
-
-@functools.cache
-def without_max_tokens() -> AuditResult:
-    """One audit of a target that writes an explicit null max_tokens (I8 and the schema oracles
-    fail): shared, read only, by the baseline and report-form tests here and by test_compare."""
-    return run_audit(ToyTarget("toy", "1", {"max_tokens": None}), examples=2, cassettes=None)
 
 
 @functools.cache
@@ -181,6 +155,42 @@ def test_kinds_are_kept_apart_and_only_fatal_kinds_fail_the_run(tmp_path: Path) 
     assert policy_only.ok and policy_only.new
     forms = _forms(quiet, policy_only, tmp_path)
     assert b"policy" in forms["markdown"] and b"[policy]" in forms["terminal"]
+
+
+class _WritesRequestsOnly(ToyTarget):
+    """The reference's requests and no stream parser of its own, declared (``lacks`` ``parser``)."""
+
+    lacks: frozenset[str] = frozenset({"parser"})
+
+    def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
+        raise AssertionError("a target that declares no parser is never replayed")
+
+
+def test_a_target_without_a_stream_parser_gets_its_output_checks_skipped_never_passed(
+    tmp_path: Path,
+) -> None:
+    """No other parser stands in: every replay check, the stream probes and I3, I6, I11 say why they did not run."""
+    cassettes = tmp_path / "cassettes"
+    (cassettes / "anthropic").mkdir(parents=True)
+    recorded = Path(__file__).resolve().parent.parent / "cassettes" / "anthropic"
+    source = recorded / "pai__sonnet40_thinking_then_text.yaml"
+    (cassettes / "anthropic" / source.name).write_bytes(source.read_bytes())
+    result = run_audit(_WritesRequestsOnly("toy", "1"), examples=0, cassettes=cassettes)
+    reason = "target 'toy' declares no stream parser (lacks 'parser')"
+    output_side = [
+        (r.case, check, outcome)
+        for r in result.records
+        for check, outcome in r.checks.items()
+        if r.kind in ("cassette", "probe") or check in ("I3", "I6", "I11")
+    ]
+    assert {r.kind for r in result.records} >= {"cassette", "probe", "scenario"}
+    assert {check for _, check, _ in output_side} == {
+        "I3", "I6", "I11", "replay", "replay-chunks", "replay-vs-reference"
+    }  # fmt: skip
+    for case, check, outcome in output_side:
+        assert outcome.status == "skip" and reason in outcome.details[0], (case, check, outcome)
+    loop = next(r for r in result.records if r.case == "scenario/tool_parallel_results_in_order")
+    assert loop.checks["I4"].status == "pass" and loop.checks["render"].status == "pass"
 
 
 def test_stream_probes_run_once_per_provider_and_nothing_judged_is_a_skip() -> None:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.targets import Target
-from tests.test_audit import ToyTarget
+from tests.support.targets import ToyTarget
 
 STAGES = ["audit: anthropic: ", "audit: wrote "]
 #: The terminal run audits DeepSeek: it has no SDK oracle, so the subprocess imports no provider SDK

@@ -22,7 +22,7 @@ from harness.oracles import validate
 from harness.oracles.spec import load_spec
 from harness.rules import check_body
 from harness.scenarios import load_scenarios
-from tests.invariant_cases import REFERENCE, Mutant
+from tests.support.invariants import REFERENCE, Mutant
 
 SCENARIOS = load_scenarios()
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")

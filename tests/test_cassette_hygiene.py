@@ -21,7 +21,7 @@ import pytest
 from harness.providers import get_parser
 from harness.providers.replay import load_exchanges, replay_exchange
 from harness.record.played import PlayRegistry, install_tracking, unplayed
-from tests.record_support import CASSETTES, ROOT
+from tests.support.record import CASSETTES, ROOT
 
 pytest_plugins = ["pytester"]
 ROUNDTRIP = CASSETTES / "anthropic" / "llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml"

@@ -113,6 +113,26 @@ def test_replay_missing_and_broken_files_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "broken.yaml" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_replay_through_a_target_without_a_stream_parser_is_one_line_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import harness.targets
+    from harness.targets.reference import ReferenceTarget
+
+    class RequestsOnly(ReferenceTarget):
+        name = "requests-only"
+        lacks = frozenset({"parser"})
+
+    monkeypatch.setattr(harness.targets, "get_target", lambda name: RequestsOnly())  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    cassette = ROOT / "cassettes" / "openrouter" / "llmopenrouter__gpt41mini_chat_tool_calls_roundtrip.yaml"
+    result = runner.invoke(app, ["replay", str(cassette), "--target", "requests-only"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == (
+        "harness: --target: target 'requests-only' declares no stream parser (lacks 'parser'), "
+        "so its output side is not judged; replay needs one"
+    )
+
+
 def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from collections.abc import Sequence
 
@@ -137,6 +157,23 @@ def test_a_crashing_target_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytes
         result.stderr.strip()
         == "harness: target 'reference' failed to render for anthropic: RuntimeError: boom"
     )
+
+
+@pytest.mark.parametrize("columns", [80, 160])
+def test_conformance_wraps_its_legend_at_the_terminal_width(
+    columns: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default console is as wide as ``COLUMNS`` says: every line fits, and the legend uses the width."""
+    from harness.cli.conformance import Summary, print_summary
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    print_summary(Summary())  # the legend is the same whatever the cases: none are needed
+    lines = capsys.readouterr().out.splitlines()
+    below_table = max(n for n, line in enumerate(lines) if line.startswith("└")) + 1
+    legend = lines[below_table : lines.index("all requests valid")]
+    assert lines and max(len(line) for line in lines) <= columns
+    assert len(legend) > 1 and legend[0].startswith("valid: ")
+    assert max(len(line) for line in legend) > columns - 20, legend  # wrapped at the width, not before
 
 
 def test_conformance_fits_80_columns_and_names_its_target() -> None:

@@ -1,4 +1,4 @@
-"""The command line starts cheaply: each command imports its machinery only when it runs (issue 22).
+"""The command line starts cheaply: each command imports its machinery only when it runs.
 
 Guarded by the modules a start loads, never by a timing (timings belong in the closing note:
 the machine is shared). Each case runs in a fresh interpreter and lists ``sys.modules``.

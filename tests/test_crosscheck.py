@@ -28,10 +28,10 @@ from harness.crosscheck import (
     sdk_accumulate,
 )
 from harness.stream.base import CallResult
-from tests.cassette_cases import cassette_cases, recorded_calls_of
+from tests.support.cassettes import cassette_cases, recorded_calls_of
 
 #: Bedrock has no SDK accumulator here: its calls are cross-checked against botocore's decoding in
-#: tests/test_bedrock.py. The cohere SDK accumulates nothing (``chat_stream`` yields the events; its
+#: tests/providers/bedrock/test_bedrock.py. The cohere SDK accumulates nothing (``chat_stream`` yields the events; its
 #: recorded calls are non-streamed bodies, replayed in tests/providers/cohere/test_stream_cohere.py).
 #: Every other bundled call (the dialects' on their wire) is judged here.
 NO_ACCUMULATOR = ("bedrock", "cohere")
@@ -291,7 +291,7 @@ def test_every_cassette_has_model_calls() -> None:
     }
     assert cassettes and all(any(c.startswith(f"{name}-") for c in CALLS) for name in cassettes)
     # Bedrock: no SDK accumulator; its recordings are cross-checked against botocore's decoding and
-    # event parsing in tests/test_bedrock.py. The dialects' calls are judged on their wire (OpenAI's SDK).
+    # event parsing in tests/providers/bedrock/test_bedrock.py. The dialects' calls are judged on their wire (OpenAI's SDK).
     assert {call.provider for call in CALLS.values()} == set(PROVIDERS) - set(NO_ACCUMULATOR) - set(
         CHAT_DIALECTS
     )

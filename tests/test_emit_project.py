@@ -19,7 +19,7 @@ from harness.params import CallParams
 from harness.providers import get_parser
 from harness.scenarios import load_scenarios
 from harness.stream.drive import parse_bytes
-from tests.invariant_cases import Mutant
+from tests.support.invariants import Mutant
 
 CORPUS = [
     (name, n, event)

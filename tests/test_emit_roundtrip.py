@@ -31,15 +31,22 @@ from harness.model import (
     AssistantMessage,
     ImageURLPart,
     TextPart,
-    ThinkingSignaturePart,
     ThinkingTextPart,
-    ToolCallPart,
-    Usage,
 )
 from harness.providers import get_parser
 from harness.strategies import representable_messages
 from harness.stream.drive import parse_bytes, parse_chunks
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.support.cassettes import cassette_cases, model_calls
+from tests.support.messages import (
+    ANTHROPIC_USAGE,
+    RICH,
+    USAGE,
+    assistant_msg,
+    call_part,
+    sig_part,
+    text_part,
+    think_part,
+)
 
 RID = "resp_roundtrip"
 
@@ -164,89 +171,6 @@ def test_every_recorded_message_is_representable_and_re_emits_to_itself(provider
 # ---------------------------------------------------------------- representability rules
 
 
-MODEL = "m-1"
-USAGE = Usage(input_tokens=5, output_tokens=3, cached_input_tokens=1, reasoning_tokens=1, total_tokens=8)
-ANTHROPIC_USAGE = USAGE.model_copy(update={"total_tokens": None})
-
-
-def _msg(*parts: object, stop: str = "stop", usage: Usage | None = USAGE) -> AssistantMessage:
-    return AssistantMessage.model_validate({"parts": [p for p in parts], "usage": usage, "stop_reason": stop})
-
-
-def _sig(fmt: str, signature: str = "c2ln", id: str | None = None) -> ThinkingSignaturePart:
-    return ThinkingSignaturePart(signature=signature, format=fmt, model_id=MODEL, id=id)
-
-
-def _think(text: str = "hmm", id: str | None = None) -> ThinkingTextPart:
-    return ThinkingTextPart(text=text, model_id=MODEL, id=id)
-
-
-def _call(args: str = '{"a":1}', item_id: str | None = None) -> ToolCallPart:
-    return ToolCallPart(call_id="c1", tool_name="bash", arguments_json=args, item_id=item_id)
-
-
-def _text(text: str, item_id: str, phase: str | None = None) -> TextPart:
-    return TextPart(text=text, item_id=item_id, phase=phase)
-
-
-RICH: dict[str, AssistantMessage] = {
-    "anthropic": _msg(
-        _think("plan: é🙂"),
-        _sig("anthropic"),
-        _sig("anthropic-redacted"),
-        TextPart(text="answer"),
-        _call(),
-        stop="tool_use",
-        usage=ANTHROPIC_USAGE,
-    ),
-    "gemini": _msg(
-        _think(), TextPart(text="x"), _sig("google"), _call(), _sig("google", "Zw=="), stop="tool_use"
-    ),
-    "openai-chat": _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use"),
-    "openai-responses": _msg(
-        _think("a", "rs_1"),
-        _think("b", "rs_1"),
-        _sig("openai-responses", id="rs_1"),
-        _text("t", "msg_1", "commentary"),
-        _text("u", "msg_1", "commentary"),
-        _call(item_id="fc_1"),
-        _text("v", "msg_2"),
-        stop="tool_use",
-    ),
-    "openrouter": _msg(
-        _think(),
-        _sig("anthropic-claude-v1"),
-        _think("sum", "rs_1"),
-        _sig("openai-responses-v1", id="rs_1"),
-        TextPart(text="t"),
-        _call(),
-        stop="tool_use",
-    ),
-    "bedrock": _msg(
-        ThinkingTextPart(text="plan: é🙂"),
-        ThinkingSignaturePart(signature="c2ln", format="bedrock"),
-        ThinkingSignaturePart(signature="cmVk", format="bedrock-redacted"),
-        TextPart(text="answer"),
-        _call(),
-        stop="tool_use",
-        usage=ANTHROPIC_USAGE.model_copy(update={"reasoning_tokens": None}),
-    ),
-    # the OpenAI-compatible dialects: Chat's message, reasoning in each dialect's own field
-    **{
-        p: _msg(_think(), TextPart(text="answer"), _call("{not json"), stop="tool_use")
-        for p in ("mistral", "groq", "deepseek", "cerebras", "zai", "huggingface")
-    },
-    # Cohere v2: thinking and text content items, then a tool call; the stream names no model
-    "cohere": _msg(
-        ThinkingTextPart(text="plan: é🙂"),
-        TextPart(text="answer"),
-        _call("{not json"),
-        stop="tool_use",
-        usage=Usage(input_tokens=12, output_tokens=5, cached_input_tokens=3),
-    ),
-}
-
-
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_the_rich_examples_are_representable(provider: str) -> None:
     assert representable(provider, RICH[provider]) is None
@@ -254,54 +178,76 @@ def test_the_rich_examples_are_representable(provider: str) -> None:
 
 REJECTED: list[tuple[str, AssistantMessage, str]] = [
     # shared rules
-    ("openai-chat", _msg(TextPart(text="x"), stop="aborted"), "client-side interrupt"),
-    ("openai-chat", _msg(TextPart(text="x"), usage=None), "no usage"),
-    ("openai-chat", _msg(ImageURLPart(url="https://x/y.png")), "image_url"),
-    ("openai-chat", _msg(_call(), stop="stop"), "tool_use"),
-    ("openai-chat", _msg(_think(), ThinkingTextPart(text="x", model_id="other")), "different model_ids"),
-    ("openai-chat", _msg(TextPart(text="\ud800")), "lone surrogate"),
-    ("anthropic", _msg(_text("x", "msg_1"), usage=ANTHROPIC_USAGE), "Responses message item fields"),
-    ("gemini", _msg(TextPart(text="x", phase="commentary")), "Responses message item fields"),
+    ("openai-chat", assistant_msg(TextPart(text="x"), stop="aborted"), "client-side interrupt"),
+    ("openai-chat", assistant_msg(TextPart(text="x"), usage=None), "no usage"),
+    ("openai-chat", assistant_msg(ImageURLPart(url="https://x/y.png")), "image_url"),
+    ("openai-chat", assistant_msg(call_part(), stop="stop"), "tool_use"),
+    (
+        "openai-chat",
+        assistant_msg(think_part(), ThinkingTextPart(text="x", model_id="other")),
+        "different model_ids",
+    ),
+    ("openai-chat", assistant_msg(TextPart(text="\ud800")), "lone surrogate"),
+    (
+        "anthropic",
+        assistant_msg(text_part("x", "msg_1"), usage=ANTHROPIC_USAGE),
+        "Responses message item fields",
+    ),
+    ("gemini", assistant_msg(TextPart(text="x", phase="commentary")), "Responses message item fields"),
     # anthropic
-    ("anthropic", _msg(_sig("google"), usage=ANTHROPIC_USAGE), "not Anthropic's"),
-    ("anthropic", _msg(_think(), usage=ANTHROPIC_USAGE), "without its anthropic signature"),
-    ("anthropic", _msg(_sig("anthropic"), usage=ANTHROPIC_USAGE), "no thinking before it"),
-    ("anthropic", _msg(_call("[1]"), stop="tool_use", usage=ANTHROPIC_USAGE), "not a JSON object"),
-    ("anthropic", _msg(TextPart(text="x")), "total_tokens"),
-    ("anthropic", _msg(TextPart(text=""), usage=ANTHROPIC_USAGE), "empty text"),
+    ("anthropic", assistant_msg(sig_part("google"), usage=ANTHROPIC_USAGE), "not Anthropic's"),
+    ("anthropic", assistant_msg(think_part(), usage=ANTHROPIC_USAGE), "without its anthropic signature"),
+    ("anthropic", assistant_msg(sig_part("anthropic"), usage=ANTHROPIC_USAGE), "no thinking before it"),
+    (
+        "anthropic",
+        assistant_msg(call_part("[1]"), stop="tool_use", usage=ANTHROPIC_USAGE),
+        "not a JSON object",
+    ),
+    ("anthropic", assistant_msg(TextPart(text="x")), "total_tokens"),
+    ("anthropic", assistant_msg(TextPart(text=""), usage=ANTHROPIC_USAGE), "empty text"),
     # chat / openrouter
-    ("openai-chat", _msg(TextPart(text="a"), TextPart(text="b")), "merges"),
-    ("openai-chat", _msg(_think(), _sig("anthropic")), "no reasoning signatures"),
-    ("openrouter", _msg(_think(), _sig("anthropic")), "not an OpenRouter"),
+    ("openai-chat", assistant_msg(TextPart(text="a"), TextPart(text="b")), "merges"),
+    ("openai-chat", assistant_msg(think_part(), sig_part("anthropic")), "no reasoning signatures"),
+    ("openrouter", assistant_msg(think_part(), sig_part("anthropic")), "not an OpenRouter"),
     # responses
-    ("openai-responses", _msg(_think()), "needs its id"),
-    ("openai-responses", _msg(_call(), stop="tool_use"), "item_id"),
+    ("openai-responses", assistant_msg(think_part()), "needs its id"),
+    ("openai-responses", assistant_msg(call_part(), stop="tool_use"), "item_id"),
     (
         "openai-responses",
-        _msg(_think("a", "rs_1"), _sig("openai-responses", id="rs_2")),
+        assistant_msg(think_part("a", "rs_1"), sig_part("openai-responses", id="rs_2")),
         "carries its reasoning item's id",
     ),
-    ("openai-responses", _msg(_text("x", "msg_1"), stop="tool_use"), "without tool calls"),
+    ("openai-responses", assistant_msg(text_part("x", "msg_1"), stop="tool_use"), "without tool calls"),
     (
         "openai-responses",
-        _msg(_text("x", "msg_1"), usage=USAGE.model_copy(update={"cached_input_tokens": None})),
+        assistant_msg(text_part("x", "msg_1"), usage=USAGE.model_copy(update={"cached_input_tokens": None})),
         "cached_input_tokens",
     ),
-    ("openai-responses", _msg(TextPart(text="x")), "needs item_id"),
+    ("openai-responses", assistant_msg(TextPart(text="x")), "needs item_id"),
     (
         "openai-responses",
-        _msg(_text("a", "msg_1"), _call(item_id="fc_1"), _text("b", "msg_1"), stop="tool_use"),
+        assistant_msg(
+            text_part("a", "msg_1"), call_part(item_id="fc_1"), text_part("b", "msg_1"), stop="tool_use"
+        ),
         "used twice",
     ),
-    ("openai-responses", _msg(_text("a", "msg_1"), _text("b", "msg_1", "final_answer")), "used twice"),
+    (
+        "openai-responses",
+        assistant_msg(text_part("a", "msg_1"), text_part("b", "msg_1", "final_answer")),
+        "used twice",
+    ),
     # gemini
-    ("gemini", _msg(_sig("anthropic")), "not a Gemini thoughtSignature"),
-    ("gemini", _msg(_sig("google", "not base64!")), "base64"),
-    ("gemini", _msg(_call('{"a": 1}'), stop="tool_use"), "compact JSON"),
-    ("gemini", _msg(TextPart(text="a"), _sig("google"), TextPart(text="b")), "unless both are signed"),
+    ("gemini", assistant_msg(sig_part("anthropic")), "not a Gemini thoughtSignature"),
+    ("gemini", assistant_msg(sig_part("google", "not base64!")), "base64"),
+    ("gemini", assistant_msg(call_part('{"a": 1}'), stop="tool_use"), "compact JSON"),
     (
         "gemini",
-        _msg(TextPart(text="x"), usage=USAGE.model_copy(update={"cache_creation_input_tokens": 1})),
+        assistant_msg(TextPart(text="a"), sig_part("google"), TextPart(text="b")),
+        "unless both are signed",
+    ),
+    (
+        "gemini",
+        assistant_msg(TextPart(text="x"), usage=USAGE.model_copy(update={"cache_creation_input_tokens": 1})),
         "Gemini reports none",
     ),
 ]

@@ -12,8 +12,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import struct
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +37,7 @@ from harness.stream.eventstream import EventStreamEvents
 from harness.stream.sse import SSEDecoder
 from harness.traffic.audit import audit_traffic
 from harness.traffic.calibrate import calibrate
+from tests.support.eventstream import string_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAFFIC = ROOT / "traffic" / "pydantic-ai-more"
@@ -278,7 +277,9 @@ def test_a_vertex_stream_replays_with_the_gemini_parser() -> None:
 
 # ---------------------------------------------------------------- InvokeModelWithResponseStream
 #
-# No recording of Bedrock's InvokeModelWithResponseStream is in ../shared/traffic. The streams
+# No recording of Bedrock's InvokeModelWithResponseStream is bundled (public ones exist, e.g.
+# traceloop/openllmetry at 93429cf, packages/opentelemetry-instrumentation-bedrock/tests/traces/
+# cassettes/test_anthropic/test_anthropic_3_completion_streaming.yaml, Apache-2.0). The streams
 # below are SYNTHETIC: the events of a real Anthropic stream (cassettes/anthropic/
 # pai__sonnet45_thinking_tool_use_roundtrip.yaml#0) put into the frames Bedrock sends them in
 # (``:event-type chunk``, payload ``{"bytes": base64(event JSON)}``, botocore's bedrock-runtime
@@ -287,20 +288,10 @@ def test_a_vertex_stream_replays_with_the_gemini_parser() -> None:
 SSE_SOURCE = ROOT / "cassettes" / "anthropic" / "pai__sonnet45_thinking_tool_use_roundtrip.yaml"
 
 
-def _frame(headers: dict[str, str], payload: bytes) -> bytes:
-    raw = b""
-    for name, value in headers.items():
-        encoded = value.encode()
-        raw += bytes([len(name)]) + name.encode() + b"\x07" + struct.pack("!H", len(encoded)) + encoded
-    prelude = struct.pack("!II", 16 + len(raw) + len(payload), len(raw))
-    message = prelude + struct.pack("!I", zlib.crc32(prelude)) + raw + payload
-    return message + struct.pack("!I", zlib.crc32(message))
-
-
 def _chunk(data: str) -> bytes:
     payload = json.dumps({"bytes": base64.b64encode(data.encode()).decode(), "p": "abcd"}).encode()
     headers = {":event-type": "chunk", ":content-type": "application/json", ":message-type": "event"}
-    return _frame(headers, payload)
+    return string_frame(headers, payload)
 
 
 def _sse_and_frames() -> tuple[bytes, bytes]:
@@ -358,10 +349,10 @@ def test_a_cut_or_bad_invoke_stream_is_the_streams_error() -> None:
     assert cut.message.stop_reason == "error" and any(
         "incomplete frame" in e.error_message for e in cut.errors
     )
-    bad = _frame({":event-type": "chunk", ":message-type": "event"}, b'{"bytes": "not base64!"}')
+    bad = string_frame({":event-type": "chunk", ":message-type": "event"}, b'{"bytes": "not base64!"}')
     broken = parse_bytes(get_parser("anthropic"), bad + frames)
     assert broken.message.stop_reason == "error" and any("base64" in e.error_message for e in broken.errors)
-    exception = _frame(
+    exception = string_frame(
         {":exception-type": "throttlingException", ":message-type": "exception"},
         b'{"message": "Too many requests"}',
     )

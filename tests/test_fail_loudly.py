@@ -1,4 +1,4 @@
-"""A broken judge or a broken target turns the run red with the cause; only "not installed" skips (issue 22)."""
+"""A broken judge or a broken target turns the run red with the cause; only "not installed" skips."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 import harness.targets
 from harness.targets import TargetError, TargetNotInstalled, get_target
-from tests.worker_target_support import load_or_skip
+from tests.support.worker_targets import load_or_skip
 
 pytest_plugins = ["pytester"]
 

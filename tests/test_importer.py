@@ -5,7 +5,7 @@ the import-check allowlist), each provider's naming of what it cannot represent,
 must keep (ids, signature formats and model, tool results and their status), and the
 ``import-request`` command's output and one-line errors. What real recorded bodies carry into
 the params is tests/test_importer_recorded.py; import-check on the whole traffic is
-tests/test_import_check.py.
+tests/test_importcheck.py.
 """
 
 from __future__ import annotations

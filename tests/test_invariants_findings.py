@@ -1,9 +1,9 @@
-"""Violations the invariants found in the reference adapters: each minimal example is now a regression test.
+"""Violations the invariants found in the reference adapters, each kept as a regression test on its minimal example.
 
-F1 developer parts on a dropped tool result vanished; F2 Gemini 3's signature sentinel
-left earlier contents when a turn was appended; F3 Chat/OpenRouter sent ``messages: []``;
-F4 a non-base64 google signature was sent as ``thoughtSignature``. All four are fixed;
-``invariant_cases.KNOWN_FINDINGS`` stays as the place to park a new finding (with an
+F1: developer parts on a dropped tool result must not vanish. F2: Gemini 3's signature
+sentinel must stay on earlier contents when a turn is appended. F3: Chat and OpenRouter must
+not send ``messages: []``. F4: a google signature that is not base64 must not be sent as
+``thoughtSignature``. ``tests.support.invariants.KNOWN_FINDINGS`` is where a new finding waits (with an
 expected-failure example here) until its fix lands.
 """
 
@@ -24,7 +24,7 @@ from harness.model import (
     UserMessage,
 )
 from harness.params import CallParams
-from tests.invariant_cases import KNOWN_FINDINGS
+from tests.support.invariants import KNOWN_FINDINGS
 
 F1_ORPHAN: list[HistoryEvent] = [
     ToolResultMessage(call_id="trimmed_call", tool_name="read", status="success", output_text="old output"),

@@ -22,7 +22,7 @@ from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.strategies import histories
-from tests.invariant_cases import agent_loops, assert_holds
+from tests.support.invariants import agent_loops, assert_holds
 
 REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13")
 HISTORY = ("I3", "I5", "I6", "I11")

@@ -30,7 +30,7 @@ from harness.model import (
 from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
-from tests.invariant_cases import REFERENCE, Mutant, agent_loops, assert_holds
+from tests.support.invariants import REFERENCE, Mutant, agent_loops, assert_holds
 
 SCENARIOS = sorted(load_scenarios())
 

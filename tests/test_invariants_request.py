@@ -2,7 +2,7 @@
 
 Each holds over generated agent loops and arbitrary valid histories (``test_invariants_generated``:
 one drawn history judged by every invariant), over adversarial histories and over the
-scenario corpus (known reference findings aside, see ``invariant_cases.KNOWN_FINDINGS``);
+scenario corpus (known reference findings aside, see ``tests.support.invariants.KNOWN_FINDINGS``);
 each is then shown to report a violation when a deliberately broken target breaks it.
 """
 
@@ -38,7 +38,7 @@ from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
 from harness.scenarios.dsl import call, result, user
 from harness.targets import Target
-from tests.invariant_cases import REFERENCE, Mutant, assert_holds
+from tests.support.invariants import REFERENCE, Mutant, assert_holds
 
 REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13")
 SCENARIOS = sorted(load_scenarios())

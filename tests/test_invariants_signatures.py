@@ -13,7 +13,7 @@ from harness.invariants.base import signature_key
 from harness.invariants.loss import _BodyIndex  # pyright: ignore[reportPrivateUsage]
 from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
 from harness.scenarios import get_scenario
-from tests.invariant_cases import Mutant
+from tests.support.invariants import Mutant
 
 
 def test_signature_key_reads_both_alphabets_and_padding() -> None:

@@ -24,8 +24,8 @@ from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.events import derive_events
-from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.invariant_cases import REFERENCE, Mutant
+from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.invariants import REFERENCE, Mutant
 
 CASSETTES = cassette_cases()
 
@@ -319,3 +319,31 @@ def test_i11_catches_a_lossy_codec(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(round_trips, "loads_history", lossy)
     reasons = check("anthropic", "I11")
     assert reasons.count("codec round trip changed the event") == 2, reasons
+
+
+def test_parser_invariants_are_exactly_the_checks_that_replay_the_target() -> None:
+    """``PARSER_INVARIANTS`` (reported not run for a target without a stream parser) names every
+    invariant module that calls ``replay_bytes``, and no other: a new stream check cannot be
+    left out, so it never runs on a target that has no parser to judge."""
+    import ast
+
+    from harness.invariants.streams import PARSER_INVARIANTS
+
+    replaying: set[str] = set()
+    for path in sorted((Path(__file__).resolve().parent.parent / "harness" / "invariants").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "replay_bytes"
+            for n in ast.walk(tree)
+        )
+        ids = [
+            n.value.value
+            for n in tree.body
+            if isinstance(n, ast.Assign)
+            and [t.id for t in n.targets if isinstance(t, ast.Name)] == ["ID"]
+            and isinstance(n.value, ast.Constant)
+        ]
+        if calls and path.name != "streams.py":
+            assert ids, f"{path.name} replays the target but names no invariant ID"
+            replaying.update(str(i) for i in ids)
+    assert replaying == set(PARSER_INVARIANTS)

@@ -26,7 +26,7 @@ from harness.model import AssistantMessage, HistoryEvent, TextPart, ToolResultMe
 from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.scenarios import load_scenarios
-from tests.invariant_cases import Mutant, assert_holds
+from tests.support.invariants import Mutant, assert_holds
 
 SCENARIOS = sorted(load_scenarios())
 

@@ -30,7 +30,7 @@ from harness.kit.worker import WorkerTarget
 from harness.model import StopReason, TextPart, ToolCallPart, UserMessage
 from harness.params import CallParams
 from harness.providers.replay import parser_for, replay_exchange
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.support.cassettes import cassette_cases, model_calls
 
 
 def _run(coro: Any) -> Any:

@@ -1,5 +1,5 @@
-"""What every bridge repeated, now in the kit: ``OfflineWire.render``/``run``, ``failed_result``,
-``chat_completion_result`` and ``harness.default_model`` (issue 22, smaller bridges)."""
+"""What every bridge would repeat, stated once in the kit: ``OfflineWire.render``/``run``, ``failed_result``,
+``chat_completion_result`` and ``harness.default_model``."""
 
 from __future__ import annotations
 

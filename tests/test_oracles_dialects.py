@@ -7,71 +7,38 @@ the shapes the recordings of traffic/pydantic-ai-more/ show accepted.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import pytest
 
 from harness.oracles import describe, validate
-
-Body = dict[str, Any]
-
-_TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
-
-
-def _chat(model: str, **extra: Any) -> Body:
-    body: Body = {
-        "model": model,
-        "messages": [
-            {"role": "system", "content": "be brief"},
-            {"role": "user", "content": "weather?"},
-            {"role": "assistant", "tool_calls": [
-                {"id": "rHU0eZiMa", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
-            {"role": "tool", "tool_call_id": "rHU0eZiMa", "content": "sunny"},
-        ],
-        "tools": [_TOOL],
-        "stream": True,
-    }  # fmt: skip
-    body.update(extra)
-    return body
-
-
-RICH: dict[str, Body] = {
-    "mistral": _chat("mistral-large-latest", tool_choice="any", max_tokens=64),
-    "groq": _chat(
-        "openai/gpt-oss-120b", reasoning_effort="low", reasoning_format="parsed", max_completion_tokens=64
-    ),
-    "deepseek": _chat("deepseek-v4-flash", thinking={"type": "enabled"}, max_tokens=64),
-    "cerebras": _chat("zai-glm-4.7", reasoning_effort="none", max_completion_tokens=64),
-    "zai": _chat("glm-4.7", thinking={"type": "enabled", "clear_thinking": False}, max_tokens=64),
-    "huggingface": _chat("deepseek-ai/DeepSeek-R1", max_tokens=64),
-}
+from tests.support.bodies import DIALECT_RICH
 
 WITH_SDK = ("mistral", "groq", "cerebras")
 
 
 @pytest.mark.parametrize("provider", WITH_SDK)
 def test_the_sdk_oracle_accepts_the_documented_shape(provider: str) -> None:
-    report = validate(provider, copy.deepcopy(RICH[provider]))
+    report = validate(provider, copy.deepcopy(DIALECT_RICH[provider]))
     assert report.ok, str(report)
     assert report.skipped == ["spec"]
 
 
 @pytest.mark.parametrize("provider", WITH_SDK)
 def test_the_sdk_oracle_is_closed(provider: str) -> None:
-    body = copy.deepcopy(RICH[provider])
+    body = copy.deepcopy(DIALECT_RICH[provider])
     body["messages"][1]["not_a_field"] = 1
     report = validate(provider, body)
     assert [e.path for e in report.errors] == ["messages/1/not_a_field"], str(report)
 
 
 def test_mistral_oracle_knows_its_own_tool_choice_and_refuses_a_foreign_one() -> None:
-    body = copy.deepcopy(RICH["mistral"])
+    body = copy.deepcopy(DIALECT_RICH["mistral"])
     body["tool_choice"] = "sometimes"
     assert [e.path for e in validate("mistral", body).errors] == ["tool_choice"]
 
 
 @pytest.mark.parametrize("provider", ["deepseek", "zai", "huggingface"])
 def test_a_dialect_without_schema_or_sdk_is_reported_as_not_judged(provider: str) -> None:
-    report = validate(provider, copy.deepcopy(RICH[provider]))
+    report = validate(provider, copy.deepcopy(DIALECT_RICH[provider]))
     assert report.skipped == ["spec", "sdk"] and not report.errors
     assert describe(provider) == {"spec": "none (not run)", "sdk": "none (not run)"}

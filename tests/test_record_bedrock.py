@@ -2,7 +2,7 @@
 
 Everything runs against the fake provider on 127.0.0.1 (``harness/record/fakeserver.py``)
 serving the bundled Bedrock cassettes, with fake AWS credentials shaped like real ones
-(``tests/record_support.FAKE_KEYS``): never the network. The signature each request
+(``tests.support.record.FAKE_KEYS``): never the network. The signature each request
 arrived with is recomputed here with botocore from what the server received.
 """
 
@@ -28,8 +28,8 @@ from harness.record.endpoints import MissingKeyError, api_key_for, build_request
 from harness.record.fakeserver import FakeProvider, ReceivedRequest, split_frames
 from harness.record.scrub import scrub_text
 from harness.record.secrets import find_secrets
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, FAKE_KEYS, key_env, run_record, write_history
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, FAKE_KEYS, key_env, run_record, write_history
 
 SOURCE = CASSETTES / "bedrock" / "models__test_bedrock__test_bedrock_model_iter_stream.yaml"
 ENV = key_env("bedrock")

@@ -17,10 +17,10 @@ import httpx
 import pytest
 
 from harness.record.fakeserver import FakeProvider
-from tests.cassette_cases import model_calls
-from tests.record_support import CASSETTES, write_history
+from tests.support.cassettes import model_calls
+from tests.support.record import CASSETTES, write_history
+from tests.support.secret_samples import EVERY_KIND, TAIL
 
-TAIL = "0123456789abcdefghijABCDEFGHIJ0123456789"  # 40 characters
 CANARIES = {
     "anthropic": ("ANTHROPIC_API_KEY", "sk-ant-CANARY" + TAIL, ""),
     "openai-responses": ("OPENAI_API_KEY", "sk-proj-CANARY" + TAIL, ""),
@@ -114,26 +114,6 @@ def test_canary_through_the_vcr_fixture_path(tmp_path: Path) -> None:
         assert key.encode() in response.content  # echoed live
     assert cassette.is_file()
     assert _files_containing(tmp_path, [key, query_key, TAIL]) == []
-
-
-#: One synthetic canary per key kind the shared detector knows (harness/record/secrets.py), built from
-#: pieces so this file itself holds no key-shaped string.
-EVERY_KIND = {
-    "anthropic": "sk-" + "ant-api03-" + TAIL,
-    "openai": "sk-" + TAIL,
-    "openai-project": "sk-" + "proj-" + TAIL,
-    "openrouter": "sk-" + "or-v1-" + TAIL,
-    "google": "AI" + "za" + TAIL[:35],
-    "groq": "gs" + "k_" + TAIL,
-    "xai": "xa" + "i-" + TAIL,
-    "aws-access-key-id": "AK" + "IA" + "CANARY0123456789",
-    "github": "gh" + "p_" + TAIL,
-    "github-fine-grained": "github" + "_pat_" + TAIL,
-    "slack": "xo" + "xb-" + "123456789012-" + TAIL,
-    "jwt": "ey" + "JhbGciOiJIUzI1NiJ9." + "ey" + "JzdWIiOiJjYW5hcnkifQ." + TAIL,
-    "stripe": "sk" + "_live_" + TAIL,
-    "huggingface": "h" + "f_" + TAIL,
-}
 
 
 @pytest.mark.parametrize("kind", sorted(EVERY_KIND))

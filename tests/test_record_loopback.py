@@ -20,8 +20,8 @@ from harness.contract.wires import PROVIDER_WIRES
 from harness.providers.replay import Exchange, replay_file, result_to_json
 from harness.record.endpoints import NOT_RECORDABLE
 from harness.record.fakeserver import FakeProvider, split_events
-from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.record_support import CASSETTES, key_env, run_record, write_history
+from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.record import CASSETTES, key_env, run_record, write_history
 
 
 def _recordable(provider: str, path: Path) -> bool:

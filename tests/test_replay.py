@@ -8,7 +8,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from harness.providers.replay import replay_file, result_to_json
-from tests.cassette_cases import case_id, cassette_cases
+from tests.support.cassettes import case_id, cassette_cases
 
 CASES = cassette_cases()
 

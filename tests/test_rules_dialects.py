@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from harness.rules import check_body, rules_for
+from harness.rules.dialects import DIALECT_RULES
 
 Body = dict[str, Any]
 
@@ -151,3 +152,7 @@ def test_kimi_rule_and_adapter_name_the_same_models(model: str) -> None:
     body["messages"][1].pop("reasoning_content")
     fires = any(f.rule == "kimi-tool-call-reasoning" for f in check_body("huggingface", body))
     assert fires == kimi_thinks(model)
+
+
+def test_every_dialect_rule_has_a_violating_body() -> None:
+    assert {rule.id for rule in DIALECT_RULES} == COVERED

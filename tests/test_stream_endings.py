@@ -23,7 +23,7 @@ from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, Too
 from harness.providers import get_parser
 from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes, parse_chunks
-from tests.cassette_cases import recorded_calls_of
+from tests.support.cassettes import recorded_calls_of
 
 
 @dataclass(frozen=True)
@@ -111,8 +111,8 @@ _FRAMINGS: dict[str, Framing] = {
 FRAMINGS: dict[str, Framing] = _FRAMINGS | {dialect: _FRAMINGS["openai-chat"] for dialect in CHAT_DIALECTS}
 #: Streams these SSE injections do not apply to, and where their endings are tested instead.
 NOT_SSE = {
-    "bedrock": "AWS event-stream frames: endings, CRC and exception frames in tests/test_eventstream.py "
-    "and tests/test_bedrock.py",
+    "bedrock": "AWS event-stream frames: endings, CRC and exception frames in tests/test_stream_eventstream.py "
+    "and tests/providers/bedrock/test_bedrock.py",
 }
 
 

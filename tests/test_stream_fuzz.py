@@ -39,7 +39,7 @@ from harness.strategies import representable_messages
 from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes, parse_chunks
 from harness.stream.events import derive_events
-from tests.test_emit_roundtrip import RICH
+from tests.support.messages import RICH
 
 DEEP = (settings.default.max_examples if settings.default else 0) >= 5000  # --hypothesis-profile=harness-deep
 FUZZ = settings(
@@ -364,7 +364,7 @@ def garbage(provider: str) -> st.SearchStrategy[bytes]:
 
 
 #: Providers whose streams are SSE: the garbage and damage generators write SSE events. Bedrock's
-#: binary frames are damaged bit by bit and cut at every offset in tests/test_eventstream.py.
+#: binary frames are damaged bit by bit and cut at every offset in tests/test_stream_eventstream.py.
 SSE_PROVIDERS = [p for p in PROVIDERS if p != "bedrock"]
 
 

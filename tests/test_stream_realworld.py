@@ -32,7 +32,7 @@ from harness.providers import get_parser
 from harness.providers.replay import ReplayInputError, load_exchanges, replay_file, result_to_json
 from harness.stream.base import CallResult
 from harness.stream.drive import parse_bytes
-from tests.cassette_cases import CASSETTES, cassette_cases, recorded_calls_of
+from tests.support.cassettes import CASSETTES, cassette_cases, recorded_calls_of
 
 #: Providers with streams in the bundled cassettes (the dialects' are in traffic/pydantic-ai-more/,
 #: replayed by tests/test_dialects_traffic.py).
@@ -182,7 +182,7 @@ def _two_responses(provider: str) -> tuple[RecordedCall, RecordedCall]:
 
 #: Providers with bundled SSE streams in their own wire (the synthetic cases below are built from them).
 #: Not Bedrock (binary AWS event-stream frames, not SSE events: its framing is tested in
-#: tests/test_bedrock.py), nor a provider whose bundled responses are all non-streamed JSON
+#: tests/providers/bedrock/test_bedrock.py), nor a provider whose bundled responses are all non-streamed JSON
 #: (mistral, cerebras, huggingface: no streamed recording of theirs exists in the source).
 RECORDED_PROVIDERS = sorted(
     {name for name, _ in cassette_cases() if PROVIDER_WIRES[name][0] != "bedrock-converse" and _streams(name)}

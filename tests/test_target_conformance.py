@@ -17,7 +17,7 @@ class TestTargetConformance(TargetConformance):
     #: One test per (provider, case): every check still judges every case and a failure names
     #: each failing check, in about a quarter of the tests (pytest's and xdist's per-test cost
     #: dominated the default run). The one-test-per-check layout, the default for adopters, is
-    #: tested in tests/test_harness_testing.py (test_ungrouped_checks_are_one_test_each).
+    #: tested in tests/test_testing_suite.py (test_ungrouped_checks_are_one_test_each).
     group_checks = True
 
 

@@ -4,7 +4,7 @@ The traffic reader's own event-stream frames are checked against botocore's ``Ev
 and its reading of every recorded ConverseStream body against botocore's accumulation
 (``harness.crosscheck.bedrock``: the official SDK as the oracle). Synthetic pairs below are
 labelled synthetic: each keeps or breaks exactly one thing; synthetic frames are written from
-the format description (``tests/test_eventstream.frame``).
+the format description (``tests/support/eventstream.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from harness.traffic.continuity import PairResult, check_pair
 from harness.traffic.converse import FrameError, converse_blocks, frames
 from harness.traffic.loader import RecordedCall, load_file
 from harness.traffic.replies import read_reply
-from tests.test_eventstream import frame
+from tests.support.eventstream import frame
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAFFIC = ROOT / "traffic" / "pydantic-ai-more"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness import Target, load_scenarios
-from tests.cassette_cases import cassette_cases, model_calls
+from tests.support.cassettes import cassette_cases, model_calls
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "writing-a-target.md"
 

@@ -8,6 +8,9 @@ count the response never carried: ``degrade``, invented data);
 ``replay-chunks`` that chunk boundaries change nothing; ``replay-vs-reference`` that the
 text, thinking, signatures, tool calls, stop reason and token counts agree with the
 reference parser, which is itself checked against the official SDKs' accumulation.
+A target that declares no stream parser (``lacks`` ``parser``) is never replayed: the replay
+checks and the invariants that judge its parser (``PARSER_INVARIANTS``) are skipped with the
+reason, so no other parser's verdict is reported as the target's.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from harness.audit.replay_summary import compare, summarize
 from harness.contract.channels import render_heard
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult
-from harness.contract.target import Target, TargetRefusal, refusal_kind
+from harness.contract.target import Target, TargetRefusal, parser_missing, refusal_kind
 from harness.contract.usage import invented_usage
 from harness.kit.netguard import OfflineGuard, offline
 
@@ -78,10 +81,24 @@ def _check_request(
     else:
         record.request = first.body
         record.checks["render"] = Outcome.ok()
-        record.checks.update(runner.run(case.history, params, provider, target, first, only=chosen))
+        unjudged = _parser_checks(target, chosen)
+        judged = [name for name in chosen if name not in unjudged]
+        record.checks.update(runner.run(case.history, params, provider, target, first, only=judged))
+        record.checks.update(unjudged)
+        record.checks = {name: record.checks[name] for name in REQUEST_CHECKS if name in record.checks}
     if record.failed:
         record.example = case.example
     return record
+
+
+def _parser_checks(target: Target, chosen: Sequence[str]) -> dict[str, Outcome]:
+    """The skips of the chosen invariants that judge a stream parser the target declares it lacks."""
+    missing = parser_missing(target)
+    if missing is None:
+        return {}
+    from harness.invariants.streams import PARSER_INVARIANTS  # the judges load when a check runs
+
+    return {name: Outcome.skip(missing) for name in chosen if name in PARSER_INVARIANTS}
 
 
 def _structure(result: CallResult, body: bytes) -> list[str]:
@@ -118,6 +135,10 @@ def check_replay(target: Target, case: CassetteCase, reference: CallResult | Non
 
 def _check_replay(target: Target, case: CassetteCase, reference: CallResult | None) -> Record:
     record = Record(case.provider, case.case, "cassette", case.size)
+    missing = parser_missing(target)
+    if missing is not None:
+        record.checks = {name: Outcome.skip(missing) for name in REPLAY_CHECKS}
+        return record
     try:
         whole = target.replay(case.provider, case.exchange)
     except NotImplementedError as exc:

@@ -9,9 +9,10 @@ from harness.audit.checks import REPLAY_CHECKS, REQUEST_CHECKS, check_replay, ch
 from harness.audit.corpus import CASSETTES, cassette_cases, request_cases
 from harness.audit.generated import generated_histories
 from harness.audit.invariant_checks import PROBE_CASE, load_runner
-from harness.audit.model import DEFAULT_EXAMPLES, AuditResult, Record
+from harness.audit.model import DEFAULT_EXAMPLES, AuditResult, Outcome, Record
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
+from harness.contract.target import parser_missing
 from harness.targets import Target, get_target
 
 __all__ = ["DEFAULT_EXAMPLES", "reference_replay", "run_audit"]
@@ -46,6 +47,7 @@ def run_audit(
     """
     chosen = list(providers if providers is not None else target.providers())
     runner = load_runner()
+    missing = parser_missing(target)
     notes: list[str] = []
     records: list[Record] = []
     cases = request_cases(generated_histories(examples), model)
@@ -58,7 +60,8 @@ def run_audit(
             done += 1
             advance(done, total)
         # history-independent: once per provider, not once per case
-        probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": runner.probe(provider, target)})
+        outcome = Outcome.skip(missing) if missing else runner.probe(provider, target)
+        probe = Record(provider, PROBE_CASE, "probe", 0, {"I3": outcome})
         if probe.failed:
             probe.example = "an HTTP 500 response and an empty 200 stream, replayed by the target"
         records.append(probe)
@@ -72,7 +75,8 @@ def run_audit(
             progress(f"{len(replays)} recorded model calls")
         total += len(replays)
         for replay in replays:
-            records.append(check_replay(target, replay, reference_replay(replay.provider, replay.exchange)))
+            reference = None if missing else reference_replay(replay.provider, replay.exchange)
+            records.append(check_replay(target, replay, reference))
             done += 1
             advance(done, total)
     else:

@@ -17,6 +17,7 @@ from rich.table import Table
 from harness.contract.channels import render_heard
 from harness.contract.rendered import canonical_json
 from harness.oracles import describe, validate
+from harness.outputs.text_table import terminal_width
 from harness.rules import check_body
 from harness.scenarios import load_scenarios
 from harness.targets import Target, get_target
@@ -107,7 +108,7 @@ def run_conformance(
 
 
 def print_summary(summary: Summary, console: Console | None = None) -> None:
-    console = console or Console(width=None if Console().is_terminal else 120)
+    console = console or Console(width=terminal_width())
     table = Table(
         title=f"{summary.target} adapters x scenario corpus x schema oracles and provider rules",
         title_justify="left",

@@ -3,7 +3,7 @@
 Starting it is cheap: this module and the command modules it registers import only typer
 and the light contract modules at top level; each command imports its machinery (pydantic
 models, the adapters, hypothesis, the oracles) in its own body, so ``harness --version``,
-``--help`` and ``render`` pay only for what they run (``tests/test_plugin_guest.py`` counts
+``--help`` and ``render`` pay only for what they run (``tests/test_testing_plugin_guest.py`` counts
 the modules ``import harness.cli.main`` loads).
 """
 
@@ -35,8 +35,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     # Plain (click) help and usage errors: Typer's Rich help imports rich.markdown, markdown-it and
-    # pygments, 0.3 s of CPU on the 2-core machine, more than the whole start-up budget of
-    # ``harness --help`` (issue 22: <= 0.3 s); the text is the same, without boxes.
+    # pygments, about 0.3 s of CPU, the whole start-up budget of ``harness --help``
+    # (tests/test_cli_startup.py counts the modules it loads); the text is the same, without boxes.
     rich_markup_mode=None,
 )
 
@@ -188,12 +188,16 @@ def replay(
     target: Annotated[str, typer.Option(help="Adapter set to use.")] = "reference",
 ) -> None:
     """Replay recorded responses: one {message, items, events, errors} per model response, as JSON."""
+    from harness.contract.target import parser_missing
     from harness.providers.replay import ReplayInputError, replay_file
     from harness.providers.replay_json import replay_json
 
     if provider is not None:
         _check_provider(provider)
     chosen = _load_target(target, provider)
+    missing = parser_missing(chosen)
+    if missing is not None:
+        _fail(f"--target: {missing}; replay needs one")
 
     def run(provider_: str, exchange: Exchange) -> CallResult:
         if provider_ not in chosen.providers():

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 __all__ = ["Chunking", "chunking_from_json", "describe", "split"]
 
+#: How a replayed body is cut: None whole, an int for fixed-size chunks, a tuple of offsets to cut at.
 Chunking = int | tuple[int, ...] | None
 
 

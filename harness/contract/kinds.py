@@ -14,6 +14,8 @@ from typing import Literal, cast
 
 __all__ = ["DEFAULT_FAIL_ON", "KINDS", "KIND_MEANINGS", "Kind", "parse_kinds"]
 
+#: A finding's kind: the provider refuses it, the model silently loses something, or a difference
+#: from the pinned design that the provider accepts.
 Kind = Literal["reject", "degrade", "policy"]
 #: In order of severity: what the provider refuses, what silently loses, what merely differs.
 KINDS: tuple[Kind, ...] = ("reject", "degrade", "policy")

@@ -43,6 +43,9 @@ class RenderWarning:
 
 @dataclass
 class Rendered:
+    """A request as a target renders it: the JSON body the provider would receive, and a warning
+    for every part dropped or changed on the way."""
+
     body: dict[str, Any]
     warnings: list[RenderWarning] = field(default_factory=list[RenderWarning])
 

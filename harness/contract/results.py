@@ -29,6 +29,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class TextDelta:
+    """A piece of the response's text, as it streamed."""
+
     text: str
     type: Literal["text_delta"] = "text_delta"
 
@@ -54,17 +56,22 @@ def text_deltas(texts: list[str]) -> list[TextDelta]:
 
 @dataclass(frozen=True, slots=True)
 class ThinkingDelta:
+    """A piece of the response's thinking text, as it streamed."""
+
     text: str
     type: Literal["thinking_delta"] = "thinking_delta"
 
 
 @dataclass(frozen=True, slots=True)
 class ToolCallStart:
+    """A tool call began streaming (its arguments follow in the final message)."""
+
     call_id: str
     tool_name: str
     type: Literal["tool_call_start"] = "tool_call_start"
 
 
+#: What a stream parser yields as the response streams: text and thinking deltas, tool-call starts.
 StreamItem = TextDelta | ThinkingDelta | ToolCallStart
 
 

@@ -17,10 +17,20 @@ from harness.contract.results import CallResult
 from harness.model import HistoryEvent
 from harness.params import CallParams
 
-__all__ = ["CHANNELS", "Target", "TargetError", "TargetNotInstalled", "TargetRefusal", "refusal_kind"]
+__all__ = [
+    "CHANNELS",
+    "Target",
+    "TargetError",
+    "TargetNotInstalled",
+    "TargetRefusal",
+    "parser_missing",
+    "refusal_kind",
+]
 
-#: What a target may declare it lacks: ``warnings`` (no way to say a part was dropped or changed).
-CHANNELS: frozenset[str] = frozenset({"warnings"})
+#: What a target may declare it lacks: ``warnings`` (no way to say a part was dropped or changed)
+#: and ``parser`` (no stream parser of its own: it only writes requests, so ``replay`` is never
+#: called and every check of the output side is reported as not run, with the reason).
+CHANNELS: frozenset[str] = frozenset({"parser", "warnings"})
 
 
 class TargetError(ValueError):
@@ -63,6 +73,19 @@ def refusal_kind(refusal: TargetRefusal) -> Kind:
     return "reject" if refusal.provider_error else "policy"
 
 
+def parser_missing(target: Target) -> str | None:
+    """Why ``target``'s output side is not judged (it declares no stream parser), or None.
+
+    A check of the output side judges the target's own parser; no other parser stands in
+    for a missing one, since a check that ran on the reference would pass on nothing.
+    """
+    if "parser" not in target.lacks:
+        return None
+    return (
+        f"target '{target.name}' declares no stream parser (lacks 'parser'), so its output side is not judged"
+    )
+
+
 @runtime_checkable
 class Target(Protocol):
     """What the harness needs from an adapter set. Methods raise NotImplementedError for unsupported providers."""
@@ -78,8 +101,10 @@ class Target(Protocol):
     def lacks(self) -> frozenset[str]:
         """Channels the target has no way to fill (a subset of ``CHANNELS``).
 
-        A documented, deliberate drop it cannot announce is then ``policy``, not
-        ``degrade``; losing user content stays ``degrade``.
+        ``warnings``: a documented, deliberate drop it cannot announce is then ``policy``,
+        not ``degrade``; losing user content stays ``degrade``. ``parser``: the target has no
+        stream parser, ``replay`` is never called, and the replay checks and the stream
+        invariants (I3, I6, I11) are reported as not run.
         """
         ...
 
@@ -93,6 +118,8 @@ class Target(Protocol):
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
         """One recorded model response -> the final assistant message, stream items and errors.
+
+        Never called on a target that lacks ``parser``.
 
         ``chunk_size`` is how the body reaches the code (``harness.contract.chunking``: whole,
         fixed-size chunks, or cut at given offsets); ``harness.kit``'s transport honours it.

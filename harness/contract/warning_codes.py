@@ -143,7 +143,7 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.PREFILL_TRAILING_WHITESPACE: CodeInfo(
         "reject", "trailing whitespace stripped from a final assistant prefill"
     ),
-    # The OpenAI-compatible dialects (issue 27; docs/field-rules.md).
+    # The OpenAI-compatible dialects (their evidence: docs/field-rules.md).
     Code.REASONING_CONTENT_EMPTY: CodeInfo(
         "reject",
         "a thinking model's tool-loop turn had no reasoning text; sent with an empty reasoning_content "

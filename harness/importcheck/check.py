@@ -49,9 +49,7 @@ def see(entry: Accepted) -> str:
 
 def evidence_of(entry: Accepted) -> str:
     """An entry's evidence; the closed loop's own entries are evidenced by its test suite."""
-    return (
-        "; ".join(entry.evidence) if entry.evidence else "the closed loop's tests (tests/test_closed_loop.py)"
-    )
+    return "; ".join(entry.evidence) if entry.evidence else "the closed loop's tests (tests/test_loop.py)"
 
 
 #: import-check's own predicates (the structural rewrites), over ``entries()``.

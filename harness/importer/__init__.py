@@ -32,7 +32,7 @@ NATIVE_WIRE = {
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
     "bedrock": "bedrock-converse",
-    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),  # the OpenAI-compatible dialects (issue 27)
+    **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),  # the OpenAI-compatible dialects: Chat's body
     "cohere": "cohere-v2",
 }
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.event_order import event_order_problems
-from harness.invariants.registry import INVARIANTS, CheckReport, Invariant, get_invariant, run_invariants
+
+#: The invariants I1..I13, in order: what ``run_invariants`` runs by default.
+from harness.invariants.registry import INVARIANTS as INVARIANTS
+from harness.invariants.registry import CheckReport, Invariant, get_invariant, run_invariants
 from harness.invariants.replay_events import history_to_ui_events
 
 __all__ = [

@@ -15,11 +15,13 @@ from typing import Protocol
 from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.results import CallResult
+from harness.contract.target import parser_missing
 from harness.invariants.base import CheckContext, Violation
 from harness.model import AssistantMessage, ThinkingSignaturePart, ThinkingTextPart
 
 __all__ = [
     "DEFAULT_RESPONSE_ID",
+    "PARSER_INVARIANTS",
     "Emitter",
     "emit_for",
     "emitter",
@@ -29,6 +31,10 @@ __all__ = [
     "stream_exchange",
     "stream_skip_reason",
 ]
+
+#: The invariants that judge the target's own stream parser (every module that calls ``replay_bytes``):
+#: reported as not run for a target that declares it has none (``lacks`` ``parser``).
+PARSER_INVARIANTS: tuple[str, ...] = ("I3", "I6", "I11")
 
 #: The response id given to streams of messages that have none.
 DEFAULT_RESPONSE_ID = "resp_emit"
@@ -190,8 +196,12 @@ def replay_bytes(
     """Run the target's output side; an exception escaping it is itself a violation (DESIGN "Output").
 
     Targets are pure, so one exchange in one chunking is replayed once per context: I3, I6
-    and I11 all read the whole emitted stream of each message, and share that replay.
+    and I11 all read the whole emitted stream of each message, and share that replay. A target
+    without a stream parser is never replayed: the check cannot judge it (NotImplementedError).
     """
+    missing = parser_missing(ctx.target)
+    if missing is not None:
+        raise NotImplementedError(missing)
     replays: dict[tuple[object, ...], CallResult | Exception] = ctx.cache.setdefault("replays", {})
     key = (exchange.status, exchange.body, repr(exchange.headers), repr(exchange.request_body), chunk_size)
     if key not in replays:

@@ -174,7 +174,7 @@ def chat_shaped_messages(
     if held:
         messages.append({"role": "user", "content": held})
     if not messages or (not system_only and all(m["role"] == "system" for m in messages)):
-        # The schema requires a message besides the system prompt (minItems; finding F3).
+        # The schema requires a message besides the system prompt (``messages`` has minItems 1).
         text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")
         messages.append({"role": "user", "content": text})
     return messages

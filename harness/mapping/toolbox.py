@@ -136,7 +136,7 @@ PLACEHOLDER_USER_TEXT = "(conversation start)"
 
 
 def placeholder_user(warnings: Warnings, reason: str, text: str = PLACEHOLDER_USER_TEXT) -> str:
-    """A request needs a user turn (finding F3; first, for Gemini): warn and return its text.
+    """A request needs a user turn for the model to answer (first, for Gemini): warn and return its text.
 
     ``text``: ``""`` where the API accepts an empty user message as that turn (Responses;
     docs/import-check-decisions.md#placeholder-turns).

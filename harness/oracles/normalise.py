@@ -31,8 +31,9 @@ fails requests the API took. Two such cases are known:
   enum, a float or a boolean is left as sent, for the oracles to judge.
 - Google's API front end reads a repeated field written as one object as a list of that one
   object (``"contents": {"role": "user", "parts": {"text": "..."}}``, the form of Vertex AI's
-  own REST samples); the held-out recordings of issue 24 show such requests answered 200. A
-  single object where the schema has an array of messages is read as that one-item array.
+  own REST samples; its generateContent reference: "For single-turn queries, this is a single
+  instance", https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/projects.locations.endpoints/generateContent).
+  A single object where the schema has an array of messages is read as that one-item array.
 
 Every judge reads a body through ``normalise_body`` (the oracles, the invariants'
 ``CheckContext.body``, the provider rules' ``check_body``), so no check can disagree with

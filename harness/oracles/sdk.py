@@ -317,7 +317,7 @@ def _bedrock() -> SdkOracle:
     return BotocoreOracle()
 
 
-# --- the Chat Completions dialects (issue 27) ------------------------------------------------
+# --- the Chat Completions dialects ------------------------------------------------------------
 
 
 class PydanticRequestOracle:

@@ -51,7 +51,7 @@ _DEFAULT_WIRE = {
     "openai-responses": "openai-responses",
     "openrouter": "openai-chat",
     "bedrock": "bedrock-converse",
-    # OpenAI-compatible dialects (issue 27): their own rules (harness/rules/dialects.py) plus Chat's.
+    # OpenAI-compatible dialects: their own rules (harness/rules/dialects.py) plus Chat's.
     **dict.fromkeys(CHAT_DIALECTS, "openai-chat"),
     "cohere": "cohere-v2",  # its own rules only (harness/rules/cohere.py)
 }

@@ -1,8 +1,8 @@
 """Anthropic Messages API hard rules that its schema cannot express (pairing, uniqueness, content).
 
-Not a rule: a ``system`` role inside ``messages``. It used to be rejected ('Unexpected role
-"system"'), but the API now accepts mid-conversation system messages (accepted in
-traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__*.yaml).
+Not a rule: a ``system`` role inside ``messages``. The API accepts a mid-conversation system
+message (traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__*.yaml), so a
+check that refused one would fail requests the API takes.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ model-parameters-anthropic-claude-messages-request-response.html). The body diff
   bedrock-2023-05-31"); the anthropic SDK's Bedrock client adds it when missing
   (``anthropic/lib/bedrock/_client.py``, ``_prepare_options``);
 - ``anthropic_beta``, a list, carries what the ``anthropic-beta`` header carries on
-  Anthropic's API (the same SDK function moves the header into the body;
-  ``../shared/traffic/pydantic-ai-more/models__test_anthropic_bedrock_count_tokens__test_anthropic_bedrock_count_tokens_real_api.yaml#0``
+  Anthropic's API (the same SDK function moves the header into the body; pydantic/pydantic-ai at
+  commit 4fda389, ``tests/models/cassettes/test_anthropic_bedrock_count_tokens/test_anthropic_bedrock_count_tokens_real_api.yaml#0``,
   has one in an ``invokeModel`` body Bedrock accepted);
 - no ``model`` (the model id is the URL's) and no ``stream`` (the URL's ``-with-response-stream``
   says it): the SDK pops both; Bedrock's schema is closed ("Malformed input request: #: extraneous

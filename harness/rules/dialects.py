@@ -1,4 +1,4 @@
-"""Hard rules of the OpenAI-compatible Chat Completions dialects (issue 27), each with its evidence.
+"""Hard rules of the OpenAI-compatible Chat Completions dialects, each with its evidence.
 
 The rules Chat Completions itself has (pairing of calls and results) apply to every dialect
 too (``harness.rules.openai``); these are what a dialect adds. Sources and the recordings

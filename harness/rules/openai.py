@@ -248,7 +248,7 @@ EMPTY_ARRAYS = Rule(
         "https://github.com/openai/openai-node/pull/1341 (\"400 Invalid 'messages[1].tool_calls': empty array. "
         'Expected an array with minimum length 1")',
         "api.openai.com only: the OpenAPI spec states no minItems, and OpenAI-compatible hosts accept `tools: []` "
-        "(router.huggingface.co, 7 accepted requests in ../shared/traffic/pydantic-ai-more/models__test_huggingface__*). "
+        "(router.huggingface.co, 7 accepted requests in traffic/pydantic-ai-more/models__test_huggingface__*). "
         "Not marked for OpenRouter, Responses, Anthropic or Gemini: no recorded or reported 400 found",
     ),
     _empty_arrays,

@@ -8,8 +8,10 @@ each a fact with its evidence (the profile side is ``harness/providers/gemini/ve
 - every ``contents[]`` entry names its ``role`` (``user`` or ``model``): Vertex answers 400
   "Please use a valid role: user, model." where the Gemini API takes a missing role as the user's
   (BerriAI/litellm#32731: "Vertex (unlike Google AI Studio) requires the field";
-  gethnet/litellm-connector-copilot#64 quotes Vertex's 400). Every one of the 84 Vertex requests
-  in ``../shared/traffic/pydantic-ai-more`` that Vertex accepted names it.
+  gethnet/litellm-connector-copilot#64 quotes Vertex's 400). Every one of the 84 requests Vertex
+  accepted in pydantic-ai's recorded test suite names it (pydantic/pydantic-ai at commit 4fda389,
+  the ``*vertex*`` cassettes of ``tests/models/cassettes/``; 7 of them are bundled in
+  ``traffic/pydantic-ai-more/``).
 
 Only for requests routed to a Vertex host (``Route.endpoint == "vertex"``): a Gemini API body
 without a role is accepted, so this is never applied to a body whose endpoint is unknown.

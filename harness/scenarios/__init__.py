@@ -58,7 +58,7 @@ TAG_INFO: dict[str, str] = {
     "developer-ui-fields": "UI-only developer fields (command_output, at_files, ui_extra) that are never sent",
     # thinking and signatures
     "thinking": "any thinking_text or thinking_signature part",
-    "real-tokens": "signatures / encrypted reasoning copied from real recordings in shared/realstreams",
+    "real-tokens": "signatures / encrypted reasoning copied from real recordings (tests/data/realstreams)",
     "signature-anthropic": "an Anthropic thinking signature native to params.model",
     "signature-openai-responses": "a Responses reasoning item (rs_ id, encrypted_content) native to params.model",
     "signature-google-text": "a Gemini thoughtSignature carried by a text part",

@@ -18,9 +18,9 @@ One module per job: ``parts`` and ``events`` (valid objects), ``representable``,
 
 from __future__ import annotations
 
+#: The pinned provider ids, in order (what ``agent_loops(provider)`` and ``representable_messages`` take).
 from harness.contract.providers import PROVIDERS as PROVIDERS
 from harness.strategies.adversarial import NASTY_TEXT as NASTY_TEXT
-from harness.strategies.adversarial import Mutation as Mutation
 from harness.strategies.adversarial import adversarial_histories as adversarial_histories
 from harness.strategies.events import assistant_messages as assistant_messages
 from harness.strategies.events import developer_messages as developer_messages
@@ -53,6 +53,8 @@ from harness.strategies.parts import timestamps as timestamps
 from harness.strategies.parts import tool_call_parts as tool_call_parts
 from harness.strategies.parts import usages as usages
 from harness.strategies.representable import PROVIDER_MODELS as PROVIDER_MODELS
+
+#: Text of at least one character (a part a stream can carry).
 from harness.strategies.representable import nonempty_text as nonempty_text
 from harness.strategies.representable import representable_messages as representable_messages
 from harness.strategies.representable import signatures as signatures
@@ -61,17 +63,38 @@ __all__ = [
     "NASTY_TEXT",
     "PROVIDERS",
     "PROVIDER_MODELS",
+    "SIGNATURE_FORMATS",
+    "TINY_IMAGES",
     "adversarial_histories",
     "agent_loops",
     "assistant_messages",
+    "assistant_parts",
     "content_parts",
+    "developer_messages",
+    "error_events",
     "histories",
     "history_events",
     "ids",
+    "image_file_parts",
     "image_parts",
+    "image_url_parts",
+    "json_scalars",
     "loop_contract_violations",
+    "model_ids",
+    "nonempty_text",
+    "optional_ids",
     "representable_messages",
+    "signatures",
+    "system_messages",
+    "task_metadata_events",
     "text",
+    "text_parts",
+    "thinking_signature_parts",
+    "thinking_text_parts",
+    "timestamps",
+    "tool_call_parts",
+    "tool_messages",
     "usages",
+    "user_messages",
     "well_formed_turn",
 ]

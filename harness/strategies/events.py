@@ -29,7 +29,9 @@ from harness.strategies.parts import (
 
 _common = {"id": optional_ids, "created_at": timestamps, "response_id": optional_ids}
 
+#: System messages of text parts.
 system_messages = st.builds(SystemMessage, parts=st.lists(text_parts, max_size=2), **_common)
+#: Developer messages, with or without their UI-only fields.
 developer_messages = st.builds(
     DeveloperMessage,
     parts=st.lists(content_parts, max_size=3),
@@ -38,7 +40,9 @@ developer_messages = st.builds(
     ui_extra=st.none() | st.just({"kind": "reminder"}),
     **_common,
 )
+#: User messages of text and image parts.
 user_messages = st.builds(UserMessage, parts=st.lists(content_parts, max_size=3), **_common)
+#: Assistant messages with any parts, usage and stop reason (not necessarily a consistent call).
 assistant_messages = st.builds(
     AssistantMessage,
     parts=st.lists(assistant_parts, max_size=5),
@@ -46,6 +50,7 @@ assistant_messages = st.builds(
     stop_reason=st.none() | st.sampled_from(["stop", "length", "tool_use", "error", "aborted"]),
     **_common,
 )
+#: Tool results of every status, with or without images and UI-only fields.
 tool_messages = st.builds(
     ToolResultMessage,
     call_id=ids,
@@ -58,6 +63,7 @@ tool_messages = st.builds(
     task_metadata=st.none() | st.just({"duration_ms": 12}),
     **_common,
 )
+#: Error events (not sent to a provider).
 error_events = st.builds(
     ErrorEvent,
     error_message=text,
@@ -65,12 +71,14 @@ error_events = st.builds(
     response_id=optional_ids,
     can_retry=st.none() | st.booleans(),
 )
+#: Task-metadata events (not sent to a provider).
 task_metadata_events = st.builds(
     TaskMetadataEvent,
     created_at=timestamps,
     metadata=st.dictionaries(st.text(max_size=8), json_scalars, max_size=3),
 )
 
+#: Any one history event: every message role, error and task-metadata events.
 history_events: st.SearchStrategy[HistoryEvent] = st.one_of(
     user_messages,
     assistant_messages,
@@ -80,4 +88,5 @@ history_events: st.SearchStrategy[HistoryEvent] = st.one_of(
     error_events,
     task_metadata_events,
 )
+#: Any valid history (up to 8 events, not necessarily a well-formed agent loop: see ``agent_loops``).
 histories = st.lists(history_events, max_size=8)

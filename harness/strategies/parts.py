@@ -18,6 +18,7 @@ from harness.model import (
     Usage,
 )
 
+#: The native signature formats a thinking signature part may name (``ThinkingSignaturePart.format``).
 SIGNATURE_FORMATS = (
     "anthropic",
     "anthropic-redacted",
@@ -30,12 +31,17 @@ SIGNATURE_FORMATS = (
 
 #: Any text, including non-ASCII, empty and whitespace; shrinks towards "".
 text = st.text(max_size=40)
+#: Ids as clients mint them (tool call, item and message ids).
 ids = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-.:", min_size=1, max_size=24)
+#: An id or None.
 optional_ids = st.none() | ids
+#: A model name or None.
 model_ids = st.none() | st.sampled_from(["claude-sonnet-4-5", "gpt-5", "gemini-3-pro-preview", "o3"])
+#: A timezone-aware timestamp between 2020 and 2030, or None.
 timestamps = st.none() | st.datetimes(
     min_value=datetime(2020, 1, 1), max_value=datetime(2030, 1, 1), timezones=st.just(UTC)
 )
+#: A JSON scalar: null, a boolean, a small integer or a short string.
 json_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=10)
 
 
@@ -50,6 +56,7 @@ def json_args() -> st.SearchStrategy[str]:
     )
 
 
+#: Text parts of any text.
 text_parts = st.builds(TextPart, text=text)
 #: Real, decodable 1x1 images (each opened and decoded by Pillow when written), so a target
 #: or provider that inspects image bytes sees an image, never a bare header.
@@ -72,6 +79,7 @@ TINY_IMAGES: dict[str, str] = {
 }
 DATA_URLS = tuple(f"data:{mime};base64,{data}" for mime, data in sorted(TINY_IMAGES.items()))
 
+#: Image parts by URL: an https URL or a ``data:`` URL of a real, decodable image.
 image_url_parts = st.builds(
     ImageURLPart,
     url=st.sampled_from(
@@ -82,6 +90,7 @@ image_url_parts = st.builds(
     ),
     id=optional_ids,
 )
+#: Image parts by file path, with or without mime type, size and digest.
 image_file_parts = st.builds(
     ImageFilePart,
     file_path=st.sampled_from(["/tmp/out.png", "images/plot.webp"]),
@@ -89,9 +98,13 @@ image_file_parts = st.builds(
     byte_size=st.none() | st.integers(0, 10_000),
     sha256=st.none() | st.just("0" * 64),
 )
+#: Image parts, by URL (http or ``data:``) or by file.
 image_parts = image_url_parts | image_file_parts
+#: The parts a user or developer message may hold: text and images.
 content_parts = text_parts | image_parts
+#: Thinking text parts, with or without id and model.
 thinking_text_parts = st.builds(ThinkingTextPart, id=optional_ids, text=text, model_id=model_ids)
+#: Thinking signature parts, with or without id, model and format.
 thinking_signature_parts = st.builds(
     ThinkingSignaturePart,
     id=optional_ids,
@@ -99,6 +112,7 @@ thinking_signature_parts = st.builds(
     model_id=model_ids,
     format=st.none() | st.sampled_from(SIGNATURE_FORMATS),
 )
+#: Tool call parts, their arguments valid JSON objects or not (as models send them).
 tool_call_parts = st.builds(
     ToolCallPart,
     call_id=ids,
@@ -106,6 +120,7 @@ tool_call_parts = st.builds(
     arguments_json=json_args(),
     item_id=optional_ids,
 )
+#: Token counts, each optional count present or not.
 usages = st.builds(
     Usage,
     input_tokens=st.integers(0, 10**6),
@@ -115,4 +130,5 @@ usages = st.builds(
     reasoning_tokens=st.none() | st.integers(0, 10**6),
     total_tokens=st.none() | st.integers(0, 10**6),
 )
+#: Any part an assistant message may hold.
 assistant_parts = content_parts | thinking_text_parts | thinking_signature_parts | tool_call_parts

@@ -2,7 +2,7 @@
 
 Why our own: Bedrock's ``ConverseStream`` answers in these frames, not SSE, and replay must
 decode them from any byte chunking (cassettes, raw files, hypothesis splits at every
-offset). botocore's ``EventStreamBuffer`` is the oracle (``tests/test_eventstream.py``
+offset). botocore's ``EventStreamBuffer`` is the oracle (``tests/test_stream_eventstream.py``
 compares both on every recorded body), but it re-copies its whole buffer per message and
 says nothing when the input ends inside a frame; here that is an error, as is a CRC
 mismatch, never a silent end.

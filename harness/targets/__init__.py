@@ -25,6 +25,7 @@ __all__ = [
     "get_target",
 ]
 
+#: The entry point group a project registers its target under (``my-cli = "my_cli.bridge:TARGET"``).
 ENTRY_POINT_GROUP = "harness.targets"
 
 
@@ -37,6 +38,8 @@ def available_targets() -> dict[str, str]:
 
 @cache
 def get_target(name: str) -> Target:
+    """The target registered as ``name``: ``TargetNotInstalled`` when its package is missing, else
+    ``TargetError`` (unknown, broken, or not a ``Target``) with a one-line message."""
     targets = available_targets()
     if name not in targets:
         raise TargetError(f"unknown target '{name}' (available: {', '.join(targets) or 'none'})")

@@ -20,7 +20,7 @@ changes nothing the host can see and imports nothing heavy until the harness is 
   and machine of a deep run can reach) so one machine's failure replays first on all.
 - Module level imports only pytest and the standard library: the harness, Hypothesis,
   pydantic and vcrpy load inside the hooks and fixtures that need them, i.e. when a test
-  uses a harness fixture or a harness option is given (``tests/test_plugin_guest.py``
+  uses a harness fixture or a harness option is given (``tests/test_testing_plugin_guest.py``
   counts the modules).
 """
 
@@ -107,8 +107,7 @@ _UNDO = pytest.StashKey[Any]()
 _DESELECTED = pytest.StashKey[list[int]]()
 
 
-def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
-    _rewrite_only_the_suite(pluginmanager)
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("harness", "harness cassettes")
     with contextlib.suppress(ValueError):  # pytest-recording may own --record-mode already: share it
         group.addoption(
@@ -119,23 +118,6 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
             choices=RECORD_MODES,
             help="vcrpy record mode for harness_cassette tests (default none: replay only, no network).",
         )
-
-
-def _rewrite_only_the_suite(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Assertion rewriting for ``harness.testing`` (the tests an adopter subclasses), not the whole package.
-
-    pytest marks the whole top-level package of a ``pytest11`` plugin (``harness``) for assertion
-    rewriting: every harness module a test imports is then parsed, rewritten and compiled again
-    in each process, since a rewritten module is cached only where bytecode may be written
-    (about 3 s of CPU per pytest process here). Only ``harness.testing`` holds test code; the
-    rest of the package is imported as Python imports it. Nothing changes when pytest's
-    rewrite hook is absent (``--assert=plain``) or keeps its marks elsewhere.
-    """
-    hook = getattr(pluginmanager, "rewrite_hook", None)
-    marked: object = getattr(hook, "_must_rewrite", None)
-    if isinstance(marked, set) and "harness" in marked and hook is not None:
-        marked.discard("harness")  # pyright: ignore[reportUnknownMemberType]
-        hook.mark_rewrite("harness.testing")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -316,7 +298,7 @@ def pytest_unconfigure_goldens(config: pytest.Config) -> None:
         reporter.write_line(line, red=True, bold=True)
 
 
-# ---------------------------------------------------------------- harness.testing: coverage per check (issue 22)
+# ---------------------------------------------------------------- harness.testing: coverage per check
 #
 # Owned with harness.testing: each conformance test notes on its report which (provider,
 # check) it judged (``harness.testing.suite.JUDGED_PROPERTY``; xdist carries user properties to
@@ -388,7 +370,7 @@ def pytest_configure_check_coverage(config: pytest.Config) -> None:
         config.pluginmanager.register(_CheckCoverage(), "harness-check-coverage")
 
 
-# ---------------------------------------------------------------- cassette hygiene under xdist (issue 22)
+# ---------------------------------------------------------------- cassette hygiene under xdist
 #
 # Under pytest-xdist every worker fills its own PlayRegistry, so no worker can judge
 # hygiene. ``harness_defer_hygiene(cassettes, root)`` called by the hygiene test in a

@@ -24,7 +24,10 @@ Each test id reads ``provider-case-check``; the checks are the audit's own
   no generated history gives the check anything to judge, so a check never goes
   silently vacuous (the terminal summary prints how many cases each check judged);
 - ``test_cassette``: every bundled real recording replayed through the target's parser
-  (``replay``, ``replay-chunks``, ``replay-vs-reference``);
+  (``replay``, ``replay-chunks``, ``replay-vs-reference``). A target that declares no
+  stream parser (``lacks = frozenset({"parser"})``) gets none of these, nor the
+  invariants that judge its parser (I3, I6, I11): ``test_check_coverage`` reports each
+  of those checks as not run, with the reason, once per provider;
 - ``test_request_golden``: the target's request body for every scenario, a JSON golden
   under ``goldens/<ClassName>/`` beside the test module, reviewed with
   ``pytest --snapshot-update`` (syrupy; unused goldens fail the run);
@@ -74,7 +77,7 @@ from harness.audit.model import Outcome
 from harness.audit.run import reference_replay
 from harness.contract.channels import render_heard
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
-from harness.contract.target import Target, TargetRefusal
+from harness.contract.target import Target, TargetRefusal, parser_missing
 from harness.data_paths import cassettes_dir
 from harness.kit.netguard import offline
 from harness.model import HistoryEvent
@@ -110,6 +113,10 @@ JUDGED_PROPERTY = "harness_judged"
 MISSING_GOLDEN_PROPERTY = "harness_missing_golden"
 #: The check name of ``test_request_golden`` in ``known_failures``: ``("golden", "anthropic-plain")``.
 GOLDEN_CHECK = "golden"
+
+
+#: The tests that replay through the target's stream parser (none for a target that lacks one).
+_PARSER_TESTS = frozenset({"test_cassette", "test_stream_endings"})
 
 
 @dataclass(frozen=True)
@@ -188,6 +195,13 @@ class TargetConformance:
             return
         cases = plan.cases.get(metafunc.function.__name__, [])
         params = [pytest.param(c, id=c.id, marks=_xfail(self.known_failures.get(c.key))) for c in cases]
+        if not params and metafunc.function.__name__ in _PARSER_TESTS and plan.not_run:
+            # a target without a stream parser: one test per provider saying why nothing runs here
+            reasons = {p: reason for (p, _), reason in plan.not_run.items()}
+            params = [
+                pytest.param(None, id=f"{p}-not-run", marks=pytest.mark.skip(reason=reason))
+                for p, reason in reasons.items()
+            ]
         metafunc.parametrize("harness_case", params)
 
     # ------------------------------------------------------------------ tests
@@ -207,6 +221,8 @@ class TargetConformance:
         """Some case gives the check something to judge for the provider: a check is never silently vacuous."""
         plan = _plan(type(self), request.config)
         key = (harness_case.provider, harness_case.check)
+        if key in plan.not_run:
+            pytest.skip(plan.not_run[key])
         assert plan.coverage.get(key, 0) > 0, (
             f"{harness_case.check} has nothing to judge for {harness_case.provider}: no case of this class "
             f"applies ({plan.uncovered.get(key, 'no case')}); add a scenario that has its subject, or declare "
@@ -402,6 +418,8 @@ class _Plan:
     coverage: dict[tuple[str, str], int]
     #: (provider, check) -> why a case had nothing for it (the guard's message when none had).
     uncovered: dict[tuple[str, str], str]
+    #: (provider, check) -> why the check does not run at all for this target (no stream parser).
+    not_run: dict[tuple[str, str], str]
     outcomes: dict[tuple[str, str], dict[str, Outcome]] = field(
         default_factory=dict[tuple[str, str], dict[str, Outcome]]
     )
@@ -487,8 +505,18 @@ def _generated_cases(
     return together + [Case(provider, case, c, checks=(c,)) for c in alone]
 
 
+def _parser_checks(target: Target) -> dict[str, str]:
+    """The checks that judge a stream parser the target declares it lacks -> why they do not run."""
+    missing = parser_missing(target)
+    if missing is None:
+        return {}
+    from harness.invariants.streams import PARSER_INVARIANTS  # the judges load when a plan is made
+
+    return dict.fromkeys((*PARSER_INVARIANTS, *REPLAY_CHECKS), missing)
+
+
 def _applicable(
-    providers: Sequence[str], histories: Mapping[str, Sequence[HistoryEvent]]
+    providers: Sequence[str], histories: Mapping[str, Sequence[HistoryEvent]], checks: Sequence[str]
 ) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], str]]:
     """(provider, check) -> the named histories it has something to judge in, and one reason when none.
 
@@ -498,7 +526,7 @@ def _applicable(
     judged: dict[tuple[str, str], list[str]] = {}
     why: dict[tuple[str, str], str] = {}
     for provider in providers:
-        for check in REQUEST_CHECKS:
+        for check in checks:
             names = judged.setdefault((provider, check), [])
             for name, history in histories.items():
                 reason = None if check == "render" else nothing_to_judge(check, history, provider)
@@ -524,15 +552,19 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
     scenarios: list[Scenario] = [every[n] for n in names]
     root = cassettes_dir()
     calls, unreadable = cassette_cases(root, providers) if root.is_dir() else ([], [])
-    in_scenarios, why = _applicable(providers, {s.name: s.history for s in scenarios})
+    unjudged = _parser_checks(target)
+    not_run = {(p, check): reason for p in providers for check, reason in unjudged.items()}
+    judged = [check for check in REQUEST_CHECKS if check not in unjudged]
+    in_scenarios, why = _applicable(providers, {s.name: s.history for s in scenarios}, judged)
     in_generated: dict[tuple[str, str], list[str]] = {}
     if not all(in_scenarios.values()):  # only then is the fixed generated set worth drawing at collection
         fixed = {f"generated/{n:02d}": h for n, (h, _) in enumerate(_fixed_histories())}
-        in_generated, _ = _applicable(providers, fixed)
+        in_generated, _ = _applicable(providers, fixed, judged)
     coverage = {key: len(names) + len(in_generated.get(key, ())) for key, names in in_scenarios.items()}
+    replayed = [] if not_run else calls  # nothing is replayed through a target without a stream parser
     for p in providers:
         for check in REPLAY_CHECKS:
-            coverage[p, check] = sum(1 for c in calls if c.provider == p)
+            coverage[p, check] = sum(1 for c in replayed if c.provider == p)
             if not coverage[p, check]:
                 why[p, check] = f"no recorded {p} model call under {root}"
     grouped = set(providers if cls.group_checks is True else cls.group_checks or ())
@@ -546,24 +578,26 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
                 p,
                 f"{p}-{s.name}",
                 s.name,
-                [check for check in REQUEST_CHECKS if s.name in in_scenarios[p, check]],
+                [check for check in judged if s.name in in_scenarios[p, check]],
                 p in grouped,
                 known_failures,
             )
         ],
-        "test_stream_endings": [Case(p, f"{p}-stream_endings", "I3") for p in providers],
+        "test_stream_endings": [
+            Case(p, f"{p}-stream_endings", "I3") for p in providers if (p, "I3") not in not_run
+        ],
         "test_generated": [
             c
             for p in providers
             for c in _generated_cases(
                 p,
-                [c for c in REQUEST_CHECKS if not in_generated or in_generated[p, c]],
+                [c for c in judged if not in_generated or in_generated[p, c]],
                 cls.known_failures,
             )
         ],
         "test_cassette": [
             case
-            for c in calls
+            for c in replayed
             for case in _per_case(
                 c.provider,
                 f"{c.provider}-{c.case.removeprefix('cassette/')}",
@@ -589,13 +623,13 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
         for check in (c.checks or (c.key[0],))
         if check
     }
-    known |= {(check, f"{p}-generated") for p in providers for check in REQUEST_CHECKS}
+    known |= {(check, f"{p}-generated") for p in providers for check in judged}
     # A key for a provider this run does not test (the target does not implement it) is not stale.
     elsewhere = {k for k in cls.known_failures if _provider_of(k[1]) not in (None, *providers)}
     stale = sorted(set(cls.known_failures) - known - elsewhere)
     if stale:
         vacuous = {
-            (check, f"{p}-{s.name}"): nothing_to_judge(check, s.history, p)
+            (check, f"{p}-{s.name}"): unjudged.get(check) or nothing_to_judge(check, s.history, p)
             for check, case in stale
             for p in providers
             for s in scenarios
@@ -609,4 +643,6 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
             + " (keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'); a request golden's "
             + f"check is {GOLDEN_CHECK!r})"
         )
-    return _Plan(target, cases, {c.case: c for c in calls}, root, tuple(unreadable), coverage, {**why})
+    return _Plan(
+        target, cases, {c.case: c for c in calls}, root, tuple(unreadable), coverage, {**why}, not_run
+    )

@@ -9,7 +9,7 @@ one cassette are real agent loops. Two sets of checks:
   shown with the check that explains it, or classified, or marked unexplained
   (``calibrate.rejection_verdict``). A ``reject`` verdict on a request the API answered
   2xx is not a finding: the API's answer outranks the check, so it is an oracle
-  disagreement, reported in its own section and count (issue 24);
+  disagreement, reported in its own section and count;
 - on every consecutive pair of model calls in one cassette: the continuity checks
   (``continuity.py``).
 

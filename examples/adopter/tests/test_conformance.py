@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from harness.testing import TargetConformance
@@ -17,7 +18,7 @@ class TestTiny(TargetConformance):
         "text_non_ascii",
         "tool_single_call",
     )
-    known_failures: ClassVar[dict[tuple[str, str], str]] = {
+    known_failures: ClassVar[Mapping[tuple[str, str], str]] = {
         ("I1", "openai-chat-developer_at_start"): "tiny drops developer messages (chat.py says why)",
         ("I1", "openai-chat-generated"): "tiny drops developer messages (chat.py says why)",
     }

@@ -172,7 +172,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
             counts = counts + _call_counts(item) if item.continues else _call_counts(item)
             # Every model step, not only the current turn's: Gemini validates the current
             # turn only, but a placeholder that vanishes once a turn is appended would change
-            # the earlier contents (prefix stability, I9; finding F2).
+            # the earlier contents, and with them the cached prefix (prefix stability, I9).
             validate = profile.validates_call_signatures(model)
             turns.append(_Turn("model", item.index, _assistant_parts(item, model, validate, warnings)))
             i += 1

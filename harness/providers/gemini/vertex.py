@@ -4,9 +4,12 @@ Vertex AI serves Gemini's wire under its own paths
 (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/generateContent):
 ``https://{location}-aiplatform.googleapis.com/v1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent``
 (``:streamGenerateContent?alt=sse`` to stream; ``aiplatform.googleapis.com`` for ``global``), with
-an OAuth bearer token instead of an API key. The body is Gemini's: the 84 Vertex requests Vertex
-accepted in ``../shared/traffic/pydantic-ai-more`` (google-genai's, the same fields as on the Gemini
-API, function call ids included) pass Gemini's oracles and rules (``harness calibrate``).
+an OAuth bearer token instead of an API key. The body is Gemini's: the 84 requests Vertex accepted
+in pydantic-ai's recorded test suite (pydantic/pydantic-ai at commit 4fda389, the ``*vertex*``
+cassettes of ``tests/models/cassettes/test_google/`` and ``test_multimodal_tool_returns/``;
+google-genai's, the same fields as on the Gemini API, function call ids included) pass Gemini's
+oracles and rules (``harness calibrate``); the 7 bundled in ``traffic/pydantic-ai-more/`` are
+calibrated on every test run.
 
 Where Vertex differs, each a profile fact with its evidence:
 
@@ -19,8 +22,9 @@ Where Vertex differs, each a profile fact with its evidence:
   API serves by name (``gemma-3-27b-it``), is deployed on Vertex from Model Garden to an endpoint of
   one's own (https://cloud.google.com/vertex-ai/generative-ai/docs/open-models/use-gemma), so a Gemma
   model rendered for Vertex is a warning.
-- ``gs://`` file URIs: Vertex fetches them (``models__test_google__test_google_url_input[ImageUrl (gs)].yaml#0``
-  in ``../shared/traffic/pydantic-ai-more``, 200), and answers 400 for a URL robots.txt keeps it from
+- ``gs://`` file URIs: Vertex fetches them (200 in pydantic/pydantic-ai at commit 4fda389,
+  ``tests/models/cassettes/test_google/test_google_url_input[ImageUrl (gs)].yaml#0``), and answers
+  400 for a URL robots.txt keeps it from
   (``traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_model_sees_multiple_images[google_vertex].yaml#1``,
   classified by ``harness/traffic/explained.py``: not visible in the body).
 """

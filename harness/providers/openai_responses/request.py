@@ -191,7 +191,7 @@ def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
         sources.extend([wire.index] * len(built))
     items = _drop_trailing_reasoning(items, sources, ctx)
     if not items:
-        # A request always carries a turn to answer (finding F3): an empty user message, which the
+        # A request always carries a turn for the model to answer: an empty user message, which the
         # API accepts beside instructions (traffic/pydantic-ai/models__test_openai_responses__test_
         # openai_responses_runs_with_instructions_only.yaml#0), not an invented placeholder text.
         text = placeholder_user(

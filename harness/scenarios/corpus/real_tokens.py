@@ -1,6 +1,6 @@
 """REAL tokens: signatures, encrypted reasoning and texts copied byte-for-byte from recordings.
 
-The recordings are in shared/realstreams (public test suites: pydantic/pydantic-ai MIT,
+The recordings are in tests/data/realstreams (public test suites: pydantic/pydantic-ai MIT,
 vercel/ai Apache-2.0, simonw/llm-anthropic Apache-2.0); the comment above each value names
 its recording. Pure data; everything else in the corpus is written by hand, and synthetic
 signatures are deterministic stand-ins made by ``dsl.fake_signature``/``dsl.fake_encrypted``.

@@ -27,28 +27,18 @@ from harness.providers.anthropic.request import (
     DEFAULT_MODEL,
 )
 from harness.scenarios.dsl import call, result, user
+from tests.support.adapters import codes, renderer, sig
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 PATH_A = '{"path": "a"}'  # the read arguments most tests call with
 TOOLS = [ToolSpec(name="read")]
+render = renderer(ADAPTER, CallParams())
 THINK = CallParams(thinking=ThinkingParams(), tools=TOOLS)
-
-
-def render(history: list[HistoryEvent], params: CallParams | None = None) -> Rendered:
-    return ADAPTER.render(history, params or CallParams())
-
-
-def codes(rendered: Rendered) -> list[str]:
-    return [w.code for w in rendered.warnings]
 
 
 def content(rendered: Rendered, index: int) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = rendered.body["messages"][index]["content"]
     return blocks
-
-
-def sig(signature: str, fmt: str | None = "anthropic", model_id: str | None = None) -> ThinkingSignaturePart:
-    return ThinkingSignaturePart(signature=signature, format=fmt, model_id=model_id)
 
 
 # ---------------------------------------------------------------- params
@@ -162,7 +152,7 @@ def test_native_thinking_pair_and_redacted_byte_exact() -> None:
         AssistantMessage(
             parts=[
                 ThinkingTextPart(text="let me think"),
-                sig("SIG-1"),
+                sig("SIG-1", "anthropic"),
                 sig(redacted, "anthropic-redacted"),
                 TextPart(text="answer"),
             ]
@@ -184,7 +174,7 @@ def test_native_thinking_pair_and_redacted_byte_exact() -> None:
         (sig("gsig", "google"), "thinking-foreign"),
         (sig("rs", "openai-responses"), "thinking-foreign"),
         (sig("S", None), "thinking-foreign"),
-        (sig("S", "anthropic", model_id="claude-opus-4-1"), "thinking-foreign"),
+        (sig("S", "anthropic", "claude-opus-4-1"), "thinking-foreign"),
         (sig("", "anthropic"), "thinking-unsigned"),
     ],
 )
@@ -204,7 +194,9 @@ def test_foreign_or_unsigned_thinking_dropped_never_text(signature: ThinkingSign
 def test_unsigned_text_and_unpaired_signature_dropped() -> None:
     history: list[HistoryEvent] = [
         user("hi"),
-        AssistantMessage(parts=[sig("orphan"), TextPart(text="a"), ThinkingTextPart(text="musing")]),
+        AssistantMessage(
+            parts=[sig("orphan", "anthropic"), TextPart(text="a"), ThinkingTextPart(text="musing")]
+        ),
         user("next"),
     ]
     r = render(history)
@@ -303,7 +295,7 @@ def test_open_tool_loop_with_foreign_thinking_disables_thinking() -> None:
 
 def test_open_tool_loop_starting_with_thinking_keeps_thinking() -> None:
     # Without interleaved thinking Claude thinks once per turn: later loop steps carry none.
-    r = render(loop([ThinkingTextPart(text="t"), sig("S")], [TextPart(text="more")]), THINK)
+    r = render(loop([ThinkingTextPart(text="t"), sig("S", "anthropic")], [TextPart(text="more")]), THINK)
     assert r.body["thinking"]["type"] == "enabled"
     assert content(r, 1)[0]["type"] == "thinking"
     assert r.warnings == []
@@ -322,7 +314,7 @@ def test_closed_loop_does_not_constrain_thinking() -> None:
 def test_thinking_blocks_kept_when_thinking_off() -> None:
     history: list[HistoryEvent] = [
         user("hi"),
-        AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S"), TextPart(text="a")]),
+        AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S", "anthropic"), TextPart(text="a")]),
         user("next"),
     ]
     r = render(history, CallParams(thinking=ThinkingParams(enabled=False)))
@@ -558,7 +550,7 @@ def test_final_assistant_prefill_trailing_whitespace_stripped() -> None:
 def test_final_assistant_drops_trailing_thinking() -> None:
     history: list[HistoryEvent] = [
         user("hi"),
-        AssistantMessage(parts=[TextPart(text="a"), ThinkingTextPart(text="t"), sig("S")]),
+        AssistantMessage(parts=[TextPart(text="a"), ThinkingTextPart(text="t"), sig("S", "anthropic")]),
     ]
     r = render(history, THINK)
     assert content(r, 1) == [{"type": "text", "text": "a"}]
@@ -571,7 +563,7 @@ def test_final_assistant_drops_trailing_thinking() -> None:
 def test_final_assistant_thinking_dropped_when_thinking_off() -> None:
     history: list[HistoryEvent] = [
         user("hi"),
-        AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S"), TextPart(text="a")]),
+        AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S", "anthropic"), TextPart(text="a")]),
     ]
     assert content(render(history, THINK), 1)[0]["type"] == "thinking"
     r = render(history)
@@ -580,7 +572,9 @@ def test_final_assistant_thinking_dropped_when_thinking_off() -> None:
 
 
 def test_final_assistant_only_thinking_is_dropped() -> None:
-    r = render([user("hi"), AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S")])], THINK)
+    r = render(
+        [user("hi"), AssistantMessage(parts=[ThinkingTextPart(text="t"), sig("S", "anthropic")])], THINK
+    )
     assert [m["role"] for m in r.body["messages"]] == ["user"]
     assert "empty-message" in codes(r)
 
@@ -589,7 +583,7 @@ def test_final_assistant_only_thinking_is_dropped() -> None:
 
 
 def test_same_input_same_bytes() -> None:
-    history = loop([ThinkingTextPart(text="t"), sig("S"), TextPart(text="x ")])
+    history = loop([ThinkingTextPart(text="t"), sig("S", "anthropic"), TextPart(text="x ")])
     params = CallParams(
         system="s", tools=[ToolSpec(name="read")], thinking=ThinkingParams(budget_tokens=2048)
     )

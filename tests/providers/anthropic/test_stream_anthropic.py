@@ -19,7 +19,7 @@ from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, Too
 from harness.providers.anthropic.stream import PARSER, AnthropicParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
-from tests.cassette_cases import recorded_calls_of
+from tests.support.cassettes import recorded_calls_of
 
 PROVIDER = "anthropic"
 RECORDINGS: dict[str, bytes] = {call_id: call.body for call_id, call in recorded_calls_of(PROVIDER).items()}

@@ -24,7 +24,7 @@ def _sse(*events: dict[str, Any]) -> bytes:
     return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
-def _delta(**message: Any) -> dict[str, Any]:
+def _delta_of(**message: Any) -> dict[str, Any]:
     return {"message": message}
 
 
@@ -69,29 +69,33 @@ def test_calibration_passes_every_accepted_cohere_request() -> None:
 
 def test_a_synthetic_stream_with_thinking_plan_and_calls() -> None:
     body = _sse(
-        {"type": "message-start", "id": "m1", "delta": _delta(role="assistant")},
-        {"type": "content-start", "index": 0, "delta": _delta(content={"type": "thinking", "thinking": ""})},
-        {"type": "content-delta", "index": 0, "delta": _delta(content={"thinking": "need "})},
-        {"type": "content-delta", "index": 0, "delta": _delta(content={"thinking": "weather"})},
+        {"type": "message-start", "id": "m1", "delta": _delta_of(role="assistant")},
+        {
+            "type": "content-start",
+            "index": 0,
+            "delta": _delta_of(content={"type": "thinking", "thinking": ""}),
+        },
+        {"type": "content-delta", "index": 0, "delta": _delta_of(content={"thinking": "need "})},
+        {"type": "content-delta", "index": 0, "delta": _delta_of(content={"thinking": "weather"})},
         {"type": "content-end", "index": 0},
-        {"type": "tool-plan-delta", "delta": _delta(tool_plan="I will ")},
-        {"type": "tool-plan-delta", "delta": _delta(tool_plan="check.")},
+        {"type": "tool-plan-delta", "delta": _delta_of(tool_plan="I will ")},
+        {"type": "tool-plan-delta", "delta": _delta_of(tool_plan="check.")},
         {
             "type": "tool-call-start",
             "index": 0,
-            "delta": _delta(
+            "delta": _delta_of(
                 tool_calls={"id": "c1", "type": "function", "function": {"name": "w", "arguments": ""}}
             ),
         },
         {
             "type": "tool-call-delta",
             "index": 0,
-            "delta": _delta(tool_calls={"function": {"arguments": '{"a":'}}),
+            "delta": _delta_of(tool_calls={"function": {"arguments": '{"a":'}}),
         },
         {
             "type": "tool-call-delta",
             "index": 0,
-            "delta": _delta(tool_calls={"function": {"arguments": "1}"}}),
+            "delta": _delta_of(tool_calls={"function": {"arguments": "1}"}}),
         },
         {"type": "tool-call-end", "index": 0},
         {
@@ -114,8 +118,8 @@ def test_a_synthetic_stream_with_thinking_plan_and_calls() -> None:
 
 
 def test_a_stream_without_message_end_or_with_an_error_ends_in_error() -> None:
-    start = {"type": "message-start", "id": "m1", "delta": _delta(role="assistant")}
-    text = {"type": "content-start", "index": 0, "delta": _delta(content={"type": "text", "text": "hi"})}
+    start = {"type": "message-start", "id": "m1", "delta": _delta_of(role="assistant")}
+    text = {"type": "content-start", "index": 0, "delta": _delta_of(content={"type": "text", "text": "hi"})}
     cut = parse_bytes(get_parser("cohere"), _sse(start, text))
     assert cut.message.stop_reason == "error" and cut.errors
     failed = parse_bytes(

@@ -23,6 +23,7 @@ from harness.model import (
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.providers.gemini.request import ADAPTER, SKIP_SIGNATURE, endpoint_path
 from harness.scenarios.dsl import assistant, call, result, user
+from tests.support.adapters import codes
 
 G3 = "gemini-3-pro-preview"
 G25 = "gemini-2.5-flash"
@@ -37,10 +38,6 @@ def render(history: Sequence[HistoryEvent], **params: Any) -> Rendered:
     """Render with the tools the calls use (pass ``tools=None`` to test derivation)."""
     params.setdefault("tools", TOOLS)
     return ADAPTER.render(history, CallParams(**params))
-
-
-def codes(rendered: Rendered) -> list[str]:
-    return [w.code for w in rendered.warnings]
 
 
 def gsig(signature: str, model: str | None = None) -> ThinkingSignaturePart:
@@ -338,7 +335,7 @@ def test_signature_without_a_carrier_is_dropped_with_a_warning() -> None:
 
 
 def test_gemini3_unsigned_first_call_of_every_step_gets_the_documented_sentinel() -> None:
-    # Earlier turns get it too, so appending a turn never changes earlier contents (I9, finding F2).
+    # Earlier turns get it too, so appending a turn never changes earlier contents (I9).
     history = [
         user("earlier"),
         assistant(

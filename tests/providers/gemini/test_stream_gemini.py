@@ -12,6 +12,7 @@ real bytes are in ``tests/test_stream_endings.py``, for every provider.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ from harness.providers.gemini.stream import PARSER, GeminiParser, parse_json_arr
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.sse import SSEEvent
-from tests.cassette_cases import events_of, recorded_calls_of
+from tests.support.adapters import sig
+from tests.support.cassettes import events_of, recorded_calls_of
 
 PROVIDER = "gemini"
 RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)
@@ -187,8 +189,8 @@ def chunk(*parts: dict[str, Any], finish: str | None = None, **extra: Any) -> di
     return {"candidates": [candidate], "responseId": "r1", "modelVersion": "gemini-3-pro-preview", **extra}
 
 
-def sig(value: str) -> ThinkingSignaturePart:
-    return ThinkingSignaturePart(signature=value, model_id="gemini-3-pro-preview", format="google")
+#: A Gemini 3 thought signature (what the stream's parts carry).
+gemini_sig = partial(sig, fmt="google", model="gemini-3-pro-preview")
 
 
 def test_trailing_empty_text_signature_signs_the_text_run() -> None:
@@ -199,7 +201,7 @@ def test_trailing_empty_text_signature_signs_the_text_run() -> None:
             chunk({"text": "", "thoughtSignature": "AAA"}, finish="STOP"),
         ]
     )
-    assert result.message.parts == [TextPart(text="Hello world"), sig("AAA")]
+    assert result.message.parts == [TextPart(text="Hello world"), gemini_sig("AAA")]
 
 
 def test_trailing_empty_text_signature_after_an_unsigned_call_signs_the_call() -> None:
@@ -221,7 +223,7 @@ def test_signature_after_a_signed_part_stands_alone() -> None:
     )
     parts = result.message.parts
     assert [p.type for p in parts] == ["tool_call", "thinking_signature", "thinking_signature"]
-    assert parts[1:] == [sig("AAA"), sig("BBB")]
+    assert parts[1:] == [gemini_sig("AAA"), gemini_sig("BBB")]
 
 
 def test_second_signature_in_a_run_starts_a_new_part() -> None:
@@ -232,7 +234,12 @@ def test_second_signature_in_a_run_starts_a_new_part() -> None:
             chunk({"text": "c", "thoughtSignature": "BBB"}, finish="STOP"),
         ]
     )
-    assert result.message.parts == [TextPart(text="ab"), sig("AAA"), TextPart(text="c"), sig("BBB")]
+    assert result.message.parts == [
+        TextPart(text="ab"),
+        gemini_sig("AAA"),
+        TextPart(text="c"),
+        gemini_sig("BBB"),
+    ]
 
 
 def test_thought_then_text_are_separate_parts_and_thought_signature_stays_on_thoughts() -> None:
@@ -246,7 +253,7 @@ def test_thought_then_text_are_separate_parts_and_thought_signature_stays_on_tho
     model = "gemini-3-pro-preview"
     assert result.message.parts == [
         ThinkingTextPart(text="hmm", model_id=model),
-        sig("AAA"),
+        gemini_sig("AAA"),
         TextPart(text="ok"),
     ]
     assert result.items == [ThinkingDelta("hmm"), TextDelta("ok")]
@@ -297,7 +304,7 @@ def test_streamed_function_call_arguments() -> None:
         ]
     )
     call, signature = result.message.parts
-    assert isinstance(call, ToolCallPart) and signature == sig("AAA")
+    assert isinstance(call, ToolCallPart) and signature == gemini_sig("AAA")
     assert call.call_id == "call_r1_0" and call.tool_name == "book"
     assert json.loads(call.arguments_json) == {
         "city": "San Francisco",

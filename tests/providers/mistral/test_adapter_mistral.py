@@ -9,28 +9,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.mapping.dialects import AlnumIdPolicy
-from harness.model import AssistantMessage, TextPart, ToolCallPart, ToolResultMessage, UserMessage
+from harness.model import TextPart, UserMessage
 from harness.oracles import validate
 from harness.params import CallParams
 from harness.providers import get_adapter
 from harness.rules import check_body
+from harness.scenarios.dsl import assistant, call, result
 
 _MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
-
-
-def _call(call_id: str) -> AssistantMessage:
-    return AssistantMessage(parts=[ToolCallPart(call_id=call_id, tool_name="read", arguments_json="{}")])
-
-
-def _result(call_id: str) -> ToolResultMessage:
-    return ToolResultMessage(call_id=call_id, tool_name="read", status="success", output_text="ok", parts=[])
 
 
 def test_foreign_ids_are_renumbered_consistently_in_call_and_result() -> None:
     foreign = ["toolu_01ABCdefGHIjklMNOpqr", "call_AB6AaRZ1FYZB2RwS6A5vbdqn", "fc_311ba17b-89f9", "rHU0eZiMa"]
     history = [UserMessage(parts=[TextPart(text="go")])]
     for cid in foreign:
-        history += [_call(cid), _result(cid)]
+        read = call(cid, "read")
+        history += [assistant(read), result(read, "ok")]
     history.append(UserMessage(parts=[TextPart(text="thanks")]))
     rendered = get_adapter("mistral").render(history, CallParams(stream=False))
     messages = rendered.body["messages"]
@@ -73,13 +67,13 @@ def test_the_id_policy_always_gives_a_valid_id_and_keeps_valid_ones(call_id: str
 def test_an_id_that_maps_onto_another_call_of_the_same_response_is_renumbered() -> None:
     foreign = "toolu_01ABCdefGHIjklMNOpqr"
     taken = AlnumIdPolicy(length=9).map(foreign)  # a valid id another call of the response already has
-    parallel = AssistantMessage(
-        parts=[
-            ToolCallPart(call_id=taken, tool_name="read", arguments_json="{}"),
-            ToolCallPart(call_id=foreign, tool_name="read", arguments_json="{}"),
-        ]
-    )
-    history = [UserMessage(parts=[TextPart(text="go")]), parallel, _result(taken), _result(foreign)]
+    first, second = call(taken, "read"), call(foreign, "read")
+    history = [
+        UserMessage(parts=[TextPart(text="go")]),
+        assistant(first, second),
+        result(first, "ok"),
+        result(second, "ok"),
+    ]
     rendered = get_adapter("mistral").render(history, CallParams(stream=False))
     messages = rendered.body["messages"]
     calls = [c["id"] for m in messages if m["role"] == "assistant" for c in m["tool_calls"]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.contract.rendered import Rendered, canonical_json
+from harness.contract.rendered import canonical_json
 from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,
@@ -18,17 +18,11 @@ from harness.model import (
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.providers.openai_chat.request import ADAPTER, DEFAULT_MODEL
 from harness.scenarios.dsl import call, result, user
+from tests.support.adapters import placed_codes, renderer
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 READ = ToolSpec(name="read", description="Read a file", parameters={"type": "object", "properties": {}})
-
-
-def render(history: list[HistoryEvent], params: CallParams | None = None) -> Rendered:
-    return ADAPTER.render(history, params or CallParams(model="gpt-4.1", tools=[READ]))
-
-
-def codes(rendered: Rendered) -> list[tuple[int | None, int | None, str]]:
-    return [(w.message_index, w.part_index, w.code) for w in rendered.warnings]
+render = renderer(ADAPTER, CallParams(model="gpt-4.1", tools=[READ]))
 
 
 # ---------------------------------------------------------------- system and user
@@ -71,7 +65,7 @@ def test_unsendable_images_are_dropped_with_warnings() -> None:
     ]
     rendered = render(history)
     assert rendered.body["messages"] == [{"role": "user", "content": "see"}]
-    assert codes(rendered) == [
+    assert placed_codes(rendered) == [
         (0, 1, "image-file-not-inlined"),
         (0, 2, "image-url-unsupported"),
         (0, 3, "image-url-unsupported"),
@@ -131,7 +125,7 @@ def test_thinking_is_dropped_never_sent_as_text() -> None:
     rendered = render(history)
     assert rendered.body["messages"][1] == {"role": "assistant", "content": "answer"}
     assert "secret reasoning" not in canonical_json(rendered.body)
-    assert codes(rendered) == [(1, 0, "thinking-unsupported"), (1, 1, "thinking-unsupported")]
+    assert placed_codes(rendered) == [(1, 0, "thinking-unsupported"), (1, 1, "thinking-unsupported")]
 
 
 def test_thinking_only_turn_is_dropped_with_warnings() -> None:
@@ -142,7 +136,7 @@ def test_thinking_only_turn_is_dropped_with_warnings() -> None:
     ]
     rendered = render(history)
     assert [m["role"] for m in rendered.body["messages"]] == ["user", "user"]
-    assert codes(rendered) == [(1, 0, "empty-message"), (1, None, "empty-message")]
+    assert placed_codes(rendered) == [(1, 0, "empty-message"), (1, None, "empty-message")]
 
 
 def test_assistant_images_are_dropped_with_a_warning() -> None:
@@ -154,7 +148,7 @@ def test_assistant_images_are_dropped_with_a_warning() -> None:
     ]
     rendered = render(history)
     assert rendered.body["messages"][1] == {"role": "assistant", "content": "here"}
-    assert codes(rendered) == [(1, 1, "assistant-image-dropped"), (1, 2, "assistant-image-dropped")]
+    assert placed_codes(rendered) == [(1, 1, "assistant-image-dropped"), (1, 2, "assistant-image-dropped")]
 
 
 # ---------------------------------------------------------------- tool results
@@ -188,7 +182,7 @@ def test_long_call_ids_are_mapped_consistently_to_40_chars() -> None:
     sent = rendered.body["messages"][1]["tool_calls"][0]["id"]
     assert len(sent) <= 40 and sent != long_id
     assert rendered.body["messages"][2]["tool_call_id"] == sent
-    assert (1, 0, "tool-id-mapped") in codes(rendered)
+    assert (1, 0, "tool-id-mapped") in placed_codes(rendered)
 
 
 def test_tool_images_go_in_one_user_message_after_the_tool_run() -> None:
@@ -205,7 +199,7 @@ def test_tool_images_go_in_one_user_message_after_the_tool_run() -> None:
         {"type": "image_url", "image_url": {"url": PNG}},
         {"type": "image_url", "image_url": {"url": "https://example.com/b.png"}},
     ]
-    assert codes(rendered) == [(2, 0, "tool-image-moved"), (3, 0, "tool-image-moved")]
+    assert placed_codes(rendered) == [(2, 0, "tool-image-moved"), (3, 0, "tool-image-moved")]
 
 
 def test_developer_text_stays_inside_the_tool_message_and_its_images_follow() -> None:
@@ -241,7 +235,7 @@ def test_error_status_keeps_the_text_and_warns() -> None:
         "tool_call_id": "a",
         "content": "Error: no such file",
     }
-    assert (2, None, "tool-status-not-sent") in codes(rendered)
+    assert (2, None, "tool-status-not-sent") in placed_codes(rendered)
 
 
 # ---------------------------------------------------------------- params
@@ -277,10 +271,10 @@ def test_reasoning_effort_only_when_thinking_is_enabled() -> None:
     history: list[HistoryEvent] = [user(TextPart(text="hi"))]
     off = render(history, CallParams(thinking=ThinkingParams(enabled=False, effort="high")))
     assert "reasoning_effort" not in off.body
-    assert codes(off) == [(None, None, "thinking-param-ignored")]
+    assert placed_codes(off) == [(None, None, "thinking-param-ignored")]
     budget = render(history, CallParams(thinking=ThinkingParams(budget_tokens=1024)))
     assert "reasoning_effort" not in budget.body
-    assert codes(budget) == [(None, None, "thinking-budget-ignored")]
+    assert placed_codes(budget) == [(None, None, "thinking-budget-ignored")]
 
 
 def test_reasoning_effort_is_not_sent_to_a_non_reasoning_model() -> None:
@@ -289,7 +283,7 @@ def test_reasoning_effort_is_not_sent_to_a_non_reasoning_model() -> None:
     history: list[HistoryEvent] = [user(TextPart(text="hi"))]
     plain = render(history, CallParams(model="gpt-4o-mini", thinking=ThinkingParams(effort="low")))
     assert "reasoning_effort" not in plain.body
-    assert codes(plain) == [(None, None, "thinking-param-ignored")]
+    assert placed_codes(plain) == [(None, None, "thinking-param-ignored")]
     assert "gpt-4o-mini" in plain.warnings[0].reason
     reasoning = render(history, CallParams(model="gpt-5", thinking=ThinkingParams(effort="low")))
     assert reasoning.body["reasoning_effort"] == "low" and reasoning.warnings == []
@@ -308,7 +302,7 @@ def test_tools_are_derived_when_none_are_given() -> None:
     ]
     rendered = render(history, CallParams())
     assert [t["function"]["name"] for t in rendered.body["tools"]] == ["read"]
-    assert (None, None, "tools-derived") in codes(rendered)
+    assert (None, None, "tools-derived") in placed_codes(rendered)
 
 
 # ---------------------------------------------------------------- prefix stability and determinism

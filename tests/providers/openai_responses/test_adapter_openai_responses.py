@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from harness.contract.rendered import Rendered, canonical_json
@@ -10,7 +9,6 @@ from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
-    HistoryEvent,
     ImageFilePart,
     ImageURLPart,
     SystemMessage,
@@ -26,19 +24,13 @@ from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.providers import get_adapter
 from harness.providers.openai_responses.request import ADAPTER, DEFAULT_MODEL
 from harness.scenarios.dsl import assistant
+from tests.support.adapters import codes, renderer, sig
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 MODEL = "gpt-5.5"
 USER = UserMessage(parts=[TextPart(text="hi")])
 PARAMS = CallParams(model=MODEL, tools=[ToolSpec(name="f"), ToolSpec(name="shot")])
-
-
-def render(history: Sequence[HistoryEvent], params: CallParams | None = None) -> Rendered:
-    return ADAPTER.render(history, params or PARAMS)
-
-
-def codes(rendered: Rendered) -> list[str]:
-    return [w.code for w in rendered.warnings]
+render = renderer(ADAPTER, PARAMS)
 
 
 def items(rendered: Rendered) -> list[dict[str, Any]]:
@@ -46,14 +38,15 @@ def items(rendered: Rendered) -> list[dict[str, Any]]:
     return result
 
 
-def sig(
+def reasoning_sig(
     signature: str = "gAAAenc",
     *,
     id: str | None = "rs_1",
     fmt: str | None = "openai-responses",
     model: str | None = MODEL,
 ) -> ThinkingSignaturePart:
-    return ThinkingSignaturePart(id=id, signature=signature, format=fmt, model_id=model)
+    """A Responses reasoning item's signature as this file's cases need it (its defaults: ours)."""
+    return sig(signature, fmt, model, id=id)
 
 
 # ---------------------------------------------------------------- request level
@@ -133,7 +126,7 @@ def test_non_reasoning_model_gets_no_include_reasoning_or_reasoning_items() -> N
     assert plain.body["store"] is False
     assert plain.warnings == []
     asked = render(
-        [USER, assistant(sig("ENC", model=None), TextPart(text="a")), USER],
+        [USER, assistant(reasoning_sig("ENC", model=None), TextPart(text="a")), USER],
         CallParams(model="gpt-4.1", thinking=ThinkingParams(effort="low")),
     )
     assert "include" not in asked.body and "reasoning" not in asked.body
@@ -157,7 +150,7 @@ def test_deterministic_bytes() -> None:
         USER,
         assistant(
             ThinkingTextPart(id="rs_1", text="t"),
-            sig(),
+            reasoning_sig(),
             ToolCallPart(call_id="c", tool_name="f", arguments_json="{}"),
         ),
         ToolResultMessage(call_id="c", tool_name="f", status="success", output_text="ok"),
@@ -242,9 +235,9 @@ def test_summary_parts_of_one_item_group_into_one_reasoning_item() -> None:
             assistant(
                 ThinkingTextPart(id="rs_1", text="part 0"),
                 ThinkingTextPart(id="rs_1", text="part 1"),
-                sig("ENC1"),
+                reasoning_sig("ENC1"),
                 ThinkingTextPart(id="rs_2", text="second item"),
-                sig("ENC2", id="rs_2"),
+                reasoning_sig("ENC2", id="rs_2"),
                 TextPart(text="answer"),
             ),
         ]
@@ -271,13 +264,15 @@ def test_summary_parts_of_one_item_group_into_one_reasoning_item() -> None:
 
 
 def test_signature_only_is_a_full_item_with_empty_summary() -> None:
-    r = render([USER, assistant(sig("ENC", id="rs_9"), TextPart(text="a"))])
+    r = render([USER, assistant(reasoning_sig("ENC", id="rs_9"), TextPart(text="a"))])
     assert items(r)[1] == {"type": "reasoning", "id": "rs_9", "summary": [], "encrypted_content": "ENC"}
 
 
 def test_item_id_from_text_when_signature_has_none() -> None:
     # A text follows: a reasoning item alone is dropped (reasoning-no-following-item).
-    r = render([USER, assistant(ThinkingTextPart(id="rs_7", text="t"), sig(id=None), TextPart(text="a"))])
+    r = render(
+        [USER, assistant(ThinkingTextPart(id="rs_7", text="t"), reasoning_sig(id=None), TextPart(text="a"))]
+    )
     assert items(r)[1]["id"] == "rs_7"
 
 
@@ -295,7 +290,7 @@ def test_text_of_another_item_is_not_merged_into_the_summary() -> None:
             assistant(
                 ThinkingTextPart(id="rs_a", text="A"),
                 ThinkingTextPart(id="rs_b", text="B"),
-                sig(id="rs_a"),
+                reasoning_sig(id="rs_a"),
                 TextPart(text="a"),
             ),
         ]
@@ -317,7 +312,7 @@ def test_texts_before_a_foreign_signature_are_reported_unsigned() -> None:
                 ThinkingTextPart(text="b"),
                 ThinkingTextPart(text="c"),
                 TextPart(text="answer"),
-                sig("G", id=None, fmt="google", model="gemini-2.5-pro"),
+                reasoning_sig("G", id=None, fmt="google", model="gemini-2.5-pro"),
             ),
         ]
     )
@@ -335,12 +330,12 @@ def test_foreign_redacted_and_empty_signatures_are_dropped() -> None:
             USER,
             assistant(
                 ThinkingTextPart(text="claude thought"),
-                sig("anth", id=None, fmt="anthropic"),
-                sig("redacted", id=None, fmt="anthropic-redacted"),
+                reasoning_sig("anth", id=None, fmt="anthropic"),
+                reasoning_sig("redacted", id=None, fmt="anthropic-redacted"),
                 ThinkingTextPart(id="rs_1", text="cut"),
-                sig("", id="rs_1"),
+                reasoning_sig("", id="rs_1"),
                 ThinkingTextPart(id="rs_2", text="t"),
-                sig("x", id="rs_2", fmt=None),
+                reasoning_sig("x", id="rs_2", fmt=None),
                 TextPart(text="answer"),
             ),
         ]
@@ -351,14 +346,16 @@ def test_foreign_redacted_and_empty_signatures_are_dropped() -> None:
 
 
 def test_signature_from_another_model_is_dropped() -> None:
-    r = render([USER, assistant(ThinkingTextPart(id="rs_1", text="t"), sig(model="o3"))])
+    r = render([USER, assistant(ThinkingTextPart(id="rs_1", text="t"), reasoning_sig(model="o3"))])
     assert len(items(r)) == 1
     assert codes(r) == ["thinking-foreign", "thinking-foreign"]
 
 
 def test_reasoning_without_usable_id_is_sent_without_id() -> None:
     """Issue 24: the encrypted content is kept; an id that is not an rs_ id is not sent (warned)."""
-    r = render([USER, assistant(sig("E1", id=None), sig("E2", id="item_2"), TextPart(text="a"))])
+    r = render(
+        [USER, assistant(reasoning_sig("E1", id=None), reasoning_sig("E2", id="item_2"), TextPart(text="a"))]
+    )
     sent = items(r)
     assert [i["type"] for i in sent] == ["message", "reasoning", "reasoning", "message"]
     assert [i.get("encrypted_content") for i in sent[1:3]] == ["E1", "E2"]
@@ -370,7 +367,7 @@ def test_reasoning_without_usable_id_is_sent_without_id() -> None:
 def test_id_less_reasoning_drops_the_turns_item_ids() -> None:
     """An fc_ id cannot be linked to a reasoning item sent without id: neither is sent (as codex does)."""
     call = ToolCallPart(call_id="c1", tool_name="f", arguments_json="{}", item_id="fc_1")
-    r = render([USER, assistant(sig("E1", id=None), call)])
+    r = render([USER, assistant(reasoning_sig("E1", id=None), call)])
     sent = items(r)
     assert [i["type"] for i in sent][:3] == ["message", "reasoning", "function_call"]
     assert "id" not in sent[2] and sent[1]["encrypted_content"] == "E1"
@@ -378,7 +375,7 @@ def test_id_less_reasoning_drops_the_turns_item_ids() -> None:
 
 
 def test_duplicate_reasoning_id_sent_once() -> None:
-    turn = assistant(sig("E", id="rs_1"), TextPart(text="a"))
+    turn = assistant(reasoning_sig("E", id="rs_1"), TextPart(text="a"))
     r = render([USER, turn, USER, turn])
     assert [i["type"] for i in items(r)] == ["message", "reasoning", "message", "message", "message"]
     assert codes(r) == ["reasoning-duplicate-id"]
@@ -426,7 +423,7 @@ def test_text_item_ids_and_phase_give_one_output_message_per_item() -> None:
     call = ToolCallPart(call_id="c", tool_name="f", arguments_json="{}", item_id="fc_1")
     result = ToolResultMessage(call_id="c", tool_name="f", status="success", output_text="ok")
     turn = assistant(
-        sig("E", id="rs_1"),
+        reasoning_sig("E", id="rs_1"),
         TextPart(text="a", item_id="msg_1", phase="commentary"),
         TextPart(text="b", item_id="msg_1", phase="commentary"),
         call,
@@ -461,7 +458,7 @@ def test_text_item_ids_and_phase_give_one_output_message_per_item() -> None:
 def test_text_item_id_follows_the_reasoning_rule_and_is_never_reused() -> None:
     foreign = assistant(
         ThinkingTextPart(id="rs_1", text="t", model_id="o3"),
-        sig("ENC", model="o3"),
+        reasoning_sig("ENC", model="o3"),
         TextPart(text="a", item_id="msg_1", phase="commentary"),
     )
     r = render([USER, foreign])
@@ -493,7 +490,7 @@ def test_text_item_id_follows_the_reasoning_rule_and_is_never_reused() -> None:
 
 def test_a_dropped_part_does_not_split_a_text_run() -> None:
     """A foreign signature between two texts sends nothing, so the texts stay one message item."""
-    google = sig("Zw==", id=None, fmt="google", model="gemini-2.5-flash")
+    google = reasoning_sig("Zw==", id=None, fmt="google", model="gemini-2.5-flash")
     r = render([USER, assistant(TextPart(text="one "), google, TextPart(text="two"), ImageURLPart(url=PNG))])
     assert items(r)[1:] == [{"type": "message", "role": "assistant", "content": "one two"}]
     assert codes(r) == ["thinking-foreign", "assistant-image-dropped"]
@@ -524,7 +521,7 @@ def test_items_keep_canonical_order() -> None:
             assistant(
                 TextPart(text="narrate"),
                 ThinkingTextPart(id="rs_1", text="t"),
-                sig(),
+                reasoning_sig(),
                 ToolCallPart(call_id="c1", tool_name="f", arguments_json="{}"),
                 TextPart(text="done"),
             ),
@@ -583,7 +580,7 @@ def test_item_ids_are_not_sent_when_their_reasoning_is_dropped() -> None:
     # required 'reasoning' item" (laravel/ai PR 1052, cline/cline issue 12242).
     turn = assistant(
         ThinkingTextPart(id="rs_1", text="t", model_id="o3"),
-        sig("ENC", model="o3"),
+        reasoning_sig("ENC", model="o3"),
         TextPart(text="calling"),
         ToolCallPart(call_id="call_1", tool_name="f", arguments_json="{}", item_id="fc_1"),
         id="msg_1",

@@ -27,7 +27,7 @@ from harness.providers.openai_responses.stream import PARSER, OpenAIResponsesPar
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.sse import SSEEvent
-from tests.cassette_cases import events_of, recorded_calls_of
+from tests.support.cassettes import events_of, recorded_calls_of
 
 PROVIDER = "openai-responses"
 RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)

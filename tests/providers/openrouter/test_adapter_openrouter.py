@@ -11,7 +11,6 @@ from harness.model import (
     ImageURLPart,
     SystemMessage,
     TextPart,
-    ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
     ToolResultMessage,
@@ -19,29 +18,17 @@ from harness.model import (
 )
 from harness.params import CallParams, ThinkingParams
 from harness.providers.openrouter.request import ADAPTER, DEFAULT_MODEL
+from tests.support.adapters import placed_codes, renderer, sig
 
 CLAUDE = "anthropic/claude-sonnet-4.5"
+render = renderer(ADAPTER, CallParams(model=CLAUDE))
 GPT = "openai/gpt-5-mini"
 PNG = "data:image/png;base64,iVBORw0KGgo="
-
-
-def render(history: list[HistoryEvent], params: CallParams | None = None) -> Rendered:
-    return ADAPTER.render(history, params or CallParams(model=CLAUDE))
-
-
-def codes(rendered: Rendered) -> list[tuple[int | None, int | None, str]]:
-    return [(w.message_index, w.part_index, w.code) for w in rendered.warnings]
 
 
 def turn(*parts: Any) -> list[HistoryEvent]:
     """A user question and one assistant answer made of the given parts."""
     return [UserMessage(parts=[TextPart(text="q")]), AssistantMessage(parts=list(parts))]
-
-
-def sig(
-    signature: str, fmt: str | None, model: str | None = None, id: str | None = None
-) -> ThinkingSignaturePart:
-    return ThinkingSignaturePart(signature=signature, format=fmt, model_id=model, id=id)
 
 
 def details(rendered: Rendered, message: int = 1) -> list[dict[str, Any]]:
@@ -143,7 +130,7 @@ def test_indexes_count_the_units_sent_in_order() -> None:
         ("reasoning.encrypted", 2),
     ]
     assert [d.get("text") for d in details(rendered)] == ["one", "two", None]
-    assert codes(rendered) == [(1, 5, "thinking-unsigned")]
+    assert placed_codes(rendered) == [(1, 5, "thinking-unsigned")]
 
 
 def test_gemini_signature_id_follows_its_remapped_tool_call() -> None:
@@ -193,7 +180,7 @@ def test_foreign_and_broken_signatures_are_dropped_with_reasons() -> None:
         )
     )
     assert "reasoning_details" not in rendered.body["messages"][1]
-    assert {c for _, _, c in codes(rendered)} == {"thinking-foreign", "thinking-model-mismatch"}
+    assert {c for _, _, c in placed_codes(rendered)} == {"thinking-foreign", "thinking-model-mismatch"}
     assert len(rendered.warnings) == 10  # every text and signature part named
     assert "anthropic direct" not in canonical_json(rendered.body)
 
@@ -205,7 +192,11 @@ def test_reasoning_only_turn_is_dropped_with_warnings() -> None:
     ]
     rendered = render(history)
     assert [m["role"] for m in rendered.body["messages"]] == ["user", "user"]
-    assert codes(rendered) == [(1, 0, "empty-message"), (1, 1, "empty-message"), (1, None, "empty-message")]
+    assert placed_codes(rendered) == [
+        (1, 0, "empty-message"),
+        (1, 1, "empty-message"),
+        (1, None, "empty-message"),
+    ]
 
 
 # ---------------------------------------------------------------- chat mapping reused
@@ -227,7 +218,7 @@ def test_chat_mapping_is_shared() -> None:
     rendered = render(history)
     assert [m["role"] for m in rendered.body["messages"]] == ["system", "user", "assistant", "tool", "user"]
     assert rendered.body["messages"][3] == {"role": "tool", "tool_call_id": "call_1", "content": "done"}
-    assert (3, 0, "tool-image-moved") in codes(rendered)
+    assert (3, 0, "tool-image-moved") in placed_codes(rendered)
 
 
 # ---------------------------------------------------------------- params

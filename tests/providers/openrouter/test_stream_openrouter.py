@@ -21,7 +21,7 @@ from harness.providers.openai_chat.stream import OpenAIChatParser
 from harness.providers.openrouter.stream import PARSER, OpenRouterParser
 from harness.stream.base import CallResult, ThinkingDelta
 from harness.stream.drive import parse_bytes
-from tests.cassette_cases import recorded_calls_of
+from tests.support.cassettes import recorded_calls_of
 
 PROVIDER = "openrouter"
 CLAUDE = "openrouter-pai__or_claude45_reasoning_text_signature-0"
@@ -120,7 +120,7 @@ def _sse(*chunks: dict[str, Any]) -> bytes:
     return b"".join(f"data: {json.dumps({**HEAD, **c})}\n\n".encode() for c in chunks)
 
 
-def _delta(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+def _chat_chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
     return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
 
@@ -131,7 +131,7 @@ USAGE: dict[str, Any] = {
 
 
 def test_plain_reasoning_without_details_is_unsigned_thinking() -> None:
-    body = _sse(_delta({"reasoning": "think"}), _delta({"content": "ok"}, "stop"), USAGE) + DONE
+    body = _sse(_chat_chunk({"reasoning": "think"}), _chat_chunk({"content": "ok"}, "stop"), USAGE) + DONE
     result = parse_bytes(PARSER, body)
     assert [(p.type, getattr(p, "text", None)) for p in result.message.parts] == [
         ("thinking_text", "think"),
@@ -145,11 +145,11 @@ def test_two_reasoning_units_by_index() -> None:
 
     body = (
         _sse(
-            _delta({"reasoning": "a", "reasoning_details": [detail(0, text="a")]}),
-            _delta({"reasoning_details": [detail(0, signature="S0")]}),
-            _delta({"reasoning": "b", "reasoning_details": [detail(1, text="b")]}),
-            _delta({"reasoning_details": [detail(1, signature="S1")]}),
-            _delta({"content": "done"}, "stop"),
+            _chat_chunk({"reasoning": "a", "reasoning_details": [detail(0, text="a")]}),
+            _chat_chunk({"reasoning_details": [detail(0, signature="S0")]}),
+            _chat_chunk({"reasoning": "b", "reasoning_details": [detail(1, text="b")]}),
+            _chat_chunk({"reasoning_details": [detail(1, signature="S1")]}),
+            _chat_chunk({"content": "done"}, "stop"),
             USAGE,
         )
         + DONE
@@ -170,9 +170,9 @@ def test_encrypted_entry_between_texts_keeps_stream_order() -> None:
     encrypted = {"type": "reasoning.encrypted", "data": "E", "format": "openai-responses-v1", "index": 0}
     body = (
         _sse(
-            _delta({"content": "a"}),
-            _delta({"reasoning_details": [encrypted]}),
-            _delta({"content": "b"}, "stop"),
+            _chat_chunk({"content": "a"}),
+            _chat_chunk({"reasoning_details": [encrypted]}),
+            _chat_chunk({"content": "b"}, "stop"),
             USAGE,
         )
         + DONE
@@ -190,8 +190,11 @@ def test_encrypted_entry_between_texts_keeps_stream_order() -> None:
 
 
 def test_mid_stream_error_chunk() -> None:
-    error = {"error": {"code": 502, "message": "Provider disconnected"}, **_delta({"content": ""}, "error")}
-    result = parse_bytes(PARSER, _sse(_delta({"content": "part"}), error) + DONE)
+    error = {
+        "error": {"code": 502, "message": "Provider disconnected"},
+        **_chat_chunk({"content": ""}, "error"),
+    }
+    result = parse_bytes(PARSER, _sse(_chat_chunk({"content": "part"}), error) + DONE)
     assert result.message.stop_reason == "error"
     assert result.message.parts == [TextPart(text="part")]
     assert len(result.errors) == 1
@@ -200,6 +203,6 @@ def test_mid_stream_error_chunk() -> None:
 
 
 def test_finish_reason_error_without_error_object() -> None:
-    result = parse_bytes(PARSER, _sse(_delta({"content": "p"}, "error"), USAGE) + DONE)
+    result = parse_bytes(PARSER, _sse(_chat_chunk({"content": "p"}, "error"), USAGE) + DONE)
     assert result.message.stop_reason == "error"
     assert len(result.errors) == 1

@@ -73,7 +73,7 @@ def render(history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
             _drop(warnings, index, None, "developer", "tiny does not send developer messages")
         elif isinstance(event, AssistantMessage):
             text = "".join(p.text for p in event.parts if isinstance(p, TextPart))
-            calls = [
+            calls: list[dict[str, Any]] = [
                 {
                     "id": p.call_id,
                     "type": "function",
@@ -88,7 +88,7 @@ def render(history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
             message: dict[str, Any] = {"role": "assistant", "content": text or None}
             if calls:
                 message["tool_calls"] = calls
-                pending.extend(c["id"] for c in calls)
+                pending.extend(str(c["id"]) for c in calls)
             if text or calls:
                 messages.append(message)
         elif isinstance(event, ToolResultMessage):
