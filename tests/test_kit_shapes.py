@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from harness.contract.rendered import RenderWarning
 from harness.kit import shapes
 from harness.model import (
     AnyPart,
@@ -72,7 +75,9 @@ def test_a_native_assistant_message_round_trips(shape: str) -> None:
 def test_chat_round_trips_text_and_calls_and_reads_reasoning_content() -> None:
     message, warnings = shapes.chat_assistant(AssistantMessage(parts=[TextPart(text="ok"), CALL]))
     assert warnings == [] and shapes.parts_from_chat(message) == [TextPart(text="ok"), CALL]
-    assert shapes.parts_from_chat({"content": "x", "reasoning_content": "why"})[0] == ThinkingTextPart(text="why")
+    assert shapes.parts_from_chat({"content": "x", "reasoning_content": "why"})[0] == ThinkingTextPart(
+        text="why"
+    )
 
 
 @pytest.mark.parametrize(
@@ -84,15 +89,21 @@ def test_chat_round_trips_text_and_calls_and_reads_reasoning_content() -> None:
         (shapes.chat_assistant, None),
     ],
 )
-def test_a_signature_of_another_format_is_left_out_with_a_warning_naming_it(convert: object, own: str | None) -> None:
+def test_a_signature_of_another_format_is_left_out_with_a_warning_naming_it(
+    convert: Callable[[AssistantMessage, int], tuple[object, list[RenderWarning]]], own: str | None
+) -> None:
     foreign = "anthropic" if own != "anthropic" else "google"
     message = AssistantMessage(
-        parts=[ThinkingTextPart(text="t"), ThinkingSignaturePart(signature="c2ln", format=foreign), TextPart(text="x")]
+        parts=[
+            ThinkingTextPart(text="t"),
+            ThinkingSignaturePart(signature="c2ln", format=foreign),
+            TextPart(text="x"),
+        ]
     )
-    _, warnings = convert(message, 3)  # type: ignore[operator]
-    assert [(w.message_index, w.part_index, w.code) for w in warnings if w.part_type == "thinking_signature"] == [
-        (3, 1, "unmappable-part")
-    ]
+    _, warnings = convert(message, 3)
+    assert [
+        (w.message_index, w.part_index, w.code) for w in warnings if w.part_type == "thinking_signature"
+    ] == [(3, 1, "unmappable-part")]
 
 
 def test_whole_histories_keep_every_event_where_the_shape_puts_it() -> None:
@@ -104,14 +115,28 @@ def test_whole_histories_keep_every_event_where_the_shape_puts_it() -> None:
         ToolResultMessage(call_id="call_1", tool_name="read", status="error", output_text="no such file"),
     ]
     chat = shapes.chat_messages(history, "sys")
-    assert [m["role"] for m in chat.messages] == ["system", "system", "user", "developer", "assistant", "tool"]
+    assert [m["role"] for m in chat.messages] == [
+        "system",
+        "system",
+        "user",
+        "developer",
+        "assistant",
+        "tool",
+    ]
     assert chat.messages[2]["content"][1] == {"type": "image_url", "image_url": {"url": PNG}}
     anthropic = shapes.anthropic_messages(history, "sys")
     assert anthropic.system == "sys\nbe brief"
     assert anthropic.messages[-1]["content"][0]["is_error"] is True
-    assert anthropic.messages[0]["content"][1]["source"] == {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
+    assert anthropic.messages[0]["content"][1]["source"] == {
+        "type": "base64",
+        "media_type": "image/png",
+        "data": "iVBORw0KGgo=",
+    }
     responses = shapes.responses_input(history)
-    assert [i["type"] for i in responses.messages] == ["message"] * 3 + ["function_call", "function_call_output"]
+    assert [i["type"] for i in responses.messages] == ["message"] * 3 + [
+        "function_call",
+        "function_call_output",
+    ]
     gemini = shapes.gemini_contents(history)
     assert [c["role"] for c in gemini.messages] == ["user", "user", "model", "user"]
     assert gemini.messages[-1]["parts"][0]["function_response"]["id"] == "call_1"

@@ -7,6 +7,7 @@ and ``provider_stop``/``usage``/``final_result`` state the output rules; this ma
 wrappers only. tests/test_kit_bridges.py counts it; the full target is ``harness.targets.langchain``.
 """
 
+# pyright: basic, reportMissingImports=false
 from __future__ import annotations
 
 import json
@@ -117,7 +118,7 @@ def messages(history: Sequence[harness.HistoryEvent], params: CallParams, provid
 def parts(provider: str, message: AIMessage) -> list[Any]:
     """LangChain's message read back through the provider's shape, then its parsed tool calls."""
     raw = [message.content] if isinstance(message.content, str) else message.content
-    blocks = [{"type": "text", "text": b} if isinstance(b, str) else b for b in raw]
+    blocks: list[Any] = [{"type": "text", "text": b} if isinstance(b, str) else b for b in raw]
     if provider == "anthropic":
         out = shapes.parts_from_anthropic([b for b in blocks if b.get("type") != "tool_use"])
     elif provider == "openai-responses":
@@ -148,17 +149,12 @@ def parts(provider: str, message: AIMessage) -> list[Any]:
     item_ids = {b.get("call_id"): b.get("id") for b in blocks if b.get("type") == "function_call"}
     signatures = message.additional_kwargs.get(CALL_SIGNATURES) or {}
     for call in message.tool_calls:
-        out += shapes.parts_from_chat(
-            {
-                "tool_calls": [
-                    {
-                        "id": call["id"],
-                        "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
-                    }
-                ]
-            }
+        arguments, item_id = json.dumps(call["args"]), item_ids.get(call["id"])
+        out.append(
+            harness.ToolCallPart(
+                call_id=call["id"], tool_name=call["name"], arguments_json=arguments, item_id=item_id
+            )
         )
-        out[-1] = out[-1].model_copy(update={"item_id": item_ids.get(call["id"])})
         if signatures.get(call["id"]):
             out += shapes.parts_from_gemini([{"thought_signature": signatures[call["id"]]}])
     return out

@@ -61,7 +61,11 @@ def warning_channels(target: Any) -> frozenset[str]:
     """
     declared: Any = getattr(target, "warning_channels", None)
     if declared is None:
-        return frozenset() if "warnings" in getattr(target, "lacks", frozenset[str]()) else frozenset({"returned"})
+        return (
+            frozenset()
+            if "warnings" in getattr(target, "lacks", frozenset[str]())
+            else frozenset({"returned"})
+        )
     channels = frozenset(str(c) for c in declared)
     unknown = sorted(channels - WARNING_CHANNELS)
     if unknown:

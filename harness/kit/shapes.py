@@ -32,7 +32,7 @@ import mimetypes
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from harness.contract.rendered import RenderWarning
 from harness.model import (
@@ -68,7 +68,7 @@ __all__ = [
     "responses_items",
 ]
 
-Json = dict[str, Any]
+_Json = dict[str, Any]
 
 
 @dataclass
@@ -76,8 +76,14 @@ class Converted:
     """A converted history: the system prompt (None when there is none), the messages, the warnings."""
 
     system: str | None
-    messages: list[Json]
+    messages: list[_Json]
     warnings: list[RenderWarning] = field(default_factory=list[RenderWarning])
+
+
+def _dicts(value: Any) -> list[_Json]:
+    """The JSON objects of a list read from outside (anything else in it, or a non-list, is ignored)."""
+    items: list[Any] = cast(list[Any], value) if isinstance(value, list) else []
+    return [cast(_Json, item) for item in items if isinstance(item, dict)]
 
 
 def _unmappable(index: int, pidx: int, part: AnyPart, shape: str) -> RenderWarning:
@@ -142,10 +148,10 @@ def _arguments(call: ToolCallPart) -> Any:
 # ---------------------------------------------------------------- OpenAI Chat Completions
 
 
-def _chat_content(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> str | list[Json]:
+def _chat_content(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> str | list[_Json]:
     if all(isinstance(p, TextPart) for p in parts) and len(parts) == 1:
         return _text(parts)
-    content: list[Json] = []
+    content: list[_Json] = []
     for pidx, part in enumerate(parts):
         if isinstance(part, TextPart):
             content.append({"type": "text", "text": part.text})
@@ -156,10 +162,10 @@ def _chat_content(index: int, parts: Sequence[AnyPart], warnings: list[RenderWar
     return content
 
 
-def chat_assistant(message: AssistantMessage, index: int = 0) -> tuple[Json, list[RenderWarning]]:
+def chat_assistant(message: AssistantMessage, index: int = 0) -> tuple[_Json, list[RenderWarning]]:
     """One assistant message as a ``ChatCompletionAssistantMessageParam`` (thinking has no place there)."""
     warnings: list[RenderWarning] = []
-    out: Json = {"role": "assistant", "content": _text(message.parts) or None}
+    out: _Json = {"role": "assistant", "content": _text(message.parts) or None}
     calls = [p for p in message.parts if isinstance(p, ToolCallPart)]
     if calls:
         out["tool_calls"] = [
@@ -194,7 +200,7 @@ def chat_messages(history: Sequence[HistoryEvent], system: str | None = None) ->
     return out
 
 
-def parts_from_chat(message: Json) -> list[AnyPart]:
+def parts_from_chat(message: _Json) -> list[AnyPart]:
     """A ``ChatCompletionMessage`` (as JSON): DeepSeek-style ``reasoning_content``, text, then tool calls."""
     parts: list[AnyPart] = []
     reasoning = message.get("reasoning_content") or message.get("reasoning")
@@ -203,12 +209,10 @@ def parts_from_chat(message: Json) -> list[AnyPart]:
     content = message.get("content")
     if isinstance(content, str) and content:
         parts.append(TextPart(text=content))
-    elif isinstance(content, list):
-        parts += [
-            TextPart(text=str(b["text"])) for b in content if isinstance(b, dict) and b.get("type") == "text"
-        ]
-    for call in message.get("tool_calls") or []:
-        function = call.get("function") or {}
+    else:
+        parts += [TextPart(text=str(b.get("text", ""))) for b in _dicts(content) if b.get("type") == "text"]
+    for call in _dicts(message.get("tool_calls")):
+        function: _Json = call.get("function") or {}
         arguments = function.get("arguments")
         parts.append(
             ToolCallPart(
@@ -223,8 +227,8 @@ def parts_from_chat(message: Json) -> list[AnyPart]:
 # ---------------------------------------------------------------- OpenAI Responses
 
 
-def _responses_content(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> list[Json]:
-    content: list[Json] = []
+def _responses_content(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> list[_Json]:
+    content: list[_Json] = []
     for pidx, part in enumerate(parts):
         if isinstance(part, TextPart):
             content.append({"type": "input_text", "text": part.text})
@@ -235,25 +239,27 @@ def _responses_content(index: int, parts: Sequence[AnyPart], warnings: list[Rend
     return content
 
 
-def responses_items(message: AssistantMessage, index: int = 0) -> tuple[list[Json], list[RenderWarning]]:
+def responses_items(message: AssistantMessage, index: int = 0) -> tuple[list[_Json], list[RenderWarning]]:
     """One assistant message as Responses output items (``reasoning``, ``message``, ``function_call``).
 
     Summaries of one reasoning item (same ``rs_`` id) are one item; its ``encrypted_content``
     is the ``openai-responses`` signature. Ids are copied where the message has them, never minted.
     """
-    items: list[Json] = []
+    items: list[_Json] = []
     warnings: list[RenderWarning] = []
     for pidx, part, signature in _units(message, index, "openai-responses", "Responses", warnings):
         if isinstance(part, ThinkingSignaturePart) and part.format != "openai-responses":
             warnings.append(_unmappable(index, pidx, part, f"Responses (a {part.format} signature)"))
         elif isinstance(part, ThinkingTextPart | ThinkingSignaturePart):
             item_id = part.id or (signature.id if signature else None)
-            last = items[-1] if items else None
+            last: _Json | None = items[-1] if items else None
             if last is None or last["type"] != "reasoning" or last.get("id") != item_id or item_id is None:
-                last = {"type": "reasoning", "summary": []} | ({"id": item_id} if item_id else {})
+                last = {"type": "reasoning", "summary": []}
+                if item_id:
+                    last["id"] = item_id
                 items.append(last)
             if isinstance(part, ThinkingTextPart):
-                last["summary"].append({"type": "summary_text", "text": part.text})
+                cast(list[_Json], last["summary"]).append({"type": "summary_text", "text": part.text})
             sig = part if isinstance(part, ThinkingSignaturePart) else signature
             if sig is not None:
                 last["encrypted_content"] = sig.signature
@@ -262,7 +268,7 @@ def responses_items(message: AssistantMessage, index: int = 0) -> tuple[list[Jso
                 {
                     "type": "message",
                     "role": "assistant",
-                    "content": [{"type": "output_text", "text": part.text, "annotations": []}],
+                    "content": [{"type": "output_text", "text": part.text, "annotations": list[_Json]()}],
                 }
                 | ({"id": part.item_id} if part.item_id else {})
             )
@@ -303,14 +309,14 @@ def responses_input(history: Sequence[HistoryEvent], system: str | None = None) 
     return out
 
 
-def parts_from_responses(items: Sequence[Json]) -> list[AnyPart]:
+def parts_from_responses(items: Sequence[_Json]) -> list[AnyPart]:
     """Responses output items: reasoning summaries and ``encrypted_content``, output text, function calls."""
     parts: list[AnyPart] = []
     for item in items:
         kind, item_id = item.get("type"), item.get("id")
         if kind == "reasoning":
             parts += [
-                ThinkingTextPart(id=item_id, text=str(s.get("text", ""))) for s in item.get("summary") or []
+                ThinkingTextPart(id=item_id, text=str(s.get("text", ""))) for s in _dicts(item.get("summary"))
             ]
             if item.get("encrypted_content"):
                 parts.append(
@@ -320,7 +326,7 @@ def parts_from_responses(items: Sequence[Json]) -> list[AnyPart]:
                 )
         elif kind == "message":
             text = "".join(
-                str(c.get("text", "")) for c in item.get("content") or [] if c.get("type") == "output_text"
+                str(c.get("text", "")) for c in _dicts(item.get("content")) if c.get("type") == "output_text"
             )
             if text:
                 parts.append(TextPart(text=text, item_id=item_id))
@@ -339,15 +345,15 @@ def parts_from_responses(items: Sequence[Json]) -> list[AnyPart]:
 # ---------------------------------------------------------------- Anthropic Messages
 
 
-def _anthropic_image(part: ImageURLPart | ImageFilePart) -> Json:
+def _anthropic_image(part: ImageURLPart | ImageFilePart) -> _Json:
     url, mime, data = image_data(part)
     if url is not None:
         return {"type": "image", "source": {"type": "url", "url": url}}
     return {"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}
 
 
-def _anthropic_user(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> list[Json]:
-    blocks: list[Json] = []
+def _anthropic_user(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> list[_Json]:
+    blocks: list[_Json] = []
     for pidx, part in enumerate(parts):
         if isinstance(part, TextPart):
             blocks.append({"type": "text", "text": part.text})
@@ -358,16 +364,16 @@ def _anthropic_user(index: int, parts: Sequence[AnyPart], warnings: list[RenderW
     return blocks
 
 
-def anthropic_content(message: AssistantMessage, index: int = 0) -> tuple[list[Json], list[RenderWarning]]:
+def anthropic_content(message: AssistantMessage, index: int = 0) -> tuple[list[_Json], list[RenderWarning]]:
     """One assistant message as Anthropic content blocks (``thinking`` keeps an ``anthropic`` signature;
     an ``anthropic-redacted`` one is ``redacted_thinking``)."""
-    blocks: list[Json] = []
+    blocks: list[_Json] = []
     warnings: list[RenderWarning] = []
     for pidx, part, signature in _units(message, index, "anthropic", "Anthropic content", warnings):
         if isinstance(part, ThinkingSignaturePart) and part.format == "anthropic-redacted":
             blocks.append({"type": "redacted_thinking", "data": part.signature})
         elif isinstance(part, ThinkingTextPart):
-            block: Json = {"type": "thinking", "thinking": part.text}
+            block: _Json = {"type": "thinking", "thinking": part.text}
             if signature is not None:
                 block["signature"] = signature.signature
             blocks.append(block)
@@ -403,14 +409,14 @@ def anthropic_messages(history: Sequence[HistoryEvent], system: str | None = Non
                 {"type": "text", "text": event.output_text},
                 *_anthropic_user(index, event.parts, out.warnings),
             ]
-            result: Json = {"type": "tool_result", "tool_use_id": event.call_id, "content": content}
+            result: _Json = {"type": "tool_result", "tool_use_id": event.call_id, "content": content}
             if event.status != "success":
                 result["is_error"] = True
             out.messages.append({"role": "user", "content": [result]})
     return out
 
 
-def parts_from_anthropic(blocks: Sequence[Json]) -> list[AnyPart]:
+def parts_from_anthropic(blocks: Sequence[_Json]) -> list[AnyPart]:
     """Anthropic content blocks (``Message.content`` as JSON): thinking, redacted thinking, text, tool use."""
     parts: list[AnyPart] = []
     for block in blocks:
@@ -442,15 +448,15 @@ def parts_from_anthropic(blocks: Sequence[Json]) -> list[AnyPart]:
 # ---------------------------------------------------------------- Gemini (google-genai Content)
 
 
-def _gemini_image(part: ImageURLPart | ImageFilePart) -> Json:
+def _gemini_image(part: ImageURLPart | ImageFilePart) -> _Json:
     url, mime, data = image_data(part)
     if url is not None:
         return {"file_data": {"file_uri": url, "mime_type": mimetypes.guess_type(url)[0] or "image/jpeg"}}
     return {"inline_data": {"mime_type": mime, "data": data}}
 
 
-def _gemini_user(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> list[Json]:
-    out: list[Json] = []
+def _gemini_user(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarning]) -> list[_Json]:
+    out: list[_Json] = []
     for pidx, part in enumerate(parts):
         if isinstance(part, TextPart):
             out.append({"text": part.text})
@@ -461,13 +467,13 @@ def _gemini_user(index: int, parts: Sequence[AnyPart], warnings: list[RenderWarn
     return out
 
 
-def gemini_parts(message: AssistantMessage, index: int = 0) -> tuple[list[Json], list[RenderWarning]]:
+def gemini_parts(message: AssistantMessage, index: int = 0) -> tuple[list[_Json], list[RenderWarning]]:
     """One assistant message as Gemini ``Part``s (a ``google`` signature rides on its part as ``thought_signature``)."""
-    out: list[Json] = []
+    out: list[_Json] = []
     warnings: list[RenderWarning] = []
     for pidx, part, signature in _units(message, index, "google", "Gemini parts", warnings):
         if isinstance(part, ThinkingTextPart):
-            item: Json = {"text": part.text, "thought": True}
+            item: _Json = {"text": part.text, "thought": True}
         elif isinstance(part, TextPart):
             item = {"text": part.text}
         elif isinstance(part, ToolCallPart):
@@ -481,7 +487,7 @@ def gemini_parts(message: AssistantMessage, index: int = 0) -> tuple[list[Json],
             }
         elif isinstance(part, ImageURLPart | ImageFilePart):
             item = _gemini_image(part)
-        elif isinstance(part, ThinkingSignaturePart) and part.format == "google":
+        elif part.format == "google":  # a google signature with no part before it
             item = {"text": "", "thought_signature": part.signature}
         else:
             warnings.append(_unmappable(index, pidx, part, "Gemini model parts"))
@@ -516,7 +522,7 @@ def gemini_contents(history: Sequence[HistoryEvent], system: str | None = None) 
     return out
 
 
-def parts_from_gemini(parts: Sequence[Json]) -> list[AnyPart]:
+def parts_from_gemini(parts: Sequence[_Json]) -> list[AnyPart]:
     """Gemini ``Part``s (snake_case or camelCase JSON): thoughts, text, function calls, each signature after its part."""
     out: list[AnyPart] = []
     for part in parts:

@@ -5,7 +5,7 @@ The provider shapes come from ``harness.kit.shapes``; this maps LangChain's wrap
 """
 
 # pyright: reportMissingImports=false, reportUnknownMemberType=false, reportUnknownVariableType=false
-# pyright: reportUnknownArgumentType=false, reportAttributeAccessIssue=false
+# pyright: reportUnknownArgumentType=false, reportAttributeAccessIssue=false, reportUnknownParameterType=false
 
 from __future__ import annotations
 

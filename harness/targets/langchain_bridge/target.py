@@ -58,7 +58,7 @@ def _items(chunk: Any) -> list[StreamItem]:
     content = chunk.content
     blocks = [content] if isinstance(content, str) else content
     for raw in blocks:
-        block = {"type": "text", "text": raw} if isinstance(raw, str) else raw
+        block: Any = {"type": "text", "text": raw} if isinstance(raw, str) else raw
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
@@ -118,7 +118,7 @@ def _content_parts(provider: str, message: AIMessage) -> list[canon.AnyPart]:
             if b.get("type") == "text" and b.get("text"):
                 out.append(canon.TextPart(text=str(b["text"])))
             elif b.get("type") == "reasoning_content":
-                reasoning = b.get("reasoning_content") or {}
+                reasoning: Any = b.get("reasoning_content") or {}
                 if reasoning.get("text"):
                     out.append(canon.ThinkingTextPart(text=str(reasoning["text"])))
                 if reasoning.get("signature"):

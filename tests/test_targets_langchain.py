@@ -15,13 +15,22 @@ from harness.audit.replay_summary import summarize
 from harness.model import ToolCallPart
 from harness.scenarios import load_scenarios
 from harness.targets import Target, get_target
-from tests.cassette_cases import case_id, cassette_cases, model_calls
-from tests.worker_target_support import load_or_skip, or_one_skip, render_without_library
+from tests.support.cassettes import case_id, cassette_cases, model_calls
+from tests.support.worker_targets import load_or_skip, or_one_skip, render_without_library
 
 SCENARIOS = load_scenarios()
 REFERENCE = get_target("reference")
 #: The providers LangChain serves that the harness speaks, and the package whose version is pinned.
-PROVIDERS = ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "groq", "mistral", "deepseek")
+PROVIDERS = (
+    "anthropic",
+    "openai-chat",
+    "openai-responses",
+    "gemini",
+    "bedrock",
+    "groq",
+    "mistral",
+    "deepseek",
+)
 CASSETTES = [c for c in cassette_cases() if c[0] in PROVIDERS]
 PICKED = ("agent_loop_long", "developer_after_tool_result", "aborted_turn_dangling_tool_call")
 MESSAGES_KEY = {"gemini": "contents", "openai-responses": "input"}
@@ -46,7 +55,9 @@ def test_version_providers_and_channels(langchain: Target) -> None:
 @pytest.mark.parametrize(
     ("provider", "name"), or_one_skip("langchain", [(p, n) for n in PICKED for p in PROVIDERS], width=2)
 )
-def test_scenarios_render_through_langchains_integrations(langchain: Target, provider: str, name: str) -> None:
+def test_scenarios_render_through_langchains_integrations(
+    langchain: Target, provider: str, name: str
+) -> None:
     scenario = SCENARIOS[name]
     rendered = langchain.render(provider, scenario.history, scenario.params_for(provider))
     messages = rendered.body[MESSAGES_KEY.get(provider, "messages")]
@@ -61,12 +72,16 @@ def test_scenarios_render_through_langchains_integrations(langchain: Target, pro
 
 def test_langchains_image_download_is_blocked_and_said(langchain: Target) -> None:
     scenario = SCENARIOS["user_multipart_images"]
-    with pytest.raises(NotImplementedError, match="downloads .* itself"):
+    with pytest.raises(NotImplementedError, match=r"downloads .* itself"):
         langchain.render("gemini", scenario.history, scenario.params_for("gemini"))
 
 
-@pytest.mark.parametrize("case", or_one_skip("langchain", [pytest.param(c, id=case_id(c)) for c in CASSETTES]))
-def test_every_cassette_replays_the_same_whole_and_in_chunks(langchain: Target, case: tuple[str, Path]) -> None:
+@pytest.mark.parametrize(
+    "case", or_one_skip("langchain", [pytest.param(c, id=case_id(c)) for c in CASSETTES])
+)
+def test_every_cassette_replays_the_same_whole_and_in_chunks(
+    langchain: Target, case: tuple[str, Path]
+) -> None:
     provider, path = case
     for exchange in model_calls(provider, path):
         try:
