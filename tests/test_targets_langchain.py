@@ -49,7 +49,7 @@ def test_missing_langchain_is_one_line_naming_the_extra(tmp_path: Path) -> None:
 def test_version_providers_and_channels(langchain: Target) -> None:
     assert langchain.version == "1.8.1"
     assert tuple(langchain.providers()) == PROVIDERS
-    assert getattr(langchain, "warning_channels", None) == frozenset({"warnings", "logging"})
+    assert getattr(langchain, "warning_channels", None) == frozenset({"returned", "warnings", "logging"})
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ The provider shapes come from ``harness.kit.shapes``; this maps LangChain's wrap
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from harness import model as canon
+from harness.contract.rendered import RenderWarning
 from harness.kit import shapes
 from harness.params import CallParams
 
@@ -46,11 +48,14 @@ _MODEL_FAMILIES = (("claude", "anthropic"), ("gemini", "gemini"), ("deepseek", "
 
 
 def origin(message: canon.AssistantMessage, provider: str) -> str:
-    """The provider whose LangChain integration produced ``message``: its signature's format, else
-    Responses item ids, else the model its unsigned thinking names, else the provider rendered for."""
+    """The provider whose LangChain integration produced ``message``: its signature's format (a format
+    no integration here produces, OpenRouter's ``*-v1``, is ChatOpenAI on OpenRouter's Chat endpoint),
+    else Responses item ids, else the model its unsigned thinking names, else the provider rendered for."""
     for part in message.parts:
         if isinstance(part, canon.ThinkingSignaturePart) and part.format in _SIGNED:
             return _SIGNED[part.format]
+        if isinstance(part, canon.ThinkingSignaturePart) and part.format:
+            return "openai-chat"  # OpenRouter's formats: ChatOpenAI on its Chat endpoint, which keeps no reasoning
     for part in message.parts:
         if isinstance(part, canon.TextPart | canon.ToolCallPart) and part.item_id:
             return "openai-responses"
@@ -84,53 +89,76 @@ def _content(parts: Sequence[canon.AnyPart]) -> str | list[Any]:
     return [_block(p) for p in parts]
 
 
-def _tool_calls(parts: Sequence[canon.AnyPart]) -> list[dict[str, Any]]:
+def _tool_calls(parts: Sequence[canon.AnyPart]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``AIMessage.tool_calls`` (arguments parsed, as LangChain holds them) and ``invalid_tool_calls``."""
     calls: list[dict[str, Any]] = []
+    invalid: list[dict[str, Any]] = []
     for part in parts:
         if isinstance(part, canon.ToolCallPart):
             try:
-                args = json.loads(part.arguments_json)
-            except json.JSONDecodeError:
-                args = None
-            calls.append({"type": "tool_call", "id": part.call_id, "name": part.tool_name, "args": args})
-    return calls
+                args = json.loads(part.arguments_json or "{}")
+            except json.JSONDecodeError as exc:
+                args, error = None, str(exc)
+            else:
+                error = None if isinstance(args, dict) else "arguments are not a JSON object"
+            if error is None:
+                calls.append({"type": "tool_call", "id": part.call_id, "name": part.tool_name, "args": args})
+            else:
+                invalid.append(
+                    {"type": "invalid_tool_call", "id": part.call_id, "name": part.tool_name,
+                     "args": part.arguments_json, "error": error}
+                )  # fmt: skip
+    return calls, invalid
 
 
-def _ai(message: canon.AssistantMessage, index: int, provider: str) -> AIMessage:
+def _held_nowhere(message: canon.AssistantMessage, index: int, keeps: Any, shape: str) -> list[RenderWarning]:
+    """The bridge's own warning for each part the producing integration's message has no place for."""
+    return [
+        RenderWarning(
+            index,
+            pidx,
+            part.type,
+            "unmappable-part",
+            f"a LangChain AIMessage of {shape} holds no {part.type}",
+        )
+        for pidx, part in enumerate(message.parts)
+        if not keeps(part)
+    ]
+
+
+def _chat_keeps(part: canon.AnyPart) -> bool:
+    return isinstance(part, canon.TextPart | canon.ToolCallPart | canon.ThinkingTextPart)
+
+
+def _bedrock_keeps(part: canon.AnyPart) -> bool:
+    if isinstance(part, canon.ThinkingSignaturePart):
+        return part.format in ("bedrock", "bedrock-redacted")
+    return isinstance(part, canon.TextPart | canon.ToolCallPart | canon.ThinkingTextPart)
+
+
+def _ai(message: canon.AssistantMessage, index: int, provider: str) -> tuple[AIMessage, list[RenderWarning]]:
     source = origin(message, provider)
     metadata: dict[str, Any] = {"model_provider": ORIGIN_PROVIDERS[source]}
     if message.response_id:
         metadata["id"] = message.response_id
-    calls = [c for c in _tool_calls(message.parts) if isinstance(c["args"], dict)]
-    invalid = [
-        {
-            "type": "invalid_tool_call",
-            "id": c["id"],
-            "name": c["name"],
-            "args": p.arguments_json,
-            "error": None,
-        }
-        for c, p in zip(
-            _tool_calls(message.parts),
-            [p for p in message.parts if isinstance(p, canon.ToolCallPart)],
-            strict=True,
-        )
-        if not isinstance(c["args"], dict)
-    ]
+    calls, invalid = _tool_calls(message.parts)
     extra: dict[str, Any] = {}
     content: str | list[Any]
+    warnings: list[RenderWarning]
     if source == "anthropic":
-        blocks, _ = shapes.anthropic_content(message, index)
+        blocks, warnings = shapes.anthropic_content(message, index)
         text_only = len(blocks) == 1 and blocks[0]["type"] == "text"
         content = blocks[0]["text"] if text_only else blocks
     elif source == "openai-responses":
-        items, _ = shapes.responses_items(message, index)
+        items, warnings = shapes.responses_items(message, index)
         content = [_responses_block(item) for item in items]
     elif source == "gemini":
-        content, extra = _gemini(message, index)
+        content, extra, warnings = _gemini(message, index)
     elif source == "bedrock":
-        content = _bedrock(message, index)
+        content = _bedrock(message)
+        warnings = _held_nowhere(message, index, _bedrock_keeps, "langchain-aws")
     else:  # Chat Completions shapes: openai-chat, groq, mistral, deepseek
+        warnings = _held_nowhere(message, index, _chat_keeps, "a Chat Completions integration")
         content = "".join(p.text for p in message.parts if isinstance(p, canon.TextPart))
         reasoning = "".join(p.text for p in message.parts if isinstance(p, canon.ThinkingTextPart))
         if reasoning and source in ("deepseek", "groq"):
@@ -140,12 +168,24 @@ def _ai(message: canon.AssistantMessage, index: int, provider: str) -> AIMessage
                 {"type": "reasoning", "reasoning": reasoning},
                 *([{"type": "text", "text": content}] if content else []),
             ]
-    return AIMessage(
+    message_out = AIMessage(
         content=content,
         tool_calls=calls,
         invalid_tool_calls=invalid,
         additional_kwargs=extra,
         response_metadata=metadata,
+    )
+    return message_out, [_bridge(w) for w in warnings]
+
+
+def _bridge(warning: RenderWarning) -> RenderWarning:
+    """A part the bridge could not put into the message LangChain would hold: said as the bridge's own."""
+    return RenderWarning(
+        warning.message_index,
+        warning.part_index,
+        warning.part_type,
+        f"bridge-{warning.code}",
+        f"the langchain bridge: {warning.reason} (no LangChain user holds it there)",
     )
 
 
@@ -163,10 +203,12 @@ def _responses_block(item: dict[str, Any]) -> dict[str, Any]:
 GEMINI_CALL_SIGNATURES = "__gemini_function_call_thought_signatures__"
 
 
-def _gemini(message: canon.AssistantMessage, index: int) -> tuple[str | list[Any], dict[str, Any]]:
+def _gemini(
+    message: canon.AssistantMessage, index: int
+) -> tuple[str | list[Any], dict[str, Any], list[RenderWarning]]:
     """langchain-google-genai's own shape (``_parse_response_candidate``): thinking blocks with their
     signature, text as a string unless a signature or a thinking block needs blocks, call signatures by id."""
-    parts, _ = shapes.gemini_parts(message, index)
+    parts, warnings = shapes.gemini_parts(message, index)
     blocks: list[Any] = []
     signatures: dict[str, str] = {}
     for part in parts:
@@ -189,11 +231,11 @@ def _gemini(message: canon.AssistantMessage, index: int) -> tuple[str | list[Any
             blocks.append({"type": "image", "base64": url.get("data"), "mime_type": url.get("mime_type")})
     extra = {GEMINI_CALL_SIGNATURES: signatures} if signatures else {}
     if all(b["type"] == "text" and "extras" not in b for b in blocks):
-        return "".join(b["text"] for b in blocks), extra
-    return blocks, extra
+        return "".join(b["text"] for b in blocks), extra, warnings
+    return blocks, extra, warnings
 
 
-def _bedrock(message: canon.AssistantMessage, index: int) -> list[Any]:
+def _bedrock(message: canon.AssistantMessage) -> list[Any]:
     """langchain-aws's ``_bedrock_to_lc`` shape: text, ``reasoning_content`` (text and signature, or
     redacted bytes), ``tool_use``."""
     out: list[Any] = []
@@ -208,22 +250,25 @@ def _bedrock(message: canon.AssistantMessage, index: int) -> list[Any]:
                 reasoning["signature"] = following.signature
             out.append({"type": "reasoning_content", "reasoning_content": reasoning})
         elif isinstance(part, canon.ThinkingSignaturePart) and part.format == "bedrock-redacted":
-            out.append(
-                {"type": "reasoning_content", "reasoning_content": {"redactedContent": part.signature}}
-            )
+            # as langchain-aws's own output holds it (_bedrock_to_lc): the blob's bytes, snake_case key
+            redacted = base64.b64decode(part.signature)
+            out.append({"type": "reasoning_content", "reasoning_content": {"redacted_content": redacted}})
         elif isinstance(part, canon.ToolCallPart):
             try:
                 arguments = json.loads(part.arguments_json)
             except json.JSONDecodeError:
                 arguments = {}
             out.append({"type": "tool_use", "id": part.call_id, "name": part.tool_name, "input": arguments})
-    del index
     return out
 
 
-def messages(history: Sequence[canon.HistoryEvent], params: CallParams, provider: str) -> list[BaseMessage]:
-    """The history as a LangChain user's list of messages (see the target's docstring for each choice)."""
+def messages(
+    history: Sequence[canon.HistoryEvent], params: CallParams, provider: str
+) -> tuple[list[BaseMessage], list[RenderWarning]]:
+    """The history as a LangChain user's list of messages (see the target's docstring for each choice),
+    and a warning for each part no message a LangChain user holds has a place for (the bridge's own)."""
     out: list[BaseMessage] = [SystemMessage(params.system)] if params.system else []
+    warnings: list[RenderWarning] = []
     for index, event in enumerate(history):
         if isinstance(event, canon.SystemMessage):
             out.append(SystemMessage("\n".join(p.text for p in event.parts)))
@@ -234,7 +279,9 @@ def messages(history: Sequence[canon.HistoryEvent], params: CallParams, provider
         elif isinstance(event, canon.UserMessage):
             out.append(HumanMessage(_content(event.parts)))
         elif isinstance(event, canon.AssistantMessage):
-            out.append(_ai(event, index, provider))
+            message, dropped = _ai(event, index, provider)
+            out.append(message)
+            warnings += dropped
         elif isinstance(event, canon.ToolResultMessage):
             content: str | list[Any] = event.output_text
             if event.parts:
@@ -242,4 +289,4 @@ def messages(history: Sequence[canon.HistoryEvent], params: CallParams, provider
             status = "success" if event.status == "success" else "error"
             out.append(ToolMessage(content, tool_call_id=event.call_id, name=event.tool_name, status=status))
         # error and task_metadata events are sidecars, never sent
-    return out
+    return out, warnings

@@ -10,6 +10,7 @@ that intercepts the HTTP clients the integration builds for itself.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Sequence
 from importlib.metadata import version
@@ -23,6 +24,7 @@ from harness.contract.chunking import Chunking
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered
 from harness.contract.results import CallResult, StreamItem, TextDelta, ThinkingDelta, ToolCallStart
+from harness.contract.routing import route
 from harness.contract.target import TargetRefusal
 from harness.kit import (
     OfflineWire,
@@ -125,11 +127,31 @@ def _content_parts(provider: str, message: AIMessage) -> list[canon.AnyPart]:
                     out.append(
                         canon.ThinkingSignaturePart(signature=str(reasoning["signature"]), format="bedrock")
                     )
+                redacted = reasoning.get("redacted_content")
+                if (
+                    isinstance(redacted, bytes) and redacted
+                ):  # the canonical form: base64, as on the JSON wire
+                    signature = base64.b64encode(redacted).decode("ascii")
+                    out.append(canon.ThinkingSignaturePart(signature=signature, format="bedrock-redacted"))
         return out
     text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
     return shapes.parts_from_chat(
         {"content": text, "reasoning_content": message.additional_kwargs.get("reasoning_content")}
     )
+
+
+def _raw_arguments(message: AIMessage) -> dict[str, str]:
+    """Tool-call arguments as the provider sent them, where LangChain keeps the string beside its parsed
+    dict: a streamed message's ``tool_call_chunks``, or the raw Chat ``tool_calls`` in ``additional_kwargs``."""
+    raw: dict[str, str] = {}
+    for call in message.additional_kwargs.get("tool_calls") or []:
+        arguments = (call.get("function") or {}).get("arguments")
+        if call.get("id") and isinstance(arguments, str):
+            raw[call["id"]] = arguments
+    for chunk in getattr(message, "tool_call_chunks", None) or []:
+        if chunk.get("id") and isinstance(chunk.get("args"), str):
+            raw[chunk["id"]] = chunk["args"]
+    return raw
 
 
 def _calls(provider: str, message: AIMessage) -> list[canon.AnyPart]:
@@ -142,8 +164,9 @@ def _calls(provider: str, message: AIMessage) -> list[canon.AnyPart]:
         if isinstance(b, dict) and b.get("type") == "function_call"
     }
     signatures = message.additional_kwargs.get(convert.GEMINI_CALL_SIGNATURES) or {}
+    raw = _raw_arguments(message)
     out: list[canon.AnyPart] = []
-    calls = [(c["id"], c["name"], json.dumps(c["args"])) for c in message.tool_calls]
+    calls = [(c["id"], c["name"], raw.get(c["id"]) or json.dumps(c["args"])) for c in message.tool_calls]
     calls += [(c.get("id"), c.get("name"), str(c.get("args") or "")) for c in message.invalid_tool_calls]
     for call_id, name, arguments in calls:
         out.append(
@@ -214,8 +237,9 @@ class LangChainTarget:
     """The Target protocol over LangChain's chat model integrations."""
 
     name = "langchain"
-    #: LangChain's integrations announce drops with ``warnings.warn`` (and some with ``logging``).
-    warning_channels = frozenset({"warnings", "logging"})
+    #: LangChain's integrations announce drops with ``warnings.warn`` (and some with ``logging``); the
+    #: bridge returns its own (a part no LangChain message holds), coded ``bridge-*``.
+    warning_channels = frozenset({"returned", "warnings", "logging"})
     lacks = frozenset[str]()
 
     def __init__(self) -> None:
@@ -257,10 +281,15 @@ class LangChainTarget:
     def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         name = params.model or default_model(provider)
         model = models.build(provider, name, params, self._wire)
-        messages = convert.messages(history, params, provider)
-        return self._wire.render(self._send(model, messages, params.stream))
+        messages, warnings = convert.messages(history, params, provider)
+        return self._wire.render(self._send(model, messages, params.stream), warnings)
 
     def replay(self, provider: str, exchange: Exchange, chunk_size: Chunking = None) -> CallResult:
+        found = route(exchange.method, exchange.uri)
+        if provider != "openai-responses" and found is not None and found.wire == "openai-responses":
+            raise NotImplementedError(
+                f"LangChain's integration for {provider} speaks Chat Completions only; this is a Responses recording"
+            )
         recorded, stream = recorded_call(provider, exchange)
         model = models.build(provider, recorded or default_model(provider), CallParams(), self._wire)
         self._wire.serve(exchange, chunk_size)
