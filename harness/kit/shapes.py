@@ -7,7 +7,8 @@ take ``anthropic.types.MessageParam`` or ``google.genai.types.Content`` directly
 converters do the canonical half once, so a bridge maps only its library's own wrapper types:
 
 - input side: ``chat_messages``, ``responses_input``, ``anthropic_messages`` and
-  ``gemini_contents`` convert a whole history (plus the system prompt); ``chat_assistant``,
+  ``gemini_contents`` convert a whole history (plus the system prompt); ``chat_message`` one
+  event (for a bridge that decides per event what to send); ``chat_assistant``,
   ``responses_items``, ``anthropic_content`` and ``gemini_parts`` one assistant message
   (for libraries that keep each message in the shape of the provider that produced it);
 - output side: ``parts_from_chat``, ``parts_from_responses``, ``parts_from_anthropic`` and
@@ -56,6 +57,7 @@ __all__ = [
     "anthropic_content",
     "anthropic_messages",
     "chat_assistant",
+    "chat_message",
     "chat_messages",
     "gemini_contents",
     "gemini_parts",
@@ -182,21 +184,27 @@ def chat_assistant(message: AssistantMessage, index: int = 0) -> tuple[_Json, li
     return out, warnings
 
 
+def chat_message(event: HistoryEvent, index: int = 0) -> tuple[list[_Json], list[RenderWarning]]:
+    """One history event as ``ChatCompletionMessageParam``s (none for an error or task-metadata event)."""
+    warnings: list[RenderWarning] = []
+    if isinstance(event, SystemMessage | UserMessage | DeveloperMessage):
+        return [{"role": event.role, "content": _chat_content(index, event.parts, warnings)}], warnings
+    if isinstance(event, AssistantMessage):
+        message, warnings = chat_assistant(event, index)
+        return [message], warnings
+    if isinstance(event, ToolResultMessage):
+        content = _chat_content(index, [TextPart(text=event.output_text), *event.parts], warnings)
+        return [{"role": "tool", "tool_call_id": event.call_id, "content": content}], warnings
+    return [], warnings
+
+
 def chat_messages(history: Sequence[HistoryEvent], system: str | None = None) -> Converted:
     """The history as ``ChatCompletionMessageParam``s (the system prompt first, as a ``system`` message)."""
     out = Converted(system, [{"role": "system", "content": system}] if system else [])
     for index, event in enumerate(history):
-        if isinstance(event, SystemMessage | UserMessage | DeveloperMessage):
-            out.messages.append(
-                {"role": event.role, "content": _chat_content(index, event.parts, out.warnings)}
-            )
-        elif isinstance(event, AssistantMessage):
-            message, warnings = chat_assistant(event, index)
-            out.messages.append(message)
-            out.warnings += warnings
-        elif isinstance(event, ToolResultMessage):
-            content = _chat_content(index, [TextPart(text=event.output_text), *event.parts], out.warnings)
-            out.messages.append({"role": "tool", "tool_call_id": event.call_id, "content": content})
+        messages, warnings = chat_message(event, index)
+        out.messages += messages
+        out.warnings += warnings
     return out
 
 
