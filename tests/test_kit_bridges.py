@@ -66,3 +66,36 @@ def test_the_short_bridge_reads_every_recording_as_the_full_target_does() -> Non
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["rendered"] == 12 and report["replayed"] >= 15, report
     assert report["differ"] == [], report
+
+
+LITELLM_STYLE = ROOT / "tests" / "support" / "litellm_style_bridge.py"
+
+
+def test_a_litellm_style_bridge_on_the_kit_is_short() -> None:
+    """One client for four providers, both directions: conversion and result mapping are the kit's."""
+    lines = [line for line in LITELLM_STYLE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(lines) <= 80, f"{LITELLM_STYLE.name}: {len(lines)} non-blank lines"
+
+
+def test_the_litellm_style_bridge_renders_and_reads_recordings_as_the_reference_does() -> None:
+    from harness.audit.replay_summary import summarize
+    from harness.kit import load_cassette
+    from harness.scenarios import load_scenarios
+    from harness.targets import get_target
+    from tests.support.litellm_style_bridge import TARGET
+
+    scenario = load_scenarios()["tool_parallel_results_out_of_order"]
+    for provider in TARGET.providers():
+        body = TARGET.render(provider, scenario.history, scenario.params_for(provider)).body
+        assert [m["role"] for m in body["messages"]][:2] == ["user", "assistant"], body
+    reference, compared = get_target("reference"), 0
+    for provider in TARGET.providers():
+        for path in sorted((ROOT / "cassettes" / provider).glob("*.yaml")):
+            for exchange in load_cassette(path, model_calls=True):
+                if "chat/completions" not in exchange.uri:
+                    continue  # the client speaks Chat Completions only
+                ours, theirs = TARGET.replay(provider, exchange), reference.replay(provider, exchange)
+                if not (ours.errors or theirs.errors):
+                    assert summarize(ours, exchange)["text"] == summarize(theirs, exchange)["text"], path.name
+                    compared += 1
+    assert compared >= 4
