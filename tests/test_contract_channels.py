@@ -106,3 +106,22 @@ def test_channels_default_from_lacks_and_unknown_ones_are_refused() -> None:
     odd.warning_channels = frozenset({"pigeons"})  # pyright: ignore[reportAttributeAccessIssue]
     with pytest.raises(ValueError, match="unknown warning channel"):
         warning_channels(odd)
+
+
+class AnnouncesOnce(DropsThinking):
+    """Logs its notice once per process, as libraries do ("further blocks are logged at debug level")."""
+
+    def __init__(self) -> None:
+        super().__init__(frozenset({"logging"}), None)
+        self.said = False
+
+    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        if not self.said:
+            self.said = True
+            logging.getLogger("some_library.chat").warning("dropped thinking; further drops at debug level")
+        return super().render(provider, history, params)
+
+
+def test_what_a_channel_said_once_per_process_is_no_determinism_finding() -> None:
+    report = run_invariants(_THINKING, CallParams(), providers=["anthropic"], target=AnnouncesOnce())
+    assert not [v for v in report.violations if v.invariant == "I10"], report.violations
