@@ -63,7 +63,10 @@ Conversion choices (so that no finding can be an artifact of the bridge)
       by call id, plain text as a string); langchain-aws's ``_bedrock_to_lc`` shape
       (``reasoning_content``, ``tool_use``); Chat Completions: text as a string, reasoning in
       ``additional_kwargs["reasoning_content"]`` for DeepSeek and Groq (where ChatDeepSeek and
-      ChatGroq keep it), else a standard ``reasoning`` block.
+      ChatGroq keep it); ChatOpenAI and ChatMistralAI keep no reasoning.
+    - A part the producing integration's message has no place for (a signature of another
+      format, reasoning on ChatOpenAI) is left out with the bridge's own returned warning, coded
+      ``bridge-unmappable-part``, so the audit never counts the bridge's drop as LangChain's.
     - Error and task-metadata events are sidecars, never sent.
 
     Call params -> the integration's constructor and ``bind_tools``:

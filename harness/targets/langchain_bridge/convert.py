@@ -127,6 +127,11 @@ def _held_nowhere(message: canon.AssistantMessage, index: int, keeps: Any, shape
 
 
 def _chat_keeps(part: canon.AnyPart) -> bool:
+    return isinstance(part, canon.TextPart | canon.ToolCallPart)
+
+
+def _reasoning_chat_keeps(part: canon.AnyPart) -> bool:
+    """ChatDeepSeek and ChatGroq keep the reasoning text (``reasoning_content``), never a signature."""
     return isinstance(part, canon.TextPart | canon.ToolCallPart | canon.ThinkingTextPart)
 
 
@@ -158,16 +163,13 @@ def _ai(message: canon.AssistantMessage, index: int, provider: str) -> tuple[AIM
         content = _bedrock(message)
         warnings = _held_nowhere(message, index, _bedrock_keeps, "langchain-aws")
     else:  # Chat Completions shapes: openai-chat, groq, mistral, deepseek
-        warnings = _held_nowhere(message, index, _chat_keeps, "a Chat Completions integration")
+        reasons = source in ("deepseek", "groq")  # ChatOpenAI and ChatMistralAI keep no reasoning text
+        keeps = _reasoning_chat_keeps if reasons else _chat_keeps
+        warnings = _held_nowhere(message, index, keeps, "a Chat Completions integration")
         content = "".join(p.text for p in message.parts if isinstance(p, canon.TextPart))
         reasoning = "".join(p.text for p in message.parts if isinstance(p, canon.ThinkingTextPart))
-        if reasoning and source in ("deepseek", "groq"):
+        if reasoning and reasons:
             extra["reasoning_content"] = reasoning  # where ChatDeepSeek and ChatGroq keep it
-        elif reasoning:
-            content = [
-                {"type": "reasoning", "reasoning": reasoning},
-                *([{"type": "text", "text": content}] if content else []),
-            ]
     message_out = AIMessage(
         content=content,
         tool_calls=calls,

@@ -166,7 +166,10 @@ def _calls(provider: str, message: AIMessage) -> list[canon.AnyPart]:
     signatures = message.additional_kwargs.get(convert.GEMINI_CALL_SIGNATURES) or {}
     raw = _raw_arguments(message)
     out: list[canon.AnyPart] = []
-    calls = [(c["id"], c["name"], raw.get(c["id"]) or json.dumps(c["args"])) for c in message.tool_calls]
+    calls = [
+        (c["id"], c["name"], raw[c["id"]] if c["id"] in raw else json.dumps(c["args"]))
+        for c in message.tool_calls
+    ]
     calls += [(c.get("id"), c.get("name"), str(c.get("args") or "")) for c in message.invalid_tool_calls]
     for call_id, name, arguments in calls:
         out.append(
