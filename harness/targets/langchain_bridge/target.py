@@ -142,7 +142,9 @@ def _content_parts(provider: str, message: AIMessage) -> list[canon.AnyPart]:
 
 def _raw_arguments(message: AIMessage) -> dict[str, str]:
     """Tool-call arguments as the provider sent them, where LangChain keeps the string beside its parsed
-    dict: a streamed message's ``tool_call_chunks``, or the raw Chat ``tool_calls`` in ``additional_kwargs``."""
+    dict: a streamed message's ``tool_call_chunks``, or the raw Chat ``tool_calls`` in ``additional_kwargs``.
+    An empty string there is no evidence (Anthropic sends a call's whole input up front, and LangChain's
+    chunk then holds ``""``): the caller falls back to the parsed arguments."""
     raw: dict[str, str] = {}
     for call in message.additional_kwargs.get("tool_calls") or []:
         arguments = (call.get("function") or {}).get("arguments")
@@ -166,10 +168,7 @@ def _calls(provider: str, message: AIMessage) -> list[canon.AnyPart]:
     signatures = message.additional_kwargs.get(convert.GEMINI_CALL_SIGNATURES) or {}
     raw = _raw_arguments(message)
     out: list[canon.AnyPart] = []
-    calls = [
-        (c["id"], c["name"], raw[c["id"]] if c["id"] in raw else json.dumps(c["args"]))
-        for c in message.tool_calls
-    ]
+    calls = [(c["id"], c["name"], raw.get(c["id"]) or json.dumps(c["args"])) for c in message.tool_calls]
     calls += [(c.get("id"), c.get("name"), str(c.get("args") or "")) for c in message.invalid_tool_calls]
     for call_id, name, arguments in calls:
         out.append(
