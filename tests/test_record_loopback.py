@@ -148,11 +148,12 @@ def test_requests_reach_the_provider_endpoint(
 def test_fake_provider_stops_by_itself_and_rejects_other_paths() -> None:
     import httpx
 
-    fake = FakeProvider([], lifetime=0.3).start()
+    # Long enough for two loopback requests on a loaded machine; the stop is awaited below.
+    fake = FakeProvider([], lifetime=2.0).start()
     url = fake.base_url
     assert httpx.get(url + "/v1/models").status_code == 404
     assert httpx.post(url + "/v1/messages", content=b"{}").status_code == 410  # nothing left to serve
-    assert fake.stopped.wait(5)
+    assert fake.stopped.wait(10)
     with pytest.raises(httpx.TransportError):
         httpx.get(url + "/v1/models", timeout=1)
 
