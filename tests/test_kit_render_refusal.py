@@ -1,5 +1,5 @@
 """A refusal raised inside the kit's render (``OfflineWire.render``) is reported as a refusal, never as a
-wrapped crash; ``NotImplementedError`` stays unsupported (issue 36, the adopter's path)."""
+wrapped crash; ``NotImplementedError`` stays unsupported (the adopter's path)."""
 
 from __future__ import annotations
 
