@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from harness import kit, strategies
     from harness.codec import HistoryError, dumps_history, load_history, loads_history
+    from harness.contract.channels import WARNING_CHANNELS
     from harness.contract.chunking import Chunking
     from harness.contract.exchange import Exchange
     from harness.contract.kinds import KINDS, Kind
@@ -88,6 +89,7 @@ _EXPORTS: dict[str, str] = {
     ),
     "Exchange": "harness.contract.exchange",
     "Chunking": "harness.contract.chunking",
+    "WARNING_CHANNELS": "harness.contract.channels",
     **dict.fromkeys(("Target", "TargetError", "TargetRefusal"), "harness.contract.target"),
     **dict.fromkeys(("available_targets", "get_target"), "harness.targets"),
     **dict.fromkeys(
@@ -109,6 +111,7 @@ _MODULES = ("kit", "strategies")
 _SURFACE: dict[str, tuple[str, ...] | None] = {
     "harness": None,
     "harness.kit": None,
+    "harness.kit.shapes": None,
     "harness.strategies": None,
     "harness.invariants": None,
     "harness.targets": None,
@@ -118,6 +121,7 @@ _SURFACE: dict[str, tuple[str, ...] | None] = {
 __all__ = [
     "INVARIANTS",
     "KINDS",
+    "WARNING_CHANNELS",
     "AnyPart",
     "AssistantMessage",
     "CallParams",

@@ -610,6 +610,34 @@ def test_i7_pairs_gemini_calls_without_ids_by_position_and_name() -> None:
     assert any("not answered one by one, in order, by name" in v.reason for v in swapped), swapped
 
 
+def test_i13_counts_a_gemini_call_sent_without_its_id_as_sent() -> None:
+    """Gemini's calls may go without ids (paired by name and position, I7): the call itself is not lost."""
+    history: list[HistoryEvent] = [
+        user("look"),
+        turn(call("c1", "read", '{"path": "c1.py"}')),
+        result(call("c1", "read"), "read output"),
+    ]
+    violations = found(history, CallParams(), "gemini", "I13", Mutant(body=_gemini_without_ids(False)))
+    assert not [v for v in violations if "(tool_call)" in v.reason], violations
+
+
+def _reserialise_arguments(_provider: str, body: dict[str, Any]) -> None:
+    """What LangChain sends: each call's arguments as ``json.dumps`` of the parsed object."""
+    for d in dicts(body):
+        function = as_dict(d.get("function"))
+        if function is not None and isinstance(function.get("arguments"), str):
+            function["arguments"] = json.dumps(json.loads(function["arguments"]), indent=1)
+
+
+def test_i13_counts_re_serialised_arguments_as_sent() -> None:
+    history: list[HistoryEvent] = [
+        user("look"),
+        turn(call("c1", "read", '{"path":"c1.py","lines":[1,2]}')),
+        result(call("c1", "read"), "read output"),
+    ]
+    assert found(history, CallParams(), "openai-chat", "I13", Mutant(body=_reserialise_arguments)) == []
+
+
 def _invent_not_executed(_provider: str, body: dict[str, Any]) -> None:
     """What the adapters did before: the real result replaced by an invented "not executed" error."""
 

@@ -34,7 +34,7 @@ def test_the_example_renders_what_the_sdk_sends(example: Target) -> None:
     scenario = load_scenarios()["developer_after_tool_result"]
     body = example.render("openai-chat", scenario.history, scenario.params).body
     assert body["model"] == (scenario.params.model or "gpt-4.1-mini")
-    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool"]
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool", "developer"]
     with pytest.raises(NotImplementedError):
         example.render("anthropic", scenario.history, scenario.params)
 

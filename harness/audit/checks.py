@@ -21,6 +21,7 @@ from harness.audit.corpus import CassetteCase, RequestCase
 from harness.audit.invariant_checks import INVARIANT_IDS, InvariantRunner
 from harness.audit.model import Json, Outcome, Record
 from harness.audit.replay_summary import compare, summarize
+from harness.contract.channels import render_heard
 from harness.contract.kinds import Kind
 from harness.contract.results import CallResult
 from harness.contract.target import Target, TargetRefusal, parser_missing, refusal_kind
@@ -67,7 +68,7 @@ def _check_request(
     params = case.params_for(provider)
     chosen = [name for name in REQUEST_CHECKS if name in only]
     try:
-        first = target.render(provider, list(case.history), params)
+        first = render_heard(target, provider, list(case.history), params)
     except NotImplementedError as exc:
         record.checks = {name: Outcome.skip(f"unsupported: {exc}") for name in chosen}
         return record

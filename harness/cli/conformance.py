@@ -14,6 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from harness.contract.channels import render_heard
 from harness.contract.rendered import canonical_json
 from harness.oracles import describe, validate
 from harness.outputs.text_table import terminal_width
@@ -87,8 +88,8 @@ def run_conformance(
             if progress is not None:
                 progress(len(summary.cases), total)
             params = scenario.params_for(provider)
-            first = chosen.render(provider, scenario.history, params)
-            second = chosen.render(provider, scenario.history, params)
+            first = render_heard(chosen, provider, scenario.history, params)
+            second = render_heard(chosen, provider, scenario.history, params)
             report = validate(provider, first.body)
             summary.cases.append(
                 CaseResult(

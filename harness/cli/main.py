@@ -136,6 +136,7 @@ def render(
 ) -> None:
     """Print the request body for HISTORY as JSON (sorted keys); warnings go to stderr."""
     from harness.codec import HistoryError, load_history, load_params
+    from harness.contract.channels import render_heard
     from harness.contract.rendered import canonical_json
     from harness.params import CallParams
 
@@ -153,7 +154,7 @@ def render(
         call = call.model_copy(update={"model": model})
     try:
         with _offline(target):
-            rendered = chosen.render(provider, events, call)
+            rendered = render_heard(chosen, provider, events, call)
     except typer.Exit:
         raise
     except Exception as exc:  # a target's own crash is a finding, reported in one line

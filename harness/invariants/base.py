@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from harness.contract.channels import heard_warnings, render_heard, warning_channels
 from harness.contract.events import derive_events
 from harness.contract.kinds import Kind
 from harness.contract.rendered import Rendered, RenderWarning
@@ -147,7 +148,7 @@ class CheckContext:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams | None = None) -> Rendered:
         """A fresh render (no cache): for checks that compare renders."""
-        return self.target.render(self.provider, list(history), params or self.params)
+        return render_heard(self.target, self.provider, list(history), params or self.params)
 
     def warned(self, message_index: int, part_index: int | None = None, *, exact: bool = False) -> bool:
         """Whether a warning names this message, and this part (``exact``) or this part or the whole message."""
@@ -175,6 +176,8 @@ class CheckContext:
 
     def lacks(self, channel: str) -> bool:
         """Whether the target declares it has no such channel (``warnings``, ``events``, ...)."""
+        if channel == "warnings":
+            return not warning_channels(self.target)
         return channel in self.target.lacks
 
     def unwarned_kind(self, *, user_content: bool) -> Kind:
@@ -182,9 +185,20 @@ class CheckContext:
 
         ``degrade`` by default. A target that declares no warning channel cannot announce a
         deliberate drop, so dropping what is not user content (thinking, signatures, ids) is
-        its documented ``policy``; losing user content stays ``degrade``.
+        its documented ``policy``; so is such a drop in a render that announced something on
+        a channel that names no message (Python ``warnings``, ``logging``:
+        ``harness.contract.channels``), noted with what was heard. Losing user content stays
+        ``degrade``.
         """
-        return "policy" if self.lacks("warnings") and not user_content else "degrade"
+        if user_content:
+            return "degrade"
+        if self.lacks("warnings"):
+            return "policy"
+        heard = heard_warnings(self.rendered.warnings)
+        if not heard:
+            return "degrade"
+        self.note(f"{self.provider}: the render announced, naming no message: {heard[0]}")
+        return "policy"
 
     def note(self, text: str) -> None:
         if text not in self.notes:

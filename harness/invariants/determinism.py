@@ -4,6 +4,12 @@ Rendering is pure (DESIGN "Adapters, Input"): no clock, no randomness, no state 
 between calls, no dependence on object identity. So a second render, a render of a
 deep copy and a render of the history read back from its JSON Lines all agree, and
 rendering leaves the history unchanged.
+
+Warnings compared are those the target returns. What the harness heard on a target's
+``warnings``/``logging`` channel (``harness.contract.channels``) is process state, not the
+render's output: libraries log a notice once per process ("further blocks of this type are
+logged at debug level") and Python shows a warning once per location by default, so a
+second render legitimately announces less. Those are left out of the comparison.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import copy
 
 from harness.codec import dumps_history, loads_history
+from harness.contract.channels import heard_warnings
 from harness.contract.rendered import Rendered, canonical_json
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.prefix import first_difference
@@ -49,7 +56,9 @@ def _differs(a: Rendered, b: Rendered) -> tuple[str, object] | None:
         diff = first_difference(a.body, b.body)
         path, was, became = diff or ("<root>", "?", "?")
         return f"body differs at {path}", {"first": was, "then": became}
-    wa, wb = [str(w) for w in a.warnings], [str(w) for w in b.warnings]
+    heard = {id(w) for w in (*heard_warnings(a.warnings), *heard_warnings(b.warnings))}
+    wa = [str(w) for w in a.warnings if id(w) not in heard]
+    wb = [str(w) for w in b.warnings if id(w) not in heard]
     if wa != wb:
         changed = next((x, y) for x, y in zip([*wa, ""], [*wb, ""], strict=False) if x != y)
         return "warnings differ", {"first": changed[0], "then": changed[1]}

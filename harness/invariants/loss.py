@@ -39,7 +39,11 @@ ID = "I13"
 def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
     body = _BodyIndex(ctx.body)  # indexed once: a pass over the body per part is quadratic
     mapping = sent_call_ids(ctx.history, ctx.provider, ctx.body)
-    call_ids = {c.id for c in body_calls(ctx.provider, ctx.body)}
+    calls = body_calls(ctx.provider, ctx.body)
+    call_ids = {c.id for c in calls}
+    # Gemini's function calls may go without an id (matched by name and position): such a call is
+    # sent when its name is on an id-less call of the body (the arguments are checked after)
+    call_ids |= {f"name:{c.name}" for c in calls if c.id is None and c.name}
     out: list[Violation] = []
     images_sent = _image_blocks(ctx.body)
     images_given = sum(
@@ -132,7 +136,9 @@ class _BodyIndex:
         return any(self.strings.contains(e) for e in escaped)
 
     def arguments(self, arguments_json: str) -> bool:
-        """``found_arguments``: verbatim as a string, or an equal JSON object somewhere in the body."""
+        """``found_arguments``: verbatim as a string, or an equal JSON value somewhere in the body: an
+        object, or a string holding it re-serialised (``json.dumps`` of the parsed arguments, other
+        spacing or key order: LangChain sends them so; the model reads the same call)."""
         if not arguments_json.strip() or arguments_json in self.strings.exact:
             return True
         try:
@@ -140,11 +146,23 @@ class _BodyIndex:
         except (json.JSONDecodeError, RecursionError):
             return False
         if self._objects is None:
-            self._objects = {_frozen(d) for d in dicts(self._body)}
+            self._objects = {_frozen(d) for d in dicts(self._body)} | self._json_strings()
         try:
             return _frozen(value) in self._objects
         except TypeError:
             return False
+
+    def _json_strings(self) -> set[object]:
+        """The JSON values held in the body's strings that read as a JSON object or array."""
+        out: set[object] = set()
+        for text in self.strings.exact:
+            if text[:1] not in ("{", "["):
+                continue
+            try:
+                out.add(_frozen(json.loads(text)))
+            except (json.JSONDecodeError, RecursionError, TypeError):
+                continue
+        return out
 
 
 def _frozen(value: object) -> object:
@@ -170,4 +188,5 @@ def _sent(part: AnyPart, body: _BodyIndex, mapping: dict[str, str], call_ids: se
         return body.text(part.file_path)
     assert isinstance(part, ToolCallPart)
     sent_id = mapping.get(part.call_id, part.call_id)
-    return sent_id in call_ids and body.arguments(part.arguments_json)
+    named = part.call_id not in mapping and f"name:{part.tool_name}" in call_ids
+    return (sent_id in call_ids or named) and body.arguments(part.arguments_json)

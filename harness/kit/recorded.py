@@ -8,15 +8,35 @@ client cannot read; stated once, the bridges cannot disagree on which recordings
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote, urlsplit
 
 from harness.contract.exchange import Exchange
 from harness.contract.providers import wire_of
 from harness.contract.routing import route
 
-__all__ = ["is_streamed", "recorded_model", "require_openrouter_chat"]
+__all__ = ["is_streamed", "recorded_call", "recorded_model", "require_openrouter_chat"]
 
 #: Wires that name the model in the URL, not the body: Gemini's ``.../models/<model>:streamGenerateContent``.
 _MODEL_IN_URL = {"gemini": re.compile(r"/models/([^/:?]+):")}
+#: Bedrock names the model and the streaming in the URL: ``/model/{modelId}/converse[-stream]``.
+_BEDROCK_CALL = re.compile(r"/model/([^/]+)/([a-z-]+)$")
+
+
+def recorded_call(provider: str, exchange: Exchange) -> tuple[str | None, bool]:
+    """The recorded call's model and whether to make the streaming call.
+
+    Bedrock's stream is AWS event-stream binary, never SSE, and only its URL says so
+    (``converse-stream``); a Bedrock operation other than Converse is NotImplementedError
+    (a Converse client cannot read it). Elsewhere: ``recorded_model`` and ``is_streamed``.
+    """
+    if wire_of(provider) != "bedrock-converse":
+        return recorded_model(provider, exchange), is_streamed(exchange)
+    match = _BEDROCK_CALL.search(urlsplit(exchange.uri).path)
+    if match is None:  # an emitted stream (the invariants'): its model is the request's, JSON is no stream
+        return recorded_model(provider, exchange), "json" not in exchange.header("content-type")
+    if match.group(2) not in ("converse", "converse-stream"):
+        raise NotImplementedError(f"a Bedrock {match.group(2)} recording: a Converse client cannot read it")
+    return unquote(match.group(1)), match.group(2) == "converse-stream"
 
 
 def is_streamed(exchange: Exchange) -> bool:

@@ -39,7 +39,45 @@ from harness.contract.results import CallResult, StreamItem
 from harness.contract.stops import stop_reason
 from harness.model import AnyPart, AssistantMessage, ErrorEvent, StopReason, ToolCallPart, Usage
 
-__all__ = ["failed_result", "final_result", "minted_id_notes", "sent_id", "stop_reason", "usage"]
+__all__ = [
+    "failed_result",
+    "final_result",
+    "minted_id_notes",
+    "provider_stop",
+    "sent_id",
+    "stop_reason",
+    "usage",
+]
+
+#: The words providers (and the libraries that pass them on) end an answer with -> the canonical
+#: provider stop: Anthropic, OpenAI Chat and Responses, Gemini, Bedrock Converse, Cohere.
+_STOP_WORDS: dict[str, StopReason] = {
+    **dict.fromkeys(
+        ("end_turn", "stop_sequence", "stop", "STOP", "completed", "tool_use", "tool_calls", "COMPLETE",
+         "TOOL_CALL"),
+        "stop",
+    ),
+    **dict.fromkeys(
+        ("max_tokens", "length", "MAX_TOKENS", "max_output_tokens", "model_context_window_exceeded"), "length"
+    ),
+}  # fmt: skip
+#: Safety stops: the provider withheld the answer (rule 2: an error, with an event saying so).
+_SAFETY_WORDS = frozenset(
+    {"refusal", "content_filter", "SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII",
+     "IMAGE_SAFETY", "guardrail_intervened", "content_filtered"}
+)  # fmt: skip
+
+
+def provider_stop(word: str | None) -> tuple[StopReason | None, list[str]]:
+    """A provider's own word for how the answer ended -> (``provider_stop`` for ``final_result``, errors).
+
+    ``stop``/``length`` for the words that mean them (tool-call words are ``stop``: ``final_result``
+    makes a message with calls ``tool_use``); a safety stop is None with one error saying so; an
+    unknown word or None is None ("not said", which ``final_result`` reports as an error).
+    """
+    if word in _SAFETY_WORDS:
+        return None, [f"the provider ended with {word} (it withheld the answer)"]
+    return _STOP_WORDS.get(word or ""), []
 
 
 def usage(

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from harness.contract.channels import render_heard, warning_channels
 from harness.contract.chunking import chunking_from_json
 from harness.contract.target import Target, TargetRefusal
 from harness.kit import protocol
@@ -24,10 +25,16 @@ __all__ = ["main", "serve"]
 def _answer(target: Target, request: dict[str, Any]) -> dict[str, Any]:
     op = request.get("op")
     if op == "hello":
-        return {"ok": True, "version": target.version, "providers": list(target.providers())}
+        return {
+            "ok": True,
+            "version": target.version,
+            "providers": list(target.providers()),
+            "warning_channels": sorted(warning_channels(target)),
+        }
     if op == "render":
         provider, history, params = protocol.decode_render_request(request)
-        return {"ok": True, "rendered": protocol.encode_rendered(target.render(provider, history, params))}
+        rendered = render_heard(target, provider, history, params)  # what it announced, heard where it runs
+        return {"ok": True, "rendered": protocol.encode_rendered(rendered)}
     if op == "replay":
         exchange = protocol.decode_exchange(request["exchange"])
         result = target.replay(

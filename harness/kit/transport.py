@@ -16,6 +16,14 @@ pydantic-ai 2.x use). ``OfflineWire`` gives either one, backed by a mock transpo
 Retries are still worth turning off on the client (``max_retries=0``): a recorded failure
 (a 429 or 5xx cassette) would otherwise be served again and again. Nothing here touches the
 network, reads a clock or draws a random number.
+
+A library that builds its own HTTP client and takes none (LangChain's ``ChatAnthropic`` makes
+a cached ``anthropic.DefaultHttpxClient`` of its own; many wrappers do the like) gets the wire
+through ``wire.intercept()`` instead: for the duration of the block, every httpx and httpx2
+client's default transport (``HTTPTransport``/``AsyncHTTPTransport``, sync and async,
+including clients built before the block and cached) is answered by this wire, and the
+originals come back when it exits. ``OfflineWire(intercept_all=True)`` does that around
+every ``run``/``render`` call. No private attribute of the library is touched.
 """
 
 # httpx2 is optional: a bridge whose SDKs use httpx alone needs only httpx.
@@ -25,9 +33,11 @@ network, reads a clock or draws a random number.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
-from collections.abc import AsyncIterator, Iterator, Sequence
+import threading
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -37,6 +47,7 @@ import httpx
 from harness.contract.chunking import Chunking, split
 from harness.contract.exchange import Exchange
 from harness.contract.rendered import Rendered, RenderWarning
+from harness.contract.target import TargetRefusal
 
 __all__ = ["CAPTURED_STATUS", "CapturedRequest", "OfflineWire", "WireError"]
 
@@ -69,8 +80,9 @@ def _httpx2() -> Any:
     return httpx2
 
 
-class _Chunks(httpx.AsyncByteStream):
-    """A recorded body in the chunks ``chunk_size`` names (chunk boundaries are where stream parsers break)."""
+class _Chunks(httpx.AsyncByteStream, httpx.SyncByteStream):
+    """A recorded body in the chunks ``chunk_size`` names (chunk boundaries are where stream parsers
+    break), for async and sync clients alike."""
 
     def __init__(self, body: bytes, chunk_size: Chunking) -> None:
         self.chunks = [chunk for chunk in split(body, chunk_size) if chunk]
@@ -79,7 +91,13 @@ class _Chunks(httpx.AsyncByteStream):
         for chunk in self.chunks:
             yield chunk
 
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.chunks
+
     async def aclose(self) -> None:
+        return None
+
+    def close(self) -> None:
         return None
 
 
@@ -90,6 +108,8 @@ class OfflineWire:
     requests: list[CapturedRequest] = field(default_factory=list[CapturedRequest])
     reply: Exchange | None = None
     chunk_size: Chunking = None
+    #: Route every httpx/httpx2 client's default transport to this wire around each ``run`` (``intercept``).
+    intercept_all: bool = False
     _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
 
     # --- the clients to hand to an SDK -----------------------------------------------------
@@ -101,6 +121,29 @@ class OfflineWire:
         """An ``httpx2.AsyncClient`` whose every request is answered by this wire."""
         httpx2 = _httpx2()
         return httpx2.AsyncClient(transport=httpx2.MockTransport(self.handler), **kwargs)
+
+    def httpx_sync_client(self, **kwargs: Any) -> httpx.Client:
+        """An ``httpx.Client`` (sync) whose every request is answered by this wire."""
+        return httpx.Client(transport=httpx.MockTransport(self.handler), **kwargs)
+
+    @contextlib.contextmanager
+    def intercept(self) -> Generator[OfflineWire]:
+        """For the block, every httpx/httpx2 client's default transport is answered by this wire.
+
+        For code that builds its own HTTP client and takes none. Blocks nest (the innermost
+        wire answers); the default transports are restored when the outermost one exits.
+        """
+        with _INTERCEPT_LOCK:
+            if not _INTERCEPTING:
+                _patch_default_transports()
+            _INTERCEPTING.append(self)
+        try:
+            yield self
+        finally:
+            with _INTERCEPT_LOCK:
+                _INTERCEPTING.remove(self)
+                if not _INTERCEPTING:
+                    _restore_default_transports()
 
     # --- modes -------------------------------------------------------------------------------
     def capture(self) -> OfflineWire:
@@ -137,24 +180,29 @@ class OfflineWire:
         One loop per wire, kept for its lifetime: SDK clients bind their connection pool to
         the loop of their first call, so ``asyncio.run`` per call would break the second one.
         """
-        if callable(call) and not inspect.isawaitable(call):
-            call = call()
-        if not inspect.isawaitable(call):
-            return call
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(call)
+        with self.intercept() if self.intercept_all else contextlib.nullcontext(self):
+            if callable(call) and not inspect.isawaitable(call):
+                call = call()
+            if not inspect.isawaitable(call):
+                return call
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+            return self._loop.run_until_complete(call)
 
     def render(self, call: Any, warnings: Sequence[RenderWarning] = ()) -> Rendered:
         """Render mode in one step: capture, run ``call`` (see ``run``), return the body it sent.
 
         The wire answers ``CAPTURED_STATUS``, so the code under audit raises its own client
         error afterwards: that is expected and dropped. A call that raised before sending
-        anything is a ``WireError`` naming what it raised.
+        anything is a ``WireError`` naming what it raised, except a ``harness.TargetRefusal``
+        (a refusal the bridge declared, raised inside ``call``) and ``NotImplementedError``
+        (unsupported), which pass through as they are, so the audit reports them as such.
         """
         self.capture()
         try:
             self.run(call)
+        except (TargetRefusal, NotImplementedError):
+            raise
         except Exception as exc:
             if not self.requests:
                 raise WireError(
@@ -182,6 +230,45 @@ class OfflineWire:
         )
 
 
+#: The wires intercepting the default transports, innermost last; the originals while patched.
+_INTERCEPTING: list[OfflineWire] = []
+_INTERCEPT_LOCK = threading.Lock()
+_ORIGINALS: list[tuple[type, str, Any]] = []
+
+
+def _transport_classes() -> list[tuple[Any, Any]]:
+    """(the library, its mock transport) for httpx and, when installed, httpx2."""
+    found: list[tuple[Any, Any]] = [(httpx, httpx.MockTransport)]
+    try:
+        import httpx2
+    except ImportError:
+        return found
+    return [*found, (httpx2, httpx2.MockTransport)]
+
+
+def _patch_default_transports() -> None:
+    for library, mock in _transport_classes():
+
+        def handle(_: Any, request: Any, _mock: Any = mock) -> Any:
+            return _mock(_INTERCEPTING[-1].handler).handle_request(request)
+
+        async def handle_async(_: Any, request: Any, _mock: Any = mock) -> Any:
+            return await _mock(_INTERCEPTING[-1].handler).handle_async_request(request)
+
+        for cls, name, method in (
+            (library.HTTPTransport, "handle_request", handle),
+            (library.AsyncHTTPTransport, "handle_async_request", handle_async),
+        ):
+            _ORIGINALS.append((cls, name, cls.__dict__[name]))
+            setattr(cls, name, method)
+
+
+def _restore_default_transports() -> None:
+    while _ORIGINALS:
+        cls, name, original = _ORIGINALS.pop()
+        setattr(cls, name, original)
+
+
 def served_headers(exchange: Exchange) -> Iterator[tuple[str, str]]:
     """The recorded response headers a replay serves (every value; minus encoding and length)."""
     for name, values in sorted(exchange.headers.items()):
@@ -195,8 +282,9 @@ def _is_httpx2(request: Any) -> bool:
 
 @cache
 def _httpx2_chunks() -> type[_Chunks]:
-    """``_Chunks`` that is also an ``httpx2.AsyncByteStream`` (httpx2 checks its own base class)."""
-    return type("_Chunks2", (_Chunks, _httpx2().AsyncByteStream), {})
+    """``_Chunks`` that is also an ``httpx2`` byte stream (httpx2 checks its own base classes)."""
+    httpx2 = _httpx2()
+    return type("_Chunks2", (_Chunks, httpx2.AsyncByteStream, httpx2.SyncByteStream), {})
 
 
 def _stream_for(request: Any, body: bytes, chunk_size: Chunking) -> Any:

@@ -142,6 +142,13 @@ class WorkerTarget:
         hello = self._call({"op": "hello"})
         self.version: str | None = None if hello.get("version") is None else str(hello["version"])
         self._providers = tuple(str(p) for p in cast(list[Any], hello.get("providers", [])))
+        #: The channels the in-process target declares (its worker listens on them: harness.contract.channels).
+        channels = hello.get("warning_channels")
+        self.warning_channels: frozenset[str] = (
+            frozenset(str(c) for c in cast(list[Any], channels))
+            if isinstance(channels, list)
+            else (frozenset() if "warnings" in lacks else frozenset({"returned"}))
+        )
 
     @classmethod
     def locate(

@@ -308,6 +308,7 @@ def pytest_unconfigure_goldens(config: pytest.Config) -> None:
 from typing import cast  # noqa: E402
 
 _JUDGED = "harness_judged"  # harness.testing.suite.JUDGED_PROPERTY
+_MISSING_GOLDEN = "harness_missing_golden"  # harness.testing.suite.MISSING_GOLDEN_PROPERTY
 
 
 class _CheckCoverage:
@@ -320,6 +321,7 @@ class _CheckCoverage:
 
     def __init__(self) -> None:
         self.counts: dict[tuple[str, str], int] = {}
+        self.missing_goldens: set[str] = set()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
@@ -328,8 +330,19 @@ class _CheckCoverage:
             if name == _JUDGED and isinstance(value, tuple | list):
                 provider, check = (str(v) for v in cast("tuple[object, ...]", value))
                 self.counts[provider, check] = self.counts.get((provider, check), 0) + 1
+            elif name == _MISSING_GOLDEN and not getattr(report, "wasxfail", None):
+                self.missing_goldens.add(str(value))
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.missing_goldens:
+            folders = sorted({str(Path(p).parent) for p in self.missing_goldens})
+            terminalreporter.write_sep("-", "harness: request goldens not written yet")
+            terminalreporter.write_line(
+                f"{len(self.missing_goldens)} request golden(s) do not exist yet, in {', '.join(folders)}: "
+                "expected on the first run of a conformance class (or a new provider or scenario). Write "
+                "them with `pytest --snapshot-update`, review the bodies, and commit them; from then on a "
+                "change to a request body fails until you update its golden."
+            )
         if not self.counts:
             return
         providers = sorted({p for p, _ in self.counts})

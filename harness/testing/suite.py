@@ -47,7 +47,12 @@ whose subject the case lacks (no developer message for I1, no thinking for I2, .
 decided at collection (``harness.audit.invariant_checks.nothing_to_judge``), so a skip
 means something about the environment or the target (``unsupported``), never "nothing
 here". A known failure is a ``(check, case)`` pair with a reason; it runs as a strict xfail, so
-a fix shows up as a failure asking you to drop the entry. Findings of kind ``policy``
+a fix shows up as a failure asking you to drop the entry. Every parametrised test takes one:
+``test_request_golden``'s check is ``"golden"`` (``("golden", "anthropic-plain_single_turn")``:
+a render that crashes, or a body that differs from run to run), ``test_check_coverage``'s
+case is ``provider-coverage``, ``test_stream_endings``' ``provider-stream_endings``. A golden
+that does not exist yet fails with one line saying that this is expected on a first run and
+how to write it (``pytest --snapshot-update``), and the summary counts them. Findings of kind ``policy``
 fail only when ``fail_on`` includes it (``harness.contract.kinds``).
 """
 
@@ -71,6 +76,7 @@ from harness.audit.generated import PARAMS, generated_histories, has_user_messag
 from harness.audit.invariant_checks import PARSER_INVARIANTS, InvariantRunner, load_runner, nothing_to_judge
 from harness.audit.model import Outcome
 from harness.audit.run import reference_replay
+from harness.contract.channels import render_heard
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.contract.target import Target, TargetRefusal, parser_missing
 from harness.data_paths import cassettes_dir
@@ -86,7 +92,9 @@ from harness.testing.pytest_plugin import harness_profile
 __all__ = [
     "DEEP_PROFILE",
     "GENERATED_EXAMPLES",
+    "GOLDEN_CHECK",
     "JUDGED_PROPERTY",
+    "MISSING_GOLDEN_PROPERTY",
     "Case",
     "TargetConformance",
     "TargetGoldens",
@@ -101,6 +109,11 @@ DEEP_PROFILE = "harness-deep"
 #: ``user_properties`` key each test sets to ``(provider, check)`` for every check it judged; the
 #: harness pytest plugin's terminal summary counts them (xdist carries them to the controller).
 JUDGED_PROPERTY = "harness_judged"
+#: ``user_properties`` key a request-golden test sets to the golden's path when it does not exist yet
+#: (the plugin's summary says that is expected on a first run, and how to write them).
+MISSING_GOLDEN_PROPERTY = "harness_missing_golden"
+#: The check name of ``test_request_golden`` in ``known_failures``: ``("golden", "anthropic-plain")``.
+GOLDEN_CHECK = "golden"
 
 
 #: The tests that replay through the target's stream parser (none for a target that lacks one).
@@ -117,10 +130,18 @@ class Case:
     subject: str = ""  # the scenario name or cassette case id
     #: What a generated-history test runs (its ``check`` alone when that is a known failure).
     checks: tuple[str, ...] = ()
+    #: A request-golden test: its id is the case alone (the golden's file name), its known-failure
+    #: key ``(GOLDEN_CHECK, case)``.
+    golden: bool = False
 
     @property
     def id(self) -> str:
         return f"{self.case}-{self.check}" if self.check else self.case
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Its ``known_failures`` key: ``(check, case)``."""
+        return (GOLDEN_CHECK if self.golden else self.check, self.case)
 
 
 class TargetGoldens(GoldenJSON):
@@ -174,9 +195,7 @@ class TargetConformance:
             )
             return
         cases = plan.cases.get(metafunc.function.__name__, [])
-        params = [
-            pytest.param(c, id=c.id, marks=_xfail(self.known_failures.get((c.check, c.case)))) for c in cases
-        ]
+        params = [pytest.param(c, id=c.id, marks=_xfail(self.known_failures.get(c.key))) for c in cases]
         if not params and metafunc.function.__name__ in _PARSER_TESTS and plan.not_run:
             # a target without a stream parser: one test per provider saying why nothing runs here
             reasons = {p: reason for (p, _), reason in plan.not_run.items()}
@@ -236,14 +255,25 @@ class TargetConformance:
         scenario = load_scenarios()[harness_case.subject]
         try:
             with offline(target.name):  # the other tests go offline through harness.audit.checks
-                rendered = target.render(
-                    harness_case.provider, scenario.history, scenario.params_for(harness_case.provider)
+                rendered = render_heard(
+                    target,
+                    harness_case.provider,
+                    scenario.history,
+                    scenario.params_for(harness_case.provider),
                 )
         except NotImplementedError as exc:
             pytest.skip(f"unsupported: {exc}")
         except TargetRefusal as refusal:  # declared unsupported: no body to compare (the audit reports it)
             pytest.skip(f"refused: {refusal}")
         golden = {"body": rendered.body, "warnings": [str(w) for w in rendered.warnings]}
+        path = _golden_path(request, harness_case)
+        if not path.exists() and not request.config.getoption("update_snapshots", default=False):
+            request.node.user_properties.append((MISSING_GOLDEN_PROPERTY, str(path)))
+            pytest.fail(
+                f"no golden yet at {path}: expected on the first run of a class, provider or scenario; "
+                "write the goldens with `pytest --snapshot-update`, review them and commit them",
+                pytrace=False,
+            )
         assert golden == snapshot.use_extension(TargetGoldens)
 
     def test_bundled_data(self, request: pytest.FixtureRequest) -> None:
@@ -290,6 +320,12 @@ def _judge_case(
     skipped = [f"{c}: {'; '.join(outcomes[c].details)}" for c in case.checks if outcomes[c].status == "skip"]
     if skipped:
         pytest.skip(" | ".join(skipped))
+
+
+def _golden_path(request: pytest.FixtureRequest, case: Case) -> Path:
+    """Where ``TargetGoldens`` keeps this test's golden (its folder, then the test id as the name)."""
+    owner = request.node.cls.__name__ if request.node.cls is not None else Path(request.node.path).stem
+    return Path(request.node.path).parent / "goldens" / owner / f"{case.id}.json"
 
 
 def _xfail(reason: str | None) -> Any:
@@ -574,7 +610,7 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
             Case(p, f"{p}-coverage", check) for p in providers for check in (*REQUEST_CHECKS, *REPLAY_CHECKS)
         ],
         "test_request_golden": (
-            [Case(p, f"{p}-{s.name}", "", s.name) for p in providers for s in scenarios]
+            [Case(p, f"{p}-{s.name}", "", s.name, golden=True) for p in providers for s in scenarios]
             if cls.request_goldens
             else []
         ),
@@ -583,7 +619,7 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
         (check, c.case)
         for group in cases.values()
         for c in group
-        for check in (c.checks or (c.check,))
+        for check in (c.checks or (c.key[0],))
         if check
     }
     known |= {(check, f"{p}-generated") for p in providers for check in judged}
@@ -603,7 +639,8 @@ def _make_plan(cls: type[TargetConformance], chosen: str) -> _Plan:
             + ", ".join(
                 f"{k!r}" + (f" (nothing to judge: {vacuous[k]})" if vacuous.get(k) else "") for k in stale
             )
-            + " (keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'))"
+            + " (keys are (check, provider-case), e.g. ('I4', 'anthropic-tool_error'); a request golden's "
+            + f"check is {GOLDEN_CHECK!r})"
         )
     return _Plan(
         target, cases, {c.case: c for c in calls}, root, tuple(unreadable), coverage, {**why}, not_run

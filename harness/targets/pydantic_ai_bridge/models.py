@@ -3,7 +3,7 @@
 ``MODELS`` is the whole table: a provider pydantic-ai supports is one entry (a function from
 the model name and the ``OfflineWire`` to the model). Every class named here is pydantic-ai's
 own; the clients are the SDKs' own, with the wire's mock transport (httpx / httpx2) or, for
-Bedrock's boto3 client, ``harness.targets.pydantic_ai_bridge.aws`` (botocore's ``before-send``
+Bedrock's boto3 client, ``harness.kit.aws`` (botocore's ``before-send``
 hook). Sources (pydantic-ai-slim 2.68.0, ``pydantic_ai/``):
 
 - ``mistral``: ``models/mistral.py`` ``MistralModel`` on ``providers/mistral.py`` ``MistralProvider``;
@@ -31,8 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from harness.kit import OfflineWire
-from harness.targets.pydantic_ai_bridge import aws
+from harness.kit import OfflineWire, aws
 
 __all__ = ["HF_ROUTER", "MODELS", "RESPONSES_MODELS", "build"]
 
@@ -145,7 +144,7 @@ def _bedrock(name: str, wire: OfflineWire) -> Any:
     from pydantic_ai.models.bedrock import BedrockConverseModel
     from pydantic_ai.providers.bedrock import BedrockProvider
 
-    return BedrockConverseModel(name, provider=BedrockProvider(bedrock_client=aws.offline_client(wire)))
+    return BedrockConverseModel(name, provider=BedrockProvider(bedrock_client=aws.offline_boto3_client(wire)))
 
 
 #: Provider id -> pydantic-ai's model for it (model name, wire -> model). One entry per provider.

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import re
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from pydantic_ai import _ssrf  # pyright: ignore[reportPrivateUsage]
 from pydantic_ai import messages as pm
@@ -33,9 +31,8 @@ from harness.kit import (
     OfflineWire,
     WireError,
     final_result,
-    is_streamed,
     minted_id_notes,
-    recorded_model,
+    recorded_call,
     require_openrouter_chat,
     sent_id,
     usage,
@@ -82,27 +79,15 @@ def model_name(provider: str, name: str) -> str:
     return f"{vendor}/{name}"
 
 
-#: Bedrock names the model and the streaming in the URL: ``/model/{modelId}/converse[-stream]``.
-_BEDROCK_CALL = re.compile(r"/model/([^/]+)/([a-z-]+)$")
-
-
 def _recorded_call(provider: str, exchange: Exchange) -> tuple[str | None, bool]:
-    """The recorded call's model and whether its answer is a stream.
-
-    Bedrock's stream is AWS event-stream binary (``application/vnd.amazon.eventstream``),
-    never SSE, and ``converse-stream`` is the only place that says so; pydantic-ai's
-    ``BedrockConverseModel`` speaks Converse only, so an ``invoke`` recording is refused.
-    """
-    if provider != "bedrock":
-        return recorded_model(provider, exchange), is_streamed(exchange)
-    match = _BEDROCK_CALL.search(urlsplit(exchange.uri).path)
-    if match is None:  # an emitted stream (the invariants'): its model is the request's, JSON is no stream
-        return recorded_model(provider, exchange), "json" not in exchange.header("content-type")
-    if match.group(2) not in ("converse", "converse-stream"):
+    """The recorded call's model and whether its answer is a stream (``harness.kit.recorded_call``:
+    Bedrock's from its URL); pydantic-ai's ``BedrockConverseModel`` speaks Converse only."""
+    try:
+        return recorded_call(provider, exchange)
+    except NotImplementedError:
         raise NotImplementedError(
             "pydantic-ai's BedrockConverseModel speaks Converse only; this recording is another Bedrock operation"
-        )
-    return unquote(match.group(1)), match.group(2) == "converse-stream"
+        ) from None
 
 
 def _as_an_agent_sends(model: Any, messages: list[Any], parameters: Any) -> list[Any]:

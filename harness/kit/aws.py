@@ -1,6 +1,7 @@
-"""An offline boto3 ``bedrock-runtime`` client for pydantic-ai's ``BedrockConverseModel``.
+"""An offline boto3 client (``bedrock-runtime`` by default), for code that calls AWS through boto3.
 
-boto3 does not take an httpx client, so ``OfflineWire``'s mock transport cannot reach it.
+For a library that takes a boto3 client (pydantic-ai's ``BedrockProvider(bedrock_client=...)``,
+langchain-aws's ``ChatBedrockConverse(client=...)``). boto3 does not take an httpx client, so ``OfflineWire``'s mock transport cannot reach it.
 botocore's own hook does the same job: a ``before-send`` handler that returns a response
 stops the request there (botocore ``endpoint.py``, ``_do_get_response``: "before-send" ...
 ``if response is not None``), so nothing leaves the process. The handler records the request
@@ -26,7 +27,7 @@ from typing import Any
 from harness.contract.chunking import Chunking, split
 from harness.kit.transport import CAPTURED_STATUS, CapturedRequest, OfflineWire, served_headers
 
-__all__ = ["offline_client"]
+__all__ = ["offline_boto3_client"]
 
 _REGION = "us-east-1"
 _CAPTURED = b'{"message": "harness: request captured"}'
@@ -56,8 +57,8 @@ def _body(data: Any) -> Any:
         return content.decode("utf-8", errors="replace")
 
 
-def offline_client(wire: OfflineWire) -> Any:
-    """A boto3 ``bedrock-runtime`` client whose every request is answered by ``wire``."""
+def offline_boto3_client(wire: OfflineWire, service: str = "bedrock-runtime") -> Any:
+    """A boto3 ``service`` client whose every request is answered by ``wire`` (boto3 must be installed)."""
     import boto3
     from botocore import UNSIGNED
     from botocore.awsrequest import AWSResponse
@@ -76,9 +77,9 @@ def offline_client(wire: OfflineWire) -> Any:
         )
 
     client = boto3.client(
-        "bedrock-runtime",
+        service,
         region_name=_REGION,
         config=Config(signature_version=UNSIGNED, retries={"total_max_attempts": 1}),
     )
-    client.meta.events.register("before-send.bedrock-runtime.*", send)
+    client.meta.events.register(f"before-send.{client.meta.service_model.service_id.hyphenize()}.*", send)
     return client
