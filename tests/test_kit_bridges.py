@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.kit import find_python
-from harness.targets.langchain import INSTALL_HINT
+from harness.targets.langchain_bridge import INSTALL_HINT
 
 ROOT = Path(__file__).resolve().parent.parent
 BRIDGE = ROOT / "examples" / "kit-bridges" / "langchain_four.py"

@@ -61,7 +61,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "importer": ("contract", "model", "oracles", "params"),
     "traffic": ("contract", "inputs", "oracles", "outputs", "progress", "rules"),
     "invariants": ("codec", "contract", "emit", "model", "oracles", "params", "rules", "=targets"),
-    "kit": ("codec", "contract", "model", "params"),
+    "kit": ("codec", "contract", "model", "params", "traffic"),
     # what wraps the reference side and the judges
     "targets": ("contract", "kit", "model", "params", "providers", "stream"),
     "loop": ("accepted", "contract", "importer", "model", "providers"),
