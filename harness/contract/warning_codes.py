@@ -48,7 +48,10 @@ class Code(StrEnum):
     REASONING_NOT_SENT = "reasoning-not-sent"
     RESPONSE_PIECES_JOINED = "response-pieces-joined"
     ROLES_MERGED = "roles-merged"
+    SERVER_TOOL_FOREIGN = "server-tool-foreign"
+    SERVER_TOOL_UNSUPPORTED = "server-tool-unsupported"
     SIGNATURE_INVALID = "signature-invalid"
+    SOURCE_NOT_SENT = "source-not-sent"
     SYSTEM_AS_USER = "system-as-user"
     SYSTEM_DUPLICATE = "system-duplicate"
     SYSTEM_HOISTED = "system-hoisted"
@@ -99,6 +102,19 @@ class CodeInfo(NamedTuple):
 
 
 WARNING_CODES: dict[Code, CodeInfo] = {
+    Code.SERVER_TOOL_FOREIGN: CodeInfo(
+        "degrade",
+        "a provider-executed call or result of another provider (or without its raw block) cannot be "
+        "replayed here; dropped, never sent as a client tool call",
+    ),
+    Code.SERVER_TOOL_UNSUPPORTED: CodeInfo(
+        "degrade", "a provider-executed tool definition this provider cannot declare; not sent"
+    ),
+    Code.SOURCE_NOT_SENT: CodeInfo(
+        "degrade",
+        "a citation or grounding source the provider's request has no place for (another provider's, "
+        "or not attached to a text); kept in history, not sent",
+    ),
     Code.ASSISTANT_IMAGE_DROPPED: CodeInfo(
         "degrade", "an image in an assistant message cannot be replayed; dropped"
     ),

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.sources import anthropic_citation
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.importer.server_parts import call_part, result_part, server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -18,7 +20,15 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice
+from harness.params import (
+    CallParams,
+    ForcedTool,
+    OutputFormat,
+    ServerToolSpec,
+    ThinkingParams,
+    ToolChoice,
+    ToolSpec,
+)
 
 #: Top-level keys read into the history or params; ``tool_choice`` auto is the API default when tools are given.
 KNOWN = {
@@ -32,6 +42,8 @@ KNOWN = {
     "thinking",
     "temperature",
     "stream",
+    "mcp_servers",
+    "container",
 }
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
 
@@ -59,6 +71,32 @@ def _texts(blocks: list[Any], path: str, ledger: Ledger) -> list[str]:
     return texts
 
 
+#: Provider-executed call blocks (https://docs.claude.com/en/docs/agents-and-tools/tool-use/server-tools,
+#: mcp-connector ``mcp_tool_use``): kept whole, byte-exact.
+SERVER_CALLS = {"server_tool_use", "mcp_tool_use"}
+
+
+def _server_result(block: Json, kind: str, calls: Calls) -> AnyPart:
+    """A ``*_tool_result`` block: an error when its content is an ``*_error`` object or it says
+    ``is_error`` (MCP); the tool named by its call."""
+    content = block.get("content")
+    failed = block.get("is_error") is True or str(obj(content).get("type", "")).endswith("_error")
+    call_id = str(block.get("tool_use_id", ""))
+    name = calls.name(call_id) or kind.removesuffix("_tool_result")
+    return result_part(call_id, name, "anthropic", "error" if failed else "success", block)
+
+
+def _text(block: Json, at: str, ledger: Ledger) -> list[AnyPart]:
+    """A text block, then a source per citation (``citations: null`` is no citation)."""
+    ledger.rest(block, at, {"type", "text", "citations"})
+    parts: list[AnyPart] = [TextPart(text=str(block.get("text", "")))]
+    citations = block.get("citations")
+    if citations is not None and not isinstance(citations, list):
+        ledger.note(f"{at}.citations", f"expected a list, got {show(citations)}")
+    parts += [anthropic_citation(obj(c)) for c in arr(citations)]
+    return parts
+
+
 def _assistant(
     blocks: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
 ) -> AssistantMessage:
@@ -66,8 +104,13 @@ def _assistant(
     for i, block in enumerate(map(obj, blocks)):
         at, kind = f"{path}[{i}]", block.get("type")
         if kind == "text":
-            ledger.rest(block, at, {"type", "text"})
-            parts.append(TextPart(text=str(block.get("text", ""))))
+            parts += _text(block, at, ledger)
+        elif kind in SERVER_CALLS:
+            call_id, name = str(block.get("id", "")), str(block.get("name", ""))
+            calls.names[call_id] = name
+            parts.append(call_part(call_id, name, "anthropic", block.get("input", {}), block))
+        elif isinstance(kind, str) and kind.endswith("_tool_result"):
+            parts.append(_server_result(block, kind, calls))
         elif kind == "thinking":
             ledger.rest(block, at, {"type", "thinking", "signature"})
             parts.append(ThinkingTextPart(text=str(block.get("thinking", "")), model_id=model))
@@ -220,13 +263,26 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking = ThinkingParams(
             budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
         )
-    tools = [
-        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set())
-        for i, t in enumerate(ledger.items(body.get("tools"), "tools"))
-    ]
+    tools: list[ToolSpec] = []
+    servers: list[ServerToolSpec] = []
+    for i, raw in enumerate(ledger.items(body.get("tools"), "tools")):
+        tool = obj(raw)
+        native = tool.get("type")
+        if isinstance(native, str) and native != "custom":  # a provider-defined tool, kept whole
+            servers.append(server_tool(native, "anthropic", tool, i))
+            continue
+        spec = tool_spec(tool, "input_schema", f"tools[{i}]", ledger, {"defer_loading"})
+        deferred = tool.get("defer_loading")
+        tools.append(
+            spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
+        )
+    for i, raw in enumerate(ledger.items(body.get("mcp_servers"), "mcp_servers")):
+        servers.append(server_tool("mcp", "anthropic", obj(raw), i, "mcp_servers"))
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        server_tools=servers or None,
+        container=body.get("container"),
         tool_choice=_tool_choice(body.get("tool_choice"), ledger),
         output_format=_output_format(body.get("output_config"), ledger),
         max_tokens=body.get("max_tokens"),

@@ -19,6 +19,7 @@ from harness.mapping.wire import (
     ContentItem,
     PartUnit,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
@@ -229,6 +230,8 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
     for unit in item.units:
         if isinstance(unit, ThinkingUnit):
             thinking.append(unit)
+        elif isinstance(unit, ProviderUnit):
+            continue  # prepare keeps none for a Chat provider (harness.mapping.provider_parts)
         elif isinstance(unit.part, TextPart):
             texts.append(unit.part.text)
         elif isinstance(unit.part, ToolCallPart):

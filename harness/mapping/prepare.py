@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
+from harness.mapping.provider_parts import keep_native
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -74,7 +75,8 @@ def _collect_tools(
     model a tool the caller did not (docs/import-check-decisions.md#gemini-derived-declarations).
     """
     tools = list(params.tools or [])
-    known = {t.name for t in tools}
+    # A provider-defined tool (Anthropic bash, text editor ...) is called by its own name.
+    known = {t.name for t in tools} | {s.name for s in params.server_tools or [] if s.name}
     derived: list[str] = []
     for event in history:
         if isinstance(event, AssistantMessage):
@@ -119,11 +121,14 @@ def prepare(
     names: NameRule,
     *,
     undeclared_calls_accepted: bool = False,
+    native_parts: bool = False,
 ) -> Prepared:
     """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
 
     ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
+    ``native_parts``: the adapter sends its own provider's server tool blocks and citations back
+    (``harness.mapping.provider_parts``); every other provider part is dropped here, warned.
     """
     warnings = Warnings()
     system: list[tuple[int | None, str]] = []
@@ -182,6 +187,7 @@ def prepare(
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
+    keep_native(items, provider, native_parts, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
     sent_names = _map_tool_names(tools, items, provider, names, warnings)

@@ -20,10 +20,12 @@ from harness.model import (
     AssistantMessage,
     ImageFilePart,
     ImageURLPart,
+    ProviderPart,
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
+    is_provider_executed,
 )
 from harness.params import ToolSpec
 
@@ -33,6 +35,7 @@ __all__ = [
     "IdPolicy",
     "PartUnit",
     "Prepared",
+    "ProviderUnit",
     "ThinkingUnit",
     "Warnings",
     "WireAssistant",
@@ -96,7 +99,16 @@ class PartUnit:
     index: int
 
 
-AssistantUnit = ThinkingUnit | PartUnit
+@dataclass(frozen=True)
+class ProviderUnit:
+    """A server tool call or result, or a source: sent natively only to its own provider
+    (``prepare`` drops the others, warned, before an adapter sees them)."""
+
+    part: ProviderPart
+    index: int
+
+
+AssistantUnit = ThinkingUnit | PartUnit | ProviderUnit
 
 
 @dataclass
@@ -199,7 +211,11 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
                 slots[pos] = ThinkingUnit(prev.text, prev.text_index, part, idx)
             else:
                 slots.append(ThinkingUnit(None, None, part, idx))
+        elif is_provider_executed(part):
+            assert not isinstance(part, TextPart | ImageURLPart | ImageFilePart | ToolCallPart)
+            slots.append(ProviderUnit(part, idx))
         else:
+            assert isinstance(part, TextPart | ImageURLPart | ImageFilePart | ToolCallPart)
             slots.append(PartUnit(part, idx))
     return [s for s in slots if s is not None]
 

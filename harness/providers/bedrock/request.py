@@ -35,6 +35,7 @@ from harness.mapping.toolbox import (
 from harness.mapping.wire import (
     ContentItem,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
@@ -210,6 +211,8 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
     for unit in item.units:
         if isinstance(unit, ThinkingUnit):
             block = _reasoning(unit, item.index, model, warnings)
+        elif isinstance(unit, ProviderUnit):
+            continue  # prepare keeps none for Bedrock (harness.mapping.provider_parts)
         elif isinstance(unit.part, TextPart):
             block = {"text": unit.part.text}
         elif isinstance(unit.part, ToolCallPart):

@@ -32,7 +32,7 @@ from harness.mapping.chat_completions import (
 from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
-from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
+from harness.mapping.wire import Prepared, ProviderUnit, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
 from harness.providers.cohere.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasons
@@ -85,6 +85,8 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> Json | No
             if entry is not None:
                 content.append(entry)
                 sent.append(ThinkingUnit(unit.text, unit.text_index, None, None))
+        elif isinstance(unit, ProviderUnit):
+            continue  # prepare keeps none for Cohere (harness.mapping.provider_parts)
         elif isinstance(unit.part, TextPart):
             texts.append(unit.part.text)
             content.append({"type": "text", "text": unit.part.text})
