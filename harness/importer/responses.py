@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.sources import responses_annotation
 from harness.importer.common import (
     Calls,
     Json,
@@ -16,6 +17,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
+from harness.importer.server_parts import call_part, kind_of, result_part, server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -27,9 +29,14 @@ from harness.model import (
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolResultMessage,
+    ToolStatus,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ThinkingParams
+from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams, ToolSpec
+
+#: Responses tool types the provider runs itself (their kind, ``kind_of``); ``image_generation``
+#: is a file-producing tool read the same way.
+SERVER_KINDS = {"web_search", "file_search", "code_execution", "mcp", "tool_search", "image_generation"}
 
 KNOWN = {
     "model",
@@ -162,6 +169,64 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
     )
 
 
+#: Output items of tools the provider ran (https://platform.openai.com/docs/guides/tools): each
+#: goes back whole, byte-exact, in its place. A ``*_call`` item carries its own outcome; a
+#: ``tool_search_output`` / ``mcp_list_tools`` is the result of the call before it.
+SERVER_ITEMS = {
+    "web_search_call",
+    "file_search_call",
+    "code_interpreter_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "tool_search_call",
+    "tool_search_output",
+}
+#: Items that hold both the call and its outcome.
+_SELF_CONTAINED = {"web_search_call", "file_search_call", "code_interpreter_call", "mcp_call"}
+
+
+def _server_item(item: Json, kind: str, calls: Calls) -> list[AnyPart]:
+    """A provider-executed item as a server tool call (``raw``: the item) and, when the item holds
+    its own outcome, a result without ``raw``; a ``tool_search_output`` / ``mcp_list_tools`` is a
+    result with the item as ``raw``."""
+    call_id = str(item.get("call_id") or item.get("id") or "")
+    failed = item.get("status") in ("failed", "incomplete") or bool(item.get("error"))
+    status: ToolStatus = "error" if failed else "success"
+    if kind == "tool_search_output":
+        return [result_part(call_id, calls.name(call_id) or "tool_search", "openai-responses", status, item)]
+    if kind == "mcp_list_tools":
+        name = f"mcp_list_tools:{item.get('server_label', '')}"
+        return [result_part(call_id, name, "openai-responses", status, item)]
+    name = str(item.get("name") or kind.removesuffix("_call"))
+    calls.names[call_id] = name
+    arguments = item.get("arguments", item.get("action", item.get("queries", item.get("code", {}))))
+    parts: list[AnyPart] = [call_part(call_id, name, "openai-responses", arguments, item)]
+    if kind in _SELF_CONTAINED:
+        parts.append(result_part(call_id, name, "openai-responses", status, None))
+    return parts
+
+
+def _output_message(item: Json, path: str, ledger: Ledger) -> list[AnyPart]:
+    """An assistant output message: each ``output_text`` with its item id and phase, then a source
+    per annotation (``url_citation``, ``file_citation`` ...)."""
+    item_id, phase = item.get("id"), item.get("phase")
+    content = item.get("content")
+    if isinstance(content, str):
+        return [TextPart(text=content, item_id=item_id, phase=phase)]
+    parts: list[AnyPart] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}.content[{i}]"
+        if part.get("type") != "output_text":
+            ledger.note(at, f"content part {show(part.get('type'))} not representable here")
+            continue
+        ledger.rest(part, at, {"type", "text", "annotations", "logprobs"}, None)
+        if part.get("logprobs"):
+            ledger.note(f"{at}.logprobs", f"not representable ({show(part['logprobs'])})")
+        parts.append(TextPart(text=str(part.get("text", "")), item_id=item_id, phase=phase))
+        parts += [responses_annotation(obj(a)) for a in arr(part.get("annotations"))]
+    return parts
+
+
 def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     """Consecutive assistant-side items (message, reasoning, function_call) form one assistant message."""
     out: list[HistoryEvent] = []
@@ -187,21 +252,25 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             out.append(AssistantMessage(parts=[TextPart(text=str(item["content"]))]))
         elif kind == "message" and role == "assistant":
             ledger.rest(item, path, {"type", "role", "content", "id", "phase", "status"}, None)
-            item_id, phase = item.get("id"), item.get("phase")
-            texts = _texts(item.get("content"), "output_text", f"{path}.content", ledger)
-            turn.extend(TextPart(text=t, item_id=item_id, phase=phase) for t in texts)
+            turn.extend(_output_message(item, path, ledger))
         elif kind == "reasoning":
             turn.extend(_reasoning(item, path, model, ledger))
         elif kind == "function_call":
-            ledger.rest(item, path, {"type", "call_id", "name", "arguments", "id"}, {"status": None})
-            turn.append(
-                calls.call(
-                    str(item.get("call_id", "")),
-                    str(item.get("name", "")),
-                    item.get("arguments", ""),
-                    item.get("id"),
-                )
+            ledger.rest(
+                item, path, {"type", "call_id", "name", "arguments", "id", "namespace"}, {"status": None}
             )
+            call = calls.call(
+                str(item.get("call_id", "")),
+                str(item.get("name", "")),
+                item.get("arguments", ""),
+                item.get("id"),
+            )
+            namespace = item.get("namespace")
+            turn.append(
+                call.model_copy(update={"namespace": namespace}) if isinstance(namespace, str) else call
+            )
+        elif kind in SERVER_ITEMS:
+            turn.extend(_server_item(item, str(kind), calls))
         elif kind == "function_call_output":
             flush()
             out.append(_tool_result(item, path, calls, ledger))
@@ -239,15 +308,25 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             effort=effort(config.get("effort"), "reasoning.effort", ledger),
             include_thoughts="summary" in config,
         )
-    tools: list[Any] = []
+    tools: list[ToolSpec] = []
+    servers: list[ServerToolSpec] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
-        if raw.get("type") != "function":
-            ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
+        native = raw.get("type")
+        if isinstance(native, str) and kind_of(native) in SERVER_KINDS:
+            servers.append(server_tool(native, "openai-responses", raw, i))
             continue
-        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type"}))
+        if native != "function":
+            ledger.note(f"tools[{i}]", f"tool type {show(native)} not representable")
+            continue
+        spec = tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type", "defer_loading"})
+        deferred = raw.get("defer_loading")
+        tools.append(
+            spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
+        )
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        server_tools=servers or None,
         tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=False),
         output_format=_output_format(body.get("text"), ledger),
         max_tokens=body.get("max_output_tokens"),

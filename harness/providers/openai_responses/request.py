@@ -19,6 +19,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import place_definitions, server_tool_definitions, sources_by_text
 from harness.mapping.toolbox import (
     placeholder_user,
 )
@@ -27,14 +28,15 @@ from harness.mapping.wire import (
     ContentItem,
     PartUnit,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolSpec
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, SourcePart, TextPart, ToolCallPart
+from harness.params import CallParams, ForcedTool, OutputFormat, ServerToolSpec, ThinkingParams, ToolSpec
 from harness.providers.openai_responses.profile import (
     DEFAULT_MODEL,
     ID_POLICY,
@@ -62,7 +64,7 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=True)
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         return Rendered(body, list(prepared.warnings))
@@ -80,8 +82,10 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
     instructions = _instructions(prepared.system)
     if instructions is not None:
         body["instructions"] = instructions
-    if prepared.tools:
-        body["tools"] = [_function_tool(t) for t in prepared.tools]
+    servers = server_tool_definitions(params, PROVIDER_ID, ctx.warnings, server_tool_definition)
+    tools = place_definitions([_function_tool(t) for t in prepared.tools], servers)
+    if tools:
+        body["tools"] = tools
     choice = tool_choice(params, prepared)
     if choice is not None:
         # ToolChoiceOptions, or ToolChoiceFunction (flat: type and name).
@@ -119,7 +123,25 @@ def _function_tool(tool: ToolSpec) -> JSON:
         out["description"] = tool.description
     out["parameters"] = tool.parameters
     out["strict"] = bool(tool.strict)
+    if tool.defer_loading is not None:  # loaded only when tool search finds it
+        out["defer_loading"] = tool.defer_loading
     return out
+
+
+#: Responses tool definitions for each provider-neutral kind another provider declared
+#: (https://platform.openai.com/docs/guides/tools-web-search, tools-code-interpreter).
+def server_tool_definition(spec: ServerToolSpec) -> JSON | None:
+    """Another provider's server tool as the Responses tool of the same kind, or None."""
+    if spec.kind == "web_search":
+        out: JSON = {"type": "web_search"}
+        if spec.allowed_domains:
+            out["filters"] = {"allowed_domains": spec.allowed_domains}
+        if spec.user_location:
+            out["user_location"] = {"type": "approximate", **spec.user_location}
+        return out
+    if spec.kind == "code_execution":
+        return {"type": "code_interpreter", "container": {"type": "auto"}}
+    return None
 
 
 def _text_format(fmt: OutputFormat) -> JSON:
@@ -227,8 +249,10 @@ def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: 
 
 
 def _is_output_item(item: JSON) -> bool:
-    """An item a response outputs after its reasoning: an assistant message or a function call."""
-    return item.get("type") == "function_call" or (
+    """An item a response outputs after its reasoning: an assistant message, a function call, or a
+    server tool's item (``web_search_call``, ``mcp_call``, ``tool_search_output`` ...)."""
+    kind = str(item.get("type", ""))
+    return kind.endswith("_call") or kind in ("tool_search_output", "mcp_list_tools") or (
         item.get("type") == "message" and item.get("role") == "assistant"
     )
 
@@ -282,13 +306,17 @@ def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
             complete = complete and whole and all("id" in item for item in built)
             run = []
     segments = _segments(wire.units, runs)
+    cites = sources_by_text(wire.units)
     texts = [seg for seg in segments if isinstance(seg, list)]
     legacy = not any(p.part.item_id for seg in texts for p in seg)  # no text carries its own msg_ id
     msg_id = _trusted_message_id(wire, ctx, complete, len(texts)) if legacy else None
     items: list[JSON] = []
     for seg in segments:
         if isinstance(seg, list):
-            items.append(_assistant_message(wire.index, seg, msg_id, ctx, complete, legacy))
+            items.append(_assistant_message(wire.index, seg, msg_id, ctx, complete, legacy, cites))
+        elif isinstance(seg, ProviderUnit):
+            if seg.part.raw is not None:  # the provider's own item, byte-exact in its place
+                items.append(dict(seg.part.raw))
         elif isinstance(seg, int):
             items.extend(runs[seg])
         else:
@@ -309,8 +337,8 @@ class _Text:
 
 
 # One output segment: a text run (one message item), the start position of a thinking
-# run that sends items, or a tool call / image part.
-_Segment = list[_Text] | int | PartUnit
+# run that sends items, a tool call / image part, or a server tool item.
+_Segment = list[_Text] | int | PartUnit | ProviderUnit
 
 
 def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> list[_Segment]:
@@ -326,6 +354,10 @@ def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> li
         if isinstance(unit, ThinkingUnit):
             if runs.get(position):  # the first unit of a thinking run that sends items
                 out.append(position)
+                open_run = None
+        elif isinstance(unit, ProviderUnit):
+            if not isinstance(unit.part, SourcePart):  # a source rides on the text it cites
+                out.append(unit)
                 open_run = None
         elif isinstance(unit.part, TextPart):
             part = unit.part
@@ -400,7 +432,13 @@ def _text_item_id(index: int, run: list[_Text], ctx: Ctx, reasoning_complete: bo
 
 
 def _assistant_message(
-    index: int, run: list[_Text], msg_id: str | None, ctx: Ctx, reasoning_complete: bool, legacy: bool
+    index: int,
+    run: list[_Text],
+    msg_id: str | None,
+    ctx: Ctx,
+    reasoning_complete: bool,
+    legacy: bool,
+    cites: dict[int, list[SourcePart]],
 ) -> JSON:
     """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage.
 
@@ -411,11 +449,27 @@ def _assistant_message(
     out: JSON = {"type": "message", "role": "assistant"}
     if item_id is None:
         out["content"] = "".join(t.part.text for t in run)
+        for t in run:  # the string form has no place for annotations
+            for source in cites.get(t.index, []):
+                ctx.warnings.add(
+                    index,
+                    t.index,
+                    "source",
+                    Code.SOURCE_NOT_SENT,
+                    f"{source.source_type} source: its text is sent without a msg_ item id, whose string "
+                    "content has no annotations; kept in history, not sent",
+                )
     else:
         out["id"] = item_id
         out["status"] = "completed"
         out["content"] = [
-            {"type": "output_text", "text": t.part.text, "annotations": [], "logprobs": []} for t in run
+            {
+                "type": "output_text",
+                "text": t.part.text,
+                "annotations": [dict(c.raw) for c in cites.get(t.index, []) if c.raw is not None],
+                "logprobs": [],
+            }
+            for t in run
         ]
     phase = run[0].part.phase
     if phase is not None:
@@ -460,6 +514,8 @@ def _function_call(
         "name": part.tool_name,
         "arguments": part.arguments_json,
     }
+    if part.namespace is not None:  # the namespace tool search loaded the tool under
+        out["namespace"] = part.namespace
     item_id = part.item_id
     if item_id:
         if not item_id.startswith("fc_"):
