@@ -122,7 +122,9 @@ class CallParams(_Params):
 
     ``server_tools`` are the provider-executed tools of the call; ``container`` the provider's
     code-execution container (Anthropic's top-level ``container``: an id or an object), reused
-    across calls so that files a tool wrote stay reachable.
+    across calls so that files a tool wrote stay reachable; ``server_tool_invocations`` asks the
+    provider to return its server tools' calls and responses as parts (Gemini
+    ``toolConfig.includeServerSideToolInvocations``), so that they can be sent back.
     """
 
     model: str | None = None
@@ -130,6 +132,7 @@ class CallParams(_Params):
     tools: list[ToolSpec] | None = None
     server_tools: list[ServerToolSpec] | None = None
     container: JsonValue = None
+    server_tool_invocations: StrictBool | None = None
     tool_choice: ToolChoice | None = None
     output_format: OutputFormat | None = None
     max_tokens: int | None = Field(default=None, ge=1)

@@ -115,9 +115,9 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
         {
             "model": "gpt-5",
             "previous_response_id": "resp_1",
-            "input": [{"type": "web_search_call", "id": "ws_1"}],
+            "input": [{"type": "compaction", "id": "cmp_1"}],
         },
-        ['input[0]: input item type "web_search_call" not representable', "previous_response_id:"],
+        ['input[0]: input item type "compaction" not representable', "previous_response_id:"],
     ),
     "gemini": (
         {

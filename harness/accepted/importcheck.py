@@ -506,23 +506,26 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
-        "gemini-tool-config-auto",
+        "gemini-function-calling-auto",
         judges=("import-check",),
         provider="gemini",
-        where="toolConfig",
+        where="toolConfig.functionCallingConfig",
         diff="missing",
-        when=(value_is({"functionCallingConfig": {"mode": "AUTO"}}),),
+        when=(value_is({"mode": "AUTO"}),),
         kind="equivalent",
         why=(
-            "functionCallingConfig mode AUTO is the API default; CallParams has no tool choice and our "
-            "adapter never sends toolConfig"
+            "functionCallingConfig mode AUTO is the API default; ours leaves it out (and toolConfig "
+            "with it when nothing else is in it, such as includeServerSideToolInvocations)"
         ),
         evidence=(
             (
                 "AUTO accepted: "
                 "traffic/pydantic-ai/models__google__test_output__test_google_validated_accepts_what_auto_accepts[auto].yaml#0; "
                 "absent with tools accepted: cassettes/gemini/pai__gemini25pro_thought_parts.yaml#0; "
-                "FunctionCallingConfig reference: AUTO is the default behaviour"
+                "FunctionCallingConfig reference: AUTO is the default behaviour; "
+                "AUTO beside includeServerSideToolInvocations accepted: "
+                "traffic/pydantic-ai/test_thinking_native_tools__test_thinking_with_native_tool_wire_contract[google].yaml#0; "
+                "absent accepted: traffic/pydantic-ai/models__google__test_structured_output__test_native_output_with_builtin_tools.yaml#0"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",

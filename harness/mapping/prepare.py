@@ -121,14 +121,14 @@ def prepare(
     names: NameRule,
     *,
     undeclared_calls_accepted: bool = False,
-    native_parts: bool = False,
+    native_parts: frozenset[str] = frozenset(),
 ) -> Prepared:
     """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
 
     ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
-    ``native_parts``: the adapter sends its own provider's server tool blocks and citations back
-    (``harness.mapping.provider_parts``); every other provider part is dropped here, warned.
+    ``native_parts``: the provider part types the adapter sends back when they are its provider's
+    own (``harness.mapping.provider_parts``); every other provider part is dropped here, warned.
     """
     warnings = Warnings()
     system: list[tuple[int | None, str]] = []

@@ -26,6 +26,8 @@ from harness.model import ServerToolCallPart, ServerToolResultPart, SourcePart, 
 from harness.params import CallParams, ServerToolSpec
 
 __all__ = [
+    "ALL_PARTS",
+    "SERVER_PARTS",
     "Definition",
     "keep_native",
     "place_definitions",
@@ -39,13 +41,18 @@ Json = dict[str, Any]
 Definition = tuple[int | None, Json, str]
 
 
+#: The provider part types an adapter replays natively.
+SERVER_PARTS = frozenset({"server_tool_call", "server_tool_result"})
+ALL_PARTS = SERVER_PARTS | {"source"}
+
+
 def _why_not(
-    unit: ProviderUnit, units: Sequence[AssistantUnit], provider: str, native: bool
+    unit: ProviderUnit, units: Sequence[AssistantUnit], provider: str, native: frozenset[str]
 ) -> tuple[Code, str] | None:
     """Why a provider part is not sent to ``provider``, or None when it goes back natively."""
     part = unit.part
     if isinstance(part, SourcePart):
-        if not native or part.provider != provider or part.raw is None:
+        if "source" not in native or part.provider != provider or part.raw is None:
             whose = part.provider or "no provider"
             return Code.SOURCE_NOT_SENT, (
                 f"{part.source_type} source ({whose}'s) has no place in a {provider} request; "
@@ -57,7 +64,7 @@ def _why_not(
                 "source follows no text part it could cite; kept in history, not sent",
             )
         return None
-    if not native:
+    if part.type not in native:
         return Code.SERVER_TOOL_FOREIGN, (
             f"{part.provider}'s server tool '{part.tool_name}' cannot be replayed to {provider}; "
             "dropped (never sent as a client tool call)"
@@ -93,9 +100,9 @@ def _cited_text(unit: ProviderUnit, units: Sequence[AssistantUnit]) -> PartUnit 
     return None
 
 
-def keep_native(items: list[WireItem], provider: str, native: bool, warnings: Warnings) -> None:
-    """Drop (warned) every provider part ``provider`` cannot take back natively; ``native`` says
-    whether its adapter replays its own blocks at all."""
+def keep_native(items: list[WireItem], provider: str, native: frozenset[str], warnings: Warnings) -> None:
+    """Drop (warned) every provider part ``provider`` cannot take back natively; ``native``: the
+    part types its adapter replays (``SERVER_PARTS``, ``ALL_PARTS``, or none)."""
     for item in items:
         if not isinstance(item, WireAssistant):
             continue

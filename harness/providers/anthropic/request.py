@@ -21,7 +21,12 @@ from harness.mapping.alternation import merge_role_runs
 from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
-from harness.mapping.provider_parts import place_definitions, server_tool_definitions, sources_by_text
+from harness.mapping.provider_parts import (
+    ALL_PARTS,
+    place_definitions,
+    server_tool_definitions,
+    sources_by_text,
+)
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -502,7 +507,7 @@ class AnthropicAdapter:
             TOOL_ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=True,  # beside declared tools: docs/import-check-decisions.md#gemini-derived-declarations
-            native_parts=True,
+            native_parts=ALL_PARTS,
         )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL

@@ -27,6 +27,7 @@ from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -39,6 +40,7 @@ from harness.mapping.toolbox import (
 from harness.mapping.wire import (
     ContentItem,
     PartUnit,
+    ProviderUnit,
     Warnings,
     WireAssistant,
     WireItem,
@@ -49,6 +51,9 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
@@ -59,6 +64,7 @@ from harness.providers.gemini import profile
 from harness.providers.gemini.params import (
     function_tool,
     generation_config,
+    server_tool_definition,
     system_instruction,
     system_into_first_user,
     tool_config,
@@ -102,6 +108,7 @@ class GeminiAdapter:
             ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=ACCEPTS_UNDECLARED_CALLS,
+            native_parts=SERVER_PARTS,  # grounding sources have no place in a request
         )
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
@@ -110,10 +117,15 @@ class GeminiAdapter:
             body["systemInstruction"] = system
         elif system is not None:
             system_into_first_user(body["contents"], system, model, warnings)
-        if prepared.tools:
-            body["tools"] = [function_tool(prepared.tools, warnings)]
-        calling = tool_config(tool_choice(params, prepared))
-        if calling is not None:
+        functions = [function_tool(prepared.tools, warnings)] if prepared.tools else []
+        servers = server_tool_definitions(params, PROVIDER_ID, warnings, server_tool_definition)
+        tools = place_definitions(functions, servers)
+        if tools:
+            body["tools"] = tools
+        calling = tool_config(tool_choice(params, prepared)) or {}
+        if params.server_tool_invocations is not None:
+            calling["includeServerSideToolInvocations"] = params.server_tool_invocations
+        if calling:
             body["toolConfig"] = calling
         config = generation_config(params, model, warnings)
         if config:
@@ -371,7 +383,7 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
     """
     # Indices prepare kept (it drops empty text and already warned about it), with the
     # parts as prepare left them (tool names mapped, media types normalised).
-    kept = {unit.index: unit.part for unit in item.units if isinstance(unit, PartUnit)}
+    kept = {unit.index: unit.part for unit in item.units if isinstance(unit, PartUnit | ProviderUnit)}
     parts = [kept.get(idx, part) for idx, part in enumerate(item.message.parts)]
     built: dict[int, Json] = {}
     out: list[Json] = []
@@ -389,6 +401,9 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
             wire = _function_call_part(item, idx, part, warnings)
             if first_call is None:
                 first_call = (idx, wire)
+        elif isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart):
+            # Gemini's own server-side invocation part, byte-exact (its signature rides on it below).
+            wire = None if isinstance(part, SourcePart) or part.raw is None else dict(part.raw)
         else:
             wire = _content_part(part, item.index, idx, warnings)
         if wire is not None:

@@ -19,7 +19,12 @@ from harness.contract.warning_codes import Code
 from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
-from harness.mapping.provider_parts import place_definitions, server_tool_definitions, sources_by_text
+from harness.mapping.provider_parts import (
+    ALL_PARTS,
+    place_definitions,
+    server_tool_definitions,
+    sources_by_text,
+)
 from harness.mapping.toolbox import (
     placeholder_user,
 )
@@ -64,7 +69,7 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=True)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=ALL_PARTS)
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         return Rendered(body, list(prepared.warnings))
@@ -252,8 +257,10 @@ def _is_output_item(item: JSON) -> bool:
     """An item a response outputs after its reasoning: an assistant message, a function call, or a
     server tool's item (``web_search_call``, ``mcp_call``, ``tool_search_output`` ...)."""
     kind = str(item.get("type", ""))
-    return kind.endswith("_call") or kind in ("tool_search_output", "mcp_list_tools") or (
-        item.get("type") == "message" and item.get("role") == "assistant"
+    return (
+        kind.endswith("_call")
+        or kind in ("tool_search_output", "mcp_list_tools")
+        or (item.get("type") == "message" and item.get("role") == "assistant")
     )
 
 
