@@ -273,7 +273,10 @@ class AssistantMessage(_MessageBase):
 
 
 class ToolResultMessage(_MessageBase):
-    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images only."""
+    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images only.
+
+    ``discovered_tools`` (beyond the seed): the deferred tools this result loads, by name, when
+    the client ran the tool search itself (Anthropic ``tool_reference`` blocks after the text)."""
 
     role: Literal["tool"] = "tool"
     call_id: str
@@ -281,6 +284,7 @@ class ToolResultMessage(_MessageBase):
     status: ToolStatus
     output_text: str
     parts: list[ImagePart] = Field(default_factory=list[ImagePart])
+    discovered_tools: list[str] | None = None
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
     task_metadata: dict[str, JsonValue] | None = None

@@ -27,6 +27,7 @@ class Code(StrEnum):
     ASSISTANT_MERGED = "assistant-merged"
     ASSISTANT_PREFILL = "assistant-prefill"
     DEVELOPER_AS_USER = "developer-as-user"
+    DISCOVERED_TOOLS_NOT_SENT = "discovered-tools-not-sent"
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
     IMAGE_FILE_NOT_INLINED = "image-file-not-inlined"
@@ -102,6 +103,9 @@ class CodeInfo(NamedTuple):
 
 
 WARNING_CODES: dict[Code, CodeInfo] = {
+    Code.DISCOVERED_TOOLS_NOT_SENT: CodeInfo(
+        "degrade", "the deferred tools a tool result loads have no place in this provider's request; not sent"
+    ),
     Code.SERVER_TOOL_FOREIGN: CodeInfo(
         "degrade",
         "a provider-executed call or result of another provider (or without its raw block) cannot be "

@@ -143,9 +143,15 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
     images: list[ImageURLPart] = []
+    discovered: list[str] = []
     for i, item in enumerate(map(obj, items)):
         at = f"{path}.content[{i}]"
-        if item.get("type") == "text":
+        if item.get("type") == "tool_reference":
+            ledger.rest(item, at, {"type", "tool_name"})
+            discovered.append(str(item.get("tool_name", "")))
+        elif discovered:  # ours sends them after the text and images
+            ledger.note(at, "content after a tool_reference not representable (references go last)")
+        elif item.get("type") == "text":
             ledger.rest(item, at, {"type", "text"})
             texts.append(str(item.get("text", "")))
         elif item.get("type") == "image":
@@ -167,6 +173,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         status="error" if block.get("is_error") else "success",
         output_text="".join(texts),
         parts=list(images),
+        discovered_tools=discovered or None,
     )
 
 

@@ -178,6 +178,7 @@ def prepare(
                     event.status,
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
+                    discovered_tools=list(event.discovered_tools or []),
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
@@ -188,6 +189,7 @@ def prepare(
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
     keep_native(items, provider, native_parts, warnings)
+    _drop_discovered_tools(items, provider, "discovered_tools" in native_parts, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
     sent_names = _map_tool_names(tools, items, provider, names, warnings)
@@ -685,6 +687,24 @@ def _blank_dropped(
         message_index, part_index, "text", Code.EMPTY_TEXT, "empty or whitespace-only text part dropped"
     )
     return True
+
+
+def _drop_discovered_tools(items: list[WireItem], provider: str, native: bool, warnings: Warnings) -> None:
+    """A tool result's discovered tools go only to a provider with a place for them (Anthropic
+    ``tool_reference``); elsewhere they are not sent, warned (the model then has not loaded them)."""
+    if native:
+        return
+    for item in items:
+        if isinstance(item, WireToolResult) and item.discovered_tools:
+            warnings.add(
+                item.index,
+                None,
+                "discovered_tools",
+                Code.DISCOVERED_TOOLS_NOT_SENT,
+                f"{provider} has no place for the tools a result loads "
+                f"({', '.join(item.discovered_tools)}); not sent",
+            )
+            item.discovered_tools = []
 
 
 def _drop_empty_messages(items: list[WireItem], warnings: Warnings) -> list[WireItem]:

@@ -135,6 +135,8 @@ class WireToolResult:
     images: list[ContentItem]
     appended: list[ContentItem] = field(default_factory=list[ContentItem])
     synthesized: bool = False
+    # Deferred tools the result loads (client-side tool search), for providers that take them.
+    discovered_tools: list[str] = field(default_factory=list[str])
 
     @property
     def is_error(self) -> bool:

@@ -176,6 +176,10 @@ def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Bloc
         block = _content_block(ci, warnings)
         if block is not None:
             blocks.append(block)
+    for name in item.discovered_tools:  # deferred tools the client's tool search loads
+        blocks.append(
+            _Block({"type": "tool_reference", "tool_name": name}, item.index, None, "discovered_tools")
+        )
     return blocks
 
 
@@ -507,7 +511,7 @@ class AnthropicAdapter:
             TOOL_ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=True,  # beside declared tools: docs/import-check-decisions.md#gemini-derived-declarations
-            native_parts=ALL_PARTS,
+            native_parts=ALL_PARTS | {"discovered_tools"},
         )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
