@@ -19,6 +19,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -30,7 +31,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ThinkingParams
+from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams
 
 KNOWN = {
     "model",
@@ -42,6 +43,7 @@ KNOWN = {
     "max_completion_tokens",
     "temperature",
     "stream",
+    "web_search_options",
 }
 #: Values equal to the API default are represented by their absence.
 DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}, "n": 1}
@@ -209,9 +211,15 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
         ledger.rest(raw, f"tools[{i}]", {"type", "function"})
         tools.append(tool_spec(obj(raw.get("function")), "parameters", f"tools[{i}].function", ledger, set()))
+    servers: list[ServerToolSpec] = []
+    if isinstance(body.get("web_search_options"), dict):  # the search models' web search, kept whole
+        servers.append(
+            server_tool("web_search", provider, obj(body["web_search_options"]), None, "web_search_options")
+        )
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        server_tools=servers or None,
         tool_choice=openai_tool_choice(
             "required"  # the dialect's own word for it (Mistral's "any")
             if dialect is not None and body.get("tool_choice") == dialect.required_choice

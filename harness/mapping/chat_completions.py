@@ -14,6 +14,7 @@ from typing import Any, cast
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.openai_family import sendable_image_url
+from harness.mapping.provider_parts import place_definitions, server_tool_definitions
 from harness.mapping.toolbox import placeholder_user
 from harness.mapping.wire import (
     ContentItem,
@@ -60,13 +61,22 @@ def base_body(
     model: str,
     reasoning: ReasoningMapper,
     *,
+    provider: str,
     system_only: bool = False,
 ) -> JSON:
     """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
-    temperature, stream. ``system_only``: the provider accepts a system message alone."""
+    temperature, stream. ``system_only``: the provider accepts a system message alone.
+
+    A server tool is sent only as the provider's own definition (``web_search_options`` on the
+    search models); another provider's is not (``server-tool-unsupported``)."""
     body: JSON = {"model": model, "messages": render_messages(prepared, reasoning, system_only=system_only)}
-    if prepared.tools:
-        body["tools"] = [function_tool(t) for t in prepared.tools]
+    servers = server_tool_definitions(params, provider, prepared.warnings)
+    tools = place_definitions([function_tool(t) for t in prepared.tools], servers)
+    if tools:
+        body["tools"] = tools
+    for _, definition, slot in servers:
+        if slot != "tools":  # a top-level field of its own (web_search_options)
+            body[slot] = definition
     choice = tool_choice(params, prepared)
     if choice is not None:
         body["tool_choice"] = chat_tool_choice(choice)

@@ -339,7 +339,7 @@ _MCP_MARKERS = frozenset({"server_url", "server_label", "mcp_server_name"})
 
 
 def _is_mcp_server(item: dict[str, Any]) -> bool:
-    return item.get("type") in ("mcp", "url") and "url" in item or bool(_MCP_MARKERS & item.keys())
+    return (item.get("type") in ("mcp", "url") and "url" in item) or bool(_MCP_MARKERS & item.keys())
 
 
 def scrub_mcp_credentials(value: Any) -> Any:

@@ -23,6 +23,7 @@ from harness.mapping.alternation import merge_role_runs
 from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -42,7 +43,7 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, SourcePart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
 from harness.providers.bedrock.profile import (
     DEFAULT_MAX_TOKENS,
@@ -212,7 +213,10 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
         if isinstance(unit, ThinkingUnit):
             block = _reasoning(unit, item.index, model, warnings)
         elif isinstance(unit, ProviderUnit):
-            continue  # prepare keeps none for Bedrock (harness.mapping.provider_parts)
+            # A system tool's own toolUse / toolResult block, byte-exact (prepare kept only Bedrock's).
+            block = (
+                None if isinstance(unit.part, SourcePart) or unit.part.raw is None else dict(unit.part.raw)
+            )
         elif isinstance(unit.part, TextPart):
             block = {"text": unit.part.text}
         elif isinstance(unit.part, ToolCallPart):
@@ -272,7 +276,8 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
     """``toolConfig``: every tool as ``toolSpec`` with its JSON schema; ``toolChoice`` ``auto``
     (default, omitted), ``any`` (required) or ``tool`` (one named). Converse has no "none": the
     tools stay declared (a history with toolUse blocks needs toolConfig) and that is warned."""
-    if not prepared.tools:
+    servers = server_tool_definitions(params, PROVIDER_ID, prepared.warnings)
+    if not prepared.tools and not servers:
         tool_choice(params, prepared)  # warns about a choice without tools
         return None
     tools: list[Json] = []
@@ -283,7 +288,7 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
         if spec.strict is not None:
             tool["strict"] = spec.strict
         tools.append({"toolSpec": tool})
-    config: Json = {"tools": tools}
+    config: Json = {"tools": place_definitions(tools, servers)}
     choice = tool_choice(params, prepared)
     if isinstance(choice, ForcedTool):
         config["toolChoice"] = {"tool": {"name": choice.name}}
@@ -391,7 +396,9 @@ class BedrockAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES)
+        prepared = prepare(
+            history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES, native_parts=SERVER_PARTS
+        )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _messages(prepared, model)

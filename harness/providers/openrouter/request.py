@@ -42,7 +42,7 @@ class OpenRouterAdapter:
         def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
             return reasoning_details(item, units, warnings, model)
 
-        body = chat.base_body(prepared, params, model, reasoning)
+        body = chat.base_body(prepared, params, model, reasoning, provider=PROVIDER_ID)
         config = reasoning_config(params.thinking, prepared.warnings)
         if config is not None:
             body["reasoning"] = config
