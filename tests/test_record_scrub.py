@@ -136,7 +136,7 @@ def test_mcp_server_credentials_never_reach_a_file_whatever_they_look_like() -> 
                 "type": "mcp",
                 "server_label": "wiki",
                 "server_url": "https://mcp.x",
-                "authorization": "letmein9",
+                "authorization": "letmein9",  # gitleaks:allow (a planted credential)
                 "headers": {"X-Team": "team42"},
             }
         ],
@@ -161,6 +161,6 @@ def test_mcp_server_credentials_never_reach_a_file_whatever_they_look_like() -> 
 
 
 def test_scan_reports_an_mcp_authorization_left_in_a_body() -> None:
-    found = scan_text('{"authorization_token": "tok3nvalue"}', "x.json")
+    found = scan_text('{"authorization_token": "tok3nvalue"}', "x.json")  # gitleaks:allow
     assert [f.kind for f in found] == ["mcp-authorization"]
     assert not scan_text('{"authorization_token": "REDACTED"}', "x.json")

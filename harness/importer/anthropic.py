@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.server_items import (
+    ANTHROPIC_SERVER_CALLS,
+    anthropic_result,
+    call_part,
+    is_anthropic_result,
+)
 from harness.contract.sources import anthropic_citation
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
-from harness.importer.server_parts import call_part, result_part, server_tool
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -71,21 +77,6 @@ def _texts(blocks: list[Any], path: str, ledger: Ledger) -> list[str]:
     return texts
 
 
-#: Provider-executed call blocks (https://docs.claude.com/en/docs/agents-and-tools/tool-use/server-tools,
-#: mcp-connector ``mcp_tool_use``): kept whole, byte-exact.
-SERVER_CALLS = {"server_tool_use", "mcp_tool_use"}
-
-
-def _server_result(block: Json, kind: str, calls: Calls) -> AnyPart:
-    """A ``*_tool_result`` block: an error when its content is an ``*_error`` object or it says
-    ``is_error`` (MCP); the tool named by its call."""
-    content = block.get("content")
-    failed = block.get("is_error") is True or str(obj(content).get("type", "")).endswith("_error")
-    call_id = str(block.get("tool_use_id", ""))
-    name = calls.name(call_id) or kind.removesuffix("_tool_result")
-    return result_part(call_id, name, "anthropic", "error" if failed else "success", block)
-
-
 def _text(block: Json, at: str, ledger: Ledger) -> list[AnyPart]:
     """A text block, then a source per citation (``citations: null`` is no citation)."""
     ledger.rest(block, at, {"type", "text", "citations"})
@@ -105,12 +96,12 @@ def _assistant(
         at, kind = f"{path}[{i}]", block.get("type")
         if kind == "text":
             parts += _text(block, at, ledger)
-        elif kind in SERVER_CALLS:
+        elif kind in ANTHROPIC_SERVER_CALLS:
             call_id, name = str(block.get("id", "")), str(block.get("name", ""))
             calls.names[call_id] = name
             parts.append(call_part(call_id, name, "anthropic", block.get("input", {}), block))
-        elif isinstance(kind, str) and kind.endswith("_tool_result"):
-            parts.append(_server_result(block, kind, calls))
+        elif is_anthropic_result(kind):
+            parts.append(anthropic_result(block, calls.name(str(block.get("tool_use_id", "")))))
         elif kind == "thinking":
             ledger.rest(block, at, {"type", "thinking", "signature"})
             parts.append(ThinkingTextPart(text=str(block.get("thinking", "")), model_id=model))

@@ -13,8 +13,9 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from harness.contract.server_items import call_part, result_part
 from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show
-from harness.importer.server_parts import call_part, result_part, server_tool
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,

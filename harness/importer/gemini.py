@@ -9,8 +9,9 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from harness.contract.gemini_names import camel
+from harness.contract.server_items import GEMINI_SERVER_PARTS, gemini_server_part
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
-from harness.importer.server_parts import call_part, result_part, server_tool
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -106,12 +107,12 @@ def _model_parts(
         part, at = camel(raw), f"{path}[{i}]"
         signature = part.pop("thoughtSignature", None)
         call = camel(obj(part.get("functionCall")))
-        server = next((key for key in SERVER_PART_KEYS if key in part), None)
+        server = next((key for key in GEMINI_SERVER_PARTS if key in part), None)
         if server is not None:
             sent = {k: v for k, v in obj(recorded[i] if i < len(recorded) else part).items()}
             sent.pop("thoughtSignature", None)
             sent.pop("thought_signature", None)
-            parts.append(_server_part(server, part, sent, calls))
+            parts.append(gemini_server_part(server, camel(obj(part.get(server))), sent, calls.names))
         elif call:
             ledger.rest(part, at, {"functionCall"})
             ledger.rest(call, f"{at}.functionCall", {"id", "name", "args"})
@@ -148,22 +149,6 @@ SERVER_TOOL_KEYS = {
     "computerUse",
     "enterpriseWebSearch",
 }
-SERVER_PART_KEYS = ("toolCall", "executableCode", "toolResponse", "codeExecutionResult")
-
-
-def _server_part(key: str, part: Json, sent: Json, calls: Calls) -> AnyPart:
-    """A server-side invocation part, ``raw`` without its ``thoughtSignature`` (that is the ``google``
-    signature part after it, as on every part). Code execution names no id: its call and result
-    pair by position (the result follows its code)."""
-    body = camel(obj(part.get(key)))
-    call_id = str(body.get("id") or "")
-    tool = str(body.get("toolType") or "code_execution").lower()
-    if key in ("toolCall", "executableCode"):
-        calls.names[call_id] = tool
-        arguments = body.get("args", {"code": body.get("code"), "language": body.get("language")})
-        return call_part(call_id, tool, "gemini", arguments, sent)
-    failed = str(body.get("outcome", "OUTCOME_OK")) != "OUTCOME_OK"
-    return result_part(call_id, calls.name(call_id) or tool, "gemini", "error" if failed else "success", sent)
 
 
 def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.server_items import RESPONSES_SERVER_ITEMS, responses_item
 from harness.contract.sources import responses_annotation
 from harness.importer.common import (
     Calls,
@@ -17,7 +18,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
-from harness.importer.server_parts import call_part, kind_of, result_part, server_tool
+from harness.importer.server_parts import kind_of, server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -29,7 +30,6 @@ from harness.model import (
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolResultMessage,
-    ToolStatus,
     UserMessage,
 )
 from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams, ToolSpec
@@ -169,43 +169,6 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
     )
 
 
-#: Output items of tools the provider ran (https://platform.openai.com/docs/guides/tools): each
-#: goes back whole, byte-exact, in its place. A ``*_call`` item carries its own outcome; a
-#: ``tool_search_output`` / ``mcp_list_tools`` is the result of the call before it.
-SERVER_ITEMS = {
-    "web_search_call",
-    "file_search_call",
-    "code_interpreter_call",
-    "mcp_call",
-    "mcp_list_tools",
-    "tool_search_call",
-    "tool_search_output",
-}
-#: Items that hold both the call and its outcome.
-_SELF_CONTAINED = {"web_search_call", "file_search_call", "code_interpreter_call", "mcp_call"}
-
-
-def _server_item(item: Json, kind: str, calls: Calls) -> list[AnyPart]:
-    """A provider-executed item as a server tool call (``raw``: the item) and, when the item holds
-    its own outcome, a result without ``raw``; a ``tool_search_output`` / ``mcp_list_tools`` is a
-    result with the item as ``raw``."""
-    call_id = str(item.get("call_id") or item.get("id") or "")
-    failed = item.get("status") in ("failed", "incomplete") or bool(item.get("error"))
-    status: ToolStatus = "error" if failed else "success"
-    if kind == "tool_search_output":
-        return [result_part(call_id, calls.name(call_id) or "tool_search", "openai-responses", status, item)]
-    if kind == "mcp_list_tools":
-        name = f"mcp_list_tools:{item.get('server_label', '')}"
-        return [result_part(call_id, name, "openai-responses", status, item)]
-    name = str(item.get("name") or kind.removesuffix("_call"))
-    calls.names[call_id] = name
-    arguments = item.get("arguments", item.get("action", item.get("queries", item.get("code", {}))))
-    parts: list[AnyPart] = [call_part(call_id, name, "openai-responses", arguments, item)]
-    if kind in _SELF_CONTAINED:
-        parts.append(result_part(call_id, name, "openai-responses", status, None))
-    return parts
-
-
 def _output_message(item: Json, path: str, ledger: Ledger) -> list[AnyPart]:
     """An assistant output message: each ``output_text`` with its item id and phase, then a source
     per annotation (``url_citation``, ``file_citation`` ...)."""
@@ -269,8 +232,8 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             turn.append(
                 call.model_copy(update={"namespace": namespace}) if isinstance(namespace, str) else call
             )
-        elif kind in SERVER_ITEMS:
-            turn.extend(_server_item(item, str(kind), calls))
+        elif kind in RESPONSES_SERVER_ITEMS:
+            turn.extend(responses_item(item, calls.names))
         elif kind == "function_call_output":
             flush()
             out.append(_tool_result(item, path, calls, ledger))

@@ -7,14 +7,12 @@ what it drops.
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from harness.importer.common import Json, obj
-from harness.model import ServerToolCallPart, ServerToolResultPart, SourcePart, SourceType, ToolStatus
 from harness.params import McpServer, ServerToolSpec
 
-__all__ = ["call_part", "kind_of", "result_part", "server_tool", "source_part"]
+__all__ = ["kind_of", "server_tool"]
 
 #: Provider-neutral kinds by the prefix of a provider's own type name (Anthropic's dated types,
 #: Responses tool types, Gemini tool keys).
@@ -93,49 +91,3 @@ def server_tool(
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def call_part(call_id: str, tool_name: str, provider: str, arguments: Any, raw: Json) -> ServerToolCallPart:
-    text = (
-        arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False, sort_keys=True)
-    )
-    return ServerToolCallPart(
-        call_id=call_id, tool_name=tool_name, provider=provider, input_json=text, raw=_raw(raw)
-    )
-
-
-def result_part(
-    call_id: str, tool_name: str, provider: str, status: ToolStatus, raw: Json | None
-) -> ServerToolResultPart:
-    return ServerToolResultPart(
-        call_id=call_id,
-        tool_name=tool_name,
-        provider=provider,
-        status=status,
-        raw=None if raw is None else _raw(raw),
-    )
-
-
-def source_part(
-    source_type: SourceType,
-    provider: str,
-    raw: Json | None,
-    *,
-    id: str | None = None,
-    url: str | None = None,
-    title: str | None = None,
-    cited_text: str | None = None,
-    start_index: int | None = None,
-    end_index: int | None = None,
-) -> SourcePart:
-    return SourcePart(
-        source_type=source_type,
-        id=id,
-        url=url,
-        title=title,
-        cited_text=cited_text,
-        start_index=start_index,
-        end_index=end_index,
-        provider=provider,
-        raw=None if raw is None else _raw(raw),
-    )
