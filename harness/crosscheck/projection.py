@@ -248,6 +248,11 @@ def _project_chat(completion: ChatCompletion, reasoning_details: bool) -> Shape:
             parts.append(("thinking", None, reasoning))
     if message.content:
         parts.append(("text", message.content))
+    annotations: list[Any] = list(message.annotations or []) or list(extra.get("annotations") or [])
+    for annotation in annotations:  # url_citation (search models, OpenRouter's web plugin), files
+        dumped = _dump(annotation) if hasattr(annotation, "to_dict") else annotation
+        source = responses_annotation(dumped)
+        parts.append(("source", source.url, source.title, json.loads(json.dumps(dumped, sort_keys=True))))
     if message.refusal:
         parts.append(("refusal", message.refusal))
     for call in message.tool_calls or ():

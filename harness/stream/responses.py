@@ -12,8 +12,10 @@ Decisions (where DESIGN.md left room): the Stream section of ``harness/providers
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from harness.contract.server_items import RESPONSES_SERVER_ITEMS, responses_item
+from harness.contract.sources import responses_annotation
 from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
@@ -58,6 +60,7 @@ class ResponsesParser(StreamParser):
         self._item_ids: dict[Any, str] = {}  # output_index -> the item id first seen there
         self._done_indexes: set[Any] = set()  # output indexes finalised by output_item.done
         self._rotated = 0  # events whose item id differed from their output index's first id
+        self._server_names: dict[str, str] = {}  # server tool call id -> its tool
         self._handlers: dict[str, Callable[[Json], None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -204,7 +207,7 @@ class ResponsesParser(StreamParser):
             self._start_call(item)
         elif kind == "message":
             self._message_phase(item)
-        elif kind != "reasoning":
+        elif kind != "reasoning" and kind not in RESPONSES_SERVER_ITEMS:  # those: at their done
             self._note_once(
                 f"item:{kind}", f"{PROVIDER_ID}: output item type {kind!r} has no canonical part; skipped"
             )
@@ -232,6 +235,9 @@ class ResponsesParser(StreamParser):
         elif kind == "function_call":
             self._start_call(item)
             self._settle(("call", item_id, 0), item.get("arguments") or "")
+        elif kind in RESPONSES_SERVER_ITEMS:  # a tool OpenAI ran: its item whole, never a client call
+            for part in responses_item(item, self._server_names):
+                self.parts.fixed(part)
         else:
             self._note_once(
                 f"item:{kind}", f"{PROVIDER_ID}: output item type {kind!r} has no canonical part; skipped"
@@ -255,6 +261,7 @@ class ResponsesParser(StreamParser):
             kind = part.get("type")
             if kind == "output_text":
                 self._settle(("text", item_id, index), part.get("text") or "")
+                self._annotations(("text", item_id, index), _obj(part).get("annotations"))
             elif kind == "refusal":
                 self._note_refusal(item_id)
                 self._settle(("text", item_id, index), part.get("refusal") or "")
@@ -262,6 +269,12 @@ class ResponsesParser(StreamParser):
         for key in self._streamed:  # text parts opened before the phase was known
             if key[0] == "text" and key[1] == item_id:
                 self.parts.text_item(key, item_id=item_id or None, phase=phase)
+
+    def _annotations(self, key: Key, annotations: Any) -> None:
+        """An output_text's annotations (``url_citation``, ``file_citation`` ...): sources of that text."""
+        if isinstance(annotations, list):
+            for annotation in cast(list[Any], annotations):
+                self.parts.source(key, responses_annotation(_obj(annotation)))
 
     def _message_phase(self, item: Json) -> None:
         """Remember a message item's phase (a later ``done`` copy wins when it has one)."""
