@@ -13,6 +13,9 @@ from harness.model import (
     AssistantMessage,
     DeveloperMessage,
     HistoryEvent,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
@@ -23,6 +26,8 @@ __all__ = [
     "Subject",
     "developer_messages",
     "failures_or_interrupts",
+    "server_tools",
+    "sources",
     "thinking",
     "tool_calls",
     "tool_results",
@@ -63,3 +68,13 @@ def tool_calls(history: Sequence[HistoryEvent]) -> str | None:
         isinstance(e, ToolResultMessage) for e in history
     )
     return None if present else "no tool call or result in the history"
+
+
+def server_tools(history: Sequence[HistoryEvent]) -> str | None:
+    present = any(isinstance(p, ServerToolCallPart | ServerToolResultPart) for p in _parts(history))
+    return None if present else "no provider-executed tool call or result in the history"
+
+
+def sources(history: Sequence[HistoryEvent]) -> str | None:
+    present = any(isinstance(p, SourcePart) for p in _parts(history))
+    return None if present else "no source or citation in the history"

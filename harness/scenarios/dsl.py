@@ -20,6 +20,9 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     StopReason,
     SystemMessage,
     TextPart,
@@ -101,7 +104,15 @@ def system(text: str) -> SystemMessage:
 
 
 AssistantPart = (
-    TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart
+    TextPart
+    | ImageURLPart
+    | ImageFilePart
+    | ThinkingTextPart
+    | ThinkingSignaturePart
+    | ToolCallPart
+    | ServerToolCallPart
+    | ServerToolResultPart
+    | SourcePart
 )
 
 

@@ -148,7 +148,9 @@ class ChatCompletionsParser(StreamParser):
         if entry.get("output") is not None:
             self.parts.fixed(result_part(call_id, name, self.provider, "success", None))
             found_in: Any = entry.get("search_results")
-            results: Any = cast(dict[str, Any], found_in).get("results") if isinstance(found_in, dict) else None
+            results: Any = (
+                cast(dict[str, Any], found_in).get("results") if isinstance(found_in, dict) else None
+            )
             for result in cast(list[Any], results or []):
                 if isinstance(result, dict):
                     found = cast(dict[str, Any], result)
