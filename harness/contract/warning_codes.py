@@ -50,6 +50,7 @@ class Code(StrEnum):
     RESPONSE_PIECES_JOINED = "response-pieces-joined"
     ROLES_MERGED = "roles-merged"
     SERVER_TOOL_FOREIGN = "server-tool-foreign"
+    SERVER_TOOL_OPTIONS_DROPPED = "server-tool-options-dropped"
     SERVER_TOOL_UNSUPPORTED = "server-tool-unsupported"
     SIGNATURE_INVALID = "signature-invalid"
     SOURCE_NOT_SENT = "source-not-sent"
@@ -110,6 +111,10 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "degrade",
         "a provider-executed call or result of another provider (or without its raw block) cannot be "
         "replayed here; dropped, never sent as a client tool call",
+    ),
+    Code.SERVER_TOOL_OPTIONS_DROPPED: CodeInfo(
+        "degrade",
+        "another provider's server tool declared natively without options this provider has no field for",
     ),
     Code.SERVER_TOOL_UNSUPPORTED: CodeInfo(
         "degrade", "a provider-executed tool definition this provider cannot declare; not sent"

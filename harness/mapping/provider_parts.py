@@ -17,6 +17,7 @@ byte-exact; another provider's kind is declared natively where the target has th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -151,9 +152,28 @@ def server_tool_definitions(
                 f"{spec.provider}'s server tool '{spec.kind}' has no {provider} counterpart; not sent",
             )
             continue
+        _warn_options(spec, definition, provider, warnings)
         position = spec.position if spec.provider == provider else None
         out.append((position, definition, spec.slot if spec.provider == provider and spec.slot else "tools"))
     return out
+
+
+_OPTIONS = ("allowed_domains", "blocked_domains", "max_uses", "user_location")
+
+
+def _warn_options(spec: ServerToolSpec, definition: Json, provider: str, warnings: Warnings) -> None:
+    """Name the options of another provider's server tool that its counterpart here cannot take."""
+    carried = json.dumps(definition)
+    lost = [o for o in _OPTIONS if getattr(spec, o) is not None and f'"{o}"' not in carried]
+    if lost:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.SERVER_TOOL_OPTIONS_DROPPED,
+            f"{spec.provider}'s server tool '{spec.kind}' declared as {provider}'s own without "
+            f"{', '.join(lost)} (no such option there)",
+        )
 
 
 def place_definitions(
