@@ -24,8 +24,8 @@ from harness.providers import PROVIDERS
 from harness.strategies import histories
 from tests.support.invariants import agent_loops, assert_holds
 
-REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13")
-HISTORY = ("I3", "I5", "I6", "I11")
+REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I16")
+HISTORY = ("I3", "I5", "I6", "I11", "I15")
 TURNS = ("I9", "I10")
 EVERY = tuple(sorted({*REQUEST, *HISTORY, *TURNS}, key=lambda i: int(i[1:])))
 #: A model named or not: models switch model-specific code paths (thinking, reasoning effort).

@@ -199,7 +199,7 @@ def server_tools_code_execution_gemini() -> Body:
     ]
 
 
-@scenario("server-tools", "tools", "cross-provider")
+@scenario("server-tools", "tools", "tools-given", "cross-provider")
 def server_tools_beside_a_client_call() -> Body:
     """A server tool's call and result beside a client tool call in one turn: only the client call gets a tool result; the server blocks are never sent as one."""
     weather = tool("get_weather", "Current weather for a city.", {"city": STR}, ["city"])
