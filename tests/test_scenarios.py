@@ -424,6 +424,15 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     ),
     "field-report": lambda s: s.name.startswith("field_"),
     "tool-id-reused": lambda s: len({c.call_id for c in _calls(s)}) < len(_calls(s)),
+    "server-tools": lambda s: any(
+        isinstance(p, ServerToolCallPart | ServerToolResultPart) for m in _assistants(s) for p in m.parts
+    ),
+    "sources": lambda s: any(isinstance(p, SourcePart) for m in _assistants(s) for p in m.parts),
+    "cross-provider": lambda s: any(
+        isinstance(p, ServerToolCallPart | ServerToolResultPart | SourcePart)
+        for m in _assistants(s)
+        for p in m.parts
+    ),
 }
 
 
