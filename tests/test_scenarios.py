@@ -17,6 +17,7 @@ import pytest
 
 from harness.codec import dumps_history, loads_history
 from harness.model import (
+    AnyPart,
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
@@ -52,7 +53,7 @@ DATA = ROOT / "data"
 CORPUS = load_scenarios()
 NAMES = sorted(CORPUS)
 
-Part = TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart
+Part = AnyPart
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage
 
 # Tags promising a signature native to params.model, and the signature format each means.

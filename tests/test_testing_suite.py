@@ -372,6 +372,8 @@ def test_planted_provider_part_bugs_fail_their_named_checks(pytester: pytest.Pyt
     result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-k", "test_scenario", "-rf")
     failed = [line for line in result.stdout.lines if line.startswith("FAILED")]
     assert any("TestDropsSources" in line and "I15" in line for line in failed), result.stdout.str()
-    assert any("TestServerResultAsClientResult" in line and "I16" in line for line in failed), result.stdout.str()
+    assert any("TestServerResultAsClientResult" in line and "I16" in line for line in failed), (
+        result.stdout.str()
+    )
     assert not any("TestDropsSources" in line and "I16" in line for line in failed)
     assert not any("TestServerResultAsClientResult" in line and "I15" in line for line in failed)
