@@ -118,14 +118,15 @@ def keep_native(items: list[WireItem], provider: str, native: frozenset[str], wa
         item.units = kept
 
 
-def sources_by_text(units: Sequence[AssistantUnit]) -> dict[int, list[SourcePart]]:
-    """The native sources kept after ``keep_native``, by the part index of the text each cites."""
-    out: dict[int, list[SourcePart]] = {}
+def sources_by_text(units: Sequence[AssistantUnit]) -> dict[int, list[tuple[int, SourcePart]]]:
+    """The native sources kept after ``keep_native`` (with their part index), by the part index
+    of the text each cites."""
+    out: dict[int, list[tuple[int, SourcePart]]] = {}
     for unit in units:
         if isinstance(unit, ProviderUnit) and isinstance(unit.part, SourcePart):
             text = _cited_text(unit, units)
             if text is not None:
-                out.setdefault(text.index, []).append(unit.part)
+                out.setdefault(text.index, []).append((unit.index, unit.part))
     return out
 
 

@@ -272,7 +272,7 @@ def _server_call(slot: _Slot, body: str) -> ServerToolCallPart:
     it (the streamed input parsed into ``input``; the block's initial input when none streamed)."""
     raw = dict(slot.raw or {})
     text = body or json.dumps(raw.get("input") or {}, ensure_ascii=False)
-    if body:
+    if body and "input" in raw:  # Anthropic's block: its input is what streamed
         parsed = _loads_or_none(body)
         raw["input"] = parsed if parsed is not None else body
     return ServerToolCallPart(

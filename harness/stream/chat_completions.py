@@ -144,6 +144,8 @@ class ChatCompletionsParser(StreamParser):
         if merged is None:
             merged = self._executed[index] = {}
             self.parts.server_call(key, call_id, name, self.provider, merged)
+            if isinstance(entry.get("arguments"), str):  # the call's input, whole in its first piece
+                self.parts.server_args(key, entry["arguments"])
         merged.update(entry)  # the call's raw, complete when the stream ends
         if entry.get("output") is not None:
             self.parts.fixed(result_part(call_id, name, self.provider, "success", None))

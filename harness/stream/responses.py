@@ -43,6 +43,10 @@ _IGNORED = frozenset(
 )
 
 
+#: Progress events of hosted tools (``response.web_search_call.searching`` ...).
+_SERVER_PROGRESS = tuple(f"response.{kind}" for kind in sorted(RESPONSES_SERVER_ITEMS))
+
+
 class ResponsesParser(StreamParser):
     """Responses stream -> one canonical assistant message."""
 
@@ -100,6 +104,8 @@ class ResponsesParser(StreamParser):
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is not None:
             handler(data_)
+        elif isinstance(kind, str) and kind.startswith(_SERVER_PROGRESS):
+            pass  # a hosted tool's progress: its item's output_item.done carries what it did
         elif kind not in _IGNORED:
             self.note(f"{PROVIDER_ID}: unknown event type {kind!r} skipped")
 

@@ -307,7 +307,7 @@ def _provider_block(item: WireAssistant, unit: ProviderUnit) -> _Block | None:
 
 
 def _assistant_part_block(
-    item: WireAssistant, unit: PartUnit, cites: dict[int, list[SourcePart]], warnings: Warnings
+    item: WireAssistant, unit: PartUnit, cites: dict[int, list[tuple[int, SourcePart]]], warnings: Warnings
 ) -> _Block | None:
     """Text and tool calls map natively; images are not allowed in assistant content. A text's
     own citations go back on its block (``citations``, each byte-exact)."""
@@ -315,7 +315,7 @@ def _assistant_part_block(
     if isinstance(part, TextPart):
         body: Json = {"type": "text", "text": part.text}
         if unit.index in cites:
-            body["citations"] = [dict(s.raw) for s in cites[unit.index] if s.raw is not None]
+            body["citations"] = [dict(s.raw) for _, s in cites[unit.index] if s.raw is not None]
         return _Block(body, item.index, unit.index, "text")
     if isinstance(part, ToolCallPart):
         return _tool_use_block(item, part, unit.index, warnings)

@@ -445,7 +445,7 @@ def _assistant_message(
     ctx: Ctx,
     reasoning_complete: bool,
     legacy: bool,
-    cites: dict[int, list[SourcePart]],
+    cites: dict[int, list[tuple[int, SourcePart]]],
 ) -> JSON:
     """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage.
 
@@ -457,10 +457,10 @@ def _assistant_message(
     if item_id is None:
         out["content"] = "".join(t.part.text for t in run)
         for t in run:  # the string form has no place for annotations
-            for source in cites.get(t.index, []):
+            for at, source in cites.get(t.index, []):
                 ctx.warnings.add(
                     index,
-                    t.index,
+                    at,
                     "source",
                     Code.SOURCE_NOT_SENT,
                     f"{source.source_type} source: its text is sent without a msg_ item id, whose string "
@@ -473,7 +473,7 @@ def _assistant_message(
             {
                 "type": "output_text",
                 "text": t.part.text,
-                "annotations": [dict(c.raw) for c in cites.get(t.index, []) if c.raw is not None],
+                "annotations": [dict(c.raw) for _, c in cites.get(t.index, []) if c.raw is not None],
                 "logprobs": [],
             }
             for t in run

@@ -22,7 +22,15 @@ import pytest
 from openai.types.responses import Response
 
 from harness.crosscheck import RecordedCall, crosscheck, sdk_accumulate
-from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import (
+    AssistantMessage,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
 from harness.providers.openai_responses.stream import PARSER, OpenAIResponsesParser
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
@@ -332,8 +340,8 @@ def test_refusal_is_kept_as_text() -> None:
     assert any("refusal" in n for n in result.notes)
 
 
-def test_hosted_tool_items_are_noted_and_skipped() -> None:
-    search = {"id": "ws_1", "type": "web_search_call", "status": "completed"}
+def test_hosted_tool_items_are_server_tool_parts() -> None:
+    search: dict[str, Any] = {"id": "ws_1", "type": "web_search_call", "status": "completed"}
     result = run(
         created(),
         {"type": "response.output_item.added", "item": search},
@@ -341,8 +349,16 @@ def test_hosted_tool_items_are_noted_and_skipped() -> None:
         {"type": "response.output_item.done", "item": search},
         completed(),
     )
-    assert result.message.parts == [] and result.errors == []
-    assert any("web_search_call" in n for n in result.notes)
+    assert result.errors == []
+    assert result.message.parts == [
+        ServerToolCallPart(
+            call_id="ws_1", tool_name="web_search", provider="openai-responses", input_json="{}", raw=search
+        ),
+        ServerToolResultPart(
+            call_id="ws_1", tool_name="web_search", provider="openai-responses", status="success"
+        ),
+    ]
+    assert not any("web_search_call" in n for n in result.notes)  # its progress events carry nothing more
 
 
 def test_error_body_as_non_streamed_response() -> None:
