@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import strategies
-from harness.model import HistoryEvent
+from harness.model import AnyPart, AssistantMessage, HistoryEvent, TextPart, Usage, UserMessage
 from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.strategies import histories
@@ -36,6 +36,23 @@ def test_every_invariant_is_judged_here() -> None:
     from harness.invariants import INVARIANTS
 
     assert {i.id for i in INVARIANTS} == set(EVERY)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(run=strategies.server_tool_runs, extra=st.lists(strategies.provider_parts, max_size=2))
+def test_hold_on_provider_executed_tools_and_sources(
+    provider: str, run: list[AnyPart], extra: list[AnyPart]
+) -> None:
+    """Server tool calls, results and citations of Anthropic or OpenAI Responses (and stray ones),
+    rendered for every provider: back byte-exact to their own, degraded with a warning elsewhere."""
+    history: list[HistoryEvent] = [
+        UserMessage(parts=[TextPart(text="Search the news.")]),
+        AssistantMessage(
+            parts=[*run, *extra], stop_reason="stop", usage=Usage(input_tokens=9, output_tokens=3)
+        ),
+        UserMessage(parts=[TextPart(text="More.")]),
+    ]
+    assert_holds(history, CallParams(), provider, EVERY)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
