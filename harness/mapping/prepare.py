@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
+from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -35,6 +36,7 @@ from harness.mapping.wire import (
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -51,7 +53,9 @@ __all__ = ["SYNTHETIC_RESULT_TEXT", "prepare"]
 SYNTHETIC_RESULT_TEXT = "Tool call was not executed: the turn was interrupted before a result was recorded."
 
 
-def _content_items(index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart], *, developer: bool):
+def _content_items(
+    index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart | FilePart], *, developer: bool
+):
     items: list[ContentItem] = []
     for pidx, part in enumerate(parts):
         if developer and isinstance(part, TextPart):
@@ -119,9 +123,11 @@ def prepare(
     names: NameRule,
     *,
     undeclared_calls_accepted: bool = False,
+    files: FileSupport = NO_FILES,
 ) -> Prepared:
     """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
 
+    ``files``: what the provider and model take as files (kept on the result for the adapter).
     ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
     """
@@ -173,6 +179,7 @@ def prepare(
                     event.status,
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
+                    output_json=event.output_json,
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
@@ -188,7 +195,7 @@ def prepare(
     if any(sent != canonical for canonical, sent in sent_names.items()):
         tools = [t.model_copy(update={"name": sent_names[t.name]}) for t in tools]
         _rename_tools(items, sent_names)
-    return Prepared(system, items, tools, warnings, sent_names)
+    return Prepared(system, items, tools, warnings, sent_names, files)
 
 
 def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:

@@ -24,6 +24,7 @@ from harness.params import CallParams, ThinkingParams
 from harness.providers.openai_chat.profile import (
     ACCEPTS_SYSTEM_ONLY,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     TOOL_NAMES,
     accepts_reasoning,
@@ -45,7 +46,7 @@ class OpenAIChatAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         warnings = prepared.warnings
         body = base_body(
             prepared, params, params.model or DEFAULT_MODEL, drop_thinking, system_only=ACCEPTS_SYSTEM_ONLY
