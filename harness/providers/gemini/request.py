@@ -26,6 +26,8 @@ from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import tool_choice
+from harness.mapping.file_support import FileSupport
+from harness.mapping.files import warn_moved
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_arguments,
@@ -46,6 +48,7 @@ from harness.mapping.wire import (
     WireUser,
 )
 from harness.model import (
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -56,6 +59,7 @@ from harness.model import (
 )
 from harness.params import CallParams
 from harness.providers.gemini import profile
+from harness.providers.gemini.files import file_blob, inside_response, user_file_part
 from harness.providers.gemini.params import (
     function_tool,
     generation_config,
@@ -102,6 +106,7 @@ class GeminiAdapter:
             ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=ACCEPTS_UNDECLARED_CALLS,
+            files=profile.files_for(model),
         )
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
@@ -183,7 +188,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 assert isinstance(result, WireToolResult)
                 group.append(result)
                 i += 1
-            parts, media = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
+            parts, media = _tool_results_parts(group, calls, profile.files_for(model), warnings)
             parts = _one_response_per_call(parts, counts)
             turns.append(_Turn("user", group[0].index, parts))
             if media:
@@ -309,11 +314,16 @@ def _user_parts(item: WireUser, warnings: Warnings) -> list[Json]:
 
 
 def _content_part(
-    part: TextPart | ImageURLPart | ImageFilePart, index: int, part_index: int | None, warnings: Warnings
+    part: TextPart | ImageURLPart | ImageFilePart | FilePart,
+    index: int,
+    part_index: int | None,
+    warnings: Warnings,
 ) -> Json | None:
-    """Text -> ``{"text"}``; images -> ``inlineData``/``fileData``; None when dropped (warned)."""
+    """Text -> ``{"text"}``; images and files -> ``inlineData``/``fileData``; None when dropped (warned)."""
     if isinstance(part, TextPart):
         return {"text": part.text}
+    if isinstance(part, FilePart):
+        return user_file_part(profile.FILES, part, index, part_index, warnings)
     if isinstance(part, ImageFilePart):
         warn_image_file(warnings, index, part_index, part)
         return None
@@ -504,16 +514,17 @@ def _attach_signature(
 
 
 def _tool_results_parts(
-    results: list[WireToolResult], calls: dict[str, str], multimodal: bool, warnings: Warnings
+    results: list[WireToolResult], calls: dict[str, str], files: FileSupport, warnings: Warnings
 ) -> tuple[list[Json], list[Json]]:
     """A model turn's results as two user contents' parts: ``functionResponse`` parts in call
     order, then the results' images and appended developer parts. Media parts among those go
     in a second content of their own, in order (never media beside function responses, see
     ``_merge_turns``); text parts stay with the function responses, as before.
 
-    With ``multimodal`` (Gemini 3), a result's base64 images go inside its
-    ``functionResponse.parts`` (``inlineData``, the only form the schema's
-    FunctionResponsePart takes for bytes); other images take the older path.
+    On a model whose function responses are multimodal (Gemini 3: ``files.tool`` says which
+    files), a result's base64 images and its files go inside its ``functionResponse.parts``
+    (``inlineData`` for bytes, ``fileData`` for references, FunctionResponsePart); other images
+    and files take the older path (``tool-image-moved`` / ``tool-file-moved``).
     https://ai.google.dev/gemini-api/docs/function-calling (function responses)
     """
     parts: list[Json] = []
@@ -521,15 +532,25 @@ def _tool_results_parts(
     outside: list[list[ContentItem]] = []
     for result in results:
         response = _function_response_part(result, calls, warnings)
-        inside, rest = _split_inline_images(result.images) if multimodal else ([], list(result.images))
+        multimodal = bool(files.tool)
+        inside, rest = _split_inline_images(result.images, files) if multimodal else ([], list(result.images))
         if inside:
-            response["functionResponse"]["parts"] = [{"inlineData": d} for d in inside]
+            response["functionResponse"]["parts"] = inside
         parts.append(response)
         outside.append(rest)
     for pos, result in enumerate(results):
         for ci in outside[pos]:
             part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
-            if part is not None:
+            if part is not None and isinstance(ci.part, FilePart):
+                after.append(part)
+                if is_media_part(part):
+                    warn_moved(
+                        warnings,
+                        ci.message_index,
+                        ci.part_index,
+                        "sent right after the turn's function responses, in a user content of its own",
+                    )
+            elif part is not None:
                 after.append(part)
                 warnings.add(
                     ci.message_index,
@@ -543,14 +564,20 @@ def _tool_results_parts(
     return parts + [p for p in after if not is_media_part(p)], [p for p in after if is_media_part(p)]
 
 
-def _split_inline_images(images: list[ContentItem]) -> tuple[list[Json], list[ContentItem]]:
-    """Base64 images as ``inlineData`` dicts (for ``functionResponse.parts``), and the rest."""
+def _split_inline_images(
+    images: list[ContentItem], files: FileSupport
+) -> tuple[list[Json], list[ContentItem]]:
+    """Base64 images and the files a function response holds, as FunctionResponsePart dicts
+    (for ``functionResponse.parts``), and the rest."""
     inside: list[Json] = []
     rest: list[ContentItem] = []
     for ci in images:
+        if isinstance(ci.part, FilePart) and inside_response(files, ci.part):
+            inside.append(file_blob(ci.part))
+            continue
         data = parse_data_url(ci.part.url) if isinstance(ci.part, ImageURLPart) else None
         if data is not None and data[0].startswith("image/"):
-            inside.append({"mimeType": data[0], "data": data[1]})
+            inside.append({"inlineData": {"mimeType": data[0], "data": data[1]}})
         else:
             rest.append(ci)
     return inside, rest
@@ -576,7 +603,8 @@ def _appended_parts(result: WireToolResult, *, is_last: bool, warnings: Warnings
 
 
 def _function_response_part(result: WireToolResult, calls: dict[str, str], warnings: Warnings) -> Json:
-    """``{"functionResponse": {"id", "name", "response": {"output"|"error": text}}}``.
+    """``{"functionResponse": {"id", "name", "response": {"output"|"error": text}}}``, or the
+    structured value as ``response`` where the result has one (an object is the response itself).
 
     google-genai documents ``output`` for the function output and ``error`` for failures.
     https://ai.google.dev/api/caching#FunctionResponse
@@ -591,4 +619,9 @@ def _function_response_part(result: WireToolResult, calls: dict[str, str], warni
             f"result names tool '{result.tool_name}' but its call is '{name}'; sent the call's name",
         )
     key = "error" if result.is_error else "output"
-    return {"functionResponse": {"id": result.call_id, "name": name, "response": {key: result.output_text}}}
+    response: Any = {key: result.output_text}
+    if isinstance(result.output_json, dict):
+        response = result.output_json  # the structured value is the response object itself
+    elif result.output_json is not None:
+        response = {key: result.output_json}
+    return {"functionResponse": {"id": result.call_id, "name": name, "response": response}}
