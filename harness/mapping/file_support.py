@@ -9,13 +9,13 @@ from typing import Literal
 __all__ = ["NO_FILES", "FileKind", "FileSource", "FileSupport", "file_kind"]
 
 #: What a file is, as providers tell files apart: by media type.
-FileKind = Literal["pdf", "text", "audio", "video", "other"]
+FileKind = Literal["pdf", "text", "audio", "video", "image", "other"]
 #: Which source field a file part carries.
 FileSource = Literal["data", "url", "file_id", "uri"]
 
 
 def file_kind(media_type: str) -> FileKind:
-    """``application/pdf`` -> pdf, ``text/*`` -> text, ``audio/*``, ``video/*``; anything else other."""
+    """``application/pdf`` -> pdf, ``text/*`` -> text, ``audio/*``, ``video/*``, ``image/*``; else other."""
     lowered = media_type.lower()
     if lowered == "application/pdf":
         return "pdf"
@@ -25,6 +25,8 @@ def file_kind(media_type: str) -> FileKind:
         return "audio"
     if lowered.startswith("video/"):
         return "video"
+    if lowered.startswith("image/"):
+        return "image"  # an image by file id or cloud URI (inline and URL images are image_url parts)
     return "other"
 
 
