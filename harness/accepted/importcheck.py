@@ -18,6 +18,7 @@ from harness.accepted.predicates import (
     same_part_in_camel,
     string_is_one_block,
     value_is,
+    values_are,
 )
 from harness.contract.accepted import Accepted
 
@@ -616,6 +617,28 @@ IMPORTCHECK: tuple[Accepted, ...] = (
                 "snake_case inline_data inside functionResponse.parts accepted: "
                 "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_mixed_content_ordering"
                 "[google_gemini3].yaml#1"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "bedrock-video-format-media-type",
+        judges=("import-check",),
+        provider="bedrock",
+        where="messages[*].content[*].video.format",
+        diff="changed",
+        when=(values_are("video/mp4", "mp4"),),
+        kind="equivalent",
+        why=(
+            "the recording client sent the media type where VideoFormat's enum value belongs and Bedrock "
+            "accepted it; ours sends the documented enum value (mkv, mov, mp4, webm, flv, mpeg, mpg, wmv, "
+            "three_gp) for the same video"
+        ),
+        evidence=(
+            (
+                "format 'video/mp4' accepted: traffic/pydantic-ai-more/models__test_bedrock__test_video_url_input"
+                ".yaml#1; format 'mp4' accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__"
+                "test_multimodal_tool_return_matrix[tool_return_content-uploaded_file-video-bedrock_nova].yaml#1"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
