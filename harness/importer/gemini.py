@@ -87,7 +87,7 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     if file_data:
         uri = str(file_data.get("fileUri", ""))
         mime = file_data.get("mimeType") or _implied_mime(uri)
-        if mime is not None and not _is_image(mime):
+        if mime is not None and (not _is_image(mime) or mime != _implied_mime(uri)):
             ledger.rest(part, path, {"fileData"})
             ledger.rest(file_data, f"{path}.fileData", {"fileUri", "mimeType"})
             return _file_data(uri, str(mime))

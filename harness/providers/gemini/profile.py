@@ -92,7 +92,8 @@ def can_disable_thinking(model: str) -> bool:
 _EVERY_SOURCE: frozenset[FileSource] = frozenset({"data", "url", "file_id", "uri"})
 
 #: Files: PDFs, text, audio and video as ``inlineData`` (bytes) or ``fileData`` (a URL, a YouTube
-#: URL, a Files API name, a ``gs://`` URI) in user contents (docs: document-processing, audio,
+#: URL, a Files API name, a ``gs://`` URI) in user contents, and images by reference with their
+#: media type (fileData.mimeType) (docs: document-processing, audio,
 #: video, files; recorded accepted: pydantic-ai test_google_model_youtube_video_url_input,
 #: test_google_model_text_as_binary_content_input, multimodal_tool_return_matrix[*-google_2_5],
 #: pydantic-ai-more test_google_url_input[DocumentUrl (gs)] on Vertex AI). Inside a function
@@ -100,7 +101,7 @@ _EVERY_SOURCE: frozenset[FileSource] = frozenset({"data", "url", "file_id", "uri
 FILES = FileSupport(
     provider="gemini",
     title="Gemini",
-    user=dict.fromkeys(("pdf", "text", "audio", "video"), _EVERY_SOURCE),
+    user=dict.fromkeys(("pdf", "text", "audio", "video", "image"), _EVERY_SOURCE),
     uri_schemes=("gs://",),
     evidence="ai.google.dev Part (inlineData, fileData); recorded test_google_model_youtube_video_url_input, "
     "multimodal_tool_return_matrix[*-google_2_5|gemini3], test_google_url_input[DocumentUrl (gs)]",
