@@ -314,17 +314,18 @@ def _same_in_camel(seen: Seen) -> bool:
 
 
 def _same_part_in_camel(seen: Seen) -> bool:
-    recorded, ours = seen.recorded, seen.ours
+    recorded, ours = cast(object, seen.recorded), cast(object, seen.ours)
     if not isinstance(recorded, dict) or not isinstance(ours, dict) or recorded == ours:
         return False
-    camel = cast(Json, _camel_deep(recorded))
-    raw = cast(Json, recorded.get("functionResponse") or recorded.get("function_response") or {})
+    rec = cast(Json, recorded)
+    camel = cast(Json, _camel_deep(rec))
+    raw = cast(Json, rec.get("functionResponse") or rec.get("function_response") or {})
     response = raw.get("response")  # free-form JSON: its own keys are the client's, never camelled
     mine = cast(Json, cast(Json, ours).get("functionResponse") or {}).get("response")
-    if isinstance(response, dict) and isinstance(mine, dict):
-        keyed = Seen(seen.provider, seen.path, seen.diff, response, mine)
-        if _function_response_key(keyed):
-            camel = {**camel, "functionResponse": {**cast(Json, camel["functionResponse"]), "response": mine}}
+    keyed = Seen(seen.provider, seen.path, seen.diff, response, mine)
+    if isinstance(response, dict) and isinstance(mine, dict) and _function_response_key(keyed):
+        wrapped: Json = {**cast(Json, camel["functionResponse"]), "response": mine}
+        camel = {**camel, "functionResponse": wrapped}
     return camel == ours
 
 
