@@ -310,7 +310,7 @@ def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warning
         unit.index,
         part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Anthropic does not accept images or files in assistant messages; dropped",
+        f"Anthropic does not accept {'files' if isinstance(part, FilePart) else 'images'} in assistant messages; dropped",
     )
     return None
 

@@ -446,7 +446,7 @@ def _warn_assistant_image(
         part_index,
         part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Responses assistant messages cannot carry images or files; dropped",
+        f"Responses assistant messages cannot carry {'files' if isinstance(part, FilePart) else 'images'}; dropped",
     )
 
 
