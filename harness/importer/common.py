@@ -185,6 +185,6 @@ def chat_user(content: Any, path: str, ledger: Ledger, noun: str = "part") -> li
             file = chat_file(part, at, ledger)
             if file is not None:
                 parts.append(file)
-            else:
+            elif part.get("type") != "input_audio":  # an unreadable input_audio is noted by chat_file
                 ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
     return parts

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from harness.model import FilePart
 
-if TYPE_CHECKING:  # the ledger's module reads user content through this one
-    from harness.importer.common import Ledger
-
 Json = dict[str, Any]
+
+
+class Ledger(Protocol):
+    """What a reader here needs of ``harness.importer.common.Ledger`` (which reads user content
+    through this module, so this one does not import it)."""
+
+    def rest(self, value: Json, path: str, known: set[str], defaults: Json | None = None) -> None: ...
+
+    def note(self, path: str, reason: str) -> None: ...
 
 
 def _obj(value: Any) -> Json:
@@ -81,7 +87,7 @@ def file_from_url(url: str, default_type: str, filename: str | None = None) -> F
 
 def chat_file(part: Json, at: str, ledger: Ledger) -> FilePart | None:
     """A Chat-shaped file part (OpenAI ``file`` / ``input_audio``, Mistral ``document_url``,
-    OpenRouter ``video_url``), or None when ``part`` is none of them."""
+    OpenRouter ``video_url``), or None when ``part`` is none of them (or, noted, cannot be read)."""
     kind = part.get("type")
     if kind == "file":
         ledger.rest(part, at, {"type", "file"})
@@ -97,7 +103,10 @@ def chat_file(part: Json, at: str, ledger: Ledger) -> FilePart | None:
         ledger.rest(part, at, {"type", "input_audio"})
         audio = _obj(part.get("input_audio"))
         ledger.rest(audio, f"{at}.input_audio", {"data", "format"})
-        fmt = str(audio.get("format", ""))
+        fmt = str(audio.get("format") or "")
+        if not fmt:
+            ledger.note(at, 'user content part "input_audio" not representable (no audio format)')
+            return None
         return FilePart(media_type=_AUDIO_FORMAT.get(fmt, f"audio/{fmt}"), data=str(audio.get("data", "")))
     if kind == "document_url":
         ledger.rest(part, at, {"type", "document_url", "document_name"})
