@@ -13,13 +13,11 @@ warning codes emitted here: DECISIONS.md beside this module.
 from __future__ import annotations
 
 import copy
-import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from harness.contract.gemini_contents import is_media_part, media_after_responses
 from harness.contract.rendered import Rendered
@@ -36,7 +34,6 @@ from harness.mapping.toolbox import (
     signature_drop_code,
     signature_problem,
     thinking_text_problem,
-    warn_image_file,
 )
 from harness.mapping.wire import (
     ContentItem,
@@ -45,21 +42,20 @@ from harness.mapping.wire import (
     WireAssistant,
     WireItem,
     WireToolResult,
-    WireUser,
 )
 from harness.model import (
     FilePart,
     HistoryEvent,
-    ImageFilePart,
     ImageURLPart,
-    TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
 )
 from harness.params import CallParams
 from harness.providers.gemini import profile
-from harness.providers.gemini.files import file_blob, inside_response, user_file_part
+from harness.providers.gemini.content import content_part as _content_part
+from harness.providers.gemini.content import user_parts as _user_parts
+from harness.providers.gemini.files import file_blob, inside_response
 from harness.providers.gemini.params import (
     function_tool,
     generation_config,
@@ -71,7 +67,6 @@ from harness.providers.gemini.profile import (
     ACCEPTS_UNDECLARED_CALLS,
     DEFAULT_MODEL,
     ID_POLICY,
-    MIME_BY_EXTENSION,
     TOOL_NAMES,
 )
 
@@ -298,75 +293,6 @@ def _one_response_per_call(parts: list[Json], counts: Counter[str]) -> list[Json
 
 
 # ---------------------------------------------------------------- user content
-
-
-def _user_parts(item: WireUser, warnings: Warnings) -> list[Json]:
-    """A user (or degraded developer) message: text and image parts.
-
-    https://ai.google.dev/api/caching#Part
-    """
-    parts: list[Json] = []
-    for ci in item.items:
-        part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
-        if part is not None:
-            parts.append(part)
-    return parts
-
-
-def _content_part(
-    part: TextPart | ImageURLPart | ImageFilePart | FilePart,
-    index: int,
-    part_index: int | None,
-    warnings: Warnings,
-) -> Json | None:
-    """Text -> ``{"text"}``; images and files -> ``inlineData``/``fileData``; None when dropped (warned)."""
-    if isinstance(part, TextPart):
-        return {"text": part.text}
-    if isinstance(part, FilePart):
-        return user_file_part(profile.FILES, part, index, part_index, warnings)
-    if isinstance(part, ImageFilePart):
-        warn_image_file(warnings, index, part_index, part)
-        return None
-    return _image_part(part.url, index, part_index, warnings)
-
-
-def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings) -> Json | None:
-    """Base64 data URL -> ``inlineData``; http(s) URL -> ``fileData`` (mime type from the extension).
-
-    https://ai.google.dev/gemini-api/docs/image-understanding (inline data and file URIs)
-    """
-    data = parse_data_url(url)
-    if data is not None:
-        return {"inlineData": {"mimeType": data[0], "data": data[1]}}
-    scheme = urlsplit(url).scheme.lower()
-    if scheme not in ("http", "https"):
-        warnings.add(
-            index,
-            part_index,
-            "image_url",
-            Code.IMAGE_URL_UNSUPPORTED,
-            "image URL is neither http(s) nor a base64 data URL; dropped",
-        )
-        return None
-    file_data: Json = {"fileUri": url}
-    mime = _guess_image_mime(url)
-    if mime is None:
-        warnings.add(
-            index,
-            part_index,
-            "image_url",
-            Code.IMAGE_MIME_UNKNOWN,
-            "no image type could be told from the URL's extension; fileData sent without mimeType",
-        )
-    else:
-        file_data["mimeType"] = mime
-    return {"fileData": file_data}
-
-
-def _guess_image_mime(url: str) -> str | None:
-    """Deterministic guess from the URL path's extension (never from the network)."""
-    extension = posixpath.splitext(urlsplit(url).path)[1].lower()
-    return MIME_BY_EXTENSION.get(extension)
 
 
 # ---------------------------------------------------------------- model content
