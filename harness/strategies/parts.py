@@ -110,8 +110,6 @@ TINY_FILES: dict[str, str] = {
     "audio/wav": "UklGRiQAAABXQVZFZm10IBAAAAABAAEA",
     "video/mp4": "AAAAGGZ0eXBtcDQyAAAAAG1wNDJpc29t",
 }
-#: File parts of every kind (PDF, text, audio, video, an image by reference) and every source
-#: (inline bytes, URL, file id with or without its provider, cloud URI), named or not.
 _file_media = st.sampled_from(sorted(TINY_FILES))
 _inline_files = _file_media.flatmap(
     lambda media: st.builds(
@@ -140,6 +138,8 @@ _referenced_files = st.one_of(
         uri=st.sampled_from(["gs://bucket/report.pdf", "s3://bucket/clip.mp4"]),
     ),
 )
+#: File parts of every kind (PDF, text, audio, video, an image by reference) and every source
+#: (inline bytes, URL, file id with or without its provider, cloud URI), named or not.
 file_parts = _inline_files | _referenced_files
 #: The parts a user or developer message may hold: text, images and files.
 content_parts = text_parts | image_parts | file_parts
