@@ -91,7 +91,7 @@ def check_files(ctx: CheckContext) -> list[Violation]:
                         ID,
                         index,
                         f"part {pidx} (file) is sent before a file the history gives earlier (reordered, no warning)",
-                        None,
+                        part.model_dump(exclude_none=True),
                         kind="degrade",
                     )
                 )
