@@ -102,6 +102,16 @@ def admit(
             f"{title} takes no {kind} file ('{part.media_type}'); dropped",
         )
         return None
+    if part.uri is not None and "uri" in sources:
+        schemes = " or ".join(support.uri_schemes) or "no scheme"
+        warnings.add(
+            message_index,
+            part_index,
+            "file",
+            Code.FILE_SOURCE_UNSUPPORTED,
+            f"{title} reads cloud URIs only as {schemes}, not '{part.uri}'; dropped",
+        )
+        return None
     taken = " or ".join(_SOURCE_WORDS[s] for s in sorted(sources))
     shown = f" '{part.uri}'" if part.uri is not None else f" '{part.url}'" if part.url is not None else ""
     warnings.add(

@@ -24,10 +24,10 @@ from harness.params import CallParams, ThinkingParams
 from harness.providers.openai_chat.profile import (
     ACCEPTS_SYSTEM_ONLY,
     DEFAULT_MODEL,
-    FILES,
     ID_POLICY,
     TOOL_NAMES,
     accepts_reasoning,
+    files_for,
 )
 
 __all__ = [
@@ -46,7 +46,14 @@ class OpenAIChatAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            files=files_for(params.model or DEFAULT_MODEL),
+        )
         warnings = prepared.warnings
         body = base_body(
             prepared, params, params.model or DEFAULT_MODEL, drop_thinking, system_only=ACCEPTS_SYSTEM_ONLY

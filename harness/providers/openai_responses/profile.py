@@ -37,7 +37,8 @@ _INPUT_FILES: dict[FileKind, frozenset[FileSource]] = {
     "image": frozenset({"file_id"}),
 }
 #: Files: ``input_file`` (``file_data`` a base64 data URL, ``file_url`` or ``file_id``; ``filename``)
-#: for documents, and ``input_image`` by ``file_id`` for an image file: the SDK's
+#: for documents ("The Responses API accepts the file types listed below as input_file items": PDF,
+#: text and code, rich documents, spreadsheets; developers.openai.com/api/docs/guides/file-inputs), and ``input_image`` by ``file_id`` for an image file: the SDK's
 #: ResponseInputContentParam (input_text | input_image | input_file, no audio or video) and
 #: ResponseInputFileParam; ``function_call_output.output`` takes the same parts
 #: (ResponseFunctionCallOutputItemListParam). Recorded accepted: langchain
