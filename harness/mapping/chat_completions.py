@@ -116,9 +116,10 @@ def render_messages(
 ) -> list[JSON]:
     """The ``messages`` array: system first, then the wire items in order (``chat_shaped_messages``
     with Chat Completions' own assistant and tool messages)."""
+    audio_ids = prepared.files.provider == "openai"  # Chat Completions replays its own audio by id
     return chat_shaped_messages(
         prepared,
-        lambda item, warnings: assistant_message(item, warnings, reasoning),
+        lambda item, warnings: assistant_message(item, warnings, reasoning, audio_ids=audio_ids),
         tool_message,
         tool_images,
         merge_assistant,
@@ -266,11 +267,17 @@ def image_part(
 # ---------------------------------------------------------------- assistant
 
 
-def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: ReasoningMapper) -> JSON | None:
-    """ChatCompletionRequestAssistantMessage: content string and/or tool_calls, plus reasoning fields."""
+def assistant_message(
+    item: WireAssistant, warnings: Warnings, reasoning: ReasoningMapper, *, audio_ids: bool = False
+) -> JSON | None:
+    """ChatCompletionRequestAssistantMessage: content string and/or tool_calls, plus reasoning fields.
+
+    ``audio_ids``: the provider's own assistant audio goes back as ``audio: {id}`` (OpenAI,
+    guides/audio: "the assistant message ... audio.id"); any other file or image is warned."""
     texts: list[str] = []
     calls: list[JSON] = []
     thinking: list[ThinkingUnit] = []
+    audio: JSON | None = None
     for unit in item.units:
         if isinstance(unit, ThinkingUnit):
             thinking.append(unit)
@@ -278,9 +285,17 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
             texts.append(unit.part.text)
         elif isinstance(unit.part, ToolCallPart):
             calls.append(tool_call(unit.part, item.call_ids))
+        elif (
+            audio_ids
+            and audio is None
+            and isinstance(unit.part, FilePart)
+            and unit.part.id is not None
+            and file_kind(unit.part.media_type) == "audio"
+        ):
+            audio = {"id": unit.part.id}
         else:
             _warn_assistant_image(item.index, unit, warnings)
-    if not texts and not calls:
+    if not texts and not calls and audio is None:
         warn_thinking(
             item.index, thinking, warnings, Code.EMPTY_MESSAGE, "the turn has no text or tool call left"
         )
@@ -297,6 +312,8 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
         message["content"] = "".join(texts)
     if calls:
         message["tool_calls"] = calls
+    if audio is not None:
+        message["audio"] = audio
     message.update(reasoning(item, thinking, warnings))
     return message
 
@@ -337,13 +354,14 @@ def tool_call(part: ToolCallPart, call_ids: dict[str, str]) -> JSON:
 
 
 def _warn_assistant_image(index: int, unit: PartUnit, warnings: Warnings) -> None:
-    """Assistant content is text/refusal only: images cannot be replayed there."""
+    """Assistant content is text/refusal only: images and files cannot be replayed there."""
+    what = "files (only the provider's own audio, by id)" if isinstance(unit.part, FilePart) else "images"
     warnings.add(
         index,
         unit.index,
         unit.part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Chat assistant messages cannot carry images; dropped",
+        f"Chat assistant messages cannot carry {what}; dropped",
     )
 
 
