@@ -20,6 +20,7 @@ from harness.model import (
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -49,7 +50,15 @@ DATA = ROOT / "data"
 CORPUS = load_scenarios()
 NAMES = sorted(CORPUS)
 
-Part = TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart
+Part = (
+    TextPart
+    | ImageURLPart
+    | ImageFilePart
+    | FilePart
+    | ThinkingTextPart
+    | ThinkingSignaturePart
+    | ToolCallPart
+)
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage
 
 # Tags promising a signature native to params.model, and the signature format each means.

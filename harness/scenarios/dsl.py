@@ -104,7 +104,13 @@ def system(text: str) -> SystemMessage:
 
 
 AssistantPart = (
-    TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart
+    TextPart
+    | ImageURLPart
+    | ImageFilePart
+    | FilePart
+    | ThinkingTextPart
+    | ThinkingSignaturePart
+    | ToolCallPart
 )
 
 

@@ -3,6 +3,8 @@ structured tool results, on every provider (each maps them natively or warns by 
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from harness.model import FilePart
 from harness.params import CallParams
 from harness.scenarios.corpus.common import READ_FILE, STR
@@ -83,7 +85,7 @@ def files_mixed_tool_results() -> Body:
     """Two parallel results: a structured value (Gemini's response object, Bedrock's json block, text elsewhere with tool-json-as-text) and a text document beside its output text."""
     weather = call("call_weather_1", "get_weather", {"city": "Oslo"})
     notes = call("call_read_1", "read_file", {"path": "notes.txt"})
-    value = {"city": "Oslo", "temperature": 21, "unit": "C", "conditions": ["clear", "light wind"]}
+    value: JsonValue = {"city": "Oslo", "temperature": 21, "unit": "C", "conditions": ["clear", "light wind"]}
     return CallParams(max_tokens=1024, tools=[WEATHER, READ_FILE]), [
         user("What's the weather in Oslo, and what do my notes say?"),
         assistant(weather, notes, stop="tool_use", usage=usage(240, 40)),

@@ -415,13 +415,16 @@ def _sse(*events: dict[str, Any]) -> bytes:
 def test_partial_images_are_replaced_and_kept_when_the_stream_is_cut() -> None:
     """Synthetic (labelled: no streamed image generation is recorded): partial images replace each
     other; the final item's result replaces them; a stream cut before it keeps the last partial."""
-    created = {"type": "response.created", "response": {"id": "resp_1", "model": "gpt-5", "output": []}}
+    created: dict[str, Any] = {
+        "type": "response.created",
+        "response": {"id": "resp_1", "model": "gpt-5", "output": []},
+    }
     added = {
         "type": "response.output_item.added",
         "output_index": 0,
         "item": {"id": "ig_1", "type": "image_generation_call", "status": "in_progress"},
     }
-    partial = [
+    partial: list[dict[str, Any]] = [
         {
             "type": "response.image_generation_call.partial_image",
             "item_id": "ig_1",
