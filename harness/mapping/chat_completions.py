@@ -14,7 +14,7 @@ from typing import Any, cast
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.file_support import FileSupport, file_kind
-from harness.mapping.files import admit, fits, warn_json_as_text, warn_moved
+from harness.mapping.files import admit, default_filename, fits, warn_json_as_text, warn_moved
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.toolbox import placeholder_user
 from harness.mapping.wire import (
@@ -251,8 +251,9 @@ def file_part(part: FilePart, files: FileSupport) -> JSON:
     if form == "video_url":
         return {"type": "video_url", "video_url": {"url": source}}
     file: JSON = {"file_id": part.file_id} if part.file_id is not None else {"file_data": source}
-    if part.filename is not None:
-        file["filename"] = part.filename
+    name = part.filename or (default_filename(part) if part.data is not None else None)
+    if name is not None:  # inline data without a filename: "400 Missing required parameter"
+        file["filename"] = name
     return {"type": "file", "file": file}
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "FileSupport",
     "admit",
     "decoded_text",
+    "default_filename",
     "file_kind",
     "fits",
     "warn_json_as_text",
@@ -122,6 +123,23 @@ def admit(
         f"{title} takes a {kind} file only by {taken}, not by {_SOURCE_WORDS[part.source]}{shown}; dropped",
     )
     return None
+
+
+#: A file name's extension per media type, for a name a wire requires and the part lacks.
+_EXTENSIONS = {
+    "application/pdf": "pdf",
+    "text/plain": "txt",
+    "text/csv": "csv",
+    "text/markdown": "md",
+    "text/html": "html",
+}
+
+
+def default_filename(part: FilePart) -> str:
+    """A name for inline bytes where the wire requires one (OpenAI ``file_data`` needs its ``filename``):
+    the title's, else ``document`` with the media type's extension."""
+    extension = _EXTENSIONS.get(part.media_type.lower(), part.media_type.split("/")[-1] or "bin")
+    return f"{part.title or 'document'}.{extension}"
 
 
 def warn_moved(warnings: Warnings, message_index: int, part_index: int | None, where: str) -> None:

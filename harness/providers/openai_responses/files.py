@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.mapping.file_support import file_kind
-from harness.mapping.files import admit
+from harness.mapping.files import admit, default_filename
 from harness.mapping.wire import Warnings
 from harness.model import FilePart, TextPart
 from harness.providers.openai_responses.profile import FILES
@@ -37,6 +37,7 @@ def input_file(
         out["file_url"] = admitted.url
     else:
         out["file_data"] = f"data:{admitted.media_type};base64,{admitted.data}"
-    if admitted.filename is not None:
-        out["filename"] = admitted.filename
+    name = admitted.filename or (default_filename(admitted) if admitted.data is not None else None)
+    if name is not None:  # inline data needs its filename ("400: Missing required parameter", laravel/ai#324)
+        out["filename"] = name
     return out
