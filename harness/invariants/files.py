@@ -19,7 +19,7 @@ from collections.abc import Callable
 from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves
 from harness.model import DeveloperMessage, FilePart, ToolResultMessage, UserMessage
 
-__all__ = ["check_files", "file_sent"]
+__all__ = ["check_files", "file_sent", "structured_text_sent"]
 
 ID = "I14"
 
@@ -70,6 +70,14 @@ def _parses_to(text: str, value: object) -> bool:
         return json.loads(text) == value
     except (json.JSONDecodeError, RecursionError):
         return False
+
+
+def structured_text_sent(output_text: str, output_json: object, body: Json) -> bool:
+    """A result's text that is the JSON of its structured value, sent as that value (Gemini's
+    response object, Bedrock's json block): the model reads the same result."""
+    if output_json is None or not _parses_to(output_text.strip(), output_json):
+        return False
+    return any(d == output_json or output_json in d.values() for d in dicts(body))
 
 
 def check_files(ctx: CheckContext) -> list[Violation]:

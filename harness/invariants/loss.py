@@ -16,7 +16,7 @@ from typing import cast
 
 from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves, signature_key
 from harness.invariants.canonical import body_calls, sent_call_ids
-from harness.invariants.files import file_sent
+from harness.invariants.files import file_sent, structured_text_sent
 from harness.invariants.memo import TextIndex
 from harness.model import (
     AnyPart,
@@ -67,7 +67,11 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
                         _lost(ctx, index, f"part {pidx} ({part.type})", part.model_dump(exclude_none=True))
                     )
         elif isinstance(event, ToolResultMessage):
-            if not ctx.warned(index) and not body.text(event.output_text):
+            if (
+                not ctx.warned(index)
+                and not body.text(event.output_text)
+                and not structured_text_sent(event.output_text, event.output_json, ctx.body)
+            ):
                 out.append(_lost(ctx, index, "output_text", {"output_text": event.output_text}))
             for pidx, image in enumerate(event.parts):
                 if not ctx.warned(index, pidx) and not _sent(image, body, mapping, call_ids):
