@@ -154,7 +154,7 @@ def chat_shaped_messages(
     previous: JSON | None = None  # the message the previous wire item produced
     for item in prepared.items:
         if not isinstance(item, WireToolResult) and held:
-            messages.append({"role": "user", "content": held})
+            messages.append({"role": "user", "content": content_value(held)})
             held = []
         if isinstance(item, WireUser):
             message = user_message(item, warnings, prepared.files)
@@ -176,7 +176,7 @@ def chat_shaped_messages(
         if message is not None:
             messages.append(message)
     if held:
-        messages.append({"role": "user", "content": held})
+        messages.append({"role": "user", "content": content_value(held)})
     if not messages or (not system_only and all(m["role"] == "system" for m in messages)):
         # The schema requires a message besides the system prompt (``messages`` has minItems 1).
         text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")

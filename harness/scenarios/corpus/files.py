@@ -21,7 +21,7 @@ GET_REPORT = tool("get_report", "Fetch a report as a PDF.", {"name": STR}, ["nam
 WEATHER = tool("get_weather", "Current weather for a city, as structured data.", {"city": STR}, ["city"])
 
 
-@scenario("files", "file-document", "file-text", "user-multipart")
+@scenario("files", "file-document", "file-text")
 def files_documents_in_user_turn() -> Body:
     """A PDF (bytes, with a filename and title) and a text document in one user turn: document blocks, file parts or input_file where the provider takes them, the text inlined elsewhere."""
     return CallParams(max_tokens=1024), [
@@ -33,7 +33,7 @@ def files_documents_in_user_turn() -> Body:
     ]
 
 
-@scenario("files", "file-audio", "file-video", "user-multipart")
+@scenario("files", "file-audio", "file-video")
 def files_audio_and_video() -> Body:
     """An MP3 recording and an MP4 clip as bytes, and a YouTube URL: native on Gemini, audio on Chat (input_audio) and OpenRouter, video on Bedrock; warned (file-kind-unsupported / file-source-unsupported) elsewhere."""
     return CallParams(max_tokens=1024), [
@@ -46,7 +46,7 @@ def files_audio_and_video() -> Body:
     ]
 
 
-@scenario("files", "file-document", "file-reference", "user-multipart")
+@scenario("files", "file-document", "file-reference")
 def files_references() -> Body:
     """Files by reference: an OpenAI file id, an Anthropic file id, a gs:// and an s3:// URI and a PDF URL; each goes only where it means something (file-id-foreign, file-source-unsupported elsewhere)."""
     return CallParams(max_tokens=1024), [
