@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
+from harness.mapping.media import normalize_media_type
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -255,13 +256,21 @@ def _mark_continuations(items: list[WireItem]) -> None:
 
 
 def _normalize_media_types(items: list[WireItem], warnings: Warnings) -> None:
-    """Standard media type labels on base64 images (``image/jpg`` -> ``image/jpeg``), warned.
+    """Standard media type labels on base64 images and on files (``image/jpg`` -> ``image/jpeg``), warned.
 
     Gemini rejects "Unsupported MIME type: image/jpg"; Anthropic accepts only the four
     standard labels. The image is the same bytes, so it is still sent.
     """
 
     def fix(ci: ContentItem) -> ContentItem:
+        if isinstance(ci.part, FilePart):  # a file's label (an image by reference: image/jpg)
+            standard = normalize_media_type(ci.part.media_type)
+            if standard == ci.part.media_type:
+                return ci
+            warn_media_type(warnings, ci.message_index, ci.part_index, ci.part.media_type, standard, "file")
+            return ContentItem(
+                ci.message_index, ci.part_index, ci.part.model_copy(update={"media_type": standard})
+            )
         if not isinstance(ci.part, ImageURLPart):
             return ci
         url, changed = normalized_data_url(ci.part.url)
