@@ -526,3 +526,15 @@ def test_a_call_whose_response_the_host_cannot_have_sent_is_not_judged() -> None
     calibrated = calibrate(files)
     assert sum("OpenRouter's own fields" in s for s in calibrated.skipped) == len(skipped)
     assert check_traffic(files).skipped == {PASTED_REASON: len(skipped)}
+
+
+def test_the_report_from_two_processes_is_the_single_process_report_byte_for_byte() -> None:
+    from harness.contract.kinds import DEFAULT_FAIL_ON
+    from harness.traffic.audit_report import render_json, render_markdown, report_data
+
+    files = sorted(TRAFFIC.glob("*.yaml"))[::40]  # a dozen cassettes of every provider in the folder
+    one, two = (report_data(audit_traffic(files, jobs=n), DEFAULT_FAIL_ON, set(), None) for n in (1, 2))
+    requests = {p: row["requests"] for p, row in one["providers"].items() if row["requests"]}
+    assert one["files"] == len(files) and len(requests) >= 3  # shares of several providers to merge
+    assert render_json(two) == render_json(one)
+    assert render_markdown(two, ROOT) == render_markdown(one, ROOT)

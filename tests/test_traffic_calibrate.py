@@ -206,3 +206,11 @@ def test_calls_to_providers_without_an_id_are_not_judged_with_why(
         f"{path}#0: provider 'cohere' (api.cohere.com) is not a provider of the harness yet; not judged"
     ]
     assert any("provider 'cohere'" in line for line in result.lines())
+
+
+def test_the_result_from_two_processes_is_the_single_process_result() -> None:
+    files = sorted((ROOT / "traffic" / "pydantic-ai").glob("*.yaml"))[::30]
+    one, two = calibrate(files, jobs=1), calibrate(files, jobs=2)
+    assert len(one.accepted) >= 3 and one.allowances  # shares of several providers to merge
+    assert json.dumps(two.to_json(), sort_keys=True) == json.dumps(one.to_json(), sort_keys=True)
+    assert two.lines() == one.lines()

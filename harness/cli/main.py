@@ -370,6 +370,14 @@ def calibrate(
             "dialect's provider id); also [tool.harness.hosts] in pyproject.toml. Repeatable.",
         ),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that share the files (default: one per core, one per 32 files at most); the result is the same for any number.",
+        ),
+    ] = None,
 ) -> None:
     """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
     caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
@@ -381,7 +389,7 @@ def calibrate(
     try:
         hosts = host_map(host or ())
         with progress_bar("calibrate"):
-            result = run(paths, hosts)
+            result = run(paths, hosts, jobs=jobs)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return

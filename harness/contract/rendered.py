@@ -62,4 +62,6 @@ def same_json(a: object, b: object) -> bool:
     50 MB text); the compact form comes from the C encoder and has the same tokens (the same
     keys, order, numbers and escapes), with fixed separators: one form is equal exactly when
     the other is."""
-    return json.dumps(a, sort_keys=True, ensure_ascii=False) == json.dumps(b, sort_keys=True, ensure_ascii=False)
+    return json.dumps(a, sort_keys=True, ensure_ascii=False) == json.dumps(
+        b, sort_keys=True, ensure_ascii=False
+    )

@@ -44,6 +44,14 @@ def audit_traffic_command(
             "dialect's provider id); also [tool.harness.hosts] in pyproject.toml. Repeatable.",
         ),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that share the files (default: one per core, one per 32 files at most); the report is the same for any number.",
+        ),
+    ] = None,
 ) -> None:
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
@@ -74,7 +82,7 @@ def audit_traffic_command(
     try:
         hosts = host_map(host or ())
         with progress_bar("audit-traffic"):
-            result = audit_traffic(paths, hosts)
+            result = audit_traffic(paths, hosts, jobs=jobs)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return
