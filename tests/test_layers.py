@@ -61,7 +61,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "rules": ("contract", "oracles"),
     "importer": ("contract", "model", "oracles", "params"),
     "traffic": ("contract", "inputs", "oracles", "outputs", "progress", "rules", "workers"),
-    "invariants": ("codec", "contract", "emit", "model", "oracles", "params", "rules", "=targets"),
+    "invariants": ("codec", "contract", "emit", "model", "oracles", "params", "rules", "workers", "=targets"),
     "kit": ("codec", "contract", "model", "params", "traffic"),
     # what wraps the reference side and the judges
     "targets": ("contract", "kit", "model", "params", "providers", "stream"),

@@ -319,6 +319,14 @@ def check(
             help="Finding kinds that make the exit status 1 (comma-separated: reject, degrade, policy).",
         ),
     ] = "reject,degrade,policy",
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that share the providers (default: one per core); the report is the same for any number.",
+        ),
+    ] = None,
 ) -> None:
     """Run every invariant (--list names them) on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
@@ -328,6 +336,7 @@ def check(
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report
     from harness.params import CallParams
+    from harness.workers import default_jobs
 
     console = Console(width=None if Console().is_terminal else 120, highlight=False)
     if list_invariants:
@@ -353,7 +362,9 @@ def check(
     # (on a 10k-line history that is a third of the run, and grows faster than linearly).
     gc.freeze()
     with _offline(target):
-        report = run_invariants(events, call, target=chosen, providers=providers)
+        # Each worker imports and builds only its own providers' SDK oracles (seconds for all of them).
+        workers = jobs or min(default_jobs(), len(providers))
+        report = run_invariants(events, call, target=chosen, providers=providers, jobs=workers)
     print_report(report, console)
     raise typer.Exit(1 if any(v.kind in fatal for v in report.violations) else 0)
 
