@@ -31,7 +31,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_check import scaled_history
@@ -82,35 +82,41 @@ def _mock_http(reply: dict[str, Any]) -> Any:
 def _anthropic() -> Callable[[dict[str, Any]], object]:
     from anthropic import Anthropic
 
-    reply = {
+    reply: dict[str, Any] = {
         "id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
         "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
     }  # fmt: skip
     client = Anthropic(
         api_key="k", base_url="http://sdk.invalid", max_retries=0, http_client=_mock_http(reply)
     )
-    return lambda body: client.messages.create(**body)
+    return lambda body: cast(object, client.messages.create(**body))
 
 
 def _openai_chat() -> Callable[[dict[str, Any]], object]:
     from openai import OpenAI
 
-    reply = {"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": []}
+    reply: dict[str, Any] = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [],
+    }
     client = OpenAI(
         api_key="k", base_url="http://sdk.invalid/v1", max_retries=0, http_client=_mock_http(reply)
     )
-    return lambda body: client.chat.completions.create(**body)
+    return lambda body: cast(object, client.chat.completions.create(**body))
 
 
 def _openai_responses() -> Callable[[dict[str, Any]], object]:
     from openai import OpenAI
 
-    reply = {"id": "r", "object": "response", "created_at": 0, "model": "m", "output": [], "status": "completed",
+    reply: dict[str, Any] = {"id": "r", "object": "response", "created_at": 0, "model": "m", "output": [], "status": "completed",
              "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}  # fmt: skip
     client = OpenAI(
         api_key="k", base_url="http://sdk.invalid/v1", max_retries=0, http_client=_mock_http(reply)
     )
-    return lambda body: client.responses.create(**body)
+    return lambda body: cast(object, client.responses.create(**body))
 
 
 SDKS: dict[str, Callable[[], Callable[[dict[str, Any]], object]]] = {
