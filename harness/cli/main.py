@@ -392,6 +392,7 @@ def calibrate(
 ) -> None:
     """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
     caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
+    from harness.inputs.yaml_load import read_once
     from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
     from harness.traffic.calibrate import calibrate as run
@@ -399,7 +400,8 @@ def calibrate(
 
     try:
         hosts = host_map(host or ())
-        with progress_bar("calibrate"):
+        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+        with read_once(), progress_bar("calibrate"):
             result = run(paths, hosts, jobs=jobs)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))

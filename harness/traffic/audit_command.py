@@ -56,6 +56,7 @@ def audit_traffic_command(
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
     # The machinery loads only when the command runs (``harness --help`` stays cheap).
+    from harness.inputs.yaml_load import read_once
     from harness.outputs import OutputError, check_out_dir
     from harness.progress import progress_bar
     from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
@@ -81,7 +82,8 @@ def audit_traffic_command(
             _fail(f"--baseline: {exc}")
     try:
         hosts = host_map(host or ())
-        with progress_bar("audit-traffic"):
+        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+        with read_once(), progress_bar("audit-traffic"):
             result = audit_traffic(paths, hosts, jobs=jobs)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
