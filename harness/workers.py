@@ -8,18 +8,16 @@ them in item order, as they complete, so a caller can write each to disk and dro
 
 Workers are forked: they inherit what the parent already built (imports, oracles, the
 loaded history) instead of building it again, and the work function needs no pickling.
-Forking is safe only from a process with one thread (a terminal's progress bar runs a
-thread); from any other, workers start from a fresh interpreter (``forkserver``) and get the
-function and each item pickled; what does not pickle, or a platform with neither, runs in
-this process, one item after another. The results are the same in every case.
+Forking is safe only from a process with one thread, counted by the kernel (a test runner's
+I/O thread or a terminal's progress bar is one more, often not a ``threading`` thread); from
+any other process, and where the thread count cannot be read, the work runs in this process,
+one item after another. The results are the same in every case.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import pickle
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -54,9 +52,21 @@ def jobs_for(units: int, jobs: int | None) -> int:
     return max(1, min(default_jobs(), units // MIN_UNITS_PER_WORKER))
 
 
+def _threads() -> int | None:
+    """This process's threads as the kernel counts them (None where it cannot be read)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def parallel_possible() -> bool:
     """Whether workers can be forked here: the platform forks and this process has one thread."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return "fork" in multiprocessing.get_all_start_methods() and _threads() == 1
 
 
 def _run(index: int) -> Any:
@@ -65,39 +75,24 @@ def _run(index: int) -> Any:
     return fn(items[index])
 
 
-def _picklable(*values: object) -> bool:
-    try:
-        pickle.dumps(values)
-    except Exception:  # any failure to pickle (a closure, a lock, an open file...) means: not here
-        return False
-    return True
-
-
 def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator[R]:
-    """``fn(item)`` for each item, yielded in item order, over ``jobs`` worker processes.
+    """``fn(item)`` for each item, yielded in item order, over ``jobs`` forked processes.
 
-    One job or one item: in this process. Forked workers inherit ``fn`` and the items (a
-    closure is fine); fresh ones (a process with threads) get them pickled, and when they do
-    not pickle the work stays in this process. Each result is pickled back, so it must
-    pickle. An exception in ``fn`` is raised here, as in a plain loop.
+    One job, one item, or no safe fork: in this process. ``fn`` and the items are inherited
+    by the workers (a closure is fine); each result is pickled back, so it must pickle. An
+    exception in ``fn`` is raised here, as in a plain loop.
     """
     global _work
     workers = min(jobs, len(items))
-    if workers <= 1:
+    if workers <= 1 or not parallel_possible():
         yield from map(fn, items)
         return
-    # chunksize 1: units differ widely in cost (a cassette of 1 call or of 40), and the pool
-    # hands the next one to whichever worker is free
-    if parallel_possible():
-        _work = (fn, items)
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                _work = None  # the workers have their copy
-                yield from pool.imap(_run, range(len(items)), chunksize=1)
-        finally:
-            _work = None
-    elif "forkserver" in multiprocessing.get_all_start_methods() and _picklable(fn, items):
-        with multiprocessing.get_context("forkserver").Pool(workers) as pool:
-            yield from pool.imap(fn, items, chunksize=1)
-    else:
-        yield from map(fn, items)
+    _work = (fn, items)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            _work = None  # the workers have their copy
+            # chunksize 1: units differ widely in cost (a cassette of 1 call or of 40), and the
+            # pool hands the next one to whichever worker is free
+            yield from pool.imap(_run, range(len(items)), chunksize=1)
+    finally:
+        _work = None

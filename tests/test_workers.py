@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -15,16 +17,34 @@ def _square_and_pid(n: int) -> tuple[int, int]:
 
 
 def test_results_come_in_item_order_from_other_processes() -> None:
-    items = list(range(40, 0, -1))  # the first items are no cheaper than the last
-    results = list(ordered_map(_square_and_pid, items, 2))
-    assert [r for r, _ in results] == [n * n for n in items]
-    if parallel_possible():
-        assert os.getpid() not in {pid for _, pid in results}
+    """In a fresh process (one thread), where the workers are forked."""
+    code = (
+        "import os; from tests.test_workers import _square_and_pid; from harness.workers import ordered_map;"
+        "items = list(range(40, 0, -1)); results = list(ordered_map(_square_and_pid, items, 2));"
+        "print([r for r, _ in results] == [n * n for n in items], os.getpid() in {p for _, p in results},"
+        " len({p for _, p in results}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    in_order, here, workers = done.stdout.split()
+    assert (in_order, here) == ("True", "False") and 1 <= int(workers) <= 2
+
+
+def test_in_this_process_the_results_are_the_same() -> None:
+    items = list(range(40, 0, -1))
+    assert [r for r, _ in ordered_map(_square_and_pid, items, 2)] == [n * n for n in items]
 
 
 def test_a_closure_is_inherited_by_forked_workers() -> None:
-    offset = 7
-    assert list(ordered_map(lambda n: n + offset, [1, 2, 3], 2)) == [8, 9, 10]
+    code = (
+        "from harness.workers import ordered_map, parallel_possible; offset = 7;"
+        "print(parallel_possible(), list(ordered_map(lambda n: n + offset, [1, 2, 3], 2)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout == "True [8, 9, 10]\n"
 
 
 def _fail_on_three(n: int) -> int:
@@ -50,8 +70,8 @@ def test_a_process_with_threads_does_not_fork_and_gets_the_same_results() -> Non
     thread.start()
     try:
         assert not parallel_possible()
-        assert list(ordered_map(lambda n: n + 1, [1, 2], 2)) == [2, 3]  # not picklable: in this process
-        assert [r for r, _ in ordered_map(_square_and_pid, [3, 1, 2], 2)] == [9, 1, 4]
+        results = list(ordered_map(_square_and_pid, [3, 1, 2], 2))
+        assert results == [(9, os.getpid()), (1, os.getpid()), (4, os.getpid())]
     finally:
         stop.set()
         thread.join()

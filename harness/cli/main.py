@@ -401,8 +401,9 @@ def calibrate(
     try:
         hosts = host_map(host or ())
         # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
-        with read_once(), progress_bar("calibrate"):
-            result = run(paths, hosts, jobs=jobs)
+        # no clock thread: the process must have one thread to fork its workers
+        with read_once(), progress_bar("calibrate", ticking=False) as advance:
+            result = run(paths, hosts, jobs=jobs, advance=advance)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return

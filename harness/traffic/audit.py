@@ -22,7 +22,7 @@ per request and check, with the number of places (``findings.one_per_check``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -253,7 +253,11 @@ def _merge(result: TrafficAudit, part: TrafficAudit) -> None:
 
 
 def audit_traffic(
-    paths: Iterable[str | Path], hosts: HostMap | None = None, *, jobs: int | None = 1
+    paths: Iterable[str | Path],
+    hosts: HostMap | None = None,
+    *,
+    jobs: int | None = 1,
+    advance: Callable[[int, int], None] | None = None,
 ) -> TrafficAudit:
     """Audit every cassette under ``paths`` (``hosts``: the user's host -> dialect mapping,
     ``harness.traffic.hosts``); TrafficInputError for a missing path.
@@ -263,8 +267,12 @@ def audit_traffic(
     is the same for any ``jobs``."""
     result = TrafficAudit()
     files = iter_files(paths)
-    for part in ordered_map(partial(audit_file, hosts=hosts), files, jobs_for(len(files), jobs)):
+    for done, part in enumerate(
+        ordered_map(partial(audit_file, hosts=hosts), files, jobs_for(len(files), jobs)), 1
+    ):
         _merge(result, part)
+        if advance is not None:
+            advance(done, len(files))
     result.findings = one_per_check(result.findings)
     result.disagreements = one_per_check(result.disagreements)
     for provider in PROVIDERS:

@@ -83,8 +83,9 @@ def audit_traffic_command(
     try:
         hosts = host_map(host or ())
         # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
-        with read_once(), progress_bar("audit-traffic"):
-            result = audit_traffic(paths, hosts, jobs=jobs)
+        # no clock thread: the process must have one thread to fork its workers
+        with read_once(), progress_bar("audit-traffic", ticking=False) as advance:
+            result = audit_traffic(paths, hosts, jobs=jobs, advance=advance)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return

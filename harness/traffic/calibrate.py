@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -279,7 +279,11 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
 
 
 def calibrate(
-    paths: Iterable[str | Path], hosts: HostMap | None = None, *, jobs: int | None = 1
+    paths: Iterable[str | Path],
+    hosts: HostMap | None = None,
+    *,
+    jobs: int | None = 1,
+    advance: Callable[[int, int], None] | None = None,
 ) -> Calibration:
     """Judge every model call recorded under ``paths`` (``hosts``: the user's host -> dialect
     mapping, ``harness.traffic.hosts``); TrafficInputError for a missing path.
@@ -288,8 +292,12 @@ def calibrate(
     order, so the result is the same for any ``jobs``."""
     result = Calibration()
     files = iter_files(paths)
-    for part in ordered_map(partial(calibrate_file, hosts=hosts), files, jobs_for(len(files), jobs)):
+    for done, part in enumerate(
+        ordered_map(partial(calibrate_file, hosts=hosts), files, jobs_for(len(files), jobs)), 1
+    ):
         _merge(result, part)
+        if advance is not None:
+            advance(done, len(files))
     return result
 
 
