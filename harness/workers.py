@@ -16,6 +16,7 @@ one item after another. The results are the same in every case.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -88,6 +89,10 @@ def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator
         yield from map(fn, items)
         return
     _work = (fn, items)
+    # What the parent built (imports, oracles, the history) is out of the collector's reach in
+    # the workers: a collection there would touch every inherited object and copy its page.
+    frozen_before = gc.get_freeze_count()
+    gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             _work = None  # the workers have their copy
@@ -96,3 +101,5 @@ def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator
             yield from pool.imap(_run, range(len(items)), chunksize=1)
     finally:
         _work = None
+        if not frozen_before:  # a caller that froze its own objects keeps them frozen
+            gc.unfreeze()

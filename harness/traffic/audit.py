@@ -30,7 +30,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
-from harness.oracles import PROVIDERS, validate
+from harness.oracles import PROVIDERS, prepare, validate
 from harness.traffic.calibrate import (
     EDITED_REASON,
     error_text,
@@ -48,7 +48,7 @@ from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
-from harness.workers import jobs_for, ordered_map
+from harness.workers import jobs_for, ordered_map, parallel_possible
 
 __all__ = ["BaselineError", "TrafficAudit", "audit_file", "audit_traffic", "load_baseline"]
 
@@ -267,9 +267,10 @@ def audit_traffic(
     is the same for any ``jobs``."""
     result = TrafficAudit()
     files = iter_files(paths)
-    for done, part in enumerate(
-        ordered_map(partial(audit_file, hosts=hosts), files, jobs_for(len(files), jobs)), 1
-    ):
+    workers = jobs_for(len(files), jobs)
+    if workers > 1 and parallel_possible():
+        prepare()  # built once here and shared by the forked workers, not once in each
+    for done, part in enumerate(ordered_map(partial(audit_file, hosts=hosts), files, workers), 1):
         _merge(result, part)
         if advance is not None:
             advance(done, len(files))

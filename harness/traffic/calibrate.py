@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from harness.contract.providers import home_provider, wire_of
 from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route
-from harness.oracles import PROVIDERS, validate
+from harness.oracles import PROVIDERS, prepare, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
@@ -38,7 +38,7 @@ from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
-from harness.workers import jobs_for, ordered_map
+from harness.workers import jobs_for, ordered_map, parallel_possible
 
 __all__ = [
     "EDITED_REASON",
@@ -292,9 +292,10 @@ def calibrate(
     order, so the result is the same for any ``jobs``."""
     result = Calibration()
     files = iter_files(paths)
-    for done, part in enumerate(
-        ordered_map(partial(calibrate_file, hosts=hosts), files, jobs_for(len(files), jobs)), 1
-    ):
+    workers = jobs_for(len(files), jobs)
+    if workers > 1 and parallel_possible():
+        prepare()  # built once here and shared by the forked workers, not once in each
+    for done, part in enumerate(ordered_map(partial(calibrate_file, hosts=hosts), files, workers), 1):
         _merge(result, part)
         if advance is not None:
             advance(done, len(files))
