@@ -96,9 +96,11 @@ def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             _work = None  # the workers have their copy
-            # chunksize 1: units differ widely in cost (a cassette of 1 call or of 40), and the
-            # pool hands the next one to whichever worker is free
-            yield from pool.imap(_run, range(len(items)), chunksize=1)
+            # Small chunks: units differ widely in cost (a cassette of 1 call or of 40) and the
+            # pool hands the next chunk to whichever worker is free; not single units when there
+            # are thousands (each is a round trip between processes).
+            chunk = min(16, max(1, len(items) // (workers * 64)))
+            yield from pool.imap(_run, range(len(items)), chunksize=chunk)
     finally:
         _work = None
         if not frozen_before:  # a caller that froze its own objects keeps them frozen
