@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from harness.importer.files import chat_file
 from harness.model import ContentPart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
@@ -166,7 +167,7 @@ def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> l
 
 
 def chat_user(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[ContentPart]:
-    """A Chat-shaped user ``content``: a string, or ``text`` and ``image_url`` entries."""
+    """A Chat-shaped user ``content``: a string, or ``text``, ``image_url`` and file entries."""
     if isinstance(content, str):
         return [TextPart(text=content)]
     parts: list[ContentPart] = []
@@ -181,5 +182,9 @@ def chat_user(content: Any, path: str, ledger: Ledger, noun: str = "part") -> li
             ledger.rest(image, f"{at}.image_url", {"url"})
             parts.append(ImageURLPart(url=str(image.get("url", ""))))
         else:
-            ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
+            file = chat_file(part, at, ledger)
+            if file is not None:
+                parts.append(file)
+            elif part.get("type") != "input_audio":  # an unreadable input_audio is noted by chat_file
+                ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
     return parts

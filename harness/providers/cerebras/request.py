@@ -12,7 +12,7 @@ from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
-from harness.providers.cerebras.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasoning_models
+from harness.providers.cerebras.profile import DEFAULT_MODEL, FILES, ID_POLICY, TOOL_NAMES, reasoning_models
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
@@ -46,6 +46,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,

@@ -17,6 +17,7 @@ from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.groq.profile import (
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     KIMI_REASONING_FIELD,
     TOOL_NAMES,
@@ -72,6 +73,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,

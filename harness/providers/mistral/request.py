@@ -16,6 +16,7 @@ from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.mistral.profile import (
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MAX_TOKENS_FIELD,
     TOOL_NAMES,
@@ -46,6 +47,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,

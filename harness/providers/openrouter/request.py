@@ -23,7 +23,13 @@ from harness.mapping.toolbox import signature_problem, thinking_text_problem
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
 from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
 from harness.params import CallParams, ThinkingParams
-from harness.providers.openrouter.profile import DEFAULT_MODEL, ID_POLICY, SIGNATURE_ON_TEXT, TOOL_NAMES
+from harness.providers.openrouter.profile import (
+    DEFAULT_MODEL,
+    FILES,
+    ID_POLICY,
+    SIGNATURE_ON_TEXT,
+    TOOL_NAMES,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
 
@@ -36,7 +42,7 @@ class OpenRouterAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         model = params.model or DEFAULT_MODEL
 
         def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
