@@ -10,6 +10,8 @@ import base64
 import copy
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -526,3 +528,22 @@ def test_a_call_whose_response_the_host_cannot_have_sent_is_not_judged() -> None
     calibrated = calibrate(files)
     assert sum("OpenRouter's own fields" in s for s in calibrated.skipped) == len(skipped)
     assert check_traffic(files).skipped == {PASTED_REASON: len(skipped)}
+
+
+def test_the_report_from_two_processes_is_the_single_process_report_byte_for_byte(tmp_path: Path) -> None:
+    """The command in a fresh process (one thread: its two workers are forked) against one process."""
+    from harness.contract.kinds import DEFAULT_FAIL_ON
+    from harness.traffic.audit_report import render_json, report_data
+
+    # OpenAI's Chat and Responses: one SDK for the workers to build
+    files = (
+        sorted(TRAFFIC.glob("models__test_openai__*.yaml"))[::12]
+        + sorted(TRAFFIC.glob("models__test_openai_responses__*.yaml"))[::22]
+    )
+    code = "from harness.cli.main import app; app(prog_name='harness')"
+    args = ["audit-traffic", *map(str, files), "--jobs", "2", "--out", str(tmp_path)]
+    subprocess.run([sys.executable, "-c", code, *args], capture_output=True, timeout=300, check=False)
+    one = report_data(audit_traffic(files, jobs=1), DEFAULT_FAIL_ON, set(), None)
+    requests = [p for p, row in one["providers"].items() if row["requests"]]
+    assert one["files"] == len(files) and len(requests) == 2 and one["skipped"]  # shares to merge
+    assert (tmp_path / "traffic-audit.json").read_text(encoding="utf-8") == render_json(one)

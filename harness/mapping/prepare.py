@@ -552,7 +552,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
     for item in items:
         if isinstance(item, WireAssistant):
             if not item.continues:
-                earlier |= current.keys()
+                earlier.update(current)  # in place: ``earlier |= current.keys()`` copied the set every turn
                 current = {}
             local: dict[str, str] = {}
             for unit in item.units:
@@ -565,7 +565,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                     # taken: by an earlier response, or by another call id of this response mapped alike
                     if sent in earlier or current.get(sent, cid) != cid:
                         n = 2
-                        while ids.map(f"{cid}_{n}") in earlier | current.keys():
+                        while (candidate := ids.map(f"{cid}_{n}")) in earlier or candidate in current:
                             n += 1
                         renumbered = ids.map(f"{cid}_{n}")
                         why = (
