@@ -47,6 +47,7 @@ __all__ = [
     "Usage",
     "UserMessage",
     "message_role",
+    "split_blocks",
 ]
 
 #: Why a model call ended: ``tool_use`` when it calls tools, ``error`` when it failed (with an
@@ -122,6 +123,7 @@ class FilePart(_Part):
     title: str | None = None
     provider: str | None = None
     id: str | None = None
+    video_metadata: dict[str, JsonValue] | None = None
 
     @model_validator(mode="after")
     def _one_source(self) -> FilePart:
@@ -254,7 +256,13 @@ class AssistantMessage(_MessageBase):
 class ToolResultMessage(_MessageBase):
     """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images and files,
     in the order the tool returned them; ``output_json`` is a structured result (any JSON value)
-    where the tool returned one, beside ``output_text`` (a plain-text result leaves it None)."""
+    where the tool returned one, beside ``output_text`` (a plain-text result leaves it None).
+
+    ``text_blocks`` (beyond the pinned fields) keeps where a result given as several text blocks
+    was split: the length of each block, in Unicode code points, in order; ``output_text`` is
+    their concatenation (no separator), so the text is held once. None for a one-block result.
+    Providers whose tool result takes several text blocks send them split exactly; the others
+    send ``output_text``."""
 
     role: Literal["tool"] = "tool"
     call_id: str
@@ -262,6 +270,7 @@ class ToolResultMessage(_MessageBase):
     status: ToolStatus
     output_text: str
     output_json: JsonValue | None = None
+    text_blocks: list[int] | None = None
     parts: list[ToolPart] = Field(default_factory=list[ToolPart])
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
@@ -276,6 +285,35 @@ class ToolResultMessage(_MessageBase):
             if kind == "text":
                 raise ValueError("tool result parts must not be text; put tool text in output_text")
         return value  # pyright: ignore[reportUnknownVariableType]
+
+    @model_validator(mode="after")
+    def _blocks_cover_text(self) -> ToolResultMessage:
+        blocks = self.text_blocks
+        if blocks is None:
+            return self
+        if len(blocks) < 2 or any(n < 0 for n in blocks):
+            raise ValueError("text_blocks holds two or more block lengths (>= 0); omit it for one block")
+        if sum(blocks) != len(self.output_text):
+            raise ValueError(
+                f"text_blocks lengths sum to {sum(blocks)}, output_text has {len(self.output_text)} characters"
+            )
+        return self
+
+    def text_block_list(self) -> list[str]:
+        """The result's text blocks: ``output_text`` split at ``text_blocks`` (one block without it)."""
+        return split_blocks(self.output_text, self.text_blocks)
+
+
+def split_blocks(text: str, lengths: list[int] | None) -> list[str]:
+    """``text`` cut into consecutive pieces of the given lengths (``[text]`` when None)."""
+    if lengths is None:
+        return [text]
+    out: list[str] = []
+    start = 0
+    for n in lengths:
+        out.append(text[start : start + n])
+        start += n
+    return out
 
 
 #: Any message of a history (a union discriminated by ``role``).

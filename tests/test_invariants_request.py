@@ -738,3 +738,38 @@ def test_i14_catches_a_lost_structured_result(provider: str) -> None:
     assert_caught(
         WITH_FILES, CallParams(), provider, "I14", Mutant(history=_drop_structured), "structured value"
     )
+
+
+SPLIT_RESULT: list[HistoryEvent] = [
+    user("Run the tests"),
+    turn(call("call_t", "run_tests", "{}")),
+    ToolResultMessage(
+        call_id="call_t",
+        tool_name="run_tests",
+        status="success",
+        output_text="stdout: 3 passed\nstderr: 1 warning\n",
+        text_blocks=[17, 18],
+    ),
+    turn(TextPart(text="All green.")),
+    user("Thanks"),
+]
+#: Providers whose tool result is a block list: the blocks go back as the tool split them.
+BLOCK_RESULTS = ("anthropic", "bedrock", "openai-responses")
+
+
+def _merge_blocks(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"text_blocks": None}) if isinstance(e, ToolResultMessage) else e for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", BLOCK_RESULTS)
+def test_i14_catches_merged_text_blocks(provider: str) -> None:
+    assert_caught(SPLIT_RESULT, CallParams(), provider, "I14", Mutant(history=_merge_blocks), "text blocks")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_split_tool_text_is_output_text_for_i4_on_every_provider(provider: str) -> None:
+    """Sent as blocks or as one string, the result's text is its output_text (I4 holds)."""
+    assert found(SPLIT_RESULT, CallParams(), provider, "I4", REFERENCE) == []
+    assert found(SPLIT_RESULT, CallParams(), provider, "I14", REFERENCE) == []

@@ -379,6 +379,10 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     ),
     "tool-result-file": lambda s: any(isinstance(p, FilePart) for r in _results(s) for p in r.parts),
     "tool-result-structured": lambda s: any(r.output_json is not None for r in _results(s)),
+    "tool-result-text-blocks": lambda s: any(r.text_blocks for r in _results(s)),
+    "file-video-metadata": lambda s: any(
+        isinstance(p, FilePart) and p.video_metadata for e in s.history for p in _parts(e)
+    ),
     "text-empty": lambda s: "" in _texts(s),
     "text-whitespace": lambda s: any(t and not t.strip() for t in _texts(s)),
     "text-non-ascii": lambda s: all(c in dumps_history(s.history) for c in NON_ASCII_SAMPLES),

@@ -33,6 +33,7 @@ class Code(StrEnum):
     FILE_KIND_UNSUPPORTED = "file-kind-unsupported"
     FILE_SOURCE_UNSUPPORTED = "file-source-unsupported"
     FILE_TEXT_INLINED = "file-text-inlined"
+    FILE_VIDEO_METADATA_DROPPED = "file-video-metadata-dropped"
     IMAGE_FILE_NOT_INLINED = "image-file-not-inlined"
     IMAGE_MIME_UNKNOWN = "image-mime-unknown"
     IMAGE_URL_UNSUPPORTED = "image-url-unsupported"
@@ -132,6 +133,10 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.FILE_TEXT_INLINED: CodeInfo(
         "degrade", "a text document the provider takes no file for sent as its decoded text"
+    ),
+    Code.FILE_VIDEO_METADATA_DROPPED: CodeInfo(
+        "degrade",
+        "a video's frame rate / clip offsets (video_metadata) the provider has no field for; the video is sent without them",
     ),
     Code.IMAGE_FILE_NOT_INLINED: CodeInfo(
         "degrade", "an image file on disk is never read by a pure adapter; dropped"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.importer.common import Calls, Json, Ledger, arr, joined_blocks, obj, show, tool_spec
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -142,6 +142,10 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         if item.get("type") == "text":
             ledger.rest(item, at, {"type", "text"})
             texts.append(str(item.get("text", "")))
+            if images:  # text after an image or file: the model keeps text and parts apart
+                ledger.note(
+                    at, "tool result text after an image or file: the interleaving is not representable"
+                )
         elif item.get("type") == "image":
             ledger.rest(item, at, {"type", "source"})
             image = _image(obj(item.get("source")), f"{at}.source", ledger)
@@ -153,17 +157,14 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
                 images.append(document)
         else:
             ledger.note(at, f"tool_result content type {show(item.get('type'))} not representable")
-    if len(texts) > 1:
-        ledger.note(
-            f"{path}.content",
-            f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
-        )
     call_id = str(block.get("tool_use_id", ""))
+    text, blocks = joined_blocks(texts)
     return ToolResultMessage(
         call_id=call_id,
         tool_name=calls.name(call_id),
         status="error" if block.get("is_error") else "success",
-        output_text="".join(texts),
+        output_text=text,
+        text_blocks=blocks,
         parts=list(images),
     )
 

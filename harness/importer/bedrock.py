@@ -14,7 +14,7 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show
+from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, show
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -165,6 +165,10 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         if "text" in item:
             ledger.rest(item, at, {"text"})
             texts.append(str(item["text"]))
+            if images:  # text after an image or file: the model keeps text and parts apart
+                ledger.note(
+                    at, "tool result text after an image or file: the interleaving is not representable"
+                )
         elif "json" in item and structured is None:
             ledger.rest(item, at, {"json"})
             structured = item["json"]
@@ -181,13 +185,8 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
                 images.append(file)
         else:
             ledger.note(at, f"toolResult content {show(sorted(item))} not representable")
-    if len(texts) > 1:
-        ledger.note(
-            f"{path}.toolResult.content",
-            f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
-        )
     call_id = str(result.get("toolUseId", ""))
-    text = "".join(texts)
+    text, blocks = joined_blocks(texts)
     if structured is not None and not texts:
         text = json.dumps(structured, ensure_ascii=False)  # the value's text, for text-only providers
     return ToolResultMessage(
@@ -196,6 +195,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         status="error" if result.get("status") == "error" else "success",
         output_text=text,
         output_json=structured,
+        text_blocks=blocks,
         parts=list(images),
     )
 

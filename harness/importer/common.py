@@ -149,6 +149,12 @@ def openai_output_format(
     return None
 
 
+def joined_blocks(texts: list[str]) -> tuple[str, list[int] | None]:
+    """A tool result's text blocks as its ``output_text`` (their concatenation) and its
+    ``text_blocks`` (their lengths; None for zero or one block)."""
+    return "".join(texts), ([len(t) for t in texts] if len(texts) > 1 else None)
+
+
 def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[str]:
     """String content, or the text parts of a Chat-shaped part list (null content has none);
     ``noun``: what the wire calls a list entry (Chat: part, Cohere: item), for the ledger's notes."""

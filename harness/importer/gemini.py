@@ -77,20 +77,25 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
         ledger.rest(part, path, {"text"})
         return TextPart(text=str(part["text"]))
     inline = camel(obj(part.get("inlineData")))
+    video = part.get("videoMetadata")
+    meta: dict[str, Any] | None = dict(obj(video)) if isinstance(video, dict) else None
     if inline:
+        if not _is_image(inline.get("mimeType")):
+            ledger.rest(part, path, {"inlineData", "videoMetadata"})
+            ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
+            file = FilePart(media_type=str(inline.get("mimeType")), data=str(inline.get("data", "")))
+            return file.model_copy(update={"video_metadata": meta})
         ledger.rest(part, path, {"inlineData"})
         ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
-        if not _is_image(inline.get("mimeType")):
-            return FilePart(media_type=str(inline.get("mimeType")), data=str(inline.get("data", "")))
         return ImageURLPart(url=f"data:{inline.get('mimeType')};base64,{inline.get('data')}")
     file_data = camel(obj(part.get("fileData")))
     if file_data:
         uri = str(file_data.get("fileUri", ""))
         mime = file_data.get("mimeType") or _implied_mime(uri)
         if mime is not None and (not _is_image(mime) or mime != _implied_mime(uri)):
-            ledger.rest(part, path, {"fileData"})
+            ledger.rest(part, path, {"fileData", "videoMetadata"})
             ledger.rest(file_data, f"{path}.fileData", {"fileUri", "mimeType"})
-            return _file_data(uri, str(mime))
+            return _file_data(uri, str(mime)).model_copy(update={"video_metadata": meta})
         ledger.rest(part, path, {"fileData"})
         ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, {"mimeType": _implied_mime(uri)})
         return ImageURLPart(url=uri)

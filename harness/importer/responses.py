@@ -10,6 +10,7 @@ from harness.importer.common import (
     Ledger,
     arr,
     effort,
+    joined_blocks,
     obj,
     openai_output_format,
     openai_tool_choice,
@@ -172,6 +173,10 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
         if part.get("type") == "input_text":
             ledger.rest(part, at, {"type", "text"})
             texts.append(str(part.get("text", "")))
+            if images:  # text after an image or file: the model keeps text and parts apart
+                ledger.note(
+                    at, "tool result text after an image or file: the interleaving is not representable"
+                )
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             images.append(ImageURLPart(url=str(part["image_url"])))
@@ -179,14 +184,14 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
             images.append(file)
         else:
             ledger.note(at, f"output part {show(part.get('type'))} not representable")
-    if len(texts) > 1:
-        ledger.note(
-            f"{path}.output",
-            f"{len(texts)} text parts joined into one output_text (boundaries not representable)",
-        )
-    text = output if isinstance(output, str) else "".join(texts)
+    text, blocks = (output, None) if isinstance(output, str) else joined_blocks(texts)
     return ToolResultMessage(
-        call_id=call_id, tool_name=calls.name(call_id), status="success", output_text=text, parts=list(images)
+        call_id=call_id,
+        tool_name=calls.name(call_id),
+        status="success",
+        output_text=text,
+        text_blocks=blocks,
+        parts=list(images),
     )
 
 

@@ -1,7 +1,10 @@
 """I14 files: files are counted as images are. Every file part of the history reaches the request
 (its bytes, URL, file id or cloud URI; a text document as its text), in the order the history
 gives them, or a warning names it; a tool result's files reach the request; a tool result's
-structured value reaches it (as a JSON object, or as text on a text-only wire).
+structured value reaches it (as a JSON object, or as text on a text-only wire); a tool result
+given as several text blocks (``text_blocks``) is sent as those blocks, in order, on the wires
+whose tool result is a block list (Anthropic, Bedrock Converse, Responses); a wire that takes one
+string gets ``output_text``, the blocks' concatenation, which is every character the model reads.
 
 A file counts as sent when its source is in the body: the base64 bytes inside some string (a
 data URL holds them), the URL, the file id (a Gemini ``files/<id>`` inside its URI), the cloud
@@ -16,7 +19,10 @@ import binascii
 import json
 from collections.abc import Callable
 
+from harness.contract.providers import wire_of
 from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves
+from harness.invariants.canonical import answered_results, result_sent_ids, sent_call_ids
+from harness.invariants.wire import WireResult, sent_text_blocks, tool_turns
 from harness.model import DeveloperMessage, FilePart, ToolResultMessage, UserMessage
 
 __all__ = ["check_files", "file_sent", "structured_text_sent"]
@@ -80,9 +86,47 @@ def structured_text_sent(output_text: str, output_json: object, body: Json) -> b
     return any(d == output_json or output_json in d.values() for d in dicts(body))
 
 
+#: Wires whose tool result holds a list of text blocks.
+_BLOCK_WIRES = frozenset({"anthropic", "bedrock-converse", "openai-responses"})
+
+
+def _block_violations(ctx: CheckContext) -> list[Violation]:
+    """A result given as several text blocks goes as those blocks (blank ones aside: providers
+    reject blank text) at the start of its unit; developer text appended to it may follow."""
+    if wire_of(ctx.provider) not in _BLOCK_WIRES:
+        return []
+    split = [(i, e) for i, e in enumerate(ctx.history) if isinstance(e, ToolResultMessage) and e.text_blocks]
+    if not split:
+        return []
+    ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)
+    turns, orphans = tool_turns(ctx.provider, ctx.body)
+    by_id: dict[object, list[WireResult]] = {}
+    for result in [r for t in turns for r in t.results] + orphans:
+        by_id.setdefault(result.id, []).append(result)
+    answered = answered_results(ctx.history)
+    out: list[Violation] = []
+    for index, event in split:
+        if index not in answered or ctx.warned(index) or event.output_json is not None:
+            continue  # unsent results are I7/I13's; a structured value may replace the text (Bedrock)
+        mine = by_id.get(per_result.get(index, ids.get(event.call_id, event.call_id)), [])
+        expected = [b for b in event.text_block_list() if b.strip()]
+        if mine and not any(sent_text_blocks(r.unit)[: len(expected)] == expected for r in mine):
+            out.append(
+                ctx.violation(
+                    ID,
+                    index,
+                    f"the tool result's {len(expected)} text blocks are not sent as those blocks",
+                    {"text_blocks": expected, "sent": [sent_text_blocks(r.unit) for r in mine]},
+                    kind="degrade",
+                )
+            )
+    return out
+
+
 def check_files(ctx: CheckContext) -> list[Violation]:
     strings = [leaf for _, leaf in leaves(ctx.body)]
-    out: list[Violation] = []
+    out: list[Violation] = _block_violations(ctx)
     cursor = 0  # files sent without a warning appear in history order: each at or after the last
     for index, event in enumerate(ctx.history):
         if not isinstance(event, UserMessage | DeveloperMessage | ToolResultMessage):

@@ -70,6 +70,10 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
             if (
                 not ctx.warned(index)
                 and not body.text(event.output_text)
+                # sent as the tool's several text blocks (I14 judges the split)
+                and not (
+                    event.text_blocks and all(body.text(b) for b in event.text_block_list() if b.strip())
+                )
                 and not structured_text_sent(event.output_text, event.output_json, ctx.body)
             ):
                 out.append(_lost(ctx, index, "output_text", {"output_text": event.output_text}))

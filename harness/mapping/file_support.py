@@ -58,6 +58,9 @@ class FileSupport:
     forms: Mapping[FileKind, str] = field(default_factory=dict[FileKind, str])
     #: Where a kind is taken only in some media types, those (lower-case; a kind absent: any).
     media_types: Mapping[FileKind, frozenset[str]] = field(default_factory=dict[FileKind, frozenset[str]])
+    #: Whether a file part's ``video_metadata`` (frame rate, clip offsets) has a native field
+    #: (Gemini's ``Part.videoMetadata``); elsewhere it is dropped with ``file-video-metadata-dropped``.
+    video_metadata: bool = False
 
     def takes_type(self, media_type: str) -> bool:
         """Whether the media type is among those its kind is taken in."""

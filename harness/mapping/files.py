@@ -14,7 +14,15 @@ import binascii
 
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import FileKind, FileSource, FileSupport, file_kind
-from harness.mapping.wire import Warnings
+from harness.mapping.wire import (
+    AssistantUnit,
+    ContentItem,
+    PartUnit,
+    Warnings,
+    WireItem,
+    WireToolResult,
+    WireUser,
+)
 from harness.model import FilePart, TextPart
 
 __all__ = [
@@ -24,6 +32,7 @@ __all__ = [
     "admit",
     "decoded_text",
     "default_filename",
+    "drop_video_metadata",
     "file_kind",
     "fits",
     "warn_json_as_text",
@@ -177,3 +186,38 @@ def _scheme_ok(support: FileSupport, part: FilePart) -> bool:
     if part.uri is None:
         return True
     return part.uri.lower().startswith(support.uri_schemes) if support.uri_schemes else False
+
+
+def drop_video_metadata(items: list[WireItem], warnings: Warnings) -> None:
+    """A file's ``video_metadata`` where the provider has no field for it: the video goes without
+    its frame rate and clip offsets, warned (the file itself is sent or dropped as usual)."""
+
+    def strip(ci: ContentItem) -> ContentItem:
+        if not isinstance(ci.part, FilePart) or ci.part.video_metadata is None:
+            return ci
+        warnings.add(
+            ci.message_index,
+            ci.part_index,
+            "file",
+            Code.FILE_VIDEO_METADATA_DROPPED,
+            f"video_metadata {sorted(ci.part.video_metadata)} has no field here; the file is sent without it",
+        )
+        return ContentItem(
+            ci.message_index, ci.part_index, ci.part.model_copy(update={"video_metadata": None})
+        )
+
+    for item in items:
+        if isinstance(item, WireUser):
+            item.items = [strip(ci) for ci in item.items]
+        elif isinstance(item, WireToolResult):
+            item.images = [strip(ci) for ci in item.images]
+            item.appended = [strip(ci) for ci in item.appended]
+        else:
+            units: list[AssistantUnit] = []
+            for unit in item.units:
+                if isinstance(unit, PartUnit) and isinstance(unit.part, FilePart):
+                    fixed = strip(ContentItem(item.index, unit.index, unit.part))
+                    assert isinstance(fixed.part, FilePart)
+                    unit = PartUnit(fixed.part, unit.index)
+                units.append(unit)
+            item.units = units

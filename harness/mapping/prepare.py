@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
+from harness.mapping.files import drop_video_metadata
 from harness.mapping.media import normalize_media_type
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
@@ -181,6 +182,7 @@ def prepare(
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
                     output_json=event.output_json,
+                    text_blocks=event.text_blocks,
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
@@ -190,6 +192,8 @@ def prepare(
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
+    if not files.video_metadata:
+        drop_video_metadata(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
     sent_names = _map_tool_names(tools, items, provider, names, warnings)

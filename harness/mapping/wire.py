@@ -28,6 +28,7 @@ from harness.model import (
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
+    split_blocks,
 )
 from harness.params import ToolSpec
 
@@ -128,10 +129,15 @@ class WireToolResult:
     appended: list[ContentItem] = field(default_factory=list[ContentItem])
     synthesized: bool = False
     output_json: JsonValue = None  # the structured result, when the tool gave one
+    text_blocks: list[int] | None = None  # block lengths within output_text, when several
 
     @property
     def is_error(self) -> bool:
         return self.status != "success"
+
+    def text_block_list(self) -> list[str]:
+        """The text blocks to send: ``output_text`` split where the tool split it (one block without)."""
+        return split_blocks(self.output_text, self.text_blocks)
 
 
 WireItem = WireUser | WireAssistant | WireToolResult

@@ -54,6 +54,8 @@ TAG_INFO: dict[str, str] = {
     "file-reference": "a file by provider file id or by cloud URI (gs://, s3://)",
     "tool-result-file": "a tool result carrying a file part",
     "tool-result-structured": "a tool result with a structured value (output_json)",
+    "tool-result-text-blocks": "a tool result given as several text blocks (text_blocks)",
+    "file-video-metadata": "a video with Gemini's video_metadata (frame rate, clip offsets)",
     "text-empty": "an empty text part",
     "text-whitespace": "a whitespace-only text part or message",
     "text-non-ascii": "CJK, emoji, RTL, combining marks, astral and line-separator characters",

@@ -172,15 +172,20 @@ def result(
     images: Sequence[ImageURLPart | ImageFilePart | FilePart] = (),
     created_at: datetime | None = None,
     output_json: JsonValue = None,
+    blocks: Sequence[str] = (),
 ) -> ToolResultMessage:
     """The result of ``of``: same call id and tool name, so pairing is right by construction.
-    ``images``: its images and files; ``output_json``: its structured value."""
+    ``images``: its images and files; ``output_json``: its structured value; ``blocks``: the
+    text blocks ``output`` is made of, when the tool gave several (their concatenation)."""
+    if blocks and "".join(blocks) != output:
+        raise ValueError("a result's blocks concatenate to its output")
     return ToolResultMessage(
         call_id=of.call_id,
         tool_name=of.tool_name,
         status=status,
         output_text=output,
         output_json=output_json,
+        text_blocks=[len(b) for b in blocks] if len(blocks) > 1 else None,
         parts=list(images),
         created_at=created_at,
     )

@@ -165,15 +165,19 @@ def _user_message(item: WireUser, warnings: Warnings) -> _Message:
 
 
 def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Block]:
-    """Output text, images and files, then appended developer parts: all allowed inside a
-    tool_result. A structured value goes as its output_text (``tool-json-as-text``)."""
+    """Output text (one block per text block), images and files, then appended developer parts:
+    all allowed inside a tool_result. A structured value goes as its output_text (``tool-json-as-text``)."""
     blocks: list[_Block] = []
     if item.output_json is not None:
         warn_json_as_text(warnings, item.index, "Anthropic")
-    if item.output_text.strip():
-        blocks.append(_Block({"type": "text", "text": item.output_text}, item.index, None, "output_text"))
-    elif item.output_text:
-        warnings.add(item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped")
+    # Several text blocks go back as the tool split them (a tool_result's content is a block list).
+    for text in item.text_block_list():
+        if text.strip():
+            blocks.append(_Block({"type": "text", "text": text}, item.index, None, "output_text"))
+        elif text:
+            warnings.add(
+                item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped"
+            )
     for ci in [*item.images, *item.appended]:
         block = _content_block(ci, warnings)
         if block is not None:

@@ -122,14 +122,16 @@ def _user(item: WireUser, warnings: Warnings, files: FileSupport) -> _Message:
 
 
 def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: FileSupport) -> list[_Message]:
-    """A ``toolResult`` block; ``status: error`` for failed and aborted results. A structured value
+    """A ``toolResult`` block; ``status: error`` for failed and aborted results; text blocks as the
+    tool split them. A structured value
     is a ``json`` block (after the text when the text is not that value's JSON). Images and files
     go inside it where the model family takes them (profile), else into a user message right after."""
     content: list[Json] = []
     moved: list[Json] = []
     structured = item.output_json is not None
     if item.output_text.strip() and not (structured and _is_json_of(item.output_text, item.output_json)):
-        content.append({"text": item.output_text})
+        # Several text blocks go back as the tool split them.
+        content += [{"text": text} for text in item.text_block_list() if text.strip()]
     if structured:
         content.append({"json": item.output_json})
     for ci in item.images:

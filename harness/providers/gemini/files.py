@@ -24,14 +24,16 @@ FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 
 
 def file_blob(part: FilePart) -> Json:
-    """The part as Gemini carries it: bytes as ``inlineData``, anything else as ``fileData``."""
+    """The part as Gemini carries it: bytes as ``inlineData``, anything else as ``fileData``;
+    ``video_metadata`` as the part's ``videoMetadata`` beside it."""
+    extra: Json = {} if part.video_metadata is None else {"videoMetadata": dict(part.video_metadata)}
     if part.data is not None:
-        return {"inlineData": {"mimeType": part.media_type, "data": part.data}}
+        return {"inlineData": {"mimeType": part.media_type, "data": part.data}, **extra}
     if part.file_id is not None:
         uri = part.file_id if "://" in part.file_id else FILES_API + part.file_id
     else:
         uri = part.url or part.uri or ""
-    return {"fileData": {"fileUri": uri, "mimeType": part.media_type}}
+    return {"fileData": {"fileUri": uri, "mimeType": part.media_type}, **extra}
 
 
 def user_file_part(

@@ -103,8 +103,10 @@ FILES = FileSupport(
     title="Gemini",
     user=dict.fromkeys(("pdf", "text", "audio", "video", "image"), _EVERY_SOURCE),
     uri_schemes=("gs://",),
-    evidence="ai.google.dev Part (inlineData, fileData); recorded test_google_model_youtube_video_url_input, "
+    evidence="ai.google.dev Part (inlineData, fileData, videoMetadata); recorded "
+    "test_google_model_youtube_video_url_input(_with_vendor_metadata), "
     "multimodal_tool_return_matrix[*-google_2_5|gemini3], test_google_url_input[DocumentUrl (gs)]",
+    video_metadata=True,
 )
 
 #: Gemini 3's multimodal function responses take files too: recorded accepted
@@ -117,6 +119,7 @@ _FILES_IN_RESPONSES = FileSupport(
     tool=FILES.user,
     uri_schemes=FILES.uri_schemes,
     evidence=FILES.evidence,
+    video_metadata=FILES.video_metadata,
 )
 
 

@@ -498,7 +498,12 @@ def _split_inline_images(
     inside: list[Json] = []
     rest: list[ContentItem] = []
     for ci in images:
-        if isinstance(ci.part, FilePart) and inside_response(files, ci.part):
+        # FunctionResponsePart has no videoMetadata: such a video goes with the rest, as a Part.
+        if (
+            isinstance(ci.part, FilePart)
+            and inside_response(files, ci.part)
+            and ci.part.video_metadata is None
+        ):
             inside.append(file_blob(ci.part))
             continue
         data = parse_data_url(ci.part.url) if isinstance(ci.part, ImageURLPart) else None

@@ -520,14 +520,16 @@ def _tool_result_item(wire: WireToolResult, warnings: Warnings) -> JSON:
 
 def _tool_output(wire: WireToolResult, warnings: Warnings) -> str | list[JSON]:
     """Tool text as a string, or an input_text/input_image/input_file list when images, files or
-    developer parts ride along (FunctionCallOutputItemList). A structured value goes as its
-    output_text (``tool-json-as-text``)."""
+    developer parts ride along or the text is several blocks (FunctionCallOutputItemList). A
+    structured value goes as its output_text (``tool-json-as-text``)."""
     if wire.output_json is not None:
         warn_json_as_text(warnings, wire.index, "Responses")
-    if not wire.images and not wire.appended:
+    if not wire.images and not wire.appended and wire.text_blocks is None:
         return wire.output_text
     parts: list[JSON] = []
-    if wire.output_text:
+    if wire.text_blocks is not None:  # several text blocks go back as the tool split them
+        parts += [{"type": "input_text", "text": text} for text in wire.text_block_list()]
+    elif wire.output_text:
         parts.append({"type": "input_text", "text": wire.output_text})
     for ci in [*wire.images, *wire.appended]:
         content = _input_content(ci, warnings)

@@ -18,6 +18,7 @@ MP3 = "//uQxAAAAAAAAAAAAAAAAAAAAAAA"
 MP4 = "AAAAGGZ0eXBtcDQyAAAAAG1wNDJpc29t"
 
 GET_REPORT = tool("get_report", "Fetch a report as a PDF.", {"name": STR}, ["name"])
+RUN_TESTS = tool("run_tests", "Run the test suite under a path.", {"path": STR}, ["path"])
 WEATHER = tool("get_weather", "Current weather for a city, as structured data.", {"city": STR}, ["city"])
 
 
@@ -98,5 +99,29 @@ def files_mixed_tool_results() -> Body:
             notes,
             "notes.txt (attached)",
             images=[FilePart(media_type="text/plain", data=NOTES_TXT, filename="notes.txt")],
+        ),
+    ]
+
+
+@scenario("tools", "tools-given", "tool-single", "tool-result-text-blocks")
+def files_tool_result_text_blocks() -> Body:
+    """A tool result given as two text blocks (a command's stdout and stderr): sent as two blocks on Anthropic (tool_result content), Bedrock (toolResult content) and Responses (function_call_output input_text list); as their concatenation (output_text) where a tool result is one string."""
+    run = call("call_run_1", "run_tests", {"path": "tests/"})
+    stdout = "stdout:\n12 passed, 1 failed in 0.42s\n"
+    stderr = "stderr:\nFAILED tests/test_http.py::test_retry - TimeoutError\n"
+    return CallParams(max_tokens=1024, tools=[RUN_TESTS]), [
+        user("Run the tests and tell me what failed."),
+        assistant(run, stop="tool_use", usage=usage(150, 20)),
+        result(run, stdout + stderr, blocks=[stdout, stderr]),
+    ]
+
+
+@scenario("files", "file-video", "file-video-metadata")
+def files_video_metadata() -> Body:
+    """A YouTube video sampled at 0.2 frames per second (Gemini's videoMetadata, as recorded accepted by pydantic-ai's test_google_model_youtube_video_url_input_with_vendor_metadata): native on Gemini; elsewhere the video goes (or is dropped) as usual and file-video-metadata-dropped names the lost setting."""
+    return CallParams(max_tokens=1024), [
+        user(
+            "Explain me this video in a few sentences",
+            FilePart(media_type="video/mp4", url="https://youtu.be/lCdaVNyHtjU", video_metadata={"fps": 0.2}),
         ),
     ]
