@@ -342,6 +342,23 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
+        "responses-null-controls",
+        judges=("import-check",),
+        provider="openai-responses",
+        where="{previous_response_id,top_p,service_tier,prompt_cache_key,reasoning.summary}",
+        diff="missing",
+        when=(is_null(),),
+        kind="equivalent",
+        why="a null control is its default (ResponseCreateParams: Optional); our adapter sends a control only when set",
+        evidence=(
+            (
+                "null accepted: "
+                "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_streaming_usage.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "responses-null-item-status",
         judges=("import-check",),
         provider="openai-responses",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -208,7 +209,7 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
 
 
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("anthropic"), DEFAULTS)
     thinking: ThinkingParams | None = None
     config = obj(body.get("thinking"))
     if config.get("type") == "disabled":
@@ -233,4 +234,5 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, "anthropic", ledger),
     )

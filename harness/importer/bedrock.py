@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -198,12 +199,19 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
 
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN | consumed("bedrock"))
     model, streamed = model_from_uri(uri)
     inference = obj(body.get("inferenceConfig"))
-    ledger.rest(inference, "inferenceConfig", {"maxTokens", "temperature"})
+    ledger.rest(
+        inference, "inferenceConfig", {"maxTokens", "temperature"} | consumed("bedrock", "inferenceConfig")
+    )
     extra = obj(body.get("additionalModelRequestFields"))
-    ledger.rest(extra, "additionalModelRequestFields", {"thinking", "reasoning_effort", "reasoning_config"})
+    ledger.rest(
+        extra,
+        "additionalModelRequestFields",
+        {"thinking", "reasoning_effort", "reasoning_config", "top_k", "inferenceConfig"},
+    )
+    top_k = _top_k(extra, ledger)
     thinking: ThinkingParams | None = None
     config = obj(extra.get("thinking"))
     if config:
@@ -230,4 +238,17 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=inference.get("temperature"),
         stream=streamed,
+        top_k=top_k,
+        **read_controls(body, "bedrock", ledger),
     )
+
+
+def _top_k(extra: Json, ledger: Ledger) -> int | None:
+    """A model's own ``top_k`` field (Anthropic ``top_k``, Nova ``inferenceConfig.topK``)."""
+    nova = obj(extra.get("inferenceConfig"))
+    ledger.rest(nova, "additionalModelRequestFields.inferenceConfig", {"topK"})
+    value = extra.get("top_k", nova.get("topK"))
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return value
+    ledger.note("additionalModelRequestFields.top_k", f"top_k {show(value)} not representable")
+    return None

@@ -19,6 +19,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -188,7 +189,7 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     known = set(KNOWN) | ({"reasoning"} if _details(provider) else {"reasoning_effort"})
     if dialect is not None:
         known |= {"thinking", "reasoning_format"}
-    ledger.rest(body, "", known, DEFAULTS)
+    ledger.rest(body, "", known | consumed(provider), DEFAULTS)
     thinking: ThinkingParams | None = None
     if _details(provider) and "reasoning" in body:
         config = obj(body["reasoning"])
@@ -225,4 +226,5 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, provider, ledger),
     )

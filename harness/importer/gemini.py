@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from harness.contract.gemini_names import camel
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -232,7 +233,7 @@ def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN | consumed("gemini"))
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
     for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):
@@ -249,7 +250,9 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
                 )
             )
     config = camel(obj(body.get("generationConfig")))
-    ledger.rest(config, "generationConfig", CONFIG_KNOWN, CONFIG_DEFAULTS)
+    ledger.rest(
+        config, "generationConfig", CONFIG_KNOWN | consumed("gemini", "generationConfig"), CONFIG_DEFAULTS
+    )
     thinking: ThinkingParams | None = None
     thinking_config = camel(obj(config.get("thinkingConfig")))
     if thinking_config:
@@ -285,4 +288,5 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=config.get("temperature"),
         stream=stream,
+        **read_controls({**body, "generationConfig": config}, "gemini", ledger),
     )

@@ -16,6 +16,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -226,7 +227,7 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
 
 
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("openai-responses"), DEFAULTS)
     thinking: ThinkingParams | None = None
     if "reasoning" in body:
         config = obj(body["reasoning"])
@@ -237,7 +238,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             )
         thinking = ThinkingParams(
             effort=effort(config.get("effort"), "reasoning.effort", ledger),
-            include_thoughts="summary" in config,
+            include_thoughts=config.get("summary") is not None,
         )
     tools: list[Any] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
@@ -254,4 +255,5 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, "openai-responses", ledger),
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from harness.contract.providers import chat_dialect, provider_entry
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import ControlNames, apply_controls
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
@@ -205,6 +206,8 @@ class Dialect:
     names: NameRule
     reasoning: ReasoningPlan
     controls: Controls
+    #: Where the dialect reads each call control (its profile's ``CONTROLS``).
+    call_controls: ControlNames
     #: ``max_completion_tokens`` (the core's) or ``max_tokens``.
     max_tokens_field: str = "max_completion_tokens"
     #: Send the tool's name on each tool message (Mistral's documented tool message).
@@ -236,6 +239,7 @@ class DialectAdapter:
         if params.stream and d.stream_usage:
             body["stream_options"] = {"include_usage": True}
         d.controls(body, params, prepared.warnings, model)
+        apply_controls(body, params, d.call_controls, prepared.warnings)
         return Rendered(body, list(prepared.warnings))
 
 

@@ -20,6 +20,7 @@ from harness.providers.anthropic.profile import (
     DEFAULT_THINKING_BUDGET,
     EFFORT_BUDGETS,
     MIN_THINKING_BUDGET,
+    THINKING_TOP_P,
 )
 
 __all__ = [
@@ -27,8 +28,10 @@ __all__ = [
     "given_max_tokens",
     "input_schema",
     "output_config",
+    "parallel_tool_use",
     "requested_budget",
     "resolve_tokens",
+    "sampling_under_thinking",
     "system_blocks",
     "temperature_value",
     "tool_choice_value",
@@ -247,3 +250,49 @@ def temperature_value(params: CallParams, thinking: Thinking, warnings: Warnings
             None, None, None, Code.TEMPERATURE_CLAMPED, f"temperature {value} clamped to Anthropic's 0..1"
         )
     return clamped
+
+
+def parallel_tool_use(
+    choice: Json | None, params: CallParams, tools: Sequence[ToolSpec], warnings: Warnings
+) -> Json | None:
+    """``parallel_tool_calls: false`` is ``disable_parallel_tool_use: true`` on the tool choice
+    (ToolChoiceAuto / Any / Tool; docs: agents-and-tools/tool-use/implement-tool-use#parallel-tool-use).
+
+    ToolChoiceNone has no such field: with no tool to call, there is nothing to serialise. True
+    is the API's default and is not sent.
+    """
+    if params.parallel_tool_calls is not False:
+        return choice
+    if not tools:
+        warnings.add(
+            None, None, None, Code.CONTROL_NOT_SENT, "parallel_tool_calls given without tools; not sent"
+        )
+        return choice
+    if choice is not None and choice.get("type") == "none":
+        return choice
+    return {**(choice or {"type": "auto"}), "disable_parallel_tool_use": True}
+
+
+def sampling_under_thinking(params: CallParams, thinking: Thinking, warnings: Warnings) -> CallParams:
+    """With extended thinking Anthropic takes no ``top_k`` and ``top_p`` only in 0.95..1 (docs:
+    build-with-claude/extended-thinking, "Feature compatibility"): the params to map, repaired."""
+    if not thinking.enabled:
+        return params
+    update: dict[str, Any] = {}
+    if params.top_k is not None:
+        warnings.add(
+            None, None, None, Code.CONTROL_NOT_SENT, "Anthropic takes no top_k with thinking; not sent"
+        )
+        update["top_k"] = None
+    low, high = THINKING_TOP_P
+    if params.top_p is not None and not low <= params.top_p <= high:
+        clamped = min(high, max(low, params.top_p))
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_CLAMPED,
+            f"top_p {params.top_p} clamped to {clamped}: Anthropic takes {low}..{high} with thinking",
+        )
+        update["top_p"] = clamped
+    return params.model_copy(update=update) if update else params

@@ -6,16 +6,19 @@ Each fact names its evidence (API documentation or the API's own error text).
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
     "EFFORT_BUDGETS",
     "IMAGE_MEDIA_TYPES",
     "MIN_THINKING_BUDGET",
+    "THINKING_TOP_P",
     "TOOL_ID_POLICY",
     "TOOL_NAMES",
 ]
@@ -35,3 +38,19 @@ IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/we
 TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
 # Messages API Tool.name: ^[a-zA-Z0-9_-]{1,128}$.
 TOOL_NAMES = NameRule("A-Za-z0-9_-", 128)
+
+#: Call controls by native name (anthropic 2.12 ``MessageCreateParams``; docs api/messages):
+#: ``top_p``, ``top_k``, ``stop_sequences``, ``service_tier`` (``auto`` / ``standard_only``).
+#: Parallel tool use is ``tool_choice.disable_parallel_tool_use`` (mapped in ``params.py``).
+#: No penalties, ``seed``, cache key or server-side state.
+CONTROLS = ControlNames(
+    "anthropic",
+    top_p="top_p",
+    top_k="top_k",
+    stop="stop_sequences",
+    service_tier="service_tier",
+    settings=frozenset({"inference_geo"}),
+)
+#: ``top_p`` with extended thinking on (docs: build-with-claude/extended-thinking, "Feature
+#: compatibility": "you can set top_p to values between 1 and 0.95").
+THINKING_TOP_P = (0.95, 1.0)

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
@@ -52,13 +53,16 @@ from harness.params import CallParams
 from harness.providers.anthropic.params import (
     Thinking,
     output_config,
+    parallel_tool_use,
     resolve_tokens,
+    sampling_under_thinking,
     system_blocks,
     temperature_value,
     tool_choice_value,
     tool_definitions,
 )
 from harness.providers.anthropic.profile import (
+    CONTROLS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
@@ -490,6 +494,7 @@ class AnthropicAdapter:
         if prepared.tools:
             body["tools"] = tool_definitions(prepared.tools, warnings)
         choice = tool_choice_value(tool_choice(params, prepared), thinking, warnings)
+        choice = parallel_tool_use(choice, params, prepared.tools, warnings)
         if choice is not None:
             body["tool_choice"] = choice
         output = output_config(params.output_format, warnings)
@@ -502,6 +507,13 @@ class AnthropicAdapter:
             body["temperature"] = temperature
         if params.stream:
             body["stream"] = True
+        apply_controls(
+            body,
+            sampling_under_thinking(params, thinking, warnings),
+            CONTROLS,
+            warnings,
+            skip=("parallel_tool_calls",),
+        )
         return Rendered(body, list(warnings))
 
 

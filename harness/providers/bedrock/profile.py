@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
@@ -107,3 +109,18 @@ def top_k_field(model: str) -> tuple[str, ...] | None:
     if kind == "amazon":
         return ("inferenceConfig", "topK")
     return None
+
+
+#: Call controls by native name (Converse API reference, InferenceConfiguration):
+#: ``inferenceConfig.topP`` and ``inferenceConfig.stopSequences`` (up to 4); ``serviceTier``
+#: is an object (``{"type": ...}``, recorded ``default``); ``top_k`` is a model's own field in
+#: ``additionalModelRequestFields`` (mapped in ``request.py``); ``guardrailConfig`` as a setting.
+#: No penalties, ``seed``, parallel switch, cache key or server-side state.
+CONTROLS = ControlNames(
+    "bedrock",
+    top_p="inferenceConfig.topP",
+    stop="inferenceConfig.stopSequences",
+    service_tier="serviceTier.type",
+    settings=frozenset({"guardrailConfig"}),
+    max_stop=4,
+)

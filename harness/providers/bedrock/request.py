@@ -20,6 +20,7 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
+from harness.mapping.call_controls import apply_controls, put
 from harness.mapping.controls import tool_choice
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
@@ -44,6 +45,7 @@ from harness.mapping.wire import (
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
 from harness.providers.bedrock.profile import (
+    CONTROLS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
@@ -53,6 +55,7 @@ from harness.providers.bedrock.profile import (
     TOOL_NAMES,
     reasoning_style,
     takes_tool_result_images,
+    top_k_field,
 )
 
 __all__ = ["ADAPTER", "PROVIDER_ID", "BedrockAdapter"]
@@ -382,6 +385,23 @@ def _inference(
     return inference, extra
 
 
+def _top_k(params: CallParams, model: str, extra: Json, warnings: Warnings) -> None:
+    """``top_k`` in the model's own field of ``additionalModelRequestFields`` (``top_k_field``)."""
+    if params.top_k is None:
+        return
+    path = top_k_field(model)
+    if path is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            f"no known top_k field for Bedrock model '{model}'; top_k not sent",
+        )
+        return
+    put(extra, ".".join(path), params.top_k)
+
+
 class BedrockAdapter:
     """history + params -> Bedrock Converse request body; see the module docstring."""
 
@@ -402,8 +422,10 @@ class BedrockAdapter:
         inference, extra = _inference(params, model, messages, warnings)
         if inference:
             body["inferenceConfig"] = inference
+        _top_k(params, model, extra, warnings)
         if extra:
             body["additionalModelRequestFields"] = extra
+        apply_controls(body, params, CONTROLS, warnings, skip=("top_k",))
         if params.output_format is not None:
             warnings.add(
                 None,

@@ -12,7 +12,13 @@ from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
-from harness.providers.cerebras.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasoning_models
+from harness.providers.cerebras.profile import (
+    CONTROLS,
+    DEFAULT_MODEL,
+    ID_POLICY,
+    TOOL_NAMES,
+    reasoning_models,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
@@ -50,5 +56,6 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
     )
 )

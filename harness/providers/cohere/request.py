@@ -23,6 +23,7 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import (
     chat_shaped_messages,
     tool_call,
@@ -35,7 +36,7 @@ from harness.mapping.toolbox import thinking_text_problem, warn_signature_droppe
 from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
-from harness.providers.cohere.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasons
+from harness.providers.cohere.profile import CONTROLS, DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasons
 
 __all__ = ["ADAPTER", "PROVIDER_ID", "CohereAdapter"]
 
@@ -320,6 +321,7 @@ class CohereAdapter:
             body["temperature"] = params.temperature
         if params.stream:
             body["stream"] = True
+        apply_controls(body, params, CONTROLS, warnings)
         return Rendered(body, list(warnings))
 
 

@@ -22,6 +22,7 @@ from harness.mapping.dialects import Dialect, DialectAdapter, send_reasoning_con
 from harness.mapping.wire import Prepared, Warnings, WireAssistant
 from harness.params import CallParams
 from harness.providers.deepseek.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     MAX_TOKENS_FIELD,
@@ -82,6 +83,7 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
         stream_usage=True,
     )

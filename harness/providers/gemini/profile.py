@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
     "ACCEPTS_UNDECLARED_CALLS",
+    "CONTROLS",
     "DEFAULT_MODEL",
     "EFFORT_TO_LEVEL",
     "ID_POLICY",
@@ -84,3 +86,22 @@ def can_disable_thinking(model: str) -> bool:
     """``thinkingBudget: 0`` turns thinking off on 2.5 Flash / Flash-Lite; Gemini 2.5 Pro and
     Gemini 3 cannot turn it off (https://ai.google.dev/gemini-api/docs/thinking#set-budget)."""
     return not (_since(model, 3) or model.startswith("gemini-2.5-pro"))
+
+
+#: Call controls by native name (google-genai 3.4 ``GenerationConfig``; ai.google.dev/api/generate-content):
+#: ``generationConfig.topP``, ``topK``, ``presencePenalty``, ``frequencyPenalty``,
+#: ``stopSequences`` (up to 5), ``seed``; ``cachedContent`` (a ``cachedContents/...`` name);
+#: ``safetySettings`` and Vertex's ``modelArmorConfig`` as settings. No parallel-call switch,
+#: no service tier, no cache key.
+CONTROLS = ControlNames(
+    "gemini",
+    top_p="generationConfig.topP",
+    top_k="generationConfig.topK",
+    presence_penalty="generationConfig.presencePenalty",
+    frequency_penalty="generationConfig.frequencyPenalty",
+    stop="generationConfig.stopSequences",
+    seed="generationConfig.seed",
+    cached_content="cachedContent",
+    settings=frozenset({"safetySettings", "modelArmorConfig"}),
+    max_stop=5,
+)

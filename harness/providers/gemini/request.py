@@ -25,6 +25,7 @@ from harness.contract.gemini_contents import is_media_part, media_after_response
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import tool_choice
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -118,6 +119,7 @@ class GeminiAdapter:
         config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
+        apply_controls(body, params, profile.CONTROLS, warnings)
         return Rendered(body, list(warnings))
 
 

@@ -8,10 +8,12 @@ https://console.groq.com/docs/reasoning, and the recordings in traffic/pydantic-
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MODEL",
     "ID_POLICY",
     "KIMI_REASONING_FIELD",
@@ -49,3 +51,20 @@ def format_models(model: str) -> bool:
     ``parsed`` accepted: models__test_groq__test_groq_model_thinking_part.yaml#1 on
     deepseek-r1-distill-llama-70b; console.groq.com/docs/reasoning)."""
     return model.startswith("deepseek-r1-distill")
+
+
+#: Call controls by native name (groq 1.7 ``CompletionCreateParams``; console.groq.com/docs/api-reference):
+#: ``top_p``, penalties -2..2, ``stop`` (up to 4), ``seed``, ``parallel_tool_calls``,
+#: ``service_tier`` (``on_demand``, ``flex``, ``auto``, ``performance``). No ``top_k``, cache key
+#: or server-side state.
+CONTROLS = ControlNames(
+    "groq",
+    top_p="top_p",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    seed="seed",
+    parallel_tool_calls="parallel_tool_calls",
+    service_tier="service_tier",
+    max_stop=4,
+)

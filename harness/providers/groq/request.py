@@ -16,6 +16,7 @@ from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.groq.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     KIMI_REASONING_FIELD,
@@ -76,5 +77,6 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
     )
 )

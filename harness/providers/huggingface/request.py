@@ -13,7 +13,13 @@ from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
-from harness.providers.huggingface.profile import DEFAULT_MODEL, ID_POLICY, MAX_TOKENS_FIELD, TOOL_NAMES
+from harness.providers.huggingface.profile import (
+    CONTROLS,
+    DEFAULT_MODEL,
+    ID_POLICY,
+    MAX_TOKENS_FIELD,
+    TOOL_NAMES,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
@@ -42,6 +48,7 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
     )
 )

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import JSON, base_body, warn_thinking
 from harness.mapping.prepare import prepare
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
@@ -23,6 +24,7 @@ from harness.model import HistoryEvent
 from harness.params import CallParams, ThinkingParams
 from harness.providers.openai_chat.profile import (
     ACCEPTS_SYSTEM_ONLY,
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     TOOL_NAMES,
@@ -56,6 +58,7 @@ class OpenAIChatAdapter:
         effort = reasoning_effort(params.thinking, warnings, params.model or DEFAULT_MODEL)
         if effort is not None:
             body["reasoning_effort"] = effort
+        apply_controls(body, params, CONTROLS, warnings)
         return Rendered(body, list(warnings))
 
 

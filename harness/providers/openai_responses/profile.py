@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MODEL",
     "ID_POLICY",
     "MESSAGE_PHASES",
@@ -25,3 +27,23 @@ TOOL_NAMES = OPENAI_TOOL_NAMES
 MIN_OUTPUT_TOKENS = 16
 # MessagePhase (OutputMessage.phase, EasyInputMessage.phase).
 MESSAGE_PHASES = ("commentary", "final_answer")
+
+#: Call controls by native name (openai 3.54 ``ResponseCreateParams``; API reference
+#: responses/create): ``top_p``, ``parallel_tool_calls``, ``service_tier``, ``prompt_cache_key``,
+#: ``prompt_cache_retention``, server-side state (``previous_response_id``, ``conversation``,
+#: ``store``, ``background``, ``include``); ``moderation`` as a setting. Responses has no
+#: ``top_k``, penalties, ``stop`` or ``seed``.
+CONTROLS = ControlNames(
+    "openai-responses",
+    top_p="top_p",
+    parallel_tool_calls="parallel_tool_calls",
+    service_tier="service_tier",
+    cache_key="prompt_cache_key",
+    cache_retention="prompt_cache_retention",
+    previous_response_id="previous_response_id",
+    conversation="conversation",
+    store="store",
+    background="background",
+    include="include",
+    settings=frozenset({"moderation", "safety_identifier"}),
+)

@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import openai_schema_fields, tool_choice
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
@@ -36,6 +37,7 @@ from harness.mapping.wire import (
 from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolSpec
 from harness.providers.openai_responses.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     MESSAGE_PHASES,
@@ -102,6 +104,7 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["include"] = ["reasoning.encrypted_content"]
     if params.stream:
         body["stream"] = True
+    apply_controls(body, params, CONTROLS, ctx.warnings)
     return body
 
 

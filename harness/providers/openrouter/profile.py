@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "SIGNATURE_ON_TEXT", "TOOL_NAMES", "accepts_reasoning"]
+__all__ = ["CONTROLS", "DEFAULT_MODEL", "ID_POLICY", "SIGNATURE_ON_TEXT", "TOOL_NAMES", "accepts_reasoning"]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("openrouter").default_model
@@ -17,3 +18,20 @@ ID_POLICY = IdPolicy(pattern=r"[A-Za-z0-9_-]+", max_length=64)
 TOOL_NAMES = OPENAI_TOOL_NAMES
 # Formats whose signature rides on the reasoning.text entry (Anthropic thinking blocks).
 SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})
+
+#: Call controls by native name (openrouter.ai/docs/api-reference/parameters): ``top_p``,
+#: ``top_k``, penalties -2..2, ``stop``, ``seed``, ``parallel_tool_calls``; the routing
+#: settings ``provider``, ``models``, ``transforms``, ``preset`` (openrouter.ai/docs/features/
+#: provider-routing) have no common form and are settings. No service tier, cache key or
+#: server-side state on Chat Completions.
+CONTROLS = ControlNames(
+    "openrouter",
+    top_p="top_p",
+    top_k="top_k",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    seed="seed",
+    parallel_tool_calls="parallel_tool_calls",
+    settings=frozenset({"provider", "models", "transforms", "preset"}),
+)

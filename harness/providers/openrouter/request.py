@@ -18,12 +18,19 @@ from typing import Any
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping import chat_completions as chat
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import signature_problem, thinking_text_problem
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
 from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
 from harness.params import CallParams, ThinkingParams
-from harness.providers.openrouter.profile import DEFAULT_MODEL, ID_POLICY, SIGNATURE_ON_TEXT, TOOL_NAMES
+from harness.providers.openrouter.profile import (
+    CONTROLS,
+    DEFAULT_MODEL,
+    ID_POLICY,
+    SIGNATURE_ON_TEXT,
+    TOOL_NAMES,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
 
@@ -46,6 +53,7 @@ class OpenRouterAdapter:
         config = reasoning_config(params.thinking, prepared.warnings)
         if config is not None:
             body["reasoning"] = config
+        apply_controls(body, params, CONTROLS, prepared.warnings)
         return Rendered(body, list(prepared.warnings))
 
 

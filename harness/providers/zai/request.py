@@ -14,6 +14,7 @@ from harness.mapping.dialects import Dialect, DialectAdapter, send_reasoning_con
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.zai.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     MAX_TOKENS_FIELD,
@@ -48,6 +49,7 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
         #: ``stream_options.include_usage`` when streaming, as the accepted recording sends it
         #: (models__test_zai__test_zai_thinking_stream.yaml#0).
