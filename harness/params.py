@@ -61,7 +61,7 @@ class ThinkingParams(_Params):
     budget_tokens: int | None = Field(default=None, ge=0)  # a negative budget is an error, never sent
     effort: Effort | None = None
     include_thoughts: StrictBool = True
-    adaptive: StrictBool = False
+    adaptive: StrictBool | None = None
     summary: Literal["concise", "detailed"] | None = None
     context: Literal["auto", "current_turn", "all_turns"] | None = None
 

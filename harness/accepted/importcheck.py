@@ -17,6 +17,7 @@ from harness.accepted.predicates import (
     same_in_camel,
     string_is_one_block,
     value_is,
+    values_are,
 )
 from harness.contract.accepted import Accepted
 
@@ -479,6 +480,47 @@ IMPORTCHECK: tuple[Accepted, ...] = (
                 "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0; "
                 "instructions accepted: "
                 "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_runs_with_instructions_only.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-consecutive-user-turns-merged",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents",
+        diff="changed",
+        when=(restructured("merge_gemini_user_turns"),),
+        kind="equivalent",
+        why=(
+            "consecutive user contents and one user content holding their parts in order are one turn; "
+            "our adapter merges turns of one role"
+        ),
+        evidence=(
+            (
+                "consecutive user contents accepted: "
+                "traffic/pydantic-ai/test_tool_availability_portability__test_tool_availability_portability_matrix[R5-T5-local-search].yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-empty-user-text-placeholder",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[0].parts[0].text",
+        diff="changed",
+        when=(values_are("", "(conversation start)"),),
+        kind="policy",
+        why=(
+            "a conversation that opens with an empty user text: our adapter drops the empty text and "
+            "opens with a placeholder user turn (Gemini requires a user turn first, empty parts are "
+            "refused elsewhere); the recorded empty text was accepted too"
+        ),
+        evidence=(
+            (
+                "empty text accepted: "
+                "traffic/pydantic-ai/models__test_google__test_google_instructions_only_with_tool_calls.yaml#0"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",

@@ -108,6 +108,8 @@ def merge_consecutive(role: str, key: str, as_list: Callable[[Any], list[Any]]) 
 merge_anthropic_user_turns = merge_consecutive("user", "content", _blocks)
 #: Converse: consecutive user messages, each a content list, as one (Bedrock merges them too).
 merge_bedrock_user_turns = merge_consecutive("user", "content", _list)
+#: Gemini: consecutive user contents as one (our adapter merges turns of one role).
+merge_gemini_user_turns = merge_consecutive("user", "parts", _list)
 
 
 def hoist_anthropic_system_messages(body: Any) -> Any:
@@ -239,3 +241,4 @@ REWRITES: dict[str, Rewrite] = {
 }
 REWRITES["merge_anthropic_user_turns"] = merge_anthropic_user_turns
 REWRITES["merge_bedrock_user_turns"] = merge_bedrock_user_turns
+REWRITES["merge_gemini_user_turns"] = merge_gemini_user_turns

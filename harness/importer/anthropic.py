@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.importer.common import Calls, Json, Ledger, arr, cache_control, obj, show, tool_spec
 from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
@@ -33,8 +33,24 @@ KNOWN = {
     "thinking",
     "temperature",
     "stream",
+    "cache_control",
 }
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
+
+
+def _text_parts(blocks: list[Any], path: str, ledger: Ledger) -> list[TextPart]:
+    """Text blocks as parts, each with its cache breakpoint; another block type is named."""
+    parts: list[TextPart] = []
+    for i, block in enumerate(map(obj, blocks)):
+        at = f"{path}[{i}]"
+        if block.get("type") == "text":
+            ledger.rest(block, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+            )
+        else:
+            ledger.note(at, f"block type {show(block.get('type'))} not representable here")
+    return parts
 
 
 def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
@@ -49,17 +65,6 @@ def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
     return None
 
 
-def _texts(blocks: list[Any], path: str, ledger: Ledger) -> list[str]:
-    texts: list[str] = []
-    for i, block in enumerate(map(obj, blocks)):
-        if block.get("type") == "text":
-            ledger.rest(block, f"{path}[{i}]", {"type", "text"})
-            texts.append(str(block.get("text", "")))
-        else:
-            ledger.note(f"{path}[{i}]", f"block type {show(block.get('type'))} not representable here")
-    return texts
-
-
 def _assistant(
     blocks: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
 ) -> AssistantMessage:
@@ -67,8 +72,10 @@ def _assistant(
     for i, block in enumerate(map(obj, blocks)):
         at, kind = f"{path}[{i}]", block.get("type")
         if kind == "text":
-            ledger.rest(block, at, {"type", "text"})
-            parts.append(TextPart(text=str(block.get("text", ""))))
+            ledger.rest(block, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+            )
         elif kind == "thinking":
             ledger.rest(block, at, {"type", "thinking", "signature"})
             parts.append(ThinkingTextPart(text=str(block.get("thinking", "")), model_id=model))
@@ -86,9 +93,14 @@ def _assistant(
                 )
             )
         elif kind == "tool_use":
-            ledger.rest(block, at, {"type", "id", "name", "input"})
+            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control"})
             parts.append(
-                calls.call(str(block.get("id", "")), str(block.get("name", "")), block.get("input", {}))
+                calls.call(
+                    str(block.get("id", "")),
+                    str(block.get("name", "")),
+                    block.get("input", {}),
+                    cache_breakpoint=cache_control(block, at, ledger),
+                )
             )
         else:
             ledger.note(at, f"assistant block type {show(kind)} not representable")
@@ -96,7 +108,7 @@ def _assistant(
 
 
 def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
-    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error"})
+    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error", "cache_control"})
     content = block.get("content", "")
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
@@ -125,6 +137,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         status="error" if block.get("is_error") else "success",
         output_text="".join(texts),
         parts=list(images),
+        cache_breakpoint=cache_control(block, path, ledger),
     )
 
 
@@ -139,7 +152,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     if isinstance(system, str) and system:
         out.append(SystemMessage(parts=[TextPart(text=system)]))
     elif isinstance(system, list) and system:
-        out.append(SystemMessage(parts=[TextPart(text=t) for t in _texts(arr(system), "system", ledger)]))
+        out.append(SystemMessage(parts=_text_parts(arr(system), "system", ledger)))
     calls = Calls()
     for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
@@ -147,9 +160,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
         if role == "system":  # a system message inside messages, in place (accepted by some models)
-            out.append(
-                SystemMessage(parts=[TextPart(text=t) for t in _texts(blocks, f"{path}.content", ledger)])
-            )
+            out.append(SystemMessage(parts=_text_parts(blocks, f"{path}.content", ledger)))
             continue
         if role not in ("user", "assistant"):
             ledger.note(path, f"message role {show(role)} not representable")
@@ -161,13 +172,19 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         for i, block in enumerate(map(obj, blocks)):
             at, kind = f"{path}.content[{i}]", block.get("type")
             if kind == "text":
-                ledger.rest(block, at, {"type", "text"})
-                user.append(TextPart(text=str(block.get("text", ""))))
+                ledger.rest(block, at, {"type", "text", "cache_control"})
+                user.append(
+                    TextPart(
+                        text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger)
+                    )
+                )
             elif kind == "image":
-                ledger.rest(block, at, {"type", "source"})
+                ledger.rest(block, at, {"type", "source", "cache_control"})
                 image = _image(obj(block.get("source")), f"{at}.source", ledger)
                 if image is not None:
-                    user.append(image)
+                    user.append(
+                        image.model_copy(update={"cache_breakpoint": cache_control(block, at, ledger)})
+                    )
             elif kind == "tool_result":
                 out.append(_tool_result(block, at, calls, ledger))
             else:
@@ -222,7 +239,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
         )
     tools = [
-        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set())
+        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set(), cached=True)
         for i, t in enumerate(ledger.items(body.get("tools"), "tools"))
     ]
     return CallParams(
@@ -234,5 +251,6 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        cache_breakpoint=cache_control(body, "", ledger),
         **read_controls(body, "anthropic", ledger),
     )

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from harness.model import ContentPart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import CacheBreakpoint, ContentPart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
@@ -51,24 +51,65 @@ class Ledger:
             self.note(sub, f"not representable ({show(value[key])})")
 
 
+def cache_control(block: Json, path: str, ledger: Ledger) -> CacheBreakpoint | None:
+    """Anthropic's (and OpenRouter's) ``cache_control`` on a block: ``{"type": "ephemeral", "ttl"?}``."""
+    value = block.get("cache_control")
+    if value is None:
+        return None
+    control, at = obj(value), f"{path}.cache_control" if path else "cache_control"
+    ledger.rest(control, at, {"type", "ttl"})
+    if control.get("type") != "ephemeral":
+        ledger.note(at, f"cache type {show(control.get('type'))} not representable")
+        return None
+    ttl = control.get("ttl")
+    if ttl is not None and not isinstance(ttl, str):
+        ledger.note(f"{at}.ttl", f"ttl {show(ttl)} not representable")
+        return None
+    return CacheBreakpoint(ttl=ttl)
+
+
 class Calls:
     """Tool names by call id, so a tool result can name its tool (results on the wire often do not)."""
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
 
-    def call(self, call_id: str, name: str, arguments: Any, item_id: str | None = None) -> ToolCallPart:
+    def call(
+        self,
+        call_id: str,
+        name: str,
+        arguments: Any,
+        item_id: str | None = None,
+        cache_breakpoint: CacheBreakpoint | None = None,
+    ) -> ToolCallPart:
         self.names[call_id] = name
         text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-        return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=text, item_id=item_id)
+        return ToolCallPart(
+            call_id=call_id,
+            tool_name=name,
+            arguments_json=text,
+            item_id=item_id,
+            cache_breakpoint=cache_breakpoint,
+        )
 
     def name(self, call_id: str) -> str:
         return self.names.get(call_id, "")
 
 
-def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str]) -> ToolSpec:
-    """One function tool with its ``strict`` flag; keys beyond name/description/schema/strict are named."""
-    ledger.rest(tool, path, {"name", "description", schema_key, "strict", *extra_known}, {"description": ""})
+def tool_spec(
+    tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str], *, cached: bool = False
+) -> ToolSpec:
+    """One function tool with its ``strict`` flag; keys beyond name/description/schema/strict are
+    named. ``cached``: the wire's ``cache_control`` on a tool is read (Anthropic)."""
+    known = {
+        "name",
+        "description",
+        schema_key,
+        "strict",
+        *extra_known,
+        *({"cache_control"} if cached else ()),
+    }
+    ledger.rest(tool, path, known, {"description": ""})
     schema, strict = tool.get(schema_key), tool.get("strict")
     if strict is not None and not isinstance(strict, bool):
         ledger.note(f"{path}.strict", f"not a boolean ({show(strict)})")
@@ -77,6 +118,7 @@ def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_know
         description=str(tool.get("description") or ""),
         parameters=obj(schema) if schema is not None else {"type": "object", "properties": {}},
         strict=strict if isinstance(strict, bool) else None,
+        cache_breakpoint=cache_control(tool, path, ledger) if cached else None,
     )
 
 

@@ -200,22 +200,31 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     return (match.group(1), match.group(2) is not None) if match else (None, False)
 
 
-def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
-    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, and ANY
-    with one ``allowedFunctionNames`` forces it; VALIDATED, several names and other keys are named."""
+def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[str] | None]:
+    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, VALIDATED
+    validated, and ANY with one ``allowedFunctionNames`` forces it; several names with ANY or
+    VALIDATED are the allowed subset. Other keys are named."""
     if value is None:
-        return None
+        return None, None
     config = camel(obj(value))
     ledger.rest(config, "toolConfig", {"functionCallingConfig"})
     calling = camel(obj(config.get("functionCallingConfig")))
     ledger.rest(calling, "toolConfig.functionCallingConfig", {"mode", "allowedFunctionNames"})
     mode, names = str(calling.get("mode", "AUTO")).upper(), arr(calling.get("allowedFunctionNames"))
     if mode == "ANY" and len(names) == 1 and isinstance(names[0], str):
-        return ForcedTool(name=names[0])
-    if not names and mode in ("AUTO", "NONE", "ANY"):
-        return None if mode == "AUTO" else "none" if mode == "NONE" else "required"
+        return ForcedTool(name=names[0]), None
+    if not names and mode in ("AUTO", "NONE", "ANY", "VALIDATED"):
+        modes: dict[str, ToolChoice | None] = {
+            "AUTO": None,
+            "NONE": "none",
+            "ANY": "required",
+            "VALIDATED": "validated",
+        }
+        return modes[mode], None
+    if mode in ("ANY", "VALIDATED") and all(isinstance(n, str) for n in names):
+        return ("required" if mode == "ANY" else "validated"), [str(n) for n in names]
     ledger.note("toolConfig.functionCallingConfig", f"not representable ({show(calling)})")
-    return None
+    return None, None
 
 
 def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
@@ -279,10 +288,12 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
             ledger.note(
                 "generationConfig.thinkingConfig.thinkingBudget", f"dynamic budget {budget} not representable"
             )
+    choice, allowed = _tool_choice(body.get("toolConfig"), ledger)
     return CallParams(
         model=model,
         tools=specs or None,
-        tool_choice=_tool_choice(body.get("toolConfig"), ledger),
+        tool_choice=choice,
+        allowed_tools=allowed,
         output_format=_output_format(config, ledger),
         max_tokens=config.get("maxOutputTokens"),
         thinking=thinking,

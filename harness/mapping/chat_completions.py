@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from harness.contract.warning_codes import Code
-from harness.mapping.controls import openai_schema_fields, tool_choice
+from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice, warn_allowed_tools
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.toolbox import placeholder_user
 from harness.mapping.wire import (
@@ -60,6 +60,7 @@ def base_body(
     reasoning: ReasoningMapper,
     *,
     system_only: bool = False,
+    allowed_subset: bool = False,
 ) -> JSON:
     """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
     temperature, stream. ``system_only``: the provider accepts a system message alone."""
@@ -69,6 +70,19 @@ def base_body(
     choice = tool_choice(params, prepared)
     if choice is not None:
         body["tool_choice"] = chat_tool_choice(choice)
+    if not allowed_subset:
+        warn_allowed_tools(params, prepared, prepared_provider(body))
+    else:
+        allowed = allowed_tools(params, prepared)
+        if allowed is not None and choice in (None, "required"):
+            # ChatCompletionAllowedToolChoice (openai 3.54): the subset, the mode auto or required.
+            body["tool_choice"] = {
+                "type": "allowed_tools",
+                "allowed_tools": {
+                    "mode": choice or "auto",
+                    "tools": [{"type": "function", "function": {"name": n}} for n in allowed],
+                },
+            }
     if params.output_format is not None:
         body["response_format"] = response_format(params.output_format)
     if params.max_tokens is not None:
@@ -79,6 +93,11 @@ def base_body(
     if params.stream:
         body["stream"] = True
     return body
+
+
+def prepared_provider(body: JSON) -> str:
+    """How a warning names the provider of a Chat-shaped body: by the model it asks for."""
+    return f"the provider of model '{body['model']}'"
 
 
 def function_tool(tool: ToolSpec) -> JSON:

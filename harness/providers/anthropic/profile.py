@@ -11,12 +11,14 @@ from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CACHE_TTLS",
     "CONTROLS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
     "EFFORT_BUDGETS",
     "IMAGE_MEDIA_TYPES",
+    "MAX_BREAKPOINTS",
     "MIN_THINKING_BUDGET",
     "THINKING_TOP_P",
     "TOOL_ID_POLICY",
@@ -54,3 +56,7 @@ CONTROLS = ControlNames(
 #: ``top_p`` with extended thinking on (docs: build-with-claude/extended-thinking, "Feature
 #: compatibility": "you can set top_p to values between 1 and 0.95").
 THINKING_TOP_P = (0.95, 1.0)
+#: Prompt caching (docs: build-with-claude/prompt-caching): "You can define up to 4 cache
+#: breakpoints"; ``cache_control.ttl`` is ``5m`` (the default) or ``1h``.
+MAX_BREAKPOINTS = 4
+CACHE_TTLS = ("5m", "1h")

@@ -21,7 +21,7 @@ from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
 from harness.mapping.call_controls import apply_controls, put
-from harness.mapping.controls import tool_choice
+from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -417,6 +417,7 @@ class BedrockAdapter:
         if system:
             body["system"] = system
         config = _tool_config(prepared, params)
+        warn_allowed_tools(params, prepared, "Bedrock")
         if config is not None:
             body["toolConfig"] = config
         inference, extra = _inference(params, model, messages, warnings)

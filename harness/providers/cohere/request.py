@@ -30,7 +30,7 @@ from harness.mapping.chat_completions import (
     tool_images,
     warn_thinking,
 )
-from harness.mapping.controls import tool_choice
+from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
@@ -313,6 +313,7 @@ class CohereAdapter:
         body: Json = {"model": model, "messages": _messages(prepared, model)}
         _tools(prepared, body)
         _choice(prepared, params, body)
+        warn_allowed_tools(params, prepared, "Cohere")
         _output_format(prepared, params, body)
         _thinking_param(params, model, warnings, body)
         if params.max_tokens is not None:

@@ -26,7 +26,7 @@ from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
 from harness.mapping.call_controls import apply_controls
-from harness.mapping.controls import tool_choice
+from harness.mapping.controls import allowed_tools, tool_choice
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
     parse_arguments,
@@ -113,7 +113,9 @@ class GeminiAdapter:
             system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
             body["tools"] = [function_tool(prepared.tools, warnings)]
-        calling = tool_config(tool_choice(params, prepared))
+        calling = tool_config(
+            tool_choice(params, prepared, validated=True), allowed_tools(params, prepared), warnings
+        )
         if calling is not None:
             body["toolConfig"] = calling
         config = generation_config(params, model, warnings)

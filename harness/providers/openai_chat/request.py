@@ -50,7 +50,12 @@ class OpenAIChatAdapter:
         prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         warnings = prepared.warnings
         body = base_body(
-            prepared, params, params.model or DEFAULT_MODEL, drop_thinking, system_only=ACCEPTS_SYSTEM_ONLY
+            prepared,
+            params,
+            params.model or DEFAULT_MODEL,
+            drop_thinking,
+            system_only=ACCEPTS_SYSTEM_ONLY,
+            allowed_subset=True,
         )
         if params.stream:
             # ChatCompletionStreamOptions: the final usage chunk only comes when asked for.

@@ -17,7 +17,7 @@ from typing import Any
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.call_controls import apply_controls
-from harness.mapping.controls import openai_schema_fields, tool_choice
+from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -90,6 +90,14 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["tool_choice"] = (
             {"type": "function", "name": choice.name} if isinstance(choice, ForcedTool) else choice
         )
+    allowed = allowed_tools(params, prepared)
+    if allowed is not None and choice in (None, "required"):
+        # ToolChoiceAllowed (openai 3.54): the subset and the mode, auto or required.
+        body["tool_choice"] = {
+            "type": "allowed_tools",
+            "mode": choice or "auto",
+            "tools": [{"type": "function", "name": n} for n in allowed],
+        }
     if params.output_format is not None:
         body["text"] = {"format": _text_format(params.output_format)}
     if params.max_tokens is not None:
