@@ -10,7 +10,7 @@ the URL (``uri``), never body fields. Blocks per the bedrock-runtime service mod
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show
@@ -18,6 +18,7 @@ from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
+    CacheBreakpoint,
     ContentPart,
     HistoryEvent,
     ImageURLPart,
@@ -42,6 +43,27 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     if match is None:
         return None, False
     return unquote(match.group(1)), match.group(2) == "converse-stream"
+
+
+def _cache_point(block: Json, path: str, ledger: Ledger) -> CacheBreakpoint:
+    """A ``cachePoint`` block: ``type`` default and an optional ``ttl`` (CachePointBlock)."""
+    ledger.rest(block, path, {"cachePoint"})
+    point = obj(block.get("cachePoint"))
+    ledger.rest(point, f"{path}.cachePoint", {"type", "ttl"})
+    if point.get("type") != "default":
+        ledger.note(
+            f"{path}.cachePoint.type", f"cache point type {show(point.get('type'))} not representable"
+        )
+    ttl = point.get("ttl")
+    return CacheBreakpoint(ttl=ttl if isinstance(ttl, str) else None)
+
+
+def _ends_cache(items: list[Any], bp: CacheBreakpoint, path: str, ledger: Ledger) -> None:
+    """The breakpoint on the item the cache point follows (the last one read); none: named."""
+    if not items or getattr(items[-1], "cache_breakpoint", "absent") is not None:
+        ledger.note(path, "a cache point with no block of its own before it not representable")
+        return
+    items[-1] = items[-1].model_copy(update={"cache_breakpoint": bp})
 
 
 def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
@@ -84,6 +106,8 @@ def _assistant(
                         signature=str(reasoning["redactedContent"]), format="bedrock-redacted", model_id=model
                     )
                 )
+        elif "cachePoint" in block:
+            _ends_cache(cast(list[Any], parts), _cache_point(block, at, ledger), at, ledger)
         elif "toolUse" in block:
             ledger.rest(block, at, {"toolUse"})
             use = obj(block["toolUse"])
@@ -136,6 +160,10 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
         if "text" in block:
             ledger.rest(block, f"system[{i}]", {"text"})
             system.append(TextPart(text=str(block["text"])))
+        elif "cachePoint" in block:
+            _ends_cache(
+                cast(list[Any], system), _cache_point(block, f"system[{i}]", ledger), f"system[{i}]", ledger
+            )
         else:
             ledger.note(f"system[{i}]", f"system block {show(sorted(block))} not representable")
     if system:
@@ -152,8 +180,14 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
             ledger.note(path, f"message role {show(role)} not representable")
             continue
         user: list[ContentPart] = []
+        last_is_result = False
         for i, block in enumerate(map(obj, blocks)):
             at = f"{path}.content[{i}]"
+            if "cachePoint" in block:
+                bp = _cache_point(block, at, ledger)
+                _ends_cache(cast(list[Any], out if last_is_result else user), bp, at, ledger)
+                continue
+            last_is_result = "toolResult" in block
             if "text" in block:
                 ledger.rest(block, at, {"text"})
                 user.append(TextPart(text=str(block["text"])))
@@ -177,6 +211,9 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
     tools: list[ToolSpec] = []
     for i, raw in enumerate(map(obj, ledger.items(config.get("tools"), "toolConfig.tools"))):
         path = f"toolConfig.tools[{i}]"
+        if "cachePoint" in raw:
+            _ends_cache(cast(list[Any], tools), _cache_point(raw, path, ledger), path, ledger)
+            continue
         ledger.rest(raw, path, {"toolSpec"})
         spec = obj(raw.get("toolSpec"))
         ledger.rest(spec, f"{path}.toolSpec", {"name", "description", "inputSchema", "strict"})

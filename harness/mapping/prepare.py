@@ -111,6 +111,19 @@ def _collect_tools(
     return tools
 
 
+def breakpoint_on_last_part(event: HistoryEvent) -> HistoryEvent:
+    """A message's cache breakpoint is its last part's (the cache ends after the message's last
+    wire block), so adapters read breakpoints off parts alone; a tool message keeps its own."""
+    bp = getattr(event, "cache_breakpoint", None)
+    parts = getattr(event, "parts", None)
+    if bp is None or not parts or isinstance(event, ToolResultMessage):
+        return event
+    last = parts[-1]
+    if last.cache_breakpoint is None:
+        parts = [*parts[:-1], last.model_copy(update={"cache_breakpoint": bp})]
+    return event.model_copy(update={"parts": parts, "cache_breakpoint": None})
+
+
 def prepare(
     history: Sequence[HistoryEvent],
     params: CallParams,
@@ -126,6 +139,7 @@ def prepare(
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
     """
     warnings = Warnings()
+    history = [breakpoint_on_last_part(event) for event in history]
     system: list[tuple[int | None, str]] = []
     if params.system:
         system.append((None, params.system))
@@ -173,6 +187,7 @@ def prepare(
                     event.status,
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
+                    cache_breakpoint=event.cache_breakpoint,
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.

@@ -18,6 +18,7 @@ from harness.contract.thinking import REDACTED_FORMATS, google_signature_carrier
 from harness.contract.warning_codes import Code
 from harness.model import (
     AssistantMessage,
+    CacheBreakpoint,
     ImageFilePart,
     ImageURLPart,
     TextPart,
@@ -123,6 +124,8 @@ class WireToolResult:
     images: list[ContentItem]
     appended: list[ContentItem] = field(default_factory=list[ContentItem])
     synthesized: bool = False
+    #: The tool message's cache breakpoint: the prompt cache ends after this result.
+    cache_breakpoint: CacheBreakpoint | None = None
 
     @property
     def is_error(self) -> bool:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
+from harness.mapping.cache import system_breakpoints
 from harness.mapping.call_controls import apply_controls, put
 from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.media import normalize_media_type
@@ -42,7 +43,7 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import CacheBreakpoint, HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
 from harness.providers.bedrock.profile import (
     CONTROLS,
@@ -112,9 +113,28 @@ def _content(item: ContentItem, warnings: Warnings) -> Json | None:
     return _image(item, warnings)
 
 
+def cache_point(bp: CacheBreakpoint) -> Json:
+    """A ``cachePoint`` block (CachePointBlock: ``type`` default, ``ttl`` 5m or 1h, botocore
+    bedrock-runtime 2023-09-30); the cache ends at the block before it."""
+    point: Json = {"type": "default"}
+    if bp.ttl is not None:
+        point["ttl"] = bp.ttl
+    return {"cachePoint": point}
+
+
+def _with_points(pairs: list[tuple[Json, CacheBreakpoint | None]]) -> list[Json]:
+    """Blocks in order, each followed by its cache point when its part ends the cache."""
+    out: list[Json] = []
+    for block, bp in pairs:
+        out.append(block)
+        if bp is not None:
+            out.append(cache_point(bp))
+    return out
+
+
 def _user(item: WireUser, warnings: Warnings) -> _Message:
-    blocks = [b for ci in item.items if (b := _content(ci, warnings)) is not None]
-    return _Message("user", item.index, blocks)
+    pairs = [(b, ci.part.cache_breakpoint) for ci in item.items if (b := _content(ci, warnings)) is not None]
+    return _Message("user", item.index, _with_points(pairs))
 
 
 def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_Message]:
@@ -152,7 +172,8 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_
     body: Json = {"toolUseId": item.call_id, "content": content}
     if item.is_error:
         body["status"] = "error"
-    out = [_Message("user", item.index, [{"toolResult": body}])]
+    blocks = _with_points([({"toolResult": body}, item.cache_breakpoint)])
+    out = [_Message("user", item.index, blocks)]
     if moved:
         out.append(_Message("user", item.index, moved))
     return out
@@ -209,14 +230,17 @@ def _tool_use(item: WireAssistant, part: ToolCallPart, part_index: int, warnings
 
 
 def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
-    blocks: list[Json] = []
+    blocks: list[tuple[Json, CacheBreakpoint | None]] = []
     for unit in item.units:
+        bp: CacheBreakpoint | None = None
         if isinstance(unit, ThinkingUnit):
             block = _reasoning(unit, item.index, model, warnings)
+            ends = [p.cache_breakpoint for p in (unit.text, unit.signature) if p is not None]
+            bp = next((b for b in ends if b is not None), None)
         elif isinstance(unit.part, TextPart):
-            block = {"text": unit.part.text}
+            block, bp = {"text": unit.part.text}, unit.part.cache_breakpoint
         elif isinstance(unit.part, ToolCallPart):
-            block = _tool_use(item, unit.part, unit.index, warnings)
+            block, bp = _tool_use(item, unit.part, unit.index, warnings), unit.part.cache_breakpoint
         else:
             warnings.add(
                 item.index,
@@ -227,8 +251,10 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
             )
             block = None
         if block is not None:
-            blocks.append(block)
-    return _Message("assistant", item.index, blocks, [(item.message.id, item.message.response_id)])
+            blocks.append((block, bp))
+    return _Message(
+        "assistant", item.index, _with_points(blocks), [(item.message.id, item.message.response_id)]
+    )
 
 
 def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
@@ -283,6 +309,8 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
         if spec.strict is not None:
             tool["strict"] = spec.strict
         tools.append({"toolSpec": tool})
+        if spec.cache_breakpoint is not None:
+            tools.append(cache_point(spec.cache_breakpoint))
     config: Json = {"tools": tools}
     choice = tool_choice(params, prepared)
     if isinstance(choice, ForcedTool):
@@ -413,7 +441,14 @@ class BedrockAdapter:
         model = params.model or DEFAULT_MODEL
         messages = _messages(prepared, model)
         body: Json = {"messages": [{"content": m.blocks, "role": m.role} for m in messages]}
-        system = [{"text": text} for _, text in prepared.system if text.strip()]
+        marks = system_breakpoints(history, params, prepared.system)
+        system = _with_points(
+            [
+                ({"text": text}, bp)
+                for (_, text), bp in zip(prepared.system, marks, strict=True)
+                if text.strip()
+            ]
+        )
         if system:
             body["system"] = system
         config = _tool_config(prepared, params)
