@@ -10,6 +10,7 @@ from harness.importer.common import (
     Json,
     Ledger,
     arr,
+    chat_system,
     chat_texts,
     chat_user,
     effort,
@@ -96,16 +97,17 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
         role, content = message.get("role"), message.get("content")
         if role in ("system", "developer"):
             ledger.rest(message, path, {"role", "content"})
-            out.append(
-                SystemMessage(
-                    parts=[TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger)]
-                )
-            )
+            if provider == "openrouter":
+                out.append(SystemMessage(parts=chat_system(content, f"{path}.content", ledger)))
+            else:
+                texts = chat_texts(content, f"{path}.content", ledger)
+                out.append(SystemMessage(parts=[TextPart(text=t) for t in texts]))
         elif role == "user":
             # null name / tool_calls on a user turn (huggingface_hub's ChatCompletionInputMessage
             # serialises every optional field) are the fields absent
             ledger.rest(message, path, {"role", "content"}, {"name": None, "tool_calls": None})
-            out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger)))
+            cached = provider == "openrouter"
+            out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger, cached=cached)))
         elif role == "assistant":
             known = {"role", "content", "tool_calls"}
             if _details(provider):

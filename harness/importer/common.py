@@ -207,21 +207,43 @@ def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> l
     return texts
 
 
-def chat_user(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[ContentPart]:
-    """A Chat-shaped user ``content``: a string, or ``text`` and ``image_url`` entries."""
-    if isinstance(content, str):
-        return [TextPart(text=content)]
-    parts: list[ContentPart] = []
+def chat_system(content: Any, path: str, ledger: Ledger) -> list[TextPart]:
+    """A system message's text parts, each with its ``cache_control`` (OpenRouter's passthrough)."""
+    if isinstance(content, str) or content is None:
+        return [TextPart(text=t) for t in chat_texts(content, path, ledger)]
+    parts: list[TextPart] = []
     for i, part in enumerate(map(obj, arr(content))):
         at = f"{path}[{i}]"
         if part.get("type") == "text":
-            ledger.rest(part, at, {"type", "text"})
-            parts.append(TextPart(text=str(part.get("text", ""))))
+            ledger.rest(part, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(part.get("text", "")), cache_breakpoint=cache_control(part, at, ledger))
+            )
+        else:
+            ledger.note(at, f"content part {show(part.get('type'))} not representable here")
+    return parts
+
+
+def chat_user(
+    content: Any, path: str, ledger: Ledger, noun: str = "part", *, cached: bool = False
+) -> list[ContentPart]:
+    """A Chat-shaped user ``content``: a string, or ``text`` and ``image_url`` entries;
+    ``cached``: a part's ``cache_control`` is read (OpenRouter passes it to Claude and Gemini)."""
+    if isinstance(content, str):
+        return [TextPart(text=content)]
+    parts: list[ContentPart] = []
+    extra = {"cache_control"} if cached else set[str]()
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}[{i}]"
+        bp = cache_control(part, at, ledger) if cached else None
+        if part.get("type") == "text":
+            ledger.rest(part, at, {"type", "text", *extra})
+            parts.append(TextPart(text=str(part.get("text", "")), cache_breakpoint=bp))
         elif part.get("type") == "image_url":
-            ledger.rest(part, at, {"type", "image_url"})
+            ledger.rest(part, at, {"type", "image_url", *extra})
             image = obj(part.get("image_url"))
             ledger.rest(image, f"{at}.image_url", {"url"})
-            parts.append(ImageURLPart(url=str(image.get("url", ""))))
+            parts.append(ImageURLPart(url=str(image.get("url", "")), cache_breakpoint=bp))
         else:
             ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
     return parts

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.wire import Warnings
 from harness.model import CacheBreakpoint, HistoryEvent
 from harness.params import CallParams
@@ -26,6 +27,7 @@ __all__ = [
     "message_breakpoint",
     "system_breakpoints",
     "warn_breakpoints",
+    "warn_by_profile",
 ]
 
 
@@ -75,24 +77,31 @@ def system_breakpoints(
     return out
 
 
+#: Where a breakpoint sits, for ``warn_breakpoints``'s ``handled``: a role (``user``,
+#: ``system``, ``assistant``, ``tool``, ``developer``), ``tools`` or ``request``.
+Place = str
+
+
 def _every(
     history: Sequence[HistoryEvent], params: CallParams
-) -> list[tuple[int | None, int | None, str | None, str]]:
-    """Every breakpoint the caller set: (message, part, part type, where) in request order."""
-    found: list[tuple[int | None, int | None, str | None, str]] = []
+) -> list[tuple[int | None, int | None, str | None, str, Place]]:
+    """Every breakpoint the caller set: (message, part, part type, where, place) in request order."""
+    found: list[tuple[int | None, int | None, str | None, str, Place]] = []
     for tool in params.tools or []:
         if tool.cache_breakpoint is not None:
-            found.append((None, None, None, f"tool '{tool.name}'"))
+            found.append((None, None, None, f"tool '{tool.name}'", "tools"))
     if params.system_cache_breakpoint is not None:
-        found.append((None, None, None, "the system prompt"))
+        found.append((None, None, None, "the system prompt", "system"))
     for index, event in enumerate(history):
-        for p, part in enumerate(getattr(event, "parts", None) or []):
+        role = str(getattr(event, "role", ""))
+        parts: list[object] = list(getattr(event, "parts", None) or [])
+        for p, part in enumerate(parts):
             if getattr(part, "cache_breakpoint", None) is not None:
-                found.append((index, p, str(getattr(part, "type", "")), "a part"))
+                found.append((index, p, str(getattr(part, "type", "")), "a part", role))
         if getattr(event, "cache_breakpoint", None) is not None:
-            found.append((index, None, None, "a message"))
+            found.append((index, None, None, "a message", role))
     if params.cache_breakpoint is not None:
-        found.append((None, None, None, "the request (automatic placement)"))
+        found.append((None, None, None, "the request (automatic placement)", "request"))
     return found
 
 
@@ -102,18 +111,34 @@ def count_breakpoints(history: Sequence[HistoryEvent], params: CallParams) -> in
 
 
 def warn_breakpoints(
-    history: Sequence[HistoryEvent], params: CallParams, warnings: Warnings, provider: str, *, automatic: bool
+    history: Sequence[HistoryEvent],
+    params: CallParams,
+    warnings: Warnings,
+    provider: str,
+    *,
+    automatic: bool,
+    handled: frozenset[Place] = frozenset(),
 ) -> None:
-    """A provider without explicit breakpoints: each one is not sent, with a warning.
+    """Each breakpoint the adapter does not place is not sent, with a warning.
 
     ``automatic``: the provider caches prefixes on its own (``cache-breakpoint-automatic``,
-    policy); otherwise it has no prompt cache the request can steer (``cache-breakpoint-dropped``).
+    policy); otherwise it has no prompt cache the request can steer there
+    (``cache-breakpoint-dropped``). ``handled``: the places the adapter maps itself.
     """
     code = Code.CACHE_BREAKPOINT_AUTOMATIC if automatic else Code.CACHE_BREAKPOINT_DROPPED
     why = (
         f"{provider} caches request prefixes on its own and takes no breakpoint; not sent"
         if automatic
-        else f"{provider} takes no cache breakpoint; not sent"
+        else f"{provider} takes no cache breakpoint there; not sent"
     )
-    for message, part, part_type, where in _every(history, params):
-        warnings.add(message, part, part_type, code, f"cache breakpoint on {where}: {why}")
+    for message, part, part_type, where, place in _every(history, params):
+        if place not in handled:
+            warnings.add(message, part, part_type, code, f"cache breakpoint on {where}: {why}")
+
+
+def warn_by_profile(
+    history: Sequence[HistoryEvent], params: CallParams, warnings: Warnings, names: ControlNames
+) -> None:
+    """A provider whose profile says it takes no explicit breakpoint warns for each one."""
+    if names.cache != "explicit":
+        warn_breakpoints(history, params, warnings, names.provider, automatic=names.cache == "automatic")

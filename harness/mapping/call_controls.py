@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from harness.contract.warning_codes import Code
 from harness.mapping.wire import Warnings
@@ -71,6 +71,10 @@ class ControlNames:
     background: str | None = None
     include: str | None = None
     settings: frozenset[str] = field(default_factory=frozenset[str])
+    #: How the provider takes cache breakpoints: ``explicit`` (mapped by its adapter),
+    #: ``automatic`` (it caches prefixes on its own: ``cache-breakpoint-automatic``) or ``none``
+    #: (no prompt cache to steer: ``cache-breakpoint-dropped``).
+    cache: Literal["explicit", "automatic", "none"] = "automatic"
     top_p_range: tuple[float, float] = (0.0, 1.0)
     penalty_range: tuple[float, float] = (-2.0, 2.0)
     max_stop: int | None = None

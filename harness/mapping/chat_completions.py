@@ -25,7 +25,7 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import CacheBreakpoint, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 __all__ = [
@@ -61,10 +61,12 @@ def base_body(
     *,
     system_only: bool = False,
     allowed_subset: bool = False,
+    system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> JSON:
     """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
     temperature, stream. ``system_only``: the provider accepts a system message alone."""
-    body: JSON = {"model": model, "messages": render_messages(prepared, reasoning, system_only=system_only)}
+    messages = render_messages(prepared, reasoning, system_only=system_only, system_cache=system_cache)
+    body: JSON = {"model": model, "messages": messages}
     if prepared.tools:
         body["tools"] = [function_tool(t) for t in prepared.tools]
     choice = tool_choice(params, prepared)
@@ -129,10 +131,16 @@ def response_format(fmt: OutputFormat) -> JSON:
 
 
 def render_messages(
-    prepared: Prepared, reasoning: ReasoningMapper, *, system_only: bool = False
+    prepared: Prepared,
+    reasoning: ReasoningMapper,
+    *,
+    system_only: bool = False,
+    system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> list[JSON]:
     """The ``messages`` array: system first, then the wire items in order (``chat_shaped_messages``
-    with Chat Completions' own assistant and tool messages)."""
+    with Chat Completions' own assistant and tool messages). ``system_cache``: the breakpoint
+    after each system entry, for a provider that takes ``cache_control`` (OpenRouter to Claude
+    and Gemini); None: breakpoints are not sent (the adapter warns)."""
     return chat_shaped_messages(
         prepared,
         lambda item, warnings: assistant_message(item, warnings, reasoning),
@@ -140,6 +148,7 @@ def render_messages(
         tool_images,
         merge_assistant,
         system_only=system_only,
+        system_cache=system_cache,
     )
 
 
@@ -151,6 +160,7 @@ def chat_shaped_messages(
     merge: Callable[[JSON, JSON], None],
     *,
     system_only: bool = False,
+    system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> list[JSON]:
     """A Chat-shaped ``messages`` array (Chat Completions, Cohere v2): system first, then the wire
     items in order, each made by the wire's own ``assistant`` / ``tool`` builders.
@@ -163,9 +173,13 @@ def chat_shaped_messages(
     """
     warnings = prepared.warnings
     messages: list[JSON] = []
-    system = system_message(prepared.system)
-    if system is not None:
-        messages.append(system)
+    cache = system_cache is not None
+    if cache and any(bp is not None for bp in system_cache or []):
+        messages.extend(cached_system_messages(prepared.system, system_cache or []))
+    else:
+        system = system_message(prepared.system)
+        if system is not None:
+            messages.append(system)
     held: list[JSON] = []
     previous: JSON | None = None  # the message the previous wire item produced
     for item in prepared.items:
@@ -173,7 +187,7 @@ def chat_shaped_messages(
             messages.append({"role": "user", "content": held})
             held = []
         if isinstance(item, WireUser):
-            message = user_message(item, warnings)
+            message = user_message(item, warnings, cache=cache)
         elif isinstance(item, WireAssistant):
             message = assistant(item, warnings)
             if (
@@ -205,17 +219,53 @@ def system_message(system: list[tuple[int | None, str]]) -> JSON | None:
     return {"role": "system", "content": "\n\n".join(texts)} if texts else None
 
 
+def cached_system_messages(
+    system: list[tuple[int | None, str]], marks: list[CacheBreakpoint | None]
+) -> list[JSON]:
+    """One system message per entry, an entry that ends the cache as a text part with
+    ``cache_control`` (OpenRouter's prompt-caching guide: "cache_control in the content array")."""
+    out: list[JSON] = []
+    for (_, text), bp in zip(system, marks, strict=True):
+        if bp is None:
+            out.append({"role": "system", "content": text})
+        else:
+            out.append(
+                {
+                    "role": "system",
+                    "content": [{"type": "text", "text": text, "cache_control": cache_control(bp)}],
+                }
+            )
+    return out
+
+
+def cache_control(bp: CacheBreakpoint) -> JSON:
+    """``cache_control`` as Anthropic takes it (OpenRouter passes it through): ephemeral, ttl if given."""
+    out: JSON = {"type": "ephemeral"}
+    if bp.ttl is not None:
+        out["ttl"] = bp.ttl
+    return out
+
+
 def content_value(parts: list[JSON]) -> str | list[JSON]:
-    """A single text part is sent as a plain string; anything else as the part array."""
-    if len(parts) == 1 and parts[0]["type"] == "text":
+    """A single text part is sent as a plain string; anything else (or a part that ends the
+    cache) as the part array."""
+    if len(parts) == 1 and parts[0]["type"] == "text" and "cache_control" not in parts[0]:
         text: str = parts[0]["text"]
         return text
     return parts
 
 
-def user_message(item: WireUser, warnings: Warnings) -> JSON | None:
-    """ChatCompletionRequestUserMessage (text and image_url parts)."""
-    parts = [p for p in (content_part(ci, warnings) for ci in item.items) if p is not None]
+def user_message(item: WireUser, warnings: Warnings, *, cache: bool = False) -> JSON | None:
+    """ChatCompletionRequestUserMessage (text and image_url parts); ``cache``: a part that ends
+    the prompt cache carries ``cache_control``."""
+    parts: list[JSON] = []
+    for ci in item.items:
+        part = content_part(ci, warnings)
+        if part is None:
+            continue
+        if cache and ci.part.cache_breakpoint is not None:
+            part["cache_control"] = cache_control(ci.part.cache_breakpoint)
+        parts.append(part)
     if not parts:
         warnings.add(item.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped")
         return None

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from harness.contract.providers import chat_dialect, provider_entry
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import ControlNames, apply_controls
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
 from harness.mapping.prepare import prepare
@@ -240,6 +241,7 @@ class DialectAdapter:
             body["stream_options"] = {"include_usage": True}
         d.controls(body, params, prepared.warnings, model)
         apply_controls(body, params, d.call_controls, prepared.warnings)
+        warn_by_profile(history, params, prepared.warnings, d.call_controls)
         return Rendered(body, list(prepared.warnings))
 
 

@@ -47,6 +47,7 @@ TOOL_NAMES = NameRule("A-Za-z0-9_-", 128)
 #: No penalties, ``seed``, cache key or server-side state.
 CONTROLS = ControlNames(
     "anthropic",
+    cache="explicit",
     top_p="top_p",
     top_k="top_k",
     stop="stop_sequences",

@@ -118,6 +118,7 @@ def top_k_field(model: str) -> tuple[str, ...] | None:
 #: No penalties, ``seed``, parallel switch, cache key or server-side state.
 CONTROLS = ControlNames(
     "bedrock",
+    cache="explicit",
     top_p="inferenceConfig.topP",
     stop="inferenceConfig.stopSequences",
     service_tier="serviceTier.type",

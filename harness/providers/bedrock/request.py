@@ -20,7 +20,7 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
-from harness.mapping.cache import system_breakpoints
+from harness.mapping.cache import system_breakpoints, warn_breakpoints
 from harness.mapping.call_controls import apply_controls, put
 from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.media import normalize_media_type
@@ -462,6 +462,15 @@ class BedrockAdapter:
         if extra:
             body["additionalModelRequestFields"] = extra
         apply_controls(body, params, CONTROLS, warnings, skip=("top_k",))
+        # Converse has no top-level automatic breakpoint: every other place takes a cachePoint.
+        warn_breakpoints(
+            history,
+            params,
+            warnings,
+            PROVIDER_ID,
+            automatic=False,
+            handled=frozenset({"tools", "system", "user", "assistant", "tool", "developer"}),
+        )
         if params.output_format is not None:
             warnings.add(
                 None,

@@ -42,6 +42,7 @@ def reasons(model: str) -> bool:
 #: ``safety_mode`` as a setting. No parallel switch, service tier, cache key or server-side state.
 CONTROLS = ControlNames(
     "cohere",
+    cache="none",
     top_p="p",
     top_k="k",
     presence_penalty="presence_penalty",

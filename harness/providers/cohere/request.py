@@ -23,6 +23,7 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import (
     chat_shaped_messages,
@@ -323,6 +324,7 @@ class CohereAdapter:
         if params.stream:
             body["stream"] = True
         apply_controls(body, params, CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, CONTROLS)
         return Rendered(body, list(warnings))
 
 

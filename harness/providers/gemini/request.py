@@ -25,6 +25,7 @@ from harness.contract.gemini_contents import is_media_part, media_after_response
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import allowed_tools, tool_choice
 from harness.mapping.prepare import prepare
@@ -122,6 +123,7 @@ class GeminiAdapter:
         if config:
             body["generationConfig"] = config
         apply_controls(body, params, profile.CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, profile.CONTROLS)
         return Rendered(body, list(warnings))
 
 

@@ -26,6 +26,7 @@ MAX_TOKENS_FIELD = "max_tokens"
 #: service tier or cache key.
 CONTROLS = ControlNames(
     "huggingface",
+    cache="none",
     top_p="top_p",
     presence_penalty="presence_penalty",
     frequency_penalty="frequency_penalty",

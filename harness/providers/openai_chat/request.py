@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import JSON, base_body, warn_thinking
 from harness.mapping.prepare import prepare
@@ -64,6 +65,7 @@ class OpenAIChatAdapter:
         if effort is not None:
             body["reasoning_effort"] = effort
         apply_controls(body, params, CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, CONTROLS)
         return Rendered(body, list(warnings))
 
 

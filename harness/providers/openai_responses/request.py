@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice
 from harness.mapping.openai_family import sendable_image_url
@@ -67,6 +68,7 @@ class OpenAIResponsesAdapter:
         prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
+        warn_by_profile(history, params, prepared.warnings, CONTROLS)
         return Rendered(body, list(prepared.warnings))
 
 

@@ -7,7 +7,15 @@ from harness.mapping.call_controls import ControlNames
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["CONTROLS", "DEFAULT_MODEL", "ID_POLICY", "SIGNATURE_ON_TEXT", "TOOL_NAMES", "accepts_reasoning"]
+__all__ = [
+    "CONTROLS",
+    "DEFAULT_MODEL",
+    "EXPLICIT_CACHE_MODELS",
+    "ID_POLICY",
+    "SIGNATURE_ON_TEXT",
+    "TOOL_NAMES",
+    "accepts_reasoning",
+]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("openrouter").default_model
@@ -26,6 +34,7 @@ SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})
 #: server-side state on Chat Completions.
 CONTROLS = ControlNames(
     "openrouter",
+    cache="explicit",
     top_p="top_p",
     top_k="top_k",
     presence_penalty="presence_penalty",
@@ -35,3 +44,8 @@ CONTROLS = ControlNames(
     parallel_tool_calls="parallel_tool_calls",
     settings=frozenset({"provider", "models", "transforms", "preset"}),
 )
+#: Models OpenRouter passes ``cache_control`` breakpoints to (openrouter.ai/docs/features/prompt-caching:
+#: Anthropic Claude and Google Gemini take explicit breakpoints; OpenAI, DeepSeek, Grok, Groq and
+#: others cache on their own). Recorded accepted: ``cache_control`` on system and user text parts
+#: to ``anthropic/claude-sonnet-4.6`` (traffic ``openrouter__test_cache``).
+EXPLICIT_CACHE_MODELS = ("anthropic/", "google/")
