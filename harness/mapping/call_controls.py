@@ -75,6 +75,8 @@ class ControlNames:
     #: ``automatic`` (it caches prefixes on its own: ``cache-breakpoint-automatic``) or ``none``
     #: (no prompt cache to steer: ``cache-breakpoint-dropped``).
     cache: Literal["explicit", "automatic", "none"] = "automatic"
+    #: The tier names the provider takes (its SDK's literal); None: any string.
+    service_tiers: frozenset[str] | None = None
     top_p_range: tuple[float, float] = (0.0, 1.0)
     penalty_range: tuple[float, float] = (-2.0, 2.0)
     max_stop: int | None = None
@@ -123,6 +125,15 @@ def _ranged(control: str, value: Any, names: ControlNames, warnings: Warnings) -
                 f"{control} {value} clamped to {names.provider}'s {low}..{high}",
             )
         return clamped
+    if control == "service_tier" and names.service_tiers is not None and value not in names.service_tiers:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            f"service_tier {value!r} is not one {names.provider} takes ({', '.join(sorted(names.service_tiers))}); not sent",
+        )
+        return None
     if control == "stop" and names.max_stop is not None and len(value) > names.max_stop:
         warnings.add(
             None,
@@ -152,6 +163,12 @@ def apply_controls(
     for control in NAMED:
         value = getattr(params, control)
         if value is None or control in skipped:
+            continue
+        if control == "parallel_tool_calls" and not any(k in body for k in ("tools", "toolConfig")):
+            # OpenAI: "parallel_tool_calls is only allowed when 'tools' are specified" (400).
+            warnings.add(
+                None, None, None, Code.CONTROL_NOT_SENT, "parallel_tool_calls given without tools; not sent"
+            )
             continue
         path = names.native(control)
         if path is None:

@@ -52,6 +52,7 @@ CONTROLS = ControlNames(
     top_k="top_k",
     stop="stop_sequences",
     service_tier="service_tier",
+    service_tiers=frozenset({"auto", "standard_only"}),
     settings=frozenset({"inference_geo"}),
 )
 #: ``top_p`` with extended thinking on (docs: build-with-claude/extended-thinking, "Feature

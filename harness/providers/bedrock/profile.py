@@ -122,6 +122,7 @@ CONTROLS = ControlNames(
     top_p="inferenceConfig.topP",
     stop="inferenceConfig.stopSequences",
     service_tier="serviceTier.type",
+    service_tiers=frozenset({"priority", "default", "flex", "reserved"}),
     settings=frozenset({"guardrailConfig"}),
     max_stop=4,
 )

@@ -37,5 +37,6 @@ CONTROLS = ControlNames(
     seed="seed",
     parallel_tool_calls="parallel_tool_calls",
     service_tier="service_tier",
+    service_tiers=frozenset({"auto", "default", "flex", "priority"}),
     max_stop=4,
 )

@@ -66,5 +66,6 @@ CONTROLS = ControlNames(
     seed="seed",
     parallel_tool_calls="parallel_tool_calls",
     service_tier="service_tier",
+    service_tiers=frozenset({"auto", "on_demand", "flex", "performance"}),
     max_stop=4,
 )

@@ -33,6 +33,7 @@ CONTROLS = ControlNames(
     seed="seed",
     parallel_tool_calls="parallel_tool_calls",
     service_tier="service_tier",
+    service_tiers=frozenset({"auto", "default", "flex", "scale", "priority", "fast"}),
     cache_key="prompt_cache_key",
     cache_retention="prompt_cache_retention",
     store="store",

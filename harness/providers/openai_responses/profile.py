@@ -38,6 +38,7 @@ CONTROLS = ControlNames(
     top_p="top_p",
     parallel_tool_calls="parallel_tool_calls",
     service_tier="service_tier",
+    service_tiers=frozenset({"auto", "default", "flex", "scale", "priority", "fast", "ultrafast"}),
     cache_key="prompt_cache_key",
     cache_retention="prompt_cache_retention",
     previous_response_id="previous_response_id",
