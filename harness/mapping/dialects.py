@@ -207,8 +207,9 @@ class Dialect:
     names: NameRule
     reasoning: ReasoningPlan
     controls: Controls
-    #: Where the dialect reads each call control (its profile's ``CONTROLS``).
-    call_controls: ControlNames
+    #: Where the dialect reads each call control (its profile's ``CONTROLS``); None: it has
+    #: none, and every control set is warned ``control-not-sent``.
+    call_controls: ControlNames | None = None
     #: ``max_completion_tokens`` (the core's) or ``max_tokens``.
     max_tokens_field: str = "max_completion_tokens"
     #: Send the tool's name on each tool message (Mistral's documented tool message).
@@ -240,8 +241,9 @@ class DialectAdapter:
         if params.stream and d.stream_usage:
             body["stream_options"] = {"include_usage": True}
         d.controls(body, params, prepared.warnings, model)
-        apply_controls(body, params, d.call_controls, prepared.warnings)
-        warn_by_profile(history, params, prepared.warnings, d.call_controls)
+        names = d.call_controls or ControlNames(d.provider)
+        apply_controls(body, params, names, prepared.warnings)
+        warn_by_profile(history, params, prepared.warnings, names)
         return Rendered(body, list(prepared.warnings))
 
 
