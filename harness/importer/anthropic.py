@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, cache_control, obj, show, tool_spec
+from harness.importer.common import Calls, Json, Ledger, arr, cache_control, effort, obj, show, tool_spec
 from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
@@ -208,12 +208,12 @@ def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
     return None if kind == "auto" else "required" if kind == "any" else "none"
 
 
-def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+def _output_format(value: Any, ledger: Ledger, adaptive: set[str]) -> OutputFormat | None:
     """``output_config.format`` ``{"type": "json_schema", "schema"}``; other ``output_config`` keys are named."""
     if value is None:
         return None
     config = obj(value)
-    ledger.rest(config, "output_config", {"format"})
+    ledger.rest(config, "output_config", {"format", *adaptive})
     fmt = obj(config.get("format"))
     if not fmt:
         return None
@@ -233,10 +233,17 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking = ThinkingParams(enabled=False)
     elif config:
         ledger.rest(config, "thinking", {"type", "budget_tokens", "display"})
-        if config.get("type") != "enabled":
+        if config.get("type") not in ("enabled", "adaptive"):
             ledger.note("thinking.type", f"thinking type {show(config.get('type'))} not representable")
+        if config.get("display") not in (None, "omitted"):
+            ledger.note("thinking.display", f"display {show(config.get('display'))} not representable")
+        adaptive = config.get("type") == "adaptive"
+        level = obj(body.get("output_config")).get("effort") if adaptive else None
         thinking = ThinkingParams(
-            budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
+            budget_tokens=config.get("budget_tokens"),
+            include_thoughts=config.get("display") != "omitted",
+            adaptive=True if adaptive else None,
+            effort=effort(level, "output_config.effort", ledger),
         )
     tools = [
         tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set(), cached=True)
@@ -246,7 +253,11 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         model=body.get("model"),
         tools=tools or None,
         tool_choice=_tool_choice(body.get("tool_choice"), ledger),
-        output_format=_output_format(body.get("output_config"), ledger),
+        output_format=_output_format(
+            body.get("output_config"),
+            ledger,
+            {"effort"} if obj(body.get("thinking")).get("type") == "adaptive" else set(),
+        ),
         max_tokens=body.get("max_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from harness.model import CacheBreakpoint, ContentPart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
+from harness.params import Effort, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
 
@@ -122,15 +122,18 @@ def tool_spec(
     )
 
 
-EFFORTS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
+EFFORTS: dict[str, Effort] = {
+    "none": "none",
     "minimal": "minimal",
     "low": "low",
     "medium": "medium",
     "high": "high",
+    "xhigh": "xhigh",
+    "max": "max",
 }
 
 
-def effort(value: Any, path: str, ledger: Ledger) -> Literal["minimal", "low", "medium", "high"] | None:
+def effort(value: Any, path: str, ledger: Ledger) -> Effort | None:
     """A reasoning effort ThinkingParams can carry; any other value is named."""
     if value is None:
         return None

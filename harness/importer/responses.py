@@ -231,14 +231,17 @@ def params(body: Json, ledger: Ledger) -> CallParams:
     thinking: ThinkingParams | None = None
     if "reasoning" in body:
         config = obj(body["reasoning"])
-        ledger.rest(config, "reasoning", {"effort", "summary"})
-        if config.get("summary") not in (None, "auto"):
-            ledger.note(
-                "reasoning.summary", f"summary {show(config['summary'])} not representable (only auto)"
-            )
+        ledger.rest(config, "reasoning", {"effort", "summary", "context"})
+        summary, context = config.get("summary"), config.get("context")
+        if summary not in (None, "auto", "concise", "detailed"):
+            ledger.note("reasoning.summary", f"summary {show(summary)} not representable")
+        if context not in (None, "auto", "current_turn", "all_turns"):
+            ledger.note("reasoning.context", f"context {show(context)} not representable")
         thinking = ThinkingParams(
             effort=effort(config.get("effort"), "reasoning.effort", ledger),
-            include_thoughts=config.get("summary") is not None,
+            include_thoughts=summary is not None,
+            summary=summary if summary in ("concise", "detailed") else None,
+            context=context if context in ("auto", "current_turn", "all_turns") else None,
         )
     tools: list[Any] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):

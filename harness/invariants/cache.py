@@ -12,6 +12,7 @@ follows the text block). A moved or dropped breakpoint costs the cache on every 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -66,7 +67,7 @@ def _placed(provider: str, body: Any, text: str) -> bool:
     if wire_of(provider) == "bedrock-converse":
         for node in _walk(body):
             items = as_list(node) or []
-            for a, b in zip(items, items[1:], strict=False):
+            for a, b in itertools.pairwise(items):
                 if (as_dict(a) or {}).get("text") == text and "cachePoint" in (as_dict(b) or {}):
                     return True
         return False

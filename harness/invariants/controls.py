@@ -99,18 +99,11 @@ def check_call_controls(ctx: CheckContext) -> list[Violation]:
         if sent_elsewhere:
             reason += f"; it is sent as {', '.join(sent_elsewhere)}, which {ctx.provider} does not read"
         elif any(present for present, _ in found):
-            reason += f"; a different value is sent: {[v for p, v in found if p][0]!r}"
+            reason += f"; a different value is sent: {next(v for p, v in found if p)!r}"
         out.append(ctx.violation(ID, None, reason, {control: value}, kind="degrade"))
     for key, value in sorted((ctx.params.provider_settings or {}).items()):
-        if key in SETTINGS.get(ctx.provider, frozenset()) and (as_dict(body) or {}).get(key) != value:
-            if not _warned(ctx, key):
-                out.append(
-                    ctx.violation(
-                        ID,
-                        None,
-                        f"provider setting {key!r} is not sent and not warned",
-                        {key: value},
-                        kind="degrade",
-                    )
-                )
+        ours = key in SETTINGS.get(ctx.provider, frozenset())
+        if ours and (as_dict(body) or {}).get(key) != value and not _warned(ctx, key):
+            reason = f"provider setting {key!r} is not sent and not warned"
+            out.append(ctx.violation(ID, None, reason, {key: value}, kind="degrade"))
     return out

@@ -13,7 +13,7 @@ breakpoints) stay with each provider's ``request.py``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
@@ -21,7 +21,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.wire import Warnings
 from harness.params import CallParams
 
-__all__ = ["NAMED", "ControlNames", "apply_controls", "put"]
+__all__ = ["EFFORT_ORDER", "NAMED", "ControlNames", "apply_controls", "fold_effort", "put"]
 
 #: The controls mapped by name alone, in the order they are applied (``ControlNames`` fields).
 NAMED: tuple[str, ...] = (
@@ -194,3 +194,27 @@ def apply_controls(
                 Code.CONTROL_NOT_SENT,
                 f"provider setting {key!r} is not one {names.provider} reads; not sent",
             )
+
+
+#: The effort scale, lowest first: a level a provider lacks folds to the nearest it has.
+EFFORT_ORDER: tuple[str, ...] = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+
+
+def fold_effort(effort: str, table: Mapping[str, str], warnings: Warnings, provider: str) -> str:
+    """``table[effort]``, or for a level the provider lacks the nearest one it has (ties go up),
+    with ``control-clamped``: a provider's scale is its profile's ``table``."""
+    if effort in table:
+        return table[effort]
+    rank = EFFORT_ORDER.index(effort)
+    known = sorted(
+        table, key=lambda level: (abs(EFFORT_ORDER.index(level) - rank), -EFFORT_ORDER.index(level))
+    )
+    folded = table[known[0]]
+    warnings.add(
+        None,
+        None,
+        None,
+        Code.CONTROL_CLAMPED,
+        f"reasoning effort {effort!r} is not one {provider} takes; sent {folded!r}",
+    )
+    return folded

@@ -11,6 +11,7 @@ from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "ADAPTIVE_EFFORTS",
     "CACHE_TTLS",
     "CONTROLS",
     "DEFAULT_MAX_TOKENS",
@@ -62,3 +63,6 @@ THINKING_TOP_P = (0.95, 1.0)
 #: breakpoints"; ``cache_control.ttl`` is ``5m`` (the default) or ``1h``.
 MAX_BREAKPOINTS = 4
 CACHE_TTLS = ("5m", "1h")
+#: ``output_config.effort`` levels with adaptive thinking (docs: build-with-claude/effort:
+#: low, medium, high, max; ``xhigh`` recorded accepted on claude-opus-4-7 and -4-8).
+ADAPTIVE_EFFORTS = ("low", "medium", "high", "xhigh", "max")

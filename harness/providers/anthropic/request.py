@@ -54,6 +54,7 @@ from harness.params import CallParams
 from harness.providers.anthropic.cache import Holder, block_breakpoint, place
 from harness.providers.anthropic.params import (
     Thinking,
+    adaptive_effort,
     output_config,
     parallel_tool_use,
     resolve_tokens,
@@ -501,6 +502,8 @@ class AnthropicAdapter:
         if choice is not None:
             body["tool_choice"] = choice
         output = output_config(params.output_format, warnings)
+        effort = adaptive_effort(params.thinking, warnings) if thinking.enabled else {}
+        output = {**(output or {}), **effort} or None
         if output is not None:
             body["output_config"] = output
         if thinking.config is not None:

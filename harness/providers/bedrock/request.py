@@ -21,7 +21,7 @@ from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
 from harness.mapping.cache import system_breakpoints, warn_breakpoints
-from harness.mapping.call_controls import apply_controls, put
+from harness.mapping.call_controls import apply_controls, fold_effort, put
 from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
@@ -402,10 +402,10 @@ def _inference(
             params = params.model_copy(update={"temperature": None})
     elif thinking_on and style == "openai":
         assert thinking is not None
-        extra["reasoning_effort"] = _EFFORTS[thinking.effort or "medium"]
+        extra["reasoning_effort"] = fold_effort(thinking.effort or "medium", _EFFORTS, warnings, PROVIDER_ID)
     elif thinking_on and style == "qwen":
         assert thinking is not None
-        extra["reasoning_config"] = _EFFORTS[thinking.effort or "medium"]
+        extra["reasoning_config"] = fold_effort(thinking.effort or "medium", _EFFORTS, warnings, PROVIDER_ID)
     if max_tokens is not None:
         inference["maxTokens"] = max_tokens
     if params.temperature is not None:

@@ -8,6 +8,7 @@ sent back (``thinking-unsupported``). Decisions: DECISIONS.md beside this module
 from __future__ import annotations
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
@@ -46,7 +47,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
     if not thinking.enabled:
         body["reasoning_effort"] = "none"
     elif thinking.effort is not None:
-        body["reasoning_effort"] = _EFFORT[thinking.effort]
+        body["reasoning_effort"] = fold_effort(thinking.effort, _EFFORT, warnings, PROVIDER_ID)
 
 
 ADAPTER = DialectAdapter(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.wire import (
     Warnings,
 )
@@ -141,7 +142,11 @@ def thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) ->
     if not thinking.enabled:
         return thinking_off(model, warnings)
     config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
-    level = EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
+    level = (
+        fold_effort(thinking.effort, EFFORT_TO_LEVEL, warnings, "gemini")
+        if thinking.effort is not None
+        else None
+    )
     if version is not None and version >= 3 and level is not None:
         config["thinkingLevel"] = level
     elif thinking.budget_tokens is not None:

@@ -11,6 +11,7 @@ messages, in Groq's ``reasoning`` field (``harness.mapping.dialects.kimi_or_drop
 from __future__ import annotations
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
@@ -49,7 +50,9 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
         if not thinking.enabled:
             warnings.add(None, None, None, Code.THINKING_CANNOT_DISABLE, "gpt-oss always reasons on Groq")
         else:
-            body["reasoning_effort"] = _EFFORT[thinking.effort or "medium"]
+            body["reasoning_effort"] = fold_effort(
+                thinking.effort or "medium", _EFFORT, warnings, PROVIDER_ID
+            )
         body["reasoning_format"] = "parsed" if thinking.include_thoughts else "hidden"
     elif switch_models(model):
         if not thinking.enabled:

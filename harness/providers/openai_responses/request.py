@@ -182,7 +182,19 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: Ctx) -> JSON | None:
             "Responses has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     if thinking.include_thoughts:
-        out["summary"] = "auto"
+        out["summary"] = thinking.summary or "auto"
+    elif thinking.summary is not None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            "summary detail given with include_thoughts off; no summary asked for",
+        )
+    if thinking.context is not None:
+        out["context"] = (
+            thinking.context
+        )  # Reasoning.context (openai 3.54): which turns' reasoning is shown again
     return out
 
 
