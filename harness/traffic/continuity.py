@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 
 from harness.contract.kinds import Kind
 from harness.contract.providers import wire_of
+from harness.traffic.cache import cache_tokens, check_cache_prefix, flat_blocks
 from harness.traffic.findings import TrafficFinding
 from harness.traffic.loader import RecordedCall
 from harness.traffic.replies import Reasoning, Reply
@@ -70,6 +71,10 @@ class PairResult:
     texts_kept: int = 0
     prefixes: int = 0
     prefixes_stable: int = 0
+    #: Pairs whose first request sets a cache breakpoint, and of them those whose next request
+    #: keeps the cached prefix (``harness.traffic.cache``).
+    cache_prefixes: int = 0
+    cache_prefixes_kept: int = 0
     findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
 
 
@@ -613,4 +618,12 @@ def check_pair(
     if out.continuation == "conversation":
         _check_echo(call1, provider, reply, new, wire, out, key_order=not first[0].response_reserialised)
         _check_prefix(call1, provider, before, after, out)
+        if flat_blocks(wire, body0)[1] is not None:
+            out.cache_prefixes += 1
+            usage = (cache_tokens(first[0].response), cache_tokens(call1.response))
+            found = check_cache_prefix(call1, provider, wire, out.previous, (body0, body1), usage)
+            if found is None:
+                out.cache_prefixes_kept += 1
+            else:
+                out.findings.append(found)
     return out
