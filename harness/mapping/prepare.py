@@ -193,7 +193,8 @@ def prepare(
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
     _mark_continuations(items)
     items = _results_to_their_calls(items, warnings)
-    items = _pair_tool_results(items, warnings)
+    on_server = params.previous_response_id is not None or params.conversation is not None
+    items = _pair_tool_results(items, warnings, on_server=on_server)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
@@ -381,12 +382,27 @@ def _results_to_their_calls(items: list[WireItem], warnings: Warnings) -> list[W
     return out
 
 
-def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
-    """Give every tool call exactly one result, right after its assistant turn, in call order."""
+def _pair_tool_results(
+    items: list[WireItem], warnings: Warnings, *, on_server: bool = False
+) -> list[WireItem]:
+    """Give every tool call exactly one result, right after its assistant turn, in call order.
+
+    ``on_server``: the history continues a stored response by reference (``previous_response_id``
+    or ``conversation``), so results before the first assistant turn answer calls that live on
+    the server: they are sent as they are.
+    """
     out: list[WireItem] = []
     i = 0
     while i < len(items):
         item = items[i]
+        if (
+            isinstance(item, WireToolResult)
+            and on_server
+            and not any(isinstance(o, WireAssistant) for o in out)
+        ):
+            out.append(item)
+            i += 1
+            continue
         if isinstance(item, WireToolResult):
             warnings.add(
                 item.index,

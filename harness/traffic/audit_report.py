@@ -34,6 +34,8 @@ CHECKS: dict[str, str] = {
     "continuity-reasoning": "every reasoning payload of response N is sent back in request N+1, byte-exact",
     "continuity-tool-answered": "every tool call of response N is answered once, by its id verbatim, in call order",
     "continuity-text": "response N's text and tool arguments come back unchanged",
+    "continuity-stored": "a response continued by previous_response_id was stored (store: false makes it unfindable)",
+    "cache-prefix": "request N's blocks up to its last cache breakpoint come back byte-identical, the breakpoint not moved back",
     "continuity-prefix": "request N's conversation, system and tools are a byte-identical prefix of request N+1's",
     "oracle:*": "the provider's published schema and official SDK types accept the body",
     "rule:*": "the provider's hard rules (tool pairing and ids, non-empty content, names, media types)",

@@ -95,6 +95,10 @@ def _strip(value: Json) -> Json:
     return value
 
 
+def _text(value: Json) -> Json:
+    return {"type": "text", "text": value} if isinstance(value, str) else value
+
+
 def flat_blocks(wire: str, body: dict[str, Any]) -> tuple[list[tuple[str, str]], int | None]:
     """The request's cacheable blocks in cache order as (path, JSON without markers), and the
     index of the block its last breakpoint ends (None: no breakpoint)."""
@@ -115,12 +119,13 @@ def flat_blocks(wire: str, body: dict[str, Any]) -> tuple[list[tuple[str, str]],
     if wire == "anthropic":
         for i, tool in enumerate(_l(body.get("tools"))):
             add(f"tools/{i}", tool)
+        # a string is shorthand for one text block: the same prompt, the same cache
         system = body.get("system")
-        for i, block in enumerate(_l(system) if isinstance(system, list) else [system] if system else []):
+        for i, block in enumerate(_l(system) if isinstance(system, list) else [_text(system)] if system else []):
             add(f"system/{i}", block)
         for m, message in enumerate(_l(body.get("messages"))):
             content = _d(message).get("content")
-            for i, block in enumerate(_l(content) if isinstance(content, list) else [content]):
+            for i, block in enumerate(_l(content) if isinstance(content, list) else [_text(content)]):
                 add(f"messages/{m}/content/{i}", block, _d(message).get("role") if i == 0 else None)
         if "cache_control" in body and blocks:
             last = len(blocks) - 1  # the top-level (automatic) breakpoint ends at the last block

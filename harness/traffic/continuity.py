@@ -613,6 +613,16 @@ def check_pair(
         if out.continuation == "previous_response_id"
         else after.conversation[len(before.conversation) :]
     )
+    if out.continuation == "previous_response_id" and body0.get("store") is False:
+        out.findings.append(
+            _finding(
+                call1, provider, "continuity-stored", "reject",
+                f"previous_response_id names response #{out.previous}, which was created with store: false",
+                "an unstored response cannot be continued by reference: the API answers 'Previous "
+                "response with id ... not found' (field lesson 5, vercel/ai 7543); send the history "
+                "with encrypted reasoning instead, or store the response",
+            )
+        )  # fmt: skip
     _check_reasoning(call1, provider, reply, body1, out)
     _check_answers(call1, provider, reply, new, wire, out)
     if out.continuation == "conversation":

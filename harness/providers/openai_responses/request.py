@@ -109,7 +109,11 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["reasoning"] = reasoning
     if params.temperature is not None:
         body["temperature"] = params.temperature
-    body["store"] = False
+    # Stateless by default (reasoning goes back as encrypted_content); a history that continues a
+    # stored response by reference leaves store to the caller: the next call finds this response
+    # only if it is stored ("Previous response with id ... not found" otherwise).
+    if params.previous_response_id is None and params.conversation is None:
+        body["store"] = False
     if (params.thinking is None or params.thinking.enabled) and accepts_reasoning(ctx.model):
         body["include"] = ["reasoning.encrypted_content"]
     if params.stream:
