@@ -112,6 +112,22 @@ merge_bedrock_user_turns = merge_consecutive("user", "content", _list)
 merge_gemini_user_turns = merge_consecutive("user", "parts", _list)
 
 
+def legacy_functions_as_tools(body: Any) -> Any:
+    """Chat's legacy ``functions`` / ``function_call`` -> ``tools`` / ``tool_choice`` (the same
+    definitions and choice in the current form; ``auto`` and null are the default, no choice)."""
+    if not isinstance(body, dict) or "functions" not in body:
+        return None
+    body = cast(Json, body)
+    out = {k: v for k, v in body.items() if k not in ("functions", "function_call")}
+    out["tools"] = [{"type": "function", "function": f} for f in _list(body.get("functions"))]
+    choice = body.get("function_call")
+    if choice == "none":
+        out["tool_choice"] = "none"
+    elif isinstance(choice, dict):
+        out["tool_choice"] = {"type": "function", "function": {"name": cast(Json, choice).get("name")}}
+    return out
+
+
 def hoist_anthropic_system_messages(body: Any) -> Any:
     """Anthropic: ``system`` messages inside ``messages`` -> text blocks appended to the top-level system."""
     if not isinstance(body, dict):
@@ -230,6 +246,7 @@ REWRITES: dict[str, Rewrite] = {
     for f in (
         join_leading_system,
         hoist_anthropic_system_messages,
+        legacy_functions_as_tools,
         drop_unsigned_thoughts,
         hoist_chat_system_messages,
         drop_empty_assistant_items,

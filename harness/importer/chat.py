@@ -32,7 +32,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ThinkingParams
+from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice
 
 KNOWN = {
     "model",
@@ -186,9 +186,25 @@ def _dialect_thinking(body: Json, ledger: Ledger) -> ThinkingParams | None:
     )
 
 
+def _legacy_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
+    """Legacy ``function_call``: ``auto`` / null (the default), ``none``, or ``{"name"}`` forcing it."""
+    if value is None or value == "auto":
+        return None
+    if value == "none":
+        return "none"
+    named = obj(value)
+    ledger.rest(named, "function_call", {"name"})
+    if isinstance(named.get("name"), str):
+        return ForcedTool(name=named["name"])
+    ledger.note("function_call", f"not representable ({show(value)})")
+    return None
+
+
 def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     dialect = _dialect(provider)
     known = set(KNOWN) | ({"reasoning"} if _details(provider) else {"reasoning_effort"})
+    if "functions" in body and "tools" not in body:
+        known |= {"functions", "function_call"}  # the legacy form, read as tools (import-check names it)
     if dialect is not None:
         known |= {"thinking", "reasoning_format"}
     ledger.rest(body, "", known | consumed(provider), DEFAULTS)
@@ -212,10 +228,15 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
         ledger.rest(raw, f"tools[{i}]", {"type", "function"})
         tools.append(tool_spec(obj(raw.get("function")), "parameters", f"tools[{i}].function", ledger, set()))
+    legacy = "functions" in known and "functions" in body
+    for i, raw in enumerate(map(obj, ledger.items(body.get("functions"), "functions") if legacy else [])):
+        tools.append(tool_spec(raw, "parameters", f"functions[{i}]", ledger, set()))
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
-        tool_choice=openai_tool_choice(
+        tool_choice=_legacy_choice(body.get("function_call"), ledger)
+        if legacy
+        else openai_tool_choice(
             "required"  # the dialect's own word for it (Mistral's "any")
             if dialect is not None and body.get("tool_choice") == dialect.required_choice
             else body.get("tool_choice"),

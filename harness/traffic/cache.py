@@ -121,7 +121,9 @@ def flat_blocks(wire: str, body: dict[str, Any]) -> tuple[list[tuple[str, str]],
             add(f"tools/{i}", tool)
         # a string is shorthand for one text block: the same prompt, the same cache
         system = body.get("system")
-        for i, block in enumerate(_l(system) if isinstance(system, list) else [_text(system)] if system else []):
+        for i, block in enumerate(
+            _l(system) if isinstance(system, list) else [_text(system)] if system else []
+        ):
             add(f"system/{i}", block)
         for m, message in enumerate(_l(body.get("messages"))):
             content = _d(message).get("content")
