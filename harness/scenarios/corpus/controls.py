@@ -92,11 +92,11 @@ def sampling_and_tool_controls() -> Body:
 
 @scenario("tools", "tools-given", "tool-single", "cache-breakpoints", "system-in-params")
 def cache_breakpoints_agent_loop() -> Body:
-    """Prompt-cache breakpoints after the tools, the system prompt (1 h), a long user turn and the
-    latest tool result: Anthropic cache_control, Bedrock cachePoint, OpenRouter cache_control to
-    Claude, and cache-breakpoint-automatic where the provider caches on its own."""
+    """Prompt-cache breakpoints after the tools and the system prompt (1 h, longer lifetimes first),
+    the user turn (5 min) and the latest tool result: Anthropic cache_control, Bedrock cachePoint,
+    and cache-breakpoint-automatic where the provider caches on its own."""
     paris = call("call_Wx1Pa2Ri3Sx4", "get_weather", {"city": "Paris"})
-    weather = _WEATHER.model_copy(update={"cache_breakpoint": CacheBreakpoint()})
+    weather = _WEATHER.model_copy(update={"cache_breakpoint": CacheBreakpoint(ttl="1h")})
     params = CallParams(
         system="You are a weather assistant. Answer in one sentence.",
         system_cache_breakpoint=CacheBreakpoint(ttl="1h"),
