@@ -5,12 +5,61 @@ See ``harness.accepted.importcheck``.
 
 from __future__ import annotations
 
-from harness.accepted.predicates import is_null, restructured, value_is
+from harness.accepted.predicates import is_null, one_text_part, restructured, value_is
 from harness.contract.accepted import Accepted
 
 __all__ = ["IMPORTCHECK_DIALECTS"]
 
 IMPORTCHECK_DIALECTS: tuple[Accepted, ...] = (
+    Accepted(
+        "mistral-assistant-one-text-part",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].content",
+        diff="changed",
+        when=(one_text_part(),),
+        kind="equivalent",
+        why="one text chunk and the same text as a string are one assistant content (mistralai AssistantMessage.content: str | chunks)",
+        evidence=(
+            "recorded accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#1; our form accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-empty-tool-calls",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].tool_calls",
+        diff="missing",
+        when=(value_is([]),),
+        kind="equivalent",
+        why="an empty tool_calls list calls nothing; our adapter sends tool_calls only when there are calls",
+        evidence=(
+            "recorded accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#1; our form accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-prefix-false",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].prefix",
+        diff="missing",
+        when=(value_is(False),),
+        kind="equivalent",
+        why=(
+            "prefix: false on an assistant turn is the default (mistralai AssistantMessage.prefix: "
+            "'Set this to true when adding an assistant message as prefix to condition the model "
+            "response'); our adapter sends none"
+        ),
+        evidence=(
+            (
+                "prefix false accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#0; "
+                "absent accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
     Accepted(
         "bedrock-consecutive-user-turns-merged",
         judges=("import-check",),

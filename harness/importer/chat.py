@@ -114,7 +114,9 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
                 known |= {"reasoning_details", "reasoning"}
             if _dialect(provider) is not None:
                 known.add("reasoning_content")
-            ledger.rest(message, path, known, {"name": None})  # null name: absent, as on user turns
+            # null name: absent, as on user turns; Mistral's prefix false is its default (a turn
+            # the model continues is prefix true, on the last message only)
+            ledger.rest(message, path, known, {"name": None, "prefix": False})
             parts: list[AnyPart] = _reasoning_details(
                 arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
             )

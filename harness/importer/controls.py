@@ -51,6 +51,8 @@ def _typed(control: str, value: Any) -> Any:
         ok = isinstance(value, int | float) and not isinstance(value, bool)
         return float(value) if ok else _BAD
     if control in _INTEGER:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)  # a JSON number written 40.0 (Gemini's topK is an integer)
         return value if isinstance(value, int) and not isinstance(value, bool) else _BAD
     if control in _BOOL:
         return value if isinstance(value, bool) else _BAD

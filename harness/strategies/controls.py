@@ -43,7 +43,9 @@ def call_params_with_controls(draw: st.DrawFn) -> CallParams:
         presence_penalty=draw(_maybe(st.sampled_from([-1.0, 0.0, 0.5, 2.0]))),
         frequency_penalty=draw(_maybe(st.sampled_from([0.0, 0.25]))),
         stop=draw(
-            _maybe(st.lists(st.sampled_from(["END", "\n\nUser:", "###"]), min_size=1, max_size=5, unique=True))
+            _maybe(
+                st.lists(st.sampled_from(["END", "\n\nUser:", "###"]), min_size=1, max_size=5, unique=True)
+            )
         ),
         seed=draw(_maybe(st.sampled_from([0, 42]))),
         allowed_tools=draw(_maybe(st.just(["read"]))) if tools else None,
