@@ -202,7 +202,9 @@ def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
         if value is not None:
             ledger.note("tool_choice", f"not representable ({show(value)})")
         return None
-    ledger.rest(choice, "tool_choice", {"type", "name"} if kind == "tool" else {"type"})
+    # disable_parallel_tool_use is read as parallel_tool_calls (params)
+    known = {"type", "name"} if kind == "tool" else {"type"}
+    ledger.rest(choice, "tool_choice", known | ({"disable_parallel_tool_use"} if kind != "none" else set()))
     if kind == "tool":
         return ForcedTool(name=str(choice.get("name", "")))
     return None if kind == "auto" else "required" if kind == "any" else "none"
@@ -263,5 +265,8 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
         cache_breakpoint=cache_control(body, "", ledger),
+        parallel_tool_calls=False
+        if obj(body.get("tool_choice")).get("disable_parallel_tool_use") is True
+        else None,
         **read_controls(body, "anthropic", ledger),
     )

@@ -243,23 +243,30 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         inference, "inferenceConfig", {"maxTokens", "temperature"} | consumed("bedrock", "inferenceConfig")
     )
     extra = obj(body.get("additionalModelRequestFields"))
+    adaptive = obj(extra.get("thinking")).get("type") == "adaptive"
     ledger.rest(
         extra,
         "additionalModelRequestFields",
-        {"thinking", "reasoning_effort", "reasoning_config", "top_k", "inferenceConfig"},
+        {"thinking", "reasoning_effort", "reasoning_config", "top_k", "inferenceConfig"}
+        | ({"output_config"} if adaptive else set()),
     )
     top_k = _top_k(extra, ledger)
     thinking: ThinkingParams | None = None
     config = obj(extra.get("thinking"))
     if config:
         ledger.rest(config, "additionalModelRequestFields.thinking", {"type", "budget_tokens"})
-        if config.get("type") not in ("enabled", "disabled"):
+        level = obj(extra.get("output_config")) if adaptive else {}
+        ledger.rest(level, "additionalModelRequestFields.output_config", {"effort"})
+        if config.get("type") not in ("enabled", "disabled", "adaptive"):
             kind = show(config.get("type"))
             ledger.note(
                 "additionalModelRequestFields.thinking.type", f"thinking type {kind} not representable"
             )
         thinking = ThinkingParams(
-            enabled=config.get("type") != "disabled", budget_tokens=config.get("budget_tokens")
+            enabled=config.get("type") != "disabled",
+            budget_tokens=config.get("budget_tokens"),
+            adaptive=True if adaptive else None,
+            effort=effort(level.get("effort"), "additionalModelRequestFields.output_config.effort", ledger),
         )
     for key in ("reasoning_effort", "reasoning_config"):
         if key in extra:

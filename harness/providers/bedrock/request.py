@@ -372,6 +372,13 @@ def _inference(
             Code.THINKING_UNSUPPORTED,
             f"{model} takes no reasoning switch on Converse; not sent",
         )
+    elif thinking_on and style == "anthropic" and thinking is not None and thinking.adaptive:
+        # Claude's adaptive thinking through Converse (recorded accepted:
+        # models__bedrock__..._adaptive: thinking {type: adaptive}, output_config {effort}).
+        extra["thinking"] = {"type": "adaptive"}
+        if thinking.effort is not None:
+            levels = {e: e for e in ("low", "medium", "high", "xhigh", "max")}
+            extra["output_config"] = {"effort": fold_effort(thinking.effort, levels, warnings, PROVIDER_ID)}
     elif thinking_on and style == "anthropic":
         assert thinking is not None
         budget = max(thinking.budget_tokens or DEFAULT_THINKING_BUDGET, MIN_THINKING_BUDGET)
