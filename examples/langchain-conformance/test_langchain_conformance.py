@@ -23,10 +23,6 @@ KNOWN: dict[tuple[str, str], str] = {
         "anthropic-thinking_foreign_provider_google_on_claude",
     ): "langchain-anthropic forwards the thought and drops its Gemini signature (docs/audits/langchain.md, bug 1)",
     (
-        "I11",
-        "anthropic-thinking_foreign_provider_google_on_claude",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
         "I13",
         "gemini-developer_after_tool_result",
     ): "langchain-google-genai drops a non-leading system message (docs/audits/langchain.md, bug 8)",
@@ -40,24 +36,12 @@ KNOWN: dict[tuple[str, str], str] = {
     ): "the history is sent as given, not repaired (docs/audits/langchain.md, defensible choices)",
     (
         "I11",
-        "openai-responses-generated",
+        "openai-chat-generated",
     ): "LangChain holds an empty argument string as {} (the parsed arguments)",
     (
         "I11",
-        "gemini-developer_after_tool_result",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-tool_parallel_results_out_of_order",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-field_result_after_text",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I12",
-        "openai-chat-generated",
-    ): "content: [] after a thinking block called reject (a harness false alarm, being fixed in the checks: drop the entry then)",
+        "openai-responses-generated",
+    ): "LangChain holds an empty argument string as {} (the parsed arguments)",
     (
         "I12",
         "openai-chat-tool_result_with_image",
@@ -91,94 +75,6 @@ KNOWN: dict[tuple[str, str], str] = {
         "gemini-developer_after_tool_result",
     ): "langchain-google-genai drops a non-leading system message (docs/audits/langchain.md, bug 8)",
     (
-        "I11",
-        "anthropic-developer_after_tool_result",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "anthropic-field_result_after_text",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "anthropic-generated",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "anthropic-plain_multi_turn",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "anthropic-thinking_anthropic_tool_use",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "anthropic-tool_parallel_results_out_of_order",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "anthropic-tool_result_with_image",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-agent_loop_long",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-field_result_after_text",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-generated",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-plain_multi_turn",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-thinking_anthropic_tool_use",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-thinking_foreign_provider_google_on_claude",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "gemini-tool_result_with_image",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-agent_loop_long",
-    ): "the harness's openai-chat test stream carries DeepSeek's reasoning_content (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-developer_after_tool_result",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-generated",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-plain_multi_turn",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-thinking_anthropic_tool_use",
-    ): "the harness's openai-chat test stream carries DeepSeek's reasoning_content (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-thinking_foreign_provider_google_on_claude",
-    ): "the harness's openai-chat test stream carries DeepSeek's reasoning_content (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-tool_parallel_results_out_of_order",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "I11",
-        "openai-chat-tool_result_with_image",
-    ): "a lost response id is called degrade (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
         "I13",
         "openai-responses-agent_loop_long",
     ): "foreign reasoning dropped without a warning (docs/audits/langchain.md, defensible choices)",
@@ -202,14 +98,6 @@ KNOWN: dict[tuple[str, str], str] = {
         "I7",
         "openai-chat-field_result_after_text",
     ): "the history is sent as given, not repaired (docs/audits/langchain.md, defensible choices)",
-    (
-        "replay-vs-reference",
-        "openai-chat-pai__deepseek_reasoner_reasoning_content#0",
-    ): "the harness's openai-chat cassette carries DeepSeek's reasoning_content (a harness false alarm, being fixed in the checks: drop the entry then)",
-    (
-        "replay-vs-reference",
-        "openai-responses-vercelai__openai-reasoning-encrypted-content.1#0",
-    ): "a cassette that concatenates several responses (a harness false alarm, being fixed in the checks: drop the entry then)",
 }
 
 
