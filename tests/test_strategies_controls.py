@@ -25,5 +25,7 @@ def test_the_breakpoint_goes_on_the_latest_user_text() -> None:
     marked = with_cache_breakpoints(history, CacheBreakpoint(ttl="1h"))
     last = marked[-1]
     assert isinstance(last, UserMessage)
-    assert last.parts[0].cache_breakpoint == CacheBreakpoint(ttl="1h") and last.parts[1].cache_breakpoint is None
+    assert (
+        last.parts[0].cache_breakpoint == CacheBreakpoint(ttl="1h") and last.parts[1].cache_breakpoint is None
+    )
     assert marked[0] == HISTORY[0]

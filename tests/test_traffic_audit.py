@@ -156,10 +156,11 @@ def test_synthetic_results_out_of_call_order_are_policy_when_ids_pair_them() -> 
     ]
     resp0: dict[str, Any] = {"content": calls}
     messages[1]["content"] = calls
-    messages[2]["content"] = [
+    results: list[dict[str, Any]] = [
         {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "ok"} for i in (2, 1)
     ]
-    messages[2]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+    results[-1]["cache_control"] = {"type": "ephemeral"}
+    messages[2]["content"] = results
     req0 = {**req0, "thinking": {"type": "disabled"}}
     result = run_pair(req0, resp0, {**req0, "messages": messages})
     assert checks(result) == [("continuity-tool-answered", "policy")]
