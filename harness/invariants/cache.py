@@ -7,7 +7,9 @@ reach the provider's own marker (Anthropic and OpenRouter ``cache_control``, Bed
 block that cannot carry one, the limit of breakpoints). Kept: the request holds at least as
 many markers as breakpoints not warned. Placed: a breakpoint on a text part sits on that text
 (Anthropic, OpenRouter: the text block has ``cache_control``; Bedrock: the ``cachePoint``
-follows the text block). A moved or dropped breakpoint costs the cache on every later call.
+follows the text block). A moved or dropped breakpoint costs the cache on every later call
+(``degrade`` on the wires with explicit breakpoints; ``policy`` elsewhere, where the provider
+caches prefixes on its own and only the warning is missing).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ __all__ = ["breakpoints", "check_cache_breakpoints", "markers"]
 
 ID = "I17"
 _CODES = frozenset({"cache-breakpoint-automatic", "cache-breakpoint-dropped", "cache-ttl-unsupported"})
+#: Wires whose cache ends only where the request says (Anthropic ``cache_control``, Bedrock ``cachePoint``).
+_EXPLICIT = frozenset({"anthropic", "bedrock-converse"})
 
 
 def breakpoints(history: Sequence[HistoryEvent]) -> list[tuple[int, int | None, Any]]:
@@ -94,6 +98,9 @@ def check_cache_breakpoints(ctx: CheckContext) -> list[Violation]:
     found = markers(ctx.provider, ctx.body)
     out: list[Violation] = []
     if found < len(kept) + unwarned_extra:
+        # Where the wire has explicit breakpoints the cache is lost; elsewhere the provider caches
+        # prefixes on its own and only the warning is missing.
+        explicit = wire_of(ctx.provider) in _EXPLICIT
         out.append(
             ctx.violation(
                 ID,
@@ -101,7 +108,7 @@ def check_cache_breakpoints(ctx: CheckContext) -> list[Violation]:
                 f"{len(kept) + unwarned_extra} cache breakpoint(s) neither sent nor warned; the request "
                 f"holds {found} cache marker(s)",
                 {"breakpoints": [(m, p) for m, p, _ in kept]},
-                kind="degrade",
+                kind="degrade" if explicit else "policy",
             )
         )
         return out
