@@ -11,15 +11,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    JsonValue,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 __all__ = [
+    "FILE_SOURCES",
     "PART_TYPES",
     "AnyPart",
     "AssistantMessage",
     "CacheBreakpoint",
     "DeveloperMessage",
     "ErrorEvent",
+    "FilePart",
     "HistoryEvent",
     "ImageFilePart",
     "ImageURLPart",
@@ -31,6 +42,7 @@ __all__ = [
     "ThinkingSignaturePart",
     "ThinkingTextPart",
     "ToolCallPart",
+    "ToolPart",
     "ToolResultMessage",
     "ToolStatus",
     "Usage",
@@ -99,6 +111,51 @@ class ImageFilePart(_Part):
     sha256: str | None = None
 
 
+class FilePart(_Part):
+    """A file: a document, audio, video or any file reference (images keep ``image_url`` /
+    ``image_file``).
+
+    ``media_type`` is the IANA label (``application/pdf``, ``audio/mpeg``, ``video/mp4``,
+    ``text/plain`` ...). Exactly one source: ``data`` (the bytes, base64), ``url`` (http(s)),
+    ``file_id`` (an id a provider's Files API issued) or ``uri`` (a cloud storage URI:
+    ``gs://``, ``s3://``). ``filename`` and ``title`` name it where a provider shows a name.
+
+    Beyond the pinned fields: ``provider`` names the provider whose Files API issued
+    ``file_id`` (an id is meaningless elsewhere: adapters of other providers warn rather than
+    send it), and ``id`` keeps the provider's own id of a generated output (Chat Completions
+    assistant audio is replayed by that id).
+    """
+
+    type: Literal["file"] = "file"
+    media_type: str
+    data: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+    uri: str | None = None
+    filename: str | None = None
+    title: str | None = None
+    provider: str | None = None
+    id: str | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FilePart:
+        given = [name for name in FILE_SOURCES if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                f"a file part needs exactly one of data, url, file_id, uri (got {', '.join(given) or 'none'})"
+            )
+        return self
+
+    @property
+    def source(self) -> str:
+        """Which source field this part carries: ``data``, ``url``, ``file_id`` or ``uri``."""
+        return next(name for name in FILE_SOURCES if getattr(self, name) is not None)
+
+
+#: A file part's source fields, of which exactly one is set.
+FILE_SOURCES = ("data", "url", "file_id", "uri")
+
+
 class ThinkingTextPart(_Part):
     """Reasoning text. ``id`` is the provider's reasoning unit id (e.g. a Responses ``rs_`` item)."""
 
@@ -134,11 +191,19 @@ class ToolCallPart(_Part):
 
 #: Any part an assistant message may hold (a union discriminated by ``type``).
 AnyPart = Annotated[
-    TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart,
+    TextPart
+    | ImageURLPart
+    | ImageFilePart
+    | FilePart
+    | ThinkingTextPart
+    | ThinkingSignaturePart
+    | ToolCallPart,
     Field(discriminator="type"),
 ]
-ContentPart = Annotated[TextPart | ImageURLPart | ImageFilePart, Field(discriminator="type")]
+ContentPart = Annotated[TextPart | ImageURLPart | ImageFilePart | FilePart, Field(discriminator="type")]
 ImagePart = Annotated[ImageURLPart | ImageFilePart, Field(discriminator="type")]
+#: What a tool result's ``parts`` may hold: images and files (its text is ``output_text``).
+ToolPart = Annotated[ImageURLPart | ImageFilePart | FilePart, Field(discriminator="type")]
 
 
 class Usage(_Model):
@@ -187,7 +252,7 @@ class DeveloperMessage(_MessageBase):
 
 
 class UserMessage(_MessageBase):
-    """What the user wrote: text and images."""
+    """What the user wrote: text, images and files."""
 
     role: Literal["user"] = "user"
     parts: list[ContentPart]
@@ -203,14 +268,17 @@ class AssistantMessage(_MessageBase):
 
 
 class ToolResultMessage(_MessageBase):
-    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images only."""
+    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images and files,
+    in the order the tool returned them; ``output_json`` is a structured result (any JSON value)
+    where the tool returned one, beside ``output_text`` (a plain-text result leaves it None)."""
 
     role: Literal["tool"] = "tool"
     call_id: str
     tool_name: str
     status: ToolStatus
     output_text: str
-    parts: list[ImagePart] = Field(default_factory=list[ImagePart])
+    output_json: JsonValue | None = None
+    parts: list[ToolPart] = Field(default_factory=list[ToolPart])
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
     task_metadata: dict[str, JsonValue] | None = None

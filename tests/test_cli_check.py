@@ -35,6 +35,7 @@ PINNED = [
     ("I13", "no-silent-loss"),
     ("I17", "cache-breakpoints"),
     ("I18", "call-controls"),
+    ("I14", "files"),
 ]
 
 
@@ -62,7 +63,7 @@ def test_a_clean_history_exits_0(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", str(history), "--params", str(params)])
     assert result.exit_code == 0, result.output
     said = " ".join(result.stdout.split())  # the line wraps at the terminal width
-    assert f"all 15 invariants hold ({', '.join(PROVIDERS)})" in said
+    assert f"all 16 invariants hold ({', '.join(PROVIDERS)})" in said
     assert "note: I12: no spec oracle for mistral; judged by the rules and the other oracle" in result.stdout
     assert "note: I12: no spec or sdk oracle for zai; judged by the rules" in result.stdout
 

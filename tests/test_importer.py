@@ -98,7 +98,7 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
                 }
             ],
         },
-        ['messages[0].content[0]: user block type "document" not representable', "metadata:"],
+        ["messages[0].content[0].source: document source type null not representable", "metadata:"],
     ),
     "openai-chat": (
         {
@@ -107,7 +107,7 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
             "messages": [{"role": "user", "content": [{"type": "input_audio", "input_audio": {}}]}],
         },
         [
-            'messages[0].content[0]: user content part "input_audio" not representable',
+            'messages[0].content[0]: user content part "input_audio" not representable (no audio format)',
             "n: not representable (2)",
         ],
     ),

@@ -20,6 +20,7 @@ from harness.model import (
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -49,7 +50,15 @@ DATA = ROOT / "data"
 CORPUS = load_scenarios()
 NAMES = sorted(CORPUS)
 
-Part = TextPart | ImageURLPart | ImageFilePart | ThinkingTextPart | ThinkingSignaturePart | ToolCallPart
+Part = (
+    TextPart
+    | ImageURLPart
+    | ImageFilePart
+    | FilePart
+    | ThinkingTextPart
+    | ThinkingSignaturePart
+    | ToolCallPart
+)
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage
 
 # Tags promising a signature native to params.model, and the signature format each means.
@@ -357,7 +366,27 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     "assistant-image-file": lambda s: any(
         isinstance(p, ImageFilePart) for m in _assistants(s) for p in m.parts
     ),
-    "tool-result-image": lambda s: any(r.parts for r in _results(s)),
+    "tool-result-image": lambda s: any(
+        isinstance(p, ImageURLPart | ImageFilePart) for r in _results(s) for p in r.parts
+    ),
+    "files": lambda s: any(isinstance(p, FilePart) for e in s.history for p in _parts(e)),
+    "file-document": lambda s: any(
+        isinstance(p, FilePart) and p.media_type == "application/pdf" for e in s.history for p in _parts(e)
+    ),
+    "file-text": lambda s: any(
+        isinstance(p, FilePart) and p.media_type.startswith("text/") for e in s.history for p in _parts(e)
+    ),
+    "file-audio": lambda s: any(
+        isinstance(p, FilePart) and p.media_type.startswith("audio/") for e in s.history for p in _parts(e)
+    ),
+    "file-video": lambda s: any(
+        isinstance(p, FilePart) and p.media_type.startswith("video/") for e in s.history for p in _parts(e)
+    ),
+    "file-reference": lambda s: any(
+        isinstance(p, FilePart) and (p.file_id or p.uri) for e in s.history for p in _parts(e)
+    ),
+    "tool-result-file": lambda s: any(isinstance(p, FilePart) for r in _results(s) for p in r.parts),
+    "tool-result-structured": lambda s: any(r.output_json is not None for r in _results(s)),
     "text-empty": lambda s: "" in _texts(s),
     "text-whitespace": lambda s: any(t and not t.strip() for t in _texts(s)),
     "text-non-ascii": lambda s: all(c in dumps_history(s.history) for c in NON_ASCII_SAMPLES),

@@ -15,6 +15,7 @@ from harness.accepted.predicates import (
     one_text_part,
     restructured,
     same_in_camel,
+    same_part_in_camel,
     string_is_one_block,
     value_is,
     values_are,
@@ -629,6 +630,73 @@ IMPORTCHECK: tuple[Accepted, ...] = (
                 "lowerCamel thinkingConfig accepted: "
                 "cassettes/gemini/pai__gemini25pro_thought_parts.yaml#0; the proto3 JSON mapping accepts "
                 "both spellings"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-snake-case-media-part",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[*].parts[*]",
+        diff="changed",
+        when=(same_part_in_camel(),),
+        kind="equivalent",
+        why=(
+            "the recording client (google-genai) spelled a media part's proto fields snake_case "
+            "(inline_data, file_data, file_uri, mime_type); Gemini's JSON accepts snake_case and lowerCamel "
+            "alike and ours sends lowerCamel; accepted only when the part is otherwise identical"
+        ),
+        evidence=(
+            (
+                "snake_case file_data inside functionResponse.parts accepted: "
+                "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix"
+                "[direct-uploaded_file-document-google_gemini3].yaml#2; lowerCamel fileData accepted: "
+                "traffic/pydantic-ai/models__test_google__test_google_model_youtube_video_url_input.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-snake-case-function-response-part",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[*].parts[*].functionResponse.parts[*]",
+        diff="changed",
+        when=(same_in_camel(),),
+        kind="equivalent",
+        why=(
+            "the recording client (google-genai) spelled a FunctionResponsePart's proto fields snake_case "
+            "(inline_data, mime_type); Gemini's JSON accepts snake_case and lowerCamel alike and ours sends "
+            "lowerCamel; accepted only when the part is otherwise identical"
+        ),
+        evidence=(
+            (
+                "snake_case inline_data inside functionResponse.parts accepted: "
+                "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_mixed_content_ordering"
+                "[google_gemini3].yaml#1"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "bedrock-video-format-media-type",
+        judges=("import-check",),
+        provider="bedrock",
+        where="messages[*].content[*].video.format",
+        diff="changed",
+        when=(values_are("video/mp4", "mp4"),),
+        kind="equivalent",
+        why=(
+            "the recording client sent the media type where VideoFormat's enum value belongs and Bedrock "
+            "accepted it; ours sends the documented enum value (mkv, mov, mp4, webm, flv, mpeg, mpg, wmv, "
+            "three_gp) for the same video"
+        ),
+        evidence=(
+            (
+                "format 'video/mp4' accepted: traffic/pydantic-ai-more/models__test_bedrock__test_video_url_input"
+                ".yaml#1; format 'mp4' accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__"
+                "test_multimodal_tool_return_matrix[tool_return_content-uploaded_file-video-bedrock_nova].yaml#1"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",

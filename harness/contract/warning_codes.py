@@ -34,6 +34,10 @@ class Code(StrEnum):
     DEVELOPER_AS_USER = "developer-as-user"
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
+    FILE_ID_FOREIGN = "file-id-foreign"
+    FILE_KIND_UNSUPPORTED = "file-kind-unsupported"
+    FILE_SOURCE_UNSUPPORTED = "file-source-unsupported"
+    FILE_TEXT_INLINED = "file-text-inlined"
     IMAGE_FILE_NOT_INLINED = "image-file-not-inlined"
     IMAGE_MIME_UNKNOWN = "image-mime-unknown"
     IMAGE_URL_UNSUPPORTED = "image-url-unsupported"
@@ -82,7 +86,9 @@ class Code(StrEnum):
     TOOL_ERROR_EMPTY_OUTPUT = "tool-error-empty-output"
     TOOL_ID_MAPPED = "tool-id-mapped"
     TOOL_ID_RENUMBERED = "tool-id-renumbered"
+    TOOL_FILE_MOVED = "tool-file-moved"
     TOOL_IMAGE_MOVED = "tool-image-moved"
+    TOOL_JSON_AS_TEXT = "tool-json-as-text"
     TOOL_NAME_MAPPED = "tool-name-mapped"
     TOOL_NAME_MISMATCH = "tool-name-mismatch"
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
@@ -119,6 +125,18 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.EMPTY_TEXT: CodeInfo(
         "reject", "an empty or whitespace-only text part dropped (providers reject blank text)"
+    ),
+    Code.FILE_ID_FOREIGN: CodeInfo(
+        "degrade", "a file id another provider's Files API issued means nothing here; dropped"
+    ),
+    Code.FILE_KIND_UNSUPPORTED: CodeInfo(
+        "degrade", "a file kind (document, audio, video) the provider or model cannot take; dropped"
+    ),
+    Code.FILE_SOURCE_UNSUPPORTED: CodeInfo(
+        "degrade", "a file source (bytes, URL, file id, cloud URI) the provider cannot take for it; dropped"
+    ),
+    Code.FILE_TEXT_INLINED: CodeInfo(
+        "degrade", "a text document the provider takes no file for sent as its decoded text"
     ),
     Code.IMAGE_FILE_NOT_INLINED: CodeInfo(
         "degrade", "an image file on disk is never read by a pure adapter; dropped"
@@ -266,8 +284,14 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.TOOL_ID_RENUMBERED: CodeInfo(
         "reject", "a tool-call id an earlier response used sent renumbered, in call and result"
     ),
+    Code.TOOL_FILE_MOVED: CodeInfo(
+        "degrade", "a tool result's file the result cannot hold sent right after the results"
+    ),
     Code.TOOL_IMAGE_MOVED: CodeInfo(
         "degrade", "a tool result's image the result cannot hold sent right after the results"
+    ),
+    Code.TOOL_JSON_AS_TEXT: CodeInfo(
+        "policy", "a structured tool result the provider takes only as text sent as its output_text"
     ),
     Code.TOOL_NAME_MAPPED: CodeInfo(
         "reject", "a tool name outside the provider's name rule sent mapped (reversibly)"

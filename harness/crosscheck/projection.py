@@ -11,7 +11,7 @@ import binascii
 import json
 from typing import TYPE_CHECKING, Any, cast
 
-from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
+from harness.model import FilePart, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
 from harness.stream.base import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
@@ -99,6 +99,8 @@ def project_ours(result: CallResult) -> Shape:
             parts.append(
                 ("tool_call", part.call_id, part.tool_name, _args(part.arguments_json), part.item_id)
             )
+        elif isinstance(part, FilePart):
+            parts.append(("file", part.media_type, part.data))
         else:
             parts.append(("other", part.type))
     models = {
@@ -313,6 +315,9 @@ def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
                     parts.append(("thinking", None, part.text))
                 elif part.text:
                     parts.append(("text", part.text))
+                elif part.inline_data is not None and part.inline_data.data is not None:
+                    data = base64.b64encode(part.inline_data.data).decode("ascii")
+                    parts.append(("file", part.inline_data.mime_type, data))
                 elif part.text is None:
                     kinds = sorted(part.model_dump(exclude_none=True).keys() - _GEMINI_PART_FIELDS)
                     if kinds:

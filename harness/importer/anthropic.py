@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from harness.importer.common import Calls, Json, Ledger, arr, cache_control, effort, obj, show, tool_spec
@@ -10,6 +11,7 @@ from harness.model import (
     AnyPart,
     AssistantMessage,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -53,8 +55,12 @@ def _text_parts(blocks: list[Any], path: str, ledger: Ledger) -> list[TextPart]:
     return parts
 
 
-def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
-    """Base64 becomes a data URL; a URL stays a URL; anything else is named."""
+def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
+    """Base64 becomes a data URL; a URL stays a URL; a file id is a file part (``image/*``: the
+    block does not say the subtype); anything else is named."""
+    if source.get("type") == "file":
+        ledger.rest(source, path, {"type", "file_id"})
+        return FilePart(media_type="image/*", file_id=str(source.get("file_id", "")), provider="anthropic")
     if source.get("type") == "base64":
         ledger.rest(source, path, {"type", "media_type", "data"})
         return ImageURLPart(url=f"data:{source.get('media_type')};base64,{source.get('data')}")
@@ -62,6 +68,37 @@ def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
         ledger.rest(source, path, {"type", "url"})
         return ImageURLPart(url=str(source.get("url")))
     ledger.note(path, f"image source type {show(source.get('type'))} not representable")
+    return None
+
+
+def _document(block: Json, path: str, ledger: Ledger) -> FilePart | None:
+    """A ``document`` block: a PDF by base64, URL or file id, or plain text (kept as its UTF-8 bytes,
+    ``text/plain``); ``title`` kept. A file id names no media type: a PDF (what document blocks take)."""
+    ledger.rest(block, path, {"type", "source", "title"})
+    source = obj(block.get("source"))
+    title = block.get("title") if isinstance(block.get("title"), str) else None
+    kind, at = source.get("type"), f"{path}.source"
+    if kind == "base64":
+        ledger.rest(source, at, {"type", "media_type", "data"})
+        return FilePart(
+            media_type=str(source.get("media_type")), data=str(source.get("data", "")), title=title
+        )
+    if kind == "url":
+        ledger.rest(source, at, {"type", "url"})
+        return FilePart(media_type="application/pdf", url=str(source.get("url", "")), title=title)
+    if kind == "file":
+        ledger.rest(source, at, {"type", "file_id"})
+        return FilePart(
+            media_type="application/pdf",
+            file_id=str(source.get("file_id", "")),
+            provider="anthropic",
+            title=title,
+        )
+    if kind == "text":
+        ledger.rest(source, at, {"type", "media_type", "data"})
+        data = base64.b64encode(str(source.get("data", "")).encode("utf-8")).decode("ascii")
+        return FilePart(media_type=str(source.get("media_type") or "text/plain"), data=data, title=title)
+    ledger.note(at, f"document source type {show(kind)} not representable")
     return None
 
 
@@ -112,7 +149,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     content = block.get("content", "")
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
-    images: list[ImageURLPart] = []
+    images: list[ImageURLPart | FilePart] = []
     for i, item in enumerate(map(obj, items)):
         at = f"{path}.content[{i}]"
         if item.get("type") == "text":
@@ -123,6 +160,10 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
             image = _image(obj(item.get("source")), f"{at}.source", ledger)
             if image is not None:
                 images.append(image)
+        elif item.get("type") == "document":
+            document = _document(item, at, ledger)
+            if document is not None:
+                images.append(document)
         else:
             ledger.note(at, f"tool_result content type {show(item.get('type'))} not representable")
     if len(texts) > 1:
@@ -185,6 +226,10 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
                     user.append(
                         image.model_copy(update={"cache_breakpoint": cache_control(block, at, ledger)})
                     )
+            elif kind == "document":
+                document = _document(block, at, ledger)
+                if document is not None:
+                    user.append(document)
             elif kind == "tool_result":
                 out.append(_tool_result(block, at, calls, ledger))
             else:

@@ -9,6 +9,7 @@ the URL (``uri``), never body fields. Blocks per the bedrock-runtime service mod
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, cast
 from urllib.parse import unquote, urlsplit
@@ -20,6 +21,7 @@ from harness.model import (
     AssistantMessage,
     CacheBreakpoint,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -66,15 +68,72 @@ def _ends_cache(items: list[Any], bp: CacheBreakpoint, path: str, ledger: Ledger
     items[-1] = items[-1].model_copy(update={"cache_breakpoint": bp})
 
 
-def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
+def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
+    """Bytes become a data URL; an ``s3Location`` image is a file part (a cloud URI)."""
     image = obj(block.get("image"))
     ledger.rest(image, f"{path}.image", {"format", "source"})
     source = obj(image.get("source"))
+    s3 = obj(source.get("s3Location"))
+    if s3:
+        ledger.rest(source, f"{path}.image.source", {"s3Location"})
+        ledger.rest(s3, f"{path}.image.source.s3Location", {"uri"})
+        return FilePart(media_type=f"image/{image.get('format')}", uri=str(s3.get("uri", "")))
     if "bytes" not in source:
-        ledger.note(f"{path}.image.source", f"image source {show(source)} not representable (bytes only)")
+        ledger.note(
+            f"{path}.image.source", f"image source {show(source)} not representable (bytes or s3Location)"
+        )
         return None
     ledger.rest(source, f"{path}.image.source", {"bytes"})
     return ImageURLPart(url=f"data:image/{image.get('format')};base64,{source.get('bytes')}")
+
+
+#: DocumentBlock / VideoBlock ``format`` -> media type (the service model's enums).
+_FORMATS: dict[str, dict[str, str]] = {
+    "document": {
+        "pdf": "application/pdf",
+        "csv": "text/csv",
+        "doc": "application/msword",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls": "application/vnd.ms-excel",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "html": "text/html",
+        "txt": "text/plain",
+        "md": "text/markdown",
+    },
+    "video": {
+        "mkv": "video/x-matroska",
+        "mov": "video/quicktime",
+        "mp4": "video/mp4",
+        "webm": "video/webm",
+        "flv": "video/x-flv",
+        "mpeg": "video/mpeg",
+        "mpg": "video/mpeg",
+        "wmv": "video/x-ms-wmv",
+        "three_gp": "video/3gpp",
+    },
+}
+
+
+def _file(block: Json, kind: str, path: str, ledger: Ledger) -> FilePart | None:
+    """A ``document`` (name kept as the title) or ``video`` block, by bytes or ``s3Location``."""
+    inner = obj(block.get(kind))
+    at = f"{path}.{kind}"
+    ledger.rest(inner, at, {"format", "source"} | ({"name"} if kind == "document" else set()))
+    fmt = str(inner.get("format", ""))
+    # A media type where the enum value belongs (pydantic-ai sent "video/mp4", accepted): that type.
+    media = _FORMATS[kind].get(fmt) or (fmt if fmt in _FORMATS[kind].values() else None)
+    if media is None:
+        ledger.note(f"{at}.format", f"{kind} format {show(fmt)} not representable")
+        return None
+    title = inner.get("name") if isinstance(inner.get("name"), str) else None
+    source = obj(inner.get("source"))
+    s3 = obj(source.get("s3Location"))
+    if s3:
+        ledger.rest(source, f"{at}.source", {"s3Location"})
+        ledger.rest(s3, f"{at}.source.s3Location", {"uri"})
+        return FilePart(media_type=media, uri=str(s3.get("uri", "")), title=title)
+    ledger.rest(source, f"{at}.source", {"bytes"})
+    return FilePart(media_type=media, data=str(source.get("bytes", "")), title=title)
 
 
 def _assistant(
@@ -124,16 +183,27 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     result = obj(block.get("toolResult"))
     ledger.rest(result, f"{path}.toolResult", {"toolUseId", "content", "status"}, {"status": "success"})
     texts: list[str] = []
-    images: list[ImageURLPart] = []
+    images: list[ImageURLPart | FilePart] = []
+    structured: Any = None
     for i, item in enumerate(map(obj, arr(result.get("content")))):
         at = f"{path}.toolResult.content[{i}]"
         if "text" in item:
             ledger.rest(item, at, {"text"})
             texts.append(str(item["text"]))
+        elif "json" in item and structured is None:
+            ledger.rest(item, at, {"json"})
+            structured = item["json"]
         elif "image" in item:
+            ledger.rest(item, at, {"image"})
             image = _image(item, at, ledger)
             if image is not None:
                 images.append(image)
+        elif "document" in item or "video" in item:
+            kind = "document" if "document" in item else "video"
+            ledger.rest(item, at, {kind})
+            file = _file(item, kind, at, ledger)
+            if file is not None:
+                images.append(file)
         else:
             ledger.note(at, f"toolResult content {show(sorted(item))} not representable")
     if len(texts) > 1:
@@ -142,11 +212,15 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
             f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
         )
     call_id = str(result.get("toolUseId", ""))
+    text = "".join(texts)
+    if structured is not None and not texts:
+        text = json.dumps(structured, ensure_ascii=False)  # the value's text, for text-only providers
     return ToolResultMessage(
         call_id=call_id,
         tool_name=calls.name(call_id),
         status="error" if result.get("status") == "error" else "success",
-        output_text="".join(texts),
+        output_text=text,
+        output_json=structured,
         parts=list(images),
     )
 
@@ -196,6 +270,12 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
                 image = _image(block, at, ledger)
                 if image is not None:
                     user.append(image)
+            elif "document" in block or "video" in block:
+                kind = "document" if "document" in block else "video"
+                ledger.rest(block, at, {kind})
+                file = _file(block, kind, at, ledger)
+                if file is not None:
+                    user.append(file)
             elif "toolResult" in block:
                 ledger.rest(block, at, {"toolResult"})
                 out.append(_tool_result(block, at, calls, ledger))

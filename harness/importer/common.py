@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from harness.importer.files import chat_file
 from harness.model import CacheBreakpoint, ContentPart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import Effort, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
@@ -230,7 +231,7 @@ def chat_system(content: Any, path: str, ledger: Ledger) -> list[TextPart]:
 def chat_user(
     content: Any, path: str, ledger: Ledger, noun: str = "part", *, cached: bool = False
 ) -> list[ContentPart]:
-    """A Chat-shaped user ``content``: a string, or ``text`` and ``image_url`` entries;
+    """A Chat-shaped user ``content``: a string, or ``text``, ``image_url`` and file entries;
     ``cached``: a part's ``cache_control`` is read (OpenRouter passes it to Claude and Gemini)."""
     if isinstance(content, str):
         return [TextPart(text=content)]
@@ -248,5 +249,9 @@ def chat_user(
             ledger.rest(image, f"{at}.image_url", {"url"})
             parts.append(ImageURLPart(url=str(image.get("url", "")), cache_breakpoint=bp))
         else:
-            ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
+            file = chat_file(part, at, ledger)
+            if file is not None:
+                parts.append(file)
+            elif part.get("type") != "input_audio":  # an unreadable input_audio is noted by chat_file
+                ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
     return parts

@@ -15,6 +15,7 @@ from harness.model import (
     AnyPart,
     AssistantMessage,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -54,12 +55,22 @@ def _implied_mime(url: str) -> str | None:
     return _IMAGE_EXTENSIONS.get(posixpath.splitext(urlsplit(url).path)[1].lower())
 
 
-#: The canonical model holds images only; audio, video and documents are named, never read as images.
-_NOT_IMAGE = "{} data not representable (the canonical model holds images only)"
-
-
 def _is_image(mime: Any) -> bool:
     return isinstance(mime, str) and mime.lower().startswith("image/")
+
+
+#: A Files API file's URI (``files.get``): read back as that provider's file id ``files/<id>``.
+_FILES_API = re.compile(r"https://generativelanguage\.googleapis\.com/v1beta/(files/[^/?#]+)\Z")
+
+
+def _file_data(uri: str, mime: str) -> FilePart:
+    """A ``fileData`` reference: a Files API URI is a Gemini file id, ``gs://`` a cloud URI, else a URL."""
+    found = _FILES_API.match(uri)
+    if found is not None:
+        return FilePart(media_type=mime, file_id=found.group(1), provider="gemini")
+    if "://" in uri and not uri.lower().startswith(("http://", "https://")):
+        return FilePart(media_type=mime, uri=uri)
+    return FilePart(media_type=mime, url=uri)
 
 
 def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
@@ -68,19 +79,19 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
         return TextPart(text=str(part["text"]))
     inline = camel(obj(part.get("inlineData")))
     if inline:
-        if not _is_image(inline.get("mimeType")):
-            ledger.note(f"{path}.inlineData", _NOT_IMAGE.format(show(inline.get("mimeType"))))
-            return None
         ledger.rest(part, path, {"inlineData"})
         ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
+        if not _is_image(inline.get("mimeType")):
+            return FilePart(media_type=str(inline.get("mimeType")), data=str(inline.get("data", "")))
         return ImageURLPart(url=f"data:{inline.get('mimeType')};base64,{inline.get('data')}")
     file_data = camel(obj(part.get("fileData")))
     if file_data:
         uri = str(file_data.get("fileUri", ""))
         mime = file_data.get("mimeType") or _implied_mime(uri)
-        if mime is not None and not _is_image(mime):
-            ledger.note(f"{path}.fileData", _NOT_IMAGE.format(show(mime)))
-            return None
+        if mime is not None and (not _is_image(mime) or mime != _implied_mime(uri)):
+            ledger.rest(part, path, {"fileData"})
+            ledger.rest(file_data, f"{path}.fileData", {"fileUri", "mimeType"})
+            return _file_data(uri, str(mime))
         ledger.rest(part, path, {"fileData"})
         ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, {"mimeType": _implied_mime(uri)})
         return ImageURLPart(url=uri)
@@ -120,30 +131,26 @@ def _model_parts(
 
 
 def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage:
-    """``response`` is free-form JSON: a lone ``output`` / ``error`` holds the text; ``error`` means status error."""
+    """``response`` is free-form JSON. A lone ``output`` / ``error`` string is the text (``error``:
+    status error); any other object is the structured value (``output_json``, the object itself,
+    as the adapter sends it back), its text the object's JSON. ``parts``: images and files."""
     ledger.rest(response, path, {"id", "name", "response", "parts"})
     payload = obj(response.get("response"))
     status: Literal["success", "error"] = "success"
-    value: Any = payload
+    structured: Any = payload
+    text = json.dumps(payload, ensure_ascii=False) if payload else ""
     if len(payload) == 1 and next(iter(payload)) in ("output", "error", "return_value", "result"):
         key, value = next(iter(payload.items()))
         status = "error" if key == "error" else "success"
-    elif payload:
-        ledger.note(
-            f"{path}.response", f"keys {sorted(payload)} not representable (only one output/error value)"
-        )
-    if not isinstance(value, str):
-        ledger.note(
-            f"{path}.response", "a structured (non-string) result is not representable as output_text"
-        )
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    images: list[ImageURLPart] = []
+        if isinstance(value, str):
+            structured, text = None, value
+    images: list[ImageURLPart | FilePart] = []
     for i, raw in enumerate(map(obj, arr(response.get("parts")))):
         image = _content_part(camel(raw), f"{path}.parts[{i}]", ledger)
-        if isinstance(image, ImageURLPart):
+        if isinstance(image, ImageURLPart | FilePart):
             images.append(image)
         elif image is not None:
-            ledger.note(f"{path}.parts[{i}]", "non-image part in a function response not representable")
+            ledger.note(f"{path}.parts[{i}]", "text part in a function response not representable")
     if not response.get("id"):
         ledger.note(f"{path}.id", "absent: the canonical call id is required (none invented)")
     return ToolResultMessage(
@@ -151,6 +158,7 @@ def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage
         tool_name=str(response.get("name") or ""),
         status=status,
         output_text=text,
+        output_json=structured,
         parts=list(images),
     )
 

@@ -17,10 +17,12 @@ from harness.importer.common import (
     tool_spec,
 )
 from harness.importer.controls import consumed, read_controls
+from harness.importer.files import file_from_url, media_type_of
 from harness.model import (
     AnyPart,
     AssistantMessage,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -91,6 +93,8 @@ def _input_message(item: Json, path: str, ledger: Ledger) -> HistoryEvent | None
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             parts.append(ImageURLPart(url=str(part["image_url"])))
+        elif (file := _input_file(part, at, ledger)) is not None:
+            parts.append(file)
         else:
             ledger.note(at, f"user content part {show(part.get('type'))} not representable")
     return UserMessage(parts=parts)
@@ -136,12 +140,34 @@ def _reasoning(item: Json, path: str, model: str | None, ledger: Ledger) -> list
     return parts
 
 
+def _input_file(part: Json, at: str, ledger: Ledger) -> FilePart | None:
+    """``input_file`` (file_data as a data URL, file_url or file_id; filename), or ``input_image``
+    by file id (an image file: ``image/*``, the part names no subtype); None for any other part."""
+    if part.get("type") == "input_image" and isinstance(part.get("file_id"), str):
+        ledger.rest(part, at, {"type", "file_id"}, {"detail": "auto"})
+        return FilePart(media_type="image/*", file_id=part["file_id"], provider="openai")
+    if part.get("type") != "input_file":
+        return None
+    ledger.rest(part, at, {"type", "file_data", "file_id", "file_url", "filename"})
+    name = part.get("filename") if isinstance(part.get("filename"), str) else None
+    if isinstance(part.get("file_id"), str):
+        media = media_type_of(name, "application/pdf")
+        return FilePart(media_type=media, file_id=part["file_id"], provider="openai", filename=name)
+    if isinstance(part.get("file_url"), str):
+        return FilePart(
+            media_type=media_type_of(name or part["file_url"], "application/pdf"),
+            url=part["file_url"],
+            filename=name,
+        )
+    return file_from_url(str(part.get("file_data", "")), "application/pdf", name)
+
+
 def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
     """A function_call_output: string output, or input_text parts (one, else named) and input_image parts."""
     ledger.rest(item, path, {"type", "call_id", "output"})
     call_id, output = str(item.get("call_id", "")), item.get("output")
     texts: list[str] = []
-    images: list[ImageURLPart] = []
+    images: list[ImageURLPart | FilePart] = []
     for i, part in enumerate(map(obj, [] if isinstance(output, str) else arr(output))):
         at = f"{path}.output[{i}]"
         if part.get("type") == "input_text":
@@ -150,6 +176,8 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             images.append(ImageURLPart(url=str(part["image_url"])))
+        elif (file := _input_file(part, at, ledger)) is not None:
+            images.append(file)
         else:
             ledger.note(at, f"output part {show(part.get('type'))} not representable")
     if len(texts) > 1:

@@ -12,11 +12,13 @@ from collections.abc import Callable, Sequence
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
     ToolResultMessage,
+    UserMessage,
 )
 
 __all__ = [
@@ -63,3 +65,12 @@ def tool_calls(history: Sequence[HistoryEvent]) -> str | None:
         isinstance(e, ToolResultMessage) for e in history
     )
     return None if present else "no tool call or result in the history"
+
+
+def files(history: Sequence[HistoryEvent]) -> str | None:
+    present = any(
+        isinstance(e, UserMessage | DeveloperMessage | ToolResultMessage)
+        and any(isinstance(p, FilePart) for p in e.parts)
+        for e in history
+    ) or any(isinstance(e, ToolResultMessage) and e.output_json is not None for e in history)
+    return None if present else "no file part and no structured tool result in the history"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from harness.invariants.base import CheckContext, Violation, leaves
+from harness.invariants.base import CheckContext, Violation, dicts, leaves
 from harness.invariants.canonical import (
     answered_results,
     effective_model,
@@ -98,7 +98,11 @@ def _carries(result: WireResult, text: str, developer: str) -> bool:
         parsed = json.loads(text)
     except ValueError:
         return False
-    return any(v == parsed for v in result.values)
+    # a structured result (output_json) goes as the JSON value itself: Gemini's response object,
+    # Bedrock's json block
+    return any(v == parsed for v in result.values) or any(
+        d == parsed or parsed in d.values() for d in dicts(result.unit)
+    )
 
 
 def _then_developer(candidate: str, text: str, developer: str) -> bool:

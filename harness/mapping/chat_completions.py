@@ -13,6 +13,8 @@ from typing import Any, cast
 
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice, warn_allowed_tools
+from harness.mapping.file_support import FileSupport, file_kind
+from harness.mapping.files import admit, default_filename, fits, warn_json_as_text, warn_moved
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.toolbox import placeholder_user
 from harness.mapping.wire import (
@@ -25,7 +27,7 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import CacheBreakpoint, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import CacheBreakpoint, FilePart, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 __all__ = [
@@ -141,9 +143,10 @@ def render_messages(
     with Chat Completions' own assistant and tool messages). ``system_cache``: the breakpoint
     after each system entry, for a provider that takes ``cache_control`` (OpenRouter to Claude
     and Gemini); None: breakpoints are not sent (the adapter warns)."""
+    audio_ids = prepared.files.provider == "openai"  # Chat Completions replays its own audio by id
     return chat_shaped_messages(
         prepared,
-        lambda item, warnings: assistant_message(item, warnings, reasoning),
+        lambda item, warnings: assistant_message(item, warnings, reasoning, audio_ids=audio_ids),
         tool_message,
         tool_images,
         merge_assistant,
@@ -184,10 +187,10 @@ def chat_shaped_messages(
     previous: JSON | None = None  # the message the previous wire item produced
     for item in prepared.items:
         if not isinstance(item, WireToolResult) and held:
-            messages.append({"role": "user", "content": held})
+            messages.append({"role": "user", "content": content_value(held)})
             held = []
         if isinstance(item, WireUser):
-            message = user_message(item, warnings, cache=cache)
+            message = user_message(item, warnings, prepared.files, cache=cache)
         elif isinstance(item, WireAssistant):
             message = assistant(item, warnings)
             if (
@@ -201,11 +204,12 @@ def chat_shaped_messages(
         else:
             message = tool(item, warnings)
             held.extend(images(item, warnings))
+            held.extend(tool_files(item, warnings, prepared.files))
         previous = message
         if message is not None:
             messages.append(message)
     if held:
-        messages.append({"role": "user", "content": held})
+        messages.append({"role": "user", "content": content_value(held)})
     if not messages or (not system_only and all(m["role"] == "system" for m in messages)):
         # The schema requires a message besides the system prompt (``messages`` has minItems 1).
         text = placeholder_user(warnings, "history has nothing to send; sent a placeholder user message")
@@ -255,12 +259,14 @@ def content_value(parts: list[JSON]) -> str | list[JSON]:
     return parts
 
 
-def user_message(item: WireUser, warnings: Warnings, *, cache: bool = False) -> JSON | None:
-    """ChatCompletionRequestUserMessage (text and image_url parts); ``cache``: a part that ends
-    the prompt cache carries ``cache_control``."""
+def user_message(
+    item: WireUser, warnings: Warnings, files: FileSupport, *, cache: bool = False
+) -> JSON | None:
+    """ChatCompletionRequestUserMessage (text, image_url and the dialect's file parts); ``cache``:
+    a part that ends the prompt cache carries ``cache_control``."""
     parts: list[JSON] = []
     for ci in item.items:
-        part = content_part(ci, warnings)
+        part = content_part(ci, warnings, files)
         if part is None:
             continue
         if cache and ci.part.cache_breakpoint is not None:
@@ -272,11 +278,54 @@ def user_message(item: WireUser, warnings: Warnings, *, cache: bool = False) -> 
     return {"role": "user", "content": content_value(parts)}
 
 
-def content_part(ci: ContentItem, warnings: Warnings) -> JSON | None:
+def content_part(ci: ContentItem, warnings: Warnings, files: FileSupport) -> JSON | None:
     """One user content part, or None (warned) when it cannot be sent."""
-    if isinstance(ci.part, TextPart):
-        return {"type": "text", "text": ci.part.text}
-    return image_part(ci.message_index, ci.part_index, ci.part, warnings)
+    part = ci.part
+    if isinstance(part, FilePart):
+        admitted = admit(files, part, ci.message_index, ci.part_index, warnings)
+        if admitted is None:
+            return None
+        if isinstance(admitted, TextPart):
+            return {"type": "text", "text": admitted.text}
+        return file_part(admitted, files)
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    return image_part(ci.message_index, ci.part_index, part, warnings)
+
+
+#: ``input_audio.format``: the two formats Chat Completions takes (InputAudio.format: "wav" | "mp3").
+_AUDIO_FORMATS = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
+
+
+def file_part(part: FilePart, files: FileSupport) -> JSON:
+    """A file the dialect takes, in its native form (``FileSupport.forms`` names it per kind):
+
+    - ``file``: ChatCompletionRequestMessageContentPartFile ``{file: {file_data | file_id, filename}}``,
+      ``file_data`` a base64 data URL (OpenAI, guides/pdf-files) or, on OpenRouter, a URL too;
+    - ``input_audio``: ``{input_audio: {data, format}}`` (guides/audio; base64 only);
+    - ``document_url``: Mistral's DocumentURLChunk, a URL or a base64 data URL (document understanding);
+    - ``video_url``: OpenRouter's ``{video_url: {url}}`` (multimodal/videos).
+    """
+    form = files.forms.get(file_kind(part.media_type), "file")
+    source = f"data:{part.media_type};base64,{part.data}" if part.data is not None else part.url
+    if form == "input_audio":
+        fmt = _AUDIO_FORMATS.get(part.media_type.lower(), part.media_type.split("/")[-1])
+        return {"type": "input_audio", "input_audio": {"data": part.data, "format": fmt}}
+    if form == "document_url":
+        return {"type": "document_url", "document_url": source}
+    if form == "video_url":
+        return {"type": "video_url", "video_url": {"url": source}}
+    file: JSON = {"file_id": part.file_id} if part.file_id is not None else {"file_data": source}
+    name = part.filename or (default_filename(part) if part.data is not None else None)
+    if name is not None:  # inline data without a filename: "400 Missing required parameter"
+        file["filename"] = name
+    return {"type": "file", "file": file}
 
 
 def image_part(
@@ -290,11 +339,17 @@ def image_part(
 # ---------------------------------------------------------------- assistant
 
 
-def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: ReasoningMapper) -> JSON | None:
-    """ChatCompletionRequestAssistantMessage: content string and/or tool_calls, plus reasoning fields."""
+def assistant_message(
+    item: WireAssistant, warnings: Warnings, reasoning: ReasoningMapper, *, audio_ids: bool = False
+) -> JSON | None:
+    """ChatCompletionRequestAssistantMessage: content string and/or tool_calls, plus reasoning fields.
+
+    ``audio_ids``: the provider's own assistant audio goes back as ``audio: {id}`` (OpenAI,
+    guides/audio: "the assistant message ... audio.id"); any other file or image is warned."""
     texts: list[str] = []
     calls: list[JSON] = []
     thinking: list[ThinkingUnit] = []
+    audio: JSON | None = None
     for unit in item.units:
         if isinstance(unit, ThinkingUnit):
             thinking.append(unit)
@@ -302,9 +357,17 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
             texts.append(unit.part.text)
         elif isinstance(unit.part, ToolCallPart):
             calls.append(tool_call(unit.part, item.call_ids))
+        elif (
+            audio_ids
+            and audio is None
+            and isinstance(unit.part, FilePart)
+            and unit.part.id is not None
+            and file_kind(unit.part.media_type) == "audio"
+        ):
+            audio = {"id": unit.part.id}
         else:
             _warn_assistant_image(item.index, unit, warnings)
-    if not texts and not calls:
+    if not texts and not calls and audio is None:
         warn_thinking(
             item.index, thinking, warnings, Code.EMPTY_MESSAGE, "the turn has no text or tool call left"
         )
@@ -321,6 +384,8 @@ def assistant_message(item: WireAssistant, warnings: Warnings, reasoning: Reason
         message["content"] = "".join(texts)
     if calls:
         message["tool_calls"] = calls
+    if audio is not None:
+        message["audio"] = audio
     message.update(reasoning(item, thinking, warnings))
     return message
 
@@ -361,13 +426,14 @@ def tool_call(part: ToolCallPart, call_ids: dict[str, str]) -> JSON:
 
 
 def _warn_assistant_image(index: int, unit: PartUnit, warnings: Warnings) -> None:
-    """Assistant content is text/refusal only: images cannot be replayed there."""
+    """Assistant content is text/refusal only: images and files cannot be replayed there."""
+    what = "files (only the provider's own audio, by id)" if isinstance(unit.part, FilePart) else "images"
     warnings.add(
         index,
         unit.index,
         unit.part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Chat assistant messages cannot carry images; dropped",
+        f"Chat assistant messages cannot carry {what}; dropped",
     )
 
 
@@ -393,6 +459,8 @@ def tool_message(item: WireToolResult, warnings: Warnings) -> JSON:
             Code.TOOL_STATUS_NOT_SENT,
             f"Chat tool messages have no error flag; status '{item.status}' is only visible through the output text",
         )
+    if item.output_json is not None:
+        warn_json_as_text(warnings, item.index, "Chat Completions")
     parts: list[JSON] = [{"type": "text", "text": item.output_text}] if item.output_text else []
     for ci in item.appended:
         if isinstance(ci.part, TextPart):
@@ -412,7 +480,7 @@ def tool_images(item: WireToolResult, warnings: Warnings, moved: str = CHAT_TOOL
     (``moved``: the wire's own words for the warning)."""
     out: list[JSON] = []
     for ci in [*item.images, *item.appended]:
-        if isinstance(ci.part, TextPart):
+        if isinstance(ci.part, TextPart | FilePart):
             continue
         part = image_part(ci.message_index, ci.part_index, ci.part, warnings)
         if part is None:
@@ -425,4 +493,25 @@ def tool_images(item: WireToolResult, warnings: Warnings, moved: str = CHAT_TOOL
             moved,
         )
         out.append(part)
+    return out
+
+
+def tool_files(item: WireToolResult, warnings: Warnings, files: FileSupport) -> list[JSON]:
+    """The result's files (and developer files), which a Chat-shaped tool message cannot carry:
+    sent, in order, in the user message right after the tool results (``tool-file-moved``), as
+    the dialect takes them in a user message (or dropped, warned, where it takes none)."""
+    out: list[JSON] = []
+    for ci in [*item.images, *item.appended]:
+        if not isinstance(ci.part, FilePart):
+            continue
+        if fits(files, ci.part, in_tool=False):
+            warn_moved(
+                warnings,
+                ci.message_index,
+                ci.part_index,
+                "sent in a user message right after the tool results",
+            )
+        part = content_part(ci, warnings, files)
+        if part is not None:
+            out.append(part)
     return out

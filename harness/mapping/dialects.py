@@ -19,6 +19,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import ControlNames, apply_controls
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
+from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.toolnames import NameRule
@@ -216,6 +217,8 @@ class Dialect:
     tool_message_name: bool = False
     #: Ask for the final usage chunk (``stream_options.include_usage``).
     stream_usage: bool = False
+    #: What the dialect takes as files (its profile's ``FILES``).
+    files: FileSupport = NO_FILES
 
 
 class DialectAdapter:
@@ -227,7 +230,7 @@ class DialectAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         d = self.dialect
-        prepared = prepare(history, params, d.provider, d.ids, d.names)
+        prepared = prepare(history, params, d.provider, d.ids, d.names, files=d.files)
         model = params.model or provider_entry(d.provider).default_model
         body = base_body(prepared, params, model, d.reasoning(prepared, model, params))
         rename_max_tokens(body, d.max_tokens_field)

@@ -16,6 +16,8 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
+from harness.mapping.file_support import NO_FILES, FileSupport
+from harness.mapping.media import normalize_media_type
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -35,6 +37,7 @@ from harness.mapping.wire import (
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -51,7 +54,9 @@ __all__ = ["SYNTHETIC_RESULT_TEXT", "prepare"]
 SYNTHETIC_RESULT_TEXT = "Tool call was not executed: the turn was interrupted before a result was recorded."
 
 
-def _content_items(index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart], *, developer: bool):
+def _content_items(
+    index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart | FilePart], *, developer: bool
+):
     items: list[ContentItem] = []
     for pidx, part in enumerate(parts):
         if developer and isinstance(part, TextPart):
@@ -132,9 +137,11 @@ def prepare(
     names: NameRule,
     *,
     undeclared_calls_accepted: bool = False,
+    files: FileSupport = NO_FILES,
 ) -> Prepared:
     """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
 
+    ``files``: what the provider and model take as files (kept on the result for the adapter).
     ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
     """
@@ -187,6 +194,7 @@ def prepare(
                     event.status,
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
+                    output_json=event.output_json,
                     cache_breakpoint=event.cache_breakpoint,
                 )
             )
@@ -204,7 +212,7 @@ def prepare(
     if any(sent != canonical for canonical, sent in sent_names.items()):
         tools = [t.model_copy(update={"name": sent_names[t.name]}) for t in tools]
         _rename_tools(items, sent_names)
-    return Prepared(system, items, tools, warnings, sent_names)
+    return Prepared(system, items, tools, warnings, sent_names, files)
 
 
 def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:
@@ -264,13 +272,21 @@ def _mark_continuations(items: list[WireItem]) -> None:
 
 
 def _normalize_media_types(items: list[WireItem], warnings: Warnings) -> None:
-    """Standard media type labels on base64 images (``image/jpg`` -> ``image/jpeg``), warned.
+    """Standard media type labels on base64 images and on files (``image/jpg`` -> ``image/jpeg``), warned.
 
     Gemini rejects "Unsupported MIME type: image/jpg"; Anthropic accepts only the four
     standard labels. The image is the same bytes, so it is still sent.
     """
 
     def fix(ci: ContentItem) -> ContentItem:
+        if isinstance(ci.part, FilePart):  # a file's label (an image by reference: image/jpg)
+            standard = normalize_media_type(ci.part.media_type)
+            if standard == ci.part.media_type:
+                return ci
+            warn_media_type(warnings, ci.message_index, ci.part_index, ci.part.media_type, standard, "file")
+            return ContentItem(
+                ci.message_index, ci.part_index, ci.part.model_copy(update={"media_type": standard})
+            )
         if not isinstance(ci.part, ImageURLPart):
             return ci
         url, changed = normalized_data_url(ci.part.url)

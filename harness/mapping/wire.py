@@ -13,12 +13,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pydantic import JsonValue
+
 from harness.contract.rendered import RenderWarning
 from harness.contract.thinking import REDACTED_FORMATS, google_signature_carrier
 from harness.contract.warning_codes import Code
+from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.model import (
     AssistantMessage,
     CacheBreakpoint,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     TextPart,
@@ -65,7 +69,7 @@ class ContentItem:
 
     message_index: int
     part_index: int | None
-    part: TextPart | ImageURLPart | ImageFilePart
+    part: TextPart | ImageURLPart | ImageFilePart | FilePart
 
 
 @dataclass
@@ -93,7 +97,7 @@ class ThinkingUnit:
 
 @dataclass(frozen=True)
 class PartUnit:
-    part: TextPart | ImageURLPart | ImageFilePart | ToolCallPart
+    part: TextPart | ImageURLPart | ImageFilePart | FilePart | ToolCallPart
     index: int
 
 
@@ -121,9 +125,10 @@ class WireToolResult:
     tool_name: str
     status: Literal["success", "error", "aborted"]
     output_text: str
-    images: list[ContentItem]
+    images: list[ContentItem]  # the result's parts: images and files, in order
     appended: list[ContentItem] = field(default_factory=list[ContentItem])
     synthesized: bool = False
+    output_json: JsonValue = None  # the structured result, when the tool gave one
     #: The tool message's cache breakpoint: the prompt cache ends after this result.
     cache_breakpoint: CacheBreakpoint | None = None
 
@@ -143,6 +148,8 @@ class Prepared:
     warnings: Warnings
     # Canonical tool name -> the name to send (see harness.mapping.toolnames).
     names: dict[str, str] = field(default_factory=dict[str, str])
+    # What the provider and model take as files (harness.mapping.files).
+    files: FileSupport = NO_FILES
 
     def name(self, canonical: str) -> str:
         return self.names.get(canonical, canonical)

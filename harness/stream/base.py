@@ -29,6 +29,7 @@ from harness.model import (
     AnyPart,
     AssistantMessage,
     ErrorEvent,
+    FilePart,
     StopReason,
     TextPart,
     ThinkingSignaturePart,
@@ -80,7 +81,7 @@ def _loads_or_none(data: str) -> Any:
 
 @dataclass(slots=True)
 class _Slot:
-    kind: Literal["text", "thinking", "tool_call", "signature"]
+    kind: Literal["text", "thinking", "tool_call", "signature", "file"]
     chunks: list[str] = field(default_factory=list[str])
     id: str | None = None  # thinking id / signature-only id
     call_id: str = ""
@@ -90,6 +91,7 @@ class _Slot:
     signature: list[str] | None = None  # a signature attached after this part
     signature_format: str | None = None
     signature_id: str | None = None
+    media_type: str = ""  # file: its media type
 
 
 class PartsBuilder:
@@ -104,7 +106,9 @@ class PartsBuilder:
         self._slots: list[_Slot] = []
         self._open: dict[object, _Slot] = {}
 
-    def _slot(self, key: object, kind: Literal["text", "thinking", "tool_call", "signature"]) -> _Slot:
+    def _slot(
+        self, key: object, kind: Literal["text", "thinking", "tool_call", "signature", "file"]
+    ) -> _Slot:
         slot = self._open.get(key)
         if slot is None or slot.kind != kind:
             slot = _Slot(kind)
@@ -183,6 +187,23 @@ class PartsBuilder:
         """``tool_args`` of each delta in turn (strings, checked by the caller), as one step."""
         self._slot(key, "tool_call").chunks += deltas
 
+    def file(
+        self, key: object, media_type: str, data: str, *, id: str | None = None, append: bool = False
+    ) -> None:
+        """A generated file's base64 bytes under ``key``: ``append`` a chunk (streamed audio), or
+        replace what was there (a partial image superseded by a later or the final one)."""
+        _need_str(data, "file data")
+        _need_str(media_type, "file media type")
+        _need_str_or_none(id, "file id")
+        slot = self._slot(key, "file")
+        slot.media_type = media_type or slot.media_type
+        if append:
+            slot.chunks.append(data)
+        else:
+            slot.chunks = [data]
+        if id is not None:
+            slot.id = id
+
     def has_tool_calls(self) -> bool:
         return any(s.kind == "tool_call" for s in self._slots)
 
@@ -195,6 +216,9 @@ class PartsBuilder:
                     out.append(TextPart(text=body, item_id=slot.item_id, phase=slot.phase))
             elif slot.kind == "thinking":
                 out.append(ThinkingTextPart(id=slot.id, text=body, model_id=model_id))
+            elif slot.kind == "file":
+                if body:
+                    out.append(FilePart(media_type=slot.media_type, data=body, id=slot.id))
             elif slot.kind == "tool_call":
                 out.append(
                     ToolCallPart(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from harness.contract.providers import provider_entry
 from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileKind, FileSource, FileSupport
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
@@ -18,6 +19,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
     "EFFORT_BUDGETS",
+    "FILES",
     "IMAGE_MEDIA_TYPES",
     "MAX_BREAKPOINTS",
     "MIN_THINKING_BUDGET",
@@ -41,6 +43,29 @@ IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/we
 TOOL_ID_POLICY = IdPolicy(pattern=r"[a-zA-Z0-9_-]+")
 # Messages API Tool.name: ^[a-zA-Z0-9_-]{1,128}$.
 TOOL_NAMES = NameRule("A-Za-z0-9_-", 128)
+
+
+#: Files: ``document`` blocks take a PDF by base64, URL or file id and plain text (a ``text``
+#: source holds the decoded text, ``media_type: text/plain``); an image by file id is an ``image``
+#: block with a file source (anthropic SDK DocumentBlockParam sources: Base64PDFSource,
+#: URLPDFSource, PlainTextSource, FileDocumentSource). Inside a ``tool_result`` as well (its
+#: content is text, image, document and search-result blocks). Recorded accepted: pydantic-ai
+#: test_document_url_input (URL), multimodal_tool_return_matrix[direct-uploaded_file-document-anthropic]
+#: (file id inside tool_result), [tool_return_content-uploaded_file-image-anthropic] (image file id).
+#: No audio or video block exists.
+_DOCUMENTS: dict[FileKind, frozenset[FileSource]] = {
+    "pdf": frozenset({"data", "url", "file_id"}),
+    "text": frozenset({"data"}),
+    "image": frozenset({"file_id"}),
+}
+FILES = FileSupport(
+    provider="anthropic",
+    title="Anthropic",
+    user=_DOCUMENTS,
+    tool=_DOCUMENTS,
+    evidence="anthropic DocumentBlockParam; recorded test_document_url_input, multimodal_tool_return_matrix[*-anthropic]",
+)
+
 
 #: Call controls by native name (anthropic 2.12 ``MessageCreateParams``; docs api/messages):
 #: ``top_p``, ``top_k``, ``stop_sequences``, ``service_tier`` (``auto`` / ``standard_only``).

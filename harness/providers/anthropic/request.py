@@ -21,6 +21,7 @@ from harness.mapping.alternation import merge_role_runs
 from harness.mapping.cache import system_breakpoints
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import tool_choice, warn_allowed_tools
+from harness.mapping.files import warn_json_as_text
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -43,6 +44,7 @@ from harness.mapping.wire import (
     WireUser,
 )
 from harness.model import (
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -52,6 +54,7 @@ from harness.model import (
 )
 from harness.params import CallParams
 from harness.providers.anthropic.cache import Holder, block_breakpoint, place
+from harness.providers.anthropic.files import file_block
 from harness.providers.anthropic.params import (
     Thinking,
     adaptive_effort,
@@ -69,6 +72,7 @@ from harness.providers.anthropic.profile import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
+    FILES,
     IMAGE_MEDIA_TYPES,
     TOOL_ID_POLICY,
     TOOL_NAMES,
@@ -139,11 +143,15 @@ def _image_block(part: ImageURLPart) -> tuple[Json | None, str]:
 
 
 def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
-    """A user-side text or image part as a content block (RequestTextBlock / RequestImageBlock)."""
+    """A user-side text, image or file part as a content block (RequestTextBlock /
+    RequestImageBlock / RequestDocumentBlock, ``harness.providers.anthropic.files``)."""
     part = item.part
     where = (item.message_index, item.part_index)
     if isinstance(part, TextPart):
         return _Block({"type": "text", "text": part.text}, *where, "text")
+    if isinstance(part, FilePart):
+        file = file_block(part, *where, warnings)
+        return None if file is None else _Block(file, *where, "file")
     if isinstance(part, ImageFilePart):
         warn_image_file(warnings, *where, part)
         return None
@@ -164,8 +172,11 @@ def _user_message(item: WireUser, warnings: Warnings) -> _Message:
 
 
 def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Block]:
-    """Output text, images, then appended developer parts: all allowed inside a tool_result."""
+    """Output text, images and files, then appended developer parts: all allowed inside a
+    tool_result. A structured value goes as its output_text (``tool-json-as-text``)."""
     blocks: list[_Block] = []
+    if item.output_json is not None:
+        warn_json_as_text(warnings, item.index, "Anthropic")
     if item.output_text.strip():
         blocks.append(_Block({"type": "text", "text": item.output_text}, item.index, None, "output_text"))
     elif item.output_text:
@@ -304,9 +315,9 @@ def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warning
     warnings.add(
         item.index,
         unit.index,
-        "image_url",
+        part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Anthropic does not accept images in assistant messages; dropped",
+        f"Anthropic does not accept {'files' if isinstance(part, FilePart) else 'images'} in assistant messages; dropped",
     )
     return None
 
@@ -480,7 +491,7 @@ class AnthropicAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES, files=FILES)
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _wire_messages(prepared, model)  # tool names already mapped by prepare()

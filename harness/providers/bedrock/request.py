@@ -13,6 +13,7 @@ The shared rules run first in ``harness.mapping.prepare``; model-family differen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,6 +24,8 @@ from harness.mapping.alternation import merge_role_runs
 from harness.mapping.cache import system_breakpoints, warn_breakpoints
 from harness.mapping.call_controls import apply_controls, fold_effort, put
 from harness.mapping.controls import tool_choice, warn_allowed_tools
+from harness.mapping.file_support import FileSupport
+from harness.mapping.files import fits, warn_moved
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -43,8 +46,17 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import CacheBreakpoint, HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import (
+    CacheBreakpoint,
+    FilePart,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    TextPart,
+    ToolCallPart,
+)
 from harness.params import CallParams, ForcedTool
+from harness.providers.bedrock.files import file_block
 from harness.providers.bedrock.profile import (
     CONTROLS,
     DEFAULT_MAX_TOKENS,
@@ -54,6 +66,7 @@ from harness.providers.bedrock.profile import (
     MIN_THINKING_BUDGET,
     TOOL_ID_POLICY,
     TOOL_NAMES,
+    files_for,
     reasoning_style,
     takes_tool_result_images,
     top_k_field,
@@ -107,9 +120,11 @@ def _image(item: ContentItem, warnings: Warnings) -> Json | None:
     return {"image": {"format": fmt, "source": {"bytes": data[1]}}}
 
 
-def _content(item: ContentItem, warnings: Warnings) -> Json | None:
+def _content(item: ContentItem, warnings: Warnings, files: FileSupport) -> Json | None:
     if isinstance(item.part, TextPart):
         return {"text": item.part.text}
+    if isinstance(item.part, FilePart):
+        return file_block(files, item.part, item.message_index, item.part_index, warnings)
     return _image(item, warnings)
 
 
@@ -132,19 +147,38 @@ def _with_points(pairs: list[tuple[Json, CacheBreakpoint | None]]) -> list[Json]
     return out
 
 
-def _user(item: WireUser, warnings: Warnings) -> _Message:
-    pairs = [(b, ci.part.cache_breakpoint) for ci in item.items if (b := _content(ci, warnings)) is not None]
+def _user(item: WireUser, warnings: Warnings, files: FileSupport) -> _Message:
+    pairs = [
+        (b, ci.part.cache_breakpoint) for ci in item.items if (b := _content(ci, warnings, files)) is not None
+    ]
     return _Message("user", item.index, _with_points(pairs))
 
 
-def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_Message]:
-    """A ``toolResult`` block; ``status: error`` for failed and aborted results. Images go inside
-    it where the model family takes them (profile), else into a user message right after."""
+def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: FileSupport) -> list[_Message]:
+    """A ``toolResult`` block; ``status: error`` for failed and aborted results. A structured value
+    is a ``json`` block (after the text when the text is not that value's JSON). Images and files
+    go inside it where the model family takes them (profile), else into a user message right after."""
     content: list[Json] = []
     moved: list[Json] = []
-    if item.output_text.strip():
+    structured = item.output_json is not None
+    if item.output_text.strip() and not (structured and _is_json_of(item.output_text, item.output_json)):
         content.append({"text": item.output_text})
+    if structured:
+        content.append({"json": item.output_json})
     for ci in item.images:
+        if isinstance(ci.part, FilePart):
+            inside = fits(files, ci.part, in_tool=True)
+            block = file_block(files, ci.part, ci.message_index, ci.part_index, warnings)
+            if block is None:
+                continue
+            if inside:
+                content.append(block)
+            else:
+                moved.append(block)
+                warn_moved(
+                    warnings, ci.message_index, ci.part_index, f"{model} takes it in a user message after it"
+                )
+            continue
         block = _image(ci, warnings)
         if block is None:
             continue
@@ -160,7 +194,7 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_
                 f"{model} takes no image in a toolResult; sent in a user message after it",
             )
     for ci in item.appended:
-        block = _content(ci, warnings)
+        block = _content(ci, warnings, files)
         if block is not None:
             content.append(block)
     if not content:
@@ -177,6 +211,14 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_
     if moved:
         out.append(_Message("user", item.index, moved))
     return out
+
+
+def _is_json_of(text: str, value: object) -> bool:
+    """Whether ``text`` is the JSON of ``value`` (then the ``json`` block alone carries it)."""
+    try:
+        return json.loads(text) == value
+    except ValueError:
+        return False
 
 
 def _reasoning(unit: ThinkingUnit, index: int, model: str, warnings: Warnings) -> Json | None:
@@ -282,13 +324,13 @@ def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
 
 
 def _messages(prepared: Prepared, model: str) -> list[_Message]:
-    warnings = prepared.warnings
+    warnings, files = prepared.warnings, prepared.files
     messages: list[_Message] = []
     for item in prepared.items:
         if isinstance(item, WireUser):
-            messages.append(_user(item, warnings))
+            messages.append(_user(item, warnings, files))
         elif isinstance(item, WireToolResult):
-            messages.extend(_tool_result(item, model, warnings))
+            messages.extend(_tool_result(item, model, warnings, files))
         else:
             messages.append(_assistant(item, model, warnings))
     return _alternate(messages, warnings)
@@ -443,7 +485,14 @@ class BedrockAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            TOOL_ID_POLICY,
+            TOOL_NAMES,
+            files=files_for(params.model or DEFAULT_MODEL),
+        )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _messages(prepared, model)

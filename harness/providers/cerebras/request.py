@@ -16,6 +16,7 @@ from harness.params import CallParams
 from harness.providers.cerebras.profile import (
     CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     TOOL_NAMES,
     reasoning_models,
@@ -53,6 +54,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,

@@ -32,12 +32,13 @@ from harness.mapping.chat_completions import (
     warn_thinking,
 )
 from harness.mapping.controls import tool_choice, warn_allowed_tools
+from harness.mapping.files import warn_json_as_text
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
-from harness.providers.cohere.profile import CONTROLS, DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasons
+from harness.providers.cohere.profile import CONTROLS, DEFAULT_MODEL, FILES, ID_POLICY, TOOL_NAMES, reasons
 
 __all__ = ["ADAPTER", "PROVIDER_ID", "CohereAdapter"]
 
@@ -131,6 +132,8 @@ def _tool(item: WireToolResult, warnings: Warnings) -> Json:
             Code.TOOL_STATUS_NOT_SENT,
             f"Cohere tool messages have no error flag; status '{item.status}' is only visible through the output text",
         )
+    if item.output_json is not None:
+        warn_json_as_text(warnings, item.index, "Cohere")
     parts: list[Json] = [{"type": "text", "text": item.output_text}] if item.output_text else []
     parts.extend(
         {"type": "text", "text": ci.part.text} for ci in item.appended if isinstance(ci.part, TextPart)
@@ -308,7 +311,7 @@ class CohereAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         body: Json = {"model": model, "messages": _messages(prepared, model)}

@@ -25,6 +25,7 @@ from harness.params import CallParams
 from harness.providers.deepseek.profile import (
     CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MAX_TOKENS_FIELD,
     TOOL_NAMES,
@@ -80,6 +81,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from harness.contract.providers import provider_entry
 from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
     "CONTROLS",
     "DEFAULT_MODEL",
+    "FILES",
     "ID_POLICY",
     "KIMI_REASONING_FIELD",
     "TOOL_NAMES",
@@ -51,6 +53,15 @@ def format_models(model: str) -> bool:
     ``parsed`` accepted: models__test_groq__test_groq_model_thinking_part.yaml#1 on
     deepseek-r1-distill-llama-70b; console.groq.com/docs/reasoning)."""
     return model.startswith("deepseek-r1-distill")
+
+
+#: Files: none. Groq's chat content parts are text and image_url (docs: console.groq.com/docs/vision; speech goes to /audio/transcriptions, not chat); recorded: pydantic-ai multimodal_tool_return_matrix[*-groq] sends documents, audio and video to Groq only as text or a URL in text. A text document goes as its decoded text (``file-text-inlined``); any other
+#: file is dropped with ``file-kind-unsupported``.
+FILES = FileSupport(
+    provider="groq",
+    title="Groq Chat Completions",
+    evidence="Groq's chat content parts are text and image_url (docs: console.groq.com/docs/vision; speech goes to /audio/transcriptions, not chat); recorded: pydantic-ai multimodal_tool_return_matrix[*-groq] sends documents, audio and video to Groq only as text or a URL in text.",
+)
 
 
 #: Call controls by native name (groq 1.7 ``CompletionCreateParams``; console.groq.com/docs/api-reference):

@@ -19,6 +19,7 @@ from harness.params import CallParams
 from harness.providers.groq.profile import (
     CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     KIMI_REASONING_FIELD,
     TOOL_NAMES,
@@ -76,6 +77,7 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,

@@ -30,6 +30,7 @@ from harness.providers.openai_chat.profile import (
     ID_POLICY,
     TOOL_NAMES,
     accepts_reasoning,
+    files_for,
 )
 
 __all__ = [
@@ -48,7 +49,14 @@ class OpenAIChatAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            files=files_for(params.model or DEFAULT_MODEL),
+        )
         warnings = prepared.warnings
         body = base_body(
             prepared,

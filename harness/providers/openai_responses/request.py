@@ -19,6 +19,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice
+from harness.mapping.files import warn_json_as_text
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import (
@@ -35,11 +36,13 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import FilePart, HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolSpec
+from harness.providers.openai_responses.files import input_file
 from harness.providers.openai_responses.profile import (
     CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MESSAGE_PHASES,
     MIN_OUTPUT_TOKENS,
@@ -65,7 +68,7 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         warn_by_profile(history, params, prepared.warnings, CONTROLS)
@@ -272,8 +275,10 @@ def _user_items(wire: WireUser, warnings: Warnings) -> list[JSON]:
 
 
 def _input_content(ci: ContentItem, warnings: Warnings) -> JSON | None:
-    """One InputContent part (input_text / input_image), or None (warned) when it cannot be sent."""
+    """One InputContent part (input_text / input_image / input_file), or None (warned) when it cannot be sent."""
     part = ci.part
+    if isinstance(part, FilePart):
+        return input_file(part, ci.message_index, ci.part_index, warnings)
     if isinstance(part, TextPart):
         return {"type": "input_text", "text": part.text}
     return _input_image(ci.message_index, ci.part_index, part, warnings)
@@ -462,15 +467,15 @@ def _assistant_message(
 
 
 def _warn_assistant_image(
-    index: int, part_index: int, part: ImageURLPart | ImageFilePart, warnings: Warnings
+    index: int, part_index: int, part: ImageURLPart | ImageFilePart | FilePart, warnings: Warnings
 ) -> None:
-    """Assistant message content is output_text/refusal only: images cannot be replayed there."""
+    """Assistant message content is output_text/refusal only: images and files cannot be replayed there."""
     warnings.add(
         index,
         part_index,
         part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Responses assistant messages cannot carry images; dropped",
+        f"Responses assistant messages cannot carry {'files' if isinstance(part, FilePart) else 'images'}; dropped",
     )
 
 
@@ -543,7 +548,11 @@ def _tool_result_item(wire: WireToolResult, warnings: Warnings) -> JSON:
 
 
 def _tool_output(wire: WireToolResult, warnings: Warnings) -> str | list[JSON]:
-    """Tool text as a string, or an input_text/input_image list when images or developer parts ride along."""
+    """Tool text as a string, or an input_text/input_image/input_file list when images, files or
+    developer parts ride along (FunctionCallOutputItemList). A structured value goes as its
+    output_text (``tool-json-as-text``)."""
+    if wire.output_json is not None:
+        warn_json_as_text(warnings, wire.index, "Responses")
     if not wire.images and not wire.appended:
         return wire.output_text
     parts: list[JSON] = []

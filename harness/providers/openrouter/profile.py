@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.contract.providers import provider_entry
 from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
@@ -11,6 +12,7 @@ __all__ = [
     "CONTROLS",
     "DEFAULT_MODEL",
     "EXPLICIT_CACHE_MODELS",
+    "FILES",
     "ID_POLICY",
     "SIGNATURE_ON_TEXT",
     "TOOL_NAMES",
@@ -26,6 +28,24 @@ ID_POLICY = IdPolicy(pattern=r"[A-Za-z0-9_-]+", max_length=64)
 TOOL_NAMES = OPENAI_TOOL_NAMES
 # Formats whose signature rides on the reasoning.text entry (Anthropic thinking blocks).
 SIGNATURE_ON_TEXT = frozenset({"anthropic-claude-v1", "unknown"})
+
+#: Files (openrouter.ai/docs/features/multimodal): PDFs as ``file`` whose ``file_data`` is a URL or
+#: a base64 data URL (recorded: pydantic-ai test_openrouter_document_url_no_force_download),
+#: audio as ``input_audio`` (base64 only), video as ``video_url`` (recorded:
+#: test_openrouter_video_url_public_api). A tool message is text only: a result's file goes in a
+#: user message after the results.
+FILES = FileSupport(
+    provider="openrouter",
+    title="OpenRouter",
+    user={
+        "pdf": frozenset({"data", "url"}),
+        "audio": frozenset({"data"}),
+        "video": frozenset({"data", "url"}),
+    },
+    forms={"audio": "input_audio", "video": "video_url"},
+    evidence="openrouter.ai/docs/features/multimodal; recorded test_openrouter_document_url_no_force_download, test_openrouter_video_url_public_api",
+)
+
 
 #: Call controls by native name (openrouter.ai/docs/api-reference/parameters): ``top_p``,
 #: ``top_k``, penalties -2..2, ``stop``, ``seed``, ``parallel_tool_calls``; the routing

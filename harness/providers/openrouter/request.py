@@ -29,6 +29,7 @@ from harness.providers.openrouter.profile import (
     CONTROLS,
     DEFAULT_MODEL,
     EXPLICIT_CACHE_MODELS,
+    FILES,
     ID_POLICY,
     SIGNATURE_ON_TEXT,
     TOOL_NAMES,
@@ -45,7 +46,7 @@ class OpenRouterAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         model = params.model or DEFAULT_MODEL
 
         def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
