@@ -12,6 +12,26 @@ __all__ = ["IMPORTCHECK_DIALECTS"]
 
 IMPORTCHECK_DIALECTS: tuple[Accepted, ...] = (
     Accepted(
+        "bedrock-blank-text-beside-content-dropped",
+        judges=("import-check",),
+        provider="bedrock",
+        where="messages[*].content",
+        diff="changed",
+        when=(restructured("drop_blank_converse_texts"),),
+        kind="policy",
+        why=(
+            "a whitespace-only text block beside other content carries nothing; our adapter drops it "
+            "(a cache point after it then ends the cache after the block before it)"
+        ),
+        evidence=(
+            (
+                "blank text accepted: traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_cache_write_and_read.yaml#0; "
+                "content without it accepted: cassettes/bedrock/models__test_bedrock__test_bedrock_model_iter_stream.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "mistral-assistant-one-text-part",
         judges=("import-check",),
         provider="mistral",

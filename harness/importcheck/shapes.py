@@ -233,6 +233,20 @@ def drop_blank_text_blocks(content: Any) -> Any:
     return kept if kept and len(kept) < len(items) else None
 
 
+def drop_blank_converse_texts(content: Any) -> Any:
+    """Converse: a content list without its whitespace-only ``text`` blocks, when something else stays."""
+    items = _list(content)
+    kept = [b for b in items if not _blank_converse_text(b)]
+    return kept if kept and len(kept) < len(items) else None
+
+
+def _blank_converse_text(block: Any) -> bool:
+    if not isinstance(block, dict) or set(cast(Json, block)) != {"text"}:
+        return False
+    text = cast(Json, block)["text"]
+    return isinstance(text, str) and not text.strip()
+
+
 def _blank_text(block: Any) -> bool:
     if not isinstance(block, dict):
         return False
@@ -254,6 +268,7 @@ REWRITES: dict[str, Rewrite] = {
         input_string_as_message,
         max_tokens_as_max_completion_tokens,
         drop_blank_text_blocks,
+        drop_blank_converse_texts,
     )
 }
 REWRITES["merge_anthropic_user_turns"] = merge_anthropic_user_turns

@@ -711,6 +711,12 @@ def _without_blank_text(items: list[ContentItem], warnings: Warnings) -> list[Co
         if n in after:
             ci = ContentItem(ci.message_index, ci.part_index, _joined(ci.part, after[n]))
         elif _blank_dropped(ci.part, ci.message_index, ci.part_index, warnings):
+            bp = getattr(ci.part, "cache_breakpoint", None)
+            last = kept[-1] if kept else None
+            if bp is not None and last is not None and last.part.cache_breakpoint is None:
+                # the cache still ends here: after the last part sent before the blank one
+                moved = last.part.model_copy(update={"cache_breakpoint": bp})
+                kept[-1] = ContentItem(last.message_index, last.part_index, moved)
             continue
         kept.append(ci)
     return kept

@@ -148,9 +148,15 @@ def _with_points(pairs: list[tuple[Json, CacheBreakpoint | None]]) -> list[Json]
 
 
 def _user(item: WireUser, warnings: Warnings, files: FileSupport) -> _Message:
-    pairs = [
-        (b, ci.part.cache_breakpoint) for ci in item.items if (b := _content(ci, warnings, files)) is not None
-    ]
+    """A user turn; a breakpoint on a part not sent (a whitespace-only text) ends the cache after
+    the block before it instead (the same prefix: the dropped part carried nothing)."""
+    pairs: list[tuple[Json, CacheBreakpoint | None]] = []
+    for ci in item.items:
+        block = _content(ci, warnings, files)
+        if block is not None:
+            pairs.append((block, ci.part.cache_breakpoint))
+        elif ci.part.cache_breakpoint is not None and pairs and pairs[-1][1] is None:
+            pairs[-1] = (pairs[-1][0], ci.part.cache_breakpoint)
     return _Message("user", item.index, _with_points(pairs))
 
 
