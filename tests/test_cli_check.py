@@ -33,9 +33,9 @@ PINNED = [
     ("I11", "round-trips"),
     ("I12", "schema-conformance"),
     ("I13", "no-silent-loss"),
+    ("I14", "files"),
     ("I17", "cache-breakpoints"),
     ("I18", "call-controls"),
-    ("I14", "files"),
 ]
 
 
