@@ -214,6 +214,16 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a part dropped without a word is content the user believes the model saw",
     ),
     Invariant(
+        "I14",
+        "files",
+        "every file (document, audio, video, file reference) reaches the request in history order, or a "
+        "warning names it; a tool result's files and structured value reach it",
+        _Lazy("files", "check_files"),
+        "a document, recording or clip the model never received is one the user believes it read; "
+        "a structured result flattened away loses the fields the tool returned",
+        subject=subjects.files,
+    ),
+    Invariant(
         "I17",
         "cache-breakpoints",
         "every prompt-cache breakpoint reaches the provider's marker after the block it ends, or is warned",
@@ -224,17 +234,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant(
         "I18",
         "call-controls",
-        "every call control set (sampling, stop, tool choice,     Invariant(
-        "I14",
-        "files",
-        "every file (document, audio, video, file reference) reaches the request in history order, or a "
-        "warning names it; a tool result's files and structured value reach it",
-        _Lazy("files", "check_files"),
-        "a document, recording or clip the model never received is one the user believes it read; "
-        "a structured result flattened away loses the fields the tool returned",
-        subject=subjects.files,
-    ),
-tier, cache key, state) is sent at the "
+        "every call control set (sampling, stop, tool choice, tier, cache key, state) is sent at the "
         "field the provider reads, or warned",
         _Lazy("controls", "check_call_controls"),
         "a control under a name the provider ignores is silently not applied: the model answers as if it were never set",
