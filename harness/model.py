@@ -27,6 +27,7 @@ __all__ = [
     "PART_TYPES",
     "AnyPart",
     "AssistantMessage",
+    "CacheBreakpoint",
     "DeveloperMessage",
     "ErrorEvent",
     "FilePart",
@@ -61,9 +62,22 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class CacheBreakpoint(_Model):
+    """A prompt-cache breakpoint: the provider's cache ends after the part, message, tool
+    definition or system prompt that carries it. ``ttl`` is the provider's own lifetime
+    string (Anthropic ``5m`` / ``1h``); None is the provider's default lifetime."""
+
+    ttl: str | None = None
+
+
 class _Part(_Model):
     """What every part has in common (each part class adds its ``type`` and fields); a field
-    every part carries is declared here once."""
+    every part carries is declared here once.
+
+    ``cache_breakpoint``: the prompt cache ends after this part (Anthropic ``cache_control``,
+    Bedrock ``cachePoint``); providers that cache on their own degrade it with a warning."""
+
+    cache_breakpoint: CacheBreakpoint | None = None
 
 
 # ---------------------------------------------------------------- parts
@@ -218,6 +232,8 @@ class _MessageBase(_Model):
     id: str | None = None
     created_at: datetime | None = None
     response_id: str | None = None
+    #: The prompt cache ends after this whole message (on the wire: its last block).
+    cache_breakpoint: CacheBreakpoint | None = None
 
 
 class SystemMessage(_MessageBase):

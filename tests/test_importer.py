@@ -114,15 +114,15 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
     "openai-responses": (
         {
             "model": "gpt-5",
-            "previous_response_id": "resp_1",
+            "truncation": "auto",
             "input": [{"type": "web_search_call", "id": "ws_1"}],
         },
-        ['input[0]: input item type "web_search_call" not representable', "previous_response_id:"],
+        ['input[0]: input item type "web_search_call" not representable', "truncation:"],
     ),
     "gemini": (
         {
             "contents": [{"role": "user", "parts": [{"executableCode": {"code": "1"}}]}],
-            "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}},
+            "toolConfig": {"functionCallingConfig": {"mode": "AUTO", "allowedFunctionNames": ["a"]}},
         },
         [
             "contents[0].parts[0]: part with keys ['executableCode'] not representable",
@@ -132,14 +132,14 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
     "openrouter": (
         {
             "model": "anthropic/claude-sonnet-4.5",
-            "provider": {"order": ["anthropic"]},
+            "usage": {"include": True},
             "messages": [
                 {"role": "assistant", "content": "ok", "reasoning_details": [{"type": "reasoning.other"}]}
             ],
         },
         [
             'messages[0].reasoning_details[0]: reasoning detail type "reasoning.other" not representable',
-            "provider:",
+            "usage:",
         ],
     ),
 }

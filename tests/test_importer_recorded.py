@@ -190,7 +190,7 @@ def test_a_tool_choice_the_params_cannot_hold_is_named() -> None:
     ]
     gemini: dict[str, Any] = {
         "contents": [],
-        "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}},
+        "toolConfig": {"functionCallingConfig": {"mode": "NONE", "allowedFunctionNames": ["a", "b"]}},
     }
     assert import_request("gemini", gemini).unrepresented[0].startswith("toolConfig.functionCallingConfig: ")
 

@@ -24,7 +24,7 @@ from harness.providers import PROVIDERS
 from harness.strategies import histories
 from tests.support.invariants import agent_loops, assert_holds
 
-REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I14")
+REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I14", "I17", "I18")
 HISTORY = ("I3", "I5", "I6", "I11")
 TURNS = ("I9", "I10")
 EVERY = tuple(sorted({*REQUEST, *HISTORY, *TURNS}, key=lambda i: int(i[1:])))

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent / "harness"
 MAY_IMPORT: dict[str, tuple[str, ...]] = {
     # the base: the model and what every side reads
     "model": (),
-    "params": (),
+    "params": ("model",),
     "inputs": (),
     "progress": (),
     "workers": (),

@@ -256,6 +256,14 @@ def test_derivable_tags_match_the_content(name: str) -> None:
     assert ("tool-strict" in tags) == any(t.strict is not None for t in s.params.tools or [])
     assert ("tool-choice" in tags) == (s.params.tool_choice is not None)
     assert ("output-format" in tags) == (s.params.output_format is not None)
+    controls = ("top_p", "top_k", "presence_penalty", "frequency_penalty", "stop", "seed")
+    controls += ("parallel_tool_calls", "service_tier")
+    assert ("call-controls" in tags) == any(getattr(s.params, c) is not None for c in controls)
+    marked = [p for e in s.history for p in getattr(e, "parts", [])] + [*s.history, *(s.params.tools or [])]
+    cached = any(getattr(x, "cache_breakpoint", None) is not None for x in marked)
+    assert ("cache-breakpoints" in tags) == (cached or s.params.system_cache_breakpoint is not None)
+    by_reference = s.params.previous_response_id is not None or s.params.conversation is not None
+    assert ("server-state" in tags) == by_reference
     assert ("real-tokens" in tags) == any(sig.signature in REAL_SIGNATURES for sig, _ in _signatures(s))
     if "plain" in tags:
         assert not (has_tools or thinking or images)
@@ -469,6 +477,7 @@ def test_every_tag_has_a_check() -> None:
         "tools-derived",
     }
     derivable |= {"system-in-params", "tool-strict", "tool-choice", "output-format", "real-tokens"}
+    derivable |= {"call-controls", "cache-breakpoints", "server-state"}
     derivable |= set(NATIVE_TAG_FORMATS)
     assert set(TAG_CHECKS) | derivable == TAGS
 

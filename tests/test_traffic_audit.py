@@ -59,9 +59,23 @@ def synthetic_anthropic(*, tool: bool = True) -> tuple[dict[str, Any], dict[str,
     messages = [
         {"role": "user", "content": [{"type": "text", "text": "hi"}]},
         {"role": "assistant", "content": copy.deepcopy(content)},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}
+        # the faithful client moves its cache breakpoint forward, onto the latest turn
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_1",
+                    "content": "ok",
+                    "cache_control": {"type": "ephemeral"},
+                }
+            ],
+        }
         if tool
-        else {"role": "user", "content": "thanks"},
+        else {
+            "role": "user",
+            "content": [{"type": "text", "text": "thanks", "cache_control": {"type": "ephemeral"}}],
+        },
     ]
     return req0, {"content": content}, messages
 
@@ -144,9 +158,11 @@ def test_synthetic_results_out_of_call_order_are_policy_when_ids_pair_them() -> 
     ]
     resp0: dict[str, Any] = {"content": calls}
     messages[1]["content"] = calls
-    messages[2]["content"] = [
+    results: list[dict[str, Any]] = [
         {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "ok"} for i in (2, 1)
     ]
+    results[-1]["cache_control"] = {"type": "ephemeral"}
+    messages[2]["content"] = results
     req0 = {**req0, "thinking": {"type": "disabled"}}
     result = run_pair(req0, resp0, {**req0, "messages": messages})
     assert checks(result) == [("continuity-tool-answered", "policy")]
@@ -201,13 +217,17 @@ def test_synthetic_changed_arguments_are_degrade() -> None:
 
 def test_synthetic_moved_history_is_degrade_moved_instructions_policy_a_moved_cache_marker_nothing() -> None:
     _, _, messages = synthetic_anthropic()
-    # another system prompt from this turn on (an agent handoff): nothing of the conversation is lost
-    assert checks(anthropic_pair(messages, system="Be very brief.")) == [("continuity-prefix", "policy")]
+    # another system prompt from this turn on (an agent handoff): nothing of the conversation is
+    # lost, but the system stands before the cached prefix's breakpoint: the cache is written again
+    handoff = [("continuity-prefix", "policy"), ("cache-prefix", "degrade")]
+    assert checks(anthropic_pair(messages, system="Be very brief.")) == handoff
     rewritten = copy.deepcopy(messages)
     rewritten[0]["content"] = [{"type": "text", "text": "hi", "citations": []}]
-    assert checks(anthropic_pair(rewritten)) == [("continuity-prefix", "degrade")]  # an earlier turn changed
+    changed = [("continuity-prefix", "degrade"), ("cache-prefix", "degrade")]
+    assert checks(anthropic_pair(rewritten)) == changed  # an earlier turn changed
     reformed = anthropic_pair(messages, system=[{"type": "text", "text": "Be brief."}])
-    assert checks(reformed) == [("continuity-prefix", "policy")]  # the same text as a block
+    # the same text as a block: the same prompt to the cache
+    assert checks(reformed) == [("continuity-prefix", "policy")]
     marked = copy.deepcopy(messages)
     marked[2]["content"][0]["cache_control"] = {
         "type": "ephemeral"
@@ -547,3 +567,15 @@ def test_the_report_from_two_processes_is_the_single_process_report_byte_for_byt
     requests = [p for p, row in one["providers"].items() if row["requests"]]
     assert one["files"] == len(files) and len(requests) == 2 and one["skipped"]  # shares to merge
     assert (tmp_path / "traffic-audit.json").read_text(encoding="utf-8") == render_json(one)
+
+
+def test_synthetic_continuation_of_an_unstored_response_is_a_reject() -> None:
+    """Field lesson 5: a response created with store: false cannot be found by previous_response_id."""
+    url = "https://api.openai.com/v1/responses"
+    resp0: dict[str, Any] = {"id": "resp_1", "output": [{"type": "message", "content": []}]}
+    after = {"model": "gpt-5", "previous_response_id": "resp_1", "input": "and then?"}
+    stored = run_pair({"model": "gpt-5", "input": "hi"}, resp0, after, wire="openai-responses", url=url)
+    assert checks(stored) == []
+    unstored = {"model": "gpt-5", "input": "hi", "store": False}
+    result = run_pair(unstored, resp0, after, wire="openai-responses", url=url)
+    assert checks(result) == [("continuity-stored", "reject")]

@@ -344,6 +344,23 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
+        "responses-null-controls",
+        judges=("import-check",),
+        provider="openai-responses",
+        where="{previous_response_id,top_p,service_tier,prompt_cache_key,reasoning.summary}",
+        diff="missing",
+        when=(is_null(),),
+        kind="equivalent",
+        why="a null control is its default (ResponseCreateParams: Optional); our adapter sends a control only when set",
+        evidence=(
+            (
+                "null accepted: "
+                "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_streaming_usage.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "responses-null-item-status",
         judges=("import-check",),
         provider="openai-responses",
@@ -464,6 +481,70 @@ IMPORTCHECK: tuple[Accepted, ...] = (
                 "traffic/pydantic-ai/models__test_openai_responses__test_prompted_output.yaml#0; "
                 "instructions accepted: "
                 "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_runs_with_instructions_only.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-consecutive-user-turns-merged",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents",
+        diff="changed",
+        when=(restructured("merge_gemini_user_turns"),),
+        kind="equivalent",
+        why=(
+            "consecutive user contents and one user content holding their parts in order are one turn; "
+            "our adapter merges turns of one role"
+        ),
+        evidence=(
+            (
+                "consecutive user contents accepted: "
+                "traffic/pydantic-ai/test_tool_availability_portability__test_tool_availability_portability_matrix[R5-T5-local-search].yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-results-after-their-calls",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents",
+        diff="changed",
+        when=(restructured("gemini_results_after_calls"),),
+        kind="equivalent",
+        why=(
+            "consecutive model contents are one turn to the API, so one user content after the second "
+            "answers the calls of both; ours sends each response right after the content of its call "
+            "(prepare's tool-result-after-text rule), which the API takes as well"
+        ),
+        evidence=(
+            (
+                "two model contents then both responses accepted: "
+                "traffic/pydantic-ai/test_tool_search__test_cross_provider_capability_replay"
+                "[google-gemini-3-flash-preview-openai-responses-gpt-5.4].yaml#1; each response after its "
+                "call accepted: the same file's #2 (contents[4] and [5])"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-empty-user-text-placeholder",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[0].parts[0].text",
+        diff="changed",
+        when=(values_are("", "(conversation start)"),),
+        kind="policy",
+        why=(
+            "a conversation that opens with an empty user text: our adapter drops the empty text and "
+            "opens with a placeholder user turn (Gemini requires a user turn first, empty parts are "
+            "refused elsewhere); the recorded empty text was accepted too"
+        ),
+        evidence=(
+            (
+                "empty text accepted: "
+                "traffic/pydantic-ai/models__test_google__test_google_instructions_only_with_tool_calls.yaml#0"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",

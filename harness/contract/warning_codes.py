@@ -26,6 +26,11 @@ class Code(StrEnum):
     ASSISTANT_IMAGE_DROPPED = "assistant-image-dropped"
     ASSISTANT_MERGED = "assistant-merged"
     ASSISTANT_PREFILL = "assistant-prefill"
+    CACHE_BREAKPOINT_AUTOMATIC = "cache-breakpoint-automatic"
+    CACHE_BREAKPOINT_DROPPED = "cache-breakpoint-dropped"
+    CACHE_TTL_UNSUPPORTED = "cache-ttl-unsupported"
+    CONTROL_CLAMPED = "control-clamped"
+    CONTROL_NOT_SENT = "control-not-sent"
     DEVELOPER_AS_USER = "developer-as-user"
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
@@ -249,6 +254,24 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "reject", "a second tool call with an id already used in the message; dropped"
     ),
     Code.TOOL_CALL_DUPLICATE_ID: CodeInfo("degrade", "two tool calls share an id; one result serves both"),
+    Code.CACHE_BREAKPOINT_AUTOMATIC: CodeInfo(
+        "policy",
+        "the provider caches request prefixes on its own and takes no breakpoint; not sent "
+        "(the prefix is still cached where it is long enough)",
+    ),
+    Code.CACHE_BREAKPOINT_DROPPED: CodeInfo(
+        "degrade",
+        "a cache breakpoint the provider cannot place there (a block that takes none, past its "
+        "limit of breakpoints, a provider without prompt caching); not sent",
+    ),
+    Code.CACHE_TTL_UNSUPPORTED: CodeInfo(
+        "degrade", "a cache lifetime the provider does not take; sent with its default lifetime"
+    ),
+    Code.CONTROL_CLAMPED: CodeInfo("reject", "a call control outside the provider's range clamped into it"),
+    Code.CONTROL_NOT_SENT: CodeInfo(
+        "degrade",
+        "a call control (sampling, tool choice, tier, state) the provider has no field for; not sent",
+    ),
     Code.TOOL_CHOICE_NOT_SENT: CodeInfo(
         "degrade", "a tool choice the request or provider cannot carry not sent; the model chooses freely"
     ),

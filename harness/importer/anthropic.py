@@ -5,7 +5,19 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from harness.importer.common import Calls, Json, Ledger, arr, joined_blocks, obj, show, tool_spec
+from harness.importer.common import (
+    Calls,
+    Json,
+    Ledger,
+    arr,
+    cache_control,
+    effort,
+    joined_blocks,
+    obj,
+    show,
+    tool_spec,
+)
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -34,8 +46,24 @@ KNOWN = {
     "thinking",
     "temperature",
     "stream",
+    "cache_control",
 }
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
+
+
+def _text_parts(blocks: list[Any], path: str, ledger: Ledger) -> list[TextPart]:
+    """Text blocks as parts, each with its cache breakpoint; another block type is named."""
+    parts: list[TextPart] = []
+    for i, block in enumerate(map(obj, blocks)):
+        at = f"{path}[{i}]"
+        if block.get("type") == "text":
+            ledger.rest(block, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+            )
+        else:
+            ledger.note(at, f"block type {show(block.get('type'))} not representable here")
+    return parts
 
 
 def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
@@ -85,17 +113,6 @@ def _document(block: Json, path: str, ledger: Ledger) -> FilePart | None:
     return None
 
 
-def _texts(blocks: list[Any], path: str, ledger: Ledger) -> list[str]:
-    texts: list[str] = []
-    for i, block in enumerate(map(obj, blocks)):
-        if block.get("type") == "text":
-            ledger.rest(block, f"{path}[{i}]", {"type", "text"})
-            texts.append(str(block.get("text", "")))
-        else:
-            ledger.note(f"{path}[{i}]", f"block type {show(block.get('type'))} not representable here")
-    return texts
-
-
 def _assistant(
     blocks: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
 ) -> AssistantMessage:
@@ -103,8 +120,10 @@ def _assistant(
     for i, block in enumerate(map(obj, blocks)):
         at, kind = f"{path}[{i}]", block.get("type")
         if kind == "text":
-            ledger.rest(block, at, {"type", "text"})
-            parts.append(TextPart(text=str(block.get("text", ""))))
+            ledger.rest(block, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+            )
         elif kind == "thinking":
             ledger.rest(block, at, {"type", "thinking", "signature"})
             parts.append(ThinkingTextPart(text=str(block.get("thinking", "")), model_id=model))
@@ -122,9 +141,14 @@ def _assistant(
                 )
             )
         elif kind == "tool_use":
-            ledger.rest(block, at, {"type", "id", "name", "input"})
+            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control"})
             parts.append(
-                calls.call(str(block.get("id", "")), str(block.get("name", "")), block.get("input", {}))
+                calls.call(
+                    str(block.get("id", "")),
+                    str(block.get("name", "")),
+                    block.get("input", {}),
+                    cache_breakpoint=cache_control(block, at, ledger),
+                )
             )
         else:
             ledger.note(at, f"assistant block type {show(kind)} not representable")
@@ -132,7 +156,7 @@ def _assistant(
 
 
 def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
-    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error"})
+    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error", "cache_control"})
     content = block.get("content", "")
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
@@ -166,6 +190,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         output_text=text,
         text_blocks=blocks,
         parts=list(images),
+        cache_breakpoint=cache_control(block, path, ledger),
     )
 
 
@@ -180,7 +205,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     if isinstance(system, str) and system:
         out.append(SystemMessage(parts=[TextPart(text=system)]))
     elif isinstance(system, list) and system:
-        out.append(SystemMessage(parts=[TextPart(text=t) for t in _texts(arr(system), "system", ledger)]))
+        out.append(SystemMessage(parts=_text_parts(arr(system), "system", ledger)))
     calls = Calls()
     for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
@@ -188,9 +213,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
         if role == "system":  # a system message inside messages, in place (accepted by some models)
-            out.append(
-                SystemMessage(parts=[TextPart(text=t) for t in _texts(blocks, f"{path}.content", ledger)])
-            )
+            out.append(SystemMessage(parts=_text_parts(blocks, f"{path}.content", ledger)))
             continue
         if role not in ("user", "assistant"):
             ledger.note(path, f"message role {show(role)} not representable")
@@ -202,13 +225,19 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         for i, block in enumerate(map(obj, blocks)):
             at, kind = f"{path}.content[{i}]", block.get("type")
             if kind == "text":
-                ledger.rest(block, at, {"type", "text"})
-                user.append(TextPart(text=str(block.get("text", ""))))
+                ledger.rest(block, at, {"type", "text", "cache_control"})
+                user.append(
+                    TextPart(
+                        text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger)
+                    )
+                )
             elif kind == "image":
-                ledger.rest(block, at, {"type", "source"})
+                ledger.rest(block, at, {"type", "source", "cache_control"})
                 image = _image(obj(block.get("source")), f"{at}.source", ledger)
                 if image is not None:
-                    user.append(image)
+                    user.append(
+                        image.model_copy(update={"cache_breakpoint": cache_control(block, at, ledger)})
+                    )
             elif kind == "document":
                 document = _document(block, at, ledger)
                 if document is not None:
@@ -230,18 +259,20 @@ def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
         if value is not None:
             ledger.note("tool_choice", f"not representable ({show(value)})")
         return None
-    ledger.rest(choice, "tool_choice", {"type", "name"} if kind == "tool" else {"type"})
+    # disable_parallel_tool_use is read as parallel_tool_calls (params)
+    known = {"type", "name"} if kind == "tool" else {"type"}
+    ledger.rest(choice, "tool_choice", known | ({"disable_parallel_tool_use"} if kind != "none" else set()))
     if kind == "tool":
         return ForcedTool(name=str(choice.get("name", "")))
     return None if kind == "auto" else "required" if kind == "any" else "none"
 
 
-def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+def _output_format(value: Any, ledger: Ledger, adaptive: set[str]) -> OutputFormat | None:
     """``output_config.format`` ``{"type": "json_schema", "schema"}``; other ``output_config`` keys are named."""
     if value is None:
         return None
     config = obj(value)
-    ledger.rest(config, "output_config", {"format"})
+    ledger.rest(config, "output_config", {"format", *adaptive})
     fmt = obj(config.get("format"))
     if not fmt:
         return None
@@ -254,29 +285,45 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
 
 
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("anthropic"), DEFAULTS)
     thinking: ThinkingParams | None = None
     config = obj(body.get("thinking"))
     if config.get("type") == "disabled":
         thinking = ThinkingParams(enabled=False)
     elif config:
         ledger.rest(config, "thinking", {"type", "budget_tokens", "display"})
-        if config.get("type") != "enabled":
+        if config.get("type") not in ("enabled", "adaptive"):
             ledger.note("thinking.type", f"thinking type {show(config.get('type'))} not representable")
+        if config.get("display") not in (None, "omitted"):
+            ledger.note("thinking.display", f"display {show(config.get('display'))} not representable")
+        adaptive = config.get("type") == "adaptive"
+        level = obj(body.get("output_config")).get("effort") if adaptive else None
         thinking = ThinkingParams(
-            budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
+            budget_tokens=config.get("budget_tokens"),
+            include_thoughts=config.get("display") != "omitted",
+            adaptive=True if adaptive else None,
+            effort=effort(level, "output_config.effort", ledger),
         )
     tools = [
-        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set())
+        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set(), cached=True)
         for i, t in enumerate(ledger.items(body.get("tools"), "tools"))
     ]
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
         tool_choice=_tool_choice(body.get("tool_choice"), ledger),
-        output_format=_output_format(body.get("output_config"), ledger),
+        output_format=_output_format(
+            body.get("output_config"),
+            ledger,
+            {"effort"} if obj(body.get("thinking")).get("type") == "adaptive" else set(),
+        ),
         max_tokens=body.get("max_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        cache_breakpoint=cache_control(body, "", ledger),
+        parallel_tool_calls=False
+        if obj(body.get("tool_choice")).get("disable_parallel_tool_use") is True
+        else None,
+        **read_controls(body, "anthropic", ledger),
     )

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, show
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
+    CacheBreakpoint,
     ContentPart,
     FilePart,
     HistoryEvent,
@@ -43,6 +45,27 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     if match is None:
         return None, False
     return unquote(match.group(1)), match.group(2) == "converse-stream"
+
+
+def _cache_point(block: Json, path: str, ledger: Ledger) -> CacheBreakpoint:
+    """A ``cachePoint`` block: ``type`` default and an optional ``ttl`` (CachePointBlock)."""
+    ledger.rest(block, path, {"cachePoint"})
+    point = obj(block.get("cachePoint"))
+    ledger.rest(point, f"{path}.cachePoint", {"type", "ttl"})
+    if point.get("type") != "default":
+        ledger.note(
+            f"{path}.cachePoint.type", f"cache point type {show(point.get('type'))} not representable"
+        )
+    ttl = point.get("ttl")
+    return CacheBreakpoint(ttl=ttl if isinstance(ttl, str) else None)
+
+
+def _ends_cache(items: list[Any], bp: CacheBreakpoint, path: str, ledger: Ledger) -> None:
+    """The breakpoint on the item the cache point follows (the last one read); none: named."""
+    if not items or getattr(items[-1], "cache_breakpoint", "absent") is not None:
+        ledger.note(path, "a cache point with no block of its own before it not representable")
+        return
+    items[-1] = items[-1].model_copy(update={"cache_breakpoint": bp})
 
 
 def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
@@ -142,6 +165,8 @@ def _assistant(
                         signature=str(reasoning["redactedContent"]), format="bedrock-redacted", model_id=model
                     )
                 )
+        elif "cachePoint" in block:
+            _ends_cache(cast(list[Any], parts), _cache_point(block, at, ledger), at, ledger)
         elif "toolUse" in block:
             ledger.rest(block, at, {"toolUse"})
             use = obj(block["toolUse"])
@@ -209,6 +234,10 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
         if "text" in block:
             ledger.rest(block, f"system[{i}]", {"text"})
             system.append(TextPart(text=str(block["text"])))
+        elif "cachePoint" in block:
+            _ends_cache(
+                cast(list[Any], system), _cache_point(block, f"system[{i}]", ledger), f"system[{i}]", ledger
+            )
         else:
             ledger.note(f"system[{i}]", f"system block {show(sorted(block))} not representable")
     if system:
@@ -225,8 +254,14 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
             ledger.note(path, f"message role {show(role)} not representable")
             continue
         user: list[ContentPart] = []
+        last_is_result = False
         for i, block in enumerate(map(obj, blocks)):
             at = f"{path}.content[{i}]"
+            if "cachePoint" in block:
+                bp = _cache_point(block, at, ledger)
+                _ends_cache(cast(list[Any], out if last_is_result else user), bp, at, ledger)
+                continue
+            last_is_result = "toolResult" in block
             if "text" in block:
                 ledger.rest(block, at, {"text"})
                 user.append(TextPart(text=str(block["text"])))
@@ -256,6 +291,9 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
     tools: list[ToolSpec] = []
     for i, raw in enumerate(map(obj, ledger.items(config.get("tools"), "toolConfig.tools"))):
         path = f"toolConfig.tools[{i}]"
+        if "cachePoint" in raw:
+            _ends_cache(cast(list[Any], tools), _cache_point(raw, path, ledger), path, ledger)
+            continue
         ledger.rest(raw, path, {"toolSpec"})
         spec = obj(raw.get("toolSpec"))
         ledger.rest(spec, f"{path}.toolSpec", {"name", "description", "inputSchema", "strict"})
@@ -278,23 +316,37 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
 
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN | consumed("bedrock"))
     model, streamed = model_from_uri(uri)
     inference = obj(body.get("inferenceConfig"))
-    ledger.rest(inference, "inferenceConfig", {"maxTokens", "temperature"})
+    ledger.rest(
+        inference, "inferenceConfig", {"maxTokens", "temperature"} | consumed("bedrock", "inferenceConfig")
+    )
     extra = obj(body.get("additionalModelRequestFields"))
-    ledger.rest(extra, "additionalModelRequestFields", {"thinking", "reasoning_effort", "reasoning_config"})
+    adaptive = obj(extra.get("thinking")).get("type") == "adaptive"
+    ledger.rest(
+        extra,
+        "additionalModelRequestFields",
+        {"thinking", "reasoning_effort", "reasoning_config", "top_k", "inferenceConfig"}
+        | ({"output_config"} if adaptive else set()),
+    )
+    top_k = _top_k(extra, ledger)
     thinking: ThinkingParams | None = None
     config = obj(extra.get("thinking"))
     if config:
         ledger.rest(config, "additionalModelRequestFields.thinking", {"type", "budget_tokens"})
-        if config.get("type") not in ("enabled", "disabled"):
+        level = obj(extra.get("output_config")) if adaptive else {}
+        ledger.rest(level, "additionalModelRequestFields.output_config", {"effort"})
+        if config.get("type") not in ("enabled", "disabled", "adaptive"):
             kind = show(config.get("type"))
             ledger.note(
                 "additionalModelRequestFields.thinking.type", f"thinking type {kind} not representable"
             )
         thinking = ThinkingParams(
-            enabled=config.get("type") != "disabled", budget_tokens=config.get("budget_tokens")
+            enabled=config.get("type") != "disabled",
+            budget_tokens=config.get("budget_tokens"),
+            adaptive=True if adaptive else None,
+            effort=effort(level.get("effort"), "additionalModelRequestFields.output_config.effort", ledger),
         )
     for key in ("reasoning_effort", "reasoning_config"):
         if key in extra:
@@ -310,4 +362,17 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=inference.get("temperature"),
         stream=streamed,
+        top_k=top_k,
+        **read_controls(body, "bedrock", ledger),
     )
+
+
+def _top_k(extra: Json, ledger: Ledger) -> int | None:
+    """A model's own ``top_k`` field (Anthropic ``top_k``, Nova ``inferenceConfig.topK``)."""
+    nova = obj(extra.get("inferenceConfig"))
+    ledger.rest(nova, "additionalModelRequestFields.inferenceConfig", {"topK"})
+    value = extra.get("top_k", nova.get("topK"))
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return value
+    ledger.note("additionalModelRequestFields.top_k", f"top_k {show(value)} not representable")
+    return None

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from harness.contract.gemini_names import camel
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -212,22 +213,31 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     return (match.group(1), match.group(2) is not None) if match else (None, False)
 
 
-def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
-    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, and ANY
-    with one ``allowedFunctionNames`` forces it; VALIDATED, several names and other keys are named."""
+def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[str] | None]:
+    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, VALIDATED
+    validated, and ANY with one ``allowedFunctionNames`` forces it; several names with ANY or
+    VALIDATED are the allowed subset. Other keys are named."""
     if value is None:
-        return None
+        return None, None
     config = camel(obj(value))
     ledger.rest(config, "toolConfig", {"functionCallingConfig"})
     calling = camel(obj(config.get("functionCallingConfig")))
     ledger.rest(calling, "toolConfig.functionCallingConfig", {"mode", "allowedFunctionNames"})
     mode, names = str(calling.get("mode", "AUTO")).upper(), arr(calling.get("allowedFunctionNames"))
     if mode == "ANY" and len(names) == 1 and isinstance(names[0], str):
-        return ForcedTool(name=names[0])
-    if not names and mode in ("AUTO", "NONE", "ANY"):
-        return None if mode == "AUTO" else "none" if mode == "NONE" else "required"
+        return ForcedTool(name=names[0]), None
+    if not names and mode in ("AUTO", "NONE", "ANY", "VALIDATED"):
+        modes: dict[str, ToolChoice | None] = {
+            "AUTO": None,
+            "NONE": "none",
+            "ANY": "required",
+            "VALIDATED": "validated",
+        }
+        return modes[mode], None
+    if mode in ("ANY", "VALIDATED") and all(isinstance(n, str) for n in names):
+        return ("required" if mode == "ANY" else "validated"), [str(n) for n in names]
     ledger.note("toolConfig.functionCallingConfig", f"not representable ({show(calling)})")
-    return None
+    return None, None
 
 
 def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
@@ -245,7 +255,7 @@ def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN | consumed("gemini"))
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
     for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):
@@ -262,7 +272,9 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
                 )
             )
     config = camel(obj(body.get("generationConfig")))
-    ledger.rest(config, "generationConfig", CONFIG_KNOWN, CONFIG_DEFAULTS)
+    ledger.rest(
+        config, "generationConfig", CONFIG_KNOWN | consumed("gemini", "generationConfig"), CONFIG_DEFAULTS
+    )
     thinking: ThinkingParams | None = None
     thinking_config = camel(obj(config.get("thinkingConfig")))
     if thinking_config:
@@ -289,13 +301,16 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
             ledger.note(
                 "generationConfig.thinkingConfig.thinkingBudget", f"dynamic budget {budget} not representable"
             )
+    choice, allowed = _tool_choice(body.get("toolConfig"), ledger)
     return CallParams(
         model=model,
         tools=specs or None,
-        tool_choice=_tool_choice(body.get("toolConfig"), ledger),
+        tool_choice=choice,
+        allowed_tools=allowed,
         output_format=_output_format(config, ledger),
         max_tokens=config.get("maxOutputTokens"),
         thinking=thinking,
         temperature=config.get("temperature"),
         stream=stream,
+        **read_controls({**body, "generationConfig": config}, "gemini", ledger),
     )

@@ -17,6 +17,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
+from harness.importer.controls import consumed, read_controls
 from harness.importer.files import file_from_url, media_type_of
 from harness.model import (
     AnyPart,
@@ -32,7 +33,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ThinkingParams
+from harness.params import CallParams, OutputFormat, ThinkingParams, ToolChoice
 
 KNOWN = {
     "model",
@@ -258,19 +259,42 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
     return openai_output_format(obj(text.get("format")), "text.format", ledger) if "format" in text else None
 
 
+def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[str] | None]:
+    """``tool_choice``: the options and a forced function, or ``allowed_tools`` (ToolChoiceAllowed:
+    the subset of function tools, the mode ``auto`` or ``required``)."""
+    choice = obj(value)
+    if choice.get("type") != "allowed_tools":
+        return openai_tool_choice(value, "tool_choice", ledger, nested=False), None
+    ledger.rest(choice, "tool_choice", {"type", "mode", "tools"})
+    names: list[str] = []
+    for i, tool in enumerate(map(obj, arr(choice.get("tools")))):
+        ledger.rest(tool, f"tool_choice.tools[{i}]", {"type", "name"})
+        if tool.get("type") == "function" and isinstance(tool.get("name"), str):
+            names.append(tool["name"])
+        else:
+            ledger.note(f"tool_choice.tools[{i}]", f"allowed tool {show(tool)} not representable")
+    mode = choice.get("mode")
+    if mode not in ("auto", "required"):
+        ledger.note("tool_choice.mode", f"mode {show(mode)} not representable")
+    return ("required" if mode == "required" else None), names
+
+
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("openai-responses"), DEFAULTS)
     thinking: ThinkingParams | None = None
     if "reasoning" in body:
         config = obj(body["reasoning"])
-        ledger.rest(config, "reasoning", {"effort", "summary"})
-        if config.get("summary") not in (None, "auto"):
-            ledger.note(
-                "reasoning.summary", f"summary {show(config['summary'])} not representable (only auto)"
-            )
+        ledger.rest(config, "reasoning", {"effort", "summary", "context"})
+        summary, context = config.get("summary"), config.get("context")
+        if summary not in (None, "auto", "concise", "detailed"):
+            ledger.note("reasoning.summary", f"summary {show(summary)} not representable")
+        if context not in (None, "auto", "current_turn", "all_turns"):
+            ledger.note("reasoning.context", f"context {show(context)} not representable")
         thinking = ThinkingParams(
             effort=effort(config.get("effort"), "reasoning.effort", ledger),
-            include_thoughts="summary" in config,
+            include_thoughts=summary is not None,
+            summary=summary if summary in ("concise", "detailed") else None,
+            context=context if context in ("auto", "current_turn", "all_turns") else None,
         )
     tools: list[Any] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
@@ -278,13 +302,16 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
             continue
         tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type"}))
+    choice, allowed = _tool_choice(body.get("tool_choice"), ledger)
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
-        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=False),
+        tool_choice=choice,
+        allowed_tools=allowed,
         output_format=_output_format(body.get("text"), ledger),
         max_tokens=body.get("max_output_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, "openai-responses", ledger),
     )

@@ -225,6 +225,22 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a structured result flattened away loses the fields the tool returned",
         subject=subjects.files,
     ),
+    Invariant(
+        "I17",
+        "cache-breakpoints",
+        "every prompt-cache breakpoint reaches the provider's marker after the block it ends, or is warned",
+        _Lazy("cache", "check_cache_breakpoints"),
+        "a dropped or moved breakpoint makes every later call pay for the whole prefix again",
+        subject=_Lazy("cache", "history_breakpoints"),
+    ),
+    Invariant(
+        "I18",
+        "call-controls",
+        "every call control set (sampling, stop, tool choice, tier, cache key, state) is sent at the "
+        "field the provider reads, or warned",
+        _Lazy("controls", "check_call_controls"),
+        "a control under a name the provider ignores is silently not applied: the model answers as if it were never set",
+    ),
 )
 
 

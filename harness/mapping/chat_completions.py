@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from harness.contract.warning_codes import Code
-from harness.mapping.controls import openai_schema_fields, tool_choice
+from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice, warn_allowed_tools
 from harness.mapping.file_support import FileSupport, file_kind
 from harness.mapping.files import admit, default_filename, fits, warn_json_as_text, warn_moved
 from harness.mapping.openai_family import sendable_image_url
@@ -27,7 +27,7 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import FilePart, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import CacheBreakpoint, FilePart, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 __all__ = [
@@ -62,15 +62,31 @@ def base_body(
     reasoning: ReasoningMapper,
     *,
     system_only: bool = False,
+    allowed_subset: bool = False,
+    system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> JSON:
     """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
     temperature, stream. ``system_only``: the provider accepts a system message alone."""
-    body: JSON = {"model": model, "messages": render_messages(prepared, reasoning, system_only=system_only)}
+    messages = render_messages(prepared, reasoning, system_only=system_only, system_cache=system_cache)
+    body: JSON = {"model": model, "messages": messages}
     if prepared.tools:
         body["tools"] = [function_tool(t) for t in prepared.tools]
     choice = tool_choice(params, prepared)
     if choice is not None:
         body["tool_choice"] = chat_tool_choice(choice)
+    if not allowed_subset:
+        warn_allowed_tools(params, prepared, prepared_provider(body))
+    else:
+        allowed = allowed_tools(params, prepared)
+        if allowed is not None and choice in (None, "required"):
+            # ChatCompletionAllowedToolChoice (openai 3.54): the subset, the mode auto or required.
+            body["tool_choice"] = {
+                "type": "allowed_tools",
+                "allowed_tools": {
+                    "mode": choice or "auto",
+                    "tools": [{"type": "function", "function": {"name": n}} for n in allowed],
+                },
+            }
     if params.output_format is not None:
         body["response_format"] = response_format(params.output_format)
     if params.max_tokens is not None:
@@ -81,6 +97,11 @@ def base_body(
     if params.stream:
         body["stream"] = True
     return body
+
+
+def prepared_provider(body: JSON) -> str:
+    """How a warning names the provider of a Chat-shaped body: by the model it asks for."""
+    return f"the provider of model '{body['model']}'"
 
 
 def function_tool(tool: ToolSpec) -> JSON:
@@ -112,10 +133,16 @@ def response_format(fmt: OutputFormat) -> JSON:
 
 
 def render_messages(
-    prepared: Prepared, reasoning: ReasoningMapper, *, system_only: bool = False
+    prepared: Prepared,
+    reasoning: ReasoningMapper,
+    *,
+    system_only: bool = False,
+    system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> list[JSON]:
     """The ``messages`` array: system first, then the wire items in order (``chat_shaped_messages``
-    with Chat Completions' own assistant and tool messages)."""
+    with Chat Completions' own assistant and tool messages). ``system_cache``: the breakpoint
+    after each system entry, for a provider that takes ``cache_control`` (OpenRouter to Claude
+    and Gemini); None: breakpoints are not sent (the adapter warns)."""
     audio_ids = prepared.files.provider == "openai"  # Chat Completions replays its own audio by id
     return chat_shaped_messages(
         prepared,
@@ -124,6 +151,7 @@ def render_messages(
         tool_images,
         merge_assistant,
         system_only=system_only,
+        system_cache=system_cache,
     )
 
 
@@ -135,6 +163,7 @@ def chat_shaped_messages(
     merge: Callable[[JSON, JSON], None],
     *,
     system_only: bool = False,
+    system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> list[JSON]:
     """A Chat-shaped ``messages`` array (Chat Completions, Cohere v2): system first, then the wire
     items in order, each made by the wire's own ``assistant`` / ``tool`` builders.
@@ -147,9 +176,13 @@ def chat_shaped_messages(
     """
     warnings = prepared.warnings
     messages: list[JSON] = []
-    system = system_message(prepared.system)
-    if system is not None:
-        messages.append(system)
+    cache = system_cache is not None
+    if cache and any(bp is not None for bp in system_cache or []):
+        messages.extend(cached_system_messages(prepared.system, system_cache or []))
+    else:
+        system = system_message(prepared.system)
+        if system is not None:
+            messages.append(system)
     held: list[JSON] = []
     previous: JSON | None = None  # the message the previous wire item produced
     for item in prepared.items:
@@ -157,7 +190,7 @@ def chat_shaped_messages(
             messages.append({"role": "user", "content": content_value(held)})
             held = []
         if isinstance(item, WireUser):
-            message = user_message(item, warnings, prepared.files)
+            message = user_message(item, warnings, prepared.files, cache=cache)
         elif isinstance(item, WireAssistant):
             message = assistant(item, warnings)
             if (
@@ -190,17 +223,55 @@ def system_message(system: list[tuple[int | None, str]]) -> JSON | None:
     return {"role": "system", "content": "\n\n".join(texts)} if texts else None
 
 
+def cached_system_messages(
+    system: list[tuple[int | None, str]], marks: list[CacheBreakpoint | None]
+) -> list[JSON]:
+    """One system message per entry, an entry that ends the cache as a text part with
+    ``cache_control`` (OpenRouter's prompt-caching guide: "cache_control in the content array")."""
+    out: list[JSON] = []
+    for (_, text), bp in zip(system, marks, strict=True):
+        if bp is None:
+            out.append({"role": "system", "content": text})
+        else:
+            out.append(
+                {
+                    "role": "system",
+                    "content": [{"type": "text", "text": text, "cache_control": cache_control(bp)}],
+                }
+            )
+    return out
+
+
+def cache_control(bp: CacheBreakpoint) -> JSON:
+    """``cache_control`` as Anthropic takes it (OpenRouter passes it through): ephemeral, ttl if given."""
+    out: JSON = {"type": "ephemeral"}
+    if bp.ttl is not None:
+        out["ttl"] = bp.ttl
+    return out
+
+
 def content_value(parts: list[JSON]) -> str | list[JSON]:
-    """A single text part is sent as a plain string; anything else as the part array."""
-    if len(parts) == 1 and parts[0]["type"] == "text":
+    """A single text part is sent as a plain string; anything else (or a part that ends the
+    cache) as the part array."""
+    if len(parts) == 1 and parts[0]["type"] == "text" and "cache_control" not in parts[0]:
         text: str = parts[0]["text"]
         return text
     return parts
 
 
-def user_message(item: WireUser, warnings: Warnings, files: FileSupport) -> JSON | None:
-    """ChatCompletionRequestUserMessage (text, image_url and the dialect's file parts)."""
-    parts = [p for p in (content_part(ci, warnings, files) for ci in item.items) if p is not None]
+def user_message(
+    item: WireUser, warnings: Warnings, files: FileSupport, *, cache: bool = False
+) -> JSON | None:
+    """ChatCompletionRequestUserMessage (text, image_url and the dialect's file parts); ``cache``:
+    a part that ends the prompt cache carries ``cache_control``."""
+    parts: list[JSON] = []
+    for ci in item.items:
+        part = content_part(ci, warnings, files)
+        if part is None:
+            continue
+        if cache and ci.part.cache_breakpoint is not None:
+            part["cache_control"] = cache_control(ci.part.cache_breakpoint)
+        parts.append(part)
     if not parts:
         warnings.add(item.index, None, None, Code.EMPTY_MESSAGE, "user message has no content left; dropped")
         return None

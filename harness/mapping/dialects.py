@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from harness.contract.providers import chat_dialect, provider_entry
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import ControlNames, apply_controls
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
 from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.prepare import prepare
@@ -206,6 +208,9 @@ class Dialect:
     names: NameRule
     reasoning: ReasoningPlan
     controls: Controls
+    #: Where the dialect reads each call control (its profile's ``CONTROLS``); None: it has
+    #: none, and every control set is warned ``control-not-sent``.
+    call_controls: ControlNames | None = None
     #: ``max_completion_tokens`` (the core's) or ``max_tokens``.
     max_tokens_field: str = "max_completion_tokens"
     #: Send the tool's name on each tool message (Mistral's documented tool message).
@@ -239,6 +244,9 @@ class DialectAdapter:
         if params.stream and d.stream_usage:
             body["stream_options"] = {"include_usage": True}
         d.controls(body, params, prepared.warnings, model)
+        names = d.call_controls or ControlNames(d.provider)
+        apply_controls(body, params, names, prepared.warnings)
+        warn_by_profile(history, params, prepared.warnings, names)
         return Rendered(body, list(prepared.warnings))
 
 

@@ -117,6 +117,19 @@ def _collect_tools(
     return tools
 
 
+def breakpoint_on_last_part(event: HistoryEvent) -> HistoryEvent:
+    """A message's cache breakpoint is its last part's (the cache ends after the message's last
+    wire block), so adapters read breakpoints off parts alone; a tool message keeps its own."""
+    bp = getattr(event, "cache_breakpoint", None)
+    parts = getattr(event, "parts", None)
+    if bp is None or not parts or isinstance(event, ToolResultMessage):
+        return event
+    last = parts[-1]
+    if last.cache_breakpoint is None:
+        parts = [*parts[:-1], last.model_copy(update={"cache_breakpoint": bp})]
+    return event.model_copy(update={"parts": parts, "cache_breakpoint": None})
+
+
 def prepare(
     history: Sequence[HistoryEvent],
     params: CallParams,
@@ -134,6 +147,7 @@ def prepare(
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
     """
     warnings = Warnings()
+    history = [breakpoint_on_last_part(event) for event in history]
     system: list[tuple[int | None, str]] = []
     if params.system:
         system.append((None, params.system))
@@ -183,12 +197,14 @@ def prepare(
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
                     output_json=event.output_json,
                     text_blocks=event.text_blocks,
+                    cache_breakpoint=event.cache_breakpoint,
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
     _mark_continuations(items)
     items = _results_to_their_calls(items, warnings)
-    items = _pair_tool_results(items, warnings)
+    on_server = params.previous_response_id is not None or params.conversation is not None
+    items = _pair_tool_results(items, warnings, on_server=on_server)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
@@ -386,12 +402,27 @@ def _results_to_their_calls(items: list[WireItem], warnings: Warnings) -> list[W
     return out
 
 
-def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
-    """Give every tool call exactly one result, right after its assistant turn, in call order."""
+def _pair_tool_results(
+    items: list[WireItem], warnings: Warnings, *, on_server: bool = False
+) -> list[WireItem]:
+    """Give every tool call exactly one result, right after its assistant turn, in call order.
+
+    ``on_server``: the history continues a stored response by reference (``previous_response_id``
+    or ``conversation``), so results before the first assistant turn answer calls that live on
+    the server: they are sent as they are.
+    """
     out: list[WireItem] = []
     i = 0
     while i < len(items):
         item = items[i]
+        if (
+            isinstance(item, WireToolResult)
+            and on_server
+            and not any(isinstance(o, WireAssistant) for o in out)
+        ):
+            out.append(item)
+            i += 1
+            continue
         if isinstance(item, WireToolResult):
             warnings.add(
                 item.index,
@@ -684,6 +715,12 @@ def _without_blank_text(items: list[ContentItem], warnings: Warnings) -> list[Co
         if n in after:
             ci = ContentItem(ci.message_index, ci.part_index, _joined(ci.part, after[n]))
         elif _blank_dropped(ci.part, ci.message_index, ci.part_index, warnings):
+            bp = getattr(ci.part, "cache_breakpoint", None)
+            last = kept[-1] if kept else None
+            if bp is not None and last is not None and last.part.cache_breakpoint is None:
+                # the cache still ends here: after the last part sent before the blank one
+                moved = last.part.model_copy(update={"cache_breakpoint": bp})
+                kept[-1] = ContentItem(last.message_index, last.part_index, moved)
             continue
         kept.append(ci)
     return kept

@@ -21,6 +21,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.model import (
     AssistantMessage,
+    CacheBreakpoint,
     FilePart,
     ImageFilePart,
     ImageURLPart,
@@ -130,6 +131,8 @@ class WireToolResult:
     synthesized: bool = False
     output_json: JsonValue = None  # the structured result, when the tool gave one
     text_blocks: list[int] | None = None  # block lengths within output_text, when several
+    #: The tool message's cache breakpoint: the prompt cache ends after this result.
+    cache_breakpoint: CacheBreakpoint | None = None
 
     @property
     def is_error(self) -> bool:

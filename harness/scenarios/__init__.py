@@ -92,6 +92,9 @@ TAG_INFO: dict[str, str] = {
     "tool-strict": "a tool with its strict-schema flag set (params.tools[].strict)",
     "tool-choice": "a tool choice other than auto (params.tool_choice)",
     "output-format": "structured output asked for (params.output_format)",
+    "call-controls": "sampling, stop, seed, parallel-call or tier controls set (params.top_p ... service_tier)",
+    "cache-breakpoints": "a prompt-cache breakpoint on a part, message, tool or the system prompt",
+    "server-state": "a Responses history continued by reference (params.previous_response_id / conversation)",
     # regressions: minimal counterexamples the invariant properties, import-check or an audit of other
     # clients' traffic (the same flaw, in ours) found in our adapters
     "regression": (

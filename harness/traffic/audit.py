@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
 from harness.oracles import PROVIDERS, prepare, validate
+from harness.traffic.cache import cache_tokens
 from harness.traffic.calibrate import (
     EDITED_REASON,
     error_text,
@@ -70,6 +71,10 @@ FIGURES: tuple[str, ...] = (
     "texts_kept",
     "prefixes",
     "prefixes_stable",
+    "cache_prefixes",
+    "cache_prefixes_kept",
+    "cache_read_tokens",
+    "cache_write_tokens",
 )
 _ORACLE_WHY = "the provider's published schema or official SDK types do not allow this shape"
 
@@ -144,7 +149,7 @@ def _add_pair(result: TrafficAudit, provider: str, pair: PairResult) -> None:
     if not pair.continuation:
         return
     result.count(provider, "continuations")
-    for name in FIGURES[FIGURES.index("reasoning") :]:
+    for name in FIGURES[FIGURES.index("reasoning") : FIGURES.index("cache_read_tokens")]:
         result.count(provider, name, cast(int, getattr(pair, name)))
     result.findings += pair.findings
 
@@ -208,6 +213,9 @@ def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) 
             result.rejections.append(Rejection(call.where, provider, call.status, verdict, by, reason, error))
         elif _accepted(call.status):
             result.count(provider, "accepted")
+            read, write = cache_tokens(call.response)
+            result.count(provider, "cache_read_tokens", read or 0)
+            result.count(provider, "cache_write_tokens", write or 0)
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
         before = previous[0].route if previous is not None else None

@@ -6,18 +6,24 @@ Each fact names its evidence (API documentation or the API's own error text).
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileKind, FileSource, FileSupport
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "ADAPTIVE_EFFORTS",
+    "CACHE_TTLS",
+    "CONTROLS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
     "EFFORT_BUDGETS",
     "FILES",
     "IMAGE_MEDIA_TYPES",
+    "MAX_BREAKPOINTS",
     "MIN_THINKING_BUDGET",
+    "THINKING_TOP_P",
     "TOOL_ID_POLICY",
     "TOOL_NAMES",
 ]
@@ -59,3 +65,29 @@ FILES = FileSupport(
     tool=_DOCUMENTS,
     evidence="anthropic DocumentBlockParam; recorded test_document_url_input, multimodal_tool_return_matrix[*-anthropic]",
 )
+
+
+#: Call controls by native name (anthropic 2.12 ``MessageCreateParams``; docs api/messages):
+#: ``top_p``, ``top_k``, ``stop_sequences``, ``service_tier`` (``auto`` / ``standard_only``).
+#: Parallel tool use is ``tool_choice.disable_parallel_tool_use`` (mapped in ``params.py``).
+#: No penalties, ``seed``, cache key or server-side state.
+CONTROLS = ControlNames(
+    "anthropic",
+    cache="explicit",
+    top_p="top_p",
+    top_k="top_k",
+    stop="stop_sequences",
+    service_tier="service_tier",
+    service_tiers=frozenset({"auto", "standard_only"}),
+    settings=frozenset({"inference_geo"}),
+)
+#: ``top_p`` with extended thinking on (docs: build-with-claude/extended-thinking, "Feature
+#: compatibility": "you can set top_p to values between 1 and 0.95").
+THINKING_TOP_P = (0.95, 1.0)
+#: Prompt caching (docs: build-with-claude/prompt-caching): "You can define up to 4 cache
+#: breakpoints"; ``cache_control.ttl`` is ``5m`` (the default) or ``1h``.
+MAX_BREAKPOINTS = 4
+CACHE_TTLS = ("5m", "1h")
+#: ``output_config.effort`` levels with adaptive thinking (docs: build-with-claude/effort:
+#: low, medium, high, max; ``xhigh`` recorded accepted on claude-opus-4-7 and -4-8).
+ADAPTIVE_EFFORTS = ("low", "medium", "high", "xhigh", "max")

@@ -18,7 +18,9 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
-from harness.mapping.controls import tool_choice
+from harness.mapping.cache import system_breakpoints
+from harness.mapping.call_controls import apply_controls
+from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.files import warn_json_as_text
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
@@ -51,17 +53,22 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.params import CallParams
+from harness.providers.anthropic.cache import Holder, block_breakpoint, place
 from harness.providers.anthropic.files import file_block
 from harness.providers.anthropic.params import (
     Thinking,
+    adaptive_effort,
     output_config,
+    parallel_tool_use,
     resolve_tokens,
+    sampling_under_thinking,
     system_blocks,
     temperature_value,
     tool_choice_value,
     tool_definitions,
 )
 from harness.providers.anthropic.profile import (
+    CONTROLS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
@@ -505,9 +512,13 @@ class AnthropicAdapter:
         if prepared.tools:
             body["tools"] = tool_definitions(prepared.tools, warnings)
         choice = tool_choice_value(tool_choice(params, prepared), thinking, warnings)
+        warn_allowed_tools(params, prepared, "Anthropic")
+        choice = parallel_tool_use(choice, params, prepared.tools, warnings)
         if choice is not None:
             body["tool_choice"] = choice
         output = output_config(params.output_format, warnings)
+        effort = adaptive_effort(params.thinking, warnings) if thinking.enabled else {}
+        output = {**(output or {}), **effort} or None
         if output is not None:
             body["output_config"] = output
         if thinking.config is not None:
@@ -517,7 +528,50 @@ class AnthropicAdapter:
             body["temperature"] = temperature
         if params.stream:
             body["stream"] = True
+        _place_breakpoints(history, params, prepared, messages, body, warnings)
+        apply_controls(
+            body,
+            sampling_under_thinking(params, thinking, warnings),
+            CONTROLS,
+            warnings,
+            skip=("parallel_tool_calls",),
+        )
         return Rendered(body, list(warnings))
 
 
 ADAPTER = AnthropicAdapter()
+
+
+def _place_breakpoints(
+    history: Sequence[HistoryEvent],
+    params: CallParams,
+    prepared: Prepared,
+    messages: list[_Message],
+    body: Json,
+    warnings: Warnings,
+) -> None:
+    """Every canonical cache breakpoint on the block that ends it, in request order: tools,
+    system, messages (``harness.providers.anthropic.cache``)."""
+    holders: list[Holder] = []
+    specs = {t.name: t for t in reversed(prepared.tools)}  # the first definition is the one sent
+    for spec in body.get("tools", []):
+        tool = specs.get(spec["name"])
+        if tool is not None and tool.cache_breakpoint is not None:
+            holders.append(Holder(spec, tool.cache_breakpoint))
+    sent = iter(body.get("system", []))
+    for (index, text), bp in zip(
+        prepared.system, system_breakpoints(history, params, prepared.system), strict=True
+    ):
+        if not text.strip():
+            continue
+        block = next(sent)
+        if bp is not None:
+            holders.append(Holder(block, bp, index, None, "text"))
+    blocks = [b for m in messages for b in m.blocks]
+    last = {b.message_index: i for i, b in enumerate(blocks) if b.message_index is not None}
+    for i, b in enumerate(blocks):
+        at_end = b.message_index is not None and last.get(b.message_index) == i
+        bp = block_breakpoint(history, b.message_index, b.part_index, at_end)
+        if bp is not None:
+            holders.append(Holder(b.body, bp, b.message_index, b.part_index, b.part_type))
+    place(holders, params.cache_breakpoint, body, warnings)

@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileKind, FileSource, FileSupport
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
@@ -188,3 +190,20 @@ _FILES_IN_RESULTS = FileSupport(
 def files_for(model: str) -> FileSupport:
     """What the model takes as files: images and video inside ``toolResult`` too where its family takes media there."""
     return _FILES_IN_RESULTS if takes_tool_result_images(model) else FILES
+
+
+#: Call controls by native name (Converse API reference, InferenceConfiguration):
+#: ``inferenceConfig.topP`` and ``inferenceConfig.stopSequences`` (up to 4); ``serviceTier``
+#: is an object (``{"type": ...}``, recorded ``default``); ``top_k`` is a model's own field in
+#: ``additionalModelRequestFields`` (mapped in ``request.py``); ``guardrailConfig`` as a setting.
+#: No penalties, ``seed``, parallel switch, cache key or server-side state.
+CONTROLS = ControlNames(
+    "bedrock",
+    cache="explicit",
+    top_p="inferenceConfig.topP",
+    stop="inferenceConfig.stopSequences",
+    service_tier="serviceTier.type",
+    service_tiers=frozenset({"priority", "default", "flex", "reserved"}),
+    settings=frozenset({"guardrailConfig"}),
+    max_stop=4,
+)

@@ -21,7 +21,9 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
-from harness.mapping.controls import tool_choice
+from harness.mapping.cache import system_breakpoints, warn_breakpoints
+from harness.mapping.call_controls import apply_controls, fold_effort, put
+from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.file_support import FileSupport
 from harness.mapping.files import fits, warn_moved
 from harness.mapping.media import normalize_media_type
@@ -44,10 +46,19 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import FilePart, HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
+from harness.model import (
+    CacheBreakpoint,
+    FilePart,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    TextPart,
+    ToolCallPart,
+)
 from harness.params import CallParams, ForcedTool
 from harness.providers.bedrock.files import file_block
 from harness.providers.bedrock.profile import (
+    CONTROLS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
@@ -58,6 +69,7 @@ from harness.providers.bedrock.profile import (
     files_for,
     reasoning_style,
     takes_tool_result_images,
+    top_k_field,
 )
 
 __all__ = ["ADAPTER", "PROVIDER_ID", "BedrockAdapter"]
@@ -116,9 +128,36 @@ def _content(item: ContentItem, warnings: Warnings, files: FileSupport) -> Json 
     return _image(item, warnings)
 
 
+def cache_point(bp: CacheBreakpoint) -> Json:
+    """A ``cachePoint`` block (CachePointBlock: ``type`` default, ``ttl`` 5m or 1h, botocore
+    bedrock-runtime 2023-09-30); the cache ends at the block before it."""
+    point: Json = {"type": "default"}
+    if bp.ttl is not None:
+        point["ttl"] = bp.ttl
+    return {"cachePoint": point}
+
+
+def _with_points(pairs: list[tuple[Json, CacheBreakpoint | None]]) -> list[Json]:
+    """Blocks in order, each followed by its cache point when its part ends the cache."""
+    out: list[Json] = []
+    for block, bp in pairs:
+        out.append(block)
+        if bp is not None:
+            out.append(cache_point(bp))
+    return out
+
+
 def _user(item: WireUser, warnings: Warnings, files: FileSupport) -> _Message:
-    blocks = [b for ci in item.items if (b := _content(ci, warnings, files)) is not None]
-    return _Message("user", item.index, blocks)
+    """A user turn; a breakpoint on a part not sent (a whitespace-only text) ends the cache after
+    the block before it instead (the same prefix: the dropped part carried nothing)."""
+    pairs: list[tuple[Json, CacheBreakpoint | None]] = []
+    for ci in item.items:
+        block = _content(ci, warnings, files)
+        if block is not None:
+            pairs.append((block, ci.part.cache_breakpoint))
+        elif ci.part.cache_breakpoint is not None and pairs and pairs[-1][1] is None:
+            pairs[-1] = (pairs[-1][0], ci.part.cache_breakpoint)
+    return _Message("user", item.index, _with_points(pairs))
 
 
 def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: FileSupport) -> list[_Message]:
@@ -175,7 +214,8 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: Fi
     body: Json = {"toolUseId": item.call_id, "content": content}
     if item.is_error:
         body["status"] = "error"
-    out = [_Message("user", item.index, [{"toolResult": body}])]
+    blocks = _with_points([({"toolResult": body}, item.cache_breakpoint)])
+    out = [_Message("user", item.index, blocks)]
     if moved:
         out.append(_Message("user", item.index, moved))
     return out
@@ -240,14 +280,17 @@ def _tool_use(item: WireAssistant, part: ToolCallPart, part_index: int, warnings
 
 
 def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
-    blocks: list[Json] = []
+    blocks: list[tuple[Json, CacheBreakpoint | None]] = []
     for unit in item.units:
+        bp: CacheBreakpoint | None = None
         if isinstance(unit, ThinkingUnit):
             block = _reasoning(unit, item.index, model, warnings)
+            ends = [p.cache_breakpoint for p in (unit.text, unit.signature) if p is not None]
+            bp = next((b for b in ends if b is not None), None)
         elif isinstance(unit.part, TextPart):
-            block = {"text": unit.part.text}
+            block, bp = {"text": unit.part.text}, unit.part.cache_breakpoint
         elif isinstance(unit.part, ToolCallPart):
-            block = _tool_use(item, unit.part, unit.index, warnings)
+            block, bp = _tool_use(item, unit.part, unit.index, warnings), unit.part.cache_breakpoint
         else:
             warnings.add(
                 item.index,
@@ -258,8 +301,10 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
             )
             block = None
         if block is not None:
-            blocks.append(block)
-    return _Message("assistant", item.index, blocks, [(item.message.id, item.message.response_id)])
+            blocks.append((block, bp))
+    return _Message(
+        "assistant", item.index, _with_points(blocks), [(item.message.id, item.message.response_id)]
+    )
 
 
 def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
@@ -314,6 +359,8 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
         if spec.strict is not None:
             tool["strict"] = spec.strict
         tools.append({"toolSpec": tool})
+        if spec.cache_breakpoint is not None:
+            tools.append(cache_point(spec.cache_breakpoint))
     config: Json = {"tools": tools}
     choice = tool_choice(params, prepared)
     if isinstance(choice, ForcedTool):
@@ -375,6 +422,13 @@ def _inference(
             Code.THINKING_UNSUPPORTED,
             f"{model} takes no reasoning switch on Converse; not sent",
         )
+    elif thinking_on and style == "anthropic" and thinking is not None and thinking.adaptive:
+        # Claude's adaptive thinking through Converse (recorded accepted:
+        # models__bedrock__..._adaptive: thinking {type: adaptive}, output_config {effort}).
+        extra["thinking"] = {"type": "adaptive"}
+        if thinking.effort is not None:
+            levels = {e: e for e in ("low", "medium", "high", "xhigh", "max")}
+            extra["output_config"] = {"effort": fold_effort(thinking.effort, levels, warnings, PROVIDER_ID)}
     elif thinking_on and style == "anthropic":
         assert thinking is not None
         budget = max(thinking.budget_tokens or DEFAULT_THINKING_BUDGET, MIN_THINKING_BUDGET)
@@ -405,15 +459,32 @@ def _inference(
             params = params.model_copy(update={"temperature": None})
     elif thinking_on and style == "openai":
         assert thinking is not None
-        extra["reasoning_effort"] = _EFFORTS[thinking.effort or "medium"]
+        extra["reasoning_effort"] = fold_effort(thinking.effort or "medium", _EFFORTS, warnings, PROVIDER_ID)
     elif thinking_on and style == "qwen":
         assert thinking is not None
-        extra["reasoning_config"] = _EFFORTS[thinking.effort or "medium"]
+        extra["reasoning_config"] = fold_effort(thinking.effort or "medium", _EFFORTS, warnings, PROVIDER_ID)
     if max_tokens is not None:
         inference["maxTokens"] = max_tokens
     if params.temperature is not None:
         inference["temperature"] = params.temperature
     return inference, extra
+
+
+def _top_k(params: CallParams, model: str, extra: Json, warnings: Warnings) -> None:
+    """``top_k`` in the model's own field of ``additionalModelRequestFields`` (``top_k_field``)."""
+    if params.top_k is None:
+        return
+    path = top_k_field(model)
+    if path is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            f"no known top_k field for Bedrock model '{model}'; top_k not sent",
+        )
+        return
+    put(extra, ".".join(path), params.top_k)
 
 
 class BedrockAdapter:
@@ -434,17 +505,36 @@ class BedrockAdapter:
         model = params.model or DEFAULT_MODEL
         messages = _messages(prepared, model)
         body: Json = {"messages": [{"content": m.blocks, "role": m.role} for m in messages]}
-        system = [{"text": text} for _, text in prepared.system if text.strip()]
+        marks = system_breakpoints(history, params, prepared.system)
+        system = _with_points(
+            [
+                ({"text": text}, bp)
+                for (_, text), bp in zip(prepared.system, marks, strict=True)
+                if text.strip()
+            ]
+        )
         if system:
             body["system"] = system
         config = _tool_config(prepared, params)
+        warn_allowed_tools(params, prepared, "Bedrock")
         if config is not None:
             body["toolConfig"] = config
         inference, extra = _inference(params, model, messages, warnings)
         if inference:
             body["inferenceConfig"] = inference
+        _top_k(params, model, extra, warnings)
         if extra:
             body["additionalModelRequestFields"] = extra
+        apply_controls(body, params, CONTROLS, warnings, skip=("top_k",))
+        # Converse has no top-level automatic breakpoint: every other place takes a cachePoint.
+        warn_breakpoints(
+            history,
+            params,
+            warnings,
+            PROVIDER_ID,
+            automatic=False,
+            handled=frozenset({"tools", "system", "user", "assistant", "tool", "developer"}),
+        )
         if params.output_format is not None:
             warnings.add(
                 None,

@@ -8,11 +8,13 @@ traffic/pydantic-ai-more/ (``api.deepseek.com``: 1 Chat, 10 Responses-compatible
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MODEL",
     "FILES",
     "ID_POLICY",
@@ -54,4 +56,17 @@ FILES = FileSupport(
     provider="deepseek",
     title="DeepSeek Chat Completions",
     evidence="DeepSeek's user content is a string (api-docs.deepseek.com/api/create-chat-completion); no file part.",
+)
+
+
+#: Call controls by native name (api-docs.deepseek.com/api/create-chat-completion): ``top_p``
+#: (0..1), penalties -2..2, ``stop`` (up to 16). No ``top_k``, ``seed``, parallel switch,
+#: service tier or cache key: DeepSeek caches prefixes on disk by itself.
+CONTROLS = ControlNames(
+    "deepseek",
+    top_p="top_p",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    max_stop=16,
 )

@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileSource, FileSupport
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
     "ACCEPTS_UNDECLARED_CALLS",
+    "CONTROLS",
     "DEFAULT_MODEL",
     "EFFORT_TO_LEVEL",
     "FILES",
@@ -126,3 +128,22 @@ _FILES_IN_RESPONSES = FileSupport(
 def files_for(model: str) -> FileSupport:
     """What the model takes as files: Gemini 3 holds them inside function responses as well."""
     return _FILES_IN_RESPONSES if function_response_parts(model) else FILES
+
+
+#: Call controls by native name (google-genai 3.4 ``GenerationConfig``; ai.google.dev/api/generate-content):
+#: ``generationConfig.topP``, ``topK``, ``presencePenalty``, ``frequencyPenalty``,
+#: ``stopSequences`` (up to 5), ``seed``; ``cachedContent`` (a ``cachedContents/...`` name);
+#: ``safetySettings`` and Vertex's ``modelArmorConfig`` as settings. No parallel-call switch,
+#: no service tier, no cache key.
+CONTROLS = ControlNames(
+    "gemini",
+    top_p="generationConfig.topP",
+    top_k="generationConfig.topK",
+    presence_penalty="generationConfig.presencePenalty",
+    frequency_penalty="generationConfig.frequencyPenalty",
+    stop="generationConfig.stopSequences",
+    seed="generationConfig.seed",
+    cached_content="cachedContent",
+    settings=frozenset({"safetySettings", "modelArmorConfig"}),
+    max_stop=5,
+)

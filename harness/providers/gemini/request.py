@@ -23,7 +23,9 @@ from harness.contract.gemini_contents import is_media_part, media_after_response
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
-from harness.mapping.controls import tool_choice
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
+from harness.mapping.controls import allowed_tools, tool_choice
 from harness.mapping.file_support import FileSupport
 from harness.mapping.files import warn_moved
 from harness.mapping.prepare import prepare
@@ -112,12 +114,16 @@ class GeminiAdapter:
             system_into_first_user(body["contents"], system, model, warnings)
         if prepared.tools:
             body["tools"] = [function_tool(prepared.tools, warnings)]
-        calling = tool_config(tool_choice(params, prepared))
+        calling = tool_config(
+            tool_choice(params, prepared, validated=True), allowed_tools(params, prepared), warnings
+        )
         if calling is not None:
             body["toolConfig"] = calling
         config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
+        apply_controls(body, params, profile.CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, profile.CONTROLS)
         return Rendered(body, list(warnings))
 
 

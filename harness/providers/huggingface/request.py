@@ -14,6 +14,7 @@ from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.huggingface.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     FILES,
     ID_POLICY,
@@ -49,6 +50,7 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
     )
 )

@@ -7,11 +7,19 @@ traffic/pydantic-ai-more/ (``api.mistral.ai``, 37 model calls, all accepted).
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.dialects import AlnumIdPolicy
 from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 
-__all__ = ["DEFAULT_MODEL", "FILES", "ID_POLICY", "MAX_TOKENS_FIELD", "TOOL_NAMES"]
+__all__ = [
+    "CONTROLS",
+    "DEFAULT_MODEL",
+    "FILES",
+    "ID_POLICY",
+    "MAX_TOKENS_FIELD",
+    "TOOL_NAMES",
+]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("mistral").default_model
@@ -34,4 +42,21 @@ FILES = FileSupport(
     user={"pdf": frozenset({"data", "url"})},
     forms={"pdf": "document_url"},
     evidence="mistralai DocumentURLChunk; recorded multimodal_tool_return_matrix[*-document-mistral]",
+)
+
+
+#: Call controls by native name (mistralai 3.7 ``ChatCompletionStreamRequest``): ``top_p``,
+#: penalties -2..2, ``stop``, ``random_seed``, ``parallel_tool_calls``, ``prompt_cache_key``
+#: (recorded accepted: traffic ``mistral-history-cache``); ``safe_prompt`` as a setting. No
+#: ``top_k``, service tier or server-side state.
+CONTROLS = ControlNames(
+    "mistral",
+    top_p="top_p",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    seed="random_seed",
+    parallel_tool_calls="parallel_tool_calls",
+    cache_key="prompt_cache_key",
+    settings=frozenset({"safe_prompt"}),
 )

@@ -15,6 +15,7 @@ from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.mistral.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     FILES,
     ID_POLICY,
@@ -52,6 +53,7 @@ ADAPTER = DialectAdapter(
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
         tool_message_name=True,
     )

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["ACCEPTS_SYSTEM_ONLY", "DEFAULT_MODEL", "FILES", "ID_POLICY", "TOOL_NAMES", "accepts_reasoning"]
+__all__ = [
+    "ACCEPTS_SYSTEM_ONLY",
+    "CONTROLS",
+    "DEFAULT_MODEL",
+    "FILES",
+    "ID_POLICY",
+    "TOOL_NAMES",
+    "accepts_reasoning",
+]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("openai-chat").default_model
@@ -51,3 +60,26 @@ def files_for(model: str) -> FileSupport:
     """What the model takes as files: audio input only on the audio models (gpt-4o-audio-preview,
     gpt-4o-mini-audio-preview, gpt-audio; guides/audio)."""
     return _AUDIO_FILES if "audio" in model else FILES
+
+
+#: Call controls by native name (openai 3.54 ``CompletionCreateParams``; API reference
+#: chat/create): ``top_p`` 0..1, penalties -2..2, ``stop`` up to 4 sequences, ``seed``,
+#: ``parallel_tool_calls``, ``service_tier``, ``prompt_cache_key`` / ``prompt_cache_retention``,
+#: ``store``; ``moderation`` (recorded accepted with ``omni-moderation-latest``) as a setting.
+#: No ``top_k``, no server-side conversation state.
+CONTROLS = ControlNames(
+    "openai-chat",
+    top_p="top_p",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    seed="seed",
+    parallel_tool_calls="parallel_tool_calls",
+    service_tier="service_tier",
+    service_tiers=frozenset({"auto", "default", "flex", "scale", "priority", "fast"}),
+    cache_key="prompt_cache_key",
+    cache_retention="prompt_cache_retention",
+    store="store",
+    settings=frozenset({"moderation", "safety_identifier"}),
+    max_stop=4,
+)

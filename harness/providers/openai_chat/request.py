@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import JSON, base_body, warn_thinking
 from harness.mapping.prepare import prepare
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
@@ -23,6 +25,7 @@ from harness.model import HistoryEvent
 from harness.params import CallParams, ThinkingParams
 from harness.providers.openai_chat.profile import (
     ACCEPTS_SYSTEM_ONLY,
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     TOOL_NAMES,
@@ -56,7 +59,12 @@ class OpenAIChatAdapter:
         )
         warnings = prepared.warnings
         body = base_body(
-            prepared, params, params.model or DEFAULT_MODEL, drop_thinking, system_only=ACCEPTS_SYSTEM_ONLY
+            prepared,
+            params,
+            params.model or DEFAULT_MODEL,
+            drop_thinking,
+            system_only=ACCEPTS_SYSTEM_ONLY,
+            allowed_subset=True,
         )
         if params.stream:
             # ChatCompletionStreamOptions: the final usage chunk only comes when asked for.
@@ -64,6 +72,8 @@ class OpenAIChatAdapter:
         effort = reasoning_effort(params.thinking, warnings, params.model or DEFAULT_MODEL)
         if effort is not None:
             body["reasoning_effort"] = effort
+        apply_controls(body, params, CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, CONTROLS)
         return Rendered(body, list(warnings))
 
 

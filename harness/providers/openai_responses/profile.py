@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileKind, FileSource, FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MODEL",
     "FILES",
     "ID_POLICY",
@@ -52,4 +54,26 @@ FILES = FileSupport(
     tool=_INPUT_FILES,
     evidence="openai ResponseInputContentParam, ResponseInputFileParam; recorded test_pdf_inputs, "
     "multimodal_tool_return_matrix[*-openai_responses]",
+)
+
+
+#: Call controls by native name (openai 3.54 ``ResponseCreateParams``; API reference
+#: responses/create): ``top_p``, ``parallel_tool_calls``, ``service_tier``, ``prompt_cache_key``,
+#: ``prompt_cache_retention``, server-side state (``previous_response_id``, ``conversation``,
+#: ``store``, ``background``, ``include``); ``moderation`` as a setting. Responses has no
+#: ``top_k``, penalties, ``stop`` or ``seed``.
+CONTROLS = ControlNames(
+    "openai-responses",
+    top_p="top_p",
+    parallel_tool_calls="parallel_tool_calls",
+    service_tier="service_tier",
+    service_tiers=frozenset({"auto", "default", "flex", "scale", "priority", "fast", "ultrafast"}),
+    cache_key="prompt_cache_key",
+    cache_retention="prompt_cache_retention",
+    previous_response_id="previous_response_id",
+    conversation="conversation",
+    store="store",
+    background="background",
+    include="include",
+    settings=frozenset({"moderation", "safety_identifier"}),
 )

@@ -16,7 +16,9 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
-from harness.mapping.controls import openai_schema_fields, tool_choice
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
+from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice
 from harness.mapping.files import warn_json_as_text
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
@@ -38,6 +40,7 @@ from harness.model import FilePart, HistoryEvent, ImageFilePart, ImageURLPart, T
 from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolSpec
 from harness.providers.openai_responses.files import input_file
 from harness.providers.openai_responses.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
     FILES,
     ID_POLICY,
@@ -68,6 +71,7 @@ class OpenAIResponsesAdapter:
         prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
+        warn_by_profile(history, params, prepared.warnings, CONTROLS)
         return Rendered(body, list(prepared.warnings))
 
 
@@ -91,6 +95,14 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["tool_choice"] = (
             {"type": "function", "name": choice.name} if isinstance(choice, ForcedTool) else choice
         )
+    allowed = allowed_tools(params, prepared)
+    if allowed is not None and choice in (None, "required"):
+        # ToolChoiceAllowed (openai 3.54): the subset and the mode, auto or required.
+        body["tool_choice"] = {
+            "type": "allowed_tools",
+            "mode": choice or "auto",
+            "tools": [{"type": "function", "name": n} for n in allowed],
+        }
     if params.output_format is not None:
         body["text"] = {"format": _text_format(params.output_format)}
     if params.max_tokens is not None:
@@ -100,11 +112,16 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["reasoning"] = reasoning
     if params.temperature is not None:
         body["temperature"] = params.temperature
-    body["store"] = False
+    # Stateless by default (reasoning goes back as encrypted_content); a history that continues a
+    # stored response by reference leaves store to the caller: the next call finds this response
+    # only if it is stored ("Previous response with id ... not found" otherwise).
+    if params.previous_response_id is None and params.conversation is None:
+        body["store"] = False
     if (params.thinking is None or params.thinking.enabled) and accepts_reasoning(ctx.model):
         body["include"] = ["reasoning.encrypted_content"]
     if params.stream:
         body["stream"] = True
+    apply_controls(body, params, CONTROLS, ctx.warnings)
     return body
 
 
@@ -172,7 +189,19 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: Ctx) -> JSON | None:
             "Responses has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     if thinking.include_thoughts:
-        out["summary"] = "auto"
+        out["summary"] = thinking.summary or "auto"
+    elif thinking.summary is not None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            "summary detail given with include_thoughts off; no summary asked for",
+        )
+    if thinking.context is not None:
+        out["context"] = (
+            thinking.context
+        )  # Reasoning.context (openai 3.54): which turns' reasoning is shown again
     return out
 
 

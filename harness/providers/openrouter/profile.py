@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
 from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES, accepts_reasoning
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["DEFAULT_MODEL", "FILES", "ID_POLICY", "SIGNATURE_ON_TEXT", "TOOL_NAMES", "accepts_reasoning"]
+__all__ = [
+    "CONTROLS",
+    "DEFAULT_MODEL",
+    "EXPLICIT_CACHE_MODELS",
+    "FILES",
+    "ID_POLICY",
+    "SIGNATURE_ON_TEXT",
+    "TOOL_NAMES",
+    "accepts_reasoning",
+]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("openrouter").default_model
@@ -35,3 +45,27 @@ FILES = FileSupport(
     forms={"audio": "input_audio", "video": "video_url"},
     evidence="openrouter.ai/docs/features/multimodal; recorded test_openrouter_document_url_no_force_download, test_openrouter_video_url_public_api",
 )
+
+
+#: Call controls by native name (openrouter.ai/docs/api-reference/parameters): ``top_p``,
+#: ``top_k``, penalties -2..2, ``stop``, ``seed``, ``parallel_tool_calls``; the routing
+#: settings ``provider``, ``models``, ``transforms``, ``preset`` (openrouter.ai/docs/features/
+#: provider-routing) have no common form and are settings. No service tier, cache key or
+#: server-side state on Chat Completions.
+CONTROLS = ControlNames(
+    "openrouter",
+    cache="explicit",
+    top_p="top_p",
+    top_k="top_k",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    seed="seed",
+    parallel_tool_calls="parallel_tool_calls",
+    settings=frozenset({"provider", "models", "transforms", "preset"}),
+)
+#: Models OpenRouter passes ``cache_control`` breakpoints to (openrouter.ai/docs/features/prompt-caching:
+#: Anthropic Claude and Google Gemini take explicit breakpoints; OpenAI, DeepSeek, Grok, Groq and
+#: others cache on their own). Recorded accepted: ``cache_control`` on system and user text parts
+#: to ``anthropic/claude-sonnet-4.6`` (traffic ``openrouter__test_cache``).
+EXPLICIT_CACHE_MODELS = ("anthropic/", "google/")
