@@ -12,6 +12,7 @@ commands are fixed at import (``harness.cli.main``), so each app's command is bu
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 import pytest
@@ -26,6 +27,15 @@ from harness.testing.pytest_plugin import register_profiles
 register_profiles()
 settings.load_profile("harness")
 setattr(typer.testing, "_get_command", cache(typer.main.get_command))  # noqa: B010 - the runner looks it up there
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _share_corpus_runs(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under xdist, the whole-corpus runs (``tests.support.traffic``) are computed by one worker."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from tests.support.traffic import share_between_workers
+
+        share_between_workers(tmp_path_factory.getbasetemp().parent)
 
 
 @pytest.fixture

@@ -11,14 +11,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, Tag, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    JsonValue,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 __all__ = [
+    "FILE_SOURCES",
     "PART_TYPES",
     "AnyPart",
     "AssistantMessage",
+    "CacheBreakpoint",
     "DeveloperMessage",
     "ErrorEvent",
+    "FilePart",
     "HistoryEvent",
     "ImageFilePart",
     "ImageURLPart",
@@ -35,12 +47,14 @@ __all__ = [
     "ThinkingSignaturePart",
     "ThinkingTextPart",
     "ToolCallPart",
+    "ToolPart",
     "ToolResultMessage",
     "ToolStatus",
     "Usage",
     "UserMessage",
     "is_provider_executed",
     "message_role",
+    "split_blocks",
 ]
 
 #: Why a model call ended: ``tool_use`` when it calls tools, ``error`` when it failed (with an
@@ -54,9 +68,22 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class CacheBreakpoint(_Model):
+    """A prompt-cache breakpoint: the provider's cache ends after the part, message, tool
+    definition or system prompt that carries it. ``ttl`` is the provider's own lifetime
+    string (Anthropic ``5m`` / ``1h``); None is the provider's default lifetime."""
+
+    ttl: str | None = None
+
+
 class _Part(_Model):
     """What every part has in common (each part class adds its ``type`` and fields); a field
-    every part carries is declared here once."""
+    every part carries is declared here once.
+
+    ``cache_breakpoint``: the prompt cache ends after this part (Anthropic ``cache_control``,
+    Bedrock ``cachePoint``); providers that cache on their own degrade it with a warning."""
+
+    cache_breakpoint: CacheBreakpoint | None = None
 
 
 # ---------------------------------------------------------------- parts
@@ -89,6 +116,52 @@ class ImageFilePart(_Part):
     mime_type: str | None = None
     byte_size: int | None = None
     sha256: str | None = None
+
+
+class FilePart(_Part):
+    """A file: a document, audio, video or any file reference (images keep ``image_url`` /
+    ``image_file``).
+
+    ``media_type`` is the IANA label (``application/pdf``, ``audio/mpeg``, ``video/mp4``,
+    ``text/plain`` ...). Exactly one source: ``data`` (the bytes, base64), ``url`` (http(s)),
+    ``file_id`` (an id a provider's Files API issued) or ``uri`` (a cloud storage URI:
+    ``gs://``, ``s3://``). ``filename`` and ``title`` name it where a provider shows a name.
+
+    Beyond the pinned fields: ``provider`` names the provider whose Files API issued
+    ``file_id`` (an id is meaningless elsewhere: adapters of other providers warn rather than
+    send it), and ``id`` keeps the provider's own id of a generated output (Chat Completions
+    assistant audio is replayed by that id).
+    """
+
+    type: Literal["file"] = "file"
+    media_type: str
+    data: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+    uri: str | None = None
+    filename: str | None = None
+    title: str | None = None
+    provider: str | None = None
+    id: str | None = None
+    video_metadata: dict[str, JsonValue] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FilePart:
+        given = [name for name in FILE_SOURCES if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                f"a file part needs exactly one of data, url, file_id, uri (got {', '.join(given) or 'none'})"
+            )
+        return self
+
+    @property
+    def source(self) -> str:
+        """Which source field this part carries: ``data``, ``url``, ``file_id`` or ``uri``."""
+        return next(name for name in FILE_SOURCES if getattr(self, name) is not None)
+
+
+#: A file part's source fields, of which exactly one is set.
+FILE_SOURCES = ("data", "url", "file_id", "uri")
 
 
 class ThinkingTextPart(_Part):
@@ -192,6 +265,7 @@ AnyPart = Annotated[
     TextPart
     | ImageURLPart
     | ImageFilePart
+    | FilePart
     | ThinkingTextPart
     | ThinkingSignaturePart
     | ToolCallPart
@@ -209,8 +283,10 @@ def is_provider_executed(part: object) -> bool:
     return isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart)
 
 
-ContentPart = Annotated[TextPart | ImageURLPart | ImageFilePart, Field(discriminator="type")]
+ContentPart = Annotated[TextPart | ImageURLPart | ImageFilePart | FilePart, Field(discriminator="type")]
 ImagePart = Annotated[ImageURLPart | ImageFilePart, Field(discriminator="type")]
+#: What a tool result's ``parts`` may hold: images and files (its text is ``output_text``).
+ToolPart = Annotated[ImageURLPart | ImageFilePart | FilePart, Field(discriminator="type")]
 
 
 class Usage(_Model):
@@ -237,6 +313,8 @@ class _MessageBase(_Model):
     id: str | None = None
     created_at: datetime | None = None
     response_id: str | None = None
+    #: The prompt cache ends after this whole message (on the wire: its last block).
+    cache_breakpoint: CacheBreakpoint | None = None
 
 
 class SystemMessage(_MessageBase):
@@ -257,7 +335,7 @@ class DeveloperMessage(_MessageBase):
 
 
 class UserMessage(_MessageBase):
-    """What the user wrote: text and images."""
+    """What the user wrote: text, images and files."""
 
     role: Literal["user"] = "user"
     parts: list[ContentPart]
@@ -273,7 +351,15 @@ class AssistantMessage(_MessageBase):
 
 
 class ToolResultMessage(_MessageBase):
-    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images only.
+    """A tool's result. ``output_text`` is the only tool text; ``parts`` carry images and files,
+    in the order the tool returned them; ``output_json`` is a structured result (any JSON value)
+    where the tool returned one, beside ``output_text`` (a plain-text result leaves it None).
+
+    ``text_blocks`` (beyond the pinned fields) keeps where a result given as several text blocks
+    was split: the length of each block, in Unicode code points, in order; ``output_text`` is
+    their concatenation (no separator), so the text is held once. None for a one-block result.
+    Providers whose tool result takes several text blocks send them split exactly; the others
+    send ``output_text``.
 
     ``discovered_tools`` (beyond the seed): the deferred tools this result loads, by name, when
     the client ran the tool search itself (Anthropic ``tool_reference`` blocks after the text)."""
@@ -283,7 +369,9 @@ class ToolResultMessage(_MessageBase):
     tool_name: str
     status: ToolStatus
     output_text: str
-    parts: list[ImagePart] = Field(default_factory=list[ImagePart])
+    output_json: JsonValue | None = None
+    text_blocks: list[int] | None = None
+    parts: list[ToolPart] = Field(default_factory=list[ToolPart])
     discovered_tools: list[str] | None = None
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
@@ -298,6 +386,35 @@ class ToolResultMessage(_MessageBase):
             if kind == "text":
                 raise ValueError("tool result parts must not be text; put tool text in output_text")
         return value  # pyright: ignore[reportUnknownVariableType]
+
+    @model_validator(mode="after")
+    def _blocks_cover_text(self) -> ToolResultMessage:
+        blocks = self.text_blocks
+        if blocks is None:
+            return self
+        if len(blocks) < 2 or any(n < 0 for n in blocks):
+            raise ValueError("text_blocks holds two or more block lengths (>= 0); omit it for one block")
+        if sum(blocks) != len(self.output_text):
+            raise ValueError(
+                f"text_blocks lengths sum to {sum(blocks)}, output_text has {len(self.output_text)} characters"
+            )
+        return self
+
+    def text_block_list(self) -> list[str]:
+        """The result's text blocks: ``output_text`` split at ``text_blocks`` (one block without it)."""
+        return split_blocks(self.output_text, self.text_blocks)
+
+
+def split_blocks(text: str, lengths: list[int] | None) -> list[str]:
+    """``text`` cut into consecutive pieces of the given lengths (``[text]`` when None)."""
+    if lengths is None:
+        return [text]
+    out: list[str] = []
+    start = 0
+    for n in lengths:
+        out.append(text[start : start + n])
+        start += n
+    return out
 
 
 #: Any message of a history (a union discriminated by ``role``).

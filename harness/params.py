@@ -6,8 +6,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
+from harness.model import CacheBreakpoint
+
 __all__ = [
+    "CacheBreakpoint",
     "CallParams",
+    "Effort",
     "ForcedTool",
     "McpServer",
     "OutputFormat",
@@ -37,6 +41,9 @@ class ToolSpec(_Params):
     strict: StrictBool | None = None
     defer_loading: StrictBool | None = None
     namespace: str | None = None
+
+    #: The prompt cache ends after this definition (tools come first in the cached prefix).
+    cache_breakpoint: CacheBreakpoint | None = None
 
 
 class McpServer(_Params):
@@ -79,17 +86,29 @@ class ServerToolSpec(_Params):
     raw: dict[str, JsonValue] | None = None
 
 
+#: Reasoning effort, the union of the providers' scales (OpenAI ``none``..``xhigh``, Anthropic
+#: ``output_config.effort`` ``low``..``max``); each adapter maps it into its own range or warns.
+Effort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
+
+
 class ThinkingParams(_Params):
     """Reasoning settings, mapped per provider.
 
     ``budget_tokens`` drives Anthropic and Gemini 2.5 budgets; ``effort`` drives
-    OpenAI reasoning effort, OpenRouter ``reasoning.effort`` and Gemini 3 thinking level.
+    OpenAI reasoning effort, OpenRouter ``reasoning.effort``, Anthropic ``output_config.effort``
+    and Gemini 3 thinking level. ``adaptive``: the model decides how much to think (Anthropic
+    ``thinking.type: "adaptive"``). ``summary``: the detail of the reasoning summary shown when
+    ``include_thoughts`` (None: ``auto``; Responses ``reasoning.summary``). ``context``: which
+    earlier turns' reasoning the model sees again (Responses ``reasoning.context``; None: auto).
     """
 
     enabled: StrictBool = True  # strict: "yes" or 1 is an error, never coerced
     budget_tokens: int | None = Field(default=None, ge=0)  # a negative budget is an error, never sent
-    effort: Literal["minimal", "low", "medium", "high"] | None = None
+    effort: Effort | None = None
     include_thoughts: StrictBool = True
+    adaptive: StrictBool | None = None
+    summary: Literal["concise", "detailed"] | None = None
+    context: Literal["auto", "current_turn", "all_turns"] | None = None
 
 
 class ForcedTool(_Params):
@@ -98,9 +117,10 @@ class ForcedTool(_Params):
     name: str
 
 
-#: ``none`` (no tool), ``required`` (some tool), or one named tool; None is the provider's
+#: ``none`` (no tool), ``required`` (some tool), ``validated`` (text or a tool call, the call
+#: held to its schema: Gemini ``VALIDATED``), or one named tool; None is the provider's
 #: default, ``auto`` (docs/import-check-decisions.md#tool-choice).
-ToolChoice = Literal["none", "required"] | ForcedTool
+ToolChoice = Literal["none", "required", "validated"] | ForcedTool
 
 
 class OutputFormat(_Params):
@@ -118,13 +138,35 @@ class OutputFormat(_Params):
 
 
 class CallParams(_Params):
-    """Everything about a model call that is not the history: model, system prompt, tools, limits.
+    """Everything about a model call that is not the history: model, system prompt, tools, limits,
+    sampling, tool choice, reasoning, caching, server-side state and server tools.
 
-    ``server_tools`` are the provider-executed tools of the call; ``container`` the provider's
-    code-execution container (Anthropic's top-level ``container``: an id or an object), reused
-    across calls so that files a tool wrote stay reachable; ``server_tool_invocations`` asks the
-    provider to return its server tools' calls and responses as parts (Gemini
-    ``toolConfig.includeServerSideToolInvocations``), so that they can be sent back.
+    Every optional field's None is the provider's documented default: it is never sent. Each
+    adapter maps a field to its provider's native name and range, or warns with a named code
+    where the provider has no such control (docs/mapping-decisions.md#call-controls).
+
+    - Sampling: ``top_p``, ``top_k``, ``presence_penalty``, ``frequency_penalty``, ``stop``
+      (stop sequences), ``seed``.
+    - Tool choice: ``allowed_tools`` (the tools the model may call this turn, a subset of
+      ``tools``, which stay declared for the cache), ``parallel_tool_calls`` (on / off).
+    - ``service_tier``: the provider's own tier name (``flex``, ``priority``, ``on_demand``...).
+    - ``provider_settings``: safety, guardrail and routing settings with no common form, as
+      the provider's own top-level body fields (``safetySettings``, ``guardrailConfig``,
+      ``moderation``, OpenRouter ``provider``...); sent only to a provider whose profile names
+      the field, warned elsewhere.
+    - Caching: ``system_cache_breakpoint`` (the cache ends after the system prompt),
+      ``cache_breakpoint`` (the provider places one breakpoint itself: Anthropic's top-level
+      ``cache_control``), ``cache_key`` (OpenAI ``prompt_cache_key``), ``cache_retention``
+      (OpenAI ``prompt_cache_retention``), ``cached_content`` (a reference to content cached
+      beforehand: Gemini ``cachedContent``; what it holds is not sent again).
+    - Server-side state (Responses): ``previous_response_id`` or ``conversation`` (the history
+      sent is only the turns after it), ``store``, ``background``, ``include``.
+    - Server tools: ``server_tools`` are the provider-executed tools of the call; ``container``
+      the provider's code-execution container (Anthropic's top-level ``container``: an id or an
+      object), reused across calls so that files a tool wrote stay reachable;
+      ``server_tool_invocations`` asks the provider to return its server tools' calls and
+      responses as parts (Gemini ``toolConfig.includeServerSideToolInvocations``), so that they
+      can be sent back.
     """
 
     model: str | None = None
@@ -139,3 +181,23 @@ class CallParams(_Params):
     thinking: ThinkingParams | None = None
     temperature: float | None = None
     stream: StrictBool = True
+    top_p: float | None = None
+    top_k: int | None = Field(default=None, ge=0)
+    presence_penalty: float | None = None
+    frequency_penalty: float | None = None
+    stop: list[str] | None = None
+    seed: int | None = None
+    allowed_tools: list[str] | None = None
+    parallel_tool_calls: StrictBool | None = None
+    service_tier: str | None = None
+    provider_settings: dict[str, JsonValue] | None = None
+    system_cache_breakpoint: CacheBreakpoint | None = None
+    cache_breakpoint: CacheBreakpoint | None = None
+    cache_key: str | None = None
+    cache_retention: str | None = None
+    cached_content: str | None = None
+    previous_response_id: str | None = None
+    conversation: str | None = None
+    store: StrictBool | None = None
+    background: StrictBool | None = None
+    include: list[str] | None = None

@@ -14,8 +14,12 @@ __all__ = ["progress_bar"]
 
 
 @contextmanager
-def progress_bar(label: str) -> Generator[Callable[[int, int], None]]:
-    """``advance(done, total)`` updates a bar on stderr (a no-op when stderr is not a terminal)."""
+def progress_bar(label: str, *, ticking: bool = True) -> Generator[Callable[[int, int], None]]:
+    """``advance(done, total)`` updates a bar on stderr (a no-op when stderr is not a terminal).
+
+    ``ticking``: a thread redraws the bar (its clock) between advances. Without it the bar is
+    redrawn by ``advance`` alone and the process keeps one thread, so it may fork workers
+    (``harness.workers``)."""
     if not sys.stderr.isatty():
         yield lambda done, total: None
         return
@@ -29,10 +33,11 @@ def progress_bar(label: str) -> Generator[Callable[[int, int], None]]:
         TimeElapsedColumn(),
         console=Console(stderr=True),
         transient=True,
+        auto_refresh=ticking,
     ) as progress:
         task = progress.add_task(label, total=None)
 
         def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+            progress.update(task, completed=done, total=total, refresh=not ticking)
 
         yield advance

@@ -33,8 +33,11 @@ PINNED = [
     ("I11", "round-trips"),
     ("I12", "schema-conformance"),
     ("I13", "no-silent-loss"),
+    ("I14", "files"),
     ("I15", "sources-reach-the-message"),
     ("I16", "provider-executed-calls"),
+    ("I17", "cache-breakpoints"),
+    ("I18", "call-controls"),
 ]
 
 

@@ -98,7 +98,7 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
                 }
             ],
         },
-        ['messages[0].content[0]: user block type "document" not representable', "metadata:"],
+        ["messages[0].content[0].source: document source type null not representable", "metadata:"],
     ),
     "openai-chat": (
         {
@@ -107,22 +107,22 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
             "messages": [{"role": "user", "content": [{"type": "input_audio", "input_audio": {}}]}],
         },
         [
-            'messages[0].content[0]: user content part "input_audio" not representable',
+            'messages[0].content[0]: user content part "input_audio" not representable (no audio format)',
             "n: not representable (2)",
         ],
     ),
     "openai-responses": (
         {
             "model": "gpt-5",
-            "previous_response_id": "resp_1",
+            "truncation": "auto",
             "input": [{"type": "compaction", "id": "cmp_1"}],
         },
-        ['input[0]: input item type "compaction" not representable', "previous_response_id:"],
+        ['input[0]: input item type "compaction" not representable', "truncation:"],
     ),
     "gemini": (
         {
             "contents": [{"role": "user", "parts": [{"executableCode": {"code": "1"}}]}],
-            "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}},
+            "toolConfig": {"functionCallingConfig": {"mode": "AUTO", "allowedFunctionNames": ["a"]}},
         },
         [
             "contents[0].parts[0]: part with keys ['executableCode'] not representable",
@@ -132,14 +132,14 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
     "openrouter": (
         {
             "model": "anthropic/claude-sonnet-4.5",
-            "provider": {"order": ["anthropic"]},
+            "usage": {"include": True},
             "messages": [
                 {"role": "assistant", "content": "ok", "reasoning_details": [{"type": "reasoning.other"}]}
             ],
         },
         [
             'messages[0].reasoning_details[0]: reasoning detail type "reasoning.other" not representable',
-            "provider:",
+            "usage:",
         ],
     ),
 }

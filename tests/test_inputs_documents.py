@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -127,3 +128,15 @@ def test_paired_escapes_and_deep_strings_pass(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["replay", str(path), "--provider", "bedrock"])
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)[0]["message"]["parts"][0]["text"] == text + "!"
+
+
+def test_a_document_read_once_is_not_kept_and_reading_twice_keeps_it_again() -> None:
+    from harness.inputs import yaml_load
+
+    text = "interactions:\n- request: {uri: 'https://example.invalid/read-once'}\n"
+    kept = dict(yaml_load._BUILT)  # pyright: ignore[reportPrivateUsage]
+    with yaml_load.read_once():
+        assert yaml_load.load_yaml(text, source="once.yaml") == yaml.safe_load(text)
+    assert kept == yaml_load._BUILT  # pyright: ignore[reportPrivateUsage]
+    yaml_load.load_yaml(text, source="once.yaml")
+    assert any(key[0] == "once.yaml" for key in yaml_load._BUILT)  # pyright: ignore[reportPrivateUsage]

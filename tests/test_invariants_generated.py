@@ -1,6 +1,6 @@
 """Every invariant on generated histories: one drawn history is judged by all the checks at once.
 
-The request-side (I1, I2, I4, I7, I8, I12, I13), history (I3, I5, I6, I11) and cross-render
+The request-side (I1, I2, I4, I7, I8, I12, I13, I14), history (I3, I5, I6, I11) and cross-render
 (I9, I10) invariants each hold over the same generators, for every provider. Drawing one
 history and judging it by every check in one ``run_invariants`` gives each check as many
 examples as a test of its own would, from the same distribution, while the history is drawn
@@ -24,7 +24,7 @@ from harness.providers import PROVIDERS
 from harness.strategies import histories
 from tests.support.invariants import agent_loops, assert_holds
 
-REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I16")
+REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I14", "I16", "I17", "I18")
 HISTORY = ("I3", "I5", "I6", "I11", "I15")
 TURNS = ("I9", "I10")
 EVERY = tuple(sorted({*REQUEST, *HISTORY, *TURNS}, key=lambda i: int(i[1:])))

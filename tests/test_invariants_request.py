@@ -1,4 +1,4 @@
-"""Request-side invariants (I1, I2, I4, I7, I8, I12, I13): they hold for every provider, and they can fail.
+"""Request-side invariants (I1, I2, I4, I7, I8, I12, I13, I14): they hold for every provider, and they can fail.
 
 Each holds over generated agent loops and arbitrary valid histories (``test_invariants_generated``:
 one drawn history judged by every invariant), over adversarial histories and over the
@@ -23,6 +23,7 @@ from harness.invariants.wire import tool_turns, wire_messages
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     TextPart,
@@ -40,7 +41,7 @@ from harness.scenarios.dsl import call, result, user
 from harness.targets import Target
 from tests.support.invariants import REFERENCE, Mutant, assert_holds
 
-REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13")
+REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I14")
 SCENARIOS = sorted(load_scenarios())
 ANY_MODEL = st.sampled_from([None, "claude-sonnet-4-5", "gpt-5", "gemini-3-pro-preview", "o3"])
 
@@ -661,3 +662,114 @@ def test_i7_catches_a_real_result_replaced_by_an_invented_one(provider: str) -> 
     violations = found(list(scenario.history), params, provider, "I7", Mutant(body=_invent_not_executed))
     replaced = [v for v in violations if "real result (message 3)" in v.reason]
     assert replaced and all(v.kind == "degrade" for v in replaced), violations
+
+
+# ---------------------------------------------------------------- I14 files
+
+PDF = "JVBERi0xLjQKJcOkw7zDtsOfCg=="
+PDF_2 = "JVBERi0xLjcKJeLjz9MK"
+WITH_FILES: list[HistoryEvent] = [
+    user(
+        "Compare these two reports",
+        FilePart(media_type="application/pdf", data=PDF, filename="q1.pdf"),
+        FilePart(media_type="application/pdf", data=PDF_2, filename="q2.pdf"),
+    ),
+    turn(TextPart(text="Reading the weather first."), call("call_w", "weather", '{"city": "Oslo"}')),
+    ToolResultMessage(
+        call_id="call_w",
+        tool_name="weather",
+        status="success",
+        output_text='{"temperature": 21, "unit": "C"}',
+        output_json={"temperature": 21, "unit": "C"},
+    ),
+    turn(TextPart(text="Done.")),
+    user("Thanks"),
+]
+#: Providers that send both PDFs natively (the others warn for each: nothing to reorder).
+NATIVE_PDF = ("anthropic", "bedrock", "gemini", "mistral", "openai-chat", "openai-responses", "openrouter")
+#: Providers whose tool results carry a structured value natively (the others warn tool-json-as-text).
+NATIVE_JSON = ("bedrock", "gemini")
+
+
+def _drop_files(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"parts": [p for p in e.parts if not isinstance(p, FilePart)]})
+        if isinstance(e, UserMessage)
+        else e
+        for e in history
+    ]
+
+
+def _swap_files(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    out: list[HistoryEvent] = []
+    for e in history:
+        if isinstance(e, UserMessage) and sum(isinstance(p, FilePart) for p in e.parts) == 2:
+            first, second = (p for p in e.parts if isinstance(p, FilePart))
+            e = e.model_copy(
+                update={"parts": [p for p in e.parts if not isinstance(p, FilePart)] + [second, first]}
+            )
+        out.append(e)
+    return out
+
+
+def _drop_structured(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"output_json": None, "output_text": "done"})
+        if isinstance(e, ToolResultMessage)
+        else e
+        for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i14_catches_a_dropped_file(provider: str) -> None:
+    assert_caught(
+        WITH_FILES, CallParams(), provider, "I14", Mutant(history=_drop_files), "neither in the request"
+    )
+
+
+@pytest.mark.parametrize("provider", NATIVE_PDF)
+def test_i14_catches_reordered_files(provider: str) -> None:
+    assert_caught(WITH_FILES, CallParams(), provider, "I14", Mutant(history=_swap_files), "reordered")
+
+
+@pytest.mark.parametrize("provider", NATIVE_JSON)
+def test_i14_catches_a_lost_structured_result(provider: str) -> None:
+    assert_caught(
+        WITH_FILES, CallParams(), provider, "I14", Mutant(history=_drop_structured), "structured value"
+    )
+
+
+SPLIT_RESULT: list[HistoryEvent] = [
+    user("Run the tests"),
+    turn(call("call_t", "run_tests", "{}")),
+    ToolResultMessage(
+        call_id="call_t",
+        tool_name="run_tests",
+        status="success",
+        output_text="stdout: 3 passed\nstderr: 1 warning\n",
+        text_blocks=[17, 18],
+    ),
+    turn(TextPart(text="All green.")),
+    user("Thanks"),
+]
+#: Providers whose tool result is a block list: the blocks go back as the tool split them.
+BLOCK_RESULTS = ("anthropic", "bedrock", "openai-responses")
+
+
+def _merge_blocks(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"text_blocks": None}) if isinstance(e, ToolResultMessage) else e for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", BLOCK_RESULTS)
+def test_i14_catches_merged_text_blocks(provider: str) -> None:
+    assert_caught(SPLIT_RESULT, CallParams(), provider, "I14", Mutant(history=_merge_blocks), "text blocks")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_split_tool_text_is_output_text_for_i4_on_every_provider(provider: str) -> None:
+    """Sent as blocks or as one string, the result's text is its output_text (I4 holds)."""
+    assert found(SPLIT_RESULT, CallParams(), provider, "I4", REFERENCE) == []
+    assert found(SPLIT_RESULT, CallParams(), provider, "I14", REFERENCE) == []

@@ -38,9 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent / "harness"
 MAY_IMPORT: dict[str, tuple[str, ...]] = {
     # the base: the model and what every side reads
     "model": (),
-    "params": (),
+    "params": ("model",),
     "inputs": (),
     "progress": (),
+    "workers": (),
     "data_paths": (),
     "secret_rules": (),
     "codec": ("inputs", "model", "params"),
@@ -59,8 +60,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "oracles": ("accepted", "contract", "model", "outputs"),
     "rules": ("contract", "oracles"),
     "importer": ("contract", "model", "oracles", "params"),
-    "traffic": ("contract", "inputs", "oracles", "outputs", "progress", "rules"),
-    "invariants": ("codec", "contract", "emit", "model", "oracles", "params", "rules", "=targets"),
+    "traffic": ("contract", "inputs", "oracles", "outputs", "progress", "rules", "workers"),
+    "invariants": ("codec", "contract", "emit", "model", "oracles", "params", "rules", "workers", "=targets"),
     "kit": ("codec", "contract", "model", "params", "traffic"),
     # what wraps the reference side and the judges
     "targets": ("contract", "kit", "model", "params", "providers", "stream"),
@@ -82,7 +83,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "cli": (
         *("codec", "contract", "inputs", "model", "outputs", "params", "progress"),
         *("audit", "importcheck", "importer", "invariants", "kit", "oracles", "providers"),
-        *("record", "rules", "scenarios", "stream", "targets", "traffic"),
+        *("record", "rules", "scenarios", "stream", "targets", "traffic", "workers"),
     ),
     # ``harness/__init__.py``: the public names, each loaded on first use
     "__init__": (
@@ -95,7 +96,10 @@ JUDGES = ("invariants", "oracles", "emit", "rules", "traffic", "importer")
 FENCED = (*JUDGES, "kit")
 #: What a judge may reach, at any depth, beside the judges themselves.
 JUDGE_MAY_REACH = (
-    *(f"harness.{p}" for p in ("contract", "model", "params", "codec", "inputs", "outputs", "progress")),
+    *(
+        f"harness.{p}"
+        for p in ("contract", "model", "params", "codec", "inputs", "outputs", "progress", "workers")
+    ),
     "harness.accepted",  # the registry of accepted differences: data and pure predicates
     *(f"harness.{j}" for j in FENCED),
 )

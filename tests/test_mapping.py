@@ -18,6 +18,7 @@ from harness.mapping.wire import (
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -291,3 +292,24 @@ def test_a_tool_choice_that_cannot_be_sent_is_warned_not_sent(
     else:
         assert "tool_choice" not in rendered.body and "toolConfig" not in rendered.body
     assert "tool-choice-not-sent" in [w.code for w in rendered.warnings]
+
+
+# ---------------------------------------------------------------- files
+
+
+def test_a_file_media_type_alias_is_sent_as_its_standard_label_with_a_warning() -> None:
+    history = [user("What is in this picture?", FilePart(media_type="image/jpg", uri="s3://bucket/cat.jpg"))]
+    rendered = get_adapter("bedrock").render(history, CallParams())
+    image = rendered.body["messages"][0]["content"][1]["image"]
+    assert image == {"format": "jpeg", "source": {"s3Location": {"uri": "s3://bucket/cat.jpg"}}}
+    assert [(w.code, w.part_type) for w in rendered.warnings] == [("media-type-normalized", "file")]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_file_is_sent_or_named_by_a_warning_on_every_provider(provider: str) -> None:
+    pdf = FilePart(media_type="application/pdf", url="https://example.com/a.pdf")
+    rendered = get_adapter(provider).render([user("Summarise", pdf)], CallParams())
+    sent = "https://example.com/a.pdf" in str(rendered.body)
+    warned = [w.code for w in rendered.warnings if w.message_index == 0 and w.part_index == 1]
+    assert sent != bool(warned), (sent, warned)
+    assert not warned or warned[0] in ("file-kind-unsupported", "file-source-unsupported")

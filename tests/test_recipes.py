@@ -125,7 +125,7 @@ DIALECT_ENTRY = """\
 
 #: The invariant's check module, as the recipe writes it.
 INVARIANT_MODULE = '''\
-    """I14 user-text-sent (a test's invariant): every user text of the history is in the request."""
+    """I99 user-text-sent (a test's invariant): every user text of the history is in the request."""
 
     from __future__ import annotations
 
@@ -136,7 +136,7 @@ INVARIANT_MODULE = '''\
     def check_user_text_sent(ctx: CheckContext) -> list[Violation]:
         sent = [leaf for _, leaf in leaves(ctx.body)]
         return [
-            ctx.violation("I14", index, "a user text is not in the request", {"text": part.text}, kind="degrade")
+            ctx.violation("I99", index, "a user text is not in the request", {"text": part.text}, kind="degrade")
             for index, event in enumerate(ctx.history)
             if isinstance(event, UserMessage)
             for part in event.parts
@@ -147,7 +147,7 @@ INVARIANT_MODULE = '''\
 #: The invariant's one entry in ``INVARIANTS``.
 INVARIANT_ENTRY = """\
     Invariant(
-        "I14",
+        "I99",
         "user-text-sent",
         "every user text of the history is in the request",
         _Lazy("user_text", "check_user_text_sent"),
@@ -341,16 +341,16 @@ def test_a_new_invariant_runs_in_the_audit_and_in_target_conformance(
         except SystemExit as done:
             assert done.code in (0, None), done.code
         print("---")
-        code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-rA", "test_adopter.py", "-k", "I14"])
+        code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-rA", "test_adopter.py", "-k", "I99"])
         assert code == 0, code
     """
     out = _run(invariant_copy, script, tmp_path)
     audit = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
-    assert "I14" in audit["checks"]
-    cell = audit["matrix"]["huggingface"]["I14"]
+    assert "I99" in audit["checks"]
+    cell = audit["matrix"]["huggingface"]["I99"]
     assert cell["passed"] == len(json.loads((ROOT / "harness" / "scenarios" / "catalog.json").read_text()))
     assert cell["failed"] == 0, cell
     assert (
-        "PASSED test_adopter.py::TestAdopter::test_scenario[huggingface-tool_parallel_results_out_of_order-I14]"
+        "PASSED test_adopter.py::TestAdopter::test_scenario[huggingface-tool_parallel_results_out_of_order-I99]"
         in out
     )

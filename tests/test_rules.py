@@ -6,6 +6,7 @@ rules stay quiet on real accepted traffic is tests/test_traffic_calibrate.py's j
 
 from __future__ import annotations
 
+import base64
 import copy
 from collections.abc import Callable
 from typing import Any
@@ -96,6 +97,26 @@ def _drop(path: list[str | int]) -> Mutate:
 
 # (case id, provider, mutation, the rule that must fire, path it points at)
 VIOLATIONS: list[tuple[str, str, Mutate, str, str]] = [
+    # Files (harness/rules/files.py)
+    ("chat-file-not-pdf", "openai-chat", _set(["messages", 4, "content"], [{"type": "text", "text": "x"}, {"type": "file",
+        "file": {"file_data": "data:text/plain;base64,aGk=", "filename": "a.txt"}}]),
+     "chat-file-part-pdf", "messages/4/content/1/file/file_data"),
+    ("chat-file-no-filename", "openai-chat", _set(["messages", 4, "content"], [{"type": "file",
+        "file": {"file_data": "data:application/pdf;base64,JVBERi0x"}}]),
+     "chat-file-part-pdf", "messages/4/content/0/file"),
+    ("anthropic-pdf-101-pages", "anthropic", lambda b: b["messages"][2]["content"].append({"type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf",
+                   "data": base64.b64encode(b"%PDF-1.4\n" + b"<< /Type /Page >>\n" * 101).decode()}}),
+     "anthropic-pdf-limits", "messages/2/content/2"),
+    ("gemini-inline-pdf-over-50mb", "gemini", lambda b: b["contents"][0]["parts"].append(
+        {"inlineData": {"mimeType": "application/pdf", "data": "A" * (68 * 1024 * 1024)}}),
+     "gemini-inline-data-limit", "contents/0/parts/2/inlineData"),
+    ("bedrock-document-name-with-a-dot", "bedrock", lambda b: b["messages"][2]["content"].append(
+        {"document": {"format": "pdf", "name": "report.pdf", "source": {"bytes": "JVBE"}}}),
+     "bedrock-document-name", "messages/2/content/2/document/name"),
+    ("bedrock-six-documents", "bedrock", lambda b: b["messages"][2]["content"].extend(
+        {"document": {"format": "txt", "name": f"notes {n}", "source": {"bytes": "aGk="}}} for n in range(6)),
+     "bedrock-document-count", "messages/2/content/7/document"),
     # Values (harness/rules/values.py): an HTML error page's text sent as a JPEG; Vertex's temperature 1000.
     ("chat-image-not-an-image", "openai-chat", lambda b: b["messages"].append({"role": "user", "content": [
         {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,UGxlYXNlIHNldCBhIHVzZXItYWdlbnQ="}}]}),

@@ -21,6 +21,7 @@ from harness.model import (
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -251,6 +252,14 @@ def test_derivable_tags_match_the_content(name: str) -> None:
     assert ("tool-strict" in tags) == any(t.strict is not None for t in s.params.tools or [])
     assert ("tool-choice" in tags) == (s.params.tool_choice is not None)
     assert ("output-format" in tags) == (s.params.output_format is not None)
+    controls = ("top_p", "top_k", "presence_penalty", "frequency_penalty", "stop", "seed")
+    controls += ("parallel_tool_calls", "service_tier")
+    assert ("call-controls" in tags) == any(getattr(s.params, c) is not None for c in controls)
+    marked = [p for e in s.history for p in getattr(e, "parts", [])] + [*s.history, *(s.params.tools or [])]
+    cached = any(getattr(x, "cache_breakpoint", None) is not None for x in marked)
+    assert ("cache-breakpoints" in tags) == (cached or s.params.system_cache_breakpoint is not None)
+    by_reference = s.params.previous_response_id is not None or s.params.conversation is not None
+    assert ("server-state" in tags) == by_reference
     assert ("real-tokens" in tags) == any(sig.signature in REAL_SIGNATURES for sig, _ in _signatures(s))
     if "plain" in tags:
         assert not (has_tools or thinking or images)
@@ -353,7 +362,31 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     "assistant-image-file": lambda s: any(
         isinstance(p, ImageFilePart) for m in _assistants(s) for p in m.parts
     ),
-    "tool-result-image": lambda s: any(r.parts for r in _results(s)),
+    "tool-result-image": lambda s: any(
+        isinstance(p, ImageURLPart | ImageFilePart) for r in _results(s) for p in r.parts
+    ),
+    "files": lambda s: any(isinstance(p, FilePart) for e in s.history for p in _parts(e)),
+    "file-document": lambda s: any(
+        isinstance(p, FilePart) and p.media_type == "application/pdf" for e in s.history for p in _parts(e)
+    ),
+    "file-text": lambda s: any(
+        isinstance(p, FilePart) and p.media_type.startswith("text/") for e in s.history for p in _parts(e)
+    ),
+    "file-audio": lambda s: any(
+        isinstance(p, FilePart) and p.media_type.startswith("audio/") for e in s.history for p in _parts(e)
+    ),
+    "file-video": lambda s: any(
+        isinstance(p, FilePart) and p.media_type.startswith("video/") for e in s.history for p in _parts(e)
+    ),
+    "file-reference": lambda s: any(
+        isinstance(p, FilePart) and (p.file_id or p.uri) for e in s.history for p in _parts(e)
+    ),
+    "tool-result-file": lambda s: any(isinstance(p, FilePart) for r in _results(s) for p in r.parts),
+    "tool-result-structured": lambda s: any(r.output_json is not None for r in _results(s)),
+    "tool-result-text-blocks": lambda s: any(r.text_blocks for r in _results(s)),
+    "file-video-metadata": lambda s: any(
+        isinstance(p, FilePart) and p.video_metadata for e in s.history for p in _parts(e)
+    ),
     "text-empty": lambda s: "" in _texts(s),
     "text-whitespace": lambda s: any(t and not t.strip() for t in _texts(s)),
     "text-non-ascii": lambda s: all(c in dumps_history(s.history) for c in NON_ASCII_SAMPLES),
@@ -449,6 +482,7 @@ def test_every_tag_has_a_check() -> None:
         "tools-derived",
     }
     derivable |= {"system-in-params", "tool-strict", "tool-choice", "output-format", "real-tokens"}
+    derivable |= {"call-controls", "cache-breakpoints", "server-state"}
     derivable |= set(NATIVE_TAG_FORMATS)
     assert set(TAG_CHECKS) | derivable == TAGS
 

@@ -10,6 +10,8 @@ import base64
 import copy
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +59,23 @@ def synthetic_anthropic(*, tool: bool = True) -> tuple[dict[str, Any], dict[str,
     messages = [
         {"role": "user", "content": [{"type": "text", "text": "hi"}]},
         {"role": "assistant", "content": copy.deepcopy(content)},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}
+        # the faithful client moves its cache breakpoint forward, onto the latest turn
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_1",
+                    "content": "ok",
+                    "cache_control": {"type": "ephemeral"},
+                }
+            ],
+        }
         if tool
-        else {"role": "user", "content": "thanks"},
+        else {
+            "role": "user",
+            "content": [{"type": "text", "text": "thanks", "cache_control": {"type": "ephemeral"}}],
+        },
     ]
     return req0, {"content": content}, messages
 
@@ -142,9 +158,11 @@ def test_synthetic_results_out_of_call_order_are_policy_when_ids_pair_them() -> 
     ]
     resp0: dict[str, Any] = {"content": calls}
     messages[1]["content"] = calls
-    messages[2]["content"] = [
+    results: list[dict[str, Any]] = [
         {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "ok"} for i in (2, 1)
     ]
+    results[-1]["cache_control"] = {"type": "ephemeral"}
+    messages[2]["content"] = results
     req0 = {**req0, "thinking": {"type": "disabled"}}
     result = run_pair(req0, resp0, {**req0, "messages": messages})
     assert checks(result) == [("continuity-tool-answered", "policy")]
@@ -199,13 +217,17 @@ def test_synthetic_changed_arguments_are_degrade() -> None:
 
 def test_synthetic_moved_history_is_degrade_moved_instructions_policy_a_moved_cache_marker_nothing() -> None:
     _, _, messages = synthetic_anthropic()
-    # another system prompt from this turn on (an agent handoff): nothing of the conversation is lost
-    assert checks(anthropic_pair(messages, system="Be very brief.")) == [("continuity-prefix", "policy")]
+    # another system prompt from this turn on (an agent handoff): nothing of the conversation is
+    # lost, but the system stands before the cached prefix's breakpoint: the cache is written again
+    handoff = [("continuity-prefix", "policy"), ("cache-prefix", "degrade")]
+    assert checks(anthropic_pair(messages, system="Be very brief.")) == handoff
     rewritten = copy.deepcopy(messages)
     rewritten[0]["content"] = [{"type": "text", "text": "hi", "citations": []}]
-    assert checks(anthropic_pair(rewritten)) == [("continuity-prefix", "degrade")]  # an earlier turn changed
+    changed = [("continuity-prefix", "degrade"), ("cache-prefix", "degrade")]
+    assert checks(anthropic_pair(rewritten)) == changed  # an earlier turn changed
     reformed = anthropic_pair(messages, system=[{"type": "text", "text": "Be brief."}])
-    assert checks(reformed) == [("continuity-prefix", "policy")]  # the same text as a block
+    # the same text as a block: the same prompt to the cache
+    assert checks(reformed) == [("continuity-prefix", "policy")]
     marked = copy.deepcopy(messages)
     marked[2]["content"][0]["cache_control"] = {
         "type": "ephemeral"
@@ -526,3 +548,34 @@ def test_a_call_whose_response_the_host_cannot_have_sent_is_not_judged() -> None
     calibrated = calibrate(files)
     assert sum("OpenRouter's own fields" in s for s in calibrated.skipped) == len(skipped)
     assert check_traffic(files).skipped == {PASTED_REASON: len(skipped)}
+
+
+def test_the_report_from_two_processes_is_the_single_process_report_byte_for_byte(tmp_path: Path) -> None:
+    """The command in a fresh process (one thread: its two workers are forked) against one process."""
+    from harness.contract.kinds import DEFAULT_FAIL_ON
+    from harness.traffic.audit_report import render_json, report_data
+
+    # OpenAI's Chat and Responses: one SDK for the workers to build
+    files = (
+        sorted(TRAFFIC.glob("models__test_openai__*.yaml"))[::12]
+        + sorted(TRAFFIC.glob("models__test_openai_responses__*.yaml"))[::22]
+    )
+    code = "from harness.cli.main import app; app(prog_name='harness')"
+    args = ["audit-traffic", *map(str, files), "--jobs", "2", "--out", str(tmp_path)]
+    subprocess.run([sys.executable, "-c", code, *args], capture_output=True, timeout=300, check=False)
+    one = report_data(audit_traffic(files, jobs=1), DEFAULT_FAIL_ON, set(), None)
+    requests = [p for p, row in one["providers"].items() if row["requests"]]
+    assert one["files"] == len(files) and len(requests) == 2 and one["skipped"]  # shares to merge
+    assert (tmp_path / "traffic-audit.json").read_text(encoding="utf-8") == render_json(one)
+
+
+def test_synthetic_continuation_of_an_unstored_response_is_a_reject() -> None:
+    """Field lesson 5: a response created with store: false cannot be found by previous_response_id."""
+    url = "https://api.openai.com/v1/responses"
+    resp0: dict[str, Any] = {"id": "resp_1", "output": [{"type": "message", "content": []}]}
+    after = {"model": "gpt-5", "previous_response_id": "resp_1", "input": "and then?"}
+    stored = run_pair({"model": "gpt-5", "input": "hi"}, resp0, after, wire="openai-responses", url=url)
+    assert checks(stored) == []
+    unstored = {"model": "gpt-5", "input": "hi", "store": False}
+    result = run_pair(unstored, resp0, after, wire="openai-responses", url=url)
+    assert checks(result) == [("continuity-stored", "reject")]

@@ -338,10 +338,12 @@ def test_synthetic_changed_tool_definitions_move_the_prefix() -> None:
     req1["toolConfig"]["tools"].append(
         {"toolSpec": {"name": "g", "inputSchema": {"json": {"type": "object"}}}}
     )
-    (finding,) = run(req0, resp0, req1).findings
-    # tools offered from this turn on: nothing of the conversation is lost (policy)
+    finding, cache = run(req0, resp0, req1).findings
+    # tools offered from this turn on: nothing of the conversation is lost (policy), but the tools
+    # stand before the cached prefix's breakpoint: the cache is written again (degrade)
     assert (finding.check, finding.kind) == ("continuity-prefix", "policy")
     assert "tools (appended: g)" in finding.message
+    assert (cache.check, cache.kind) == ("cache-prefix", "degrade")
 
 
 def test_synthetic_reasoning_sent_back_as_think_text_is_named() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -206,3 +208,18 @@ def test_calls_to_providers_without_an_id_are_not_judged_with_why(
         f"{path}#0: provider 'cohere' (api.cohere.com) is not a provider of the harness yet; not judged"
     ]
     assert any("provider 'cohere'" in line for line in result.lines())
+
+
+def test_the_result_from_two_processes_is_the_single_process_result() -> None:
+    """The command in a fresh process (one thread: its two workers are forked) against one process."""
+    folder = ROOT / "traffic" / "pydantic-ai"  # OpenAI's Chat and Responses: one SDK for the workers to build
+    files = (
+        sorted(folder.glob("models__test_openai__*.yaml"))[::12]
+        + sorted(folder.glob("models__test_openai_responses__*.yaml"))[::22]
+    )
+    code = "from harness.cli.main import app; app(prog_name='harness')"
+    args = ["calibrate", *map(str, files), "--jobs", "2", "--json"]
+    two = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+    one = calibrate(files, jobs=1)
+    assert len(one.accepted) == 2 and sum(one.accepted.values()) > len(files)  # two providers to merge
+    assert two.stdout == json.dumps(one.to_json(), sort_keys=True, indent=1) + "\n"

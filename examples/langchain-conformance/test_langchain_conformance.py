@@ -48,10 +48,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ): "langchain-openai keeps images inside role: tool messages (docs/audits/langchain.md, bug 4)",
     (
         "I13",
-        "gemini-generated",
-    ): "langchain-google-genai sends a result only for a call of the message before it (docs/audits/langchain.md: bug 10, orphaned results dropped)",
-    (
-        "I13",
         "openai-chat-agent_loop_long",
     ): "foreign reasoning dropped without a warning (docs/audits/langchain.md, defensible choices)",
     (

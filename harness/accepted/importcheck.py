@@ -16,8 +16,10 @@ from harness.accepted.predicates import (
     renumbered,
     restructured,
     same_in_camel,
+    same_part_in_camel,
     string_is_one_block,
     value_is,
+    values_are,
 )
 from harness.contract.accepted import Accepted
 
@@ -387,6 +389,23 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
+        "responses-null-controls",
+        judges=("import-check",),
+        provider="openai-responses",
+        where="{previous_response_id,top_p,service_tier,prompt_cache_key,reasoning.summary}",
+        diff="missing",
+        when=(is_null(),),
+        kind="equivalent",
+        why="a null control is its default (ResponseCreateParams: Optional); our adapter sends a control only when set",
+        evidence=(
+            (
+                "null accepted: "
+                "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_streaming_usage.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "responses-null-item-status",
         judges=("import-check",),
         provider="openai-responses",
@@ -512,6 +531,70 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
+        "gemini-consecutive-user-turns-merged",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents",
+        diff="changed",
+        when=(restructured("merge_gemini_user_turns"),),
+        kind="equivalent",
+        why=(
+            "consecutive user contents and one user content holding their parts in order are one turn; "
+            "our adapter merges turns of one role"
+        ),
+        evidence=(
+            (
+                "consecutive user contents accepted: "
+                "traffic/pydantic-ai/test_tool_availability_portability__test_tool_availability_portability_matrix[R5-T5-local-search].yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-results-after-their-calls",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents",
+        diff="changed",
+        when=(restructured("gemini_results_after_calls"),),
+        kind="equivalent",
+        why=(
+            "consecutive model contents are one turn to the API, so one user content after the second "
+            "answers the calls of both; ours sends each response right after the content of its call "
+            "(prepare's tool-result-after-text rule), which the API takes as well"
+        ),
+        evidence=(
+            (
+                "two model contents then both responses accepted: "
+                "traffic/pydantic-ai/test_tool_search__test_cross_provider_capability_replay"
+                "[google-gemini-3-flash-preview-openai-responses-gpt-5.4].yaml#1; each response after its "
+                "call accepted: the same file's #2 (contents[4] and [5])"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-empty-user-text-placeholder",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[0].parts[0].text",
+        diff="changed",
+        when=(values_are("", "(conversation start)"),),
+        kind="policy",
+        why=(
+            "a conversation that opens with an empty user text: our adapter drops the empty text and "
+            "opens with a placeholder user turn (Gemini requires a user turn first, empty parts are "
+            "refused elsewhere); the recorded empty text was accepted too"
+        ),
+        evidence=(
+            (
+                "empty text accepted: "
+                "traffic/pydantic-ai/models__test_google__test_google_instructions_only_with_tool_calls.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "gemini-empty-generation-config",
         judges=("import-check",),
         provider="gemini",
@@ -618,6 +701,73 @@ IMPORTCHECK: tuple[Accepted, ...] = (
                 "lowerCamel thinkingConfig accepted: "
                 "cassettes/gemini/pai__gemini25pro_thought_parts.yaml#0; the proto3 JSON mapping accepts "
                 "both spellings"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-snake-case-media-part",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[*].parts[*]",
+        diff="changed",
+        when=(same_part_in_camel(),),
+        kind="equivalent",
+        why=(
+            "the recording client (google-genai) spelled a media part's proto fields snake_case "
+            "(inline_data, file_data, file_uri, mime_type); Gemini's JSON accepts snake_case and lowerCamel "
+            "alike and ours sends lowerCamel; accepted only when the part is otherwise identical"
+        ),
+        evidence=(
+            (
+                "snake_case file_data inside functionResponse.parts accepted: "
+                "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_multimodal_tool_return_matrix"
+                "[direct-uploaded_file-document-google_gemini3].yaml#2; lowerCamel fileData accepted: "
+                "traffic/pydantic-ai/models__test_google__test_google_model_youtube_video_url_input.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-snake-case-function-response-part",
+        judges=("import-check",),
+        provider="gemini",
+        where="contents[*].parts[*].functionResponse.parts[*]",
+        diff="changed",
+        when=(same_in_camel(),),
+        kind="equivalent",
+        why=(
+            "the recording client (google-genai) spelled a FunctionResponsePart's proto fields snake_case "
+            "(inline_data, mime_type); Gemini's JSON accepts snake_case and lowerCamel alike and ours sends "
+            "lowerCamel; accepted only when the part is otherwise identical"
+        ),
+        evidence=(
+            (
+                "snake_case inline_data inside functionResponse.parts accepted: "
+                "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_mixed_content_ordering"
+                "[google_gemini3].yaml#1"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "bedrock-video-format-media-type",
+        judges=("import-check",),
+        provider="bedrock",
+        where="messages[*].content[*].video.format",
+        diff="changed",
+        when=(values_are("video/mp4", "mp4"),),
+        kind="equivalent",
+        why=(
+            "the recording client sent the media type where VideoFormat's enum value belongs and Bedrock "
+            "accepted it; ours sends the documented enum value (mkv, mov, mp4, webm, flv, mpeg, mpg, wmv, "
+            "three_gp) for the same video"
+        ),
+        evidence=(
+            (
+                "format 'video/mp4' accepted: traffic/pydantic-ai-more/models__test_bedrock__test_video_url_input"
+                ".yaml#1; format 'mp4' accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__"
+                "test_multimodal_tool_return_matrix[tool_return_content-uploaded_file-video-bedrock_nova].yaml#1"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",

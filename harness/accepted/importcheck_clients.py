@@ -27,6 +27,26 @@ _OL = "traffic/clients2/openllmetry/packages"
 
 IMPORTCHECK_CLIENTS: tuple[Accepted, ...] = (
     Accepted(
+        "chat-legacy-functions",
+        judges=("import-check",),
+        provider="openai-chat",
+        where="$",
+        diff="changed",
+        when=(restructured("legacy_functions_as_tools"),),
+        kind="equivalent",
+        why=(
+            "legacy: Chat's deprecated functions / function_call (CreateChatCompletionRequest marks both "
+            "deprecated in favour of tools / tool_choice) carry the same definitions and choice; the "
+            "importer reads them as tools and our adapter sends the current form"
+        ),
+        evidence=(
+            f"legacy form accepted: {_OL}/opentelemetry-instrumentation-openai/tests/traces/cassettes/"
+            "test_functions/test_open_ai_function_calls_with_events_with_content.yaml#0; tools form "
+            "accepted: every Chat request with tools in cassettes/openai-chat",
+        ),
+        still_needed=_NEEDED,
+    ),
+    Accepted(
         "anthropic-message-content-string",
         judges=("import-check",),
         provider="anthropic",

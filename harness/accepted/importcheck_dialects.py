@@ -5,12 +5,186 @@ See ``harness.accepted.importcheck``.
 
 from __future__ import annotations
 
-from harness.accepted.predicates import value_is
+from harness.accepted.predicates import is_null, one_text_part, restructured, value_is
 from harness.contract.accepted import Accepted
 
 __all__ = ["IMPORTCHECK_DIALECTS"]
 
 IMPORTCHECK_DIALECTS: tuple[Accepted, ...] = (
+    Accepted(
+        "bedrock-blank-text-beside-content-dropped",
+        judges=("import-check",),
+        provider="bedrock",
+        where="messages[*].content",
+        diff="changed",
+        when=(restructured("drop_blank_converse_texts"),),
+        kind="policy",
+        why=(
+            "a whitespace-only text block beside other content carries nothing; our adapter drops it "
+            "(a cache point after it then ends the cache after the block before it)"
+        ),
+        evidence=(
+            (
+                "blank text accepted: traffic/pydantic-ai-more/models__test_bedrock__test_bedrock_cache_write_and_read.yaml#0; "
+                "content without it accepted: cassettes/bedrock/models__test_bedrock__test_bedrock_model_iter_stream.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-assistant-one-text-part",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].content",
+        diff="changed",
+        when=(one_text_part(),),
+        kind="equivalent",
+        why="one text chunk and the same text as a string are one assistant content (mistralai AssistantMessage.content: str | chunks)",
+        evidence=(
+            "recorded accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#1; our form accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-empty-tool-calls",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].tool_calls",
+        diff="missing",
+        when=(value_is([]),),
+        kind="equivalent",
+        why="an empty tool_calls list calls nothing; our adapter sends tool_calls only when there are calls",
+        evidence=(
+            "recorded accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#1; our form accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-prefix-false",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].prefix",
+        diff="missing",
+        when=(value_is(False),),
+        kind="equivalent",
+        why=(
+            "prefix: false on an assistant turn is the default (mistralai AssistantMessage.prefix: "
+            "'Set this to true when adding an assistant message as prefix to condition the model "
+            "response'); our adapter sends none"
+        ),
+        evidence=(
+            (
+                "prefix false accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#0; "
+                "absent accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "bedrock-consecutive-user-turns-merged",
+        judges=("import-check",),
+        provider="bedrock",
+        where="messages",
+        diff="changed",
+        when=(restructured("merge_bedrock_user_turns"),),
+        kind="equivalent",
+        why=(
+            "consecutive user messages and one user message holding their blocks in order are one turn; "
+            "our adapter merges them (Converse requires alternation for most models)"
+        ),
+        evidence=(
+            (
+                "consecutive user messages accepted: traffic/clients2/openllmetry/packages/"
+                "opentelemetry-instrumentation-bedrock/tests/traces/cassettes/test_guardrails/"
+                "test_guardrail_converse.yaml#0 (with a guardrailConfig)"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-n-one",
+        judges=("import-check",),
+        provider="mistral",
+        where="n",
+        diff="missing",
+        when=(value_is(1),),
+        kind="equivalent",
+        why="n: 1 (one choice) is the default; our adapter never asks for more than one",
+        evidence=(
+            "n: 1 accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#0; n absent accepted: cassettes/mistral/cassettes__test_thinking_wire_contract__test_reasoning_wire_contract[mistral-magistral-always-on-no-effort].yaml#0 (mistralai ChatCompletionStreamRequest.n is optional)",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-stream-false",
+        judges=("import-check",),
+        provider="mistral",
+        where="stream",
+        diff="missing",
+        when=(value_is(False),),
+        kind="equivalent",
+        why="stream: false is the API default; our adapter sends stream only when streaming",
+        evidence=(
+            "stream: false accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#0; stream is optional (mistralai ChatCompletionRequest.stream defaults to false)",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-tool-choice-auto",
+        judges=("import-check",),
+        provider="mistral",
+        where="tool_choice",
+        diff="missing",
+        when=(value_is("auto"),),
+        kind="equivalent",
+        why="tool_choice auto is the default when tools are given; we send none for tool_choice None",
+        evidence=(
+            "auto accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#0; absent accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0 has a choice, mistralai's ChatCompletionRequest.tool_choice defaults to auto",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-empty-tool-description",
+        judges=("import-check",),
+        provider="mistral",
+        where="tools[*].function.description",
+        diff="missing",
+        when=(value_is(""),),
+        kind="equivalent",
+        why="an empty description is the same as none; our adapter omits empty descriptions",
+        evidence=(
+            "empty accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#0; mistralai Function.description is optional",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-tool-type-function",
+        judges=("import-check",),
+        provider="mistral",
+        where="tools[*].type",
+        diff="extra",
+        when=(value_is("function"),),
+        kind="equivalent",
+        why="a tool's type defaults to function (mistralai Tool.type); we send it, the recording's client did not",
+        evidence=(
+            "type absent accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#0; type function accepted: cassettes/mistral/cassettes__test_thinking_wire_contract__test_reasoning_wire_contract[mistral-magistral-always-on-no-effort].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-null-controls",
+        judges=("import-check",),
+        provider="mistral",
+        where="{stop,presence_penalty,frequency_penalty,top_p,random_seed}",
+        diff="missing",
+        when=(is_null(),),
+        kind="equivalent",
+        why="a null sampling control is its default (mistralai: Nullable, unset); our adapter sends a control only when set",
+        evidence=(
+            "null accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
     Accepted(
         "bedrock-tool-choice-auto",
         judges=("import-check",),

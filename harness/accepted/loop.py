@@ -338,28 +338,4 @@ LOOP: tuple[Accepted, ...] = (
         ),
         still_needed="tests/test_accepted_needed.py::test_each_closed_loop_entry_is_needed",
     ),
-    Accepted(
-        "bedrock-top-p-not-representable",
-        judges=("closed-loop",),
-        provider="bedrock",
-        where="inferenceConfig.topP",
-        diff="missing",
-        when=(
-            value_is(0.5),
-            in_recording("models__test_bedrock__test_bedrock_model_iter_stream"),
-        ),
-        kind="degrade",
-        why=(
-            "a sampling setting CallParams cannot hold (it has max_tokens and temperature, no top_p); the "
-            "importer names it as unrepresented, so the loop cannot carry it into our request. A params "
-            "limit, not conversation content; only in this recording"
-        ),
-        evidence=(
-            (
-                "cassettes/bedrock/models__test_bedrock__test_bedrock_model_iter_stream.yaml#0 and #1 "
-                "(topP 0.5 sent, accepted)"
-            ),
-        ),
-        still_needed="tests/test_accepted_needed.py::test_each_closed_loop_entry_is_needed",
-    ),
 )

@@ -42,6 +42,7 @@ __all__ = [
     "role_is",
     "same_in_camel",
     "same_json",
+    "same_part_in_camel",
     "same_signature_bytes",
     "snake_case_keys",
     "string_is_one_block",
@@ -132,6 +133,12 @@ def snake_case_keys() -> Predicate:
 def same_in_camel() -> Predicate:
     """The same object once every snake_case key of the recorded one (at any depth) is lowerCamel."""
     return Predicate("same_in_camel")
+
+
+def same_part_in_camel() -> Predicate:
+    """The same Gemini part once every snake_case key of the recorded one is lowerCamel, a
+    function response's ``{"return_value"|"result": v}`` counting as ``{"output": v}``."""
+    return Predicate("same_part_in_camel")
 
 
 def function_response_key() -> Predicate:
@@ -307,6 +314,22 @@ def _same_in_camel(seen: Seen) -> bool:
     return isinstance(recorded, dict) and recorded != seen.ours and _camel_deep(recorded) == seen.ours
 
 
+def _same_part_in_camel(seen: Seen) -> bool:
+    recorded, ours = cast(object, seen.recorded), cast(object, seen.ours)
+    if not isinstance(recorded, dict) or not isinstance(ours, dict) or recorded == ours:
+        return False
+    rec = cast(Json, recorded)
+    camel = cast(Json, _camel_deep(rec))
+    raw = cast(Json, rec.get("functionResponse") or rec.get("function_response") or {})
+    response = raw.get("response")  # free-form JSON: its own keys are the client's, never camelled
+    mine = cast(Json, cast(Json, ours).get("functionResponse") or {}).get("response")
+    keyed = Seen(seen.provider, seen.path, seen.diff, response, mine)
+    if isinstance(response, dict) and isinstance(mine, dict) and _function_response_key(keyed):
+        wrapped: Json = {**cast(Json, camel["functionResponse"]), "response": mine}
+        camel = {**camel, "functionResponse": wrapped}
+    return camel == ours
+
+
 def _function_response_key(seen: Seen) -> bool:
     recorded, ours = cast(object, seen.recorded), cast(object, seen.ours)
     if not isinstance(recorded, dict) or not isinstance(ours, dict):
@@ -469,6 +492,7 @@ PREDICATES: Mapping[str, Check] = {
     "snake_case_keys": _snake_case_keys,
     "same_in_camel": _same_in_camel,
     "function_response_key": _function_response_key,
+    "same_part_in_camel": _same_part_in_camel,
     "recorder_trailing_space": _recorder_trailing_space,
     "ascii_quotes_folded": _ascii_quotes_folded,
     "think_tags_then_ours": _think_tags_then_ours,

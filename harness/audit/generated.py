@@ -28,6 +28,7 @@ from harness.codec import dumps_history
 from harness.model import HistoryEvent, ImageURLPart, TextPart, UserMessage
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.strategies import histories
+from harness.strategies.controls import with_cache_breakpoints
 
 __all__ = ["PARAMS", "SEED", "generated_histories", "has_user_message"]
 
@@ -113,4 +114,6 @@ def generated_histories(count: int) -> list[tuple[list[HistoryEvent], CallParams
 
     with _no_local_constants(), suppress(_Enough):
         collect()
-    return collected
+    # Every fourth history ends its latest user turn with a cache breakpoint (I17 judges it); the
+    # draws themselves are unchanged, so the set stays what it was otherwise.
+    return [(with_cache_breakpoints(h) if n % 4 == 3 else h, p) for n, (h, p) in enumerate(collected)]

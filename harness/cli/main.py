@@ -146,14 +146,18 @@ def render(
         _fail(f"--endpoint: provider '{provider}' has no endpoint '{endpoint}' (known: {known})")
     chosen = _load_target(target, provider)
     try:
-        events = load_history(history)
+        with _no_collections():  # the loaded history is acyclic: a collection would only walk it again
+            events = load_history(history)
         call = load_params(params) if params else CallParams()
     except HistoryError as exc:
         _fail(str(exc))
+    # Keep the collector from re-walking the history on every pass of the render (on a 20 MB
+    # history that made the render grow twice as fast as the input).
+    gc.freeze()
     if model:
         call = call.model_copy(update={"model": model})
     try:
-        with _offline(target):
+        with _offline(target), _no_collections():  # one large, acyclic body built from the history
             rendered = render_heard(chosen, provider, events, call)
     except typer.Exit:
         raise
@@ -315,6 +319,14 @@ def check(
             help="Finding kinds that make the exit status 1 (comma-separated: reject, degrade, policy).",
         ),
     ] = "reject,degrade,policy",
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that share the providers (default: one per core); the report is the same for any number.",
+        ),
+    ] = None,
 ) -> None:
     """Run every invariant (--list names them) on HISTORY; exits 1 with a report when any is violated (of a --fail-on kind)."""
     from rich.console import Console
@@ -324,6 +336,7 @@ def check(
     from harness.invariants import run_invariants
     from harness.invariants.report import print_invariant_list, print_report
     from harness.params import CallParams
+    from harness.workers import default_jobs
 
     console = Console(width=None if Console().is_terminal else 120, highlight=False)
     if list_invariants:
@@ -335,7 +348,8 @@ def check(
         _check_provider(provider)
     chosen = _load_target(target, provider)
     try:
-        events = load_history(history)
+        with _no_collections():  # the loaded history is acyclic: a collection would only walk it again
+            events = load_history(history)
         call = load_params(params) if params else CallParams()
     except HistoryError as exc:
         _fail(str(exc))
@@ -348,7 +362,9 @@ def check(
     # (on a 10k-line history that is a third of the run, and grows faster than linearly).
     gc.freeze()
     with _offline(target):
-        report = run_invariants(events, call, target=chosen, providers=providers)
+        # Each worker imports and builds only its own providers' SDK oracles (seconds for all of them).
+        workers = jobs or min(default_jobs(), len(providers))
+        report = run_invariants(events, call, target=chosen, providers=providers, jobs=workers)
     print_report(report, console)
     raise typer.Exit(1 if any(v.kind in fatal for v in report.violations) else 0)
 
@@ -365,9 +381,18 @@ def calibrate(
             "dialect's provider id); also [tool.harness.hosts] in pyproject.toml. Repeatable.",
         ),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that share the files (default: one per core, one per 32 files at most); the result is the same for any number.",
+        ),
+    ] = None,
 ) -> None:
     """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
     caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
+    from harness.inputs.yaml_load import read_once
     from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
     from harness.traffic.calibrate import calibrate as run
@@ -375,8 +400,10 @@ def calibrate(
 
     try:
         hosts = host_map(host or ())
-        with progress_bar("calibrate"):
-            result = run(paths, hosts)
+        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+        # no clock thread: the process must have one thread to fork its workers
+        with read_once(), progress_bar("calibrate", ticking=False) as advance:
+            result = run(paths, hosts, jobs=jobs, advance=advance)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return

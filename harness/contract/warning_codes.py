@@ -26,10 +26,20 @@ class Code(StrEnum):
     ASSISTANT_IMAGE_DROPPED = "assistant-image-dropped"
     ASSISTANT_MERGED = "assistant-merged"
     ASSISTANT_PREFILL = "assistant-prefill"
+    CACHE_BREAKPOINT_AUTOMATIC = "cache-breakpoint-automatic"
+    CACHE_BREAKPOINT_DROPPED = "cache-breakpoint-dropped"
+    CACHE_TTL_UNSUPPORTED = "cache-ttl-unsupported"
+    CONTROL_CLAMPED = "control-clamped"
+    CONTROL_NOT_SENT = "control-not-sent"
     DEVELOPER_AS_USER = "developer-as-user"
     DISCOVERED_TOOLS_NOT_SENT = "discovered-tools-not-sent"
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
+    FILE_ID_FOREIGN = "file-id-foreign"
+    FILE_KIND_UNSUPPORTED = "file-kind-unsupported"
+    FILE_SOURCE_UNSUPPORTED = "file-source-unsupported"
+    FILE_TEXT_INLINED = "file-text-inlined"
+    FILE_VIDEO_METADATA_DROPPED = "file-video-metadata-dropped"
     IMAGE_FILE_NOT_INLINED = "image-file-not-inlined"
     IMAGE_MIME_UNKNOWN = "image-mime-unknown"
     IMAGE_URL_UNSUPPORTED = "image-url-unsupported"
@@ -82,7 +92,9 @@ class Code(StrEnum):
     TOOL_ERROR_EMPTY_OUTPUT = "tool-error-empty-output"
     TOOL_ID_MAPPED = "tool-id-mapped"
     TOOL_ID_RENUMBERED = "tool-id-renumbered"
+    TOOL_FILE_MOVED = "tool-file-moved"
     TOOL_IMAGE_MOVED = "tool-image-moved"
+    TOOL_JSON_AS_TEXT = "tool-json-as-text"
     TOOL_NAME_MAPPED = "tool-name-mapped"
     TOOL_NAME_MISMATCH = "tool-name-mismatch"
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
@@ -139,6 +151,22 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.EMPTY_TEXT: CodeInfo(
         "reject", "an empty or whitespace-only text part dropped (providers reject blank text)"
+    ),
+    Code.FILE_ID_FOREIGN: CodeInfo(
+        "degrade", "a file id another provider's Files API issued means nothing here; dropped"
+    ),
+    Code.FILE_KIND_UNSUPPORTED: CodeInfo(
+        "degrade", "a file kind (document, audio, video) the provider or model cannot take; dropped"
+    ),
+    Code.FILE_SOURCE_UNSUPPORTED: CodeInfo(
+        "degrade", "a file source (bytes, URL, file id, cloud URI) the provider cannot take for it; dropped"
+    ),
+    Code.FILE_TEXT_INLINED: CodeInfo(
+        "degrade", "a text document the provider takes no file for sent as its decoded text"
+    ),
+    Code.FILE_VIDEO_METADATA_DROPPED: CodeInfo(
+        "degrade",
+        "a video's frame rate / clip offsets (video_metadata) the provider has no field for; the video is sent without them",
     ),
     Code.IMAGE_FILE_NOT_INLINED: CodeInfo(
         "degrade", "an image file on disk is never read by a pure adapter; dropped"
@@ -251,6 +279,24 @@ WARNING_CODES: dict[Code, CodeInfo] = {
         "reject", "a second tool call with an id already used in the message; dropped"
     ),
     Code.TOOL_CALL_DUPLICATE_ID: CodeInfo("degrade", "two tool calls share an id; one result serves both"),
+    Code.CACHE_BREAKPOINT_AUTOMATIC: CodeInfo(
+        "policy",
+        "the provider caches request prefixes on its own and takes no breakpoint; not sent "
+        "(the prefix is still cached where it is long enough)",
+    ),
+    Code.CACHE_BREAKPOINT_DROPPED: CodeInfo(
+        "degrade",
+        "a cache breakpoint the provider cannot place there (a block that takes none, past its "
+        "limit of breakpoints, a provider without prompt caching); not sent",
+    ),
+    Code.CACHE_TTL_UNSUPPORTED: CodeInfo(
+        "degrade", "a cache lifetime the provider does not take; sent with its default lifetime"
+    ),
+    Code.CONTROL_CLAMPED: CodeInfo("reject", "a call control outside the provider's range clamped into it"),
+    Code.CONTROL_NOT_SENT: CodeInfo(
+        "degrade",
+        "a call control (sampling, tool choice, tier, state) the provider has no field for; not sent",
+    ),
     Code.TOOL_CHOICE_NOT_SENT: CodeInfo(
         "degrade", "a tool choice the request or provider cannot carry not sent; the model chooses freely"
     ),
@@ -268,8 +314,14 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     Code.TOOL_ID_RENUMBERED: CodeInfo(
         "reject", "a tool-call id an earlier response used sent renumbered, in call and result"
     ),
+    Code.TOOL_FILE_MOVED: CodeInfo(
+        "degrade", "a tool result's file the result cannot hold sent right after the results"
+    ),
     Code.TOOL_IMAGE_MOVED: CodeInfo(
         "degrade", "a tool result's image the result cannot hold sent right after the results"
+    ),
+    Code.TOOL_JSON_AS_TEXT: CodeInfo(
+        "policy", "a structured tool result the provider takes only as text sent as its output_text"
     ),
     Code.TOOL_NAME_MAPPED: CodeInfo(
         "reject", "a tool name outside the provider's name rule sent mapped (reversibly)"

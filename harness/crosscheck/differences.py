@@ -350,7 +350,7 @@ DIFFERENCES: tuple[SdkDifference, ...] = (
         "no-canonical-part",
         frozenset({"anthropic", "openai-responses", "gemini", "openrouter"}),
         "Server-side tool blocks and items (server_tool_use, web_search_call, ...), other Gemini part "
-        "kinds (inlineData, executableCode, ...) and unknown reasoning_details types are noted and "
+        "kinds (executableCode, ...; inlineData is a file part) and unknown reasoning_details types are noted and "
         "skipped; the SDK keeps them.",
         "They run or live on the provider's side and the canonical model has no part for them; turning "
         "them into client tool calls would be wrong.",

@@ -20,6 +20,7 @@ from harness.contract.server_items import (
 )
 from harness.contract.sources import anthropic_citation, gemini_grounding, responses_annotation
 from harness.model import (
+    FilePart,
     ServerToolCallPart,
     ServerToolResultPart,
     SourcePart,
@@ -135,6 +136,8 @@ def project_ours(result: CallResult) -> Shape:
             parts.append(("server_tool_result", part.call_id, part.status, _raw(part.provider, part.raw)))
         elif isinstance(part, SourcePart):
             parts.append(("source", part.url, part.title, _raw(part.provider or "", part.raw)))
+        elif isinstance(part, FilePart):
+            parts.append(("file", part.media_type, part.data))
         else:
             parts.append(("other", part.type))
     models = {
@@ -380,6 +383,9 @@ def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
                     parts.append(("thinking", None, part.text))
                 elif part.text:
                     parts.append(("text", part.text))
+                elif part.inline_data is not None and part.inline_data.data is not None:
+                    data = base64.b64encode(part.inline_data.data).decode("ascii")
+                    parts.append(("file", part.inline_data.mime_type, data))
                 elif part.text is None:
                     kinds = sorted(part.model_dump(exclude_none=True).keys() - _GEMINI_PART_FIELDS)
                     if kinds:

@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.model import (
     AssistantMessage,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     TextPart,
@@ -122,6 +123,10 @@ def check_common(message: AssistantMessage, *, text_items: bool = False) -> str 
     for index, part in enumerate(message.parts):
         if isinstance(part, ImageURLPart | ImageFilePart):
             return f"part {index}: an {part.type} part has no form in a model's output stream"
+        if isinstance(part, FilePart):
+            return (
+                f"part {index}: a generated file is not emitted (the emitters write text, reasoning, calls)"
+            )
         if isinstance(part, TextPart) and not text_items and (part.item_id, part.phase) != (None, None):
             return f"part {index}: text item_id/phase are Responses message item fields; this wire has none"
         if isinstance(part, ToolCallPart):

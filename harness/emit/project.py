@@ -20,6 +20,7 @@ from harness.emit.common import NotRepresentable
 from harness.model import (
     AnyPart,
     AssistantMessage,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     ServerToolCallPart,
@@ -77,8 +78,11 @@ def _parts(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
     )
     model = models[0] if models else _DEFAULT_THINKING_MODEL
     for index, part in enumerate(parts):
-        if isinstance(part, ImageURLPart | ImageFilePart):
-            changes.append(f"part {index}: {part.type} dropped (no output stream carries images)")
+        if isinstance(part, ImageURLPart | ImageFilePart | FilePart):
+            # generated files (Responses images, Chat audio, Gemini inline data) are not emitted here
+            changes.append(
+                f"part {index}: {part.type} dropped (the emitted streams carry no images or files)"
+            )
             continue
         if isinstance(part, ThinkingSignaturePart) and (not part.signature or part.format not in formats):
             changes.append(f"part {index}: {part.format!r} signature dropped (not carried by {provider})")

@@ -106,6 +106,26 @@ def merge_consecutive(role: str, key: str, as_list: Callable[[Any], list[Any]]) 
 
 
 merge_anthropic_user_turns = merge_consecutive("user", "content", _blocks)
+#: Converse: consecutive user messages, each a content list, as one (Bedrock merges them too).
+merge_bedrock_user_turns = merge_consecutive("user", "content", _list)
+#: Gemini: consecutive user contents as one (our adapter merges turns of one role).
+merge_gemini_user_turns = merge_consecutive("user", "parts", _list)
+
+
+def legacy_functions_as_tools(body: Any) -> Any:
+    """Chat's legacy ``functions`` / ``function_call`` -> ``tools`` / ``tool_choice`` (the same
+    definitions and choice in the current form; ``auto`` and null are the default, no choice)."""
+    if not isinstance(body, dict) or "functions" not in body:
+        return None
+    body = cast(Json, body)
+    out = {k: v for k, v in body.items() if k not in ("functions", "function_call")}
+    out["tools"] = [{"type": "function", "function": f} for f in _list(body.get("functions"))]
+    choice = body.get("function_call")
+    if choice == "none":
+        out["tool_choice"] = "none"
+    elif isinstance(choice, dict):
+        out["tool_choice"] = {"type": "function", "function": {"name": cast(Json, choice).get("name")}}
+    return out
 
 
 def hoist_anthropic_system_messages(body: Any) -> Any:
@@ -213,6 +233,20 @@ def drop_blank_text_blocks(content: Any) -> Any:
     return kept if kept and len(kept) < len(items) else None
 
 
+def drop_blank_converse_texts(content: Any) -> Any:
+    """Converse: a content list without its whitespace-only ``text`` blocks, when something else stays."""
+    items = _list(content)
+    kept = [b for b in items if not _blank_converse_text(b)]
+    return kept if kept and len(kept) < len(items) else None
+
+
+def _blank_converse_text(block: Any) -> bool:
+    if not isinstance(block, dict) or set(cast(Json, block)) != {"text"}:
+        return False
+    text = cast(Json, block)["text"]
+    return isinstance(text, str) and not text.strip()
+
+
 def _blank_text(block: Any) -> bool:
     if not isinstance(block, dict):
         return False
@@ -262,6 +296,7 @@ REWRITES: dict[str, Rewrite] = {
     for f in (
         join_leading_system,
         hoist_anthropic_system_messages,
+        legacy_functions_as_tools,
         drop_unsigned_thoughts,
         hoist_chat_system_messages,
         drop_empty_assistant_items,
@@ -270,6 +305,61 @@ REWRITES: dict[str, Rewrite] = {
         max_tokens_as_max_completion_tokens,
         drop_blank_text_blocks,
         anthropic_results_after_calls,
+        drop_blank_converse_texts,
     )
 }
 REWRITES["merge_anthropic_user_turns"] = merge_anthropic_user_turns
+REWRITES["merge_bedrock_user_turns"] = merge_bedrock_user_turns
+REWRITES["merge_gemini_user_turns"] = merge_gemini_user_turns
+
+
+def gemini_results_after_calls(contents: Any) -> Any:
+    """Gemini: each ``functionResponse`` part moved into a user content right after the model
+    content that holds its ``functionCall`` (matched by id, else by name in order), when a later
+    model content stood between them; a user content left empty is dropped."""
+    out: list[Json] = []
+    calls: list[tuple[str, str, int]] = []  # (id, name, position in out of its model content)
+    moved = False
+    for content in _list(contents):
+        if not isinstance(content, dict):
+            return None
+        content = cast(Json, content)
+        parts = _list(content.get("parts"))
+        if content.get("role") == "model":
+            for part in parts:
+                call = cast(Json, part).get("functionCall") if isinstance(part, dict) else None
+                if isinstance(call, dict):
+                    call = cast(Json, call)
+                    calls.append((str(call.get("id") or ""), str(call.get("name") or ""), len(out)))
+            out.append(content)
+            continue
+        stay: list[Any] = []
+        for part in parts:
+            response = cast(Json, part).get("functionResponse") if isinstance(part, dict) else None
+            at = _answered_call(calls, cast(Json, response)) if isinstance(response, dict) else None
+            if at is None or at == len(out) - 1:
+                stay.append(part)
+                continue
+            moved = True
+            after = out[at + 1] if at + 1 < len(out) else None
+            if after is not None and after.get("role") == "user":
+                out[at + 1] = {**after, "parts": [*_list(after.get("parts")), part]}
+            else:
+                out.insert(at + 1, {"role": "user", "parts": [part]})
+                calls = [(i, n, p + 1 if p > at else p) for i, n, p in calls]
+        if stay:
+            out.append({**content, "parts": stay})
+    return out if moved else None
+
+
+def _answered_call(calls: list[tuple[str, str, int]], response: Json) -> int | None:
+    """The position of the model content whose call a response answers (and that call spent)."""
+    rid, name = str(response.get("id") or ""), str(response.get("name") or "")
+    for k, (cid, cname, at) in enumerate(calls):
+        if (rid and cid == rid) or (not rid and not cid and cname == name):
+            del calls[k]
+            return at
+    return None
+
+
+REWRITES["gemini_results_after_calls"] = gemini_results_after_calls

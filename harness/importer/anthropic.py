@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from harness.contract.server_items import (
@@ -11,12 +12,25 @@ from harness.contract.server_items import (
     is_anthropic_result,
 )
 from harness.contract.sources import anthropic_citation
-from harness.importer.common import Calls, Json, Ledger, arr, obj, show, tool_spec
+from harness.importer.common import (
+    Calls,
+    Json,
+    Ledger,
+    arr,
+    cache_control,
+    effort,
+    joined_blocks,
+    obj,
+    show,
+    tool_spec,
+)
+from harness.importer.controls import consumed, read_controls
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -50,12 +64,32 @@ KNOWN = {
     "stream",
     "mcp_servers",
     "container",
+    "cache_control",
 }
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
 
 
-def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
-    """Base64 becomes a data URL; a URL stays a URL; anything else is named."""
+def _text_parts(blocks: list[Any], path: str, ledger: Ledger) -> list[TextPart]:
+    """Text blocks as parts, each with its cache breakpoint; another block type is named."""
+    parts: list[TextPart] = []
+    for i, block in enumerate(map(obj, blocks)):
+        at = f"{path}[{i}]"
+        if block.get("type") == "text":
+            ledger.rest(block, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+            )
+        else:
+            ledger.note(at, f"block type {show(block.get('type'))} not representable here")
+    return parts
+
+
+def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
+    """Base64 becomes a data URL; a URL stays a URL; a file id is a file part (``image/*``: the
+    block does not say the subtype); anything else is named."""
+    if source.get("type") == "file":
+        ledger.rest(source, path, {"type", "file_id"})
+        return FilePart(media_type="image/*", file_id=str(source.get("file_id", "")), provider="anthropic")
     if source.get("type") == "base64":
         ledger.rest(source, path, {"type", "media_type", "data"})
         return ImageURLPart(url=f"data:{source.get('media_type')};base64,{source.get('data')}")
@@ -66,21 +100,43 @@ def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
     return None
 
 
-def _texts(blocks: list[Any], path: str, ledger: Ledger) -> list[str]:
-    texts: list[str] = []
-    for i, block in enumerate(map(obj, blocks)):
-        if block.get("type") == "text":
-            ledger.rest(block, f"{path}[{i}]", {"type", "text"})
-            texts.append(str(block.get("text", "")))
-        else:
-            ledger.note(f"{path}[{i}]", f"block type {show(block.get('type'))} not representable here")
-    return texts
+def _document(block: Json, path: str, ledger: Ledger) -> FilePart | None:
+    """A ``document`` block: a PDF by base64, URL or file id, or plain text (kept as its UTF-8 bytes,
+    ``text/plain``); ``title`` kept. A file id names no media type: a PDF (what document blocks take)."""
+    ledger.rest(block, path, {"type", "source", "title"})
+    source = obj(block.get("source"))
+    title = block.get("title") if isinstance(block.get("title"), str) else None
+    kind, at = source.get("type"), f"{path}.source"
+    if kind == "base64":
+        ledger.rest(source, at, {"type", "media_type", "data"})
+        return FilePart(
+            media_type=str(source.get("media_type")), data=str(source.get("data", "")), title=title
+        )
+    if kind == "url":
+        ledger.rest(source, at, {"type", "url"})
+        return FilePart(media_type="application/pdf", url=str(source.get("url", "")), title=title)
+    if kind == "file":
+        ledger.rest(source, at, {"type", "file_id"})
+        return FilePart(
+            media_type="application/pdf",
+            file_id=str(source.get("file_id", "")),
+            provider="anthropic",
+            title=title,
+        )
+    if kind == "text":
+        ledger.rest(source, at, {"type", "media_type", "data"})
+        data = base64.b64encode(str(source.get("data", "")).encode("utf-8")).decode("ascii")
+        return FilePart(media_type=str(source.get("media_type") or "text/plain"), data=data, title=title)
+    ledger.note(at, f"document source type {show(kind)} not representable")
+    return None
 
 
 def _text(block: Json, at: str, ledger: Ledger) -> list[AnyPart]:
     """A text block, then a source per citation (``citations: null`` is no citation)."""
-    ledger.rest(block, at, {"type", "text", "citations"})
-    parts: list[AnyPart] = [TextPart(text=str(block.get("text", "")))]
+    ledger.rest(block, at, {"type", "text", "citations", "cache_control"})
+    parts: list[AnyPart] = [
+        TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+    ]
     citations = block.get("citations")
     if citations is not None and not isinstance(citations, list):
         ledger.note(f"{at}.citations", f"expected a list, got {show(citations)}")
@@ -119,9 +175,14 @@ def _assistant(
                 )
             )
         elif kind == "tool_use":
-            ledger.rest(block, at, {"type", "id", "name", "input"})
+            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control"})
             parts.append(
-                calls.call(str(block.get("id", "")), str(block.get("name", "")), block.get("input", {}))
+                calls.call(
+                    str(block.get("id", "")),
+                    str(block.get("name", "")),
+                    block.get("input", {}),
+                    cache_breakpoint=cache_control(block, at, ledger),
+                )
             )
         else:
             ledger.note(at, f"assistant block type {show(kind)} not representable")
@@ -129,11 +190,11 @@ def _assistant(
 
 
 def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
-    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error"})
+    ledger.rest(block, path, {"type", "tool_use_id", "content", "is_error", "cache_control"})
     content = block.get("content", "")
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
-    images: list[ImageURLPart] = []
+    images: list[ImageURLPart | FilePart] = []
     discovered: list[str] = []
     for i, item in enumerate(map(obj, items)):
         at = f"{path}.content[{i}]"
@@ -145,26 +206,32 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         elif item.get("type") == "text":
             ledger.rest(item, at, {"type", "text"})
             texts.append(str(item.get("text", "")))
+            if images:  # text after an image or file: the model keeps text and parts apart
+                ledger.note(
+                    at, "tool result text after an image or file: the interleaving is not representable"
+                )
         elif item.get("type") == "image":
             ledger.rest(item, at, {"type", "source"})
             image = _image(obj(item.get("source")), f"{at}.source", ledger)
             if image is not None:
                 images.append(image)
+        elif item.get("type") == "document":
+            document = _document(item, at, ledger)
+            if document is not None:
+                images.append(document)
         else:
             ledger.note(at, f"tool_result content type {show(item.get('type'))} not representable")
-    if len(texts) > 1:
-        ledger.note(
-            f"{path}.content",
-            f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
-        )
     call_id = str(block.get("tool_use_id", ""))
+    text, blocks = joined_blocks(texts)
     return ToolResultMessage(
         call_id=call_id,
         tool_name=calls.name(call_id),
         status="error" if block.get("is_error") else "success",
-        output_text="".join(texts),
+        output_text=text,
+        text_blocks=blocks,
         parts=list(images),
         discovered_tools=discovered or None,
+        cache_breakpoint=cache_control(block, path, ledger),
     )
 
 
@@ -179,7 +246,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     if isinstance(system, str) and system:
         out.append(SystemMessage(parts=[TextPart(text=system)]))
     elif isinstance(system, list) and system:
-        out.append(SystemMessage(parts=[TextPart(text=t) for t in _texts(arr(system), "system", ledger)]))
+        out.append(SystemMessage(parts=_text_parts(arr(system), "system", ledger)))
     calls = Calls()
     for m, raw in enumerate(ledger.items(body.get("messages"), "messages")):
         message, path = obj(raw), f"messages[{m}]"
@@ -187,9 +254,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
         if role == "system":  # a system message inside messages, in place (accepted by some models)
-            out.append(
-                SystemMessage(parts=[TextPart(text=t) for t in _texts(blocks, f"{path}.content", ledger)])
-            )
+            out.append(SystemMessage(parts=_text_parts(blocks, f"{path}.content", ledger)))
             continue
         if role not in ("user", "assistant"):
             ledger.note(path, f"message role {show(role)} not representable")
@@ -201,13 +266,23 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         for i, block in enumerate(map(obj, blocks)):
             at, kind = f"{path}.content[{i}]", block.get("type")
             if kind == "text":
-                ledger.rest(block, at, {"type", "text"})
-                user.append(TextPart(text=str(block.get("text", ""))))
+                ledger.rest(block, at, {"type", "text", "cache_control"})
+                user.append(
+                    TextPart(
+                        text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger)
+                    )
+                )
             elif kind == "image":
-                ledger.rest(block, at, {"type", "source"})
+                ledger.rest(block, at, {"type", "source", "cache_control"})
                 image = _image(obj(block.get("source")), f"{at}.source", ledger)
                 if image is not None:
-                    user.append(image)
+                    user.append(
+                        image.model_copy(update={"cache_breakpoint": cache_control(block, at, ledger)})
+                    )
+            elif kind == "document":
+                document = _document(block, at, ledger)
+                if document is not None:
+                    user.append(document)
             elif kind == "tool_result":
                 out.append(_tool_result(block, at, calls, ledger))
             else:
@@ -225,18 +300,20 @@ def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
         if value is not None:
             ledger.note("tool_choice", f"not representable ({show(value)})")
         return None
-    ledger.rest(choice, "tool_choice", {"type", "name"} if kind == "tool" else {"type"})
+    # disable_parallel_tool_use is read as parallel_tool_calls (params)
+    known = {"type", "name"} if kind == "tool" else {"type"}
+    ledger.rest(choice, "tool_choice", known | ({"disable_parallel_tool_use"} if kind != "none" else set()))
     if kind == "tool":
         return ForcedTool(name=str(choice.get("name", "")))
     return None if kind == "auto" else "required" if kind == "any" else "none"
 
 
-def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
+def _output_format(value: Any, ledger: Ledger, adaptive: set[str]) -> OutputFormat | None:
     """``output_config.format`` ``{"type": "json_schema", "schema"}``; other ``output_config`` keys are named."""
     if value is None:
         return None
     config = obj(value)
-    ledger.rest(config, "output_config", {"format"})
+    ledger.rest(config, "output_config", {"format", *adaptive})
     fmt = obj(config.get("format"))
     if not fmt:
         return None
@@ -249,17 +326,24 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
 
 
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("anthropic"), DEFAULTS)
     thinking: ThinkingParams | None = None
     config = obj(body.get("thinking"))
     if config.get("type") == "disabled":
         thinking = ThinkingParams(enabled=False)
     elif config:
         ledger.rest(config, "thinking", {"type", "budget_tokens", "display"})
-        if config.get("type") != "enabled":
+        if config.get("type") not in ("enabled", "adaptive"):
             ledger.note("thinking.type", f"thinking type {show(config.get('type'))} not representable")
+        if config.get("display") not in (None, "omitted"):
+            ledger.note("thinking.display", f"display {show(config.get('display'))} not representable")
+        adaptive = config.get("type") == "adaptive"
+        level = obj(body.get("output_config")).get("effort") if adaptive else None
         thinking = ThinkingParams(
-            budget_tokens=config.get("budget_tokens"), include_thoughts=config.get("display") != "omitted"
+            budget_tokens=config.get("budget_tokens"),
+            include_thoughts=config.get("display") != "omitted",
+            adaptive=True if adaptive else None,
+            effort=effort(level, "output_config.effort", ledger),
         )
     tools: list[ToolSpec] = []
     servers: list[ServerToolSpec] = []
@@ -269,7 +353,7 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         if isinstance(native, str) and native != "custom":  # a provider-defined tool, kept whole
             servers.append(server_tool(native, "anthropic", tool, i))
             continue
-        spec = tool_spec(tool, "input_schema", f"tools[{i}]", ledger, {"defer_loading"})
+        spec = tool_spec(tool, "input_schema", f"tools[{i}]", ledger, {"defer_loading"}, cached=True)
         deferred = tool.get("defer_loading")
         tools.append(
             spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
@@ -282,9 +366,18 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         server_tools=servers or None,
         container=body.get("container"),
         tool_choice=_tool_choice(body.get("tool_choice"), ledger),
-        output_format=_output_format(body.get("output_config"), ledger),
+        output_format=_output_format(
+            body.get("output_config"),
+            ledger,
+            {"effort"} if obj(body.get("thinking")).get("type") == "adaptive" else set(),
+        ),
         max_tokens=body.get("max_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        cache_breakpoint=cache_control(body, "", ledger),
+        parallel_tool_calls=False
+        if obj(body.get("tool_choice")).get("disable_parallel_tool_use") is True
+        else None,
+        **read_controls(body, "anthropic", ledger),
     )

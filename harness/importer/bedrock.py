@@ -9,17 +9,21 @@ the URL (``uri``), never body fields. Blocks per the bedrock-runtime service mod
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from harness.contract.server_items import call_part, result_part
-from harness.importer.common import Calls, Json, Ledger, arr, effort, obj, show
+from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, show
+from harness.importer.controls import consumed, read_controls
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
+    CacheBreakpoint,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -45,15 +49,93 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     return unquote(match.group(1)), match.group(2) == "converse-stream"
 
 
-def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | None:
+def _cache_point(block: Json, path: str, ledger: Ledger) -> CacheBreakpoint:
+    """A ``cachePoint`` block: ``type`` default and an optional ``ttl`` (CachePointBlock)."""
+    ledger.rest(block, path, {"cachePoint"})
+    point = obj(block.get("cachePoint"))
+    ledger.rest(point, f"{path}.cachePoint", {"type", "ttl"})
+    if point.get("type") != "default":
+        ledger.note(
+            f"{path}.cachePoint.type", f"cache point type {show(point.get('type'))} not representable"
+        )
+    ttl = point.get("ttl")
+    return CacheBreakpoint(ttl=ttl if isinstance(ttl, str) else None)
+
+
+def _ends_cache(items: list[Any], bp: CacheBreakpoint, path: str, ledger: Ledger) -> None:
+    """The breakpoint on the item the cache point follows (the last one read); none: named."""
+    if not items or getattr(items[-1], "cache_breakpoint", "absent") is not None:
+        ledger.note(path, "a cache point with no block of its own before it not representable")
+        return
+    items[-1] = items[-1].model_copy(update={"cache_breakpoint": bp})
+
+
+def _image(block: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
+    """Bytes become a data URL; an ``s3Location`` image is a file part (a cloud URI)."""
     image = obj(block.get("image"))
     ledger.rest(image, f"{path}.image", {"format", "source"})
     source = obj(image.get("source"))
+    s3 = obj(source.get("s3Location"))
+    if s3:
+        ledger.rest(source, f"{path}.image.source", {"s3Location"})
+        ledger.rest(s3, f"{path}.image.source.s3Location", {"uri"})
+        return FilePart(media_type=f"image/{image.get('format')}", uri=str(s3.get("uri", "")))
     if "bytes" not in source:
-        ledger.note(f"{path}.image.source", f"image source {show(source)} not representable (bytes only)")
+        ledger.note(
+            f"{path}.image.source", f"image source {show(source)} not representable (bytes or s3Location)"
+        )
         return None
     ledger.rest(source, f"{path}.image.source", {"bytes"})
     return ImageURLPart(url=f"data:image/{image.get('format')};base64,{source.get('bytes')}")
+
+
+#: DocumentBlock / VideoBlock ``format`` -> media type (the service model's enums).
+_FORMATS: dict[str, dict[str, str]] = {
+    "document": {
+        "pdf": "application/pdf",
+        "csv": "text/csv",
+        "doc": "application/msword",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xls": "application/vnd.ms-excel",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "html": "text/html",
+        "txt": "text/plain",
+        "md": "text/markdown",
+    },
+    "video": {
+        "mkv": "video/x-matroska",
+        "mov": "video/quicktime",
+        "mp4": "video/mp4",
+        "webm": "video/webm",
+        "flv": "video/x-flv",
+        "mpeg": "video/mpeg",
+        "mpg": "video/mpeg",
+        "wmv": "video/x-ms-wmv",
+        "three_gp": "video/3gpp",
+    },
+}
+
+
+def _file(block: Json, kind: str, path: str, ledger: Ledger) -> FilePart | None:
+    """A ``document`` (name kept as the title) or ``video`` block, by bytes or ``s3Location``."""
+    inner = obj(block.get(kind))
+    at = f"{path}.{kind}"
+    ledger.rest(inner, at, {"format", "source"} | ({"name"} if kind == "document" else set()))
+    fmt = str(inner.get("format", ""))
+    # A media type where the enum value belongs (pydantic-ai sent "video/mp4", accepted): that type.
+    media = _FORMATS[kind].get(fmt) or (fmt if fmt in _FORMATS[kind].values() else None)
+    if media is None:
+        ledger.note(f"{at}.format", f"{kind} format {show(fmt)} not representable")
+        return None
+    title = inner.get("name") if isinstance(inner.get("name"), str) else None
+    source = obj(inner.get("source"))
+    s3 = obj(source.get("s3Location"))
+    if s3:
+        ledger.rest(source, f"{at}.source", {"s3Location"})
+        ledger.rest(s3, f"{at}.source.s3Location", {"uri"})
+        return FilePart(media_type=media, uri=str(s3.get("uri", "")), title=title)
+    ledger.rest(source, f"{at}.source", {"bytes"})
+    return FilePart(media_type=media, data=str(source.get("bytes", "")), title=title)
 
 
 def _assistant(
@@ -96,6 +178,8 @@ def _assistant(
             call_id = str(result.get("toolUseId", ""))
             status = "error" if result.get("status") == "error" else "success"
             parts.append(result_part(call_id, calls.name(call_id), "bedrock", status, block))
+        elif "cachePoint" in block:
+            _ends_cache(cast(list[Any], parts), _cache_point(block, at, ledger), at, ledger)
         elif "toolUse" in block:
             ledger.rest(block, at, {"toolUse"})
             use = obj(block["toolUse"])
@@ -112,29 +196,44 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     result = obj(block.get("toolResult"))
     ledger.rest(result, f"{path}.toolResult", {"toolUseId", "content", "status"}, {"status": "success"})
     texts: list[str] = []
-    images: list[ImageURLPart] = []
+    images: list[ImageURLPart | FilePart] = []
+    structured: Any = None
     for i, item in enumerate(map(obj, arr(result.get("content")))):
         at = f"{path}.toolResult.content[{i}]"
         if "text" in item:
             ledger.rest(item, at, {"text"})
             texts.append(str(item["text"]))
+            if images:  # text after an image or file: the model keeps text and parts apart
+                ledger.note(
+                    at, "tool result text after an image or file: the interleaving is not representable"
+                )
+        elif "json" in item and structured is None:
+            ledger.rest(item, at, {"json"})
+            structured = item["json"]
         elif "image" in item:
+            ledger.rest(item, at, {"image"})
             image = _image(item, at, ledger)
             if image is not None:
                 images.append(image)
+        elif "document" in item or "video" in item:
+            kind = "document" if "document" in item else "video"
+            ledger.rest(item, at, {kind})
+            file = _file(item, kind, at, ledger)
+            if file is not None:
+                images.append(file)
         else:
             ledger.note(at, f"toolResult content {show(sorted(item))} not representable")
-    if len(texts) > 1:
-        ledger.note(
-            f"{path}.toolResult.content",
-            f"{len(texts)} text blocks joined into one output_text (boundaries not representable)",
-        )
     call_id = str(result.get("toolUseId", ""))
+    text, blocks = joined_blocks(texts)
+    if structured is not None and not texts:
+        text = json.dumps(structured, ensure_ascii=False)  # the value's text, for text-only providers
     return ToolResultMessage(
         call_id=call_id,
         tool_name=calls.name(call_id),
         status="error" if result.get("status") == "error" else "success",
-        output_text="".join(texts),
+        output_text=text,
+        output_json=structured,
+        text_blocks=blocks,
         parts=list(images),
     )
 
@@ -148,6 +247,10 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
         if "text" in block:
             ledger.rest(block, f"system[{i}]", {"text"})
             system.append(TextPart(text=str(block["text"])))
+        elif "cachePoint" in block:
+            _ends_cache(
+                cast(list[Any], system), _cache_point(block, f"system[{i}]", ledger), f"system[{i}]", ledger
+            )
         else:
             ledger.note(f"system[{i}]", f"system block {show(sorted(block))} not representable")
     if system:
@@ -164,8 +267,14 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
             ledger.note(path, f"message role {show(role)} not representable")
             continue
         user: list[ContentPart] = []
+        last_is_result = False
         for i, block in enumerate(map(obj, blocks)):
             at = f"{path}.content[{i}]"
+            if "cachePoint" in block:
+                bp = _cache_point(block, at, ledger)
+                _ends_cache(cast(list[Any], out if last_is_result else user), bp, at, ledger)
+                continue
+            last_is_result = "toolResult" in block
             if "text" in block:
                 ledger.rest(block, at, {"text"})
                 user.append(TextPart(text=str(block["text"])))
@@ -174,6 +283,12 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
                 image = _image(block, at, ledger)
                 if image is not None:
                     user.append(image)
+            elif "document" in block or "video" in block:
+                kind = "document" if "document" in block else "video"
+                ledger.rest(block, at, {kind})
+                file = _file(block, kind, at, ledger)
+                if file is not None:
+                    user.append(file)
             elif "toolResult" in block:
                 ledger.rest(block, at, {"toolResult"})
                 out.append(_tool_result(block, at, calls, ledger))
@@ -194,6 +309,9 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
             name = str(obj(raw["systemTool"]).get("name", ""))
             kind = "code_execution" if "code_interpreter" in name else name
             servers.append(server_tool(kind, "bedrock", raw, i))
+            continue
+        if "cachePoint" in raw:
+            _ends_cache(cast(list[Any], tools), _cache_point(raw, path, ledger), path, ledger)
             continue
         ledger.rest(raw, path, {"toolSpec"})
         spec = obj(raw.get("toolSpec"))
@@ -217,23 +335,37 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
 
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN | consumed("bedrock"))
     model, streamed = model_from_uri(uri)
     inference = obj(body.get("inferenceConfig"))
-    ledger.rest(inference, "inferenceConfig", {"maxTokens", "temperature"})
+    ledger.rest(
+        inference, "inferenceConfig", {"maxTokens", "temperature"} | consumed("bedrock", "inferenceConfig")
+    )
     extra = obj(body.get("additionalModelRequestFields"))
-    ledger.rest(extra, "additionalModelRequestFields", {"thinking", "reasoning_effort", "reasoning_config"})
+    adaptive = obj(extra.get("thinking")).get("type") == "adaptive"
+    ledger.rest(
+        extra,
+        "additionalModelRequestFields",
+        {"thinking", "reasoning_effort", "reasoning_config", "top_k", "inferenceConfig"}
+        | ({"output_config"} if adaptive else set()),
+    )
+    top_k = _top_k(extra, ledger)
     thinking: ThinkingParams | None = None
     config = obj(extra.get("thinking"))
     if config:
         ledger.rest(config, "additionalModelRequestFields.thinking", {"type", "budget_tokens"})
-        if config.get("type") not in ("enabled", "disabled"):
+        level = obj(extra.get("output_config")) if adaptive else {}
+        ledger.rest(level, "additionalModelRequestFields.output_config", {"effort"})
+        if config.get("type") not in ("enabled", "disabled", "adaptive"):
             kind = show(config.get("type"))
             ledger.note(
                 "additionalModelRequestFields.thinking.type", f"thinking type {kind} not representable"
             )
         thinking = ThinkingParams(
-            enabled=config.get("type") != "disabled", budget_tokens=config.get("budget_tokens")
+            enabled=config.get("type") != "disabled",
+            budget_tokens=config.get("budget_tokens"),
+            adaptive=True if adaptive else None,
+            effort=effort(level.get("effort"), "additionalModelRequestFields.output_config.effort", ledger),
         )
     for key in ("reasoning_effort", "reasoning_config"):
         if key in extra:
@@ -252,4 +384,17 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=inference.get("temperature"),
         stream=streamed,
+        top_k=top_k,
+        **read_controls(body, "bedrock", ledger),
     )
+
+
+def _top_k(extra: Json, ledger: Ledger) -> int | None:
+    """A model's own ``top_k`` field (Anthropic ``top_k``, Nova ``inferenceConfig.topK``)."""
+    nova = obj(extra.get("inferenceConfig"))
+    ledger.rest(nova, "additionalModelRequestFields.inferenceConfig", {"topK"})
+    value = extra.get("top_k", nova.get("topK"))
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return value
+    ledger.note("additionalModelRequestFields.top_k", f"top_k {show(value)} not representable")
+    return None

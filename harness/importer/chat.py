@@ -10,6 +10,7 @@ from harness.importer.common import (
     Json,
     Ledger,
     arr,
+    chat_system,
     chat_texts,
     chat_user,
     effort,
@@ -19,6 +20,7 @@ from harness.importer.common import (
     show,
     tool_spec,
 )
+from harness.importer.controls import consumed, read_controls
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
@@ -31,7 +33,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams
+from harness.params import CallParams, ForcedTool, OutputFormat, ServerToolSpec, ThinkingParams, ToolChoice
 
 KNOWN = {
     "model",
@@ -97,23 +99,26 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
         role, content = message.get("role"), message.get("content")
         if role in ("system", "developer"):
             ledger.rest(message, path, {"role", "content"})
-            out.append(
-                SystemMessage(
-                    parts=[TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger)]
-                )
-            )
+            if provider == "openrouter":
+                out.append(SystemMessage(parts=chat_system(content, f"{path}.content", ledger)))
+            else:
+                texts = chat_texts(content, f"{path}.content", ledger)
+                out.append(SystemMessage(parts=[TextPart(text=t) for t in texts]))
         elif role == "user":
             # null name / tool_calls on a user turn (huggingface_hub's ChatCompletionInputMessage
             # serialises every optional field) are the fields absent
             ledger.rest(message, path, {"role", "content"}, {"name": None, "tool_calls": None})
-            out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger)))
+            cached = provider == "openrouter"
+            out.append(UserMessage(parts=chat_user(content, f"{path}.content", ledger, cached=cached)))
         elif role == "assistant":
             known = {"role", "content", "tool_calls"}
             if _details(provider):
                 known |= {"reasoning_details", "reasoning"}
             if _dialect(provider) is not None:
                 known.add("reasoning_content")
-            ledger.rest(message, path, known, {"name": None})  # null name: absent, as on user turns
+            # null name: absent, as on user turns; Mistral's prefix false is its default (a turn
+            # the model continues is prefix true, on the last message only)
+            ledger.rest(message, path, known, {"name": None, "prefix": False})
             parts: list[AnyPart] = _reasoning_details(
                 arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
             )
@@ -185,12 +190,28 @@ def _dialect_thinking(body: Json, ledger: Ledger) -> ThinkingParams | None:
     )
 
 
+def _legacy_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
+    """Legacy ``function_call``: ``auto`` / null (the default), ``none``, or ``{"name"}`` forcing it."""
+    if value is None or value == "auto":
+        return None
+    if value == "none":
+        return "none"
+    named = obj(value)
+    ledger.rest(named, "function_call", {"name"})
+    if isinstance(named.get("name"), str):
+        return ForcedTool(name=named["name"])
+    ledger.note("function_call", f"not representable ({show(value)})")
+    return None
+
+
 def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     dialect = _dialect(provider)
     known = set(KNOWN) | ({"reasoning"} if _details(provider) else {"reasoning_effort"})
+    if "functions" in body and "tools" not in body:
+        known |= {"functions", "function_call"}  # the legacy form, read as tools (import-check names it)
     if dialect is not None:
         known |= {"thinking", "reasoning_format"}
-    ledger.rest(body, "", known, DEFAULTS)
+    ledger.rest(body, "", known | consumed(provider), DEFAULTS)
     thinking: ThinkingParams | None = None
     if _details(provider) and "reasoning" in body:
         config = obj(body["reasoning"])
@@ -211,6 +232,9 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
         ledger.rest(raw, f"tools[{i}]", {"type", "function"})
         tools.append(tool_spec(obj(raw.get("function")), "parameters", f"tools[{i}].function", ledger, set()))
+    legacy = "functions" in known and "functions" in body
+    for i, raw in enumerate(map(obj, ledger.items(body.get("functions"), "functions") if legacy else [])):
+        tools.append(tool_spec(raw, "parameters", f"functions[{i}]", ledger, set()))
     servers: list[ServerToolSpec] = []
     if isinstance(body.get("web_search_options"), dict):  # the search models' web search, kept whole
         servers.append(
@@ -220,7 +244,9 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
         model=body.get("model"),
         tools=tools or None,
         server_tools=servers or None,
-        tool_choice=openai_tool_choice(
+        tool_choice=_legacy_choice(body.get("function_call"), ledger)
+        if legacy
+        else openai_tool_choice(
             "required"  # the dialect's own word for it (Mistral's "any")
             if dialect is not None and body.get("tool_choice") == dialect.required_choice
             else body.get("tool_choice"),
@@ -233,4 +259,5 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, provider, ledger),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.importer.common import Calls, Json, Ledger, arr, chat_texts, chat_user, obj, show, tool_spec
+from harness.importer.controls import consumed, read_controls
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -149,7 +150,7 @@ def _thinking(value: Any, ledger: Ledger) -> ThinkingParams | None:
 
 
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("cohere"), DEFAULTS)
     strict = body.get("strict_tools") is True
     tools: list[Any] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
@@ -165,4 +166,5 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         thinking=_thinking(body.get("thinking"), ledger),
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, "cohere", ledger),
     )

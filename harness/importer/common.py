@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, cast
 
-from harness.model import ContentPart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import ForcedTool, OutputFormat, ToolChoice, ToolSpec
+from harness.importer.files import chat_file
+from harness.model import CacheBreakpoint, ContentPart, ImageURLPart, TextPart, ToolCallPart
+from harness.params import Effort, ForcedTool, OutputFormat, ToolChoice, ToolSpec
 
 Json = dict[str, Any]
 
@@ -51,24 +52,65 @@ class Ledger:
             self.note(sub, f"not representable ({show(value[key])})")
 
 
+def cache_control(block: Json, path: str, ledger: Ledger) -> CacheBreakpoint | None:
+    """Anthropic's (and OpenRouter's) ``cache_control`` on a block: ``{"type": "ephemeral", "ttl"?}``."""
+    value = block.get("cache_control")
+    if value is None:
+        return None
+    control, at = obj(value), f"{path}.cache_control" if path else "cache_control"
+    ledger.rest(control, at, {"type", "ttl"})
+    if control.get("type") != "ephemeral":
+        ledger.note(at, f"cache type {show(control.get('type'))} not representable")
+        return None
+    ttl = control.get("ttl")
+    if ttl is not None and not isinstance(ttl, str):
+        ledger.note(f"{at}.ttl", f"ttl {show(ttl)} not representable")
+        return None
+    return CacheBreakpoint(ttl=ttl)
+
+
 class Calls:
     """Tool names by call id, so a tool result can name its tool (results on the wire often do not)."""
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
 
-    def call(self, call_id: str, name: str, arguments: Any, item_id: str | None = None) -> ToolCallPart:
+    def call(
+        self,
+        call_id: str,
+        name: str,
+        arguments: Any,
+        item_id: str | None = None,
+        cache_breakpoint: CacheBreakpoint | None = None,
+    ) -> ToolCallPart:
         self.names[call_id] = name
         text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-        return ToolCallPart(call_id=call_id, tool_name=name, arguments_json=text, item_id=item_id)
+        return ToolCallPart(
+            call_id=call_id,
+            tool_name=name,
+            arguments_json=text,
+            item_id=item_id,
+            cache_breakpoint=cache_breakpoint,
+        )
 
     def name(self, call_id: str) -> str:
         return self.names.get(call_id, "")
 
 
-def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str]) -> ToolSpec:
-    """One function tool with its ``strict`` flag; keys beyond name/description/schema/strict are named."""
-    ledger.rest(tool, path, {"name", "description", schema_key, "strict", *extra_known}, {"description": ""})
+def tool_spec(
+    tool: Json, schema_key: str, path: str, ledger: Ledger, extra_known: set[str], *, cached: bool = False
+) -> ToolSpec:
+    """One function tool with its ``strict`` flag; keys beyond name/description/schema/strict are
+    named. ``cached``: the wire's ``cache_control`` on a tool is read (Anthropic)."""
+    known = {
+        "name",
+        "description",
+        schema_key,
+        "strict",
+        *extra_known,
+        *({"cache_control"} if cached else ()),
+    }
+    ledger.rest(tool, path, known, {"description": ""})
     schema, strict = tool.get(schema_key), tool.get("strict")
     if strict is not None and not isinstance(strict, bool):
         ledger.note(f"{path}.strict", f"not a boolean ({show(strict)})")
@@ -77,18 +119,22 @@ def tool_spec(tool: Json, schema_key: str, path: str, ledger: Ledger, extra_know
         description=str(tool.get("description") or ""),
         parameters=obj(schema) if schema is not None else {"type": "object", "properties": {}},
         strict=strict if isinstance(strict, bool) else None,
+        cache_breakpoint=cache_control(tool, path, ledger) if cached else None,
     )
 
 
-EFFORTS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
+EFFORTS: dict[str, Effort] = {
+    "none": "none",
     "minimal": "minimal",
     "low": "low",
     "medium": "medium",
     "high": "high",
+    "xhigh": "xhigh",
+    "max": "max",
 }
 
 
-def effort(value: Any, path: str, ledger: Ledger) -> Literal["minimal", "low", "medium", "high"] | None:
+def effort(value: Any, path: str, ledger: Ledger) -> Effort | None:
     """A reasoning effort ThinkingParams can carry; any other value is named."""
     if value is None:
         return None
@@ -148,6 +194,12 @@ def openai_output_format(
     return None
 
 
+def joined_blocks(texts: list[str]) -> tuple[str, list[int] | None]:
+    """A tool result's text blocks as its ``output_text`` (their concatenation) and its
+    ``text_blocks`` (their lengths; None for zero or one block)."""
+    return "".join(texts), ([len(t) for t in texts] if len(texts) > 1 else None)
+
+
 def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[str]:
     """String content, or the text parts of a Chat-shaped part list (null content has none);
     ``noun``: what the wire calls a list entry (Chat: part, Cohere: item), for the ledger's notes."""
@@ -165,21 +217,47 @@ def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> l
     return texts
 
 
-def chat_user(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[ContentPart]:
-    """A Chat-shaped user ``content``: a string, or ``text`` and ``image_url`` entries."""
-    if isinstance(content, str):
-        return [TextPart(text=content)]
-    parts: list[ContentPart] = []
+def chat_system(content: Any, path: str, ledger: Ledger) -> list[TextPart]:
+    """A system message's text parts, each with its ``cache_control`` (OpenRouter's passthrough)."""
+    if isinstance(content, str) or content is None:
+        return [TextPart(text=t) for t in chat_texts(content, path, ledger)]
+    parts: list[TextPart] = []
     for i, part in enumerate(map(obj, arr(content))):
         at = f"{path}[{i}]"
         if part.get("type") == "text":
-            ledger.rest(part, at, {"type", "text"})
-            parts.append(TextPart(text=str(part.get("text", ""))))
+            ledger.rest(part, at, {"type", "text", "cache_control"})
+            parts.append(
+                TextPart(text=str(part.get("text", "")), cache_breakpoint=cache_control(part, at, ledger))
+            )
+        else:
+            ledger.note(at, f"content part {show(part.get('type'))} not representable here")
+    return parts
+
+
+def chat_user(
+    content: Any, path: str, ledger: Ledger, noun: str = "part", *, cached: bool = False
+) -> list[ContentPart]:
+    """A Chat-shaped user ``content``: a string, or ``text``, ``image_url`` and file entries;
+    ``cached``: a part's ``cache_control`` is read (OpenRouter passes it to Claude and Gemini)."""
+    if isinstance(content, str):
+        return [TextPart(text=content)]
+    parts: list[ContentPart] = []
+    extra = {"cache_control"} if cached else set[str]()
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}[{i}]"
+        bp = cache_control(part, at, ledger) if cached else None
+        if part.get("type") == "text":
+            ledger.rest(part, at, {"type", "text", *extra})
+            parts.append(TextPart(text=str(part.get("text", "")), cache_breakpoint=bp))
         elif part.get("type") == "image_url":
-            ledger.rest(part, at, {"type", "image_url"})
+            ledger.rest(part, at, {"type", "image_url", *extra})
             image = obj(part.get("image_url"))
             ledger.rest(image, f"{at}.image_url", {"url"})
-            parts.append(ImageURLPart(url=str(image.get("url", ""))))
+            parts.append(ImageURLPart(url=str(image.get("url", "")), cache_breakpoint=bp))
         else:
-            ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
+            file = chat_file(part, at, ledger)
+            if file is not None:
+                parts.append(file)
+            elif part.get("type") != "input_audio":  # an unreadable input_audio is noted by chat_file
+                ledger.note(at, f"user content {noun} {show(part.get('type'))} not representable")
     return parts

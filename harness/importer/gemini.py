@@ -11,11 +11,13 @@ from urllib.parse import urlsplit
 from harness.contract.gemini_names import camel
 from harness.contract.server_items import GEMINI_SERVER_PARTS, gemini_server_part
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
+from harness.importer.controls import consumed, read_controls
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -63,12 +65,22 @@ def _implied_mime(url: str) -> str | None:
     return _IMAGE_EXTENSIONS.get(posixpath.splitext(urlsplit(url).path)[1].lower())
 
 
-#: The canonical model holds images only; audio, video and documents are named, never read as images.
-_NOT_IMAGE = "{} data not representable (the canonical model holds images only)"
-
-
 def _is_image(mime: Any) -> bool:
     return isinstance(mime, str) and mime.lower().startswith("image/")
+
+
+#: A Files API file's URI (``files.get``): read back as that provider's file id ``files/<id>``.
+_FILES_API = re.compile(r"https://generativelanguage\.googleapis\.com/v1beta/(files/[^/?#]+)\Z")
+
+
+def _file_data(uri: str, mime: str) -> FilePart:
+    """A ``fileData`` reference: a Files API URI is a Gemini file id, ``gs://`` a cloud URI, else a URL."""
+    found = _FILES_API.match(uri)
+    if found is not None:
+        return FilePart(media_type=mime, file_id=found.group(1), provider="gemini")
+    if "://" in uri and not uri.lower().startswith(("http://", "https://")):
+        return FilePart(media_type=mime, uri=uri)
+    return FilePart(media_type=mime, url=uri)
 
 
 def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
@@ -76,10 +88,14 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
         ledger.rest(part, path, {"text"})
         return TextPart(text=str(part["text"]))
     inline = camel(obj(part.get("inlineData")))
+    video = part.get("videoMetadata")
+    meta: dict[str, Any] | None = dict(obj(video)) if isinstance(video, dict) else None
     if inline:
         if not _is_image(inline.get("mimeType")):
-            ledger.note(f"{path}.inlineData", _NOT_IMAGE.format(show(inline.get("mimeType"))))
-            return None
+            ledger.rest(part, path, {"inlineData", "videoMetadata"})
+            ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
+            file = FilePart(media_type=str(inline.get("mimeType")), data=str(inline.get("data", "")))
+            return file.model_copy(update={"video_metadata": meta})
         ledger.rest(part, path, {"inlineData"})
         ledger.rest(inline, f"{path}.inlineData", {"mimeType", "data"})
         return ImageURLPart(url=f"data:{inline.get('mimeType')};base64,{inline.get('data')}")
@@ -87,9 +103,10 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
     if file_data:
         uri = str(file_data.get("fileUri", ""))
         mime = file_data.get("mimeType") or _implied_mime(uri)
-        if mime is not None and not _is_image(mime):
-            ledger.note(f"{path}.fileData", _NOT_IMAGE.format(show(mime)))
-            return None
+        if mime is not None and (not _is_image(mime) or mime != _implied_mime(uri)):
+            ledger.rest(part, path, {"fileData", "videoMetadata"})
+            ledger.rest(file_data, f"{path}.fileData", {"fileUri", "mimeType"})
+            return _file_data(uri, str(mime)).model_copy(update={"video_metadata": meta})
         ledger.rest(part, path, {"fileData"})
         ledger.rest(file_data, f"{path}.fileData", {"fileUri"}, {"mimeType": _implied_mime(uri)})
         return ImageURLPart(url=uri)
@@ -152,30 +169,26 @@ SERVER_TOOL_KEYS = {
 
 
 def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage:
-    """``response`` is free-form JSON: a lone ``output`` / ``error`` holds the text; ``error`` means status error."""
+    """``response`` is free-form JSON. A lone ``output`` / ``error`` string is the text (``error``:
+    status error); any other object is the structured value (``output_json``, the object itself,
+    as the adapter sends it back), its text the object's JSON. ``parts``: images and files."""
     ledger.rest(response, path, {"id", "name", "response", "parts"})
     payload = obj(response.get("response"))
     status: Literal["success", "error"] = "success"
-    value: Any = payload
+    structured: Any = payload
+    text = json.dumps(payload, ensure_ascii=False) if payload else ""
     if len(payload) == 1 and next(iter(payload)) in ("output", "error", "return_value", "result"):
         key, value = next(iter(payload.items()))
         status = "error" if key == "error" else "success"
-    elif payload:
-        ledger.note(
-            f"{path}.response", f"keys {sorted(payload)} not representable (only one output/error value)"
-        )
-    if not isinstance(value, str):
-        ledger.note(
-            f"{path}.response", "a structured (non-string) result is not representable as output_text"
-        )
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    images: list[ImageURLPart] = []
+        if isinstance(value, str):
+            structured, text = None, value
+    images: list[ImageURLPart | FilePart] = []
     for i, raw in enumerate(map(obj, arr(response.get("parts")))):
         image = _content_part(camel(raw), f"{path}.parts[{i}]", ledger)
-        if isinstance(image, ImageURLPart):
+        if isinstance(image, ImageURLPart | FilePart):
             images.append(image)
         elif image is not None:
-            ledger.note(f"{path}.parts[{i}]", "non-image part in a function response not representable")
+            ledger.note(f"{path}.parts[{i}]", "text part in a function response not representable")
     if not response.get("id"):
         ledger.note(f"{path}.id", "absent: the canonical call id is required (none invented)")
     return ToolResultMessage(
@@ -183,6 +196,7 @@ def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage
         tool_name=str(response.get("name") or ""),
         status=status,
         output_text=text,
+        output_json=structured,
         parts=list(images),
     )
 
@@ -246,22 +260,31 @@ def _invocations(value: Any) -> bool | None:
     return flag if isinstance(flag, bool) else None
 
 
-def _tool_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
-    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, and ANY
-    with one ``allowedFunctionNames`` forces it; VALIDATED, several names and other keys are named."""
+def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[str] | None]:
+    """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, VALIDATED
+    validated, and ANY with one ``allowedFunctionNames`` forces it; several names with ANY or
+    VALIDATED are the allowed subset. Other keys are named."""
     if value is None:
-        return None
+        return None, None
     config = camel(obj(value))
     ledger.rest(config, "toolConfig", {"functionCallingConfig", "includeServerSideToolInvocations"})
     calling = camel(obj(config.get("functionCallingConfig")))
     ledger.rest(calling, "toolConfig.functionCallingConfig", {"mode", "allowedFunctionNames"})
     mode, names = str(calling.get("mode", "AUTO")).upper(), arr(calling.get("allowedFunctionNames"))
     if mode == "ANY" and len(names) == 1 and isinstance(names[0], str):
-        return ForcedTool(name=names[0])
-    if not names and mode in ("AUTO", "NONE", "ANY"):
-        return None if mode == "AUTO" else "none" if mode == "NONE" else "required"
+        return ForcedTool(name=names[0]), None
+    if not names and mode in ("AUTO", "NONE", "ANY", "VALIDATED"):
+        modes: dict[str, ToolChoice | None] = {
+            "AUTO": None,
+            "NONE": "none",
+            "ANY": "required",
+            "VALIDATED": "validated",
+        }
+        return modes[mode], None
+    if mode in ("ANY", "VALIDATED") and all(isinstance(n, str) for n in names):
+        return ("required" if mode == "ANY" else "validated"), [str(n) for n in names]
     ledger.note("toolConfig.functionCallingConfig", f"not representable ({show(calling)})")
-    return None
+    return None, None
 
 
 def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
@@ -280,7 +303,7 @@ def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     recorded = arr(body.get("tools"))  # server tools are kept as sent, spelling included
     body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
-    ledger.rest(body, "", KNOWN)
+    ledger.rest(body, "", KNOWN | consumed("gemini"))
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
     servers: list[ServerToolSpec] = []
@@ -302,7 +325,9 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
                 )
             )
     config = camel(obj(body.get("generationConfig")))
-    ledger.rest(config, "generationConfig", CONFIG_KNOWN, CONFIG_DEFAULTS)
+    ledger.rest(
+        config, "generationConfig", CONFIG_KNOWN | consumed("gemini", "generationConfig"), CONFIG_DEFAULTS
+    )
     thinking: ThinkingParams | None = None
     thinking_config = camel(obj(config.get("thinkingConfig")))
     if thinking_config:
@@ -329,15 +354,18 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
             ledger.note(
                 "generationConfig.thinkingConfig.thinkingBudget", f"dynamic budget {budget} not representable"
             )
+    choice, allowed = _tool_choice(body.get("toolConfig"), ledger)
     return CallParams(
         model=model,
         tools=specs or None,
         server_tools=servers or None,
         server_tool_invocations=_invocations(body.get("toolConfig")),
-        tool_choice=_tool_choice(body.get("toolConfig"), ledger),
+        tool_choice=choice,
+        allowed_tools=allowed,
         output_format=_output_format(config, ledger),
         max_tokens=config.get("maxOutputTokens"),
         thinking=thinking,
         temperature=config.get("temperature"),
         stream=stream,
+        **read_controls({**body, "generationConfig": config}, "gemini", ledger),
     )

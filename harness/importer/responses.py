@@ -12,17 +12,21 @@ from harness.importer.common import (
     Ledger,
     arr,
     effort,
+    joined_blocks,
     obj,
     openai_output_format,
     openai_tool_choice,
     show,
     tool_spec,
 )
+from harness.importer.controls import consumed, read_controls
+from harness.importer.files import file_from_url, media_type_of
 from harness.importer.server_parts import kind_of, server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
     ContentPart,
+    FilePart,
     HistoryEvent,
     ImageURLPart,
     SystemMessage,
@@ -32,7 +36,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams, ToolSpec
+from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams, ToolChoice, ToolSpec
 
 #: Responses tool types the provider runs itself (their kind, ``kind_of``); ``image_generation``
 #: is a file-producing tool read the same way.
@@ -97,6 +101,8 @@ def _input_message(item: Json, path: str, ledger: Ledger) -> HistoryEvent | None
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             parts.append(ImageURLPart(url=str(part["image_url"])))
+        elif (file := _input_file(part, at, ledger)) is not None:
+            parts.append(file)
         else:
             ledger.note(at, f"user content part {show(part.get('type'))} not representable")
     return UserMessage(parts=parts)
@@ -142,30 +148,58 @@ def _reasoning(item: Json, path: str, model: str | None, ledger: Ledger) -> list
     return parts
 
 
+def _input_file(part: Json, at: str, ledger: Ledger) -> FilePart | None:
+    """``input_file`` (file_data as a data URL, file_url or file_id; filename), or ``input_image``
+    by file id (an image file: ``image/*``, the part names no subtype); None for any other part."""
+    if part.get("type") == "input_image" and isinstance(part.get("file_id"), str):
+        ledger.rest(part, at, {"type", "file_id"}, {"detail": "auto"})
+        return FilePart(media_type="image/*", file_id=part["file_id"], provider="openai")
+    if part.get("type") != "input_file":
+        return None
+    ledger.rest(part, at, {"type", "file_data", "file_id", "file_url", "filename"})
+    name = part.get("filename") if isinstance(part.get("filename"), str) else None
+    if isinstance(part.get("file_id"), str):
+        media = media_type_of(name, "application/pdf")
+        return FilePart(media_type=media, file_id=part["file_id"], provider="openai", filename=name)
+    if isinstance(part.get("file_url"), str):
+        return FilePart(
+            media_type=media_type_of(name or part["file_url"], "application/pdf"),
+            url=part["file_url"],
+            filename=name,
+        )
+    return file_from_url(str(part.get("file_data", "")), "application/pdf", name)
+
+
 def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolResultMessage:
     """A function_call_output: string output, or input_text parts (one, else named) and input_image parts."""
     ledger.rest(item, path, {"type", "call_id", "output"})
     call_id, output = str(item.get("call_id", "")), item.get("output")
     texts: list[str] = []
-    images: list[ImageURLPart] = []
+    images: list[ImageURLPart | FilePart] = []
     for i, part in enumerate(map(obj, [] if isinstance(output, str) else arr(output))):
         at = f"{path}.output[{i}]"
         if part.get("type") == "input_text":
             ledger.rest(part, at, {"type", "text"})
             texts.append(str(part.get("text", "")))
+            if images:  # text after an image or file: the model keeps text and parts apart
+                ledger.note(
+                    at, "tool result text after an image or file: the interleaving is not representable"
+                )
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             images.append(ImageURLPart(url=str(part["image_url"])))
+        elif (file := _input_file(part, at, ledger)) is not None:
+            images.append(file)
         else:
             ledger.note(at, f"output part {show(part.get('type'))} not representable")
-    if len(texts) > 1:
-        ledger.note(
-            f"{path}.output",
-            f"{len(texts)} text parts joined into one output_text (boundaries not representable)",
-        )
-    text = output if isinstance(output, str) else "".join(texts)
+    text, blocks = (output, None) if isinstance(output, str) else joined_blocks(texts)
     return ToolResultMessage(
-        call_id=call_id, tool_name=calls.name(call_id), status="success", output_text=text, parts=list(images)
+        call_id=call_id,
+        tool_name=calls.name(call_id),
+        status="success",
+        output_text=text,
+        text_blocks=blocks,
+        parts=list(images),
     )
 
 
@@ -257,19 +291,42 @@ def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
     return openai_output_format(obj(text.get("format")), "text.format", ledger) if "format" in text else None
 
 
+def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[str] | None]:
+    """``tool_choice``: the options and a forced function, or ``allowed_tools`` (ToolChoiceAllowed:
+    the subset of function tools, the mode ``auto`` or ``required``)."""
+    choice = obj(value)
+    if choice.get("type") != "allowed_tools":
+        return openai_tool_choice(value, "tool_choice", ledger, nested=False), None
+    ledger.rest(choice, "tool_choice", {"type", "mode", "tools"})
+    names: list[str] = []
+    for i, tool in enumerate(map(obj, arr(choice.get("tools")))):
+        ledger.rest(tool, f"tool_choice.tools[{i}]", {"type", "name"})
+        if tool.get("type") == "function" and isinstance(tool.get("name"), str):
+            names.append(tool["name"])
+        else:
+            ledger.note(f"tool_choice.tools[{i}]", f"allowed tool {show(tool)} not representable")
+    mode = choice.get("mode")
+    if mode not in ("auto", "required"):
+        ledger.note("tool_choice.mode", f"mode {show(mode)} not representable")
+    return ("required" if mode == "required" else None), names
+
+
 def params(body: Json, ledger: Ledger) -> CallParams:
-    ledger.rest(body, "", KNOWN, DEFAULTS)
+    ledger.rest(body, "", KNOWN | consumed("openai-responses"), DEFAULTS)
     thinking: ThinkingParams | None = None
     if "reasoning" in body:
         config = obj(body["reasoning"])
-        ledger.rest(config, "reasoning", {"effort", "summary"})
-        if config.get("summary") not in (None, "auto"):
-            ledger.note(
-                "reasoning.summary", f"summary {show(config['summary'])} not representable (only auto)"
-            )
+        ledger.rest(config, "reasoning", {"effort", "summary", "context"})
+        summary, context = config.get("summary"), config.get("context")
+        if summary not in (None, "auto", "concise", "detailed"):
+            ledger.note("reasoning.summary", f"summary {show(summary)} not representable")
+        if context not in (None, "auto", "current_turn", "all_turns"):
+            ledger.note("reasoning.context", f"context {show(context)} not representable")
         thinking = ThinkingParams(
             effort=effort(config.get("effort"), "reasoning.effort", ledger),
-            include_thoughts="summary" in config,
+            include_thoughts=summary is not None,
+            summary=summary if summary in ("concise", "detailed") else None,
+            context=context if context in ("auto", "current_turn", "all_turns") else None,
         )
     tools: list[ToolSpec] = []
     servers: list[ServerToolSpec] = []
@@ -286,14 +343,17 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         tools.append(
             spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
         )
+    choice, allowed = _tool_choice(body.get("tool_choice"), ledger)
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
         server_tools=servers or None,
-        tool_choice=openai_tool_choice(body.get("tool_choice"), "tool_choice", ledger, nested=False),
+        tool_choice=choice,
+        allowed_tools=allowed,
         output_format=_output_format(body.get("text"), ledger),
         max_tokens=body.get("max_output_tokens"),
         thinking=thinking,
         temperature=body.get("temperature"),
         stream=bool(body.get("stream", False)),
+        **read_controls(body, "openai-responses", ledger),
     )

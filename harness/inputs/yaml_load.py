@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Generator
+from contextlib import contextmanager
 from typing import Any, cast
 
 import yaml
@@ -18,7 +20,7 @@ from harness.inputs.errors import InputError
 from harness.inputs.json_load import _SURROGATE  # pyright: ignore[reportPrivateUsage]
 from harness.inputs.limits import ENV, Limits, current
 
-__all__ = ["compose_yaml", "load_yaml"]
+__all__ = ["compose_yaml", "load_yaml", "read_once"]
 
 
 def _line(node: yaml.Node) -> int:
@@ -133,10 +135,29 @@ _BUILT_LIMIT = 64 * 1024 * 1024
 _BUILT_TEXT_LIMIT = 1024 * 1024
 
 
+#: Whether ``load_yaml`` keeps what it builds (``read_once``).
+_KEEP = [True]
+
+
+@contextmanager
+def read_once() -> Generator[None]:
+    """Inside, documents are not kept for a second read (outside, they are).
+
+    A command that reads each recording once (``audit-traffic``, ``calibrate`` over a corpus)
+    runs in it: the kept documents, several times the size of their text, were most of the
+    memory such a run grew by with the corpus."""
+    was = _KEEP[0]
+    _KEEP[0] = False
+    try:
+        yield
+    finally:
+        _KEEP[0] = was
+
+
 def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
     """``yaml.safe_load`` (no tag ever executes) within the limits; errors are ``InputError``."""
     lim = current(limits)
-    if len(text) > _BUILT_TEXT_LIMIT:
+    if len(text) > _BUILT_TEXT_LIMIT or not _KEEP[0]:
         return _load_yaml(text, source, lim)
     key = (source, lim, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
     if key not in _BUILT:

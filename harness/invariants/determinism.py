@@ -18,7 +18,7 @@ import copy
 
 from harness.codec import dumps_history, loads_history
 from harness.contract.channels import heard_warnings
-from harness.contract.rendered import Rendered, canonical_json
+from harness.contract.rendered import Rendered, same_json
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.prefix import first_difference
 
@@ -52,7 +52,7 @@ def check_determinism(ctx: CheckContext) -> list[Violation]:
 
 
 def _differs(a: Rendered, b: Rendered) -> tuple[str, object] | None:
-    if canonical_json(a.body) != canonical_json(b.body):
+    if not same_json(a.body, b.body):
         diff = first_difference(a.body, b.body)
         path, was, became = diff or ("<root>", "?", "?")
         return f"body differs at {path}", {"first": was, "then": became}

@@ -4,7 +4,8 @@ Rule (DESIGN "Adapters, Input"): every part that is dropped or degraded yields a
 warning naming the message index, the part and the reason. A part counts as sent when
 its content is in the body: a text (stripped) inside some string, an image's URL or
 base64 payload, a signature byte-exact, a tool call's id (verbatim or as mapped) and
-its arguments (the JSON string, or the equal object), a tool result's output text.
+its arguments (the JSON string, or the equal object), a tool result's output text, a file's
+source (its bytes, URL, file id or cloud URI; a text document's text).
 Error and task metadata events are replay records, not conversation content.
 """
 
@@ -15,11 +16,13 @@ from typing import cast
 
 from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves, signature_key
 from harness.invariants.canonical import body_calls, sent_call_ids
+from harness.invariants.files import file_sent, structured_text_sent
 from harness.invariants.memo import TextIndex
 from harness.model import (
     AnyPart,
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     ServerToolCallPart,
@@ -67,7 +70,15 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
                         _lost(ctx, index, f"part {pidx} ({part.type})", part.model_dump(exclude_none=True))
                     )
         elif isinstance(event, ToolResultMessage):
-            if not ctx.warned(index) and not body.text(event.output_text):
+            if (
+                not ctx.warned(index)
+                and not body.text(event.output_text)
+                # sent as the tool's several text blocks (I14 judges the split)
+                and not (
+                    event.text_blocks and all(body.text(b) for b in event.text_block_list() if b.strip())
+                )
+                and not structured_text_sent(event.output_text, event.output_json, ctx.body)
+            ):
                 out.append(_lost(ctx, index, "output_text", {"output_text": event.output_text}))
             for pidx, image in enumerate(event.parts):
                 if not ctx.warned(index, pidx) and not _sent(image, body, mapping, call_ids):
@@ -201,6 +212,8 @@ def _sent(part: AnyPart, body: _BodyIndex, mapping: dict[str, str], call_ids: se
     if isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart):
         # the provider's own block back in the body; a result without one rides on its call's item
         return (part.raw is None and isinstance(part, ServerToolResultPart)) or body.holds(part.raw)
+    if isinstance(part, FilePart):
+        return file_sent(part, body.text)
     assert isinstance(part, ToolCallPart)
     sent_id = mapping.get(part.call_id, part.call_id)
     named = part.call_id not in mapping and f"name:{part.tool_name}" in call_ids

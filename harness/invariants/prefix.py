@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
-from harness.contract.rendered import canonical_json
+from harness.contract.rendered import same_json
 from harness.invariants.base import CheckContext, Violation, as_dict
 from harness.invariants.continuation import next_turn
 from harness.invariants.wire import wire_messages
@@ -92,7 +92,7 @@ def check_prefix_stability(ctx: CheckContext) -> list[Violation]:
             )
         )
     for pos in range(min(stable, len(after))):
-        if canonical_json(before[pos]) != canonical_json(after[pos]):
+        if not same_json(before[pos], after[pos]):
             diff = first_difference(before[pos], after[pos], f"[{pos}]")
             path, was, became = diff or (f"[{pos}]", before[pos], after[pos])
             out.append(

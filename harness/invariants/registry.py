@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -33,6 +34,7 @@ from harness.invariants.subjects import Subject
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.targets import Target, get_target
+from harness.workers import ordered_map
 
 __all__ = [
     "INVARIANTS",
@@ -214,6 +216,16 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a part dropped without a word is content the user believes the model saw",
     ),
     Invariant(
+        "I14",
+        "files",
+        "every file (document, audio, video, file reference) reaches the request in history order, or a "
+        "warning names it; a tool result's files and structured value reach it",
+        _Lazy("files", "check_files"),
+        "a document, recording or clip the model never received is one the user believes it read; "
+        "a structured result flattened away loses the fields the tool returned",
+        subject=subjects.files,
+    ),
+    Invariant(
         "I15",
         "sources-reach-the-message",
         "every source or citation a provider stream carries is in the parsed assistant message",
@@ -232,6 +244,22 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a server tool's block altered or dropped loses what the provider found (or is refused); sent as "
         "a client call, it asks the client for a result it never produced",
         subject=subjects.server_tools,
+    ),
+    Invariant(
+        "I17",
+        "cache-breakpoints",
+        "every prompt-cache breakpoint reaches the provider's marker after the block it ends, or is warned",
+        _Lazy("cache", "check_cache_breakpoints"),
+        "a dropped or moved breakpoint makes every later call pay for the whole prefix again",
+        subject=_Lazy("cache", "history_breakpoints"),
+    ),
+    Invariant(
+        "I18",
+        "call-controls",
+        "every call control set (sampling, stop, tool choice, tier, cache key, state) is sent at the "
+        "field the provider reads, or warned",
+        _Lazy("controls", "check_call_controls"),
+        "a control under a name the provider ignores is silently not applied: the model answers as if it were never set",
     ),
 )
 
@@ -284,44 +312,63 @@ def run_invariants(
     events: EventDeriver = derive_events,
     ui_events: UIEventDeriver = history_to_ui_events,
     next_turn: Continuation = next_turn,
+    jobs: int = 1,
 ) -> CheckReport:
     """Run invariants (all by default) for ``history`` on each provider of ``target`` (reference by default).
 
     ``events``, ``ui_events`` and ``next_turn`` replace the runtime event deriver, the
     history replay and I9's continuation (to check another implementation of them).
+    ``jobs`` processes share the providers (``harness.workers``: each builds only its
+    providers' oracles); their findings are merged in provider order, so the report is the
+    same for any ``jobs``.
     """
     chosen = target or get_target("reference")
     chosen_providers = list(providers if providers is not None else chosen.providers())
     selected = [get_invariant(i) if isinstance(i, str) else i for i in (invariants or INVARIANTS)]
     report = CheckReport(chosen_providers, selected)
+    judge = partial(_run_provider, list(history), params, chosen, selected, events, ui_events, next_turn)
     seen: set[Violation] = set()
-    for provider in chosen_providers:
-        ctx = CheckContext(
-            list(history), params or CallParams(), provider, chosen, events, ui_events, next_turn
-        )
-        refused = False
-        for inv in selected:
-            try:
-                found = inv.check(ctx)
-            except NotImplementedError as exc:
-                ctx.note(f"{inv.id} skipped for {provider}: the target does not implement it ({exc})")
-                continue
-            except TargetRefusal as refusal:  # declared on purpose: one finding per provider, never a crash
-                if refused:
-                    ctx.note(f"{inv.id} skipped for {provider}: the target refused this input ({refusal})")
-                    continue
-                refused = True
-                reason = f"the target refused this input: {refusal}"
-                found = [Violation(inv.id, provider, None, reason, "", refusal_kind(refusal))]
-            except Exception as exc:  # a crash in the target (or a check) is a finding, not a traceback
-                reason = f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0]
-                found = [Violation(inv.id, provider, None, reason, "", "degrade")]
-            for violation in found:
-                if violation not in seen:
-                    seen.add(violation)
-                    report.violations.append(violation)
-        report.notes += [n for n in ctx.all_notes() if n not in report.notes]
+    for found, notes in ordered_map(judge, chosen_providers, jobs):
+        for violation in found:
+            if violation not in seen:
+                seen.add(violation)
+                report.violations.append(violation)
+        report.notes += [n for n in notes if n not in report.notes]
     report.violations.sort(
         key=lambda v: (_ORDER.get(v.invariant, 99), v.provider or "", v.message_index or -1)
     )
     return report
+
+
+def _run_provider(
+    history: list[HistoryEvent],
+    params: CallParams | None,
+    target: Target,
+    selected: list[Invariant],
+    events: EventDeriver,
+    ui_events: UIEventDeriver,
+    next_turn: Continuation,
+    provider: str,
+) -> tuple[list[Violation], list[str]]:
+    """One provider's findings, in the order found, and its notes (``run_invariants`` merges them)."""
+    ctx = CheckContext(list(history), params or CallParams(), provider, target, events, ui_events, next_turn)
+    out: list[Violation] = []
+    refused = False
+    for inv in selected:
+        try:
+            found = inv.check(ctx)
+        except NotImplementedError as exc:
+            ctx.note(f"{inv.id} skipped for {provider}: the target does not implement it ({exc})")
+            continue
+        except TargetRefusal as refusal:  # declared on purpose: one finding per provider, never a crash
+            if refused:
+                ctx.note(f"{inv.id} skipped for {provider}: the target refused this input ({refusal})")
+                continue
+            refused = True
+            reason = f"the target refused this input: {refusal}"
+            found = [Violation(inv.id, provider, None, reason, "", refusal_kind(refusal))]
+        except Exception as exc:  # a crash in the target (or a check) is a finding, not a traceback
+            reason = f"check could not run: {type(exc).__name__}: {exc}".splitlines()[0]
+            found = [Violation(inv.id, provider, None, reason, "", "degrade")]
+        out += found
+    return out, list(ctx.all_notes())

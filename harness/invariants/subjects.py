@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ServerToolCallPart,
     ServerToolResultPart,
@@ -20,6 +21,7 @@ from harness.model import (
     ThinkingTextPart,
     ToolCallPart,
     ToolResultMessage,
+    UserMessage,
 )
 
 __all__ = [
@@ -78,3 +80,12 @@ def server_tools(history: Sequence[HistoryEvent]) -> str | None:
 def sources(history: Sequence[HistoryEvent]) -> str | None:
     present = any(isinstance(p, SourcePart) for p in _parts(history))
     return None if present else "no source or citation in the history"
+
+
+def files(history: Sequence[HistoryEvent]) -> str | None:
+    present = any(
+        isinstance(e, UserMessage | DeveloperMessage | ToolResultMessage)
+        and any(isinstance(p, FilePart) for p in e.parts)
+        for e in history
+    ) or any(isinstance(e, ToolResultMessage) and e.output_json is not None for e in history)
+    return None if present else "no file part and no structured tool result in the history"

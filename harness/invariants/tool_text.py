@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from harness.invariants.base import CheckContext, Violation, leaves
+from harness.invariants.base import CheckContext, Violation, dicts, leaves
 from harness.invariants.canonical import (
     answered_results,
     effective_model,
@@ -18,7 +18,7 @@ from harness.invariants.canonical import (
     sendable_strings,
     sent_call_ids,
 )
-from harness.invariants.wire import WireResult, tool_turns
+from harness.invariants.wire import WireResult, sent_text_blocks, tool_turns
 from harness.model import DeveloperMessage, TextPart, ToolResultMessage
 
 __all__ = ["check_tool_result_text"]
@@ -86,11 +86,15 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
 def _carries(result: WireResult, text: str, developer: str) -> bool:
     """Whether a result unit carries ``text`` as its own text.
 
-    Developer text that seed 000 appends to the tool result may follow it; Gemini's
+    The text may be the result's several text blocks together (the tool split it so; I14
+    judges the split). Developer text that seed 000 appends to the tool result may follow it; Gemini's
     ``functionResponse.response`` keys are the caller's choice, and a JSON output may be
     sent as the JSON value itself.
     """
     candidates: list[str] = [result.text] if result.text is not None else []
+    joined = "".join(sent_text_blocks(result.unit))  # a result sent as several text blocks
+    if joined:
+        candidates.append(joined)
     candidates += [v for v in result.values if isinstance(v, str)]
     if any(c == text or _then_developer(c, text, developer) for c in candidates):
         return True
@@ -98,7 +102,11 @@ def _carries(result: WireResult, text: str, developer: str) -> bool:
         parsed = json.loads(text)
     except ValueError:
         return False
-    return any(v == parsed for v in result.values)
+    # a structured result (output_json) goes as the JSON value itself: Gemini's response object,
+    # Bedrock's json block
+    return any(v == parsed for v in result.values) or any(
+        d == parsed or parsed in d.values() for d in dicts(result.unit)
+    )
 
 
 def _then_developer(candidate: str, text: str, developer: str) -> bool:

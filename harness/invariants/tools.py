@@ -12,7 +12,7 @@ from __future__ import annotations
 from harness.contract.kinds import Kind
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.canonical import canonical_calls, result_sent_ids, sent_call_ids
-from harness.invariants.wire import ToolTurn, tool_turns, view, wire_messages, wire_role
+from harness.invariants.wire import ToolTurn, sent_text_blocks, tool_turns, view, wire_messages, wire_role
 from harness.model import AssistantMessage, ToolCallPart, ToolResultMessage
 
 __all__ = ["check_tool_pairing"]
@@ -38,7 +38,8 @@ def _replaced(ctx: CheckContext) -> list[Violation]:
     for turn in turns:
         for r in turn.results:
             if r.id is not None:
-                sent_texts.setdefault(r.id, []).append(r.text)
+                blocks = sent_text_blocks(r.unit)  # a result sent as several text blocks: all of them
+                sent_texts.setdefault(r.id, []).append("".join(blocks) if len(blocks) > 1 else r.text)
     mapping = sent_call_ids(ctx.history, ctx.provider, ctx.body)
     per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)  # ids reused across turns
     called: set[str] = set()

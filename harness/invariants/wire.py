@@ -71,6 +71,27 @@ class ToolTurn:
     results: list[WireResult] = field(default_factory=list[WireResult])
 
 
+#: Text block types inside a result unit's block list (Anthropic ``text``, Responses
+#: ``input_text``; Bedrock's blocks have no type).
+_RESULT_TEXT_TYPES = frozenset({None, "text", "input_text"})
+
+
+def sent_text_blocks(unit: Json) -> list[str]:
+    """The text blocks of a tool result unit's block list (Anthropic ``content``, Bedrock
+    ``content``, Responses ``output``), in order; a string content is one block."""
+    for key in ("content", "output"):
+        value = unit.get(key)
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list):
+            return [
+                d["text"]
+                for d in map(as_dict, value)  # pyright: ignore[reportUnknownArgumentType]
+                if d is not None and d.get("type") in _RESULT_TEXT_TYPES and isinstance(d.get("text"), str)
+            ]
+    return []
+
+
 def _first_text(content: Any, text_types: frozenset[str]) -> str | None:
     if isinstance(content, str):
         return content

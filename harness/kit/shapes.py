@@ -495,7 +495,7 @@ def gemini_parts(message: AssistantMessage, index: int = 0) -> tuple[list[_Json]
             }
         elif isinstance(part, ImageURLPart | ImageFilePart):
             item = _gemini_image(part)
-        elif isinstance(part, ThinkingSignaturePart) and part.format == "google":  # with no part before it
+        elif isinstance(part, ThinkingSignaturePart) and part.format == "google":  # no part before it
             item = {"text": "", "thought_signature": part.signature}
         else:
             warnings.append(_unmappable(index, pidx, part, "Gemini model parts"))

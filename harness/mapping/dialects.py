@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from harness.contract.providers import chat_dialect, provider_entry
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import ControlNames, apply_controls
 from harness.mapping.chat_completions import JSON, ReasoningMapper, base_body, warn_thinking
+from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.toolnames import NameRule
@@ -205,12 +208,17 @@ class Dialect:
     names: NameRule
     reasoning: ReasoningPlan
     controls: Controls
+    #: Where the dialect reads each call control (its profile's ``CONTROLS``); None: it has
+    #: none, and every control set is warned ``control-not-sent``.
+    call_controls: ControlNames | None = None
     #: ``max_completion_tokens`` (the core's) or ``max_tokens``.
     max_tokens_field: str = "max_completion_tokens"
     #: Send the tool's name on each tool message (Mistral's documented tool message).
     tool_message_name: bool = False
     #: Ask for the final usage chunk (``stream_options.include_usage``).
     stream_usage: bool = False
+    #: What the dialect takes as files (its profile's ``FILES``).
+    files: FileSupport = NO_FILES
 
 
 class DialectAdapter:
@@ -222,7 +230,7 @@ class DialectAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         d = self.dialect
-        prepared = prepare(history, params, d.provider, d.ids, d.names)
+        prepared = prepare(history, params, d.provider, d.ids, d.names, files=d.files)
         model = params.model or provider_entry(d.provider).default_model
         body = base_body(prepared, params, model, d.reasoning(prepared, model, params), provider=d.provider)
         rename_max_tokens(body, d.max_tokens_field)
@@ -236,6 +244,9 @@ class DialectAdapter:
         if params.stream and d.stream_usage:
             body["stream_options"] = {"include_usage": True}
         d.controls(body, params, prepared.warnings, model)
+        names = d.call_controls or ControlNames(d.provider)
+        apply_controls(body, params, names, prepared.warnings)
+        warn_by_profile(history, params, prepared.warnings, names)
         return Rendered(body, list(prepared.warnings))
 
 

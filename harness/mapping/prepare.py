@@ -16,6 +16,9 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from harness.contract.warning_codes import Code
+from harness.mapping.file_support import NO_FILES, FileSupport
+from harness.mapping.files import drop_video_metadata
+from harness.mapping.media import normalize_media_type
 from harness.mapping.provider_parts import keep_native
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
@@ -36,6 +39,7 @@ from harness.mapping.wire import (
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -52,7 +56,9 @@ __all__ = ["SYNTHETIC_RESULT_TEXT", "prepare"]
 SYNTHETIC_RESULT_TEXT = "Tool call was not executed: the turn was interrupted before a result was recorded."
 
 
-def _content_items(index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart], *, developer: bool):
+def _content_items(
+    index: int, parts: Sequence[TextPart | ImageURLPart | ImageFilePart | FilePart], *, developer: bool
+):
     items: list[ContentItem] = []
     for pidx, part in enumerate(parts):
         if developer and isinstance(part, TextPart):
@@ -113,6 +119,19 @@ def _collect_tools(
     return tools
 
 
+def breakpoint_on_last_part(event: HistoryEvent) -> HistoryEvent:
+    """A message's cache breakpoint is its last part's (the cache ends after the message's last
+    wire block), so adapters read breakpoints off parts alone; a tool message keeps its own."""
+    bp = getattr(event, "cache_breakpoint", None)
+    parts = getattr(event, "parts", None)
+    if bp is None or not parts or isinstance(event, ToolResultMessage):
+        return event
+    last = parts[-1]
+    if last.cache_breakpoint is None:
+        parts = [*parts[:-1], last.model_copy(update={"cache_breakpoint": bp})]
+    return event.model_copy(update={"parts": parts, "cache_breakpoint": None})
+
+
 def prepare(
     history: Sequence[HistoryEvent],
     params: CallParams,
@@ -122,15 +141,18 @@ def prepare(
     *,
     undeclared_calls_accepted: bool = False,
     native_parts: frozenset[str] = frozenset(),
+    files: FileSupport = NO_FILES,
 ) -> Prepared:
     """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
 
+    ``files``: what the provider and model take as files (kept on the result for the adapter).
     ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
     ``native_parts``: the provider part types the adapter sends back when they are its provider's
     own (``harness.mapping.provider_parts``); every other provider part is dropped here, warned.
     """
     warnings = Warnings()
+    history = [breakpoint_on_last_part(event) for event in history]
     system: list[tuple[int | None, str]] = []
     if params.system:
         system.append((None, params.system))
@@ -179,24 +201,30 @@ def prepare(
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
                     discovered_tools=list(event.discovered_tools or []),
+                    output_json=event.output_json,
+                    text_blocks=event.text_blocks,
+                    cache_breakpoint=event.cache_breakpoint,
                 )
             )
         # ErrorEvent / TaskMetadataEvent are replay records, not conversation content.
     _mark_continuations(items)
     items = _results_to_their_calls(items, warnings)
-    items = _pair_tool_results(items, warnings)
+    on_server = params.previous_response_id is not None or params.conversation is not None
+    items = _pair_tool_results(items, warnings, on_server=on_server)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
     keep_native(items, provider, native_parts, warnings)
     _drop_discovered_tools(items, provider, "discovered_tools" in native_parts, warnings)
+    if not files.video_metadata:
+        drop_video_metadata(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
     sent_names = _map_tool_names(tools, items, provider, names, warnings)
     if any(sent != canonical for canonical, sent in sent_names.items()):
         tools = [t.model_copy(update={"name": sent_names[t.name]}) for t in tools]
         _rename_tools(items, sent_names)
-    return Prepared(system, items, tools, warnings, sent_names)
+    return Prepared(system, items, tools, warnings, sent_names, files)
 
 
 def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:
@@ -256,13 +284,21 @@ def _mark_continuations(items: list[WireItem]) -> None:
 
 
 def _normalize_media_types(items: list[WireItem], warnings: Warnings) -> None:
-    """Standard media type labels on base64 images (``image/jpg`` -> ``image/jpeg``), warned.
+    """Standard media type labels on base64 images and on files (``image/jpg`` -> ``image/jpeg``), warned.
 
     Gemini rejects "Unsupported MIME type: image/jpg"; Anthropic accepts only the four
     standard labels. The image is the same bytes, so it is still sent.
     """
 
     def fix(ci: ContentItem) -> ContentItem:
+        if isinstance(ci.part, FilePart):  # a file's label (an image by reference: image/jpg)
+            standard = normalize_media_type(ci.part.media_type)
+            if standard == ci.part.media_type:
+                return ci
+            warn_media_type(warnings, ci.message_index, ci.part_index, ci.part.media_type, standard, "file")
+            return ContentItem(
+                ci.message_index, ci.part_index, ci.part.model_copy(update={"media_type": standard})
+            )
         if not isinstance(ci.part, ImageURLPart):
             return ci
         url, changed = normalized_data_url(ci.part.url)
@@ -374,12 +410,27 @@ def _results_to_their_calls(items: list[WireItem], warnings: Warnings) -> list[W
     return out
 
 
-def _pair_tool_results(items: list[WireItem], warnings: Warnings) -> list[WireItem]:
-    """Give every tool call exactly one result, right after its assistant turn, in call order."""
+def _pair_tool_results(
+    items: list[WireItem], warnings: Warnings, *, on_server: bool = False
+) -> list[WireItem]:
+    """Give every tool call exactly one result, right after its assistant turn, in call order.
+
+    ``on_server``: the history continues a stored response by reference (``previous_response_id``
+    or ``conversation``), so results before the first assistant turn answer calls that live on
+    the server: they are sent as they are.
+    """
     out: list[WireItem] = []
     i = 0
     while i < len(items):
         item = items[i]
+        if (
+            isinstance(item, WireToolResult)
+            and on_server
+            and not any(isinstance(o, WireAssistant) for o in out)
+        ):
+            out.append(item)
+            i += 1
+            continue
         if isinstance(item, WireToolResult):
             warnings.add(
                 item.index,
@@ -540,7 +591,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
     for item in items:
         if isinstance(item, WireAssistant):
             if not item.continues:
-                earlier |= current.keys()
+                earlier.update(current)  # in place: ``earlier |= current.keys()`` copied the set every turn
                 current = {}
             local: dict[str, str] = {}
             for unit in item.units:
@@ -553,7 +604,7 @@ def _map_ids(items: list[WireItem], ids: IdPolicy, warnings: Warnings) -> None:
                     # taken: by an earlier response, or by another call id of this response mapped alike
                     if sent in earlier or current.get(sent, cid) != cid:
                         n = 2
-                        while ids.map(f"{cid}_{n}") in earlier | current.keys():
+                        while (candidate := ids.map(f"{cid}_{n}")) in earlier or candidate in current:
                             n += 1
                         renumbered = ids.map(f"{cid}_{n}")
                         why = (
@@ -672,6 +723,12 @@ def _without_blank_text(items: list[ContentItem], warnings: Warnings) -> list[Co
         if n in after:
             ci = ContentItem(ci.message_index, ci.part_index, _joined(ci.part, after[n]))
         elif _blank_dropped(ci.part, ci.message_index, ci.part_index, warnings):
+            bp = getattr(ci.part, "cache_breakpoint", None)
+            last = kept[-1] if kept else None
+            if bp is not None and last is not None and last.part.cache_breakpoint is None:
+                # the cache still ends here: after the last part sent before the blank one
+                moved = last.part.model_copy(update={"cache_breakpoint": bp})
+                kept[-1] = ContentItem(last.message_index, last.part_index, moved)
             continue
         kept.append(ci)
     return kept

@@ -66,13 +66,18 @@ def normalized_data_url(url: str) -> tuple[str, bool]:
 
 
 def warn_media_type(
-    warnings: Warnings, message_index: int, part_index: int | None, original: str, sent: str
+    warnings: Warnings,
+    message_index: int,
+    part_index: int | None,
+    original: str,
+    sent: str,
+    part_type: str = "image_url",
 ) -> None:
-    """One wording for a normalised media type label (the image itself is still sent)."""
+    """One wording for a normalised media type label (the image or file itself is still sent)."""
     warnings.add(
         message_index,
         part_index,
-        "image_url",
+        part_type,
         Code.MEDIA_TYPE_NORMALIZED,
         f"media type '{original}' is not a standard label; sent as '{sent}'",
     )

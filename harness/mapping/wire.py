@@ -13,19 +13,27 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pydantic import JsonValue
+
 from harness.contract.rendered import RenderWarning
 from harness.contract.thinking import REDACTED_FORMATS, google_signature_carrier
 from harness.contract.warning_codes import Code
+from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.model import (
     AssistantMessage,
+    CacheBreakpoint,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     ProviderPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
-    is_provider_executed,
+    split_blocks,
 )
 from harness.params import ToolSpec
 
@@ -67,7 +75,7 @@ class ContentItem:
 
     message_index: int
     part_index: int | None
-    part: TextPart | ImageURLPart | ImageFilePart
+    part: TextPart | ImageURLPart | ImageFilePart | FilePart
 
 
 @dataclass
@@ -95,7 +103,7 @@ class ThinkingUnit:
 
 @dataclass(frozen=True)
 class PartUnit:
-    part: TextPart | ImageURLPart | ImageFilePart | ToolCallPart
+    part: TextPart | ImageURLPart | ImageFilePart | FilePart | ToolCallPart
     index: int
 
 
@@ -132,15 +140,23 @@ class WireToolResult:
     tool_name: str
     status: Literal["success", "error", "aborted"]
     output_text: str
-    images: list[ContentItem]
+    images: list[ContentItem]  # the result's parts: images and files, in order
     appended: list[ContentItem] = field(default_factory=list[ContentItem])
     synthesized: bool = False
     # Deferred tools the result loads (client-side tool search), for providers that take them.
     discovered_tools: list[str] = field(default_factory=list[str])
+    output_json: JsonValue = None  # the structured result, when the tool gave one
+    text_blocks: list[int] | None = None  # block lengths within output_text, when several
+    #: The tool message's cache breakpoint: the prompt cache ends after this result.
+    cache_breakpoint: CacheBreakpoint | None = None
 
     @property
     def is_error(self) -> bool:
         return self.status != "success"
+
+    def text_block_list(self) -> list[str]:
+        """The text blocks to send: ``output_text`` split where the tool split it (one block without)."""
+        return split_blocks(self.output_text, self.text_blocks)
 
 
 WireItem = WireUser | WireAssistant | WireToolResult
@@ -154,6 +170,8 @@ class Prepared:
     warnings: Warnings
     # Canonical tool name -> the name to send (see harness.mapping.toolnames).
     names: dict[str, str] = field(default_factory=dict[str, str])
+    # What the provider and model take as files (harness.mapping.files).
+    files: FileSupport = NO_FILES
 
     def name(self, canonical: str) -> str:
         return self.names.get(canonical, canonical)
@@ -213,11 +231,9 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
                 slots[pos] = ThinkingUnit(prev.text, prev.text_index, part, idx)
             else:
                 slots.append(ThinkingUnit(None, None, part, idx))
-        elif is_provider_executed(part):
-            assert not isinstance(part, TextPart | ImageURLPart | ImageFilePart | ToolCallPart)
+        elif isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart):
             slots.append(ProviderUnit(part, idx))
         else:
-            assert isinstance(part, TextPart | ImageURLPart | ImageFilePart | ToolCallPart)
             slots.append(PartUnit(part, idx))
     return [s for s in slots if s is not None]
 

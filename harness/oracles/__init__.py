@@ -34,6 +34,7 @@ __all__ = [
     "OracleReport",
     "could_not_judge",
     "describe",
+    "prepare",
     "validate",
 ]
 
@@ -104,6 +105,19 @@ def _check(oracle: str, provider: str, body: dict[str, Any]) -> list[tuple[str, 
             ) from e
         return built.errors(body)
     raise AssertionError(oracle)  # validate() refuses unknown oracle names before judging
+
+
+def prepare() -> None:
+    """Build every oracle now, not on first use: a process about to fork workers that judge any
+    provider builds them once, and the workers share them instead of each building its own.
+    An SDK that is not installed is left to fail where it is needed (``validate``), loudly."""
+    for provider in SPEC_TARGETS:
+        spec_oracle(provider)
+    for provider in SDK_TARGETS:
+        try:
+            sdk_oracle(provider)
+        except ImportError:
+            continue
 
 
 def validate(

@@ -71,10 +71,6 @@ class _Err(NamedTuple):
     path: Loc  # into the body
 
 
-def _under(path: Loc, site: Loc) -> bool:
-    return path[: len(site)] == site
-
-
 def _drop_wrong_variants(errs: list[_Err]) -> list[_Err]:
     """Drop union branches whose own ``type``/``role`` literal failed: not the meant variant.
 
@@ -87,15 +83,19 @@ def _drop_wrong_variants(errs: list[_Err]) -> list[_Err]:
         for e in errs
         if e.kind == "literal_error" and e.loc and e.loc[-1] in _DISCRIMINATORS and e.path[:-1] != e.loc[:-1]
     }
-    kept = [e for e in errs if not any(_under(e.loc, b) for b in off)]
-    below = [e.path for e in kept]
-    above = [e.path for e in kept if e.path and not _is_shape(e)]
+    # Set lookups of prefixes, not a scan of every pair: a body with many messages gives
+    # thousands of errors (one per failed branch), and the pairs grew with their square.
+    widths = {len(b) for b in off}
+    kept = [e for e in errs if not any(e.loc[:k] in off for k in widths)]
+    below = {p[:k] for p in (e.path for e in kept) for k in range(len(p) + 1)}  # every prefix of a kept path
+    above = {e.path for e in kept if e.path and not _is_shape(e)}
     literals = [e for e in errs if e.loc[:-1] in off and e.kind == "literal_error"]
     restored: set[Loc] = set()
     for site in sorted({e.path[:-1] for e in literals}, key=len, reverse=True):
-        if not any(_under(p, site) for p in below) and not any(_under(site, p) for p in above):
+        # nothing kept at or under ``site``, and no kept (non-shape) error at or above it
+        if site not in below and not any(site[:k] in above for k in range(len(site) + 1)):
             restored.add(site)
-            below.append(site)
+            below.update(site[:k] for k in range(len(site) + 1))
     return kept + [e for e in literals if e.path[:-1] in restored]
 
 
@@ -110,12 +110,19 @@ def _drop_shape_mismatches(errs: list[_Err]) -> list[_Err]:
     error deep in the list; Speakeasy's ``Nullable``/``Unset`` add two more per field.
     """
 
-    def superseded(e: _Err) -> bool:
-        return any(
-            f is not e and ((len(f.path) > len(e.path) and _under(f.path, e.path))
-                            or (f.path == e.path and (not _is_shape(f) or "Unset" in e.msg)))
-            for f in errs
-        )  # fmt: skip
+    # Counted once, looked up per error (a scan of every pair grew with the square of the errors).
+    deeper = {f.path[:k] for f in errs for k in range(len(f.path))}  # proper prefixes of some path
+    at: dict[Loc, int] = {}  # errors at a path
+    solid: dict[Loc, int] = {}  # errors at a path that are not "wrong type"
+    for f in errs:
+        at[f.path] = at.get(f.path, 0) + 1
+        if not _is_shape(f):
+            solid[f.path] = solid.get(f.path, 0) + 1
+
+    def superseded(e: _Err) -> bool:  # e is a shape error: another error goes deeper, or sits beside it
+        if e.path in deeper:
+            return True
+        return at[e.path] > 1 if "Unset" in e.msg else solid.get(e.path, 0) > 0
 
     return [e for e in errs if not (_is_shape(e) and superseded(e))]
 

@@ -26,6 +26,7 @@ from harness.rules.bedrock import BEDROCK_RULES
 from harness.rules.cohere import COHERE_RULES
 from harness.rules.common import COMMON_RULES
 from harness.rules.dialects import DIALECT_RULES
+from harness.rules.files import FILE_RULES
 from harness.rules.gemini import GEMINI_RULES
 from harness.rules.openai import CHAT_RULES, RESPONSES_RULES
 from harness.rules.values import VALUE_RULES
@@ -42,6 +43,7 @@ RULES: tuple[Rule, ...] = (
     *DIALECT_RULES,
     *COHERE_RULES,
     *VALUE_RULES,
+    *FILE_RULES,
 )
 
 

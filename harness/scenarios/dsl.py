@@ -14,9 +14,12 @@ import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
+from pydantic import JsonValue
+
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -86,7 +89,7 @@ def t(text: str) -> TextPart:
     return TextPart(text=text)
 
 
-def user(*parts: str | TextPart | ImageURLPart | ImageFilePart, **kw: object) -> UserMessage:
+def user(*parts: str | TextPart | ImageURLPart | ImageFilePart | FilePart, **kw: object) -> UserMessage:
     """A user message; plain strings become text parts."""
     return UserMessage.model_validate({"parts": [t(p) if isinstance(p, str) else p for p in parts], **kw})
 
@@ -107,6 +110,7 @@ AssistantPart = (
     TextPart
     | ImageURLPart
     | ImageFilePart
+    | FilePart
     | ThinkingTextPart
     | ThinkingSignaturePart
     | ToolCallPart
@@ -171,15 +175,23 @@ def result(
     output: str,
     status: ToolStatus = "success",
     *,
-    images: Sequence[ImageURLPart | ImageFilePart] = (),
+    images: Sequence[ImageURLPart | ImageFilePart | FilePart] = (),
     created_at: datetime | None = None,
+    output_json: JsonValue = None,
+    blocks: Sequence[str] = (),
 ) -> ToolResultMessage:
-    """The result of ``of``: same call id and tool name, so pairing is right by construction."""
+    """The result of ``of``: same call id and tool name, so pairing is right by construction.
+    ``images``: its images and files; ``output_json``: its structured value; ``blocks``: the
+    text blocks ``output`` is made of, when the tool gave several (their concatenation)."""
+    if blocks and "".join(blocks) != output:
+        raise ValueError("a result's blocks concatenate to its output")
     return ToolResultMessage(
         call_id=of.call_id,
         tool_name=of.tool_name,
         status=status,
         output_text=output,
+        output_json=output_json,
+        text_blocks=[len(b) for b in blocks] if len(blocks) > 1 else None,
         parts=list(images),
         created_at=created_at,
     )

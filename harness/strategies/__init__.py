@@ -38,6 +38,7 @@ from harness.strategies.parts import SIGNATURE_FORMATS as SIGNATURE_FORMATS
 from harness.strategies.parts import TINY_IMAGES as TINY_IMAGES
 from harness.strategies.parts import assistant_parts as assistant_parts
 from harness.strategies.parts import content_parts as content_parts
+from harness.strategies.parts import file_parts as file_parts
 from harness.strategies.parts import ids as ids
 from harness.strategies.parts import image_file_parts as image_file_parts
 from harness.strategies.parts import image_parts as image_parts
@@ -74,6 +75,7 @@ __all__ = [
     "content_parts",
     "developer_messages",
     "error_events",
+    "file_parts",
     "histories",
     "history_events",
     "ids",

@@ -18,12 +18,12 @@ from harness.strategies.parts import (
     assistant_parts,
     content_parts,
     ids,
-    image_parts,
     json_scalars,
     optional_ids,
     text,
     text_parts,
     timestamps,
+    tool_parts,
     usages,
 )
 
@@ -57,7 +57,8 @@ tool_messages = st.builds(
     tool_name=st.sampled_from(["read", "bash", "search"]),
     status=st.sampled_from(["success", "error", "aborted"]),
     output_text=text,
-    parts=st.lists(image_parts, max_size=2),
+    output_json=st.none() | st.just({"temperature": 21, "unit": "C"}) | st.just([1, 2]),
+    parts=st.lists(tool_parts, max_size=2),
     ui_extra=st.none() | st.just({"diff": "+1 -0"}),
     side_effects=st.none() | st.just(["todo_changed"]),
     task_metadata=st.none() | st.just({"duration_ms": 12}),

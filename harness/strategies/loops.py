@@ -12,6 +12,7 @@ from harness.model import (
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -52,21 +53,21 @@ def _image(url: str) -> ImageURLPart:
     return ImageURLPart(url=url)
 
 
-_user_part: st.SearchStrategy[TextPart | ImageURLPart | ImageFilePart] = st.builds(
+_user_part: st.SearchStrategy[TextPart | ImageURLPart | ImageFilePart | FilePart] = st.builds(
     TextPart, text=nonempty_text
 ) | st.sampled_from(_IMAGE_URLS).map(_image)
 
 
 def _as_content(
-    parts: Sequence[TextPart | ImageURLPart | ImageFilePart],
-) -> list[TextPart | ImageURLPart | ImageFilePart]:
+    parts: Sequence[TextPart | ImageURLPart | ImageFilePart | FilePart],
+) -> list[TextPart | ImageURLPart | ImageFilePart | FilePart]:
     return list(parts)
 
 
 _user_parts = st.lists(_user_part, min_size=1, max_size=2).map(_as_content)
-_reminder: st.SearchStrategy[TextPart | ImageURLPart | ImageFilePart] = st.sampled_from(_REMINDERS).map(
-    lambda t: TextPart(text=t)
-) | st.sampled_from(_IMAGE_URLS).map(_image)
+_reminder: st.SearchStrategy[TextPart | ImageURLPart | ImageFilePart | FilePart] = st.sampled_from(
+    _REMINDERS
+).map(lambda t: TextPart(text=t)) | st.sampled_from(_IMAGE_URLS).map(_image)
 developer_reminders = st.builds(
     DeveloperMessage,
     parts=st.lists(_reminder, min_size=1, max_size=2),
@@ -207,7 +208,7 @@ def _results(
             status, output = "aborted", "Interrupted by user."
         else:
             status, output = draw(_done_statuses), draw(text)
-        images: list[ImageURLPart | ImageFilePart] = []
+        images: list[ImageURLPart | ImageFilePart | FilePart] = []
         if draw(st.integers(0, 4)) == 4:
             images.append(_image(draw(st.sampled_from(_IMAGE_URLS))))
         results.append(

@@ -12,6 +12,7 @@ from harness.contract.server_items import anthropic_result, call_part, responses
 from harness.contract.sources import anthropic_citation, responses_annotation
 from harness.model import (
     AnyPart,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     TextPart,
@@ -103,8 +104,50 @@ image_file_parts = st.builds(
 )
 #: Image parts, by URL (http or ``data:``) or by file.
 image_parts = image_url_parts | image_file_parts
-#: The parts a user or developer message may hold: text and images.
-content_parts = text_parts | image_parts
+#: Small real file bodies, base64: a one-page PDF header, UTF-8 text, an MP3 frame header, an MP4 box.
+TINY_FILES: dict[str, str] = {
+    "application/pdf": "JVBERi0xLjQKJcOkw7zDtsOfCg==",
+    "text/plain": "SGVsbG8sIGZpbGUu",
+    "text/csv": "YSxiCjEsMgo=",
+    "audio/mpeg": "//uQxAAAAAAAAAAAAAAAAAAAAAAA",
+    "audio/wav": "UklGRiQAAABXQVZFZm10IBAAAAABAAEA",
+    "video/mp4": "AAAAGGZ0eXBtcDQyAAAAAG1wNDJpc29t",
+}
+_file_media = st.sampled_from(sorted(TINY_FILES))
+_inline_files = _file_media.flatmap(
+    lambda media: st.builds(
+        FilePart,
+        media_type=st.just(media),
+        data=st.just(TINY_FILES[media]),
+        filename=st.none() | st.just("report.pdf" if media == "application/pdf" else "file.bin"),
+        title=st.none() | st.just("Quarterly report"),
+    )
+)
+_referenced_files = st.one_of(
+    st.builds(
+        FilePart,
+        media_type=_file_media,
+        url=st.sampled_from(["https://example.com/report.pdf", "https://youtu.be/lCdaVNyHtjU"]),
+    ),
+    st.builds(
+        FilePart,
+        media_type=_file_media | st.just("image/png"),
+        file_id=st.sampled_from(["file-abc123", "file_011Ccn6h", "files/k8plo4aq1e1w"]),
+        provider=st.none() | st.sampled_from(["openai", "anthropic", "gemini"]),
+    ),
+    st.builds(
+        FilePart,
+        media_type=_file_media | st.just("image/jpeg"),
+        uri=st.sampled_from(["gs://bucket/report.pdf", "s3://bucket/clip.mp4"]),
+    ),
+)
+#: File parts of every kind (PDF, text, audio, video, an image by reference) and every source
+#: (inline bytes, URL, file id with or without its provider, cloud URI), named or not.
+file_parts = _inline_files | _referenced_files
+#: The parts a user or developer message may hold: text, images and files.
+content_parts = text_parts | image_parts | file_parts
+#: What a tool result's ``parts`` may hold: images and files.
+tool_parts = image_parts | file_parts
 #: Thinking text parts, with or without id and model.
 thinking_text_parts = st.builds(ThinkingTextPart, id=optional_ids, text=text, model_id=model_ids)
 #: Thinking signature parts, with or without id, model and format.

@@ -29,6 +29,7 @@ from harness.model import (
     AnyPart,
     AssistantMessage,
     ErrorEvent,
+    FilePart,
     ServerToolCallPart,
     SourcePart,
     StopReason,
@@ -80,7 +81,7 @@ def _loads_or_none(data: str) -> Any:
 # ---------------------------------------------------------------- parts builder
 
 
-_Kind = Literal["text", "thinking", "tool_call", "signature", "server_call", "fixed"]
+_Kind = Literal["text", "thinking", "tool_call", "signature", "file", "server_call", "fixed"]
 
 
 @dataclass(slots=True)
@@ -100,6 +101,7 @@ class _Slot:
     provider: str = ""
     part: AnyPart | None = None
     sources: list[SourcePart] | None = None  # text: the citations streamed onto it
+    media_type: str = ""  # file: its media type
 
 
 class PartsBuilder:
@@ -228,6 +230,23 @@ class PartsBuilder:
             slot.sources = []
         slot.sources.append(part)
 
+    def file(
+        self, key: object, media_type: str, data: str, *, id: str | None = None, append: bool = False
+    ) -> None:
+        """A generated file's base64 bytes under ``key``: ``append`` a chunk (streamed audio), or
+        replace what was there (a partial image superseded by a later or the final one)."""
+        _need_str(data, "file data")
+        _need_str(media_type, "file media type")
+        _need_str_or_none(id, "file id")
+        slot = self._slot(key, "file")
+        slot.media_type = media_type or slot.media_type
+        if append:
+            slot.chunks.append(data)
+        else:
+            slot.chunks = [data]
+        if id is not None:
+            slot.id = id
+
     def has_tool_calls(self) -> bool:
         return any(s.kind == "tool_call" for s in self._slots)
 
@@ -240,6 +259,9 @@ class PartsBuilder:
                     out.append(TextPart(text=body, item_id=slot.item_id, phase=slot.phase))
             elif slot.kind == "thinking":
                 out.append(ThinkingTextPart(id=slot.id, text=body, model_id=model_id))
+            elif slot.kind == "file":
+                if body:
+                    out.append(FilePart(media_type=slot.media_type, data=body, id=slot.id))
             elif slot.kind == "tool_call":
                 out.append(
                     ToolCallPart(

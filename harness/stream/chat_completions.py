@@ -115,6 +115,9 @@ class ChatCompletionsParser(StreamParser):
             self._text(delta["content"])
         if delta.get("refusal"):
             self._text(delta["refusal"])
+        audio = delta.get("audio")
+        if isinstance(audio, dict):
+            self._audio(cast(dict[str, Any], audio))
         calls = delta.get("tool_calls")
         if calls:
             for position, call in enumerate(calls):
@@ -165,6 +168,23 @@ class ChatCompletionsParser(StreamParser):
                             raw=dict(found),
                         )
                     )
+
+    def _audio(self, audio: dict[str, Any]) -> None:
+        """Assistant audio (``modalities: ["text", "audio"]``; guides/audio): ``message.audio`` {id,
+        data, transcript, expires_at}, or its pieces in ``delta.audio``. The bytes become one file
+        part with the audio id (Chat replays it as ``audio: {id}``); the transcript is the turn's
+        text. The response names no format (the request's ``audio.format`` does): ``audio/*``."""
+        data, transcript, audio_id = audio.get("data"), audio.get("transcript"), audio.get("id")
+        if (isinstance(data, str) and data) or (isinstance(audio_id, str) and audio_id):
+            self.parts.file(
+                "audio",
+                "audio/*",
+                data if isinstance(data, str) else "",
+                id=audio_id if isinstance(audio_id, str) and audio_id else None,
+                append=True,
+            )
+        if isinstance(transcript, str) and transcript:
+            self._text(transcript)
 
     def _reasoning(self, delta: dict[str, Any]) -> None:
         text = delta.get("reasoning_content") or delta.get("reasoning")

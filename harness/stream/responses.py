@@ -39,6 +39,10 @@ _IGNORED = frozenset(
         "response.reasoning_summary_part.added",
         "response.reasoning_summary_part.done",
         "response.output_text.annotation.added",
+        # an image generation's progress (its bytes come in partial_image and the done item)
+        "response.image_generation_call.in_progress",
+        "response.image_generation_call.generating",
+        "response.image_generation_call.completed",
     }
 )
 
@@ -84,6 +88,7 @@ class ResponsesParser(StreamParser):
             "response.refusal.done": self._refusal_done,
             "response.function_call_arguments.delta": self._args_delta,
             "response.function_call_arguments.done": self._args_done,
+            "response.image_generation_call.partial_image": self._partial_image,
             "error": self._error_event,
         }
 
@@ -213,7 +218,9 @@ class ResponsesParser(StreamParser):
             self._start_call(item)
         elif kind == "message":
             self._message_phase(item)
-        elif kind != "reasoning" and kind not in RESPONSES_SERVER_ITEMS:  # those: at their done
+        elif (
+            kind not in ("reasoning", "image_generation_call") and kind not in RESPONSES_SERVER_ITEMS
+        ):  # at their done
             self._note_once(
                 f"item:{kind}", f"{PROVIDER_ID}: output item type {kind!r} has no canonical part; skipped"
             )
@@ -244,6 +251,8 @@ class ResponsesParser(StreamParser):
         elif kind in RESPONSES_SERVER_ITEMS:  # a tool OpenAI ran: its item whole, never a client call
             for part in responses_item(item, self._server_names):
                 self.parts.fixed(part)
+        elif kind == "image_generation_call":
+            self._image(item_id, item)
         else:
             self._note_once(
                 f"item:{kind}", f"{PROVIDER_ID}: output item type {kind!r} has no canonical part; skipped"
@@ -275,6 +284,26 @@ class ResponsesParser(StreamParser):
         for key in self._streamed:  # text parts opened before the phase was known
             if key[0] == "text" and key[1] == item_id:
                 self.parts.text_item(key, item_id=item_id or None, phase=phase)
+
+    def _image(self, item_id: str, item: Json) -> None:
+        """An ``image_generation_call`` item's ``result`` (base64, in ``output_format``; png is the
+        tool's default) is a generated image: a file part with the item id (an ``image_file`` needs a
+        path on disk, which a parser never writes). Without a result it keeps its last partial image."""
+        result = item.get("result")
+        if isinstance(result, str) and result:
+            fmt = item.get("output_format") if isinstance(item.get("output_format"), str) else "png"
+            self.parts.file(("image", item_id, 0), f"image/{fmt}", result, id=item_id or None)
+        elif not self.parts.has(("image", item_id, 0)):
+            self.note(f"{PROVIDER_ID}: image_generation_call {item_id} has no image ({item.get('status')})")
+
+    def _partial_image(self, data: Json) -> None:
+        """``response.image_generation_call.partial_image``: a lower-fidelity whole image that the next
+        partial, or the final result, replaces (kept when the stream ends before them)."""
+        image = data.get("partial_image_b64")
+        if isinstance(image, str) and image:
+            fmt = data.get("output_format") if isinstance(data.get("output_format"), str) else "png"
+            item_id = data.get("item_id") or ""
+            self.parts.file(("image", item_id, 0), f"image/{fmt}", image, id=item_id or None)
 
     def _annotations(self, key: Key, annotations: Any) -> None:
         """An output_text's annotations (``url_citation``, ``file_citation`` ...): sources of that text."""

@@ -22,14 +22,16 @@ per request and check, with the number of places (``findings.one_per_check``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
-from harness.oracles import PROVIDERS, validate
+from harness.oracles import PROVIDERS, prepare, validate
+from harness.traffic.cache import cache_tokens
 from harness.traffic.calibrate import (
     EDITED_REASON,
     error_text,
@@ -47,8 +49,9 @@ from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
+from harness.workers import jobs_for, ordered_map, parallel_possible
 
-__all__ = ["BaselineError", "TrafficAudit", "audit_traffic", "load_baseline"]
+__all__ = ["BaselineError", "TrafficAudit", "audit_file", "audit_traffic", "load_baseline"]
 
 #: Per-provider counters, in report order.
 FIGURES: tuple[str, ...] = (
@@ -68,6 +71,10 @@ FIGURES: tuple[str, ...] = (
     "texts_kept",
     "prefixes",
     "prefixes_stable",
+    "cache_prefixes",
+    "cache_prefixes_kept",
+    "cache_read_tokens",
+    "cache_write_tokens",
 )
 _ORACLE_WHY = "the provider's published schema or official SDK types do not allow this shape"
 
@@ -142,7 +149,7 @@ def _add_pair(result: TrafficAudit, provider: str, pair: PairResult) -> None:
     if not pair.continuation:
         return
     result.count(provider, "continuations")
-    for name in FIGURES[FIGURES.index("reasoning") :]:
+    for name in FIGURES[FIGURES.index("reasoning") : FIGURES.index("cache_read_tokens")]:
         result.count(provider, name, cast(int, getattr(pair, name)))
     result.findings += pair.findings
 
@@ -206,6 +213,9 @@ def _audit_file(path: Path, result: TrafficAudit, hosts: HostMap | None = None) 
             result.rejections.append(Rejection(call.where, provider, call.status, verdict, by, reason, error))
         elif _accepted(call.status):
             result.count(provider, "accepted")
+            read, write = cache_tokens(call.response)
+            result.count(provider, "cache_read_tokens", read or 0)
+            result.count(provider, "cache_write_tokens", write or 0)
         else:
             result.skipped.append(f"{call.where}: HTTP {call.status} (neither accepted nor a 4xx)")
         before = previous[0].route if previous is not None else None
@@ -227,13 +237,51 @@ def _accepted(status: int) -> bool:
     return 200 <= status < 300
 
 
-def audit_traffic(paths: Iterable[str | Path], hosts: HostMap | None = None) -> TrafficAudit:
+def audit_file(path: Path, hosts: HostMap | None = None) -> TrafficAudit:
+    """One cassette's share of the audit (findings not yet merged per check: ``audit_traffic`` does
+    that once, over every file's)."""
+    part = TrafficAudit(files=1)
+    _audit_file(path, part, hosts)
+    return part
+
+
+def _merge(result: TrafficAudit, part: TrafficAudit) -> None:
+    """Add one file's share, in file order: the same lists, counts and order as one loop over the files."""
+    result.files += part.files
+    result.findings += part.findings
+    result.disagreements += part.disagreements
+    result.rejections += part.rejections
+    result.skipped += part.skipped
+    result.unreadable += part.unreadable
+    result.notes += part.notes
+    for provider, row in part.figures.items():
+        mine = result.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
+        for name, n in row.items():
+            mine[name] += n
+
+
+def audit_traffic(
+    paths: Iterable[str | Path],
+    hosts: HostMap | None = None,
+    *,
+    jobs: int | None = 1,
+    advance: Callable[[int, int], None] | None = None,
+) -> TrafficAudit:
     """Audit every cassette under ``paths`` (``hosts``: the user's host -> dialect mapping,
-    ``harness.traffic.hosts``); TrafficInputError for a missing path."""
+    ``harness.traffic.hosts``); TrafficInputError for a missing path.
+
+    ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``); each file is judged alone (a pair
+    of calls never spans two cassettes), and the shares are merged in file order, so the result
+    is the same for any ``jobs``."""
     result = TrafficAudit()
-    for path in iter_files(paths):
-        result.files += 1
-        _audit_file(path, result, hosts)
+    files = iter_files(paths)
+    workers = jobs_for(len(files), jobs)
+    if workers > 1 and parallel_possible():
+        prepare()  # built once here and shared by the forked workers, not once in each
+    for done, part in enumerate(ordered_map(partial(audit_file, hosts=hosts), files, workers), 1):
+        _merge(result, part)
+        if advance is not None:
+            advance(done, len(files))
     result.findings = one_per_check(result.findings)
     result.disagreements = one_per_check(result.disagreements)
     for provider in PROVIDERS:

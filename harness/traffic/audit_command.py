@@ -44,10 +44,19 @@ def audit_traffic_command(
             "dialect's provider id); also [tool.harness.hosts] in pyproject.toml. Repeatable.",
         ),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that share the files (default: one per core, one per 32 files at most); the report is the same for any number.",
+        ),
+    ] = None,
 ) -> None:
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
     # The machinery loads only when the command runs (``harness --help`` stays cheap).
+    from harness.inputs.yaml_load import read_once
     from harness.outputs import OutputError, check_out_dir
     from harness.progress import progress_bar
     from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
@@ -73,8 +82,10 @@ def audit_traffic_command(
             _fail(f"--baseline: {exc}")
     try:
         hosts = host_map(host or ())
-        with progress_bar("audit-traffic"):
-            result = audit_traffic(paths, hosts)
+        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+        # no clock thread: the process must have one thread to fork its workers
+        with read_once(), progress_bar("audit-traffic", ticking=False) as advance:
+            result = audit_traffic(paths, hosts, jobs=jobs, advance=advance)
     except (TrafficInputError, HostMapError) as exc:
         _fail(str(exc))
         return

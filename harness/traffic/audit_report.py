@@ -36,6 +36,8 @@ CHECKS: dict[str, str] = {
     "continuity-text": "response N's text and tool arguments come back unchanged",
     "continuity-server-tools": "every server tool block of response N comes back in request N+1 as the provider sent it",
     "continuity-citations": "every citation of response N's answer comes back in request N+1 as the provider sent it",
+    "continuity-stored": "a response continued by previous_response_id was stored (store: false makes it unfindable)",
+    "cache-prefix": "request N's blocks up to its last cache breakpoint come back byte-identical, the breakpoint not moved back",
     "continuity-prefix": "request N's conversation, system and tools are a byte-identical prefix of request N+1's",
     "oracle:*": "the provider's published schema and official SDK types accept the body",
     "rule:*": "the provider's hard rules (tool pairing and ids, non-empty content, names, media types)",
@@ -115,11 +117,12 @@ _TERMINAL_FIGURES: tuple[tuple[str, str, str | None], ...] = (
     ("answered", "tool_calls_answered", "tool_calls"),
     ("texts", "texts_kept", "texts"),
     ("prefix", "prefixes_stable", "prefixes"),
+    ("cache", "cache_prefixes_kept", "cache_prefixes"),
 )
 _TERMINAL_LEGEND = (
     "  continued: pairs of calls where the next continues the last; exact/re-enc/by-ref: reasoning sent "
     "back byte-exact, re-encoded or by reference, of all; answered: tool calls; texts: kept unchanged; "
-    "prefix: stable (the JSON report has every figure)"
+    "prefix: stable; cache: the prefix up to the last breakpoint kept (the JSON report has every figure)"
 )
 
 
@@ -148,6 +151,16 @@ def _rejection_line(r: Json) -> str:
     )
 
 
+def _cache_lines(data: Json) -> list[str]:
+    """Per provider whose responses report prompt-cache usage: the tokens read from and written to it."""
+    providers = cast(dict[str, dict[str, int]], data["providers"])
+    return [
+        f"cache tokens: {p}: {f.get('cache_read_tokens', 0)} read, {f.get('cache_write_tokens', 0)} written"
+        for p, f in providers.items()
+        if f.get("cache_read_tokens") or f.get("cache_write_tokens")
+    ]
+
+
 def render_terminal(data: Json, width: int | None = None) -> str:
     """The text report; the figure table fits ``width`` (default: the terminal's, see
     ``terminal_width``), cut into blocks of columns when narrower."""
@@ -157,6 +170,7 @@ def render_terminal(data: Json, width: int | None = None) -> str:
     if len(rows) > 1:  # a header alone says nothing: no model request was read
         out += fit_table(rows, width)
         out += textwrap.wrap(_TERMINAL_LEGEND, width, subsequent_indent="  ", break_on_hyphens=False)
+    out += _cache_lines(data)
     for f in _findings(data):
         mark = " (baseline)" if f["accepted_by_baseline"] else ""
         out.append(

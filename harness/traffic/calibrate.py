@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from harness.contract.providers import home_provider, wire_of
 from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route
-from harness.oracles import PROVIDERS, validate
+from harness.oracles import PROVIDERS, prepare, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
@@ -34,9 +35,10 @@ from harness.traffic.dialect_views import azure_view, bedrock_converse_model, co
 from harness.traffic.evidence import pasted_response
 from harness.traffic.explained import explain
 from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
-from harness.traffic.loader import EDITED, RecordedCall, load_traffic
+from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
+from harness.workers import jobs_for, ordered_map, parallel_possible
 
 __all__ = [
     "EDITED_REASON",
@@ -44,6 +46,7 @@ __all__ = [
     "Failure",
     "Rejection",
     "calibrate",
+    "calibrate_file",
     "error_text",
     "label",
     "oracle_view",
@@ -275,11 +278,51 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
     return found
 
 
-def calibrate(paths: Iterable[str | Path], hosts: HostMap | None = None) -> Calibration:
+def calibrate(
+    paths: Iterable[str | Path],
+    hosts: HostMap | None = None,
+    *,
+    jobs: int | None = 1,
+    advance: Callable[[int, int], None] | None = None,
+) -> Calibration:
     """Judge every model call recorded under ``paths`` (``hosts``: the user's host -> dialect
-    mapping, ``harness.traffic.hosts``); TrafficInputError for a missing path."""
+    mapping, ``harness.traffic.hosts``); TrafficInputError for a missing path.
+
+    ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``); the shares are merged in file
+    order, so the result is the same for any ``jobs``."""
     result = Calibration()
-    for call in load_traffic(paths, hosts):
+    files = iter_files(paths)
+    workers = jobs_for(len(files), jobs)
+    if workers > 1 and parallel_possible():
+        prepare()  # built once here and shared by the forked workers, not once in each
+    for done, part in enumerate(ordered_map(partial(calibrate_file, hosts=hosts), files, workers), 1):
+        _merge(result, part)
+        if advance is not None:
+            advance(done, len(files))
+    return result
+
+
+def _merge(result: Calibration, part: Calibration) -> None:
+    """Add one file's share, in file order: the same lists and counts as one loop over the files."""
+    for who, n in part.accepted.items():
+        result.accepted[who] = result.accepted.get(who, 0) + n
+    for who, n in part.accepted_pass.items():
+        result.accepted_pass[who] = result.accepted_pass.get(who, 0) + n
+    result.failures += part.failures
+    result.rejections += part.rejections
+    result.unreadable += part.unreadable
+    result.skipped += part.skipped
+    result.edited += part.edited
+    result.notes += part.notes
+    for aid, calls in part.allowances.items():
+        # a call's ``where`` names its file: no two files share one, so nothing to drop here
+        result.allowances.setdefault(aid, []).extend(calls)
+
+
+def calibrate_file(path: Path, hosts: HostMap | None = None) -> Calibration:
+    """One cassette's share of the calibration."""
+    result = Calibration()
+    for call in load_file(path, hosts):
         route = call.route
         if call.note is not None:
             result.notes.append(f"{call.where}: {call.note}")

@@ -42,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 from harness.contract.kinds import Kind
 from harness.contract.providers import wire_of
+from harness.traffic.cache import cache_tokens, check_cache_prefix, flat_blocks
 from harness.traffic.findings import TrafficFinding
 from harness.traffic.loader import RecordedCall
 from harness.traffic.replies import Reasoning, Reply
@@ -78,6 +79,10 @@ class PairResult:
     prefixes_stable: int = 0
     provider_blocks: int = 0
     provider_blocks_exact: int = 0
+    #: Pairs whose first request sets a cache breakpoint, and of them those whose next request
+    #: keeps the cached prefix (``harness.traffic.cache``).
+    cache_prefixes: int = 0
+    cache_prefixes_kept: int = 0
     findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
 
 
@@ -695,10 +700,28 @@ def check_pair(
         if out.continuation == "previous_response_id"
         else after.conversation[len(before.conversation) :]
     )
+    if out.continuation == "previous_response_id" and body0.get("store") is False:
+        out.findings.append(
+            _finding(
+                call1, provider, "continuity-stored", "reject",
+                f"previous_response_id names response #{out.previous}, which was created with store: false",
+                "an unstored response cannot be continued by reference: the API answers 'Previous "
+                "response with id ... not found' (field lesson 5, vercel/ai 7543); send the history "
+                "with encrypted reasoning instead, or store the response",
+            )
+        )  # fmt: skip
     _check_reasoning(call1, provider, reply, body1, out)
     _check_answers(call1, provider, reply, new, wire, out)
     if out.continuation == "conversation":
         _check_provider_blocks(call1, provider, reply, body1, out)
         _check_echo(call1, provider, reply, new, wire, out, key_order=not first[0].response_reserialised)
         _check_prefix(call1, provider, before, after, out)
+        if flat_blocks(wire, body0)[1] is not None:
+            out.cache_prefixes += 1
+            usage = (cache_tokens(first[0].response), cache_tokens(call1.response))
+            found = check_cache_prefix(call1, provider, wire, out.previous, (body0, body1), usage)
+            if found is None:
+                out.cache_prefixes_kept += 1
+            else:
+                out.findings.append(found)
     return out

@@ -34,6 +34,7 @@ from harness.model import (
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -277,7 +278,7 @@ class _Loop:
         for call in calls:
             status: ToolStatus = draw(st.sampled_from(["success", "success", "success", "error", "aborted"]))
             output = "" if draw(st.integers(0, 9)) == 0 else self.text(f"output of {call.tool_name}")
-            images: list[ImageURLPart | ImageFilePart] = (
+            images: list[ImageURLPart | ImageFilePart | FilePart] = (
                 [ImageURLPart(url=PNG)] if draw(st.integers(0, 9)) == 0 else []
             )
             results.append(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.wire import (
     Prepared,
     Warnings,
@@ -24,19 +25,24 @@ from harness.params import (
     ToolSpec,
 )
 from harness.providers.anthropic.profile import (
+    ADAPTIVE_EFFORTS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_THINKING_BUDGET,
     EFFORT_BUDGETS,
     MIN_THINKING_BUDGET,
+    THINKING_TOP_P,
 )
 
 __all__ = [
     "Thinking",
+    "adaptive_effort",
     "given_max_tokens",
     "input_schema",
     "output_config",
+    "parallel_tool_use",
     "requested_budget",
     "resolve_tokens",
+    "sampling_under_thinking",
     "system_blocks",
     "temperature_value",
     "tool_choice_value",
@@ -59,7 +65,9 @@ def requested_budget(thinking: ThinkingParams) -> int:
     if thinking.budget_tokens is not None:
         return thinking.budget_tokens
     if thinking.effort is not None:
-        return EFFORT_BUDGETS[thinking.effort]
+        return EFFORT_BUDGETS[
+            fold_effort(thinking.effort, {k: k for k in EFFORT_BUDGETS}, Warnings(), "anthropic")
+        ]
     return DEFAULT_THINKING_BUDGET
 
 
@@ -96,6 +104,21 @@ def resolve_tokens(params: CallParams, loop_blocked: bool, warnings: Warnings) -
             "thinking is disabled for this request, as Anthropic would reject it",
         )
         return off
+    if thinking.adaptive:
+        # ThinkingConfigAdaptive: the model decides how much to think; effort goes in
+        # output_config.effort (adaptive_effort), a budget is not taken.
+        if thinking.budget_tokens is not None:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.THINKING_BUDGET_IGNORED,
+                "adaptive thinking takes no token budget; budget_tokens not sent",
+            )
+        adaptive: Json = {"type": "adaptive"}
+        if not thinking.include_thoughts:
+            adaptive["display"] = "omitted"
+        return (DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens), Thinking(adaptive, True)
     budget = requested_budget(thinking)
     explicit = thinking.budget_tokens is not None
     if budget < MIN_THINKING_BUDGET:
@@ -211,12 +234,15 @@ def tool_choice_value(choice: ToolChoice | None, thinking: Thinking, warnings: W
 
     With extended thinking Anthropic accepts only ``auto`` and ``none`` ("Thinking may not be
     enabled when tool_choice forces tool use"): a forced choice is then not sent, with a warning.
+    Adaptive thinking takes a forced choice (recorded accepted: ``any`` with adaptive thinking on
+    claude-opus-4-6, models__test_anthropic__test_anthropic_opus_46_adaptive_thinking_accepts_tool_output).
     """
     if choice is None:
         return None
     if choice == "none":
         return {"type": "none"}
-    if thinking.enabled:
+    adaptive = thinking.config is not None and thinking.config.get("type") == "adaptive"
+    if thinking.enabled and not adaptive:
         warnings.add(
             None,
             None,
@@ -228,6 +254,14 @@ def tool_choice_value(choice: ToolChoice | None, thinking: Thinking, warnings: W
     if isinstance(choice, ForcedTool):
         return {"type": "tool", "name": choice.name}
     return {"type": "any"}
+
+
+def adaptive_effort(thinking: ThinkingParams | None, warnings: Warnings) -> Json:
+    """``output_config.effort`` with adaptive thinking (recorded accepted: ``high`` on
+    claude-opus-4-6, ``xhigh`` on claude-opus-4-7); a level Anthropic lacks folds to the nearest."""
+    if thinking is None or not thinking.adaptive or not thinking.enabled or thinking.effort is None:
+        return {}
+    return {"effort": fold_effort(thinking.effort, {e: e for e in ADAPTIVE_EFFORTS}, warnings, "anthropic")}
 
 
 def output_config(fmt: OutputFormat | None, warnings: Warnings) -> Json | None:
@@ -285,3 +319,49 @@ def temperature_value(params: CallParams, thinking: Thinking, warnings: Warnings
             None, None, None, Code.TEMPERATURE_CLAMPED, f"temperature {value} clamped to Anthropic's 0..1"
         )
     return clamped
+
+
+def parallel_tool_use(
+    choice: Json | None, params: CallParams, tools: Sequence[ToolSpec], warnings: Warnings
+) -> Json | None:
+    """``parallel_tool_calls: false`` is ``disable_parallel_tool_use: true`` on the tool choice
+    (ToolChoiceAuto / Any / Tool; docs: agents-and-tools/tool-use/implement-tool-use#parallel-tool-use).
+
+    ToolChoiceNone has no such field: with no tool to call, there is nothing to serialise. True
+    is the API's default and is not sent.
+    """
+    if params.parallel_tool_calls is not False:
+        return choice
+    if not tools:
+        warnings.add(
+            None, None, None, Code.CONTROL_NOT_SENT, "parallel_tool_calls given without tools; not sent"
+        )
+        return choice
+    if choice is not None and choice.get("type") == "none":
+        return choice
+    return {**(choice or {"type": "auto"}), "disable_parallel_tool_use": True}
+
+
+def sampling_under_thinking(params: CallParams, thinking: Thinking, warnings: Warnings) -> CallParams:
+    """With extended thinking Anthropic takes no ``top_k`` and ``top_p`` only in 0.95..1 (docs:
+    build-with-claude/extended-thinking, "Feature compatibility"): the params to map, repaired."""
+    if not thinking.enabled:
+        return params
+    update: dict[str, Any] = {}
+    if params.top_k is not None:
+        warnings.add(
+            None, None, None, Code.CONTROL_NOT_SENT, "Anthropic takes no top_k with thinking; not sent"
+        )
+        update["top_k"] = None
+    low, high = THINKING_TOP_P
+    if params.top_p is not None and not low <= params.top_p <= high:
+        clamped = min(high, max(low, params.top_p))
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_CLAMPED,
+            f"top_p {params.top_p} clamped to {clamped}: Anthropic takes {low}..{high} with thinking",
+        )
+        update["top_p"] = clamped
+    return params.model_copy(update=update) if update else params

@@ -18,7 +18,10 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
-from harness.mapping.controls import tool_choice
+from harness.mapping.cache import system_breakpoints
+from harness.mapping.call_controls import apply_controls
+from harness.mapping.controls import tool_choice, warn_allowed_tools
+from harness.mapping.files import warn_json_as_text
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.provider_parts import (
@@ -48,6 +51,7 @@ from harness.mapping.wire import (
     WireUser,
 )
 from harness.model import (
+    FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
@@ -57,10 +61,15 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.params import CallParams
+from harness.providers.anthropic.cache import Holder, block_breakpoint, place
+from harness.providers.anthropic.files import file_block
 from harness.providers.anthropic.params import (
     Thinking,
+    adaptive_effort,
     output_config,
+    parallel_tool_use,
     resolve_tokens,
+    sampling_under_thinking,
     server_tool_definition,
     system_blocks,
     temperature_value,
@@ -68,9 +77,11 @@ from harness.providers.anthropic.params import (
     tool_definitions,
 )
 from harness.providers.anthropic.profile import (
+    CONTROLS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
+    FILES,
     IMAGE_MEDIA_TYPES,
     TOOL_ID_POLICY,
     TOOL_NAMES,
@@ -141,11 +152,15 @@ def _image_block(part: ImageURLPart) -> tuple[Json | None, str]:
 
 
 def _content_block(item: ContentItem, warnings: Warnings) -> _Block | None:
-    """A user-side text or image part as a content block (RequestTextBlock / RequestImageBlock)."""
+    """A user-side text, image or file part as a content block (RequestTextBlock /
+    RequestImageBlock / RequestDocumentBlock, ``harness.providers.anthropic.files``)."""
     part = item.part
     where = (item.message_index, item.part_index)
     if isinstance(part, TextPart):
         return _Block({"type": "text", "text": part.text}, *where, "text")
+    if isinstance(part, FilePart):
+        file = file_block(part, *where, warnings)
+        return None if file is None else _Block(file, *where, "file")
     if isinstance(part, ImageFilePart):
         warn_image_file(warnings, *where, part)
         return None
@@ -166,12 +181,19 @@ def _user_message(item: WireUser, warnings: Warnings) -> _Message:
 
 
 def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Block]:
-    """Output text, images, then appended developer parts: all allowed inside a tool_result."""
+    """Output text (one block per text block), images and files, then appended developer parts:
+    all allowed inside a tool_result. A structured value goes as its output_text (``tool-json-as-text``)."""
     blocks: list[_Block] = []
-    if item.output_text.strip():
-        blocks.append(_Block({"type": "text", "text": item.output_text}, item.index, None, "output_text"))
-    elif item.output_text:
-        warnings.add(item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped")
+    if item.output_json is not None:
+        warn_json_as_text(warnings, item.index, "Anthropic")
+    # Several text blocks go back as the tool split them (a tool_result's content is a block list).
+    for text in item.text_block_list():
+        if text.strip():
+            blocks.append(_Block({"type": "text", "text": text}, item.index, None, "output_text"))
+        elif text:
+            warnings.add(
+                item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped"
+            )
     for ci in [*item.images, *item.appended]:
         block = _content_block(ci, warnings)
         if block is not None:
@@ -325,9 +347,9 @@ def _assistant_part_block(
     warnings.add(
         item.index,
         unit.index,
-        "image_url",
+        part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Anthropic does not accept images in assistant messages; dropped",
+        f"Anthropic does not accept {'files' if isinstance(part, FilePart) else 'images'} in assistant messages; dropped",
     )
     return None
 
@@ -512,6 +534,7 @@ class AnthropicAdapter:
             TOOL_NAMES,
             undeclared_calls_accepted=True,  # beside declared tools: docs/import-check-decisions.md#gemini-derived-declarations
             native_parts=ALL_PARTS | {"discovered_tools"},
+            files=FILES,
         )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
@@ -536,9 +559,13 @@ class AnthropicAdapter:
         if params.container is not None:  # the code-execution container the earlier calls used
             body["container"] = params.container
         choice = tool_choice_value(tool_choice(params, prepared), thinking, warnings)
+        warn_allowed_tools(params, prepared, "Anthropic")
+        choice = parallel_tool_use(choice, params, prepared.tools, warnings)
         if choice is not None:
             body["tool_choice"] = choice
         output = output_config(params.output_format, warnings)
+        effort = adaptive_effort(params.thinking, warnings) if thinking.enabled else {}
+        output = {**(output or {}), **effort} or None
         if output is not None:
             body["output_config"] = output
         if thinking.config is not None:
@@ -548,7 +575,51 @@ class AnthropicAdapter:
             body["temperature"] = temperature
         if params.stream:
             body["stream"] = True
+        _place_breakpoints(history, params, prepared, messages, body, warnings)
+        apply_controls(
+            body,
+            sampling_under_thinking(params, thinking, warnings),
+            CONTROLS,
+            warnings,
+            skip=("parallel_tool_calls",),
+        )
         return Rendered(body, list(warnings))
 
 
 ADAPTER = AnthropicAdapter()
+
+
+def _place_breakpoints(
+    history: Sequence[HistoryEvent],
+    params: CallParams,
+    prepared: Prepared,
+    messages: list[_Message],
+    body: Json,
+    warnings: Warnings,
+) -> None:
+    """Every canonical cache breakpoint on the block that ends it, in request order: tools,
+    system, messages (``harness.providers.anthropic.cache``)."""
+    holders: list[Holder] = []
+    specs = {t.name: t for t in reversed(prepared.tools)}  # the first definition is the one sent
+    for spec in body.get("tools", []):
+        # a server tool's definition is its provider's own, byte-exact: its breakpoint is in it
+        tool = specs.get(spec["name"]) if "input_schema" in spec else None
+        if tool is not None and tool.cache_breakpoint is not None:
+            holders.append(Holder(spec, tool.cache_breakpoint))
+    sent = iter(body.get("system", []))
+    for (index, text), bp in zip(
+        prepared.system, system_breakpoints(history, params, prepared.system), strict=True
+    ):
+        if not text.strip():
+            continue
+        block = next(sent)
+        if bp is not None:
+            holders.append(Holder(block, bp, index, None, "text"))
+    blocks = [b for m in messages for b in m.blocks]
+    last = {b.message_index: i for i, b in enumerate(blocks) if b.message_index is not None}
+    for i, b in enumerate(blocks):
+        at_end = b.message_index is not None and last.get(b.message_index) == i
+        bp = block_breakpoint(history, b.message_index, b.part_index, at_end)
+        if bp is not None:
+            holders.append(Holder(b.body, bp, b.message_index, b.part_index, b.part_type))
+    place(holders, params.cache_breakpoint, body, warnings)

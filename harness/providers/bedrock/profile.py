@@ -14,18 +14,25 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileKind, FileSource, FileSupport
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_THINKING_BUDGET",
+    "DOCUMENT_FORMATS",
+    "FILES",
     "IMAGE_FORMATS",
     "MIN_THINKING_BUDGET",
     "TOOL_ID_POLICY",
     "TOOL_NAMES",
+    "VIDEO_FORMATS",
     "family",
+    "files_for",
     "reasoning_style",
     "takes_tool_result_images",
     "top_k_field",
@@ -107,3 +114,96 @@ def top_k_field(model: str) -> tuple[str, ...] | None:
     if kind == "amazon":
         return ("inferenceConfig", "topK")
     return None
+
+
+#: DocumentBlock.format by media type (the service model's DocumentFormat enum).
+DOCUMENT_FORMATS: dict[str, str] = {
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/msword": "doc",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/html": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+}
+#: VideoBlock.format by media type (the service model's VideoFormat enum).
+VIDEO_FORMATS: dict[str, str] = {
+    "video/x-matroska": "mkv",
+    "video/quicktime": "mov",
+    "video/mp4": "mp4",
+    "video/webm": "webm",
+    "video/x-flv": "flv",
+    "video/mpeg": "mpeg",
+    "video/x-ms-wmv": "wmv",
+    "video/3gpp": "three_gp",
+}
+_BYTES_OR_S3: frozenset[FileSource] = frozenset({"data", "uri"})
+_BLOCKS: dict[FileKind, frozenset[FileSource]] = {
+    "pdf": _BYTES_OR_S3,
+    "text": _BYTES_OR_S3,
+    "other": _BYTES_OR_S3,
+    "video": _BYTES_OR_S3,
+    "image": frozenset({"uri"}),
+}
+_MEDIA_TYPES: dict[FileKind, frozenset[str]] = {
+    "text": frozenset(t for t in DOCUMENT_FORMATS if t.startswith("text/")),
+    "other": frozenset(t for t in DOCUMENT_FORMATS if not t.startswith("text/") and t != "application/pdf"),
+    "video": frozenset(VIDEO_FORMATS),
+    "image": frozenset(f"image/{f}" for f in ("png", "jpeg", "gif", "webp")),
+}
+_EVIDENCE = (
+    "bedrock-runtime DocumentBlock, VideoBlock, ImageSource.s3Location, ToolResultContentBlock; recorded "
+    "test_bedrock_nova_tool_result_followed_by_document_accepted (txt bytes), test_video_url_input, "
+    "multimodal_tool_return_matrix[*-uploaded_file-video-bedrock_nova] (s3Location), "
+    "test_bedrock_media_kind_delivered_in_tool_result[meta_document] (a document inside toolResult)"
+)
+_DOCUMENTS: dict[FileKind, frozenset[FileSource]] = {
+    k: v for k, v in _BLOCKS.items() if k in ("pdf", "text", "other")
+}
+#: Files: documents and video by bytes or ``s3Location`` (no URL, no file id, no audio block), an
+#: image by ``s3Location``. Inside ``toolResult``: documents for every family (recorded accepted for
+#: meta, mistral and anthropic: test_bedrock_media_kind_delivered_in_tool_result[meta_document],
+#: [mistral_document], multimodal_tool_return_matrix[direct-binary-document-bedrock_claude]); images
+#: and video only for the families that take images there (``takes_tool_result_images``).
+FILES = FileSupport(
+    provider="bedrock",
+    title="Bedrock Converse",
+    user=_BLOCKS,
+    tool=_DOCUMENTS,
+    media_types=_MEDIA_TYPES,
+    uri_schemes=("s3://",),
+    evidence=_EVIDENCE,
+)
+_FILES_IN_RESULTS = FileSupport(
+    provider="bedrock",
+    title="Bedrock Converse",
+    user=_BLOCKS,
+    tool=_BLOCKS,
+    media_types=_MEDIA_TYPES,
+    uri_schemes=("s3://",),
+    evidence=_EVIDENCE,
+)
+
+
+def files_for(model: str) -> FileSupport:
+    """What the model takes as files: images and video inside ``toolResult`` too where its family takes media there."""
+    return _FILES_IN_RESULTS if takes_tool_result_images(model) else FILES
+
+
+#: Call controls by native name (Converse API reference, InferenceConfiguration):
+#: ``inferenceConfig.topP`` and ``inferenceConfig.stopSequences`` (up to 4); ``serviceTier``
+#: is an object (``{"type": ...}``, recorded ``default``); ``top_k`` is a model's own field in
+#: ``additionalModelRequestFields`` (mapped in ``request.py``); ``guardrailConfig`` as a setting.
+#: No penalties, ``seed``, parallel switch, cache key or server-side state.
+CONTROLS = ControlNames(
+    "bedrock",
+    cache="explicit",
+    top_p="inferenceConfig.topP",
+    stop="inferenceConfig.stopSequences",
+    service_tier="serviceTier.type",
+    service_tiers=frozenset({"priority", "default", "flex", "reserved"}),
+    settings=frozenset({"guardrailConfig"}),
+    max_stop=4,
+)

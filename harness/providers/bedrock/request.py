@@ -13,6 +13,7 @@ The shared rules run first in ``harness.mapping.prepare``; model-family differen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -20,7 +21,11 @@ from typing import Any, Literal
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping.alternation import merge_role_runs
-from harness.mapping.controls import tool_choice
+from harness.mapping.cache import system_breakpoints, warn_breakpoints
+from harness.mapping.call_controls import apply_controls, fold_effort, put
+from harness.mapping.controls import tool_choice, warn_allowed_tools
+from harness.mapping.file_support import FileSupport
+from harness.mapping.files import fits, warn_moved
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
 from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
@@ -43,9 +48,20 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, SourcePart, TextPart, ToolCallPart
+from harness.model import (
+    CacheBreakpoint,
+    FilePart,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SourcePart,
+    TextPart,
+    ToolCallPart,
+)
 from harness.params import CallParams, ForcedTool
+from harness.providers.bedrock.files import file_block
 from harness.providers.bedrock.profile import (
+    CONTROLS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     DEFAULT_THINKING_BUDGET,
@@ -53,8 +69,10 @@ from harness.providers.bedrock.profile import (
     MIN_THINKING_BUDGET,
     TOOL_ID_POLICY,
     TOOL_NAMES,
+    files_for,
     reasoning_style,
     takes_tool_result_images,
+    top_k_field,
 )
 
 __all__ = ["ADAPTER", "PROVIDER_ID", "BedrockAdapter"]
@@ -105,25 +123,73 @@ def _image(item: ContentItem, warnings: Warnings) -> Json | None:
     return {"image": {"format": fmt, "source": {"bytes": data[1]}}}
 
 
-def _content(item: ContentItem, warnings: Warnings) -> Json | None:
+def _content(item: ContentItem, warnings: Warnings, files: FileSupport) -> Json | None:
     if isinstance(item.part, TextPart):
         return {"text": item.part.text}
+    if isinstance(item.part, FilePart):
+        return file_block(files, item.part, item.message_index, item.part_index, warnings)
     return _image(item, warnings)
 
 
-def _user(item: WireUser, warnings: Warnings) -> _Message:
-    blocks = [b for ci in item.items if (b := _content(ci, warnings)) is not None]
-    return _Message("user", item.index, blocks)
+def cache_point(bp: CacheBreakpoint) -> Json:
+    """A ``cachePoint`` block (CachePointBlock: ``type`` default, ``ttl`` 5m or 1h, botocore
+    bedrock-runtime 2023-09-30); the cache ends at the block before it."""
+    point: Json = {"type": "default"}
+    if bp.ttl is not None:
+        point["ttl"] = bp.ttl
+    return {"cachePoint": point}
 
 
-def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_Message]:
-    """A ``toolResult`` block; ``status: error`` for failed and aborted results. Images go inside
-    it where the model family takes them (profile), else into a user message right after."""
+def _with_points(pairs: list[tuple[Json, CacheBreakpoint | None]]) -> list[Json]:
+    """Blocks in order, each followed by its cache point when its part ends the cache."""
+    out: list[Json] = []
+    for block, bp in pairs:
+        out.append(block)
+        if bp is not None:
+            out.append(cache_point(bp))
+    return out
+
+
+def _user(item: WireUser, warnings: Warnings, files: FileSupport) -> _Message:
+    """A user turn; a breakpoint on a part not sent (a whitespace-only text) ends the cache after
+    the block before it instead (the same prefix: the dropped part carried nothing)."""
+    pairs: list[tuple[Json, CacheBreakpoint | None]] = []
+    for ci in item.items:
+        block = _content(ci, warnings, files)
+        if block is not None:
+            pairs.append((block, ci.part.cache_breakpoint))
+        elif ci.part.cache_breakpoint is not None and pairs and pairs[-1][1] is None:
+            pairs[-1] = (pairs[-1][0], ci.part.cache_breakpoint)
+    return _Message("user", item.index, _with_points(pairs))
+
+
+def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: FileSupport) -> list[_Message]:
+    """A ``toolResult`` block; ``status: error`` for failed and aborted results; text blocks as the
+    tool split them. A structured value
+    is a ``json`` block (after the text when the text is not that value's JSON). Images and files
+    go inside it where the model family takes them (profile), else into a user message right after."""
     content: list[Json] = []
     moved: list[Json] = []
-    if item.output_text.strip():
-        content.append({"text": item.output_text})
+    structured = item.output_json is not None
+    if item.output_text.strip() and not (structured and _is_json_of(item.output_text, item.output_json)):
+        # Several text blocks go back as the tool split them.
+        content += [{"text": text} for text in item.text_block_list() if text.strip()]
+    if structured:
+        content.append({"json": item.output_json})
     for ci in item.images:
+        if isinstance(ci.part, FilePart):
+            inside = fits(files, ci.part, in_tool=True)
+            block = file_block(files, ci.part, ci.message_index, ci.part_index, warnings)
+            if block is None:
+                continue
+            if inside:
+                content.append(block)
+            else:
+                moved.append(block)
+                warn_moved(
+                    warnings, ci.message_index, ci.part_index, f"{model} takes it in a user message after it"
+                )
+            continue
         block = _image(ci, warnings)
         if block is None:
             continue
@@ -139,7 +205,7 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_
                 f"{model} takes no image in a toolResult; sent in a user message after it",
             )
     for ci in item.appended:
-        block = _content(ci, warnings)
+        block = _content(ci, warnings, files)
         if block is not None:
             content.append(block)
     if not content:
@@ -151,10 +217,19 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings) -> list[_
     body: Json = {"toolUseId": item.call_id, "content": content}
     if item.is_error:
         body["status"] = "error"
-    out = [_Message("user", item.index, [{"toolResult": body}])]
+    blocks = _with_points([({"toolResult": body}, item.cache_breakpoint)])
+    out = [_Message("user", item.index, blocks)]
     if moved:
         out.append(_Message("user", item.index, moved))
     return out
+
+
+def _is_json_of(text: str, value: object) -> bool:
+    """Whether ``text`` is the JSON of ``value`` (then the ``json`` block alone carries it)."""
+    try:
+        return json.loads(text) == value
+    except ValueError:
+        return False
 
 
 def _reasoning(unit: ThinkingUnit, index: int, model: str, warnings: Warnings) -> Json | None:
@@ -208,19 +283,22 @@ def _tool_use(item: WireAssistant, part: ToolCallPart, part_index: int, warnings
 
 
 def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
-    blocks: list[Json] = []
+    blocks: list[tuple[Json, CacheBreakpoint | None]] = []
     for unit in item.units:
+        bp: CacheBreakpoint | None = None
         if isinstance(unit, ThinkingUnit):
             block = _reasoning(unit, item.index, model, warnings)
+            ends = [p.cache_breakpoint for p in (unit.text, unit.signature) if p is not None]
+            bp = next((b for b in ends if b is not None), None)
         elif isinstance(unit, ProviderUnit):
             # A system tool's own toolUse / toolResult block, byte-exact (prepare kept only Bedrock's).
             block = (
                 None if isinstance(unit.part, SourcePart) or unit.part.raw is None else dict(unit.part.raw)
             )
         elif isinstance(unit.part, TextPart):
-            block = {"text": unit.part.text}
+            block, bp = {"text": unit.part.text}, unit.part.cache_breakpoint
         elif isinstance(unit.part, ToolCallPart):
-            block = _tool_use(item, unit.part, unit.index, warnings)
+            block, bp = _tool_use(item, unit.part, unit.index, warnings), unit.part.cache_breakpoint
         else:
             warnings.add(
                 item.index,
@@ -231,8 +309,10 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
             )
             block = None
         if block is not None:
-            blocks.append(block)
-    return _Message("assistant", item.index, blocks, [(item.message.id, item.message.response_id)])
+            blocks.append((block, bp))
+    return _Message(
+        "assistant", item.index, _with_points(blocks), [(item.message.id, item.message.response_id)]
+    )
 
 
 def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
@@ -260,13 +340,13 @@ def _alternate(messages: list[_Message], warnings: Warnings) -> list[_Message]:
 
 
 def _messages(prepared: Prepared, model: str) -> list[_Message]:
-    warnings = prepared.warnings
+    warnings, files = prepared.warnings, prepared.files
     messages: list[_Message] = []
     for item in prepared.items:
         if isinstance(item, WireUser):
-            messages.append(_user(item, warnings))
+            messages.append(_user(item, warnings, files))
         elif isinstance(item, WireToolResult):
-            messages.extend(_tool_result(item, model, warnings))
+            messages.extend(_tool_result(item, model, warnings, files))
         else:
             messages.append(_assistant(item, model, warnings))
     return _alternate(messages, warnings)
@@ -288,6 +368,8 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
         if spec.strict is not None:
             tool["strict"] = spec.strict
         tools.append({"toolSpec": tool})
+        if spec.cache_breakpoint is not None:
+            tools.append(cache_point(spec.cache_breakpoint))
     config: Json = {"tools": place_definitions(tools, servers)}
     choice = tool_choice(params, prepared)
     if isinstance(choice, ForcedTool):
@@ -349,6 +431,13 @@ def _inference(
             Code.THINKING_UNSUPPORTED,
             f"{model} takes no reasoning switch on Converse; not sent",
         )
+    elif thinking_on and style == "anthropic" and thinking is not None and thinking.adaptive:
+        # Claude's adaptive thinking through Converse (recorded accepted:
+        # models__bedrock__..._adaptive: thinking {type: adaptive}, output_config {effort}).
+        extra["thinking"] = {"type": "adaptive"}
+        if thinking.effort is not None:
+            levels = {e: e for e in ("low", "medium", "high", "xhigh", "max")}
+            extra["output_config"] = {"effort": fold_effort(thinking.effort, levels, warnings, PROVIDER_ID)}
     elif thinking_on and style == "anthropic":
         assert thinking is not None
         budget = max(thinking.budget_tokens or DEFAULT_THINKING_BUDGET, MIN_THINKING_BUDGET)
@@ -379,15 +468,32 @@ def _inference(
             params = params.model_copy(update={"temperature": None})
     elif thinking_on and style == "openai":
         assert thinking is not None
-        extra["reasoning_effort"] = _EFFORTS[thinking.effort or "medium"]
+        extra["reasoning_effort"] = fold_effort(thinking.effort or "medium", _EFFORTS, warnings, PROVIDER_ID)
     elif thinking_on and style == "qwen":
         assert thinking is not None
-        extra["reasoning_config"] = _EFFORTS[thinking.effort or "medium"]
+        extra["reasoning_config"] = fold_effort(thinking.effort or "medium", _EFFORTS, warnings, PROVIDER_ID)
     if max_tokens is not None:
         inference["maxTokens"] = max_tokens
     if params.temperature is not None:
         inference["temperature"] = params.temperature
     return inference, extra
+
+
+def _top_k(params: CallParams, model: str, extra: Json, warnings: Warnings) -> None:
+    """``top_k`` in the model's own field of ``additionalModelRequestFields`` (``top_k_field``)."""
+    if params.top_k is None:
+        return
+    path = top_k_field(model)
+    if path is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            f"no known top_k field for Bedrock model '{model}'; top_k not sent",
+        )
+        return
+    put(extra, ".".join(path), params.top_k)
 
 
 class BedrockAdapter:
@@ -397,23 +503,48 @@ class BedrockAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         prepared = prepare(
-            history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES, native_parts=SERVER_PARTS
+            history,
+            params,
+            PROVIDER_ID,
+            TOOL_ID_POLICY,
+            TOOL_NAMES,
+            native_parts=SERVER_PARTS,
+            files=files_for(params.model or DEFAULT_MODEL),
         )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _messages(prepared, model)
         body: Json = {"messages": [{"content": m.blocks, "role": m.role} for m in messages]}
-        system = [{"text": text} for _, text in prepared.system if text.strip()]
+        marks = system_breakpoints(history, params, prepared.system)
+        system = _with_points(
+            [
+                ({"text": text}, bp)
+                for (_, text), bp in zip(prepared.system, marks, strict=True)
+                if text.strip()
+            ]
+        )
         if system:
             body["system"] = system
         config = _tool_config(prepared, params)
+        warn_allowed_tools(params, prepared, "Bedrock")
         if config is not None:
             body["toolConfig"] = config
         inference, extra = _inference(params, model, messages, warnings)
         if inference:
             body["inferenceConfig"] = inference
+        _top_k(params, model, extra, warnings)
         if extra:
             body["additionalModelRequestFields"] = extra
+        apply_controls(body, params, CONTROLS, warnings, skip=("top_k",))
+        # Converse has no top-level automatic breakpoint: every other place takes a cachePoint.
+        warn_breakpoints(
+            history,
+            params,
+            warnings,
+            PROVIDER_ID,
+            automatic=False,
+            handled=frozenset({"tools", "system", "user", "assistant", "tool", "developer"}),
+        )
         if params.output_format is not None:
             warnings.add(
                 None,

@@ -8,11 +8,19 @@ sent back (``thinking-unsupported``). Decisions: DECISIONS.md beside this module
 from __future__ import annotations
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
-from harness.providers.cerebras.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasoning_models
+from harness.providers.cerebras.profile import (
+    CONTROLS,
+    DEFAULT_MODEL,
+    FILES,
+    ID_POLICY,
+    TOOL_NAMES,
+    reasoning_models,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
@@ -40,15 +48,17 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
     if not thinking.enabled:
         body["reasoning_effort"] = "none"
     elif thinking.effort is not None:
-        body["reasoning_effort"] = _EFFORT[thinking.effort]
+        body["reasoning_effort"] = fold_effort(thinking.effort, _EFFORT, warnings, PROVIDER_ID)
 
 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
     )
 )

@@ -11,10 +11,19 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
-__all__ = ["DEFAULT_MODEL", "ID_POLICY", "TOOL_NAMES", "reasons"]
+__all__ = [
+    "CONTROLS",
+    "DEFAULT_MODEL",
+    "FILES",
+    "ID_POLICY",
+    "TOOL_NAMES",
+    "reasons",
+]
 
 #: The model a request names when ``params.model`` is None (the provider table's).
 DEFAULT_MODEL = provider_entry("cohere").default_model
@@ -34,3 +43,30 @@ _REASONING_MODEL = re.compile(r"command-a-reasoning")
 def reasons(model: str) -> bool:
     """Whether the model takes the ``thinking`` parameter (a reasoning model)."""
     return _REASONING_MODEL.search(model) is not None
+
+
+#: Files: none. Cohere v2 user content is text and image_url (docs.cohere.com/reference/chat); documents go in the top-level documents field, which is grounding, not a file part. A text document goes as its decoded text (``file-text-inlined``); any other
+#: file is dropped with ``file-kind-unsupported``.
+FILES = FileSupport(
+    provider="cohere",
+    title="Cohere v2 Chat",
+    evidence="Cohere v2 user content is text and image_url (docs.cohere.com/reference/chat); documents go in the top-level documents field, which is grounding, not a file part.",
+)
+
+
+#: Call controls by native name (cohere 7.3 ``V2Client.chat``; docs.cohere.com/v2/reference/chat):
+#: ``p`` (0.01..0.99), ``k`` (0..500), penalties 0..1, ``stop_sequences``, ``seed``;
+#: ``safety_mode`` as a setting. No parallel switch, service tier, cache key or server-side state.
+CONTROLS = ControlNames(
+    "cohere",
+    cache="none",
+    top_p="p",
+    top_k="k",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop_sequences",
+    seed="seed",
+    settings=frozenset({"safety_mode"}),
+    top_p_range=(0.01, 0.99),
+    penalty_range=(0.0, 1.0),
+)

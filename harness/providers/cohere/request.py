@@ -23,19 +23,22 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import (
     chat_shaped_messages,
     tool_call,
     tool_images,
     warn_thinking,
 )
-from harness.mapping.controls import tool_choice
+from harness.mapping.controls import tool_choice, warn_allowed_tools
+from harness.mapping.files import warn_json_as_text
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.wire import Prepared, ProviderUnit, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
-from harness.providers.cohere.profile import DEFAULT_MODEL, ID_POLICY, TOOL_NAMES, reasons
+from harness.providers.cohere.profile import CONTROLS, DEFAULT_MODEL, FILES, ID_POLICY, TOOL_NAMES, reasons
 
 __all__ = ["ADAPTER", "PROVIDER_ID", "CohereAdapter"]
 
@@ -131,6 +134,8 @@ def _tool(item: WireToolResult, warnings: Warnings) -> Json:
             Code.TOOL_STATUS_NOT_SENT,
             f"Cohere tool messages have no error flag; status '{item.status}' is only visible through the output text",
         )
+    if item.output_json is not None:
+        warn_json_as_text(warnings, item.index, "Cohere")
     parts: list[Json] = [{"type": "text", "text": item.output_text}] if item.output_text else []
     parts.extend(
         {"type": "text", "text": ci.part.text} for ci in item.appended if isinstance(ci.part, TextPart)
@@ -308,12 +313,13 @@ class CohereAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         body: Json = {"model": model, "messages": _messages(prepared, model)}
         _tools(prepared, body)
         _choice(prepared, params, body)
+        warn_allowed_tools(params, prepared, "Cohere")
         _output_format(prepared, params, body)
         _thinking_param(params, model, warnings, body)
         if params.max_tokens is not None:
@@ -322,6 +328,8 @@ class CohereAdapter:
             body["temperature"] = params.temperature
         if params.stream:
             body["stream"] = True
+        apply_controls(body, params, CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, CONTROLS)
         return Rendered(body, list(warnings))
 
 

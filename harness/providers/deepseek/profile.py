@@ -8,11 +8,15 @@ traffic/pydantic-ai-more/ (``api.deepseek.com``: 1 Chat, 10 Responses-compatible
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MODEL",
+    "FILES",
     "ID_POLICY",
     "MAX_TOKENS_FIELD",
     "TOOL_NAMES",
@@ -44,3 +48,25 @@ def thinking_by_default(model: str) -> bool:
     """Thinking mode is on by default (guides/thinking_mode, "default enabled"), except on
     ``deepseek-chat``, the non-thinking alias."""
     return model != "deepseek-chat"
+
+
+#: Files: none. DeepSeek's user content is a string (api-docs.deepseek.com/api/create-chat-completion); no file part. A text document goes as its decoded text (``file-text-inlined``); any other
+#: file is dropped with ``file-kind-unsupported``.
+FILES = FileSupport(
+    provider="deepseek",
+    title="DeepSeek Chat Completions",
+    evidence="DeepSeek's user content is a string (api-docs.deepseek.com/api/create-chat-completion); no file part.",
+)
+
+
+#: Call controls by native name (api-docs.deepseek.com/api/create-chat-completion): ``top_p``
+#: (0..1), penalties -2..2, ``stop`` (up to 16). No ``top_k``, ``seed``, parallel switch,
+#: service tier or cache key: DeepSeek caches prefixes on disk by itself.
+CONTROLS = ControlNames(
+    "deepseek",
+    top_p="top_p",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    max_stop=16,
+)

@@ -17,12 +17,15 @@ DECISIONS.md beside this module.
 from __future__ import annotations
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, send_reasoning_content, tool_loop_turns
 from harness.mapping.wire import Prepared, Warnings, WireAssistant
 from harness.params import CallParams
 from harness.providers.deepseek.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MAX_TOKENS_FIELD,
     TOOL_NAMES,
@@ -72,16 +75,18 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
         return
     body["thinking"] = {"type": "enabled" if thinking.enabled else "disabled"}
     if thinking.enabled and thinking.effort is not None:
-        body["reasoning_effort"] = _EFFORT[thinking.effort]
+        body["reasoning_effort"] = fold_effort(thinking.effort, _EFFORT, warnings, PROVIDER_ID)
 
 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
         stream_usage=True,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.wire import (
     Warnings,
 )
@@ -91,16 +92,29 @@ def server_tool_definition(spec: ServerToolSpec) -> Json | None:
     return None if key is None else {key: {}}
 
 
-def tool_config(choice: ToolChoice | None) -> Json | None:
-    """``toolConfig.functionCallingConfig``: NONE, ANY, or ANY limited to one ``allowedFunctionNames``.
+def tool_config(choice: ToolChoice | None, allowed: list[str] | None, warnings: Warnings) -> Json | None:
+    """``toolConfig.functionCallingConfig``: NONE, ANY, VALIDATED, or ANY limited to one
+    ``allowedFunctionNames``; the allowed subset goes with ANY or VALIDATED only ("should only be
+    set when the Mode is ANY or VALIDATED").
 
     https://ai.google.dev/api/caching#FunctionCallingConfig; None (AUTO, the default) sends nothing.
     """
-    if choice is None:
-        return None
     if isinstance(choice, ForcedTool):
         return {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [choice.name]}}
-    return {"functionCallingConfig": {"mode": "NONE" if choice == "none" else "ANY"}}
+    if choice is None or choice == "none":
+        if allowed is not None:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.CONTROL_NOT_SENT,
+                "Gemini takes allowedFunctionNames only with mode ANY or VALIDATED; allowed_tools not sent",
+            )
+        return None if choice is None else {"functionCallingConfig": {"mode": "NONE"}}
+    calling: Json = {"mode": "VALIDATED" if choice == "validated" else "ANY"}
+    if allowed is not None:
+        calling["allowedFunctionNames"] = list(allowed)
+    return {"functionCallingConfig": calling}
 
 
 def generation_config(params: CallParams, model: str, warnings: Warnings) -> Json:
@@ -145,7 +159,11 @@ def thinking_config(thinking: ThinkingParams, model: str, warnings: Warnings) ->
     if not thinking.enabled:
         return thinking_off(model, warnings)
     config: Json = {"includeThoughts": True} if thinking.include_thoughts else {}
-    level = EFFORT_TO_LEVEL[thinking.effort] if thinking.effort is not None else None
+    level = (
+        fold_effort(thinking.effort, EFFORT_TO_LEVEL, warnings, "gemini")
+        if thinking.effort is not None
+        else None
+    )
     if version is not None and version >= 3 and level is not None:
         config["thinkingLevel"] = level
     elif thinking.budget_tokens is not None:

@@ -9,18 +9,23 @@ from __future__ import annotations
 import re
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileSource, FileSupport
 from harness.mapping.toolnames import NameRule
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
     "ACCEPTS_UNDECLARED_CALLS",
+    "CONTROLS",
     "DEFAULT_MODEL",
     "EFFORT_TO_LEVEL",
+    "FILES",
     "ID_POLICY",
     "MIME_BY_EXTENSION",
     "TOOL_NAMES",
     "accepts_system_instruction",
     "can_disable_thinking",
+    "files_for",
     "function_response_parts",
     "validates_call_signatures",
     "version",
@@ -84,3 +89,61 @@ def can_disable_thinking(model: str) -> bool:
     """``thinkingBudget: 0`` turns thinking off on 2.5 Flash / Flash-Lite; Gemini 2.5 Pro and
     Gemini 3 cannot turn it off (https://ai.google.dev/gemini-api/docs/thinking#set-budget)."""
     return not (_since(model, 3) or model.startswith("gemini-2.5-pro"))
+
+
+_EVERY_SOURCE: frozenset[FileSource] = frozenset({"data", "url", "file_id", "uri"})
+
+#: Files: PDFs, text, audio and video as ``inlineData`` (bytes) or ``fileData`` (a URL, a YouTube
+#: URL, a Files API name, a ``gs://`` URI) in user contents, and images by reference with their
+#: media type (fileData.mimeType) (docs: document-processing, audio,
+#: video, files; recorded accepted: pydantic-ai test_google_model_youtube_video_url_input,
+#: test_google_model_text_as_binary_content_input, multimodal_tool_return_matrix[*-google_2_5],
+#: pydantic-ai-more test_google_url_input[DocumentUrl (gs)] on Vertex AI). Inside a function
+#: response only on multimodal-function-response models (``files_for``).
+FILES = FileSupport(
+    provider="gemini",
+    title="Gemini",
+    user=dict.fromkeys(("pdf", "text", "audio", "video", "image"), _EVERY_SOURCE),
+    uri_schemes=("gs://",),
+    evidence="ai.google.dev Part (inlineData, fileData, videoMetadata); recorded "
+    "test_google_model_youtube_video_url_input(_with_vendor_metadata), "
+    "multimodal_tool_return_matrix[*-google_2_5|gemini3], test_google_url_input[DocumentUrl (gs)]",
+    video_metadata=True,
+)
+
+#: Gemini 3's multimodal function responses take files too: recorded accepted
+#: multimodal_tool_return_matrix[direct-uploaded_file-document-google_gemini3] (fileData inside
+#: ``functionResponse.parts``) and [direct-url-document-google_gemini3] (inlineData inside).
+_FILES_IN_RESPONSES = FileSupport(
+    provider=FILES.provider,
+    title=FILES.title,
+    user=FILES.user,
+    tool=FILES.user,
+    uri_schemes=FILES.uri_schemes,
+    evidence=FILES.evidence,
+    video_metadata=FILES.video_metadata,
+)
+
+
+def files_for(model: str) -> FileSupport:
+    """What the model takes as files: Gemini 3 holds them inside function responses as well."""
+    return _FILES_IN_RESPONSES if function_response_parts(model) else FILES
+
+
+#: Call controls by native name (google-genai 3.4 ``GenerationConfig``; ai.google.dev/api/generate-content):
+#: ``generationConfig.topP``, ``topK``, ``presencePenalty``, ``frequencyPenalty``,
+#: ``stopSequences`` (up to 5), ``seed``; ``cachedContent`` (a ``cachedContents/...`` name);
+#: ``safetySettings`` and Vertex's ``modelArmorConfig`` as settings. No parallel-call switch,
+#: no service tier, no cache key.
+CONTROLS = ControlNames(
+    "gemini",
+    top_p="generationConfig.topP",
+    top_k="generationConfig.topK",
+    presence_penalty="generationConfig.presencePenalty",
+    frequency_penalty="generationConfig.frequencyPenalty",
+    stop="generationConfig.stopSequences",
+    seed="generationConfig.seed",
+    cached_content="cachedContent",
+    settings=frozenset({"safetySettings", "modelArmorConfig"}),
+    max_stop=5,
+)

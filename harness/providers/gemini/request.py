@@ -13,19 +13,21 @@ warning codes emitted here: DECISIONS.md beside this module.
 from __future__ import annotations
 
 import copy
-import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from harness.contract.gemini_contents import is_media_part, media_after_responses
 from harness.contract.rendered import Rendered
 from harness.contract.thinking import google_signature_carrier
 from harness.contract.warning_codes import Code
-from harness.mapping.controls import tool_choice
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
+from harness.mapping.controls import allowed_tools, tool_choice
+from harness.mapping.file_support import FileSupport
+from harness.mapping.files import warn_moved
 from harness.mapping.prepare import prepare
 from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
 from harness.mapping.toolbox import (
@@ -35,7 +37,6 @@ from harness.mapping.toolbox import (
     signature_drop_code,
     signature_problem,
     thinking_text_problem,
-    warn_image_file,
 )
 from harness.mapping.wire import (
     ContentItem,
@@ -45,22 +46,23 @@ from harness.mapping.wire import (
     WireAssistant,
     WireItem,
     WireToolResult,
-    WireUser,
 )
 from harness.model import (
+    FilePart,
     HistoryEvent,
-    ImageFilePart,
     ImageURLPart,
     ServerToolCallPart,
     ServerToolResultPart,
     SourcePart,
-    TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
 )
 from harness.params import CallParams
 from harness.providers.gemini import profile
+from harness.providers.gemini.content import content_part as _content_part
+from harness.providers.gemini.content import user_parts as _user_parts
+from harness.providers.gemini.files import file_blob, inside_response
 from harness.providers.gemini.params import (
     function_tool,
     generation_config,
@@ -73,7 +75,6 @@ from harness.providers.gemini.profile import (
     ACCEPTS_UNDECLARED_CALLS,
     DEFAULT_MODEL,
     ID_POLICY,
-    MIME_BY_EXTENSION,
     TOOL_NAMES,
 )
 
@@ -109,6 +110,7 @@ class GeminiAdapter:
             TOOL_NAMES,
             undeclared_calls_accepted=ACCEPTS_UNDECLARED_CALLS,
             native_parts=SERVER_PARTS,  # grounding sources have no place in a request
+            files=profile.files_for(model),
         )
         warnings = prepared.warnings
         body: Json = {"contents": _contents(prepared.items, model, warnings)}
@@ -122,7 +124,12 @@ class GeminiAdapter:
         tools = place_definitions(functions, servers)
         if tools:
             body["tools"] = tools
-        calling = tool_config(tool_choice(params, prepared)) or {}
+        calling = (
+            tool_config(
+                tool_choice(params, prepared, validated=True), allowed_tools(params, prepared), warnings
+            )
+            or {}
+        )
         if params.server_tool_invocations is not None:
             calling["includeServerSideToolInvocations"] = params.server_tool_invocations
         if calling:
@@ -130,6 +137,8 @@ class GeminiAdapter:
         config = generation_config(params, model, warnings)
         if config:
             body["generationConfig"] = config
+        apply_controls(body, params, profile.CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, profile.CONTROLS)
         return Rendered(body, list(warnings))
 
 
@@ -195,7 +204,7 @@ def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Jso
                 assert isinstance(result, WireToolResult)
                 group.append(result)
                 i += 1
-            parts, media = _tool_results_parts(group, calls, profile.function_response_parts(model), warnings)
+            parts, media = _tool_results_parts(group, calls, profile.files_for(model), warnings)
             parts = _one_response_per_call(parts, counts)
             turns.append(_Turn("user", group[0].index, parts))
             if media:
@@ -305,70 +314,6 @@ def _one_response_per_call(parts: list[Json], counts: Counter[str]) -> list[Json
 
 
 # ---------------------------------------------------------------- user content
-
-
-def _user_parts(item: WireUser, warnings: Warnings) -> list[Json]:
-    """A user (or degraded developer) message: text and image parts.
-
-    https://ai.google.dev/api/caching#Part
-    """
-    parts: list[Json] = []
-    for ci in item.items:
-        part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
-        if part is not None:
-            parts.append(part)
-    return parts
-
-
-def _content_part(
-    part: TextPart | ImageURLPart | ImageFilePart, index: int, part_index: int | None, warnings: Warnings
-) -> Json | None:
-    """Text -> ``{"text"}``; images -> ``inlineData``/``fileData``; None when dropped (warned)."""
-    if isinstance(part, TextPart):
-        return {"text": part.text}
-    if isinstance(part, ImageFilePart):
-        warn_image_file(warnings, index, part_index, part)
-        return None
-    return _image_part(part.url, index, part_index, warnings)
-
-
-def _image_part(url: str, index: int, part_index: int | None, warnings: Warnings) -> Json | None:
-    """Base64 data URL -> ``inlineData``; http(s) URL -> ``fileData`` (mime type from the extension).
-
-    https://ai.google.dev/gemini-api/docs/image-understanding (inline data and file URIs)
-    """
-    data = parse_data_url(url)
-    if data is not None:
-        return {"inlineData": {"mimeType": data[0], "data": data[1]}}
-    scheme = urlsplit(url).scheme.lower()
-    if scheme not in ("http", "https"):
-        warnings.add(
-            index,
-            part_index,
-            "image_url",
-            Code.IMAGE_URL_UNSUPPORTED,
-            "image URL is neither http(s) nor a base64 data URL; dropped",
-        )
-        return None
-    file_data: Json = {"fileUri": url}
-    mime = _guess_image_mime(url)
-    if mime is None:
-        warnings.add(
-            index,
-            part_index,
-            "image_url",
-            Code.IMAGE_MIME_UNKNOWN,
-            "no image type could be told from the URL's extension; fileData sent without mimeType",
-        )
-    else:
-        file_data["mimeType"] = mime
-    return {"fileData": file_data}
-
-
-def _guess_image_mime(url: str) -> str | None:
-    """Deterministic guess from the URL path's extension (never from the network)."""
-    extension = posixpath.splitext(urlsplit(url).path)[1].lower()
-    return MIME_BY_EXTENSION.get(extension)
 
 
 # ---------------------------------------------------------------- model content
@@ -519,16 +464,17 @@ def _attach_signature(
 
 
 def _tool_results_parts(
-    results: list[WireToolResult], calls: dict[str, str], multimodal: bool, warnings: Warnings
+    results: list[WireToolResult], calls: dict[str, str], files: FileSupport, warnings: Warnings
 ) -> tuple[list[Json], list[Json]]:
     """A model turn's results as two user contents' parts: ``functionResponse`` parts in call
     order, then the results' images and appended developer parts. Media parts among those go
     in a second content of their own, in order (never media beside function responses, see
     ``_merge_turns``); text parts stay with the function responses, as before.
 
-    With ``multimodal`` (Gemini 3), a result's base64 images go inside its
-    ``functionResponse.parts`` (``inlineData``, the only form the schema's
-    FunctionResponsePart takes for bytes); other images take the older path.
+    On a model whose function responses are multimodal (Gemini 3: ``files.tool`` says which
+    files), a result's base64 images and its files go inside its ``functionResponse.parts``
+    (``inlineData`` for bytes, ``fileData`` for references, FunctionResponsePart); other images
+    and files take the older path (``tool-image-moved`` / ``tool-file-moved``).
     https://ai.google.dev/gemini-api/docs/function-calling (function responses)
     """
     parts: list[Json] = []
@@ -536,15 +482,25 @@ def _tool_results_parts(
     outside: list[list[ContentItem]] = []
     for result in results:
         response = _function_response_part(result, calls, warnings)
-        inside, rest = _split_inline_images(result.images) if multimodal else ([], list(result.images))
+        multimodal = bool(files.tool)
+        inside, rest = _split_inline_images(result.images, files) if multimodal else ([], list(result.images))
         if inside:
-            response["functionResponse"]["parts"] = [{"inlineData": d} for d in inside]
+            response["functionResponse"]["parts"] = inside
         parts.append(response)
         outside.append(rest)
     for pos, result in enumerate(results):
         for ci in outside[pos]:
             part = _content_part(ci.part, ci.message_index, ci.part_index, warnings)
-            if part is not None:
+            if part is not None and isinstance(ci.part, FilePart):
+                after.append(part)
+                if is_media_part(part):
+                    warn_moved(
+                        warnings,
+                        ci.message_index,
+                        ci.part_index,
+                        "sent right after the turn's function responses, in a user content of its own",
+                    )
+            elif part is not None:
                 after.append(part)
                 warnings.add(
                     ci.message_index,
@@ -558,14 +514,25 @@ def _tool_results_parts(
     return parts + [p for p in after if not is_media_part(p)], [p for p in after if is_media_part(p)]
 
 
-def _split_inline_images(images: list[ContentItem]) -> tuple[list[Json], list[ContentItem]]:
-    """Base64 images as ``inlineData`` dicts (for ``functionResponse.parts``), and the rest."""
+def _split_inline_images(
+    images: list[ContentItem], files: FileSupport
+) -> tuple[list[Json], list[ContentItem]]:
+    """Base64 images and the files a function response holds, as FunctionResponsePart dicts
+    (for ``functionResponse.parts``), and the rest."""
     inside: list[Json] = []
     rest: list[ContentItem] = []
     for ci in images:
+        # FunctionResponsePart has no videoMetadata: such a video goes with the rest, as a Part.
+        if (
+            isinstance(ci.part, FilePart)
+            and inside_response(files, ci.part)
+            and ci.part.video_metadata is None
+        ):
+            inside.append(file_blob(ci.part))
+            continue
         data = parse_data_url(ci.part.url) if isinstance(ci.part, ImageURLPart) else None
         if data is not None and data[0].startswith("image/"):
-            inside.append({"mimeType": data[0], "data": data[1]})
+            inside.append({"inlineData": {"mimeType": data[0], "data": data[1]}})
         else:
             rest.append(ci)
     return inside, rest
@@ -591,7 +558,8 @@ def _appended_parts(result: WireToolResult, *, is_last: bool, warnings: Warnings
 
 
 def _function_response_part(result: WireToolResult, calls: dict[str, str], warnings: Warnings) -> Json:
-    """``{"functionResponse": {"id", "name", "response": {"output"|"error": text}}}``.
+    """``{"functionResponse": {"id", "name", "response": {"output"|"error": text}}}``, or the
+    structured value as ``response`` where the result has one (an object is the response itself).
 
     google-genai documents ``output`` for the function output and ``error`` for failures.
     https://ai.google.dev/api/caching#FunctionResponse
@@ -606,4 +574,9 @@ def _function_response_part(result: WireToolResult, calls: dict[str, str], warni
             f"result names tool '{result.tool_name}' but its call is '{name}'; sent the call's name",
         )
     key = "error" if result.is_error else "output"
-    return {"functionResponse": {"id": result.call_id, "name": name, "response": {key: result.output_text}}}
+    response: Any = {key: result.output_text}
+    if isinstance(result.output_json, dict):
+        response = result.output_json  # the structured value is the response object itself
+    elif result.output_json is not None:
+        response = {key: result.output_json}
+    return {"functionResponse": {"id": result.call_id, "name": name, "response": response}}

@@ -227,8 +227,11 @@ class GeminiParser(StreamParser):
                 self._sign(key, signature)
             return
         text = part.get("text")
+        inline = part.get("inlineData") or part.get("inline_data")
         if text:
             self._text(text, part.get("thought") is True, signature)
+        elif isinstance(inline, dict) and text is None:
+            self._inline(cast(Json, inline), signature)
         elif text is None and any(k not in ("thought", "thoughtSignature") for k in part):
             kinds = sorted(k for k in part if k not in ("thought", "thoughtSignature"))
             self._note_once(f"part:{kinds}", f"{PROVIDER_ID}: part {kinds} has no canonical form; skipped")
@@ -237,6 +240,19 @@ class GeminiParser(StreamParser):
                 self._sign(self._key, signature)
         elif signature:
             self._bare_signature(signature)
+
+    def _inline(self, inline: Json, signature: str | None) -> None:
+        """Inline output data (an image a model generates, ``responseModalities: ["IMAGE"]``;
+        docs: image-generation): a file part with its bytes, its ``thoughtSignature`` after it."""
+        mime = inline.get("mimeType") or inline.get("mime_type")
+        data = inline.get("data")
+        if not isinstance(mime, str) or not isinstance(data, str):
+            self._note_once("inline-bad", f"{PROVIDER_ID}: inlineData without mimeType or data skipped")
+            return
+        key = self._new(_OTHER)
+        self.parts.file(key, mime, data)
+        if signature:
+            self._sign(key, signature)
 
     def _new(self, kind: str) -> int:
         self._key += 1

@@ -8,11 +8,15 @@ https://console.groq.com/docs/reasoning, and the recordings in traffic/pydantic-
 from __future__ import annotations
 
 from harness.contract.providers import provider_entry
+from harness.mapping.call_controls import ControlNames
+from harness.mapping.file_support import FileSupport
 from harness.mapping.openai_family import OPENAI_TOOL_NAMES
 from harness.mapping.wire import IdPolicy
 
 __all__ = [
+    "CONTROLS",
     "DEFAULT_MODEL",
+    "FILES",
     "ID_POLICY",
     "KIMI_REASONING_FIELD",
     "TOOL_NAMES",
@@ -49,3 +53,30 @@ def format_models(model: str) -> bool:
     ``parsed`` accepted: models__test_groq__test_groq_model_thinking_part.yaml#1 on
     deepseek-r1-distill-llama-70b; console.groq.com/docs/reasoning)."""
     return model.startswith("deepseek-r1-distill")
+
+
+#: Files: none. Groq's chat content parts are text and image_url (docs: console.groq.com/docs/vision; speech goes to /audio/transcriptions, not chat); recorded: pydantic-ai multimodal_tool_return_matrix[*-groq] sends documents, audio and video to Groq only as text or a URL in text. A text document goes as its decoded text (``file-text-inlined``); any other
+#: file is dropped with ``file-kind-unsupported``.
+FILES = FileSupport(
+    provider="groq",
+    title="Groq Chat Completions",
+    evidence="Groq's chat content parts are text and image_url (docs: console.groq.com/docs/vision; speech goes to /audio/transcriptions, not chat); recorded: pydantic-ai multimodal_tool_return_matrix[*-groq] sends documents, audio and video to Groq only as text or a URL in text.",
+)
+
+
+#: Call controls by native name (groq 1.7 ``CompletionCreateParams``; console.groq.com/docs/api-reference):
+#: ``top_p``, penalties -2..2, ``stop`` (up to 4), ``seed``, ``parallel_tool_calls``,
+#: ``service_tier`` (``on_demand``, ``flex``, ``auto``, ``performance``). No ``top_k``, cache key
+#: or server-side state.
+CONTROLS = ControlNames(
+    "groq",
+    top_p="top_p",
+    presence_penalty="presence_penalty",
+    frequency_penalty="frequency_penalty",
+    stop="stop",
+    seed="seed",
+    parallel_tool_calls="parallel_tool_calls",
+    service_tier="service_tier",
+    service_tiers=frozenset({"auto", "on_demand", "flex", "performance"}),
+    max_stop=4,
+)

@@ -11,12 +11,15 @@ messages, in Groq's ``reasoning`` field (``harness.mapping.dialects.kimi_or_drop
 from __future__ import annotations
 
 from harness.contract.warning_codes import Code
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.groq.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     KIMI_REASONING_FIELD,
     TOOL_NAMES,
@@ -48,7 +51,9 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
         if not thinking.enabled:
             warnings.add(None, None, None, Code.THINKING_CANNOT_DISABLE, "gpt-oss always reasons on Groq")
         else:
-            body["reasoning_effort"] = _EFFORT[thinking.effort or "medium"]
+            body["reasoning_effort"] = fold_effort(
+                thinking.effort or "medium", _EFFORT, warnings, PROVIDER_ID
+            )
         body["reasoning_format"] = "parsed" if thinking.include_thoughts else "hidden"
     elif switch_models(model):
         if not thinking.enabled:
@@ -72,9 +77,11 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
     )
 )

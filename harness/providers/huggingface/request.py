@@ -13,7 +13,14 @@ from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, kimi_or_drop
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
-from harness.providers.huggingface.profile import DEFAULT_MODEL, ID_POLICY, MAX_TOKENS_FIELD, TOOL_NAMES
+from harness.providers.huggingface.profile import (
+    CONTROLS,
+    DEFAULT_MODEL,
+    FILES,
+    ID_POLICY,
+    MAX_TOKENS_FIELD,
+    TOOL_NAMES,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
@@ -38,10 +45,12 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
     )
 )

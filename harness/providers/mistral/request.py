@@ -15,7 +15,9 @@ from harness.mapping.dialects import Dialect, DialectAdapter, drop_reasoning
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.mistral.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MAX_TOKENS_FIELD,
     TOOL_NAMES,
@@ -46,10 +48,12 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
         tool_message_name=True,
     )

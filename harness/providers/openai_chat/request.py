@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.chat_completions import JSON, base_body, warn_thinking
 from harness.mapping.prepare import prepare
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
@@ -23,10 +25,12 @@ from harness.model import HistoryEvent
 from harness.params import CallParams, ThinkingParams
 from harness.providers.openai_chat.profile import (
     ACCEPTS_SYSTEM_ONLY,
+    CONTROLS,
     DEFAULT_MODEL,
     ID_POLICY,
     TOOL_NAMES,
     accepts_reasoning,
+    files_for,
 )
 
 __all__ = [
@@ -45,7 +49,14 @@ class OpenAIChatAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            files=files_for(params.model or DEFAULT_MODEL),
+        )
         warnings = prepared.warnings
         body = base_body(
             prepared,
@@ -54,6 +65,7 @@ class OpenAIChatAdapter:
             drop_thinking,
             provider=PROVIDER_ID,
             system_only=ACCEPTS_SYSTEM_ONLY,
+            allowed_subset=True,
         )
         if params.stream:
             # ChatCompletionStreamOptions: the final usage chunk only comes when asked for.
@@ -61,6 +73,8 @@ class OpenAIChatAdapter:
         effort = reasoning_effort(params.thinking, warnings, params.model or DEFAULT_MODEL)
         if effort is not None:
             body["reasoning_effort"] = effort
+        apply_controls(body, params, CONTROLS, warnings)
+        warn_by_profile(history, params, warnings, CONTROLS)
         return Rendered(body, list(warnings))
 
 

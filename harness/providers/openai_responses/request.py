@@ -16,7 +16,10 @@ from typing import Any
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
-from harness.mapping.controls import openai_schema_fields, tool_choice
+from harness.mapping.cache import warn_by_profile
+from harness.mapping.call_controls import apply_controls
+from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice
+from harness.mapping.files import warn_json_as_text
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
 from harness.mapping.provider_parts import (
@@ -40,10 +43,21 @@ from harness.mapping.wire import (
     WireToolResult,
     WireUser,
 )
-from harness.model import HistoryEvent, ImageFilePart, ImageURLPart, SourcePart, TextPart, ToolCallPart
+from harness.model import (
+    FilePart,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SourcePart,
+    TextPart,
+    ToolCallPart,
+)
 from harness.params import CallParams, ForcedTool, OutputFormat, ServerToolSpec, ThinkingParams, ToolSpec
+from harness.providers.openai_responses.files import input_file
 from harness.providers.openai_responses.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MESSAGE_PHASES,
     MIN_OUTPUT_TOKENS,
@@ -69,9 +83,12 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=ALL_PARTS)
+        prepared = prepare(
+            history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=ALL_PARTS, files=FILES
+        )
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
+        warn_by_profile(history, params, prepared.warnings, CONTROLS)
         return Rendered(body, list(prepared.warnings))
 
 
@@ -97,6 +114,14 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["tool_choice"] = (
             {"type": "function", "name": choice.name} if isinstance(choice, ForcedTool) else choice
         )
+    allowed = allowed_tools(params, prepared)
+    if allowed is not None and choice in (None, "required"):
+        # ToolChoiceAllowed (openai 3.54): the subset and the mode, auto or required.
+        body["tool_choice"] = {
+            "type": "allowed_tools",
+            "mode": choice or "auto",
+            "tools": [{"type": "function", "name": n} for n in allowed],
+        }
     if params.output_format is not None:
         body["text"] = {"format": _text_format(params.output_format)}
     if params.max_tokens is not None:
@@ -106,11 +131,16 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
         body["reasoning"] = reasoning
     if params.temperature is not None:
         body["temperature"] = params.temperature
-    body["store"] = False
+    # Stateless by default (reasoning goes back as encrypted_content); a history that continues a
+    # stored response by reference leaves store to the caller: the next call finds this response
+    # only if it is stored ("Previous response with id ... not found" otherwise).
+    if params.previous_response_id is None and params.conversation is None:
+        body["store"] = False
     if (params.thinking is None or params.thinking.enabled) and accepts_reasoning(ctx.model):
         body["include"] = ["reasoning.encrypted_content"]
     if params.stream:
         body["stream"] = True
+    apply_controls(body, params, CONTROLS, ctx.warnings)
     return body
 
 
@@ -196,7 +226,19 @@ def _reasoning_config(thinking: ThinkingParams | None, ctx: Ctx) -> JSON | None:
             "Responses has no reasoning token budget; budget_tokens ignored (set effort instead)",
         )
     if thinking.include_thoughts:
-        out["summary"] = "auto"
+        out["summary"] = thinking.summary or "auto"
+    elif thinking.summary is not None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.CONTROL_NOT_SENT,
+            "summary detail given with include_thoughts off; no summary asked for",
+        )
+    if thinking.context is not None:
+        out["context"] = (
+            thinking.context
+        )  # Reasoning.context (openai 3.54): which turns' reasoning is shown again
     return out
 
 
@@ -274,8 +316,10 @@ def _user_items(wire: WireUser, warnings: Warnings) -> list[JSON]:
 
 
 def _input_content(ci: ContentItem, warnings: Warnings) -> JSON | None:
-    """One InputContent part (input_text / input_image), or None (warned) when it cannot be sent."""
+    """One InputContent part (input_text / input_image / input_file), or None (warned) when it cannot be sent."""
     part = ci.part
+    if isinstance(part, FilePart):
+        return input_file(part, ci.message_index, ci.part_index, warnings)
     if isinstance(part, TextPart):
         return {"type": "input_text", "text": part.text}
     return _input_image(ci.message_index, ci.part_index, part, warnings)
@@ -494,15 +538,15 @@ def _assistant_message(
 
 
 def _warn_assistant_image(
-    index: int, part_index: int, part: ImageURLPart | ImageFilePart, warnings: Warnings
+    index: int, part_index: int, part: ImageURLPart | ImageFilePart | FilePart, warnings: Warnings
 ) -> None:
-    """Assistant message content is output_text/refusal only: images cannot be replayed there."""
+    """Assistant message content is output_text/refusal only: images and files cannot be replayed there."""
     warnings.add(
         index,
         part_index,
         part.type,
         Code.ASSISTANT_IMAGE_DROPPED,
-        "Responses assistant messages cannot carry images; dropped",
+        f"Responses assistant messages cannot carry {'files' if isinstance(part, FilePart) else 'images'}; dropped",
     )
 
 
@@ -577,11 +621,17 @@ def _tool_result_item(wire: WireToolResult, warnings: Warnings) -> JSON:
 
 
 def _tool_output(wire: WireToolResult, warnings: Warnings) -> str | list[JSON]:
-    """Tool text as a string, or an input_text/input_image list when images or developer parts ride along."""
-    if not wire.images and not wire.appended:
+    """Tool text as a string, or an input_text/input_image/input_file list when images, files or
+    developer parts ride along or the text is several blocks (FunctionCallOutputItemList). A
+    structured value goes as its output_text (``tool-json-as-text``)."""
+    if wire.output_json is not None:
+        warn_json_as_text(warnings, wire.index, "Responses")
+    if not wire.images and not wire.appended and wire.text_blocks is None:
         return wire.output_text
     parts: list[JSON] = []
-    if wire.output_text:
+    if wire.text_blocks is not None:  # several text blocks go back as the tool split them
+        parts += [{"type": "input_text", "text": text} for text in wire.text_block_list()]
+    elif wire.output_text:
         parts.append({"type": "input_text", "text": wire.output_text})
     for ci in [*wire.images, *wire.appended]:
         content = _input_content(ci, warnings)

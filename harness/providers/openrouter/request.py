@@ -18,12 +18,22 @@ from typing import Any
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
 from harness.mapping import chat_completions as chat
+from harness.mapping.cache import system_breakpoints, warn_breakpoints
+from harness.mapping.call_controls import apply_controls
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import signature_problem, thinking_text_problem
 from harness.mapping.wire import ThinkingUnit, Warnings, WireAssistant
 from harness.model import HistoryEvent, ThinkingSignaturePart, ThinkingTextPart
 from harness.params import CallParams, ThinkingParams
-from harness.providers.openrouter.profile import DEFAULT_MODEL, ID_POLICY, SIGNATURE_ON_TEXT, TOOL_NAMES
+from harness.providers.openrouter.profile import (
+    CONTROLS,
+    DEFAULT_MODEL,
+    EXPLICIT_CACHE_MODELS,
+    FILES,
+    ID_POLICY,
+    SIGNATURE_ON_TEXT,
+    TOOL_NAMES,
+)
 
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "ID_POLICY", "PROVIDER_ID", "OpenRouterAdapter", "reasoning_config"]
 
@@ -36,16 +46,27 @@ class OpenRouterAdapter:
     provider: str = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES)
+        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
         model = params.model or DEFAULT_MODEL
 
         def reasoning(item: WireAssistant, units: list[ThinkingUnit], warnings: Warnings) -> JSON:
             return reasoning_details(item, units, warnings, model)
 
-        body = chat.base_body(prepared, params, model, reasoning, provider=PROVIDER_ID)
+        explicit = model.startswith(EXPLICIT_CACHE_MODELS)
+        marks = system_breakpoints(history, params, prepared.system) if explicit else None
+        body = chat.base_body(prepared, params, model, reasoning, provider=PROVIDER_ID, system_cache=marks)
+        warn_breakpoints(
+            history,
+            params,
+            prepared.warnings,
+            PROVIDER_ID,
+            automatic=not explicit,
+            handled=frozenset({"system", "user", "developer"}) if explicit else frozenset(),
+        )
         config = reasoning_config(params.thinking, prepared.warnings)
         if config is not None:
             body["reasoning"] = config
+        apply_controls(body, params, CONTROLS, prepared.warnings)
         return Rendered(body, list(prepared.warnings))
 
 

@@ -9,12 +9,15 @@ Decisions: DECISIONS.md beside this module.
 
 from __future__ import annotations
 
+from harness.mapping.call_controls import fold_effort
 from harness.mapping.chat_completions import JSON, ReasoningMapper
 from harness.mapping.dialects import Dialect, DialectAdapter, send_reasoning_content
 from harness.mapping.wire import Prepared, Warnings
 from harness.params import CallParams
 from harness.providers.zai.profile import (
+    CONTROLS,
     DEFAULT_MODEL,
+    FILES,
     ID_POLICY,
     MAX_TOKENS_FIELD,
     TOOL_NAMES,
@@ -24,7 +27,8 @@ from harness.providers.zai.profile import (
 __all__ = ["ADAPTER", "DEFAULT_MODEL", "PROVIDER_ID", "controls"]
 
 PROVIDER_ID = "zai"
-_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
+#: GLM-5's levels; ``max`` recorded accepted on glm-5.3 (models__test_zai__test_zai_glm_5_3_reasoning_effort).
+_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "max": "max"}
 
 
 def _reasoning(prepared: Prepared, model: str, params: CallParams) -> ReasoningMapper:
@@ -38,16 +42,18 @@ def controls(body: JSON, params: CallParams, warnings: Warnings, model: str) -> 
         return
     body["thinking"] = {"type": "enabled" if thinking.enabled else "disabled", "clear_thinking": False}
     if thinking.enabled and thinking.effort is not None and effort_models(model):
-        body["reasoning_effort"] = _EFFORT[thinking.effort]
+        body["reasoning_effort"] = fold_effort(thinking.effort, _EFFORT, warnings, PROVIDER_ID)
 
 
 ADAPTER = DialectAdapter(
     Dialect(
         provider=PROVIDER_ID,
+        files=FILES,
         ids=ID_POLICY,
         names=TOOL_NAMES,
         reasoning=_reasoning,
         controls=controls,
+        call_controls=CONTROLS,
         max_tokens_field=MAX_TOKENS_FIELD,
         #: ``stream_options.include_usage`` when streaming, as the accepted recording sends it
         #: (models__test_zai__test_zai_thinking_stream.yaml#0).

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from harness.crosscheck import RecordedCall, decode_signature
-from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import FilePart, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 from harness.providers.gemini.stream import PARSER, GeminiParser, parse_json_array
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
@@ -409,9 +409,9 @@ def test_prompt_blocked() -> None:
     assert [e.error_message for e in result.errors] == ["gemini: prompt blocked (SAFETY)"]
 
 
-def test_other_candidates_and_parts_are_noted() -> None:
+def test_other_candidates_are_noted_and_inline_output_data_is_a_file_part() -> None:
     element = chunk({"inlineData": {"mimeType": "image/png", "data": "AAAA"}}, {"text": "hi"}, finish="STOP")
     element["candidates"].append({"content": {"parts": [{"text": "other"}]}, "index": 1})
     result = feed_elements([element])
-    assert result.message.parts == [TextPart(text="hi")]
-    assert any("inlineData" in n for n in result.notes) and any("candidate 0" in n for n in result.notes)
+    assert result.message.parts == [FilePart(media_type="image/png", data="AAAA"), TextPart(text="hi")]
+    assert any("candidate 0" in n for n in result.notes)

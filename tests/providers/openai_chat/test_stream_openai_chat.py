@@ -15,10 +15,12 @@ import pytest
 from openai.types.chat import ChatCompletion
 
 from harness.crosscheck import crosscheck, sdk_accumulate
-from harness.model import TextPart, ThinkingTextPart, ToolCallPart
+from harness.model import FilePart, TextPart, ThinkingTextPart, ToolCallPart, UserMessage
+from harness.params import CallParams
 from harness.providers.openai_chat.stream import PARSER, OpenAIChatParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
+from harness.targets import get_target
 from tests.support.cassettes import recorded_calls_of
 
 PROVIDER = "openai-chat"
@@ -181,3 +183,29 @@ def test_error_body_when_not_streamed() -> None:
     result = parser.finish()
     assert result.message.stop_reason == "error"
     assert len(result.errors) == 1 and result.errors[0].can_retry is True
+
+
+def test_assistant_audio_becomes_a_file_part_and_goes_back_by_id() -> None:
+    """Synthetic (no recorded Chat audio output exists in the evidence): delta.audio pieces as
+    guides/audio documents them (id, data chunks, transcript) -> one file part with the audio id,
+    the transcript as text; the adapter replays the audio as ``audio: {id}``."""
+    body = _chunks(
+        {"role": "assistant", "audio": {"id": "audio_abc", "transcript": "Hel"}},
+        {"audio": {"data": "UklGRiQA", "transcript": "lo"}},
+        {"audio": {"data": "AABXQVZF"}},
+        finish="stop",
+    )
+    result = parse_bytes(PARSER, body)
+    files = [p for p in result.message.parts if isinstance(p, FilePart)]
+    assert [(f.id, f.data, f.media_type) for f in files] == [("audio_abc", "UklGRiQAAABXQVZF", "audio/*")]
+    assert "".join(p.text for p in result.message.parts if isinstance(p, TextPart)) == "Hello"
+    history = [
+        UserMessage(parts=[TextPart(text="Say hello")]),
+        result.message,
+        UserMessage(parts=[TextPart(text="Again")]),
+    ]
+    rendered = get_target("reference").render(
+        "openai-chat", history, CallParams(model="gpt-4o-audio-preview")
+    )
+    assistant = rendered.body["messages"][1]
+    assert assistant["audio"] == {"id": "audio_abc"} and assistant["content"] == "Hello"

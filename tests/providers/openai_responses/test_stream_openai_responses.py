@@ -16,6 +16,7 @@ replays exactly that value (asserted below).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from openai.types.responses import Response
 from harness.crosscheck import RecordedCall, crosscheck, sdk_accumulate
 from harness.model import (
     AssistantMessage,
+    FilePart,
     ServerToolCallPart,
     ServerToolResultPart,
     TextPart,
@@ -32,14 +34,19 @@ from harness.model import (
     ToolCallPart,
 )
 from harness.providers.openai_responses.stream import PARSER, OpenAIResponsesParser
+from harness.providers.replay import load_exchanges
 from harness.stream.base import CallResult, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
 from harness.stream.sse import SSEEvent
+from harness.targets import get_target
 from tests.support.cassettes import events_of, recorded_calls_of
 
 PROVIDER = "openai-responses"
 RECORDINGS: dict[str, RecordedCall] = recorded_calls_of(PROVIDER)
 IDS = sorted(RECORDINGS)
+
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def body_of(name: str) -> bytes:
@@ -387,3 +394,82 @@ def test_phase_known_only_from_output_item_done_reaches_the_text() -> None:
         completed(),
     )
     assert result.message.parts == [TextPart(text="hi", item_id="msg_1", phase="final_answer")]
+
+
+# ---------------------------------------------------------------- generated images
+
+
+def test_recorded_image_generation_yields_the_image_as_a_file_part() -> None:
+    """Recorded (pydantic-ai, non-streamed Response): the image_generation_call's result is the
+    assistant's file part, its media type from output_format, its id the item's."""
+    exchange = load_exchanges(
+        ROOT
+        / "traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_image_generation_jpeg.yaml",
+        "openai-responses",
+    )
+    results = [get_target("reference").replay("openai-responses", e) for e in exchange]
+    files = [p for r in results for p in r.message.parts if isinstance(p, FilePart)]
+    assert (
+        len(files) == 1
+        and files[0].media_type == "image/jpeg"
+        and files[0].id
+        and files[0].id.startswith("ig_")
+    )
+    assert files[0].data and files[0].data.startswith("/9j/")
+
+
+def _sse(*events: dict[str, Any]) -> bytes:
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def test_partial_images_are_replaced_and_kept_when_the_stream_is_cut() -> None:
+    """Synthetic (labelled: no streamed image generation is recorded): partial images replace each
+    other; the final item's result replaces them; a stream cut before it keeps the last partial."""
+    created: dict[str, Any] = {
+        "type": "response.created",
+        "response": {"id": "resp_1", "model": "gpt-5", "output": []},
+    }
+    added = {
+        "type": "response.output_item.added",
+        "output_index": 0,
+        "item": {"id": "ig_1", "type": "image_generation_call", "status": "in_progress"},
+    }
+    partial: list[dict[str, Any]] = [
+        {
+            "type": "response.image_generation_call.partial_image",
+            "item_id": "ig_1",
+            "output_index": 0,
+            "partial_image_index": i,
+            "partial_image_b64": b64,
+        }
+        for i, b64 in enumerate(["AAAA", "BBBB"])
+    ]
+    cut = parse_bytes(PARSER, _sse(created, added, *partial))
+    assert [(p.data, p.media_type) for p in cut.message.parts if isinstance(p, FilePart)] == [
+        ("BBBB", "image/png")
+    ]
+    done = {
+        "type": "response.output_item.done",
+        "output_index": 0,
+        "item": {
+            "id": "ig_1",
+            "type": "image_generation_call",
+            "status": "completed",
+            "output_format": "webp",
+            "result": "CCCC",
+        },
+    }
+    completed = {
+        "type": "response.completed",
+        "response": {
+            "id": "resp_1",
+            "model": "gpt-5",
+            "status": "completed",
+            "output": [done["item"]],
+            "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2},
+        },
+    }
+    full = parse_bytes(PARSER, _sse(created, added, *partial, done, completed))
+    assert [(p.data, p.media_type, p.id) for p in full.message.parts if isinstance(p, FilePart)] == [
+        ("CCCC", "image/webp", "ig_1")
+    ]
