@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
@@ -28,6 +29,7 @@ from harness.mapping.wire import (
     IdPolicy,
     PartUnit,
     Prepared,
+    ProviderUnit,
     Warnings,
     WireAssistant,
     WireItem,
@@ -43,6 +45,8 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
     SystemMessage,
     TextPart,
     ToolCallPart,
@@ -210,7 +214,8 @@ def prepare(
     _mark_continuations(items)
     items = _results_to_their_calls(items, warnings)
     on_server = params.previous_response_id is not None or params.conversation is not None
-    items = _pair_tool_results(items, warnings, on_server=on_server)
+    client_run = partial(_client_run, provider=provider, native_parts=native_parts)
+    items = _pair_tool_results(items, warnings, on_server=on_server, client_run=client_run)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
@@ -410,10 +415,28 @@ def _results_to_their_calls(items: list[WireItem], warnings: Warnings) -> list[W
     return out
 
 
+def _client_run(part: ServerToolCallPart, *, provider: str, native_parts: frozenset[str]) -> bool:
+    """A provider's tool call the client executes (Responses ``tool_search_call`` with
+    ``execution: client``), sent back to its own provider: when no ``tool_search_output`` answers
+    it in the turn, a client result does (recorded accepted: its ``function_call_output`` by the
+    call's ``call_id``)."""
+    return (
+        part.provider == provider
+        and part.type in native_parts
+        and isinstance(part.raw, dict)
+        and part.raw.get("execution") == "client"
+    )
+
+
 def _pair_tool_results(
-    items: list[WireItem], warnings: Warnings, *, on_server: bool = False
+    items: list[WireItem],
+    warnings: Warnings,
+    *,
+    on_server: bool = False,
+    client_run: Callable[[ServerToolCallPart], bool] = lambda _: False,
 ) -> list[WireItem]:
     """Give every tool call exactly one result, right after its assistant turn, in call order.
+    A provider's call the client runs (``client_run``) is a tool call here.
 
     ``on_server``: the history continues a stored response by reference (``previous_response_id``
     or ``conversation``), so results before the first assistant turn answer calls that live on
@@ -456,17 +479,43 @@ def _pair_tool_results(
             group.append(piece)
             out.append(piece)
             i += 1
+        # A client-run provider call answered in the turn itself (its tool_search_output) is done.
+        answered = {
+            u.part.call_id
+            for piece in group
+            for u in piece.units
+            if isinstance(u, ProviderUnit) and isinstance(u.part, ServerToolResultPart)
+        }
+        open_runs = {
+            u.part.call_id
+            for piece in group
+            for u in piece.units
+            if isinstance(u, ProviderUnit)
+            and isinstance(u.part, ServerToolCallPart)
+            and client_run(u.part)
+            and u.part.call_id not in answered
+        }
         calls = [
             u.part
             for piece in group
             for u in piece.units
-            if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+            if (isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart))
+            or (
+                isinstance(u, ProviderUnit)
+                and isinstance(u.part, ServerToolCallPart)
+                and u.part.call_id in open_runs
+            )
         ]
         call_message = {
             u.part.call_id: piece.index
             for piece in reversed(group)
             for u in piece.units
-            if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+            if (isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart))
+            or (
+                isinstance(u, ProviderUnit)
+                and isinstance(u.part, ServerToolCallPart)
+                and u.part.call_id in open_runs
+            )
         }
         if len(group) > 1 and calls:  # pieces without calls change no pairing
             warnings.add(

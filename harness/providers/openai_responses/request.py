@@ -108,7 +108,7 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
     tools = place_definitions([_function_tool(t) for t in prepared.tools], servers)
     if tools:
         body["tools"] = tools
-    choice = tool_choice(params, prepared)
+    choice = tool_choice(params, prepared, servers=bool(servers))
     if choice is not None:
         # ToolChoiceOptions, or ToolChoiceFunction (flat: type and name).
         body["tool_choice"] = (
