@@ -35,6 +35,11 @@ __all__ = [
     "ImageFilePart",
     "ImageURLPart",
     "Message",
+    "ProviderPart",
+    "ServerToolCallPart",
+    "ServerToolResultPart",
+    "SourcePart",
+    "SourceType",
     "StopReason",
     "SystemMessage",
     "TaskMetadataEvent",
@@ -47,6 +52,7 @@ __all__ = [
     "ToolStatus",
     "Usage",
     "UserMessage",
+    "is_provider_executed",
     "message_role",
     "split_blocks",
 ]
@@ -182,13 +188,76 @@ class ThinkingSignaturePart(_Part):
 
 
 class ToolCallPart(_Part):
-    """A tool call. ``item_id`` (beyond the seed) keeps a Responses ``fc_`` item id for round trips."""
+    """A tool call. ``item_id`` (beyond the seed) keeps a Responses ``fc_`` item id for round trips;
+    ``namespace`` (beyond the seed) is the Responses tool namespace the called tool was loaded
+    under (deferred tools found by tool search), sent back on the ``function_call`` item."""
 
     type: Literal["tool_call"] = "tool_call"
     call_id: str
     tool_name: str
     arguments_json: str
     item_id: str | None = None
+    namespace: str | None = None
+
+
+class ServerToolCallPart(_Part):
+    """A call of a tool the provider executed itself (web search, code execution, MCP, tool search ...).
+
+    ``provider`` is the provider id whose model made the call; ``input_json`` the call's input as
+    JSON text; ``raw`` the provider's own block or item, kept byte-exact: it goes back exactly as
+    received to that provider, and never to another one (there it degrades with a warning, and is
+    never sent as a client tool call). A Responses item that carries its own outcome (a
+    ``web_search_call``, ``mcp_call`` ...) is this part holding the whole item in ``raw``, followed
+    by a ``server_tool_result`` without ``raw``.
+    """
+
+    type: Literal["server_tool_call"] = "server_tool_call"
+    call_id: str
+    tool_name: str
+    provider: str
+    input_json: str
+    raw: dict[str, JsonValue] | None = None
+
+
+class ServerToolResultPart(_Part):
+    """The result of a provider-executed call, in the same assistant message as its call.
+
+    ``status`` is the outcome (``error`` when the provider reported the tool failed); ``raw`` the
+    provider's result block byte-exact (None when the call's own item carries the outcome).
+    """
+
+    type: Literal["server_tool_result"] = "server_tool_result"
+    call_id: str
+    tool_name: str
+    provider: str
+    status: ToolStatus
+    raw: dict[str, JsonValue] | None = None
+
+
+#: What a source points at: a web page, a document given to the model, or a search result block.
+SourceType = Literal["url", "document", "search_result"]
+
+
+class SourcePart(_Part):
+    """A citation or grounding source of the assistant's answer (seed 004's ``sources``).
+
+    Beyond the pinned fields: ``provider`` says whose ``raw`` it is (a citation goes back natively
+    only to that provider); ``start_index``/``end_index`` are the cited span in the text of the
+    text part this source follows, when the provider gives one (Responses annotations, Gemini
+    grounding supports). A source stands after the text part it cites, and after that text's
+    earlier sources; a source before any text part cites the whole answer (Gemini grounding).
+    """
+
+    type: Literal["source"] = "source"
+    source_type: SourceType
+    id: str | None = None
+    url: str | None = None
+    title: str | None = None
+    cited_text: str | None = None
+    start_index: int | None = None
+    end_index: int | None = None
+    provider: str | None = None
+    raw: dict[str, JsonValue] | None = None
 
 
 #: Any part an assistant message may hold (a union discriminated by ``type``).
@@ -199,9 +268,21 @@ AnyPart = Annotated[
     | FilePart
     | ThinkingTextPart
     | ThinkingSignaturePart
-    | ToolCallPart,
+    | ToolCallPart
+    | ServerToolCallPart
+    | ServerToolResultPart
+    | SourcePart,
     Field(discriminator="type"),
 ]
+#: The parts of the provider-executed family: they go back natively only to their own provider.
+ProviderPart = ServerToolCallPart | ServerToolResultPart | SourcePart
+
+
+def is_provider_executed(part: object) -> bool:
+    """A server tool call or result, or a source (the parts no other provider can take natively)."""
+    return isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart)
+
+
 ContentPart = Annotated[TextPart | ImageURLPart | ImageFilePart | FilePart, Field(discriminator="type")]
 ImagePart = Annotated[ImageURLPart | ImageFilePart, Field(discriminator="type")]
 #: What a tool result's ``parts`` may hold: images and files (its text is ``output_text``).
@@ -278,7 +359,10 @@ class ToolResultMessage(_MessageBase):
     was split: the length of each block, in Unicode code points, in order; ``output_text`` is
     their concatenation (no separator), so the text is held once. None for a one-block result.
     Providers whose tool result takes several text blocks send them split exactly; the others
-    send ``output_text``."""
+    send ``output_text``.
+
+    ``discovered_tools`` (beyond the seed): the deferred tools this result loads, by name, when
+    the client ran the tool search itself (Anthropic ``tool_reference`` blocks after the text)."""
 
     role: Literal["tool"] = "tool"
     call_id: str
@@ -288,6 +372,7 @@ class ToolResultMessage(_MessageBase):
     output_json: JsonValue | None = None
     text_blocks: list[int] | None = None
     parts: list[ToolPart] = Field(default_factory=list[ToolPart])
+    discovered_tools: list[str] | None = None
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
     task_metadata: dict[str, JsonValue] | None = None

@@ -13,7 +13,9 @@ __all__ = [
     "CallParams",
     "Effort",
     "ForcedTool",
+    "McpServer",
     "OutputFormat",
+    "ServerToolSpec",
     "ThinkingParams",
     "ToolChoice",
     "ToolSpec",
@@ -37,8 +39,51 @@ class ToolSpec(_Params):
         default_factory=lambda: {"type": "object", "properties": {}}  # pyright: ignore[reportUnknownLambdaType]
     )
     strict: StrictBool | None = None
+    defer_loading: StrictBool | None = None
+    namespace: str | None = None
+
     #: The prompt cache ends after this definition (tools come first in the cached prefix).
     cache_breakpoint: CacheBreakpoint | None = None
+
+
+class McpServer(_Params):
+    """A remote MCP server a provider calls itself. ``authorization`` and ``headers`` are
+    credentials: recordings scrub them and ``harness scan`` reports them."""
+
+    name: str | None = None
+    url: str | None = None
+    authorization: str | None = None
+    headers: dict[str, str] | None = None
+    allowed_tools: list[str] | None = None
+
+
+class ServerToolSpec(_Params):
+    """A tool the provider executes itself, declared for a call.
+
+    ``kind`` is the provider-neutral kind (``web_search``, ``web_fetch``, ``code_execution``,
+    ``tool_search``, ``mcp``, ``file_search``, ``image_generation``, ``url_context``, or the
+    provider's own type name for anything else); ``provider`` whose definition ``raw`` is (the
+    provider's own definition object, sent back byte-exact to that provider). The configuration
+    fields are the kind's options read off ``raw``, so another provider's adapter can map the
+    tool to its own definition or say why not. ``position`` is where the definition stood in the
+    provider's tool list (function tools and server tools interleave there); None puts it after
+    the function tools. ``slot`` names a top-level list other than ``tools`` that holds it
+    (Anthropic ``mcp_servers``).
+    """
+
+    kind: str
+    provider: str
+    name: str | None = None
+    allowed_domains: list[str] | None = None
+    blocked_domains: list[str] | None = None
+    max_uses: int | None = None
+    user_location: dict[str, JsonValue] | None = None
+    container: JsonValue = None
+    mcp_server: McpServer | None = None
+    defer_loading: StrictBool | None = None
+    position: int | None = None
+    slot: str | None = None
+    raw: dict[str, JsonValue] | None = None
 
 
 #: Reasoning effort, the union of the providers' scales (OpenAI ``none``..``xhigh``, Anthropic
@@ -94,7 +139,7 @@ class OutputFormat(_Params):
 
 class CallParams(_Params):
     """Everything about a model call that is not the history: model, system prompt, tools, limits,
-    sampling, tool choice, reasoning, caching and server-side state.
+    sampling, tool choice, reasoning, caching, server-side state and server tools.
 
     Every optional field's None is the provider's documented default: it is never sent. Each
     adapter maps a field to its provider's native name and range, or warns with a named code
@@ -116,11 +161,20 @@ class CallParams(_Params):
       beforehand: Gemini ``cachedContent``; what it holds is not sent again).
     - Server-side state (Responses): ``previous_response_id`` or ``conversation`` (the history
       sent is only the turns after it), ``store``, ``background``, ``include``.
+    - Server tools: ``server_tools`` are the provider-executed tools of the call; ``container``
+      the provider's code-execution container (Anthropic's top-level ``container``: an id or an
+      object), reused across calls so that files a tool wrote stay reachable;
+      ``server_tool_invocations`` asks the provider to return its server tools' calls and
+      responses as parts (Gemini ``toolConfig.includeServerSideToolInvocations``), so that they
+      can be sent back.
     """
 
     model: str | None = None
     system: str | None = None
     tools: list[ToolSpec] | None = None
+    server_tools: list[ServerToolSpec] | None = None
+    container: JsonValue = None
+    server_tool_invocations: StrictBool | None = None
     tool_choice: ToolChoice | None = None
     output_format: OutputFormat | None = None
     max_tokens: int | None = Field(default=None, ge=1)

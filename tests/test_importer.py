@@ -115,9 +115,9 @@ UNREPRESENTABLE: dict[str, tuple[dict[str, Any], list[str]]] = {
         {
             "model": "gpt-5",
             "truncation": "auto",
-            "input": [{"type": "web_search_call", "id": "ws_1"}],
+            "input": [{"type": "compaction", "id": "cmp_1"}],
         },
-        ['input[0]: input item type "web_search_call" not representable', "truncation:"],
+        ['input[0]: input item type "compaction" not representable', "truncation:"],
     ),
     "gemini": (
         {

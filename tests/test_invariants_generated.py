@@ -18,14 +18,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import strategies
-from harness.model import HistoryEvent
+from harness.model import AnyPart, AssistantMessage, HistoryEvent, TextPart, Usage, UserMessage
 from harness.params import CallParams
 from harness.providers import PROVIDERS
 from harness.strategies import histories
 from tests.support.invariants import agent_loops, assert_holds
 
-REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I14", "I17", "I18")
-HISTORY = ("I3", "I5", "I6", "I11")
+REQUEST = ("I1", "I2", "I4", "I7", "I8", "I12", "I13", "I14", "I16", "I17", "I18")
+HISTORY = ("I3", "I5", "I6", "I11", "I15")
 TURNS = ("I9", "I10")
 EVERY = tuple(sorted({*REQUEST, *HISTORY, *TURNS}, key=lambda i: int(i[1:])))
 #: A model named or not: models switch model-specific code paths (thinking, reasoning effort).
@@ -36,6 +36,23 @@ def test_every_invariant_is_judged_here() -> None:
     from harness.invariants import INVARIANTS
 
     assert {i.id for i in INVARIANTS} == set(EVERY)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(run=strategies.server_tool_runs, extra=st.lists(strategies.provider_parts, max_size=2))
+def test_hold_on_provider_executed_tools_and_sources(
+    provider: str, run: list[AnyPart], extra: list[AnyPart]
+) -> None:
+    """Server tool calls, results and citations of Anthropic or OpenAI Responses (and stray ones),
+    rendered for every provider: back byte-exact to their own, degraded with a warning elsewhere."""
+    history: list[HistoryEvent] = [
+        UserMessage(parts=[TextPart(text="Search the news.")]),
+        AssistantMessage(
+            parts=[*run, *extra], stop_reason="stop", usage=Usage(input_tokens=9, output_tokens=3)
+        ),
+        UserMessage(parts=[TextPart(text="More.")]),
+    ]
+    assert_holds(history, CallParams(), provider, EVERY)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

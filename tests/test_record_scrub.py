@@ -6,6 +6,7 @@ rate-limit headers) are the main input; those tests skip where that directory is
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from harness.record.scrub import (
     SECRET_HEADERS,
     find_keys,
     scrub_interaction,
+    scrub_mcp_credentials,
     scrub_uri,
 )
 from tests.support.record import REALSTREAMS
@@ -120,3 +122,45 @@ def test_every_secret_shape_is_removed() -> None:
 def test_scrub_uri_keeps_everything_but_the_secret() -> None:
     assert scrub_uri("https://h/p?alt=sse&key=secret") == "https://h/p?alt=sse&key=REDACTED"
     assert scrub_uri("https://h/v1/messages") == "https://h/v1/messages"
+
+
+def test_mcp_server_credentials_never_reach_a_file_whatever_they_look_like() -> None:
+    # Low-entropy values no key-shape rule would catch: the keys say they are credentials.
+    body = {
+        "model": "m",
+        "mcp_servers": [
+            {"type": "url", "name": "wiki", "url": "https://mcp.x", "authorization_token": "pw1234"}
+        ],
+        "tools": [
+            {
+                "type": "mcp",
+                "server_label": "wiki",
+                "server_url": "https://mcp.x",
+                "authorization": "letmein9",  # gitleaks:allow (a planted credential)
+                "headers": {"X-Team": "team42"},
+            }
+        ],
+    }
+    interaction = {
+        "request": {"method": "POST", "uri": "https://api.x/v1", "headers": {}, "parsed_body": body},
+        "response": {"status": {"code": 200}, "headers": {}, "body": {"string": ""}},
+    }
+    scrubbed = scrub_interaction(interaction)["request"]["parsed_body"]
+    assert scrubbed["mcp_servers"][0]["authorization_token"] == "REDACTED"
+    assert scrubbed["tools"][0]["authorization"] == "REDACTED"
+    assert scrubbed["tools"][0]["headers"] == {"X-Team": "REDACTED"}
+    assert scrubbed["tools"][0]["server_url"] == "https://mcp.x"  # nothing else changes
+    as_text = {**interaction, "request": {**interaction["request"], "body": {"string": json.dumps(body)}}}
+    del as_text["request"]["parsed_body"]
+    text = scrub_interaction(as_text)["request"]["body"]["string"]
+    assert "pw1234" not in text and "letmein9" not in text and "team42" not in text
+    assert scrub_mcp_credentials({"authorization": "kept", "type": "text"}) == {
+        "authorization": "kept",
+        "type": "text",
+    }  # only inside an MCP server definition
+
+
+def test_scan_reports_an_mcp_authorization_left_in_a_body() -> None:
+    found = scan_text('{"authorization_token": "tok3nvalue"}', "x.json")  # gitleaks:allow
+    assert [f.kind for f in found] == ["mcp-authorization"]
+    assert not scan_text('{"authorization_token": "REDACTED"}', "x.json")

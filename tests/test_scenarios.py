@@ -17,6 +17,7 @@ import pytest
 
 from harness.codec import dumps_history, loads_history
 from harness.model import (
+    AnyPart,
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
@@ -24,6 +25,9 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     SystemMessage,
     TaskMetadataEvent,
     TextPart,
@@ -50,15 +54,7 @@ DATA = ROOT / "data"
 CORPUS = load_scenarios()
 NAMES = sorted(CORPUS)
 
-Part = (
-    TextPart
-    | ImageURLPart
-    | ImageFilePart
-    | FilePart
-    | ThinkingTextPart
-    | ThinkingSignaturePart
-    | ToolCallPart
-)
+Part = AnyPart
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolResultMessage
 
 # Tags promising a signature native to params.model, and the signature format each means.
@@ -462,6 +458,15 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     ),
     "field-report": lambda s: s.name.startswith("field_"),
     "tool-id-reused": lambda s: len({c.call_id for c in _calls(s)}) < len(_calls(s)),
+    "server-tools": lambda s: any(
+        isinstance(p, ServerToolCallPart | ServerToolResultPart) for m in _assistants(s) for p in m.parts
+    ),
+    "sources": lambda s: any(isinstance(p, SourcePart) for m in _assistants(s) for p in m.parts),
+    "cross-provider": lambda s: any(
+        isinstance(p, ServerToolCallPart | ServerToolResultPart | SourcePart)
+        for m in _assistants(s)
+        for p in m.parts
+    ),
 }
 
 

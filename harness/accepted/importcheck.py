@@ -13,6 +13,7 @@ from __future__ import annotations
 from harness.accepted.predicates import (
     is_null,
     one_text_part,
+    renumbered,
     restructured,
     same_in_camel,
     same_part_in_camel,
@@ -141,6 +142,50 @@ IMPORTCHECK: tuple[Accepted, ...] = (
                 "traffic/pydantic-ai/models__test_anthropic_mid_conversation_system__test_two_mid_conversation_system_prompts_keep_their_order.yaml#0; "
                 "several blocks in one user turn accepted: "
                 "cassettes/anthropic/llmanthropic__haiku35_parallel_tool_use_roundtrip.yaml#1"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "anthropic-results-after-their-calls",
+        judges=("import-check",),
+        provider="anthropic",
+        where="messages",
+        diff="changed",
+        when=(restructured("anthropic_results_after_calls"),),
+        kind="equivalent",
+        why=(
+            "consecutive assistant messages are one turn to the API, so results after the second answer "
+            "calls of both; ours sends each result right after the message of its call (prepare's "
+            "tool-result-after-text rule), which the API takes as well"
+        ),
+        evidence=(
+            (
+                "two assistant messages then both results accepted: "
+                "traffic/pydantic-ai/test_tool_search__test_cross_provider_capability_replay"
+                "[anthropic-claude-sonnet-4-5-openai-responses-gpt-5.4].yaml#1; each result after its "
+                "call accepted: traffic/pydantic-ai/test_tool_search__test_live_tool_search_handoff_openai_to_anthropic.yaml#2"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "anthropic-reused-tool-id-renumbered",
+        judges=("import-check",),
+        provider="anthropic",
+        where="messages[*].content[*].{id,tool_use_id}",
+        diff="changed",
+        when=(renumbered(),),
+        kind="equivalent",
+        why=(
+            "a tool_use id reused by a later turn, after the first call was answered, is accepted; ours "
+            "renumbers the later one (tool-id-renumbered) in call and result, ids being the client's"
+        ),
+        evidence=(
+            (
+                "a reused id accepted: traffic/pydantic-ai/test_tool_search__test_cross_provider_capability_replay"
+                "[google-gemini-3-flash-preview-anthropic-claude-sonnet-4-5].yaml#3; unique ids are the "
+                "documented form (Messages API reference: tool_use.id)"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
@@ -589,23 +634,26 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
-        "gemini-tool-config-auto",
+        "gemini-function-calling-auto",
         judges=("import-check",),
         provider="gemini",
-        where="toolConfig",
+        where="toolConfig.functionCallingConfig",
         diff="missing",
-        when=(value_is({"functionCallingConfig": {"mode": "AUTO"}}),),
+        when=(value_is({"mode": "AUTO"}),),
         kind="equivalent",
         why=(
-            "functionCallingConfig mode AUTO is the API default; CallParams has no tool choice and our "
-            "adapter never sends toolConfig"
+            "functionCallingConfig mode AUTO is the API default; ours leaves it out (and toolConfig "
+            "with it when nothing else is in it, such as includeServerSideToolInvocations)"
         ),
         evidence=(
             (
                 "AUTO accepted: "
                 "traffic/pydantic-ai/models__google__test_output__test_google_validated_accepts_what_auto_accepts[auto].yaml#0; "
                 "absent with tools accepted: cassettes/gemini/pai__gemini25pro_thought_parts.yaml#0; "
-                "FunctionCallingConfig reference: AUTO is the default behaviour"
+                "FunctionCallingConfig reference: AUTO is the default behaviour; "
+                "AUTO beside includeServerSideToolInvocations accepted: "
+                "traffic/pydantic-ai/test_thinking_native_tools__test_thinking_with_native_tool_wire_contract[google].yaml#0; "
+                "absent accepted: traffic/pydantic-ai/models__google__test_structured_output__test_native_output_with_builtin_tools.yaml#0"
             ),
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",

@@ -37,6 +37,7 @@ __all__ = [
     "one_text_part",
     "openai_host",
     "recorder_trailing_space",
+    "renumbered",
     "restructured",
     "role_is",
     "same_in_camel",
@@ -459,6 +460,20 @@ def _has_list(seen: Seen, key: str) -> bool:
     return isinstance(_parent(seen).get(key), list)
 
 
+def renumbered() -> Predicate:
+    """Ours is the recorded id with a ``_N`` suffix (an id reused across turns, made unique)."""
+    return Predicate("renumbered")
+
+
+def _renumbered(seen: Seen) -> bool:
+    recorded, ours = seen.recorded, seen.ours
+    return (
+        isinstance(recorded, str)
+        and isinstance(ours, str)
+        and re.fullmatch(re.escape(recorded) + r"_\d+", ours) is not None
+    )
+
+
 def _type_is(seen: Seen, pattern: str) -> bool:
     kind = _parent(seen).get("type")
     return isinstance(kind, str) and re.fullmatch(pattern, kind) is not None
@@ -492,6 +507,7 @@ PREDICATES: Mapping[str, Check] = {
     "type_is": _type_is,
     "role_is": _role_is,
     "has_list": _has_list,
+    "renumbered": _renumbered,
 }
 
 

@@ -32,6 +32,7 @@ class Code(StrEnum):
     CONTROL_CLAMPED = "control-clamped"
     CONTROL_NOT_SENT = "control-not-sent"
     DEVELOPER_AS_USER = "developer-as-user"
+    DISCOVERED_TOOLS_NOT_SENT = "discovered-tools-not-sent"
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
     FILE_ID_FOREIGN = "file-id-foreign"
@@ -58,7 +59,11 @@ class Code(StrEnum):
     REASONING_NOT_SENT = "reasoning-not-sent"
     RESPONSE_PIECES_JOINED = "response-pieces-joined"
     ROLES_MERGED = "roles-merged"
+    SERVER_TOOL_FOREIGN = "server-tool-foreign"
+    SERVER_TOOL_OPTIONS_DROPPED = "server-tool-options-dropped"
+    SERVER_TOOL_UNSUPPORTED = "server-tool-unsupported"
     SIGNATURE_INVALID = "signature-invalid"
+    SOURCE_NOT_SENT = "source-not-sent"
     SYSTEM_AS_USER = "system-as-user"
     SYSTEM_DUPLICATE = "system-duplicate"
     SYSTEM_HOISTED = "system-hoisted"
@@ -111,6 +116,26 @@ class CodeInfo(NamedTuple):
 
 
 WARNING_CODES: dict[Code, CodeInfo] = {
+    Code.DISCOVERED_TOOLS_NOT_SENT: CodeInfo(
+        "degrade", "the deferred tools a tool result loads have no place in this provider's request; not sent"
+    ),
+    Code.SERVER_TOOL_FOREIGN: CodeInfo(
+        "degrade",
+        "a provider-executed call or result of another provider (or without its raw block) cannot be "
+        "replayed here; dropped, never sent as a client tool call",
+    ),
+    Code.SERVER_TOOL_OPTIONS_DROPPED: CodeInfo(
+        "degrade",
+        "another provider's server tool declared natively without options this provider has no field for",
+    ),
+    Code.SERVER_TOOL_UNSUPPORTED: CodeInfo(
+        "degrade", "a provider-executed tool definition this provider cannot declare; not sent"
+    ),
+    Code.SOURCE_NOT_SENT: CodeInfo(
+        "degrade",
+        "a citation or grounding source the provider's request has no place for (another provider's, "
+        "or not attached to a text); kept in history, not sent",
+    ),
     Code.ASSISTANT_IMAGE_DROPPED: CodeInfo(
         "degrade", "an image in an assistant message cannot be replayed; dropped"
     ),

@@ -11,7 +11,25 @@ import binascii
 import json
 from typing import TYPE_CHECKING, Any, cast
 
-from harness.model import FilePart, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart, Usage
+from harness.contract.server_items import (
+    ANTHROPIC_SERVER_CALLS,
+    RESPONSES_SERVER_ITEMS,
+    anthropic_result,
+    is_anthropic_result,
+    responses_item,
+)
+from harness.contract.sources import anthropic_citation, gemini_grounding, responses_annotation
+from harness.model import (
+    FilePart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+    Usage,
+)
 from harness.stream.base import CallResult
 
 if TYPE_CHECKING:  # the SDKs (and their httpx2) are the optional `oracles` extra: imported on use
@@ -84,6 +102,19 @@ def _finish_shape(
     }
 
 
+def _raw(provider: str, raw: Any) -> Any:
+    """A provider block as compared: whole for the SDKs that keep every field of it (Anthropic,
+    Responses); Gemini's SDK renames and retypes its fields, so there only the kind is compared."""
+    if provider == "gemini":
+        return None
+    return json.loads(json.dumps(raw, sort_keys=True)) if raw is not None else None
+
+
+def _dump(model: Any) -> Any:
+    """An SDK object as the JSON it was read from (fields it was given, API names)."""
+    return json.loads(json.dumps(model.to_dict(mode="json"), sort_keys=True))
+
+
 def project_ours(result: CallResult) -> Shape:
     """Our final message on the comparable shape."""
     message = result.message
@@ -99,6 +130,12 @@ def project_ours(result: CallResult) -> Shape:
             parts.append(
                 ("tool_call", part.call_id, part.tool_name, _args(part.arguments_json), part.item_id)
             )
+        elif isinstance(part, ServerToolCallPart):
+            parts.append(("server_tool_call", part.call_id, part.tool_name, _raw(part.provider, part.raw)))
+        elif isinstance(part, ServerToolResultPart):
+            parts.append(("server_tool_result", part.call_id, part.status, _raw(part.provider, part.raw)))
+        elif isinstance(part, SourcePart):
+            parts.append(("source", part.url, part.title, _raw(part.provider or "", part.raw)))
         elif isinstance(part, FilePart):
             parts.append(("file", part.media_type, part.data))
         else:
@@ -150,6 +187,7 @@ _ANTHROPIC_STOP = {
 
 def _project_anthropic(message: Message) -> Shape:
     parts: list[Part] = []
+    names: dict[str, str] = {}
     for block in message.content:
         if block.type == "text":
             if block.text:
@@ -162,8 +200,18 @@ def _project_anthropic(message: Message) -> Shape:
             parts.append(("signature", None, "anthropic-redacted", decode_signature(block.data)))
         elif block.type == "tool_use":
             parts.append(("tool_call", block.id, block.name, block.input, None))
+        elif block.type in ANTHROPIC_SERVER_CALLS:
+            call: Any = block
+            names[call.id] = call.name
+            parts.append(("server_tool_call", call.id, call.name, _dump(block)))
+        elif is_anthropic_result(block.type):
+            result = anthropic_result(_dump(block), names.get(getattr(block, "tool_use_id", ""), ""))
+            parts.append(("server_tool_result", result.call_id, result.status, _dump(block)))
         else:
             parts.append(("no_canonical", block.type))
+        for citation in getattr(block, "citations", None) or () if block.type == "text" else ():
+            source = anthropic_citation(_dump(citation))
+            parts.append(("source", source.url, source.title, _dump(citation)))
     usage = message.usage
     read, created = usage.cache_read_input_tokens, usage.cache_creation_input_tokens
     details: Any = getattr(usage, "output_tokens_details", None)
@@ -203,6 +251,11 @@ def _project_chat(completion: ChatCompletion, reasoning_details: bool) -> Shape:
             parts.append(("thinking", None, reasoning))
     if message.content:
         parts.append(("text", message.content))
+    annotations: list[Any] = list(message.annotations or []) or list(extra.get("annotations") or [])
+    for annotation in annotations:  # url_citation (search models, OpenRouter's web plugin), files
+        dumped = _dump(annotation) if hasattr(annotation, "to_dict") else annotation
+        source = responses_annotation(dumped)
+        parts.append(("source", source.url, source.title, json.loads(json.dumps(dumped, sort_keys=True))))
     if message.refusal:
         parts.append(("refusal", message.refusal))
     for call in message.tool_calls or ():
@@ -249,6 +302,7 @@ def _openrouter_reasoning(details: list[dict[str, Any]]) -> list[Part]:
 
 def _project_responses(response: Response) -> Shape:
     parts: list[Part] = []
+    names: dict[str, str] = {}
     for item in response.output:
         if item.type == "reasoning":
             parts += [("thinking", item.id, s.text) for s in item.summary if s.text]
@@ -262,10 +316,20 @@ def _project_responses(response: Response) -> Shape:
                 if content.type == "output_text":
                     if content.text:
                         parts.append(("text", content.text))
+                    for annotation in content.annotations or ():
+                        source = responses_annotation(_dump(annotation))
+                        parts.append(("source", source.url, source.title, _dump(annotation)))
                 elif content.refusal:
                     parts.append(("refusal", content.refusal))
         elif item.type == "function_call":
             parts.append(("tool_call", item.call_id, item.name, _args(item.arguments), item.id))
+        elif item.type in RESPONSES_SERVER_ITEMS:
+            for part in responses_item(_dump(item), names):
+                if isinstance(part, ServerToolCallPart):
+                    parts.append(("server_tool_call", part.call_id, part.tool_name, _dump(item)))
+                elif isinstance(part, ServerToolResultPart):
+                    raw = _dump(item) if part.raw is not None else None
+                    parts.append(("server_tool_result", part.call_id, part.status, raw))
         else:
             parts.append(("no_canonical", item.type))
     stop = str(response.status)
@@ -297,6 +361,7 @@ def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
     parts: list[Part] = []
     usage, finish, response_id, model = None, None, None, None
     blocked: str | None = None
+    grounding: list[Part] = []
     for chunk in chunks:
         usage = chunk.usage_metadata or usage
         response_id = chunk.response_id or response_id
@@ -309,7 +374,10 @@ def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
             finish = candidate.finish_reason or finish
             for part in candidate.content.parts or () if candidate.content else ():
                 call = part.function_call
-                if call is not None:
+                server = _gemini_server(part)
+                if server is not None:
+                    parts.append(server)
+                elif call is not None:
                     parts.append(("tool_call", call.id, call.name, call.args or {}, None))
                 elif part.text and part.thought:
                     parts.append(("thinking", None, part.text))
@@ -324,6 +392,10 @@ def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
                         parts.append(("no_canonical", ",".join(kinds)))
                 if part.thought_signature:
                     parts.append(("signature", None, "google", part.thought_signature))
+        for candidate in chunk.candidates or ():  # grounding: the answer's sources, after it
+            if candidate.index in (None, 0):
+                grounding += _gemini_sources(candidate)
+    parts += grounding
     stop = "stop"
     if blocked:
         stop = f"blocked:{blocked}"
@@ -340,3 +412,35 @@ def _project_gemini(chunks: list[GenerateContentResponse]) -> Shape:
             total=usage.total_token_count,
         )
     return _finish_shape(parts, stop, shaped_usage, response_id, model)
+
+
+def _gemini_server(part: Any) -> Part | None:
+    """A server-side invocation part (code execution, a server tool's call or response) by kind."""
+    for key, kind in (
+        ("executable_code", "server_tool_call"),
+        ("tool_call", "server_tool_call"),
+        ("code_execution_result", "server_tool_result"),
+        ("tool_response", "server_tool_result"),
+    ):
+        value = getattr(part, key, None)
+        if value is not None:
+            call_id = getattr(value, "id", None) or ""
+            if kind == "server_tool_call":
+                tool = getattr(value, "tool_type", None)
+                name = str(getattr(tool, "value", tool) or "code_execution").lower()
+                return (kind, call_id, name, None)
+            outcome = getattr(value, "outcome", None)
+            failed = outcome is not None and str(getattr(outcome, "value", outcome)) != "OUTCOME_OK"
+            return (kind, call_id, "error" if failed else "success", None)
+    return None
+
+
+def _gemini_sources(candidate: Any) -> list[Part]:
+    """A candidate's grounding and URL-context metadata as sources, as our parser reads them."""
+    out: list[Part] = []
+    for field in ("grounding_metadata", "url_context_metadata"):
+        metadata = getattr(candidate, field, None)
+        if metadata is not None:
+            dumped = metadata.model_dump(mode="json", by_alias=True, exclude_none=True)
+            out += [("source", s.url, s.title, None) for s in gemini_grounding(dumped)]
+    return out

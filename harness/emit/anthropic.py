@@ -15,6 +15,10 @@ Representable (besides ``common.check_common``):
   ``anthropic`` one with no thinking before it, a foreign format) is not Anthropic's.
 - Tool calls: ``item_id`` None, ``arguments_json`` a JSON object (``input`` is an object;
   the fragments are sent byte-exact, so any spelling of the object round-trips).
+- Sources: Anthropic's own (``provider`` anthropic, a ``raw`` citation) right after the text
+  block they cite: a ``citations_delta`` each, before that block's text. Server tool calls and
+  results: Anthropic's own with their ``raw`` block (a call's ``input`` streamed as JSON
+  fragments, equal to its ``input_json``; a result whole in its start event).
 - Usage: ``total_tokens`` None (Anthropic reports none), and ``input_tokens`` at least the
   cache reads plus writes (Anthropic's own ``input_tokens`` excludes both).
 - ``stop_reason``: stop -> ``end_turn``, length -> ``max_tokens``, tool_use -> ``tool_use``,
@@ -23,23 +27,34 @@ Representable (besides ``common.check_common``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.emit.common import check_common, json_object, pieces, sse
-from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import (
+    AssistantMessage,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
 
 __all__ = ["check", "emit"]
 
 _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_use": "tool_use", "error": "refusal"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Block:
-    kind: str  # text | thinking | redacted_thinking | tool_use
+    kind: str  # text | thinking | redacted_thinking | tool_use | server (a raw block)
     text: str = ""
     signature: str = ""
     call: ToolCallPart | None = None
+    raw: dict[str, Any] | None = None
+    citations: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
 
 
 def _plan(message: AssistantMessage) -> list[_Block] | str:
@@ -77,6 +92,19 @@ def _plan(message: AssistantMessage) -> list[_Block] | str:
             if part.id is not None or not part.signature:
                 return f"{where}: redacted thinking has no id and non-empty data"
             blocks.append(_Block("redacted_thinking", signature=part.signature))
+        elif isinstance(part, SourcePart):
+            if part.provider != "anthropic" or part.raw is None:
+                return f"{where}: a source that is not an Anthropic citation"
+            if not blocks or blocks[-1].kind != "text":
+                return f"{where}: an Anthropic citation belongs to the text block before it"
+            blocks[-1].citations.append(dict(part.raw))
+        elif isinstance(part, ServerToolCallPart | ServerToolResultPart):
+            if part.provider != "anthropic" or part.raw is None:
+                return f"{where}: a server tool part that is not Anthropic's own block"
+            if isinstance(part, ServerToolCallPart) and json_object(part.input_json) != part.raw.get("input"):
+                return f"{where}: the call's input_json is not its block's input"
+            text = part.input_json if isinstance(part, ServerToolCallPart) else ""
+            blocks.append(_Block("server", text=text, raw=dict(part.raw)))
         elif isinstance(part, ToolCallPart):
             if part.item_id is not None:
                 return f"{where}: Anthropic tool_use blocks have no item id"
@@ -128,7 +156,15 @@ def _block_events(index: int, block: _Block) -> list[str]:
     out: list[str] = []
     if block.kind == "text":
         start: dict[str, Any] = {"type": "text", "text": ""}
-        deltas = [{"type": "text_delta", "text": p} for p in pieces(block.text)]
+        deltas = [{"type": "citations_delta", "citation": c} for c in block.citations]
+        if block.citations:
+            start["citations"] = []
+        deltas += [{"type": "text_delta", "text": p} for p in pieces(block.text)]
+    elif block.kind == "server" and block.raw is not None and "input" in block.raw:
+        start = {**block.raw, "input": {}}  # the call's input streams as fragments, byte-exact
+        deltas = [{"type": "input_json_delta", "partial_json": f} for f in ["", *pieces(block.text)]]
+    elif block.kind == "server" and block.raw is not None:
+        start, deltas = dict(block.raw), []
     elif block.kind == "thinking":
         start = {"type": "thinking", "thinking": "", "signature": ""}
         deltas = [{"type": "thinking_delta", "thinking": p} for p in pieces(block.text) if p]

@@ -23,6 +23,9 @@ from harness.model import (
     FilePart,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
@@ -33,6 +36,8 @@ from harness.model import (
 __all__ = ["Projection", "project"]
 
 _DEFAULT_THINKING_MODEL = "model-of-the-stream"
+#: Providers whose emitter streams their own server tool blocks and citations (``harness.emit.anthropic``).
+_CARRIES_PROVIDER_PARTS = frozenset({"anthropic"})
 
 
 class Projection:
@@ -81,6 +86,13 @@ def _parts(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
             continue
         if isinstance(part, ThinkingSignaturePart) and (not part.signature or part.format not in formats):
             changes.append(f"part {index}: {part.format!r} signature dropped (not carried by {provider})")
+            continue
+        if isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart) and (
+            part.provider != provider or part.raw is None or provider not in _CARRIES_PROVIDER_PARTS
+        ):
+            changes.append(
+                f"part {index}: {part.type} dropped (not a block {provider}'s emitted stream carries)"
+            )
             continue
         if isinstance(part, TextPart | ThinkingTextPart) and not part.text:
             changes.append(f"part {index}: empty {part.type} dropped")

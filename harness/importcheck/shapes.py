@@ -254,6 +254,42 @@ def _blank_text(block: Any) -> bool:
     return block.get("type") == "text" and isinstance(block.get("text"), str) and not block["text"].strip()
 
 
+def anthropic_results_after_calls(messages: Any) -> Any:
+    """Anthropic: each ``tool_result`` block moved into a user message right after the assistant
+    message that holds its ``tool_use`` (results first there), when a later assistant message
+    stood between them; a user message left empty is dropped."""
+    out: list[Json] = []
+    where: dict[str, int] = {}  # tool_use id -> position in out of its assistant message
+    moved = False
+    for message in _list(messages):
+        if not isinstance(message, dict):
+            return None
+        message = cast(Json, message)
+        blocks = _blocks(message.get("content"))
+        if message.get("role") == "assistant":
+            for block in blocks:
+                if isinstance(block, dict) and cast(Json, block).get("type") == "tool_use":
+                    where[str(cast(Json, block).get("id"))] = len(out)
+            out.append(message)
+            continue
+        stay: list[Any] = []
+        for block in blocks:
+            call = where.get(str(cast(Json, block).get("tool_use_id"))) if isinstance(block, dict) else None
+            if call is None or call == len(out) - 1 or cast(Json, block).get("type") != "tool_result":
+                stay.append(block)
+                continue
+            moved = True
+            after = out[call + 1] if call + 1 < len(out) else None
+            if after is not None and after.get("role") == "user":
+                out[call + 1] = {**after, "content": [*_blocks(after.get("content")), block]}
+            else:
+                out.insert(call + 1, {"role": "user", "content": [block]})
+                where = {k: v + 1 if v > call else v for k, v in where.items()}
+        if stay:
+            out.append({**message, "content": stay})
+    return out if moved else None
+
+
 #: The rewrites by the name a ``restructured`` predicate gives.
 REWRITES: dict[str, Rewrite] = {
     f.__name__: f
@@ -268,6 +304,7 @@ REWRITES: dict[str, Rewrite] = {
         input_string_as_message,
         max_tokens_as_max_completion_tokens,
         drop_blank_text_blocks,
+        anthropic_results_after_calls,
         drop_blank_converse_texts,
     )
 }

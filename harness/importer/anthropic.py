@@ -5,6 +5,13 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from harness.contract.server_items import (
+    ANTHROPIC_SERVER_CALLS,
+    anthropic_result,
+    call_part,
+    is_anthropic_result,
+)
+from harness.contract.sources import anthropic_citation
 from harness.importer.common import (
     Calls,
     Json,
@@ -18,6 +25,7 @@ from harness.importer.common import (
     tool_spec,
 )
 from harness.importer.controls import consumed, read_controls
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -32,7 +40,15 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice
+from harness.params import (
+    CallParams,
+    ForcedTool,
+    OutputFormat,
+    ServerToolSpec,
+    ThinkingParams,
+    ToolChoice,
+    ToolSpec,
+)
 
 #: Top-level keys read into the history or params; ``tool_choice`` auto is the API default when tools are given.
 KNOWN = {
@@ -46,6 +62,8 @@ KNOWN = {
     "thinking",
     "temperature",
     "stream",
+    "mcp_servers",
+    "container",
     "cache_control",
 }
 DEFAULTS: Json = {"tool_choice": {"type": "auto"}, "stream": False}
@@ -113,6 +131,19 @@ def _document(block: Json, path: str, ledger: Ledger) -> FilePart | None:
     return None
 
 
+def _text(block: Json, at: str, ledger: Ledger) -> list[AnyPart]:
+    """A text block, then a source per citation (``citations: null`` is no citation)."""
+    ledger.rest(block, at, {"type", "text", "citations", "cache_control"})
+    parts: list[AnyPart] = [
+        TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
+    ]
+    citations = block.get("citations")
+    if citations is not None and not isinstance(citations, list):
+        ledger.note(f"{at}.citations", f"expected a list, got {show(citations)}")
+    parts += [anthropic_citation(obj(c)) for c in arr(citations)]
+    return parts
+
+
 def _assistant(
     blocks: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
 ) -> AssistantMessage:
@@ -120,10 +151,13 @@ def _assistant(
     for i, block in enumerate(map(obj, blocks)):
         at, kind = f"{path}[{i}]", block.get("type")
         if kind == "text":
-            ledger.rest(block, at, {"type", "text", "cache_control"})
-            parts.append(
-                TextPart(text=str(block.get("text", "")), cache_breakpoint=cache_control(block, at, ledger))
-            )
+            parts += _text(block, at, ledger)
+        elif kind in ANTHROPIC_SERVER_CALLS:
+            call_id, name = str(block.get("id", "")), str(block.get("name", ""))
+            calls.names[call_id] = name
+            parts.append(call_part(call_id, name, "anthropic", block.get("input", {}), block))
+        elif is_anthropic_result(kind):
+            parts.append(anthropic_result(block, calls.name(str(block.get("tool_use_id", "")))))
         elif kind == "thinking":
             ledger.rest(block, at, {"type", "thinking", "signature"})
             parts.append(ThinkingTextPart(text=str(block.get("thinking", "")), model_id=model))
@@ -161,9 +195,15 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    discovered: list[str] = []
     for i, item in enumerate(map(obj, items)):
         at = f"{path}.content[{i}]"
-        if item.get("type") == "text":
+        if item.get("type") == "tool_reference":
+            ledger.rest(item, at, {"type", "tool_name"})
+            discovered.append(str(item.get("tool_name", "")))
+        elif discovered:  # ours sends them after the text and images
+            ledger.note(at, "content after a tool_reference not representable (references go last)")
+        elif item.get("type") == "text":
             ledger.rest(item, at, {"type", "text"})
             texts.append(str(item.get("text", "")))
             if images:  # text after an image or file: the model keeps text and parts apart
@@ -190,6 +230,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         output_text=text,
         text_blocks=blocks,
         parts=list(images),
+        discovered_tools=discovered or None,
         cache_breakpoint=cache_control(block, path, ledger),
     )
 
@@ -304,13 +345,26 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             adaptive=True if adaptive else None,
             effort=effort(level, "output_config.effort", ledger),
         )
-    tools = [
-        tool_spec(obj(t), "input_schema", f"tools[{i}]", ledger, set(), cached=True)
-        for i, t in enumerate(ledger.items(body.get("tools"), "tools"))
-    ]
+    tools: list[ToolSpec] = []
+    servers: list[ServerToolSpec] = []
+    for i, raw in enumerate(ledger.items(body.get("tools"), "tools")):
+        tool = obj(raw)
+        native = tool.get("type")
+        if isinstance(native, str) and native != "custom":  # a provider-defined tool, kept whole
+            servers.append(server_tool(native, "anthropic", tool, i))
+            continue
+        spec = tool_spec(tool, "input_schema", f"tools[{i}]", ledger, {"defer_loading"}, cached=True)
+        deferred = tool.get("defer_loading")
+        tools.append(
+            spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
+        )
+    for i, raw in enumerate(ledger.items(body.get("mcp_servers"), "mcp_servers")):
+        servers.append(server_tool("mcp", "anthropic", obj(raw), i, "mcp_servers"))
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        server_tools=servers or None,
+        container=body.get("container"),
         tool_choice=_tool_choice(body.get("tool_choice"), ledger),
         output_format=_output_format(
             body.get("output_config"),

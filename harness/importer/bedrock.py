@@ -14,8 +14,10 @@ import re
 from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
+from harness.contract.server_items import call_part, result_part
 from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, show
 from harness.importer.controls import consumed, read_controls
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -31,7 +33,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
+from harness.params import CallParams, ForcedTool, ServerToolSpec, ThinkingParams, ToolChoice, ToolSpec
 
 __all__ = ["history", "model_from_uri", "params"]
 
@@ -165,6 +167,17 @@ def _assistant(
                         signature=str(reasoning["redactedContent"]), format="bedrock-redacted", model_id=model
                     )
                 )
+        elif "toolUse" in block and obj(block["toolUse"]).get("type") == "server_tool_use":
+            # A system tool's call (Nova code interpreter), kept whole with its result block.
+            use = obj(block["toolUse"])
+            call_id, name = str(use.get("toolUseId", "")), str(use.get("name", ""))
+            calls.names[call_id] = name
+            parts.append(call_part(call_id, name, "bedrock", use.get("input", {}), block))
+        elif "toolResult" in block:  # in an assistant turn: a system tool's result
+            result = obj(block["toolResult"])
+            call_id = str(result.get("toolUseId", ""))
+            status = "error" if result.get("status") == "error" else "success"
+            parts.append(result_part(call_id, calls.name(call_id), "bedrock", status, block))
         elif "cachePoint" in block:
             _ends_cache(cast(list[Any], parts), _cache_point(block, at, ledger), at, ledger)
         elif "toolUse" in block:
@@ -286,11 +299,17 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
     return out
 
 
-def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | None]:
+def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | None, list[ServerToolSpec]]:
     ledger.rest(config, "toolConfig", {"tools", "toolChoice"})
     tools: list[ToolSpec] = []
+    servers: list[ServerToolSpec] = []
     for i, raw in enumerate(map(obj, ledger.items(config.get("tools"), "toolConfig.tools"))):
         path = f"toolConfig.tools[{i}]"
+        if "systemTool" in raw and len(raw) == 1:  # a tool Bedrock runs (nova_code_interpreter ...)
+            name = str(obj(raw["systemTool"]).get("name", ""))
+            kind = "code_execution" if "code_interpreter" in name else name
+            servers.append(server_tool(kind, "bedrock", raw, i))
+            continue
         if "cachePoint" in raw:
             _ends_cache(cast(list[Any], tools), _cache_point(raw, path, ledger), path, ledger)
             continue
@@ -311,8 +330,8 @@ def _tools(config: Json, ledger: Ledger) -> tuple[list[ToolSpec], ToolChoice | N
     choice = obj(config.get("toolChoice"))
     ledger.rest(choice, "toolConfig.toolChoice", {"auto", "any", "tool"})
     if "tool" in choice:
-        return tools, ForcedTool(name=str(obj(choice["tool"]).get("name", "")))
-    return tools, "required" if "any" in choice else None
+        return tools, ForcedTool(name=str(obj(choice["tool"]).get("name", ""))), servers
+    return tools, "required" if "any" in choice else None, servers
 
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
@@ -353,10 +372,13 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
             thinking = ThinkingParams(
                 effort=effort(extra[key], f"additionalModelRequestFields.{key}", ledger)
             )
-    tools, choice = _tools(obj(body.get("toolConfig")), ledger) if "toolConfig" in body else ([], None)
+    tools, choice, servers = (
+        _tools(obj(body.get("toolConfig")), ledger) if "toolConfig" in body else ([], None, [])
+    )
     return CallParams(
         model=model,
         tools=tools or None,
+        server_tools=servers or None,
         tool_choice=choice,
         max_tokens=inference.get("maxTokens"),
         thinking=thinking,

@@ -21,6 +21,7 @@ from harness.importer.common import (
     tool_spec,
 )
 from harness.importer.controls import consumed, read_controls
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -32,7 +33,7 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice
+from harness.params import CallParams, ForcedTool, OutputFormat, ServerToolSpec, ThinkingParams, ToolChoice
 
 KNOWN = {
     "model",
@@ -44,6 +45,7 @@ KNOWN = {
     "max_completion_tokens",
     "temperature",
     "stream",
+    "web_search_options",
 }
 #: Values equal to the API default are represented by their absence.
 DEFAULTS: Json = {"tool_choice": "auto", "stream": False, "stream_options": {"include_usage": True}, "n": 1}
@@ -233,9 +235,15 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     legacy = "functions" in known and "functions" in body
     for i, raw in enumerate(map(obj, ledger.items(body.get("functions"), "functions") if legacy else [])):
         tools.append(tool_spec(raw, "parameters", f"functions[{i}]", ledger, set()))
+    servers: list[ServerToolSpec] = []
+    if isinstance(body.get("web_search_options"), dict):  # the search models' web search, kept whole
+        servers.append(
+            server_tool("web_search", provider, obj(body["web_search_options"]), None, "web_search_options")
+        )
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        server_tools=servers or None,
         tool_choice=_legacy_choice(body.get("function_call"), ledger)
         if legacy
         else openai_tool_choice(

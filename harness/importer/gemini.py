@@ -9,8 +9,10 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from harness.contract.gemini_names import camel
+from harness.contract.server_items import GEMINI_SERVER_PARTS, gemini_server_part
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
 from harness.importer.controls import consumed, read_controls
+from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -26,7 +28,15 @@ from harness.model import (
     UserMessage,
 )
 from harness.oracles.normalise import normalise_body
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice, ToolSpec
+from harness.params import (
+    CallParams,
+    ForcedTool,
+    OutputFormat,
+    ServerToolSpec,
+    ThinkingParams,
+    ToolChoice,
+    ToolSpec,
+)
 
 KNOWN = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
 CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig", "responseMimeType", "responseJsonSchema"}
@@ -105,15 +115,22 @@ def _content_part(part: Json, path: str, ledger: Ledger) -> ContentPart | None:
 
 
 def _model_parts(
-    raw_parts: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
+    raw_parts: list[Any], recorded: list[Any], path: str, model: str | None, calls: Calls, ledger: Ledger
 ) -> list[AnyPart]:
-    """Model parts; a part's ``thoughtSignature`` becomes a ``google`` signature part right after it."""
+    """Model parts; a part's ``thoughtSignature`` becomes a ``google`` signature part right after it.
+    ``recorded``: the same parts as sent (before the schema reading renamed snake_case keys)."""
     parts: list[AnyPart] = []
     for i, raw in enumerate(map(obj, raw_parts)):
         part, at = camel(raw), f"{path}[{i}]"
         signature = part.pop("thoughtSignature", None)
         call = camel(obj(part.get("functionCall")))
-        if call:
+        server = next((key for key in GEMINI_SERVER_PARTS if key in part), None)
+        if server is not None:
+            sent = {k: v for k, v in obj(recorded[i] if i < len(recorded) else part).items()}
+            sent.pop("thoughtSignature", None)
+            sent.pop("thought_signature", None)
+            parts.append(gemini_server_part(server, camel(obj(part.get(server))), sent, calls.names))
+        elif call:
             ledger.rest(part, at, {"functionCall"})
             ledger.rest(call, f"{at}.functionCall", {"id", "name", "args"})
             if not call.get("id"):
@@ -133,6 +150,22 @@ def _model_parts(
         if signature:
             parts.append(ThinkingSignaturePart(signature=str(signature), format="google", model_id=model))
     return parts
+
+
+#: Gemini tool entries the provider runs itself (https://ai.google.dev/gemini-api/docs/google-search,
+#: code-execution, url-context, file-search), and the model parts of its server-side invocations
+#: (``toolCall`` / ``toolResponse`` with ``includeServerSideToolInvocations``; code execution's
+#: ``executableCode`` / ``codeExecutionResult``).
+SERVER_TOOL_KEYS = {
+    "googleSearch",
+    "googleSearchRetrieval",
+    "codeExecution",
+    "urlContext",
+    "fileSearch",
+    "googleMaps",
+    "computerUse",
+    "enterpriseWebSearch",
+}
 
 
 def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage:
@@ -169,6 +202,7 @@ def _tool_result(response: Json, path: str, ledger: Ledger) -> ToolResultMessage
 
 
 def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]:
+    recorded = arr(body.get("contents"))  # server parts are kept as sent, spelling included
     body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
     out: list[HistoryEvent] = []
     system = obj(body.get("systemInstruction"))
@@ -187,7 +221,14 @@ def history(body: Json, model: str | None, ledger: Ledger) -> list[HistoryEvent]
         if raw.get("role") == "model":
             out.append(
                 AssistantMessage(
-                    parts=_model_parts(arr(raw.get("parts")), f"{path}.parts", model, calls, ledger)
+                    parts=_model_parts(
+                        arr(raw.get("parts")),
+                        arr(obj(recorded[c] if c < len(recorded) else {}).get("parts")),
+                        f"{path}.parts",
+                        model,
+                        calls,
+                        ledger,
+                    )
                 )
             )
             continue
@@ -213,6 +254,12 @@ def model_from_uri(uri: str | None) -> tuple[str | None, bool]:
     return (match.group(1), match.group(2) is not None) if match else (None, False)
 
 
+def _invocations(value: Any) -> bool | None:
+    """``toolConfig.includeServerSideToolInvocations``: the server tools' calls and responses as parts."""
+    flag = camel(obj(value)).get("includeServerSideToolInvocations")
+    return flag if isinstance(flag, bool) else None
+
+
 def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[str] | None]:
     """``functionCallingConfig.mode``: AUTO (the default) is None, NONE none, ANY required, VALIDATED
     validated, and ANY with one ``allowedFunctionNames`` forces it; several names with ANY or
@@ -220,7 +267,7 @@ def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[st
     if value is None:
         return None, None
     config = camel(obj(value))
-    ledger.rest(config, "toolConfig", {"functionCallingConfig"})
+    ledger.rest(config, "toolConfig", {"functionCallingConfig", "includeServerSideToolInvocations"})
     calling = camel(obj(config.get("functionCallingConfig")))
     ledger.rest(calling, "toolConfig.functionCallingConfig", {"mode", "allowedFunctionNames"})
     mode, names = str(calling.get("mode", "AUTO")).upper(), arr(calling.get("allowedFunctionNames"))
@@ -254,11 +301,17 @@ def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
 
 
 def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
+    recorded = arr(body.get("tools"))  # server tools are kept as sent, spelling included
     body = normalise_body("gemini", body)  # the schema oracle's reading: snake_case names too
     ledger.rest(body, "", KNOWN | consumed("gemini"))
     model, stream = model_from_uri(uri)
     specs: list[ToolSpec] = []
+    servers: list[ServerToolSpec] = []
     for t, tool in enumerate(map(camel, map(obj, ledger.items(body.get("tools"), "tools")))):
+        server = next((key for key in tool if key in SERVER_TOOL_KEYS), None)
+        if server is not None and len(tool) == 1:  # a provider-executed tool, kept whole
+            servers.append(server_tool(server, "gemini", obj(recorded[t]) if t < len(recorded) else tool, t))
+            continue
         ledger.rest(tool, f"tools[{t}]", {"functionDeclarations"})
         for d, raw in enumerate(map(camel, map(obj, arr(tool.get("functionDeclarations"))))):
             at = f"tools[{t}].functionDeclarations[{d}]"
@@ -305,6 +358,8 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
     return CallParams(
         model=model,
         tools=specs or None,
+        server_tools=servers or None,
+        server_tool_invocations=_invocations(body.get("toolConfig")),
         tool_choice=choice,
         allowed_tools=allowed,
         output_format=_output_format(config, ledger),

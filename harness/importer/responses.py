@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.server_items import RESPONSES_SERVER_ITEMS, responses_item
+from harness.contract.sources import responses_annotation
 from harness.importer.common import (
     Calls,
     Json,
@@ -19,6 +21,7 @@ from harness.importer.common import (
 )
 from harness.importer.controls import consumed, read_controls
 from harness.importer.files import file_from_url, media_type_of
+from harness.importer.server_parts import kind_of, server_tool
 from harness.model import (
     AnyPart,
     AssistantMessage,
@@ -33,7 +36,11 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, OutputFormat, ThinkingParams, ToolChoice
+from harness.params import CallParams, OutputFormat, ServerToolSpec, ThinkingParams, ToolChoice, ToolSpec
+
+#: Responses tool types the provider runs itself (their kind, ``kind_of``); ``image_generation``
+#: is a file-producing tool read the same way.
+SERVER_KINDS = {"web_search", "file_search", "code_execution", "mcp", "tool_search", "image_generation"}
 
 KNOWN = {
     "model",
@@ -196,6 +203,27 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
     )
 
 
+def _output_message(item: Json, path: str, ledger: Ledger) -> list[AnyPart]:
+    """An assistant output message: each ``output_text`` with its item id and phase, then a source
+    per annotation (``url_citation``, ``file_citation`` ...)."""
+    item_id, phase = item.get("id"), item.get("phase")
+    content = item.get("content")
+    if isinstance(content, str):
+        return [TextPart(text=content, item_id=item_id, phase=phase)]
+    parts: list[AnyPart] = []
+    for i, part in enumerate(map(obj, arr(content))):
+        at = f"{path}.content[{i}]"
+        if part.get("type") != "output_text":
+            ledger.note(at, f"content part {show(part.get('type'))} not representable here")
+            continue
+        ledger.rest(part, at, {"type", "text", "annotations", "logprobs"}, None)
+        if part.get("logprobs"):
+            ledger.note(f"{at}.logprobs", f"not representable ({show(part['logprobs'])})")
+        parts.append(TextPart(text=str(part.get("text", "")), item_id=item_id, phase=phase))
+        parts += [responses_annotation(obj(a)) for a in arr(part.get("annotations"))]
+    return parts
+
+
 def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     """Consecutive assistant-side items (message, reasoning, function_call) form one assistant message."""
     out: list[HistoryEvent] = []
@@ -221,21 +249,25 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             out.append(AssistantMessage(parts=[TextPart(text=str(item["content"]))]))
         elif kind == "message" and role == "assistant":
             ledger.rest(item, path, {"type", "role", "content", "id", "phase", "status"}, None)
-            item_id, phase = item.get("id"), item.get("phase")
-            texts = _texts(item.get("content"), "output_text", f"{path}.content", ledger)
-            turn.extend(TextPart(text=t, item_id=item_id, phase=phase) for t in texts)
+            turn.extend(_output_message(item, path, ledger))
         elif kind == "reasoning":
             turn.extend(_reasoning(item, path, model, ledger))
         elif kind == "function_call":
-            ledger.rest(item, path, {"type", "call_id", "name", "arguments", "id"}, {"status": None})
-            turn.append(
-                calls.call(
-                    str(item.get("call_id", "")),
-                    str(item.get("name", "")),
-                    item.get("arguments", ""),
-                    item.get("id"),
-                )
+            ledger.rest(
+                item, path, {"type", "call_id", "name", "arguments", "id", "namespace"}, {"status": None}
             )
+            call = calls.call(
+                str(item.get("call_id", "")),
+                str(item.get("name", "")),
+                item.get("arguments", ""),
+                item.get("id"),
+            )
+            namespace = item.get("namespace")
+            turn.append(
+                call.model_copy(update={"namespace": namespace}) if isinstance(namespace, str) else call
+            )
+        elif kind in RESPONSES_SERVER_ITEMS:
+            turn.extend(responses_item(item, calls.names))
         elif kind == "function_call_output":
             flush()
             out.append(_tool_result(item, path, calls, ledger))
@@ -296,16 +328,26 @@ def params(body: Json, ledger: Ledger) -> CallParams:
             summary=summary if summary in ("concise", "detailed") else None,
             context=context if context in ("auto", "current_turn", "all_turns") else None,
         )
-    tools: list[Any] = []
+    tools: list[ToolSpec] = []
+    servers: list[ServerToolSpec] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
-        if raw.get("type") != "function":
-            ledger.note(f"tools[{i}]", f"tool type {show(raw.get('type'))} not representable")
+        native = raw.get("type")
+        if isinstance(native, str) and kind_of(native) in SERVER_KINDS:
+            servers.append(server_tool(native, "openai-responses", raw, i))
             continue
-        tools.append(tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type"}))
+        if native != "function":
+            ledger.note(f"tools[{i}]", f"tool type {show(native)} not representable")
+            continue
+        spec = tool_spec(raw, "parameters", f"tools[{i}]", ledger, {"type", "defer_loading"})
+        deferred = raw.get("defer_loading")
+        tools.append(
+            spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
+        )
     choice, allowed = _tool_choice(body.get("tool_choice"), ledger)
     return CallParams(
         model=body.get("model"),
         tools=tools or None,
+        server_tools=servers or None,
         tool_choice=choice,
         allowed_tools=allowed,
         output_format=_output_format(body.get("text"), ledger),

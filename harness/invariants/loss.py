@@ -25,6 +25,9 @@ from harness.model import (
     FilePart,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     SystemMessage,
     TextPart,
     ThinkingSignaturePart,
@@ -127,6 +130,15 @@ class _BodyIndex:
         self._body = body
         self._objects: set[object] | None = None
         self._signatures: set[bytes | str] | None = None
+        self._raws: set[str] | None = None
+
+    def holds(self, raw: object) -> bool:
+        """A JSON object equal to ``raw`` is somewhere in the body (indexed on first use)."""
+        if raw is None:
+            return False
+        if self._raws is None:
+            self._raws = {json.dumps(d, sort_keys=True, ensure_ascii=False) for d in dicts(self._body)}
+        return json.dumps(raw, sort_keys=True, ensure_ascii=False) in self._raws
 
     def has_signature(self, signature: str) -> bool:
         """The signature's bytes are in the body, in either base64 alphabet (indexed on first use)."""
@@ -197,6 +209,9 @@ def _sent(part: AnyPart, body: _BodyIndex, mapping: dict[str, str], call_ids: se
         return body.text(payload)
     if isinstance(part, ImageFilePart):
         return body.text(part.file_path)
+    if isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart):
+        # the provider's own block back in the body; a result without one rides on its call's item
+        return (part.raw is None and isinstance(part, ServerToolResultPart)) or body.holds(part.raw)
     if isinstance(part, FilePart):
         return file_sent(part, body.text)
     assert isinstance(part, ToolCallPart)

@@ -226,6 +226,26 @@ INVARIANTS: tuple[Invariant, ...] = (
         subject=subjects.files,
     ),
     Invariant(
+        "I15",
+        "sources-reach-the-message",
+        "every source or citation a provider stream carries is in the parsed assistant message",
+        _Lazy("sources", "check_sources_reach_the_message"),
+        "a grounded answer whose citations are dropped reads as the model's own claim (seed 004's "
+        "'grounding citations are sent but silently dropped')",
+        subject=subjects.sources,
+        streams=True,
+    ),
+    Invariant(
+        "I16",
+        "provider-executed-calls",
+        "a server tool's call keeps its result and both go back byte-exact to their provider; "
+        "never sent as a client tool call or result",
+        _Lazy("server_tools", "check_provider_executed_calls"),
+        "a server tool's block altered or dropped loses what the provider found (or is refused); sent as "
+        "a client call, it asks the client for a result it never produced",
+        subject=subjects.server_tools,
+    ),
+    Invariant(
         "I17",
         "cache-breakpoints",
         "every prompt-cache breakpoint reaches the provider's marker after the block it ends, or is warned",

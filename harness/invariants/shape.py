@@ -22,11 +22,18 @@ are the caller's JSON and may hold nulls).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
 from harness.invariants.wire import list_key, system_carriers, view, wire_messages, wire_role
-from harness.model import SystemMessage
+from harness.model import (
+    AssistantMessage,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
+    SystemMessage,
+)
 
 __all__ = ["check_provider_shape"]
 
@@ -179,13 +186,28 @@ def _caller_json(obj: Json, key: str) -> bool:
     return key == "args" and "name" in obj  # a Gemini functionCall
 
 
+def _provider_blocks(ctx: CheckContext) -> set[str]:
+    """The provider's own blocks of the history (server tools, citations), as JSON: their nulls are
+    the provider's, sent back as it sent them."""
+    return {
+        json.dumps(p.raw, sort_keys=True)
+        for e in ctx.history
+        if isinstance(e, AssistantMessage)
+        for p in e.parts
+        if isinstance(p, ServerToolCallPart | ServerToolResultPart | SourcePart) and p.raw is not None
+    }
+
+
 def _nulls(ctx: CheckContext) -> list[Violation]:
     paths: list[str] = []
+    own = _provider_blocks(ctx)
 
     def walk(value: Any, path: str) -> None:
         obj = as_dict(value)
         if value is None:
             paths.append(path or "<root>")
+        elif obj is not None and own and json.dumps(obj, sort_keys=True) in own:
+            return
         elif obj is not None:
             for k, v in obj.items():
                 if not _caller_json(obj, k):

@@ -14,6 +14,9 @@ from harness.model import (
     DeveloperMessage,
     FilePart,
     HistoryEvent,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
@@ -25,6 +28,8 @@ __all__ = [
     "Subject",
     "developer_messages",
     "failures_or_interrupts",
+    "server_tools",
+    "sources",
     "thinking",
     "tool_calls",
     "tool_results",
@@ -65,6 +70,16 @@ def tool_calls(history: Sequence[HistoryEvent]) -> str | None:
         isinstance(e, ToolResultMessage) for e in history
     )
     return None if present else "no tool call or result in the history"
+
+
+def server_tools(history: Sequence[HistoryEvent]) -> str | None:
+    present = any(isinstance(p, ServerToolCallPart | ServerToolResultPart) for p in _parts(history))
+    return None if present else "no provider-executed tool call or result in the history"
+
+
+def sources(history: Sequence[HistoryEvent]) -> str | None:
+    present = any(isinstance(p, SourcePart) for p in _parts(history))
+    return None if present else "no source or citation in the history"
 
 
 def files(history: Sequence[HistoryEvent]) -> str | None:

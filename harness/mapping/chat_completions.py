@@ -16,11 +16,13 @@ from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_c
 from harness.mapping.file_support import FileSupport, file_kind
 from harness.mapping.files import admit, default_filename, fits, warn_json_as_text, warn_moved
 from harness.mapping.openai_family import sendable_image_url
+from harness.mapping.provider_parts import place_definitions, server_tool_definitions
 from harness.mapping.toolbox import placeholder_user
 from harness.mapping.wire import (
     ContentItem,
     PartUnit,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
@@ -61,16 +63,25 @@ def base_body(
     model: str,
     reasoning: ReasoningMapper,
     *,
+    provider: str,
     system_only: bool = False,
     allowed_subset: bool = False,
     system_cache: list[CacheBreakpoint | None] | None = None,
 ) -> JSON:
     """The fields Chat and OpenRouter share: model, messages, tools, tool choice, output format, limits,
-    temperature, stream. ``system_only``: the provider accepts a system message alone."""
+    temperature, stream. ``system_only``: the provider accepts a system message alone.
+
+    A server tool is sent only as the provider's own definition (``web_search_options`` on the
+    search models); another provider's is not (``server-tool-unsupported``)."""
     messages = render_messages(prepared, reasoning, system_only=system_only, system_cache=system_cache)
     body: JSON = {"model": model, "messages": messages}
-    if prepared.tools:
-        body["tools"] = [function_tool(t) for t in prepared.tools]
+    servers = server_tool_definitions(params, provider, prepared.warnings)
+    tools = place_definitions([function_tool(t) for t in prepared.tools], servers)
+    if tools:
+        body["tools"] = tools
+    for _, definition, slot in servers:
+        if slot != "tools":  # a top-level field of its own (web_search_options)
+            body[slot] = definition
     choice = tool_choice(params, prepared)
     if choice is not None:
         body["tool_choice"] = chat_tool_choice(choice)
@@ -353,6 +364,8 @@ def assistant_message(
     for unit in item.units:
         if isinstance(unit, ThinkingUnit):
             thinking.append(unit)
+        elif isinstance(unit, ProviderUnit):
+            continue  # prepare keeps none for a Chat provider (harness.mapping.provider_parts)
         elif isinstance(unit.part, TextPart):
             texts.append(unit.part.text)
         elif isinstance(unit.part, ToolCallPart):

@@ -26,13 +26,17 @@ __all__ = [
 DEFAULT_SCHEMA_NAME = "output"
 
 
-def tool_choice(params: CallParams, prepared: Prepared, *, validated: bool = False) -> ToolChoice | None:
+def tool_choice(
+    params: CallParams, prepared: Prepared, *, validated: bool = False, servers: bool = False
+) -> ToolChoice | None:
     """The caller's tool choice as it can be sent, a forced tool under its sent name; None is auto.
 
     Without tools there is nothing to choose from (OpenAI rejects ``tool_choice`` without
     ``tools``), and a forced tool the request does not declare is rejected by every provider:
     both are not sent, with a warning. ``validated`` is Gemini's mode alone (``validated``: the
-    provider takes it); elsewhere it is auto, with ``control-not-sent``.
+    provider takes it); elsewhere it is auto, with ``control-not-sent``. ``servers``: the request
+    declares server tools (they are tools to choose from: recorded accepted, Responses
+    ``tool_choice: required`` beside an ``image_generation`` tool alone).
     """
     choice = params.tool_choice
     if choice == "validated" and not validated:
@@ -46,7 +50,7 @@ def tool_choice(params: CallParams, prepared: Prepared, *, validated: bool = Fal
         return None
     if choice is None:
         return None
-    if not prepared.tools:
+    if not prepared.tools and not (servers and not isinstance(choice, ForcedTool)):
         prepared.warnings.add(
             None, None, None, Code.TOOL_CHOICE_NOT_SENT, "tool_choice given without tools; not sent"
         )

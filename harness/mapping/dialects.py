@@ -232,7 +232,7 @@ class DialectAdapter:
         d = self.dialect
         prepared = prepare(history, params, d.provider, d.ids, d.names, files=d.files)
         model = params.model or provider_entry(d.provider).default_model
-        body = base_body(prepared, params, model, d.reasoning(prepared, model, params))
+        body = base_body(prepared, params, model, d.reasoning(prepared, model, params), provider=d.provider)
         rename_max_tokens(body, d.max_tokens_field)
         if body.get("tool_choice") == "required":
             body["tool_choice"] = chat_dialect(d.provider).required_choice  # Mistral: ``any``

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.files import drop_video_metadata
 from harness.mapping.media import normalize_media_type
+from harness.mapping.provider_parts import keep_native
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -27,6 +29,7 @@ from harness.mapping.wire import (
     IdPolicy,
     PartUnit,
     Prepared,
+    ProviderUnit,
     Warnings,
     WireAssistant,
     WireItem,
@@ -42,6 +45,8 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
     SystemMessage,
     TextPart,
     ToolCallPart,
@@ -80,7 +85,8 @@ def _collect_tools(
     model a tool the caller did not (docs/import-check-decisions.md#gemini-derived-declarations).
     """
     tools = list(params.tools or [])
-    known = {t.name for t in tools}
+    # A provider-defined tool (Anthropic bash, text editor ...) is called by its own name.
+    known = {t.name for t in tools} | {s.name for s in params.server_tools or [] if s.name}
     derived: list[str] = []
     for event in history:
         if isinstance(event, AssistantMessage):
@@ -138,6 +144,7 @@ def prepare(
     names: NameRule,
     *,
     undeclared_calls_accepted: bool = False,
+    native_parts: frozenset[str] = frozenset(),
     files: FileSupport = NO_FILES,
 ) -> Prepared:
     """Apply the shared mapping rules; see the module docstring. ``ids``/``names``: the provider profile's rules.
@@ -145,6 +152,8 @@ def prepare(
     ``files``: what the provider and model take as files (kept on the result for the adapter).
     ``undeclared_calls_accepted``: the provider accepts a history calling a tool the request does
     not declare, so none is derived beside declared tools (see ``_collect_tools``).
+    ``native_parts``: the provider part types the adapter sends back when they are its provider's
+    own (``harness.mapping.provider_parts``); every other provider part is dropped here, warned.
     """
     warnings = Warnings()
     history = [breakpoint_on_last_part(event) for event in history]
@@ -195,6 +204,7 @@ def prepare(
                     event.status,
                     event.output_text,
                     [ContentItem(index, pidx, p) for pidx, p in enumerate(event.parts)],
+                    discovered_tools=list(event.discovered_tools or []),
                     output_json=event.output_json,
                     text_blocks=event.text_blocks,
                     cache_breakpoint=event.cache_breakpoint,
@@ -204,10 +214,13 @@ def prepare(
     _mark_continuations(items)
     items = _results_to_their_calls(items, warnings)
     on_server = params.previous_response_id is not None or params.conversation is not None
-    items = _pair_tool_results(items, warnings, on_server=on_server)
+    client_run = partial(_client_run, provider=provider, native_parts=native_parts)
+    items = _pair_tool_results(items, warnings, on_server=on_server, client_run=client_run)
     _map_ids(items, ids, warnings)
     _drop_empty_text(items, warnings)
     _normalize_media_types(items, warnings)
+    keep_native(items, provider, native_parts, warnings)
+    _drop_discovered_tools(items, provider, "discovered_tools" in native_parts, warnings)
     if not files.video_metadata:
         drop_video_metadata(items, warnings)
     items = _drop_empty_messages(items, warnings)
@@ -402,10 +415,28 @@ def _results_to_their_calls(items: list[WireItem], warnings: Warnings) -> list[W
     return out
 
 
+def _client_run(part: ServerToolCallPart, *, provider: str, native_parts: frozenset[str]) -> bool:
+    """A provider's tool call the client executes (Responses ``tool_search_call`` with
+    ``execution: client``), sent back to its own provider: when no ``tool_search_output`` answers
+    it in the turn, a client result does (recorded accepted: its ``function_call_output`` by the
+    call's ``call_id``)."""
+    return (
+        part.provider == provider
+        and part.type in native_parts
+        and isinstance(part.raw, dict)
+        and part.raw.get("execution") == "client"
+    )
+
+
 def _pair_tool_results(
-    items: list[WireItem], warnings: Warnings, *, on_server: bool = False
+    items: list[WireItem],
+    warnings: Warnings,
+    *,
+    on_server: bool = False,
+    client_run: Callable[[ServerToolCallPart], bool] = lambda _: False,
 ) -> list[WireItem]:
     """Give every tool call exactly one result, right after its assistant turn, in call order.
+    A provider's call the client runs (``client_run``) is a tool call here.
 
     ``on_server``: the history continues a stored response by reference (``previous_response_id``
     or ``conversation``), so results before the first assistant turn answer calls that live on
@@ -448,17 +479,43 @@ def _pair_tool_results(
             group.append(piece)
             out.append(piece)
             i += 1
+        # A client-run provider call answered in the turn itself (its tool_search_output) is done.
+        answered = {
+            u.part.call_id
+            for piece in group
+            for u in piece.units
+            if isinstance(u, ProviderUnit) and isinstance(u.part, ServerToolResultPart)
+        }
+        open_runs = {
+            u.part.call_id
+            for piece in group
+            for u in piece.units
+            if isinstance(u, ProviderUnit)
+            and isinstance(u.part, ServerToolCallPart)
+            and client_run(u.part)
+            and u.part.call_id not in answered
+        }
         calls = [
             u.part
             for piece in group
             for u in piece.units
-            if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+            if (isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart))
+            or (
+                isinstance(u, ProviderUnit)
+                and isinstance(u.part, ServerToolCallPart)
+                and u.part.call_id in open_runs
+            )
         ]
         call_message = {
             u.part.call_id: piece.index
             for piece in reversed(group)
             for u in piece.units
-            if isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart)
+            if (isinstance(u, PartUnit) and isinstance(u.part, ToolCallPart))
+            or (
+                isinstance(u, ProviderUnit)
+                and isinstance(u.part, ServerToolCallPart)
+                and u.part.call_id in open_runs
+            )
         }
         if len(group) > 1 and calls:  # pieces without calls change no pairing
             warnings.add(
@@ -736,6 +793,24 @@ def _blank_dropped(
         message_index, part_index, "text", Code.EMPTY_TEXT, "empty or whitespace-only text part dropped"
     )
     return True
+
+
+def _drop_discovered_tools(items: list[WireItem], provider: str, native: bool, warnings: Warnings) -> None:
+    """A tool result's discovered tools go only to a provider with a place for them (Anthropic
+    ``tool_reference``); elsewhere they are not sent, warned (the model then has not loaded them)."""
+    if native:
+        return
+    for item in items:
+        if isinstance(item, WireToolResult) and item.discovered_tools:
+            warnings.add(
+                item.index,
+                None,
+                "discovered_tools",
+                Code.DISCOVERED_TOOLS_NOT_SENT,
+                f"{provider} has no place for the tools a result loads "
+                f"({', '.join(item.discovered_tools)}); not sent",
+            )
+            item.discovered_tools = []
 
 
 def _drop_empty_messages(items: list[WireItem], warnings: Warnings) -> list[WireItem]:

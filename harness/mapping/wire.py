@@ -25,6 +25,10 @@ from harness.model import (
     FilePart,
     ImageFilePart,
     ImageURLPart,
+    ProviderPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
@@ -39,6 +43,7 @@ __all__ = [
     "IdPolicy",
     "PartUnit",
     "Prepared",
+    "ProviderUnit",
     "ThinkingUnit",
     "Warnings",
     "WireAssistant",
@@ -102,7 +107,16 @@ class PartUnit:
     index: int
 
 
-AssistantUnit = ThinkingUnit | PartUnit
+@dataclass(frozen=True)
+class ProviderUnit:
+    """A server tool call or result, or a source: sent natively only to its own provider
+    (``prepare`` drops the others, warned, before an adapter sees them)."""
+
+    part: ProviderPart
+    index: int
+
+
+AssistantUnit = ThinkingUnit | PartUnit | ProviderUnit
 
 
 @dataclass
@@ -129,6 +143,8 @@ class WireToolResult:
     images: list[ContentItem]  # the result's parts: images and files, in order
     appended: list[ContentItem] = field(default_factory=list[ContentItem])
     synthesized: bool = False
+    # Deferred tools the result loads (client-side tool search), for providers that take them.
+    discovered_tools: list[str] = field(default_factory=list[str])
     output_json: JsonValue = None  # the structured result, when the tool gave one
     text_blocks: list[int] | None = None  # block lengths within output_text, when several
     #: The tool message's cache breakpoint: the prompt cache ends after this result.
@@ -215,6 +231,8 @@ def pair_thinking(message: AssistantMessage) -> list[AssistantUnit]:
                 slots[pos] = ThinkingUnit(prev.text, prev.text_index, part, idx)
             else:
                 slots.append(ThinkingUnit(None, None, part, idx))
+        elif isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart):
+            slots.append(ProviderUnit(part, idx))
         else:
             slots.append(PartUnit(part, idx))
     return [s for s in slots if s is not None]

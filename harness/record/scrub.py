@@ -49,6 +49,7 @@ __all__ = [
     "find_keys",
     "scrub_headers",
     "scrub_interaction",
+    "scrub_mcp_credentials",
     "scrub_text",
     "scrub_uri",
 ]
@@ -330,6 +331,65 @@ def _scrub_json(value: Any, known: Known) -> Any:
     return value
 
 
+#: Keys of a remote MCP server definition that hold credentials (Anthropic ``mcp_servers[]``
+#: ``authorization_token``; Responses ``mcp`` tool ``authorization`` and ``headers``): whatever
+#: their values look like, they never reach a file.
+MCP_SECRET_KEYS = frozenset({"authorization", "authorization_token"})
+_MCP_MARKERS = frozenset({"server_url", "server_label", "mcp_server_name"})
+
+
+def _is_mcp_server(item: dict[str, Any]) -> bool:
+    return (item.get("type") in ("mcp", "url") and "url" in item) or bool(_MCP_MARKERS & item.keys())
+
+
+def scrub_mcp_credentials(value: Any) -> Any:
+    """``value`` with every MCP server's authorization and header values REDACTED (a copy)."""
+    if isinstance(value, list):
+        return [scrub_mcp_credentials(v) for v in cast(list[Any], value)]
+    if not isinstance(value, dict):
+        return value
+    item = cast(dict[str, Any], value)
+    mcp = _is_mcp_server(item)
+    out: dict[str, Any] = {}
+    for key, sub in item.items():
+        if mcp and key in MCP_SECRET_KEYS and isinstance(sub, str):
+            out[key] = REDACTED
+        elif mcp and key == "headers" and isinstance(sub, dict):
+            out[key] = {k: REDACTED for k in cast(dict[str, Any], sub)}
+        else:
+            out[key] = scrub_mcp_credentials(sub)
+    return out
+
+
+def _body_text(body: Any) -> tuple[str | None, dict[str, Any] | None]:
+    """A body's JSON text and, for vcrpy's ``{string: ...}`` shape, its fields."""
+    fields: dict[str, Any] | None = None
+    text: Any = body
+    if isinstance(body, dict):
+        fields = cast(dict[str, Any], body)
+        text = fields.get("string")
+    if isinstance(text, bytes):
+        return bytes_text(text), fields
+    return (text if isinstance(text, str) else None), fields
+
+
+def _scrub_mcp_body(body: Any) -> Any:
+    """A request body (parsed, or JSON text) without MCP credentials; text is rewritten only when
+    it held one."""
+    text, fields = _body_text(body)
+    if text is None:
+        return body
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        return body
+    scrubbed = scrub_mcp_credentials(parsed)
+    if scrubbed == parsed:
+        return body
+    out = json.dumps(scrubbed, ensure_ascii=False)
+    return {**fields, "string": out} if fields is not None else out
+
+
 def scrub_interaction(interaction: dict[str, Any], known: Known = NO_KNOWN) -> dict[str, Any]:
     """A scrubbed copy of one vcrpy interaction dict (request + response).
 
@@ -343,6 +403,10 @@ def scrub_interaction(interaction: dict[str, Any], known: Known = NO_KNOWN) -> d
     request["uri"] = scrub_uri(uri, known)
     request["headers"] = scrub_headers(request.get("headers"), ALLOWED_REQUEST_HEADERS, known)
     response["headers"] = scrub_headers(response.get("headers"), ALLOWED_RESPONSE_HEADERS, known)
+    if "parsed_body" in request:
+        request["parsed_body"] = scrub_mcp_credentials(request["parsed_body"])
+    if "body" in request:
+        request["body"] = _scrub_mcp_body(request["body"])
     for part in (request, response):
         if "parsed_body" in part:
             part["parsed_body"] = _scrub_json(part["parsed_body"], known)

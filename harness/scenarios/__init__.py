@@ -125,6 +125,9 @@ TAG_INFO: dict[str, str] = {
     # field reports
     "field-report": "a history shaped like a rejection real users reported (docs/field-rules.md)",
     "tool-id-reused": "a call id an earlier response already used (backends numbering call_0 every turn)",
+    "server-tools": "tools the provider runs itself (web search, code execution): their blocks go back exactly",
+    "sources": "citations and grounding sources of an answer",
+    "cross-provider": "one provider's own blocks in a history rendered for every other provider",
 }
 TAGS: frozenset[str] = frozenset(TAG_INFO)
 # Every tag in the vocabulary must be covered by some scenario.

@@ -23,6 +23,9 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     StopReason,
     SystemMessage,
     TextPart,
@@ -111,6 +114,9 @@ AssistantPart = (
     | ThinkingTextPart
     | ThinkingSignaturePart
     | ToolCallPart
+    | ServerToolCallPart
+    | ServerToolResultPart
+    | SourcePart
 )
 
 

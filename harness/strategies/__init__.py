@@ -46,6 +46,8 @@ from harness.strategies.parts import image_url_parts as image_url_parts
 from harness.strategies.parts import json_scalars as json_scalars
 from harness.strategies.parts import model_ids as model_ids
 from harness.strategies.parts import optional_ids as optional_ids
+from harness.strategies.parts import provider_parts as provider_parts
+from harness.strategies.parts import server_tool_runs as server_tool_runs
 from harness.strategies.parts import text as text
 from harness.strategies.parts import text_parts as text_parts
 from harness.strategies.parts import thinking_signature_parts as thinking_signature_parts
@@ -85,7 +87,9 @@ __all__ = [
     "model_ids",
     "nonempty_text",
     "optional_ids",
+    "provider_parts",
     "representable_messages",
+    "server_tool_runs",
     "signatures",
     "system_messages",
     "task_metadata_events",

@@ -8,7 +8,10 @@ from datetime import UTC, datetime
 
 from hypothesis import strategies as st
 
+from harness.contract.server_items import anthropic_result, call_part, responses_item
+from harness.contract.sources import anthropic_citation, responses_annotation
 from harness.model import (
+    AnyPart,
     FilePart,
     ImageFilePart,
     ImageURLPart,
@@ -173,5 +176,69 @@ usages = st.builds(
     reasoning_tokens=st.none() | st.integers(0, 10**6),
     total_tokens=st.none() | st.integers(0, 10**6),
 )
-#: Any part an assistant message may hold.
+_SERVER_IDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=4, max_size=12)
+_QUERIES = st.fixed_dictionaries({"query": st.text(alphabet="abcdefghij klmnop", min_size=1, max_size=20)})
+
+
+@st.composite
+def _anthropic_server_turn(draw: st.DrawFn) -> list[AnyPart]:
+    """Anthropic's web search as its blocks (a call, its result, a cited text), read the way the
+    importer and the parser read them (``harness.contract``), so a round trip can hold."""
+    call_id = "srvtoolu_" + draw(_SERVER_IDS)
+    query = draw(_QUERIES)
+    call = {"type": "server_tool_use", "id": call_id, "name": "web_search", "input": query}
+    url = "https://example.org/" + draw(_SERVER_IDS)
+    page = {
+        "type": "web_search_result",
+        "url": url,
+        "title": draw(ids),
+        "encrypted_content": draw(_SERVER_IDS),
+    }
+    result = {"type": "web_search_tool_result", "tool_use_id": call_id, "content": [page]}
+    cited = {
+        "type": "web_search_result_location",
+        "url": url,
+        "title": page["title"],
+        "cited_text": draw(text),
+        "encrypted_index": draw(_SERVER_IDS),
+    }
+    parts: list[AnyPart] = [
+        call_part(call_id, "web_search", "anthropic", query, call),
+        anthropic_result(result, "web_search"),
+        TextPart(text=draw(st.text(min_size=1, max_size=40))),
+        anthropic_citation(cited),
+    ]
+    return parts[: draw(st.integers(1, len(parts)))]
+
+
+@st.composite
+def _responses_server_turn(draw: st.DrawFn) -> list[AnyPart]:
+    """A Responses ``web_search_call`` item and a text with a ``url_citation``."""
+    item = {
+        "type": "web_search_call",
+        "id": "ws_" + draw(_SERVER_IDS),
+        "status": "completed",
+        "action": {"type": "search", **draw(_QUERIES)},
+    }
+    said = draw(st.text(min_size=1, max_size=40))
+    cite = {
+        "type": "url_citation",
+        "url": "https://example.org/" + draw(_SERVER_IDS),
+        "title": draw(ids),
+        "start_index": 0,
+        "end_index": len(said),
+    }
+    parts: list[AnyPart] = [*responses_item(item, {}), TextPart(text=said), responses_annotation(cite)]
+    return parts
+
+
+#: A provider's own server tool blocks and citations (Anthropic's or OpenAI Responses'), as a run of parts.
+server_tool_runs = _anthropic_server_turn() | _responses_server_turn()
+#: One part of such a run: a server tool call, a result, or a source.
+provider_parts = server_tool_runs.flatmap(
+    lambda run: st.sampled_from([p for p in run if not isinstance(p, TextPart)] or run)
+)
+#: Any part an assistant message may hold but the provider-executed ones (drawn by
+#: ``server_tool_runs`` / ``provider_parts``: kept apart so that the fixed generated set adopters'
+#: known failures are keyed on stays the same).
 assistant_parts = content_parts | thinking_text_parts | thinking_signature_parts | tool_call_parts

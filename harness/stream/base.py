@@ -30,6 +30,8 @@ from harness.model import (
     AssistantMessage,
     ErrorEvent,
     FilePart,
+    ServerToolCallPart,
+    SourcePart,
     StopReason,
     TextPart,
     ThinkingSignaturePart,
@@ -79,9 +81,12 @@ def _loads_or_none(data: str) -> Any:
 # ---------------------------------------------------------------- parts builder
 
 
+_Kind = Literal["text", "thinking", "tool_call", "signature", "file", "server_call", "fixed"]
+
+
 @dataclass(slots=True)
 class _Slot:
-    kind: Literal["text", "thinking", "tool_call", "signature", "file"]
+    kind: _Kind
     chunks: list[str] = field(default_factory=list[str])
     id: str | None = None  # thinking id / signature-only id
     call_id: str = ""
@@ -91,6 +96,11 @@ class _Slot:
     signature: list[str] | None = None  # a signature attached after this part
     signature_format: str | None = None
     signature_id: str | None = None
+    # server_call: the provider's block (its input replaced by the streamed one); fixed: the part
+    raw: dict[str, Any] | None = None
+    provider: str = ""
+    part: AnyPart | None = None
+    sources: list[SourcePart] | None = None  # text: the citations streamed onto it
     media_type: str = ""  # file: its media type
 
 
@@ -106,9 +116,7 @@ class PartsBuilder:
         self._slots: list[_Slot] = []
         self._open: dict[object, _Slot] = {}
 
-    def _slot(
-        self, key: object, kind: Literal["text", "thinking", "tool_call", "signature", "file"]
-    ) -> _Slot:
+    def _slot(self, key: object, kind: _Kind) -> _Slot:
         slot = self._open.get(key)
         if slot is None or slot.kind != kind:
             slot = _Slot(kind)
@@ -187,6 +195,41 @@ class PartsBuilder:
         """``tool_args`` of each delta in turn (strings, checked by the caller), as one step."""
         self._slot(key, "tool_call").chunks += deltas
 
+    def fixed(self, part: AnyPart, key: object = None) -> None:
+        """A part that arrives whole (a server tool's result, a provider item), at this position;
+        under ``key`` when a signature may follow it (Gemini)."""
+        slot = _Slot("fixed")
+        slot.part = part
+        self._slots.append(slot)
+        if key is not None:
+            self._open[key] = slot
+
+    def server_call(
+        self, key: object, call_id: str, tool_name: str, provider: str, raw: dict[str, Any]
+    ) -> None:
+        """Open a provider-executed call whose input streams as JSON fragments (``server_args``)."""
+        _need_str(call_id, "server tool call id")
+        _need_str(tool_name, "server tool name")
+        slot = self._slot(key, "server_call")
+        slot.call_id, slot.tool_name, slot.provider, slot.raw = call_id, tool_name, provider, raw
+
+    def server_args(self, key: object, delta: str) -> None:
+        _need_str(delta, "server tool input delta")
+        self._slot(key, "server_call").chunks.append(delta)
+
+    def source(self, key: object, part: SourcePart) -> None:
+        """A citation of the text under ``key`` (opened if none is: it follows that text once the text
+        streams), or a part of its own when ``key`` holds another part."""
+        slot = self._open.get(key)
+        if slot is not None and slot.kind != "text":
+            self.fixed(part)
+            return
+        if slot is None:  # the citation comes before the text it cites (Anthropic's citations_delta)
+            slot = self._slot(key, "text")
+        if slot.sources is None:
+            slot.sources = []
+        slot.sources.append(part)
+
     def file(
         self, key: object, media_type: str, data: str, *, id: str | None = None, append: bool = False
     ) -> None:
@@ -228,6 +271,12 @@ class PartsBuilder:
                         item_id=slot.item_id,
                     )
                 )
+            elif slot.kind == "server_call":
+                out.append(_server_call(slot, body))
+            elif slot.kind == "fixed" and slot.part is not None:
+                out.append(slot.part)
+            if slot.sources:
+                out.extend(slot.sources)
             if slot.signature is not None:
                 out.append(
                     ThinkingSignaturePart(
@@ -238,6 +287,19 @@ class PartsBuilder:
                     )
                 )
         return out
+
+
+def _server_call(slot: _Slot, body: str) -> ServerToolCallPart:
+    """The call with its streamed input; ``raw`` is the block as the provider's SDK accumulates
+    it (the streamed input parsed into ``input``; the block's initial input when none streamed)."""
+    raw = dict(slot.raw or {})
+    text = body or json.dumps(raw.get("input") or {}, ensure_ascii=False)
+    if body and "input" in raw:  # Anthropic's block: its input is what streamed
+        parsed = _loads_or_none(body)
+        raw["input"] = parsed if parsed is not None else body
+    return ServerToolCallPart(
+        call_id=slot.call_id, tool_name=slot.tool_name, provider=slot.provider, input_json=text, raw=raw
+    )
 
 
 def _need_str(value: object, what: str) -> None:

@@ -15,7 +15,10 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+from harness.contract.server_items import result_part
+from harness.contract.sources import responses_annotation
 from harness.contract.stops import FINISH_REASONS, map_stop_reason, map_usage  # bridges use them too
+from harness.model import SourcePart
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 
@@ -46,6 +49,7 @@ class ChatCompletionsParser(StreamParser):
         self._started: set[int] = set()
         self._finished = False
         self._has_usage = False
+        self._executed: dict[int, dict[str, Any]] = {}  # executed tool index -> its entry so far
 
     # ------------------------------------------------------------ streamed
 
@@ -120,6 +124,50 @@ class ChatCompletionsParser(StreamParser):
                 self._tool_call(call.get("index", position), call)
         if delta.get("function_call"):
             self.note(f"{self.provider}: deprecated delta.function_call skipped")
+        annotations = delta.get("annotations")
+        if isinstance(annotations, list):  # url_citation (OpenAI search models, OpenRouter web plugin)
+            for annotation in cast(list[Any], annotations):
+                if isinstance(annotation, dict):
+                    source = responses_annotation(cast(dict[str, Any], annotation), provider=self.provider)
+                    self.parts.source("text", source)
+        executed = delta.get("executed_tools")
+        if isinstance(executed, list):  # tools the provider ran (Groq compound: search, code)
+            for position, entry in enumerate(cast(list[Any], executed)):
+                if isinstance(entry, dict):
+                    self._executed_tool(cast(dict[str, Any], entry), position)
+
+    def _executed_tool(self, entry: dict[str, Any], position: int) -> None:
+        """One ``executed_tools`` entry, streamed in pieces by ``index``: the call (its entry as
+        ``raw``) when it first appears; its result, then its search results as sources, when its
+        ``output`` arrives. The entry names no id: the call id is where it stands."""
+        index = entry.get("index", position)
+        key = ("executed", index)
+        merged = self._executed.get(index)
+        call_id, name = f"executed_tools[{index}]", str(entry.get("type") or "tool")
+        if merged is None:
+            merged = self._executed[index] = {}
+            self.parts.server_call(key, call_id, name, self.provider, merged)
+            if isinstance(entry.get("arguments"), str):  # the call's input, whole in its first piece
+                self.parts.server_args(key, entry["arguments"])
+        merged.update(entry)  # the call's raw, complete when the stream ends
+        if entry.get("output") is not None:
+            self.parts.fixed(result_part(call_id, name, self.provider, "success", None))
+            found_in: Any = entry.get("search_results")
+            results: Any = (
+                cast(dict[str, Any], found_in).get("results") if isinstance(found_in, dict) else None
+            )
+            for result in cast(list[Any], results or []):
+                if isinstance(result, dict):
+                    found = cast(dict[str, Any], result)
+                    self.parts.fixed(
+                        SourcePart(
+                            source_type="search_result",
+                            url=found.get("url") if isinstance(found.get("url"), str) else None,
+                            title=found.get("title") if isinstance(found.get("title"), str) else None,
+                            provider=self.provider,
+                            raw=dict(found),
+                        )
+                    )
 
     def _audio(self, audio: dict[str, Any]) -> None:
         """Assistant audio (``modalities: ["text", "audio"]``; guides/audio): ``message.audio`` {id,

@@ -12,8 +12,10 @@ Decisions (where DESIGN.md left room): the Stream section of ``harness/providers
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from harness.contract.server_items import RESPONSES_SERVER_ITEMS, responses_item
+from harness.contract.sources import responses_annotation
 from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
@@ -45,6 +47,10 @@ _IGNORED = frozenset(
 )
 
 
+#: Progress events of hosted tools (``response.web_search_call.searching`` ...).
+_SERVER_PROGRESS = tuple(f"response.{kind}" for kind in sorted(RESPONSES_SERVER_ITEMS))
+
+
 class ResponsesParser(StreamParser):
     """Responses stream -> one canonical assistant message."""
 
@@ -62,6 +68,7 @@ class ResponsesParser(StreamParser):
         self._item_ids: dict[Any, str] = {}  # output_index -> the item id first seen there
         self._done_indexes: set[Any] = set()  # output indexes finalised by output_item.done
         self._rotated = 0  # events whose item id differed from their output index's first id
+        self._server_names: dict[str, str] = {}  # server tool call id -> its tool
         self._handlers: dict[str, Callable[[Json], None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -102,6 +109,8 @@ class ResponsesParser(StreamParser):
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is not None:
             handler(data_)
+        elif isinstance(kind, str) and kind.startswith(_SERVER_PROGRESS):
+            pass  # a hosted tool's progress: its item's output_item.done carries what it did
         elif kind not in _IGNORED:
             self.note(f"{PROVIDER_ID}: unknown event type {kind!r} skipped")
 
@@ -209,7 +218,9 @@ class ResponsesParser(StreamParser):
             self._start_call(item)
         elif kind == "message":
             self._message_phase(item)
-        elif kind not in ("reasoning", "image_generation_call"):
+        elif (
+            kind not in ("reasoning", "image_generation_call") and kind not in RESPONSES_SERVER_ITEMS
+        ):  # at their done
             self._note_once(
                 f"item:{kind}", f"{PROVIDER_ID}: output item type {kind!r} has no canonical part; skipped"
             )
@@ -237,6 +248,9 @@ class ResponsesParser(StreamParser):
         elif kind == "function_call":
             self._start_call(item)
             self._settle(("call", item_id, 0), item.get("arguments") or "")
+        elif kind in RESPONSES_SERVER_ITEMS:  # a tool OpenAI ran: its item whole, never a client call
+            for part in responses_item(item, self._server_names):
+                self.parts.fixed(part)
         elif kind == "image_generation_call":
             self._image(item_id, item)
         else:
@@ -262,6 +276,7 @@ class ResponsesParser(StreamParser):
             kind = part.get("type")
             if kind == "output_text":
                 self._settle(("text", item_id, index), part.get("text") or "")
+                self._annotations(("text", item_id, index), _obj(part).get("annotations"))
             elif kind == "refusal":
                 self._note_refusal(item_id)
                 self._settle(("text", item_id, index), part.get("refusal") or "")
@@ -289,6 +304,12 @@ class ResponsesParser(StreamParser):
             fmt = data.get("output_format") if isinstance(data.get("output_format"), str) else "png"
             item_id = data.get("item_id") or ""
             self.parts.file(("image", item_id, 0), f"image/{fmt}", image, id=item_id or None)
+
+    def _annotations(self, key: Key, annotations: Any) -> None:
+        """An output_text's annotations (``url_citation``, ``file_citation`` ...): sources of that text."""
+        if isinstance(annotations, list):
+            for annotation in cast(list[Any], annotations):
+                self.parts.source(key, responses_annotation(_obj(annotation)))
 
     def _message_phase(self, item: Json) -> None:
         """Remember a message item's phase (a later ``done`` copy wins when it has one)."""

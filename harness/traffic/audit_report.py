@@ -34,6 +34,8 @@ CHECKS: dict[str, str] = {
     "continuity-reasoning": "every reasoning payload of response N is sent back in request N+1, byte-exact",
     "continuity-tool-answered": "every tool call of response N is answered once, by its id verbatim, in call order",
     "continuity-text": "response N's text and tool arguments come back unchanged",
+    "continuity-server-tools": "every server tool block of response N comes back in request N+1 as the provider sent it",
+    "continuity-citations": "every citation of response N's answer comes back in request N+1 as the provider sent it",
     "continuity-stored": "a response continued by previous_response_id was stored (store: false makes it unfindable)",
     "cache-prefix": "request N's blocks up to its last cache breakpoint come back byte-identical, the breakpoint not moved back",
     "continuity-prefix": "request N's conversation, system and tools are a byte-identical prefix of request N+1's",

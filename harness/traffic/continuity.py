@@ -11,6 +11,12 @@ Responses API, names response N in ``previous_response_id``). Then:
 - ``continuity-tool-answered``: every tool call of response N is answered once, by its id
   verbatim, in call order;
 - ``continuity-text``: response N's text and tool arguments come back unchanged;
+- ``continuity-server-tools``: every provider-executed tool block of response N (Anthropic
+  ``server_tool_use`` / ``*_tool_result``, a Responses ``web_search_call`` ..., Gemini's
+  ``executableCode`` ...) is in request N+1 as the same JSON value; ``continuity-citations``:
+  so is every citation of its answer (a text's ``citations``, an ``output_text``'s
+  ``annotations``). Only on a conversation continuation (``previous_response_id`` keeps them
+  on the server);
 - ``continuity-prefix``: request N's conversation, system and tools are a byte-identical
   prefix of request N+1's (Anthropic ``cache_control`` markers and Bedrock ``cachePoint``
   blocks aside: they are breakpoints, not prompt, and move by design).
@@ -71,6 +77,8 @@ class PairResult:
     texts_kept: int = 0
     prefixes: int = 0
     prefixes_stable: int = 0
+    provider_blocks: int = 0
+    provider_blocks_exact: int = 0
     #: Pairs whose first request sets a cache breakpoint, and of them those whose next request
     #: keeps the cached prefix (``harness.traffic.cache``).
     cache_prefixes: int = 0
@@ -595,6 +603,85 @@ def _check_prefix(
         out.prefixes_stable += 1
 
 
+def _objects(value: Json) -> list[dict[str, Any]]:
+    """Every JSON object of ``value``."""
+    found: list[dict[str, Any]] = []
+    stack: list[Json] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            obj = cast(dict[str, Any], item)
+            found.append(obj)
+            stack.extend(obj.values())
+        elif isinstance(item, list):
+            stack.extend(cast(list[Any], item))
+    return found
+
+
+#: Fields of a Responses item that name it rather than say anything (a stateless client may
+#: leave them out: traffic/pydantic-ai/test_tool_search__test_openai_hosted_tool_search_stateless_continuation_without_item_ids.yaml#1, accepted).
+_REFERENCES = frozenset({"id", "status"})
+
+
+def _covers(sent: Json, given: Json, top: bool = True) -> bool:
+    """``sent`` keeps every non-null value of ``given`` (it may add fields or fill a null one, and
+    leave out the item's own id and status)."""
+    if isinstance(given, dict):
+        if not isinstance(sent, dict):
+            return False
+        out = cast(dict[str, Any], sent)
+        return all(
+            v is None or (top and k in _REFERENCES) or (k in out and _covers(out[k], v, False))
+            for k, v in cast(dict[str, Any], given).items()
+        )
+    if isinstance(given, list):
+        items, want = cast(list[Any], sent) if isinstance(sent, list) else None, cast(list[Any], given)
+        return (
+            items is not None
+            and len(items) == len(want)
+            and all(_covers(a, b, False) for a, b in zip(items, want, strict=False))
+        )
+    return sent == given
+
+
+def _check_provider_blocks(
+    call: RecordedCall, provider: str, reply: Reply, body1: dict[str, Any], out: PairResult
+) -> None:
+    """Server tool blocks and citations of response N back in request N+1, as sent.
+
+    ``degrade``: a value the provider wrote in a block or citation is missing or changed (its
+    search results, code output or attribution are gone from the conversation). ``policy``:
+    every value kept, the client only leaving out null fields or filling them (pydantic-ai
+    fills a null ``call_id`` with the item id): nothing the provider wrote is lost."""
+    if not reply.server_blocks and not reply.citations:
+        return
+    objects = _objects(body1)
+    exact = {json.dumps(o, sort_keys=True, ensure_ascii=False) for o in objects}
+    for check, values in (
+        ("continuity-server-tools", reply.server_blocks),
+        ("continuity-citations", reply.citations),
+    ):
+        for value in values:
+            out.provider_blocks += 1
+            if json.dumps(value, sort_keys=True, ensure_ascii=False) in exact:
+                out.provider_blocks_exact += 1
+                continue
+            what = str(value.get("type") or next(iter(value), "block"))
+            kept = any(_covers(o, value) for o in objects if o.get("type") == value.get("type"))
+            kind: Kind = "policy" if kept else "degrade"
+            message = (
+                f"response #{out.previous}'s {what} comes back with every value kept, not byte-exact"
+                if kept
+                else f"response #{out.previous}'s {what} is not sent back as the provider sent it"
+            )
+            why = (
+                "nothing the provider wrote is lost (null fields left out or filled, the item's id or status left out)"
+                if kept
+                else "the provider's own result or attribution is gone from the conversation"
+            )
+            out.findings.append(_finding(call, provider, check, kind, message, why))
+
+
 def check_pair(
     provider: str,
     wire: str,
@@ -626,6 +713,7 @@ def check_pair(
     _check_reasoning(call1, provider, reply, body1, out)
     _check_answers(call1, provider, reply, new, wire, out)
     if out.continuation == "conversation":
+        _check_provider_blocks(call1, provider, reply, body1, out)
         _check_echo(call1, provider, reply, new, wire, out, key_order=not first[0].response_reserialised)
         _check_prefix(call1, provider, before, after, out)
         if flat_blocks(wire, body0)[1] is not None:

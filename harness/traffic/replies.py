@@ -22,6 +22,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from harness.contract.server_items import (
+    ANTHROPIC_SERVER_CALLS,
+    GEMINI_SERVER_PARTS,
+    RESPONSES_SERVER_ITEMS,
+    is_anthropic_result,
+)
+
 __all__ = ["Reasoning", "Reply", "ToolCall", "read_reply"]
 
 Json = Any
@@ -61,6 +68,13 @@ class Reply:
     #: naming the upstream, ``native_finish_reason`` in a choice): only OpenRouter sends those.
     relayed_by: str = ""
     problem: str | None = None
+    #: Provider-executed tool blocks / items / parts as the provider sent them (Anthropic
+    #: ``server_tool_use`` and ``*_tool_result``, Responses ``web_search_call`` ..., Gemini
+    #: ``executableCode`` ...): the client must send each back exactly to the same provider.
+    server_blocks: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    #: The answer's citations as the provider sent them (Anthropic ``citations``, Responses
+    #: ``annotations``).
+    citations: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
 
 
 def _d(value: Json) -> dict[str, Any]:
@@ -109,6 +123,8 @@ def _anthropic_blocks(events: list[Json]) -> list[dict[str, Any]]:
                 block["signature"] = str(block.get("signature", "")) + str(delta.get("signature", ""))
             elif kind == "input_json_delta":
                 partial[index] = partial.get(index, "") + str(delta.get("partial_json", ""))
+            elif kind == "citations_delta":
+                block["citations"] = [*_l(block.get("citations")), delta.get("citation")]
     for index, text in partial.items():
         try:
             blocks[index]["input"] = json.loads(text) if text else {}
@@ -132,6 +148,10 @@ def _anthropic(blocks: list[Json]) -> Reply:
             reply.reasoning.append(Reasoning("signature", str(block["signature"])))
         elif kind == "redacted_thinking" and block.get("data"):
             reply.reasoning.append(Reasoning("redacted_thinking", str(block["data"])))
+        elif kind in ANTHROPIC_SERVER_CALLS or is_anthropic_result(kind):
+            reply.server_blocks.append(block)
+        if kind == "text":
+            reply.citations += [_d(c) for c in _l(block.get("citations"))]
     return reply
 
 
@@ -149,6 +169,10 @@ def _responses(response: dict[str, Any]) -> Reply:
                 for p in _l(item.get("content"))
                 if _d(p).get("type") == "output_text"
             )
+            for p in _l(item.get("content")):
+                reply.citations += [_d(a) for a in _l(_d(p).get("annotations"))]
+        elif kind in RESPONSES_SERVER_ITEMS:
+            reply.server_blocks.append(item)
         elif kind in ("function_call", "custom_tool_call"):
             arguments = item.get("arguments", item.get("input"))
             reply.tool_calls.append(
@@ -256,6 +280,8 @@ def _gemini(parts: list[Json]) -> Reply:
             reply.tool_calls.append(ToolCall(key, str(call.get("name", "")), call.get("args")))
         elif isinstance(part.get("text"), str) and not part.get("thought"):
             reply.text += part["text"]
+        elif any(k in part for k in GEMINI_SERVER_PARTS):
+            reply.server_blocks.append({k: v for k, v in part.items() if k != "thoughtSignature"})
         if part.get("thoughtSignature"):
             reply.reasoning.append(
                 Reasoning("thoughtSignature", str(part["thoughtSignature"]), on_tool_call=bool(call))

@@ -15,7 +15,15 @@ from harness.mapping.wire import (
     Prepared,
     Warnings,
 )
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolChoice, ToolSpec
+from harness.params import (
+    CallParams,
+    ForcedTool,
+    OutputFormat,
+    ServerToolSpec,
+    ThinkingParams,
+    ToolChoice,
+    ToolSpec,
+)
 from harness.providers.anthropic.profile import (
     ADAPTIVE_EFFORTS,
     DEFAULT_MAX_TOKENS,
@@ -187,7 +195,37 @@ def tool_definitions(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json
             spec["description"] = tool.description
         if tool.strict is not None:
             spec["strict"] = tool.strict
+        if tool.defer_loading is not None:  # loaded only when tool search finds it
+            spec["defer_loading"] = tool.defer_loading
         out.append(spec)
+    return out
+
+
+#: Anthropic's current type for each provider-neutral server tool kind another provider declared
+#: (https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool, web-fetch-tool,
+#: code-execution-tool); the options each takes are copied, the others named in a warning.
+SERVER_TOOL_TYPES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "web_search": (
+        "web_search_20250305",
+        "web_search",
+        ("allowed_domains", "blocked_domains", "max_uses", "user_location"),
+    ),
+    "web_fetch": ("web_fetch_20250910", "web_fetch", ("allowed_domains", "blocked_domains", "max_uses")),
+    "code_execution": ("code_execution_20250825", "code_execution", ()),
+}
+
+
+def server_tool_definition(spec: ServerToolSpec) -> Json | None:
+    """Another provider's server tool declared as Anthropic's own kind, or None when it has none."""
+    known = SERVER_TOOL_TYPES.get(spec.kind)
+    if known is None:
+        return None
+    kind, name, options = known
+    out: Json = {"type": kind, "name": name}
+    for option in options:
+        value = getattr(spec, option)
+        if value is not None:
+            out[option] = value
     return out
 
 

@@ -24,6 +24,12 @@ from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.files import warn_json_as_text
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import (
+    ALL_PARTS,
+    place_definitions,
+    server_tool_definitions,
+    sources_by_text,
+)
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -37,6 +43,7 @@ from harness.mapping.wire import (
     ContentItem,
     PartUnit,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
@@ -48,6 +55,7 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    SourcePart,
     TextPart,
     ThinkingSignaturePart,
     ToolCallPart,
@@ -62,6 +70,7 @@ from harness.providers.anthropic.params import (
     parallel_tool_use,
     resolve_tokens,
     sampling_under_thinking,
+    server_tool_definition,
     system_blocks,
     temperature_value,
     tool_choice_value,
@@ -189,6 +198,10 @@ def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Bloc
         block = _content_block(ci, warnings)
         if block is not None:
             blocks.append(block)
+    for name in item.discovered_tools:  # deferred tools the client's tool search loads
+        blocks.append(
+            _Block({"type": "tool_reference", "tool_name": name}, item.index, None, "discovered_tools")
+        )
     return blocks
 
 
@@ -306,11 +319,26 @@ def _tool_use_block(item: WireAssistant, part: ToolCallPart, part_index: int, wa
     return _Block(body, item.index, part_index, "tool_call")
 
 
-def _assistant_part_block(item: WireAssistant, unit: PartUnit, warnings: Warnings) -> _Block | None:
-    """Text and tool calls map natively; images are not allowed in assistant content."""
+def _provider_block(item: WireAssistant, unit: ProviderUnit) -> _Block | None:
+    """A server tool block of Anthropic's own, byte-exact in its place (``server_tool_use``,
+    ``*_tool_result``, ``mcp_tool_use`` ...); a source rides on the text it cites instead."""
+    part = unit.part
+    if isinstance(part, SourcePart) or part.raw is None:
+        return None
+    return _Block(dict(part.raw), item.index, unit.index, part.type)
+
+
+def _assistant_part_block(
+    item: WireAssistant, unit: PartUnit, cites: dict[int, list[tuple[int, SourcePart]]], warnings: Warnings
+) -> _Block | None:
+    """Text and tool calls map natively; images are not allowed in assistant content. A text's
+    own citations go back on its block (``citations``, each byte-exact)."""
     part = unit.part
     if isinstance(part, TextPart):
-        return _Block({"type": "text", "text": part.text}, item.index, unit.index, "text")
+        body: Json = {"type": "text", "text": part.text}
+        if unit.index in cites:
+            body["citations"] = [dict(s.raw) for _, s in cites[unit.index] if s.raw is not None]
+        return _Block(body, item.index, unit.index, "text")
     if isinstance(part, ToolCallPart):
         return _tool_use_block(item, part, unit.index, warnings)
     if isinstance(part, ImageFilePart):
@@ -330,11 +358,14 @@ def _assistant_message(item: WireAssistant, model: str, warnings: Warnings) -> _
     """An assistant turn; parts keep their order (thinking may interleave with tool use)."""
     blocks: list[_Block] = []
     used_ids: set[str] = set()
+    cites = sources_by_text(item.units)
     for unit in item.units:
         if isinstance(unit, ThinkingUnit):
             block = _thinking_block(unit, item.index, model, warnings)
+        elif isinstance(unit, ProviderUnit):
+            block = _provider_block(item, unit)
         else:
-            block = _assistant_part_block(item, unit, warnings)
+            block = _assistant_part_block(item, unit, cites, warnings)
         if block is not None and block.type == "tool_use":
             if block.body["id"] in used_ids:
                 warnings.add(
@@ -495,7 +526,16 @@ class AnthropicAdapter:
     provider = PROVIDER_ID
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-        prepared = prepare(history, params, PROVIDER_ID, TOOL_ID_POLICY, TOOL_NAMES, files=FILES)
+        prepared = prepare(
+            history,
+            params,
+            PROVIDER_ID,
+            TOOL_ID_POLICY,
+            TOOL_NAMES,
+            undeclared_calls_accepted=True,  # beside declared tools: docs/import-check-decisions.md#gemini-derived-declarations
+            native_parts=ALL_PARTS | {"discovered_tools"},
+            files=FILES,
+        )
         warnings = prepared.warnings
         model = params.model or DEFAULT_MODEL
         messages = _wire_messages(prepared, model)  # tool names already mapped by prepare()
@@ -509,8 +549,15 @@ class AnthropicAdapter:
         system = system_blocks(prepared)
         if system:
             body["system"] = system
-        if prepared.tools:
-            body["tools"] = tool_definitions(prepared.tools, warnings)
+        servers = server_tool_definitions(params, PROVIDER_ID, warnings, server_tool_definition)
+        tools = place_definitions(tool_definitions(prepared.tools, warnings), servers)
+        if tools:
+            body["tools"] = tools
+        mcp_servers = place_definitions([], servers, "mcp_servers")
+        if mcp_servers:
+            body["mcp_servers"] = mcp_servers
+        if params.container is not None:  # the code-execution container the earlier calls used
+            body["container"] = params.container
         choice = tool_choice_value(tool_choice(params, prepared), thinking, warnings)
         warn_allowed_tools(params, prepared, "Anthropic")
         choice = parallel_tool_use(choice, params, prepared.tools, warnings)
@@ -555,7 +602,8 @@ def _place_breakpoints(
     holders: list[Holder] = []
     specs = {t.name: t for t in reversed(prepared.tools)}  # the first definition is the one sent
     for spec in body.get("tools", []):
-        tool = specs.get(spec["name"])
+        # a server tool's definition is its provider's own, byte-exact: its breakpoint is in it
+        tool = specs.get(spec["name"]) if "input_schema" in spec else None
         if tool is not None and tool.cache_breakpoint is not None:
             holders.append(Holder(spec, tool.cache_breakpoint))
     sent = iter(body.get("system", []))

@@ -16,6 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from harness.contract.server_items import ANTHROPIC_SERVER_CALLS, anthropic_result, is_anthropic_result
+from harness.contract.sources import anthropic_citation
 from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
@@ -70,6 +72,8 @@ class AnthropicParser(StreamParser):
         self._thinking_tokens: int | None = None
         self._tools: dict[int, str] = {}  # open tool_use index -> initial input JSON
         self._skipped: set[int] = set()
+        self._server: set[int] = set()  # open server tool call blocks
+        self._server_names: dict[str, str] = {}  # server call id -> tool name, for its result
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "content_block_delta": self._block_delta,
             "content_block_start": self._block_start,
@@ -113,6 +117,8 @@ class AnthropicParser(StreamParser):
         kind = block.get("type")
         if kind == "text":
             self._text(index, block.get("text") or "")
+            for citation in block.get("citations") or ():  # a non-streamed body's citations
+                self.parts.source(index, anthropic_citation(citation))
         elif kind == "thinking":
             self.parts.thinking(index, "")
             self._thinking(index, block.get("thinking") or "")
@@ -122,9 +128,18 @@ class AnthropicParser(StreamParser):
             self.parts.signature(index, block.get("data") or "", format="anthropic-redacted")
         elif kind == "tool_use":
             self._tool_start(index, block)
+        elif kind in ANTHROPIC_SERVER_CALLS:  # a tool Anthropic runs: never a client tool call
+            call_id, name = block.get("id") or "", block.get("name") or ""
+            self._server_names[call_id] = name
+            self.parts.server_call(index, call_id, name, "anthropic", dict(block))
+            self._server.add(index)
+        elif is_anthropic_result(kind):  # arrives whole in its start event
+            call = self._server_names.get(block.get("tool_use_id") or "", "")
+            self.parts.fixed(anthropic_result(block, call))
+            self._skipped.add(index)
         else:
             self._skipped.add(index)
-            self.note(f"anthropic: {kind} block skipped (server-side tool or unsupported block type)")
+            self.note(f"anthropic: {kind} block skipped (unsupported block type)")
 
     def _tool_start(self, index: int, block: dict[str, Any]) -> None:
         call_id, name = block.get("id") or "", block.get("name") or ""
@@ -143,6 +158,11 @@ class AnthropicParser(StreamParser):
                 self.items.append(TextDelta(text))
         elif kind == "thinking_delta":
             self._thinking(index, delta["thinking"])
+        elif kind == "citations_delta":  # a citation of the text block being streamed
+            self.parts.source(index, anthropic_citation(delta.get("citation") or {}))
+        elif kind == "input_json_delta" and index in self._server:
+            if delta["partial_json"]:
+                self.parts.server_args(index, delta["partial_json"])
         elif kind == "input_json_delta":  # argument fragments
             fragment = delta["partial_json"]
             if fragment and index not in self._skipped:

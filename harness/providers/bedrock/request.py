@@ -28,6 +28,7 @@ from harness.mapping.file_support import FileSupport
 from harness.mapping.files import fits, warn_moved
 from harness.mapping.media import normalize_media_type
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -40,6 +41,7 @@ from harness.mapping.toolbox import (
 from harness.mapping.wire import (
     ContentItem,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
@@ -52,6 +54,7 @@ from harness.model import (
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
+    SourcePart,
     TextPart,
     ToolCallPart,
 )
@@ -287,6 +290,11 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> _Message:
             block = _reasoning(unit, item.index, model, warnings)
             ends = [p.cache_breakpoint for p in (unit.text, unit.signature) if p is not None]
             bp = next((b for b in ends if b is not None), None)
+        elif isinstance(unit, ProviderUnit):
+            # A system tool's own toolUse / toolResult block, byte-exact (prepare kept only Bedrock's).
+            block = (
+                None if isinstance(unit.part, SourcePart) or unit.part.raw is None else dict(unit.part.raw)
+            )
         elif isinstance(unit.part, TextPart):
             block, bp = {"text": unit.part.text}, unit.part.cache_breakpoint
         elif isinstance(unit.part, ToolCallPart):
@@ -348,7 +356,8 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
     """``toolConfig``: every tool as ``toolSpec`` with its JSON schema; ``toolChoice`` ``auto``
     (default, omitted), ``any`` (required) or ``tool`` (one named). Converse has no "none": the
     tools stay declared (a history with toolUse blocks needs toolConfig) and that is warned."""
-    if not prepared.tools:
+    servers = server_tool_definitions(params, PROVIDER_ID, prepared.warnings)
+    if not prepared.tools and not servers:
         tool_choice(params, prepared)  # warns about a choice without tools
         return None
     tools: list[Json] = []
@@ -361,7 +370,7 @@ def _tool_config(prepared: Prepared, params: CallParams) -> Json | None:
         tools.append({"toolSpec": tool})
         if spec.cache_breakpoint is not None:
             tools.append(cache_point(spec.cache_breakpoint))
-    config: Json = {"tools": tools}
+    config: Json = {"tools": place_definitions(tools, servers)}
     choice = tool_choice(params, prepared)
     if isinstance(choice, ForcedTool):
         config["toolChoice"] = {"tool": {"name": choice.name}}
@@ -499,6 +508,7 @@ class BedrockAdapter:
             PROVIDER_ID,
             TOOL_ID_POLICY,
             TOOL_NAMES,
+            native_parts=SERVER_PARTS,
             files=files_for(params.model or DEFAULT_MODEL),
         )
         warnings = prepared.warnings

@@ -35,7 +35,7 @@ from harness.mapping.controls import tool_choice, warn_allowed_tools
 from harness.mapping.files import warn_json_as_text
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
-from harness.mapping.wire import Prepared, ThinkingUnit, Warnings, WireAssistant, WireToolResult
+from harness.mapping.wire import Prepared, ProviderUnit, ThinkingUnit, Warnings, WireAssistant, WireToolResult
 from harness.model import HistoryEvent, TextPart, ToolCallPart
 from harness.params import CallParams, ForcedTool
 from harness.providers.cohere.profile import CONTROLS, DEFAULT_MODEL, FILES, ID_POLICY, TOOL_NAMES, reasons
@@ -88,6 +88,8 @@ def _assistant(item: WireAssistant, model: str, warnings: Warnings) -> Json | No
             if entry is not None:
                 content.append(entry)
                 sent.append(ThinkingUnit(unit.text, unit.text_index, None, None))
+        elif isinstance(unit, ProviderUnit):
+            continue  # prepare keeps none for Cohere (harness.mapping.provider_parts)
         elif isinstance(unit.part, TextPart):
             texts.append(unit.part.text)
             content.append({"type": "text", "text": unit.part.text})

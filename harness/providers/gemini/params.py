@@ -10,7 +10,7 @@ from harness.mapping.call_controls import fold_effort
 from harness.mapping.wire import (
     Warnings,
 )
-from harness.params import CallParams, ForcedTool, ThinkingParams, ToolChoice, ToolSpec
+from harness.params import CallParams, ForcedTool, ServerToolSpec, ThinkingParams, ToolChoice, ToolSpec
 from harness.providers.gemini import profile
 from harness.providers.gemini.profile import (
     EFFORT_TO_LEVEL,
@@ -73,6 +73,23 @@ def function_tool(tools: list[ToolSpec], warnings: Warnings) -> Json:
             {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
         )
     return {"functionDeclarations": declarations}
+
+
+#: Gemini's tool entry for each provider-neutral kind another provider declared
+#: (https://ai.google.dev/gemini-api/docs/google-search, code-execution, url-context); they take
+#: no options, so domains, limits and location are not sent.
+SERVER_TOOL_KEYS = {
+    "web_search": "googleSearch",
+    "code_execution": "codeExecution",
+    "url_context": "urlContext",
+    "web_fetch": "urlContext",
+}
+
+
+def server_tool_definition(spec: ServerToolSpec) -> Json | None:
+    """Another provider's server tool as Gemini's tool of the same kind, or None."""
+    key = SERVER_TOOL_KEYS.get(spec.kind)
+    return None if key is None else {key: {}}
 
 
 def tool_config(choice: ToolChoice | None, allowed: list[str] | None, warnings: Warnings) -> Json | None:

@@ -29,6 +29,7 @@ from harness.mapping.controls import allowed_tools, tool_choice
 from harness.mapping.file_support import FileSupport
 from harness.mapping.files import warn_moved
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -40,6 +41,7 @@ from harness.mapping.toolbox import (
 from harness.mapping.wire import (
     ContentItem,
     PartUnit,
+    ProviderUnit,
     Warnings,
     WireAssistant,
     WireItem,
@@ -49,6 +51,9 @@ from harness.model import (
     FilePart,
     HistoryEvent,
     ImageURLPart,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
@@ -61,6 +66,7 @@ from harness.providers.gemini.files import file_blob, inside_response
 from harness.providers.gemini.params import (
     function_tool,
     generation_config,
+    server_tool_definition,
     system_instruction,
     system_into_first_user,
     tool_config,
@@ -103,6 +109,7 @@ class GeminiAdapter:
             ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=ACCEPTS_UNDECLARED_CALLS,
+            native_parts=SERVER_PARTS,  # grounding sources have no place in a request
             files=profile.files_for(model),
         )
         warnings = prepared.warnings
@@ -112,12 +119,20 @@ class GeminiAdapter:
             body["systemInstruction"] = system
         elif system is not None:
             system_into_first_user(body["contents"], system, model, warnings)
-        if prepared.tools:
-            body["tools"] = [function_tool(prepared.tools, warnings)]
-        calling = tool_config(
-            tool_choice(params, prepared, validated=True), allowed_tools(params, prepared), warnings
+        functions = [function_tool(prepared.tools, warnings)] if prepared.tools else []
+        servers = server_tool_definitions(params, PROVIDER_ID, warnings, server_tool_definition)
+        tools = place_definitions(functions, servers)
+        if tools:
+            body["tools"] = tools
+        calling = (
+            tool_config(
+                tool_choice(params, prepared, validated=True), allowed_tools(params, prepared), warnings
+            )
+            or {}
         )
-        if calling is not None:
+        if params.server_tool_invocations is not None:
+            calling["includeServerSideToolInvocations"] = params.server_tool_invocations
+        if calling:
             body["toolConfig"] = calling
         config = generation_config(params, model, warnings)
         if config:
@@ -313,7 +328,7 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
     """
     # Indices prepare kept (it drops empty text and already warned about it), with the
     # parts as prepare left them (tool names mapped, media types normalised).
-    kept = {unit.index: unit.part for unit in item.units if isinstance(unit, PartUnit)}
+    kept = {unit.index: unit.part for unit in item.units if isinstance(unit, PartUnit | ProviderUnit)}
     parts = [kept.get(idx, part) for idx, part in enumerate(item.message.parts)]
     built: dict[int, Json] = {}
     out: list[Json] = []
@@ -331,6 +346,9 @@ def _assistant_parts(item: WireAssistant, model: str, validate_calls: bool, warn
             wire = _function_call_part(item, idx, part, warnings)
             if first_call is None:
                 first_call = (idx, wire)
+        elif isinstance(part, ServerToolCallPart | ServerToolResultPart | SourcePart):
+            # Gemini's own server-side invocation part, byte-exact (its signature rides on it below).
+            wire = None if isinstance(part, SourcePart) or part.raw is None else dict(part.raw)
         else:
             wire = _content_part(part, item.index, idx, warnings)
         if wire is not None:

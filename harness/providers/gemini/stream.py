@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, cast
 
-from harness.model import StopReason, Usage
+from harness.contract.gemini_names import camel
+from harness.contract.server_items import GEMINI_SERVER_PARTS, gemini_server_part
+from harness.contract.sources import gemini_grounding
+from harness.model import SourcePart, StopReason, Usage
 from harness.stream.base import CallResult, StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 
@@ -72,6 +75,8 @@ class GeminiParser(StreamParser):
         self._pending: _StreamedCall | None = None
         self._noted: set[str] = set()
         self._usage_meta: Json | None = None  # the last valid usageMetadata (built once, at the end)
+        self._sources: list[SourcePart] = []  # grounding of the answer: after it, at the end
+        self._server_names: dict[str, str] = {}  # server-side call id -> its tool
 
     # ------------------------------------------------------------ entry points
 
@@ -99,6 +104,9 @@ class GeminiParser(StreamParser):
 
     def _build(self, *, aborted: bool) -> CallResult:
         self._flush_call()  # a streamed call cut short keeps the arguments that arrived
+        for source in self._sources:
+            self.parts.fixed(source)
+        self._sources = []
         if self._usage_meta is not None:
             self.usage = _usage(self._usage_meta)
         return super()._build(aborted=aborted)
@@ -169,6 +177,10 @@ class GeminiParser(StreamParser):
     def _candidate(self, candidate: Json) -> None:
         for part in _obj(candidate.get("content")).get("parts") or ():
             self._part(part)
+        for key in ("groundingMetadata", "urlContextMetadata"):  # the answer's sources
+            metadata = candidate.get(key)
+            if isinstance(metadata, dict):
+                self._sources += gemini_grounding(metadata)  # pyright: ignore[reportUnknownArgumentType]
         reason = candidate.get("finishReason")
         if reason:
             self._finish(reason, candidate.get("finishMessage"))
@@ -203,6 +215,16 @@ class GeminiParser(StreamParser):
         call = part.get("functionCall")
         if isinstance(call, dict):
             self._function_call(call, signature)  # pyright: ignore[reportUnknownArgumentType]
+            return
+        server = next((k for k in GEMINI_SERVER_PARTS if isinstance(part.get(k), dict)), None)
+        if server is not None:  # code execution or a server tool: Gemini's own part, kept whole
+            self._flush_call()
+            sent = {k: v for k, v in part.items() if k not in ("thoughtSignature", "thought_signature")}
+            key = self._new(_OTHER)
+            body = camel(_obj(part[server]))
+            self.parts.fixed(gemini_server_part(server, body, sent, self._server_names), key)
+            if signature:
+                self._sign(key, signature)
             return
         text = part.get("text")
         inline = part.get("inlineData") or part.get("inline_data")

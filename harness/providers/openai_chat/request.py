@@ -63,6 +63,7 @@ class OpenAIChatAdapter:
             params,
             params.model or DEFAULT_MODEL,
             drop_thinking,
+            provider=PROVIDER_ID,
             system_only=ACCEPTS_SYSTEM_ONLY,
             allowed_subset=True,
         )

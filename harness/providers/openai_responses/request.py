@@ -22,6 +22,12 @@ from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_c
 from harness.mapping.files import warn_json_as_text
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.prepare import prepare
+from harness.mapping.provider_parts import (
+    ALL_PARTS,
+    place_definitions,
+    server_tool_definitions,
+    sources_by_text,
+)
 from harness.mapping.toolbox import (
     placeholder_user,
 )
@@ -30,14 +36,23 @@ from harness.mapping.wire import (
     ContentItem,
     PartUnit,
     Prepared,
+    ProviderUnit,
     ThinkingUnit,
     Warnings,
     WireAssistant,
     WireToolResult,
     WireUser,
 )
-from harness.model import FilePart, HistoryEvent, ImageFilePart, ImageURLPart, TextPart, ToolCallPart
-from harness.params import CallParams, ForcedTool, OutputFormat, ThinkingParams, ToolSpec
+from harness.model import (
+    FilePart,
+    HistoryEvent,
+    ImageFilePart,
+    ImageURLPart,
+    SourcePart,
+    TextPart,
+    ToolCallPart,
+)
+from harness.params import CallParams, ForcedTool, OutputFormat, ServerToolSpec, ThinkingParams, ToolSpec
 from harness.providers.openai_responses.files import input_file
 from harness.providers.openai_responses.profile import (
     CONTROLS,
@@ -68,7 +83,9 @@ class OpenAIResponsesAdapter:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
-        prepared = prepare(history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, files=FILES)
+        prepared = prepare(
+            history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=ALL_PARTS, files=FILES
+        )
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
         warn_by_profile(history, params, prepared.warnings, CONTROLS)
@@ -87,9 +104,11 @@ def _body(prepared: Prepared, params: CallParams, ctx: Ctx) -> JSON:
     instructions = _instructions(prepared.system)
     if instructions is not None:
         body["instructions"] = instructions
-    if prepared.tools:
-        body["tools"] = [_function_tool(t) for t in prepared.tools]
-    choice = tool_choice(params, prepared)
+    servers = server_tool_definitions(params, PROVIDER_ID, ctx.warnings, server_tool_definition)
+    tools = place_definitions([_function_tool(t) for t in prepared.tools], servers)
+    if tools:
+        body["tools"] = tools
+    choice = tool_choice(params, prepared, servers=bool(servers))
     if choice is not None:
         # ToolChoiceOptions, or ToolChoiceFunction (flat: type and name).
         body["tool_choice"] = (
@@ -139,7 +158,25 @@ def _function_tool(tool: ToolSpec) -> JSON:
         out["description"] = tool.description
     out["parameters"] = tool.parameters
     out["strict"] = bool(tool.strict)
+    if tool.defer_loading is not None:  # loaded only when tool search finds it
+        out["defer_loading"] = tool.defer_loading
     return out
+
+
+#: Responses tool definitions for each provider-neutral kind another provider declared
+#: (https://platform.openai.com/docs/guides/tools-web-search, tools-code-interpreter).
+def server_tool_definition(spec: ServerToolSpec) -> JSON | None:
+    """Another provider's server tool as the Responses tool of the same kind, or None."""
+    if spec.kind == "web_search":
+        out: JSON = {"type": "web_search"}
+        if spec.allowed_domains:
+            out["filters"] = {"allowed_domains": spec.allowed_domains}
+        if spec.user_location:
+            out["user_location"] = {"type": "approximate", **spec.user_location}
+        return out
+    if spec.kind == "code_execution":
+        return {"type": "code_interpreter", "container": {"type": "auto"}}
+    return None
 
 
 def _text_format(fmt: OutputFormat) -> JSON:
@@ -259,9 +296,13 @@ def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: 
 
 
 def _is_output_item(item: JSON) -> bool:
-    """An item a response outputs after its reasoning: an assistant message or a function call."""
-    return item.get("type") == "function_call" or (
-        item.get("type") == "message" and item.get("role") == "assistant"
+    """An item a response outputs after its reasoning: an assistant message, a function call, or a
+    server tool's item (``web_search_call``, ``mcp_call``, ``tool_search_output`` ...)."""
+    kind = str(item.get("type", ""))
+    return (
+        kind.endswith("_call")
+        or kind in ("tool_search_output", "mcp_list_tools")
+        or (item.get("type") == "message" and item.get("role") == "assistant")
     )
 
 
@@ -316,13 +357,17 @@ def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
             complete = complete and whole and all("id" in item for item in built)
             run = []
     segments = _segments(wire.units, runs)
+    cites = sources_by_text(wire.units)
     texts = [seg for seg in segments if isinstance(seg, list)]
     legacy = not any(p.part.item_id for seg in texts for p in seg)  # no text carries its own msg_ id
     msg_id = _trusted_message_id(wire, ctx, complete, len(texts)) if legacy else None
     items: list[JSON] = []
     for seg in segments:
         if isinstance(seg, list):
-            items.append(_assistant_message(wire.index, seg, msg_id, ctx, complete, legacy))
+            items.append(_assistant_message(wire.index, seg, msg_id, ctx, complete, legacy, cites))
+        elif isinstance(seg, ProviderUnit):
+            if seg.part.raw is not None:  # the provider's own item, byte-exact in its place
+                items.append(dict(seg.part.raw))
         elif isinstance(seg, int):
             items.extend(runs[seg])
         else:
@@ -343,8 +388,8 @@ class _Text:
 
 
 # One output segment: a text run (one message item), the start position of a thinking
-# run that sends items, or a tool call / image part.
-_Segment = list[_Text] | int | PartUnit
+# run that sends items, a tool call / image part, or a server tool item.
+_Segment = list[_Text] | int | PartUnit | ProviderUnit
 
 
 def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> list[_Segment]:
@@ -360,6 +405,10 @@ def _segments(units: Sequence[AssistantUnit], runs: dict[int, list[JSON]]) -> li
         if isinstance(unit, ThinkingUnit):
             if runs.get(position):  # the first unit of a thinking run that sends items
                 out.append(position)
+                open_run = None
+        elif isinstance(unit, ProviderUnit):
+            if not isinstance(unit.part, SourcePart):  # a source rides on the text it cites
+                out.append(unit)
                 open_run = None
         elif isinstance(unit.part, TextPart):
             part = unit.part
@@ -434,7 +483,13 @@ def _text_item_id(index: int, run: list[_Text], ctx: Ctx, reasoning_complete: bo
 
 
 def _assistant_message(
-    index: int, run: list[_Text], msg_id: str | None, ctx: Ctx, reasoning_complete: bool, legacy: bool
+    index: int,
+    run: list[_Text],
+    msg_id: str | None,
+    ctx: Ctx,
+    reasoning_complete: bool,
+    legacy: bool,
+    cites: dict[int, list[tuple[int, SourcePart]]],
 ) -> JSON:
     """OutputMessage when the id is known (docs: conversation-state, manual context); else EasyInputMessage.
 
@@ -445,11 +500,27 @@ def _assistant_message(
     out: JSON = {"type": "message", "role": "assistant"}
     if item_id is None:
         out["content"] = "".join(t.part.text for t in run)
+        for t in run:  # the string form has no place for annotations
+            for at, source in cites.get(t.index, []):
+                ctx.warnings.add(
+                    index,
+                    at,
+                    "source",
+                    Code.SOURCE_NOT_SENT,
+                    f"{source.source_type} source: its text is sent without a msg_ item id, whose string "
+                    "content has no annotations; kept in history, not sent",
+                )
     else:
         out["id"] = item_id
         out["status"] = "completed"
         out["content"] = [
-            {"type": "output_text", "text": t.part.text, "annotations": [], "logprobs": []} for t in run
+            {
+                "type": "output_text",
+                "text": t.part.text,
+                "annotations": [dict(c.raw) for _, c in cites.get(t.index, []) if c.raw is not None],
+                "logprobs": [],
+            }
+            for t in run
         ]
     phase = run[0].part.phase
     if phase is not None:
@@ -494,6 +565,8 @@ def _function_call(
         "name": part.tool_name,
         "arguments": part.arguments_json,
     }
+    if part.namespace is not None:  # the namespace tool search loaded the tool under
+        out["namespace"] = part.namespace
     item_id = part.item_id
     if item_id:
         if not item_id.startswith("fc_"):

@@ -54,7 +54,7 @@ class OpenRouterAdapter:
 
         explicit = model.startswith(EXPLICIT_CACHE_MODELS)
         marks = system_breakpoints(history, params, prepared.system) if explicit else None
-        body = chat.base_body(prepared, params, model, reasoning, system_cache=marks)
+        body = chat.base_body(prepared, params, model, reasoning, provider=PROVIDER_ID, system_cache=marks)
         warn_breakpoints(
             history,
             params,

@@ -15,7 +15,7 @@ import pytest
 from anthropic.types import Message
 
 from harness.crosscheck import crosscheck, project_ours, sdk_accumulate
-from harness.model import TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import ServerToolCallPart, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
 from harness.providers.anthropic.stream import PARSER, AnthropicParser
 from harness.stream.base import TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.drive import parse_bytes
@@ -154,7 +154,7 @@ def test_refusal_is_an_error_with_the_partial_text_kept() -> None:
     assert "refusal" in result.errors[0].error_message
 
 
-def test_server_tool_use_is_noted_not_a_tool_call() -> None:
+def test_server_tool_use_is_a_server_tool_call_never_a_client_one() -> None:
     body = _events(
         START,
         {
@@ -177,9 +177,17 @@ def test_server_tool_use_is_noted_not_a_tool_call() -> None:
         STOP,
     )
     result = parse_bytes(PARSER, body)
-    assert result.message.parts == []
+    assert result.message.parts == [
+        ServerToolCallPart(
+            call_id="srvtoolu_1",
+            tool_name="web_search",
+            provider="anthropic",
+            input_json='{"q":1}',
+            raw={"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"q": 1}},
+        )
+    ]
     assert result.message.stop_reason == "stop"
-    assert any("server_tool_use" in note for note in result.notes)
+    assert not any(isinstance(p, ToolCallPart) for p in result.message.parts)
 
 
 # ---------------------------------------------------------------- bad endings (generic ones: test_stream_endings.py)

@@ -26,6 +26,8 @@ from harness.crosscheck import RecordedCall, crosscheck, sdk_accumulate
 from harness.model import (
     AssistantMessage,
     FilePart,
+    ServerToolCallPart,
+    ServerToolResultPart,
     TextPart,
     ThinkingSignaturePart,
     ThinkingTextPart,
@@ -345,8 +347,8 @@ def test_refusal_is_kept_as_text() -> None:
     assert any("refusal" in n for n in result.notes)
 
 
-def test_hosted_tool_items_are_noted_and_skipped() -> None:
-    search = {"id": "ws_1", "type": "web_search_call", "status": "completed"}
+def test_hosted_tool_items_are_server_tool_parts() -> None:
+    search: dict[str, Any] = {"id": "ws_1", "type": "web_search_call", "status": "completed"}
     result = run(
         created(),
         {"type": "response.output_item.added", "item": search},
@@ -354,8 +356,16 @@ def test_hosted_tool_items_are_noted_and_skipped() -> None:
         {"type": "response.output_item.done", "item": search},
         completed(),
     )
-    assert result.message.parts == [] and result.errors == []
-    assert any("web_search_call" in n for n in result.notes)
+    assert result.errors == []
+    assert result.message.parts == [
+        ServerToolCallPart(
+            call_id="ws_1", tool_name="web_search", provider="openai-responses", input_json="{}", raw=search
+        ),
+        ServerToolResultPart(
+            call_id="ws_1", tool_name="web_search", provider="openai-responses", status="success"
+        ),
+    ]
+    assert not any("web_search_call" in n for n in result.notes)  # its progress events carry nothing more
 
 
 def test_error_body_as_non_streamed_response() -> None:
