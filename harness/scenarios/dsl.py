@@ -17,15 +17,13 @@ from datetime import UTC, datetime, timedelta
 from pydantic import JsonValue
 
 from harness.model import (
+    AnyPart,
     AssistantMessage,
     DeveloperMessage,
     FilePart,
     HistoryEvent,
     ImageFilePart,
     ImageURLPart,
-    ServerToolCallPart,
-    ServerToolResultPart,
-    SourcePart,
     StopReason,
     SystemMessage,
     TextPart,
@@ -106,18 +104,8 @@ def system(text: str) -> SystemMessage:
     return SystemMessage(parts=[t(text)])
 
 
-AssistantPart = (
-    TextPart
-    | ImageURLPart
-    | ImageFilePart
-    | FilePart
-    | ThinkingTextPart
-    | ThinkingSignaturePart
-    | ToolCallPart
-    | ServerToolCallPart
-    | ServerToolResultPart
-    | SourcePart
-)
+#: Any part an assistant message may hold: the model's own union, so a new part kind reaches the DSL.
+AssistantPart = AnyPart
 
 
 def assistant(
