@@ -15,13 +15,10 @@ import binascii
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import FileKind, FileSource, FileSupport, file_kind
 from harness.mapping.wire import (
-    AssistantUnit,
     ContentItem,
-    PartUnit,
     Warnings,
     WireItem,
-    WireToolResult,
-    WireUser,
+    map_content,
 )
 from harness.model import FilePart, TextPart
 
@@ -206,18 +203,4 @@ def drop_video_metadata(items: list[WireItem], warnings: Warnings) -> None:
             ci.message_index, ci.part_index, ci.part.model_copy(update={"video_metadata": None})
         )
 
-    for item in items:
-        if isinstance(item, WireUser):
-            item.items = [strip(ci) for ci in item.items]
-        elif isinstance(item, WireToolResult):
-            item.images = [strip(ci) for ci in item.images]
-            item.appended = [strip(ci) for ci in item.appended]
-        else:
-            units: list[AssistantUnit] = []
-            for unit in item.units:
-                if isinstance(unit, PartUnit) and isinstance(unit.part, FilePart):
-                    fixed = strip(ContentItem(item.index, unit.index, unit.part))
-                    assert isinstance(fixed.part, FilePart)
-                    unit = PartUnit(fixed.part, unit.index)
-                units.append(unit)
-            item.units = units
+    map_content(items, FilePart, strip)

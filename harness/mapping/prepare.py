@@ -35,6 +35,7 @@ from harness.mapping.wire import (
     WireItem,
     WireToolResult,
     WireUser,
+    map_content,
     pair_thinking,
     same_response,
 )
@@ -315,21 +316,7 @@ def _normalize_media_types(items: list[WireItem], warnings: Warnings) -> None:
         warn_media_type(warnings, ci.message_index, ci.part_index, original[0], sent[0])
         return ContentItem(ci.message_index, ci.part_index, ci.part.model_copy(update={"url": url}))
 
-    for item in items:
-        if isinstance(item, WireUser):
-            item.items = [fix(ci) for ci in item.items]
-        elif isinstance(item, WireToolResult):
-            item.images = [fix(ci) for ci in item.images]
-            item.appended = [fix(ci) for ci in item.appended]
-        else:
-            units: list[AssistantUnit] = []
-            for unit in item.units:
-                if isinstance(unit, PartUnit) and isinstance(unit.part, ImageURLPart):
-                    fixed = fix(ContentItem(item.index, unit.index, unit.part))
-                    assert isinstance(fixed.part, ImageURLPart)
-                    unit = PartUnit(fixed.part, unit.index)
-                units.append(unit)
-            item.units = units
+    map_content(items, ImageURLPart, fix)
 
 
 def _attach_developer(items: list[WireItem], index: int, event: DeveloperMessage, warnings: Warnings) -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import JsonValue
 
@@ -160,6 +161,33 @@ class WireToolResult:
 
 
 WireItem = WireUser | WireAssistant | WireToolResult
+
+
+#: A part kind that a content item holds (what ``map_content`` rewrites in an assistant message).
+_ContentPart = TypeVar("_ContentPart", bound=TextPart | ImageURLPart | ImageFilePart | FilePart)
+
+
+def map_content(
+    items: list[WireItem], part_type: type[_ContentPart], fix: Callable[[ContentItem], ContentItem]
+) -> None:
+    """Apply ``fix`` to every content item of the wire items, in place: a user's items, a tool
+    result's images and what follows it, and an assistant's parts of ``part_type`` (one walk for
+    every rule that rewrites a part where it stands)."""
+    for item in items:
+        if isinstance(item, WireUser):
+            item.items = [fix(ci) for ci in item.items]
+        elif isinstance(item, WireToolResult):
+            item.images = [fix(ci) for ci in item.images]
+            item.appended = [fix(ci) for ci in item.appended]
+        else:
+            units: list[AssistantUnit] = []
+            for unit in item.units:
+                if isinstance(unit, PartUnit) and isinstance(unit.part, part_type):
+                    fixed = fix(ContentItem(item.index, unit.index, unit.part))
+                    assert isinstance(fixed.part, part_type)
+                    unit = PartUnit(fixed.part, unit.index)
+                units.append(unit)
+            item.units = units
 
 
 @dataclass
