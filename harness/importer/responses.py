@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.server_items import RESPONSES_SERVER_ITEMS, responses_item
+from harness.contract.server_items import RESPONSES_INPUT_SERVER_ITEMS, responses_item
 from harness.contract.sources import responses_annotation
 from harness.importer.common import (
     Calls,
@@ -266,7 +266,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             turn.append(
                 call.model_copy(update={"namespace": namespace}) if isinstance(namespace, str) else call
             )
-        elif kind in RESPONSES_SERVER_ITEMS:
+        elif kind in RESPONSES_INPUT_SERVER_ITEMS:
             turn.extend(responses_item(item, calls.names))
         elif kind == "function_call_output":
             flush()

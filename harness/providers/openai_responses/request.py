@@ -297,11 +297,13 @@ def _drop_trailing_reasoning(items: list[JSON], sources: list[int | None], ctx: 
 
 def _is_output_item(item: JSON) -> bool:
     """An item a response outputs after its reasoning: an assistant message, a function call, or a
-    server tool's item (``web_search_call``, ``mcp_call``, ``tool_search_output`` ...)."""
+    server tool's item (``web_search_call``, ``mcp_call``, ``tool_search_output``, an
+    ``mcp_approval_request``: recorded accepted after its reasoning,
+    traffic/clients2/langchain/libs/partners/openai/tests/cassettes/test_mcp_builtin_zdr.yaml.gz#1)."""
     kind = str(item.get("type", ""))
     return (
         kind.endswith("_call")
-        or kind in ("tool_search_output", "mcp_list_tools")
+        or kind in ("tool_search_output", "mcp_list_tools", "mcp_approval_request")
         or (item.get("type") == "message" and item.get("role") == "assistant")
     )
 
