@@ -25,6 +25,7 @@ from pydantic import (
 __all__ = [
     "FILE_SOURCES",
     "PART_TYPES",
+    "AddedTool",
     "AnyPart",
     "AssistantMessage",
     "CacheBreakpoint",
@@ -317,11 +318,30 @@ class _MessageBase(_Model):
     cache_breakpoint: CacheBreakpoint | None = None
 
 
+class AddedTool(_Model):
+    """A tool made available from this point of the conversation on (tool availability changed
+    mid-conversation, the prompt cache before it kept).
+
+    With ``parameters`` it is a whole function definition (Responses ``additional_tools`` item,
+    Anthropic ``tool_addition`` of a ``tool_definition``); without, a reference by name to a
+    deferred tool (``ToolSpec.defer_loading``) of the call's tools (Anthropic ``tool_addition``
+    of a ``tool_reference``)."""
+
+    name: str
+    description: str | None = None
+    parameters: dict[str, JsonValue] | None = None
+    strict: bool | None = None
+
+
 class SystemMessage(_MessageBase):
-    """System text where it stands in the history (``CallParams.system`` is the leading prompt)."""
+    """System text where it stands in the history (``CallParams.system`` is the leading prompt).
+
+    ``added_tools`` (beyond the seed): tools added at this point of the conversation (see
+    ``AddedTool``); a message may hold them and no text."""
 
     role: Literal["system"] = "system"
     parts: list[TextPart]
+    added_tools: list[AddedTool] | None = None
 
 
 class DeveloperMessage(_MessageBase):

@@ -27,6 +27,7 @@ from harness.importer.common import (
 from harness.importer.controls import consumed, read_controls
 from harness.importer.server_parts import server_tool
 from harness.model import (
+    AddedTool,
     AnyPart,
     AssistantMessage,
     ContentPart,
@@ -82,6 +83,45 @@ def _text_parts(blocks: list[Any], path: str, ledger: Ledger) -> list[TextPart]:
         else:
             ledger.note(at, f"block type {show(block.get('type'))} not representable here")
     return parts
+
+
+def _added_tool(block: Json, at: str, ledger: Ledger) -> AddedTool | None:
+    """A ``tool_addition`` block: a ``tool_reference`` to a deferred tool by name, or a whole
+    ``tool_definition`` (name, description, input_schema, strict)."""
+    ledger.rest(block, at, {"type", "tool"})
+    tool = obj(block.get("tool"))
+    if tool.get("type") == "tool_reference":
+        ledger.rest(tool, f"{at}.tool", {"type", "name"})
+        return AddedTool(name=str(tool.get("name", "")))
+    if tool.get("type") == "tool_definition":
+        ledger.rest(tool, f"{at}.tool", {"type", "definition"})
+        definition = obj(tool.get("definition"))
+        ledger.rest(definition, f"{at}.tool.definition", {"name", "description", "input_schema", "strict"})
+        description, strict = definition.get("description"), definition.get("strict")
+        return AddedTool(
+            name=str(definition.get("name", "")),
+            description=description if isinstance(description, str) else None,
+            parameters=obj(definition.get("input_schema")),
+            strict=strict if isinstance(strict, bool) else None,
+        )
+    ledger.note(f"{at}.tool", f"added tool type {show(tool.get('type'))} not representable")
+    return None
+
+
+def _system_message(blocks: list[Any], path: str, ledger: Ledger) -> SystemMessage:
+    """A ``system`` message inside ``messages``: its text, and the tools it adds (``tool_addition``)."""
+    texts: list[Any] = []
+    added: list[AddedTool] = []
+    for i, block in enumerate(map(obj, blocks)):
+        if block.get("type") == "tool_addition":
+            tool = _added_tool(block, f"{path}[{i}]", ledger)
+            if tool is not None:
+                added.append(tool)
+        elif added:  # ours sends the text (hoisted) apart from the additions
+            ledger.note(f"{path}[{i}]", "system text after a tool_addition not representable")
+        else:
+            texts.append(block)
+    return SystemMessage(parts=_text_parts(texts, path, ledger), added_tools=added or None)
 
 
 def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
@@ -254,7 +294,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
         if role == "system":  # a system message inside messages, in place (accepted by some models)
-            out.append(SystemMessage(parts=_text_parts(blocks, f"{path}.content", ledger)))
+            out.append(_system_message(blocks, f"{path}.content", ledger))
             continue
         if role not in ("user", "assistant"):
             ledger.note(path, f"message role {show(role)} not representable")

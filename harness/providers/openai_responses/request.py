@@ -28,6 +28,7 @@ from harness.mapping.provider_parts import (
     server_tool_definitions,
     sources_by_text,
 )
+from harness.mapping.tool_additions import responses_item
 from harness.mapping.toolbox import (
     placeholder_user,
 )
@@ -40,8 +41,10 @@ from harness.mapping.wire import (
     ThinkingUnit,
     Warnings,
     WireAssistant,
+    WireToolAddition,
     WireToolResult,
     WireUser,
+    interleave,
 )
 from harness.model import (
     FilePart,
@@ -84,7 +87,13 @@ class OpenAIResponsesAdapter:
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
         prepared = prepare(
-            history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=ALL_PARTS, files=FILES
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            native_parts=ALL_PARTS | {"tool_additions"},
+            files=FILES,
         )
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
@@ -249,8 +258,11 @@ def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
     """InputParam as an item list, in canonical order."""
     items: list[JSON] = []
     sources: list[int | None] = []  # canonical message index of each item, for warnings
-    for wire in prepared.items:
-        if isinstance(wire, WireUser):
+    for wire in interleave(prepared.items, prepared.additions):
+        if isinstance(wire, WireToolAddition):
+            added = responses_item(wire, prepared.tools, prepared.name, ctx.warnings)
+            built = [] if added is None else [added]
+        elif isinstance(wire, WireUser):
             built = _user_items(wire, ctx.warnings)
         elif isinstance(wire, WireAssistant):
             built = _assistant_items(wire, ctx)
