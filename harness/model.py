@@ -191,7 +191,10 @@ class ThinkingSignaturePart(_Part):
 class ToolCallPart(_Part):
     """A tool call. ``item_id`` (beyond the seed) keeps a Responses ``fc_`` item id for round trips;
     ``namespace`` (beyond the seed) is the Responses tool namespace the called tool was loaded
-    under (deferred tools found by tool search), sent back on the ``function_call`` item."""
+    under (deferred tools found by tool search), sent back on the ``function_call`` item;
+    ``caller`` (beyond the seed) is who made the call, as Anthropic's programmatic tool calling
+    says it (``{"type": "direct"}``: the model; ``{"type": "code_execution_20250825", "tool_id"}``:
+    code the provider ran, by its server tool call id), kept as given."""
 
     type: Literal["tool_call"] = "tool_call"
     call_id: str
@@ -199,6 +202,7 @@ class ToolCallPart(_Part):
     arguments_json: str
     item_id: str | None = None
     namespace: str | None = None
+    caller: dict[str, JsonValue] | None = None
 
 
 class ServerToolCallPart(_Part):

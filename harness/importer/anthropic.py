@@ -215,14 +215,16 @@ def _assistant(
                 )
             )
         elif kind == "tool_use":
-            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control"})
+            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control", "caller"})
+            call = calls.call(
+                str(block.get("id", "")),
+                str(block.get("name", "")),
+                block.get("input", {}),
+                cache_breakpoint=cache_control(block, at, ledger),
+            )
+            caller = block.get("caller")
             parts.append(
-                calls.call(
-                    str(block.get("id", "")),
-                    str(block.get("name", "")),
-                    block.get("input", {}),
-                    cache_breakpoint=cache_control(block, at, ledger),
-                )
+                call.model_copy(update={"caller": obj(caller)}) if isinstance(caller, dict) else call
             )
         else:
             ledger.note(at, f"assistant block type {show(kind)} not representable")
@@ -393,10 +395,18 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         if isinstance(native, str) and native != "custom":  # a provider-defined tool, kept whole
             servers.append(server_tool(native, "anthropic", tool, i))
             continue
-        spec = tool_spec(tool, "input_schema", f"tools[{i}]", ledger, {"defer_loading"}, cached=True)
-        deferred = tool.get("defer_loading")
+        # ``type: custom`` names a client tool, as its absence does (anthropic ToolParam.type)
+        plain = {k: v for k, v in tool.items() if not (k == "type" and v == "custom")}
+        known = {"defer_loading", "allowed_callers"}
+        spec = tool_spec(plain, "input_schema", f"tools[{i}]", ledger, known, cached=True)
+        deferred, callers = tool.get("defer_loading"), tool.get("allowed_callers")
         tools.append(
-            spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
+            spec.model_copy(
+                update={
+                    "defer_loading": deferred if isinstance(deferred, bool) else None,
+                    "allowed_callers": [str(c) for c in arr(callers)] if isinstance(callers, list) else None,
+                }
+            )
         )
     for i, raw in enumerate(ledger.items(body.get("mcp_servers"), "mcp_servers")):
         servers.append(server_tool("mcp", "anthropic", obj(raw), i, "mcp_servers"))

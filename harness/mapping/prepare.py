@@ -20,7 +20,7 @@ from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.files import drop_video_metadata
 from harness.mapping.media import normalize_media_type
-from harness.mapping.provider_parts import keep_native
+from harness.mapping.provider_parts import keep_native, warn_callers
 from harness.mapping.tool_additions import declare_upfront
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
@@ -233,6 +233,8 @@ def prepare(
         drop_video_metadata(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
+    if "tool_callers" not in native_parts:
+        warn_callers(history, params, provider, warnings)
     if "tool_additions" not in native_parts:
         tools += declare_upfront(additions, tools, provider, warnings)
         additions = []

@@ -197,6 +197,8 @@ def tool_definitions(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json
             spec["strict"] = tool.strict
         if tool.defer_loading is not None:  # loaded only when tool search finds it
             spec["defer_loading"] = tool.defer_loading
+        if tool.allowed_callers is not None:  # programmatic tool calling: code execution may call it
+            spec["allowed_callers"] = list(tool.allowed_callers)
         out.append(spec)
     return out
 

@@ -319,6 +319,8 @@ def _tool_use_block(item: WireAssistant, part: ToolCallPart, part_index: int, wa
         "name": part.tool_name,
         "input": arguments,
     }
+    if part.caller is not None:  # programmatic tool calling: who made the call, as given
+        body["caller"] = dict(part.caller)
     return _Block(body, item.index, part_index, "tool_call")
 
 
@@ -540,7 +542,7 @@ class AnthropicAdapter:
             TOOL_ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=True,  # beside declared tools: docs/import-check-decisions.md#gemini-derived-declarations
-            native_parts=ALL_PARTS | {"discovered_tools", "tool_additions"},
+            native_parts=ALL_PARTS | {"discovered_tools", "tool_additions", "tool_callers"},
             files=FILES,
         )
         warnings = prepared.warnings
