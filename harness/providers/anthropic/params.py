@@ -214,6 +214,9 @@ SERVER_TOOL_TYPES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ),
     "web_fetch": ("web_fetch_20250910", "web_fetch", ("allowed_domains", "blocked_domains", "max_uses")),
     "code_execution": ("code_execution_20250825", "code_execution", ()),
+    # finds the deferred tools (recorded accepted beside them:
+    # traffic/pydantic-ai/models__test_anthropic__test_anthropic_lazy_advertisement_live.yaml#0)
+    "tool_search": ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25", ()),
 }
 
 
