@@ -26,7 +26,7 @@ from harness.scenarios.dsl import Body, assistant, call, result, scenario, tool,
 
 _REFUND_SCHEMA: dict[str, JsonValue] = {
     "type": "object",
-    "properties": {"order_id": STR},
+    "properties": {"order_id": {"type": "string"}},
     "required": ["order_id"],
     "additionalProperties": False,
 }
