@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import JsonValue
 
 from harness.codec import dumps_history, loads_history
@@ -21,10 +23,13 @@ from harness.model import (
     ServerToolResultPart,
     SourcePart,
     SystemMessage,
+    TextPart,
     ToolCallPart,
+    UserMessage,
 )
-from harness.params import CallParams
+from harness.params import CallParams, ToolSpec
 from harness.scenarios import load_scenarios
+from harness.strategies import tool_addition_messages
 from harness.targets import get_target
 
 REFERENCE = get_target("reference")
@@ -253,3 +258,25 @@ def test_a_target_that_sends_an_approval_as_a_client_result_fails_i16() -> None:
         scenario.history, scenario.params, providers=["openai-responses"], invariants=["I16"]
     )
     assert not clean.of("I16")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(addition=tool_addition_messages, provider=st.sampled_from(sorted(REFERENCE.providers())))
+def test_generated_tool_additions_round_trip_and_are_declared_or_warned(
+    addition: SystemMessage, provider: str
+) -> None:
+    history = [
+        UserMessage(parts=[TextPart(text="Hi.")]),
+        AssistantMessage(parts=[TextPart(text="Hello.")], stop_reason="stop"),
+        addition,
+        UserMessage(parts=[TextPart(text="Go on.")]),
+    ]
+    assert loads_history(dumps_history(history)) == history
+    deferred = [
+        ToolSpec(name=t.name, parameters={"type": "object", "properties": {}}, defer_loading=True)
+        for t in addition.added_tools or []
+        if t.parameters is None
+    ]
+    params = CallParams(tools=deferred or None)
+    report = run_invariants(history, params, providers=[provider], invariants=["I13"])
+    assert not report.of("I13"), report.of("I13")

@@ -108,7 +108,8 @@ def _declared(tool: AddedTool, raw: Json, body: _BodyIndex) -> bool:
         and (d.get("type") == "tool_reference" or any(k in d for k in _SCHEMA_KEYS))
         for d in dicts(raw)
     )
-    return named and (not tool.description or body.text(tool.description))
+    defined = tool.parameters is not None and bool(tool.description)
+    return named and (not defined or body.text(tool.description or ""))
 
 
 def _image_blocks(body: Json) -> int:
