@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from harness.contract.server_items import ANTHROPIC_SERVER_CALLS, anthropic_result, is_anthropic_result
 from harness.contract.sources import anthropic_citation
@@ -143,7 +143,10 @@ class AnthropicParser(StreamParser):
 
     def _tool_start(self, index: int, block: dict[str, Any]) -> None:
         call_id, name = block.get("id") or "", block.get("name") or ""
-        self.parts.tool_call(index, call_id, name)
+        caller = block.get("caller")  # programmatic tool calling: who made the call, as given
+        self.parts.tool_call(
+            index, call_id, name, caller=cast(dict[str, Any], caller) if isinstance(caller, dict) else None
+        )
         self.emit(ToolCallStart(call_id, name))
         self._tools[index] = json.dumps(block.get("input") or {}, ensure_ascii=False)
 

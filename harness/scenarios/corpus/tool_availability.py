@@ -58,7 +58,7 @@ def tool_addition_deferred_reference() -> Body:
     ]
 
 
-@scenario("tool-availability", "tools", "cross-provider")
+@scenario("tool-availability", "tools", "tools-given", "cross-provider")
 def tool_addition_new_definition() -> Body:
     """A tool defined only where it is added (Responses additional_tools, Anthropic tool_definition), then called: declared up front on providers with no tool additions."""
     schema: dict[str, JsonValue] = {"type": "object", "properties": {}}
@@ -166,4 +166,5 @@ def mcp_approval_responses() -> Body:
     return CallParams(server_tools=[mcp]), [
         user("What transport protocols does the MCP spec support?"),
         assistant(request, answer, stop="stop", usage=usage(400, 30)),
+        user("Thanks. Which one is newer?"),
     ]
