@@ -383,7 +383,7 @@ def render(rows: list[Row]) -> str:
         held: Counter[str] = Counter()
         for r in mine:
             held.update(r.held)
-        sdk = f"{agree}/{len(judged)}" if judged else "n/a (no SDK accumulator)"
+        sdk = f"{agree}/{len(judged)}" if judged else "none judged"
         if refused:
             sdk += f" ({refused} the SDK cannot accumulate)"
         totals = "/".join(str(held[f]) for f in FAMILIES)
