@@ -132,15 +132,14 @@ def test_cohere_streamed_citation_is_a_source_after_its_text() -> None:
         14,
         29,
     )
-    assert (
-        source.provider == "cohere" and source.raw is not None and source.raw["sources"][0]["id"] == "doc:1"
-    )
+    raw: Any = source.raw
+    assert source.provider == "cohere" and raw["sources"][0]["id"] == "doc:1"
     assert counted(result) == expected("cohere-v2", COHERE_CITED)
 
 
 def test_cohere_plan_citation_follows_the_tool_plan() -> None:
     """A ``PLAN`` citation cites the tool plan, not the answer (cohere SDK ``Citation.type``)."""
-    body = {
+    body: dict[str, Any] = {
         "id": "r2",
         "finish_reason": "TOOL_CALL",
         "message": {
@@ -199,14 +198,13 @@ def test_bedrock_citations_content_block_is_its_text_and_sources() -> None:
     """SYNTHETIC: a Converse body's ``citationsContent`` block (service model ``CitationsContentBlock``)."""
     cited = {"content": [{"text": "Guido created Python."}], "citations": [_WEB_CITATION]}
     document = {**_WEB_CITATION, "location": {"documentChar": {"documentIndex": 0, "start": 3, "end": 9}}}
-    body = {
-        "output": {"message": {"role": "assistant", "content": [{"citationsContent": cited}]}},
+    second = {"content": [{"text": " See the doc."}], "citations": [document]}
+    content: list[Any] = [{"citationsContent": cited}, {"citationsContent": second}]
+    body: dict[str, Any] = {
+        "output": {"message": {"role": "assistant", "content": content}},
         "stopReason": "end_turn",
         "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
     }
-    body["output"]["message"]["content"].append(
-        {"citationsContent": {"content": [{"text": " See the doc."}], "citations": [document]}}
-    )
     parser = get_parser("bedrock")()
     parser.feed_response(body)
     parts = parser.finish().message.parts
@@ -238,7 +236,8 @@ def test_bedrock_system_tool_is_never_a_client_tool_call() -> None:
         call, done, client = result.message.parts
         assert isinstance(call, ServerToolCallPart) and call.tool_name == "nova_code_interpreter"
         assert isinstance(done, ServerToolResultPart) and done.call_id == call.call_id
-        assert call.raw is not None and call.raw["toolUse"]["type"] == "server_tool_use"
+        block: Any = call.raw
+        assert block["toolUse"]["type"] == "server_tool_use"
         assert client.type == "tool_call" and client.tool_name == "final_result"
 
 
@@ -285,7 +284,7 @@ def test_a_grounding_without_chunks_is_named() -> None:
     """Recorded shape (traffic/pydantic-ai/models__google__test_structured_output__
     test_auto_output_mode_with_builtin_tools_falls_back.yaml): queries and an entry point, no chunk."""
     parser = get_parser("gemini")()
-    candidate = {
+    candidate: dict[str, Any] = {
         "content": {"role": "model", "parts": [{"text": "Mexico City"}]},
         "finishReason": "STOP",
         "groundingMetadata": {"webSearchQueries": ["largest city"], "searchEntryPoint": {}},

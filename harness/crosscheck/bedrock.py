@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import Any, cast
 
 from harness.model import (
     AssistantMessage,
@@ -151,10 +151,10 @@ def project(message: AssistantMessage) -> list[Json]:
                 {"arguments": json.loads(part.arguments_json), "id": part.call_id, "tool": part.tool_name}
             )
         elif isinstance(part, ServerToolCallPart):
-            use: Json = (part.raw or {}).get("toolUse") or {}
+            use = cast(Json, (part.raw or {}).get("toolUse") or {})
             pieces.append({"server_tool_call": part.tool_name, "id": part.call_id, "input": use.get("input")})
         elif isinstance(part, ServerToolResultPart):
-            result: Json = (part.raw or {}).get("toolResult") or {}
+            result = cast(Json, (part.raw or {}).get("toolResult") or {})
             pieces.append(
                 {
                     "server_tool_result": part.call_id,

@@ -186,13 +186,19 @@ def _chat_first_id_and_name(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Sha
 
 
 def _chat_executed_tools_latest(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
-    calls = {p[1]: p[3] for p in ours_["parts"] if p[0] == "server_tool_call" and isinstance(p[3], dict)}
+    calls: dict[Any, dict[str, Any]] = {
+        p[1]: cast(dict[str, Any], p[3])
+        for p in ours_["parts"]
+        if p[0] == "server_tool_call" and isinstance(p[3], dict)
+    }
     parts: list[Part] = []
     for part in sdk["parts"]:
         mine = calls.get(part[1]) if part[0] == "server_tool_call" else None
-        if isinstance(mine, dict) and isinstance(part[3], dict):
+        if mine is not None and isinstance(part[3], dict):
             theirs = cast(dict[str, Any], part[3])
-            fixed = {k: mine[k] if k in mine and _repeated(v, mine[k]) else v for k, v in theirs.items()}
+            fixed: dict[str, Any] = {
+                k: mine[k] if k in mine and _repeated(v, mine[k]) else v for k, v in theirs.items()
+            }
             part = (*part[:3], fixed)
         parts.append(part)
     return ours_, _with_parts(sdk, parts)

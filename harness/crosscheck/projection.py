@@ -295,7 +295,7 @@ def _executed_tools(entries: Any) -> list[Part]:
         parts.append(("server_tool_call", call_id, str(found.get("type") or "tool"), _raw("", found)))
         if found.get("output") is not None:
             parts.append(("server_tool_result", call_id, "success", None))
-            results = cast(dict[str, Any], found.get("search_results") or {}).get("results") or []
+            results: Any = cast(dict[str, Any], found.get("search_results") or {}).get("results") or []
             for result in cast(list[Any], results):
                 if isinstance(result, dict):
                     hit = cast(dict[str, Any], result)

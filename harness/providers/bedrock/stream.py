@@ -325,17 +325,22 @@ class BedrockParser(StreamParser):
     def _response_block(self, index: int, block: dict[str, Any]) -> None:
         if "text" in block:
             self._block_delta({"contentBlockIndex": index, "delta": {"text": block["text"]}})
-        elif "toolUse" in block and block["toolUse"].get("type") == "server_tool_use":
-            self._server_block(json.loads(json.dumps(block)), None)
-        elif "toolResult" in block:  # in the assistant turn: a system tool's result
+        elif "toolResult" in block or (
+            "toolUse" in block and block["toolUse"].get("type") == "server_tool_use"
+        ):
+            # a system tool's call, or its result in the assistant turn: copied, kept whole
             self._server_block(json.loads(json.dumps(block)), None)
         elif "citationsContent" in block:  # cited text: its text, then a source per citation
-            cited = block["citationsContent"] or _EMPTY
-            for piece in cited.get("content") or []:
-                if isinstance(piece, dict) and piece.get("text"):
-                    self._block_delta({"contentBlockIndex": index, "delta": {"text": piece["text"]}})
-            for citation in cited.get("citations") or []:
-                self.parts.source(index, bedrock_citation(citation if isinstance(citation, dict) else {}))
+            cited: dict[str, Any] = block["citationsContent"] or _EMPTY
+            pieces: list[Any] = cited.get("content") or []
+            for piece in pieces:
+                text = piece.get("text") if isinstance(piece, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+                if text:
+                    self._block_delta({"contentBlockIndex": index, "delta": {"text": text}})
+            citations: list[Any] = cited.get("citations") or []
+            for citation in citations:
+                entry = cast(dict[str, Any], citation) if isinstance(citation, dict) else {}
+                self.parts.source(index, bedrock_citation(entry))
         elif "toolUse" in block:
             tool = block["toolUse"]
             self._block_start({"contentBlockIndex": index, "start": {"toolUse": tool}})

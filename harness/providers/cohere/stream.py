@@ -20,7 +20,7 @@ they cite (``content_index``; a ``PLAN`` citation cites the tool plan). Decision
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from harness.contract.sources import cohere_citation
 from harness.model import StopReason, Usage
@@ -236,7 +236,8 @@ class CohereParser(StreamParser):
             index += 1
         if reply.get("tool_plan"):
             self._tool_plan({"delta": {"message": {"tool_plan": reply["tool_plan"]}}})
-        citations: list[dict[str, Any]] = [c for c in reply.get("citations") or [] if isinstance(c, dict)]
+        listed: list[Any] = reply.get("citations") or []
+        citations = [cast(dict[str, Any], c) for c in listed if isinstance(c, dict)]
         for citation in citations:
             if citation.get("type") == "PLAN":
                 self._cite(citation, _PLAN)
