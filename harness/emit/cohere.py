@@ -74,7 +74,10 @@ def check(message: AssistantMessage) -> str | None:
         before = message.parts[index - 1] if index else None
         if isinstance(part, SourcePart) and not isinstance(before, TextPart | SourcePart):
             return f"part {index}: a Cohere citation belongs to the text content item before it"
-        if isinstance(part, SourcePart) and (part.raw or {}).get("content_index", contents - 1) != contents - 1:
+        if (
+            isinstance(part, SourcePart)
+            and (part.raw or {}).get("content_index", contents - 1) != contents - 1
+        ):
             return (
                 f"part {index}: its citation's content_index is not the text item before it ({contents - 1})"
             )
