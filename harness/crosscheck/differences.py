@@ -413,11 +413,11 @@ DIFFERENCES: tuple[SdkDifference, ...] = (
     *_each(
         "no-canonical-part",
         frozenset({"anthropic", "openai-responses", "gemini", "openrouter"}),
-        "Server-side tool blocks and items (server_tool_use, web_search_call, ...), other Gemini part "
-        "kinds (executableCode, ...; inlineData is a file part) and unknown reasoning_details types are noted and "
-        "skipped; the SDK keeps them.",
-        "They run or live on the provider's side and the canonical model has no part for them; turning "
-        "them into client tool calls would be wrong.",
+        "Blocks, items and parts with no canonical part (an Anthropic block type, a Responses item type or "
+        "a Gemini part kind the model does not hold; server tools, citations and inlineData have parts) and "
+        "unknown reasoning_details types are noted, named, and skipped; the SDK keeps them.",
+        "The canonical model has no part for them; the note names what was left out, and turning them "
+        "into text or client tool calls would be wrong.",
         _no_canonical_part,
     ),
     *_each(
