@@ -348,3 +348,26 @@ def test_import_request_command_bad_input_is_one_line_and_exit_2(
 def test_import_request_command_missing_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["import-request", str(tmp_path / "nope.json"), "--provider", "gemini"])
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_openrouter_server_tools_are_read_in_place_and_sent_back_whole() -> None:
+    """OpenRouter's own ``openrouter:*`` tools (recorded accepted: traffic/pydantic-ai/
+    models__test_openrouter__test_openrouter_advisor_tool.yaml#0) are server tools, not functions."""
+    advisor = {"type": "openrouter:advisor", "parameters": {"model": "~anthropic/claude-opus-latest"}}
+    function = {
+        "type": "function",
+        "function": {"name": "f", "parameters": {"type": "object", "properties": {}}},
+    }
+    body = {
+        "model": "openai/gpt-5",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [function, advisor],
+    }
+    imported = import_request("openrouter", body)
+    assert imported.unrepresented == []
+    servers = imported.params.server_tools or []
+    assert [(s.kind, s.provider, s.position, s.raw) for s in servers] == [
+        ("advisor", "openrouter", 1, advisor)
+    ]
+    rendered = get_target("reference").render("openrouter", imported.history, imported.params)
+    assert rendered.body["tools"] == [function, advisor]
