@@ -354,11 +354,11 @@ def test_openrouter_server_tools_are_read_in_place_and_sent_back_whole() -> None
     """OpenRouter's own ``openrouter:*`` tools (recorded accepted: traffic/pydantic-ai/
     models__test_openrouter__test_openrouter_advisor_tool.yaml#0) are server tools, not functions."""
     advisor = {"type": "openrouter:advisor", "parameters": {"model": "~anthropic/claude-opus-latest"}}
-    function = {
+    function: dict[str, Any] = {
         "type": "function",
         "function": {"name": "f", "parameters": {"type": "object", "properties": {}}},
     }
-    body = {
+    body: dict[str, Any] = {
         "model": "openai/gpt-5",
         "messages": [{"role": "user", "content": "hi"}],
         "tools": [function, advisor],
