@@ -371,3 +371,24 @@ def test_openrouter_server_tools_are_read_in_place_and_sent_back_whole() -> None
     ]
     rendered = get_target("reference").render("openrouter", imported.history, imported.params)
     assert rendered.body["tools"] == [function, advisor]
+
+
+@pytest.mark.parametrize(("index", "named"), [(0, False), (1, True)])
+def test_mistral_tool_call_index_zero_is_the_sdk_default(index: int, named: bool) -> None:
+    """mistralai's ToolCall.index defaults to 0 and the SDK sends it; any other value is named."""
+    call = {
+        "id": "abc123XYZ",
+        "type": "function",
+        "index": index,
+        "function": {"name": "f", "arguments": "{}"},
+    }
+    body: dict[str, Any] = {
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [], "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "abc123XYZ", "content": "ok"},
+        ],
+    }
+    unrepresented = import_request("mistral", body).unrepresented
+    assert any("tool_calls[0].index" in line for line in unrepresented) is named

@@ -128,7 +128,10 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             parts.extend(TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger))
             for c, raw_call in enumerate(map(obj, arr(message.get("tool_calls")))):
                 at = f"{path}.tool_calls[{c}]"
-                ledger.rest(raw_call, at, {"id", "type", "function"})
+                # mistralai's ToolCall.index defaults to 0 and its SDK sends it: that default is absence
+                ledger.rest(
+                    raw_call, at, {"id", "type", "function"}, {"index": 0} if provider == "mistral" else None
+                )
                 function = obj(raw_call.get("function"))
                 ledger.rest(function, f"{at}.function", {"name", "arguments"})
                 parts.append(
