@@ -392,3 +392,27 @@ def test_mistral_tool_call_index_zero_is_the_sdk_default(index: int, named: bool
     }
     unrepresented = import_request("mistral", body).unrepresented
     assert any("tool_calls[0].index" in line for line in unrepresented) is named
+
+
+def _converse(output_config: dict[str, Any]) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "outputConfig": output_config}
+
+
+def test_converse_structured_output_is_read_and_sent_back_as_recorded() -> None:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    definition = {"schema": json.dumps(schema), "name": "CityInfo", "description": "A city."}
+    config = {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": definition}}}
+    uri = "https://bedrock-runtime.us-east-1.amazonaws.com/model/qwen.qwen3-32b-v1:0/converse"
+    imported = import_request("bedrock", _converse(config), uri=uri)
+    assert imported.unrepresented == []
+    fmt = imported.params.output_format
+    assert fmt is not None and (fmt.json_schema, fmt.name, fmt.description) == (schema, "CityInfo", "A city.")
+    rendered = get_target("reference").render("bedrock", imported.history, imported.params)
+    assert rendered.body["outputConfig"] == config
+
+
+def test_converse_structured_output_that_is_not_a_schema_is_named() -> None:
+    bad = {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"schema": "{not json"}}}}
+    assert import_request("bedrock", _converse(bad)).unrepresented == [
+        "outputConfig.textFormat.structure.jsonSchema.schema: not a JSON document"
+    ]
