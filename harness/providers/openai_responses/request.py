@@ -92,6 +92,9 @@ class OpenAIResponsesAdapter:
             PROVIDER_ID,
             ID_POLICY,
             TOOL_NAMES,
+            # beside declared tools (recorded accepted: openllmetry's openai-agents handoffs,
+            # docs/import-check-decisions.md#gemini-derived-declarations)
+            undeclared_calls_accepted=True,
             native_parts=ALL_PARTS | {"tool_additions"},
             files=FILES,
         )
