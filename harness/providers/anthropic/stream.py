@@ -143,10 +143,13 @@ class AnthropicParser(StreamParser):
 
     def _tool_start(self, index: int, block: dict[str, Any]) -> None:
         call_id, name = block.get("id") or "", block.get("name") or ""
-        caller = block.get("caller")  # programmatic tool calling: who made the call, as given
-        self.parts.tool_call(
-            index, call_id, name, caller=cast(dict[str, Any], caller) if isinstance(caller, dict) else None
-        )
+        # programmatic tool calling: who made the call, when not the model itself (``direct``, the
+        # meaning of a call without it, is left out: a replayed turn reads as it always did)
+        raw = block.get("caller")
+        caller = cast(dict[str, Any], raw) if isinstance(raw, dict) else None
+        if caller is not None and caller.get("type") == "direct":
+            caller = None
+        self.parts.tool_call(index, call_id, name, caller=caller)
         self.emit(ToolCallStart(call_id, name))
         self._tools[index] = json.dumps(block.get("input") or {}, ensure_ascii=False)
 
