@@ -229,7 +229,10 @@ def _typed_dicts(
 
     def build() -> dict[str, Any]:
         streaming, non_streaming = types()
-        return {"stream": _typed_dict_validator(streaming), "non-stream": _typed_dict_validator(non_streaming)}
+        return {
+            "stream": _typed_dict_validator(streaming),
+            "non-stream": _typed_dict_validator(non_streaming),
+        }
 
     found = cached_validators(provider, (distribution,), (package,), build)
     return TypedDictOracle.from_validators(found["stream"], found["non-stream"])

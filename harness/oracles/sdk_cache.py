@@ -31,6 +31,7 @@ turns the cache off. Written atomically (a temporary file renamed into place).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -42,12 +43,12 @@ from collections.abc import Callable
 from functools import cache
 from importlib import import_module
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 __all__ = ["DISABLE_ENV", "Standin", "cache_dir", "cached_validators", "key"]
 
 DISABLE_ENV = "HARNESS_SDK_CACHE"
-_FORMAT = 1
+_FORMAT = 2
 
 
 class _NotPortable(Exception):
@@ -60,7 +61,7 @@ class Standin:
     pydantic-core fills an instance as it fills the model's (``__dict__``: the fields;
     ``__pydantic_extra__``: extra keys when the model allows them)."""
 
-    model_fields: dict[str, None] = {}
+    model_fields: ClassVar[dict[str, None]] = {}
     __pydantic_extra__: dict[str, Any] | None = None
 
     @property
@@ -71,7 +72,11 @@ class Standin:
 @cache
 def _standin(module: str, qualname: str, fields: tuple[str, ...]) -> type[Standin]:
     name = qualname.rpartition(".")[2]
-    return type(name, (Standin,), {"__module__": module, "__qualname__": qualname, "model_fields": dict.fromkeys(fields)})
+    return type(
+        name,
+        (Standin,),
+        {"__module__": module, "__qualname__": qualname, "model_fields": dict.fromkeys(fields)},
+    )
 
 
 def _function(module: str, code: bytes, name: str, defaults: Any, cells: tuple[Any, ...]) -> Any:
@@ -84,7 +89,13 @@ def _portable(node: Any, sdk: tuple[str, ...]) -> Any:
     """A copy of a core schema without the SDK's classes and the entries a validator does not read."""
     if isinstance(node, dict):
         d = cast(dict[str, Any], node)
-        out = {k: _portable(v, sdk) for k, v in d.items() if k not in ("metadata", "serialization", "cls")}
+        if not isinstance(d.get("type"), str):  # not a schema (a map of fields: "metadata" may be a field)
+            return {k: _portable(v, sdk) for k, v in d.items()}
+        out = {
+            k: v if k in ("default", "expected") else _portable(v, sdk)  # values, not schemas
+            for k, v in d.items()
+            if k not in ("metadata", "serialization", "cls")
+        }
         cls = d.get("cls")
         if cls is None:
             return out
@@ -129,7 +140,13 @@ class _Pickler(pickle.Pickler):
             raise _NotPortable(f"{module}.{getattr(owner, '__qualname__', owner)}")
         if isinstance(obj, types.FunctionType) and "<locals>" in obj.__qualname__:
             cells = tuple(c.cell_contents for c in obj.__closure__ or ())
-            return _function, (obj.__module__, marshal.dumps(obj.__code__), obj.__name__, obj.__defaults__, cells)
+            return _function, (
+                obj.__module__,
+                marshal.dumps(obj.__code__),
+                obj.__name__,
+                obj.__defaults__,
+                cells,
+            )
         return NotImplemented
 
 
@@ -186,7 +203,9 @@ def dump(validators: dict[str, Any], sdk: tuple[str, ...]) -> bytes | None:
     parts: dict[str, tuple[Any, ...]] = {}
     try:
         for name, validator in validators.items():
-            _cls, (schema, *rest) = validator.__reduce__()  # (schema, config, ...): SchemaValidator's arguments
+            _cls, (schema, *rest) = (
+                validator.__reduce__()
+            )  # (schema, config, ...): SchemaValidator's arguments
             parts[name] = (_portable(schema, sdk), *rest)
         buf = io.BytesIO()
         _Pickler(buf, sdk).dump(parts)
@@ -222,8 +241,6 @@ def cached_validators(
     if path is not None:
         data = dump(built, sdk)
         if data is not None:
-            try:
+            with contextlib.suppress(OSError):  # a read-only home: no cache, same verdicts
                 _write(path, data)
-            except OSError:  # a read-only home: no cache, same verdicts
-                pass
     return built
