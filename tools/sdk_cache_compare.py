@@ -43,9 +43,10 @@ def _bodies(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
             )
     for path in iter_files(paths):
         for call in load_file(path):
-            if call.route is None or not isinstance(call.body, dict):
+            raw: Any = call.body
+            if call.route is None or not isinstance(raw, dict):
                 continue
-            provider, view = oracle_view(call.route, cast(dict[str, Any], call.body), call.uri)
+            provider, view = oracle_view(call.route, cast(dict[str, Any], raw), call.uri)
             if provider in _TYPES:
                 out.append((provider, view))
     return out
