@@ -173,12 +173,76 @@ def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
         return _load_yaml(text, source, lim)
 
 
+class _Slow(Exception):
+    """The document needs the checked, general path (an alias, a tag beyond the plain ones, a limit)."""
+
+
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_NOT_PLAIN_KEYS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
+
+
+def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, lim: Limits) -> Any:
+    """The document of a graph that is a plain tree, built and checked in one pass; ``_Slow`` otherwise.
+
+    Why: a recorded cassette is a tree of maps, lists and scalars, and the general path walks it
+    three times in Python (the limits, then PyYAML's constructor with its bookkeeping for aliases
+    and recursive objects), most of ``audit-traffic``'s time. Here each node is visited once:
+    scalars through the loader's own constructor for their tag (the same values), maps and lists
+    built as ``SafeConstructor`` builds them. Anything else (an alias: a node met twice; a merge
+    key; a non-scalar key; a set, omap or unknown tag; a lone surrogate; past a limit) raises
+    ``_Slow`` and the document is built the general way, which also reports the errors."""
+    constructors = cast(dict[str, Any], loader.yaml_constructors)
+    seen: set[int] = set()
+    count = [0]
+
+    def build(node: yaml.Node, depth: int) -> Any:
+        key = id(node)
+        if key in seen or depth > lim.max_depth:
+            raise _Slow
+        seen.add(key)
+        count[0] += 1
+        tag = node.tag
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            value = node.value
+            if not value.isascii() and _SURROGATE.search(value):
+                raise _Slow
+            if tag == _STR:
+                return value
+            ctor = constructors.get(tag)
+            if ctor is None:
+                raise _Slow
+            return ctor(loader, node)
+        if kind is yaml.SequenceNode and tag == _SEQ:
+            return [build(child, depth + 1) for child in node.value]
+        if kind is yaml.MappingNode and tag == _MAP:
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if type(key_node) is not yaml.ScalarNode or key_node.tag in _NOT_PLAIN_KEYS:
+                    raise _Slow
+                k = build(key_node, depth + 1)
+                out[k] = build(value_node, depth + 1)
+            return out
+        raise _Slow
+
+    document = build(root, 1)
+    if count[0] > lim.max_yaml_nodes:
+        raise _Slow
+    return document
+
+
 def _load_yaml(text: str, source: str, lim: Limits) -> Any:
     loader = _loader(text, source)
     try:
         node = _compose(loader, source)
         if node is None:
             return None
+        try:
+            return _build_tree(loader, node, lim)
+        except _Slow:
+            pass
+        except (yaml.YAMLError, RecursionError, ValueError, TypeError):
+            pass  # the general path below reports it, as it always did
         _check_graph(node, source, lim)
         try:
             return cast(Any, loader).construct_document(node)
