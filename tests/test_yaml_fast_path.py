@@ -1,4 +1,5 @@
-"""``load_yaml``'s one-pass build of plain trees (``_build_tree``) gives what the general path gives.
+"""``load_yaml``'s one-pass build of plain trees (``_build_tree``) and its remembered scalar tags
+(``_SafeLoader.resolve``) give what the general path gives.
 
 The general path (graph checked, then PyYAML's ``SafeConstructor``) is the reference: every
 document here, and every bundled cassette, is built both ways and compared with the type of
@@ -37,6 +38,7 @@ DOCUMENTS = [
     "",
     "just a string\n",
     "a: 2001-13-45\n",  # not a timestamp by the resolver's pattern: a string
+    "- 12\n- '12'\n- 12\n- \"12\"\n- yes\n- 'yes'\n- yes\n",  # the same text plain and quoted, twice
 ]
 
 
@@ -48,6 +50,7 @@ def _general(text: str, limits: Limits | None = None) -> Any:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(yaml_load, "_build_tree", slow)
+        patch.setattr(yaml_load, "_SAFE_LOADER", yaml_load._BASE_LOADER)  # pyright: ignore[reportPrivateUsage]  # tags resolved afresh
         return _fast(text, limits)
 
 

@@ -82,7 +82,32 @@ def _check_graph(root: yaml.Node, source: str, lim: Limits) -> None:
 
 #: libyaml's safe loader when PyYAML was built with it (about ten times faster), else the pure one.
 #: Both only construct the standard YAML tags; the node graph is checked before anything is built.
-_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Tags of plain scalars already resolved, by text (bounded): a corpus repeats its keys and
+#: values ("role", "content", "type"...) and each resolution tries a list of regexes.
+_RESOLVED: dict[str, str] = {}
+
+
+class _SafeLoader(_BASE_LOADER):  # pyright: ignore[reportGeneralTypeIssues,reportUntypedBaseClass]
+    """The safe loader, with plain scalars' implicit tags remembered (the same tags: a plain
+    scalar's tag depends on its text alone when no path resolver is set, as on this loader)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        base = cast(Any, super())
+        if kind is yaml.ScalarNode and implicit[0] and not self.yaml_path_resolvers:
+            tag: str | None = _RESOLVED.get(value)
+            if tag is None:
+                tag = cast(str, base.resolve(kind, value, implicit))
+                if len(value) <= 64:
+                    if len(_RESOLVED) >= 100_000:
+                        _RESOLVED.clear()
+                    _RESOLVED[value] = tag
+            return tag
+        return base.resolve(kind, value, implicit)
+
+
+_SAFE_LOADER: type[yaml.SafeLoader] = _SafeLoader
 
 
 def _loader(text: str, source: str) -> yaml.SafeLoader:
