@@ -46,6 +46,8 @@ def make_copies(corpus: Path, copies: int, root: Path) -> Path:
         p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json", ".har")
     )
     out = root / f"copies{copies}"
+    if out.exists():  # made by an earlier run with --keep: the same paths, so reports compare
+        return out
     for n in range(copies):
         for path in files:
             target = out / f"c{n:04d}" / path.relative_to(corpus)
@@ -55,15 +57,20 @@ def make_copies(corpus: Path, copies: int, root: Path) -> Path:
     return out
 
 
-def run(copies_dir: Path, jobs: int, out: Path, repeat: int) -> tuple[float, float, int, int]:
-    """(wall s, CPU s, peak KB, calls) of the best run by CPU."""
+def run(
+    copies_dir: Path, jobs: int, out: Path, repeat: int, code: Path | None = None
+) -> tuple[float, float, int, int]:
+    """(wall s, CPU s, peak KB, calls) of the best run by CPU (``code``: another checkout's harness)."""
     best: tuple[float, float, int, int] | None = None
     for _ in range(repeat):
         if out.exists():
             shutil.rmtree(out)
-        cmd = [str(Path(sys.executable).parent / "harness"), "audit-traffic", str(copies_dir), "--jobs", str(jobs),
-               "--out", str(out)]  # fmt: skip
-        line = subprocess.run([sys.executable, "-c", _RUN, *cmd], capture_output=True, text=True, check=True)
+        cmd = [sys.executable, "-c", "import sys; from harness.cli.main import app; sys.argv[0] = 'harness'; app()",
+               "audit-traffic", str(copies_dir), "--jobs", str(jobs), "--out", str(out)]  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": str(code)} if code is not None else None
+        line = subprocess.run(
+            [sys.executable, "-c", _RUN, *cmd], capture_output=True, text=True, check=True, env=env
+        )
         wall, cpu, peak, _code = line.stdout.split()
         report = json.loads((out / "traffic-audit.json").read_text(encoding="utf-8"))
         calls = sum(row.get("requests", 0) for row in report["providers"].values())  # model calls judged
@@ -121,6 +128,15 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--profile", type=int, default=0, metavar="JOBS", help="cProfile each worker instead")
+    parser.add_argument(
+        "--code", type=Path, help="run another checkout's harness (PYTHONPATH), e.g. an export of main"
+    )
+    parser.add_argument(
+        "--label", default="", help="names this run's reports under --keep (e.g. before, after)"
+    )
+    parser.add_argument(
+        "--reference", help="the --label of an earlier run in the same --keep directory: compare reports"
+    )
     parser.add_argument("--keep", type=Path, help="make the copies here (kept), not in a temporary directory")
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="bench_traffic_"))
@@ -136,14 +152,21 @@ def main() -> None:
             copies_dir = make_copies(args.corpus, copies, root)
             reference: dict[str, bytes] = {}
             for jobs in (int(j) for j in args.jobs.split(",")):
-                out = root / f"out{copies}-{jobs}"
-                wall, cpu, peak, calls = run(copies_dir, jobs, out, args.repeat)
+                out = root / f"out{args.label}{copies}-{jobs}"
+                wall, cpu, peak, calls = run(copies_dir, jobs, out, args.repeat, args.code)
                 reports = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
                 same = "reference" if not reference else ("yes" if reports == reference else "NO")
+                if args.reference is not None:
+                    there = root / f"out{args.reference}{copies}-{jobs}"
+                    theirs = {p.name: p.read_bytes() for p in sorted(there.iterdir())}
+                    same += (
+                        f", = {args.reference}" if theirs == reports else f", DIFFERENT from {args.reference}"
+                    )
                 reference = reference or reports
                 print(f"| {calls:,} | {jobs} | {wall:.1f} | {cpu:.1f} | {calls / wall:.0f} | {cpu / calls * 1e3:.2f} "
                       f"| {peak / 1024:.0f} | {same} |", flush=True)  # fmt: skip
-            shutil.rmtree(copies_dir)
+            if args.keep is None:
+                shutil.rmtree(copies_dir)
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
