@@ -3,7 +3,8 @@
 Each cached provider's oracle is built both ways, from the SDK and from the cached bytes,
 and judges the same good and bad bodies: the same errors, in the same order. The bad bodies
 must fail (so the comparison can fail too). Also: loading from the cache imports no SDK,
-a corrupt file is rebuilt, the cache can be turned off and follows ``XDG_CACHE_HOME``.
+an absent or corrupt file is built and written, the cache can be turned off and follows
+``XDG_CACHE_HOME``. Every conformance and recorded body: ``python -m tools.sdk_cache_compare``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ CACHED: dict[str, tuple[str, str, Callable[[], tuple[type, type]]]] = {
 }
 
 
+@cache
 def _both(provider: str) -> tuple[sdk.TypedDictOracle, sdk.TypedDictOracle]:
     _, package, types = CACHED[provider]
     built = sdk.TypedDictOracle(*types())
@@ -78,8 +81,8 @@ def _bad(body: Body) -> list[Body]:
 
 def _cases(provider: str) -> list[tuple[Body, bool]]:
     good = [b for _, p, b, _ in VALID if p == provider] + [b for _, p, _, b, _ in HOSTED if p == provider]
-    bad = [m for b in good[:3] for m in _bad(b)]
-    streamed = [{**b, "stream": not b.get("stream")} for b in good[:3]]
+    bad = [m for b in good[:1] for m in _bad(b)]
+    streamed = [{**b, "stream": not b.get("stream")} for b in good[:2]]
     return [(b, True) for b in good + streamed] + [(b, False) for b in bad]
 
 
@@ -122,24 +125,44 @@ print(len(errors), "anthropic" in sys.modules)
 """
 
 
-def test_a_warm_cache_imports_no_sdk_and_a_corrupt_one_is_rebuilt(tmp_path: Path) -> None:
-    def run(**extra: str) -> list[str]:
-        return subprocess.run(
-            [sys.executable, "-c", _PROBE],
-            env=_env(tmp_path, **extra),
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
+def test_a_warm_cache_imports_no_sdk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HARNESS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv(sdk_cache.DISABLE_ENV, raising=False)
+    built, _ = _both("anthropic")
+    sdk_cache.cached_validators(
+        "anthropic", ("anthropic",), ("anthropic",), lambda: {"stream": built.validator(True), "non-stream": built.validator(False)}
+    )  # fmt: skip
+    assert list(tmp_path.glob("sdk-oracle/anthropic-*.pickle"))
+    env = _env(tmp_path, HARNESS_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    expected = built.errors({"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": 1}]})
+    assert out.split() == [str(len(expected)), "False"]  # read back: the same verdict, the SDK not imported
 
-    first = run()
-    assert first[1] == "True"  # built from the SDK, and written
-    [cached] = (tmp_path / "llm-wire-harness" / "sdk-oracle").glob("anthropic-*.pickle")
-    assert run() == [first[0], "False"]  # read back: same verdict, the SDK not imported
-    cached.write_bytes(b"not a pickle")
-    assert run() == first  # corrupt: built again, same verdict
-    assert run() == [first[0], "False"]  # and rewritten
-    assert run(**{sdk_cache.DISABLE_ENV: "0"}) == first  # off: the SDK, as before
+
+def test_a_corrupt_or_absent_cache_is_built_and_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HARNESS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv(sdk_cache.DISABLE_ENV, raising=False)
+    built, _ = _both("groq")
+    calls: list[int] = []
+
+    def build() -> dict[str, Any]:
+        calls.append(1)
+        return {"stream": built.validator(True), "non-stream": built.validator(False)}
+
+    first = sdk_cache.cached_validators("groq", ("groq",), ("groq",), build)
+    [path] = tmp_path.glob("sdk-oracle/groq-*.pickle")
+    assert first["stream"] is built.validator(True) and calls == [1]  # absent: built, and written
+    assert sdk_cache.cached_validators("groq", ("groq",), ("groq",), build)["stream"] is not first["stream"]
+    assert calls == [1]  # read back
+    path.write_bytes(b"not a pickle")
+    assert sdk_cache.cached_validators("groq", ("groq",), ("groq",), build)["stream"] is first["stream"]
+    assert calls == [1, 1]  # corrupt: built again
+    assert sdk_cache.load(path.read_bytes())  # and rewritten whole
+    assert not list(tmp_path.glob("sdk-oracle/.*.tmp"))  # no temporary file left behind
 
 
 def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
