@@ -1,12 +1,14 @@
 """``harness audit-traffic`` on unique copies of a cassette corpus: calls/s, CPU, peak memory, and
 whether the report of every ``--jobs`` is byte-identical to the single-process one.
 
-    uv run python benchmarks/bench_traffic.py                          # 1 and 16 copies, --jobs 1 and 2
-    uv run python benchmarks/bench_traffic.py --copies 16 --jobs 2     # the 12k-call figure alone
-    uv run python benchmarks/bench_traffic.py --corpus DIR --profile 2 # cProfile of each worker (top 25)
+    uv run python benchmarks/bench_traffic.py --corpus DIR                       # 1 and 16 copies, --jobs 1 and 2
+    uv run python benchmarks/bench_traffic.py --corpus DIR --copies 16 --jobs 2  # the 12k-call figure alone
+    uv run python benchmarks/bench_traffic.py --corpus DIR --profile 2           # cProfile of each worker (top 25)
 
 Each copy is the corpus with every response and call id suffixed (``_c<n>``), so no two calls
-are alike and nothing is read twice. The copy of 491 pydantic-ai cassettes holds 792 calls.
+are alike and nothing is read twice. The figures in ``README.md`` use the 491-cassette dev
+split of pydantic-ai's recorded tests (``tests/models/cassettes`` and others of
+github.com/pydantic/pydantic-ai): one copy holds 792 model calls.
 Each run is a fresh ``harness audit-traffic COPIES --out DIR`` process; wall time, CPU (user+sys
 of the process and its workers) and peak memory (the largest resident set of the process or any
 worker, from the kernel's accounting of waited-for children). Best of ``--repeat`` by CPU.
@@ -25,7 +27,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-CORPUS = Path("/work/shared/traffic/pydantic-ai")
 _IDS = re.compile(
     rb"\b((?:call|toolu|msg|resp|chatcmpl|fc|rs|srvtoolu|tooluse|gen|ws|ci)[_-][A-Za-z0-9]{4,})"
 )
@@ -121,7 +122,9 @@ parent.dump_stats("/tmp/bench_traffic_parent.prof")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument(
+        "--corpus", type=Path, required=True, help="a folder of cassettes (e.g. pydantic-ai's)"
+    )
     parser.add_argument("--copies", default="1,16", help="comma-separated copy counts")
     parser.add_argument(
         "--jobs", default="1,2", help="comma-separated --jobs values (the first is the reference)"

@@ -22,7 +22,7 @@ Anything else that still points into the SDK (a validator function of the SDK's 
 model with a custom ``__init__`` or post-init hook) makes the schema not portable: nothing
 is cached, and the oracle is built from the SDK as before. A cache file that is absent,
 unreadable or from another key is ignored and rewritten. Same verdicts either way
-(``tests/test_oracle_sdk_cache.py`` compares them on good and bad bodies).
+(``tests/test_oracles_sdk_cache.py`` compares them on good and bad bodies).
 
 Where: ``$HARNESS_CACHE_DIR``, else ``$XDG_CACHE_HOME/llm-wire-harness``, else
 ``~/.cache/llm-wire-harness``, never the project being checked. ``HARNESS_SDK_CACHE=0``

@@ -91,8 +91,8 @@ def test_limits_are_the_general_paths() -> None:
 
 
 def test_bundled_cassettes_build_the_same_both_ways() -> None:
-    """A sample, every provider's (all of them, and every recording of ``/work/shared/traffic``,
-    2,260 files, were compared when the fast path was written)."""
+    """A sample, every provider's (all of them, with the wider shared traffic corpus, 2,260 files,
+    were compared when the fast path was written)."""
     files = sorted((ROOT / "traffic").rglob("*.yaml")) + sorted((ROOT / "cassettes").rglob("*.yaml"))
     assert len(files) > 50
     for path in files[::15]:
