@@ -159,8 +159,8 @@ def main() -> None:
                 wall, cpu, peak, calls = run(copies_dir, jobs, out, args.repeat, args.code)
                 reports = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
                 same = "reference" if not reference else ("yes" if reports == reference else "NO")
-                if args.reference is not None:
-                    there = root / f"out{args.reference}{copies}-{jobs}"
+                there = root / f"out{args.reference}{copies}-{jobs}"
+                if args.reference is not None and there.is_dir():
                     theirs = {p.name: p.read_bytes() for p in sorted(there.iterdir())}
                     same += (
                         f", = {args.reference}" if theirs == reports else f", DIFFERENT from {args.reference}"
