@@ -66,7 +66,8 @@ def main() -> None:
               f"best of {args.repeat}")  # fmt: skip
         print("| check | cold wall s | cold CPU s | wall s | CPU s |")
         print("|---|---:|---:|---:|---:|")
-        for provider in args.provider or [*PROVIDERS, None]:
+        for named in args.provider or [*PROVIDERS, "all"]:
+            provider = None if named == "all" else named
             flags = ["--provider", provider] if provider else []
             mine = {**env, "HARNESS_CACHE_DIR": str(Path(tmp) / f"cache-{provider or 'all'}")}  # cold per row
             cold = once(["check", str(history), *flags], mine)
