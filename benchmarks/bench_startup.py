@@ -34,9 +34,9 @@ _HARNESS = "import sys; from harness.cli.main import app; sys.argv[0] = 'harness
 
 
 def once(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    out = subprocess.run(
+    out = subprocess.run(  # cwd: not this checkout, whose harness `-c` would import before PYTHONPATH's
         [sys.executable, "-c", _RUN, sys.executable, "-c", _HARNESS, *args],
-        env=env, capture_output=True, text=True, check=True,
+        env=env, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(),
     ).stdout.split()  # fmt: skip
     return float(out[0]), float(out[1])
 
@@ -59,7 +59,7 @@ def main() -> None:
         history = Path(tmp) / "h.jsonl"
         scenario = subprocess.run(
             [sys.executable, "-c", _HARNESS, "scenarios", "tool_parallel_results_out_of_order"],
-            env=env, capture_output=True, text=True, check=True,
+            env=env, capture_output=True, text=True, check=True, cwd=tmp,
         ).stdout  # fmt: skip
         history.write_text(scenario, encoding="utf-8")
         print(f"load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores; {scenario.count(chr(10))}-line history; "

@@ -69,8 +69,13 @@ def run(
         cmd = [sys.executable, "-c", "import sys; from harness.cli.main import app; sys.argv[0] = 'harness'; app()",
                "audit-traffic", str(copies_dir), "--jobs", str(jobs), "--out", str(out)]  # fmt: skip
         env = {**os.environ, "PYTHONPATH": str(code)} if code is not None else None
-        line = subprocess.run(
-            [sys.executable, "-c", _RUN, *cmd], capture_output=True, text=True, check=True, env=env
+        line = subprocess.run(  # cwd: not this checkout, whose harness `-c` would import before PYTHONPATH's
+            [sys.executable, "-c", _RUN, *cmd],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+            cwd=out.parent,
         )
         wall, cpu, peak, _code = line.stdout.split()
         report = json.loads((out / "traffic-audit.json").read_text(encoding="utf-8"))
