@@ -163,6 +163,9 @@ def test_a_corrupt_or_absent_cache_is_built_and_written(
     assert calls == [1, 1]  # corrupt: built again
     assert sdk_cache.load(path.read_bytes())  # and rewritten whole
     assert not list(tmp_path.glob("sdk-oracle/.*.tmp"))  # no temporary file left behind
+    path.chmod(0o666)  # a cache others could have written is not loaded (a pickle runs code)
+    assert sdk_cache.cached_validators("groq", ("groq",), ("groq",), build)["stream"] is first["stream"]
+    assert calls == [1, 1, 1]
 
 
 def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

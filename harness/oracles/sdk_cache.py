@@ -222,6 +222,17 @@ def load(data: bytes) -> dict[str, Any]:
     return {name: SchemaValidator(*args) for name, args in parts.items()}
 
 
+def _own(path: Path) -> bool:
+    """Only a file this user owns and no one else can write is loaded: a pickle runs code as it
+    loads, so a cache another account could have written is built again instead."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    getuid = getattr(os, "getuid", None)
+    return (getuid is None or st.st_uid == getuid()) and not st.st_mode & 0o022
+
+
 def cached_validators(
     provider: str,
     distributions: tuple[str, ...],
@@ -232,7 +243,7 @@ def cached_validators(
     (``build``, which imports the SDK) and cached for the next run when they are portable."""
     where, k = cache_dir(), key(provider, distributions)
     path = where / "sdk-oracle" / f"{provider}-{k}.pickle" if where is not None and k is not None else None
-    if path is not None:
+    if path is not None and _own(path):
         try:
             return load(path.read_bytes())
         except Exception:  # absent, truncated, from another pydantic: built again below
