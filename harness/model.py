@@ -9,7 +9,7 @@ inside an adapter.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -361,6 +361,12 @@ class ToolResultMessage(_MessageBase):
     Providers whose tool result takes several text blocks send them split exactly; the others
     send ``output_text``.
 
+    ``part_positions`` (beyond the pinned fields) keeps a result whose text and parts the tool
+    interleaved (text after an image or file): for each of ``parts``, how many of the text blocks
+    (``text_block_list()``) come before it. None when every part follows all the text (the usual
+    order, and the only one a history without it has). Wires whose tool result is an ordered block
+    list send that order; the others warn ``tool-result-order-lost``.
+
     ``discovered_tools`` (beyond the seed): the deferred tools this result loads, by name, when
     the client ran the tool search itself (Anthropic ``tool_reference`` blocks after the text)."""
 
@@ -372,6 +378,7 @@ class ToolResultMessage(_MessageBase):
     output_json: JsonValue | None = None
     text_blocks: list[int] | None = None
     parts: list[ToolPart] = Field(default_factory=list[ToolPart])
+    part_positions: list[int] | None = None
     discovered_tools: list[str] | None = None
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
@@ -400,9 +407,46 @@ class ToolResultMessage(_MessageBase):
             )
         return self
 
+    @model_validator(mode="after")
+    def _positions_fit(self) -> ToolResultMessage:
+        positions = self.part_positions
+        if positions is None:
+            return self
+        count = len(self.text_block_list())
+        if len(positions) != len(self.parts):
+            raise ValueError(f"part_positions has {len(positions)} entries for {len(self.parts)} parts")
+        if any(b < a for a, b in zip(positions, positions[1:], strict=False)):
+            raise ValueError("part_positions must not decrease (parts keep their order)")
+        if any(not 0 <= n <= count for n in positions):
+            raise ValueError(f"part_positions counts text blocks before a part: 0 to {count}")
+        if all(n == count for n in positions):
+            raise ValueError("part_positions puts every part after the text; omit it")
+        return self
+
     def text_block_list(self) -> list[str]:
         """The result's text blocks: ``output_text`` split at ``text_blocks`` (one block without it)."""
         return split_blocks(self.output_text, self.text_blocks)
+
+    def content_in_order(self) -> list[str | ImageURLPart | ImageFilePart | FilePart]:
+        """Text blocks and parts in the order the tool gave them (``part_positions``)."""
+        return interleave(self.text_block_list(), list(self.parts), self.part_positions)
+
+
+_P = TypeVar("_P")
+
+
+def interleave(texts: list[str], parts: list[_P], positions: list[int] | None) -> list[str | _P]:
+    """Text blocks and parts in one list: each part after ``positions[i]`` text blocks (all the
+    parts after all the text when ``positions`` is None)."""
+    if positions is None:
+        return [*texts, *parts]
+    out: list[str | _P] = []
+    taken = 0
+    for part, at in zip(parts, positions, strict=True):
+        out += texts[taken:at]
+        taken = max(taken, at)
+        out.append(part)
+    return [*out, *texts[taken:]]
 
 
 def split_blocks(text: str, lengths: list[int] | None) -> list[str]:

@@ -98,6 +98,7 @@ class Code(StrEnum):
     TOOL_NAME_MAPPED = "tool-name-mapped"
     TOOL_NAME_MISMATCH = "tool-name-mismatch"
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
+    TOOL_RESULT_ORDER_LOST = "tool-result-order-lost"
     TOOL_RESULT_MISSING = "tool-result-missing"
     TOOL_RESULT_ORPHAN = "tool-result-orphan"
     TOOL_RESULT_AFTER_TEXT = "tool-result-after-text"
@@ -322,6 +323,10 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.TOOL_JSON_AS_TEXT: CodeInfo(
         "policy", "a structured tool result the provider takes only as text sent as its output_text"
+    ),
+    Code.TOOL_RESULT_ORDER_LOST: CodeInfo(
+        "degrade",
+        "a tool result whose text follows an image or file, on a wire that holds a result's text and files apart: the text goes first",
     ),
     Code.TOOL_NAME_MAPPED: CodeInfo(
         "reject", "a tool name outside the provider's name rule sent mapped (reversibly)"

@@ -21,6 +21,7 @@ from harness.importer.common import (
     effort,
     joined_blocks,
     obj,
+    part_positions,
     show,
     tool_spec,
 )
@@ -195,6 +196,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    positions: list[int] = []  # the text blocks before each image or file
     discovered: list[str] = []
     for i, item in enumerate(map(obj, items)):
         at = f"{path}.content[{i}]"
@@ -206,19 +208,17 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         elif item.get("type") == "text":
             ledger.rest(item, at, {"type", "text"})
             texts.append(str(item.get("text", "")))
-            if images:  # text after an image or file: the model keeps text and parts apart
-                ledger.note(
-                    at, "tool result text after an image or file: the interleaving is not representable"
-                )
         elif item.get("type") == "image":
             ledger.rest(item, at, {"type", "source"})
             image = _image(obj(item.get("source")), f"{at}.source", ledger)
             if image is not None:
                 images.append(image)
+                positions.append(len(texts))
         elif item.get("type") == "document":
             document = _document(item, at, ledger)
             if document is not None:
                 images.append(document)
+                positions.append(len(texts))
         else:
             ledger.note(at, f"tool_result content type {show(item.get('type'))} not representable")
     call_id = str(block.get("tool_use_id", ""))
@@ -230,6 +230,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         output_text=text,
         text_blocks=blocks,
         parts=list(images),
+        part_positions=part_positions(positions, texts),
         discovered_tools=discovered or None,
         cache_breakpoint=cache_control(block, path, ledger),
     )

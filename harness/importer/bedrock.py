@@ -15,7 +15,7 @@ from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from harness.contract.server_items import call_part, result_part
-from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, show
+from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, part_positions, show
 from harness.importer.controls import consumed, read_controls
 from harness.importer.server_parts import server_tool
 from harness.model import (
@@ -197,16 +197,13 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     ledger.rest(result, f"{path}.toolResult", {"toolUseId", "content", "status"}, {"status": "success"})
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    positions: list[int] = []  # the text blocks before each image or file
     structured: Any = None
     for i, item in enumerate(map(obj, arr(result.get("content")))):
         at = f"{path}.toolResult.content[{i}]"
         if "text" in item:
             ledger.rest(item, at, {"text"})
             texts.append(str(item["text"]))
-            if images:  # text after an image or file: the model keeps text and parts apart
-                ledger.note(
-                    at, "tool result text after an image or file: the interleaving is not representable"
-                )
         elif "json" in item and structured is None:
             ledger.rest(item, at, {"json"})
             structured = item["json"]
@@ -215,12 +212,14 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
             image = _image(item, at, ledger)
             if image is not None:
                 images.append(image)
+                positions.append(len(texts))
         elif "document" in item or "video" in item:
             kind = "document" if "document" in item else "video"
             ledger.rest(item, at, {kind})
             file = _file(item, kind, at, ledger)
             if file is not None:
                 images.append(file)
+                positions.append(len(texts))
         else:
             ledger.note(at, f"toolResult content {show(sorted(item))} not representable")
     call_id = str(result.get("toolUseId", ""))
@@ -235,6 +234,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         output_json=structured,
         text_blocks=blocks,
         parts=list(images),
+        part_positions=part_positions(positions, texts),
     )
 
 

@@ -14,6 +14,7 @@ from harness.importer.common import (
     effort,
     joined_blocks,
     obj,
+    part_positions,
     openai_output_format,
     openai_tool_choice,
     show,
@@ -176,20 +177,19 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
     call_id, output = str(item.get("call_id", "")), item.get("output")
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    positions: list[int] = []  # the text blocks before each image or file
     for i, part in enumerate(map(obj, [] if isinstance(output, str) else arr(output))):
         at = f"{path}.output[{i}]"
         if part.get("type") == "input_text":
             ledger.rest(part, at, {"type", "text"})
             texts.append(str(part.get("text", "")))
-            if images:  # text after an image or file: the model keeps text and parts apart
-                ledger.note(
-                    at, "tool result text after an image or file: the interleaving is not representable"
-                )
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             images.append(ImageURLPart(url=str(part["image_url"])))
+            positions.append(len(texts))
         elif (file := _input_file(part, at, ledger)) is not None:
             images.append(file)
+            positions.append(len(texts))
         else:
             ledger.note(at, f"output part {show(part.get('type'))} not representable")
     text, blocks = (output, None) if isinstance(output, str) else joined_blocks(texts)
@@ -200,6 +200,7 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
         output_text=text,
         text_blocks=blocks,
         parts=list(images),
+        part_positions=part_positions(positions, texts),
     )
 
 

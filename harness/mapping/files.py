@@ -18,6 +18,7 @@ from harness.mapping.wire import (
     ContentItem,
     Warnings,
     WireItem,
+    WireToolResult,
     map_content,
 )
 from harness.model import FilePart, TextPart
@@ -34,6 +35,7 @@ __all__ = [
     "fits",
     "warn_json_as_text",
     "warn_moved",
+    "warn_order_lost",
 ]
 
 
@@ -168,6 +170,20 @@ def warn_json_as_text(warnings: Warnings, message_index: int | None, title: str)
         Code.TOOL_JSON_AS_TEXT,
         f"{title} takes a tool result as text; the structured value is sent as output_text",
     )
+
+
+def warn_order_lost(warnings: Warnings, item: WireToolResult, title: str) -> None:
+    """A result whose text follows an image or file (``part_positions``) on a wire that keeps a
+    tool result's text and files apart: the text goes first, its order with the files is lost."""
+    if item.interleaved:
+        warnings.add(
+            item.index,
+            None,
+            "part_positions",
+            Code.TOOL_RESULT_ORDER_LOST,
+            f"{title} holds a tool result's text apart from its images and files; "
+            "the text the tool gave after an image or file is sent before it",
+        )
 
 
 _SOURCE_WORDS: dict[str, str] = {

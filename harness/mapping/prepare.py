@@ -208,6 +208,7 @@ def prepare(
                     discovered_tools=list(event.discovered_tools or []),
                     output_json=event.output_json,
                     text_blocks=event.text_blocks,
+                    part_positions=event.part_positions,
                     cache_breakpoint=event.cache_breakpoint,
                 )
             )

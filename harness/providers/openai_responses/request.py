@@ -629,12 +629,13 @@ def _tool_output(wire: WireToolResult, warnings: Warnings) -> str | list[JSON]:
     if not wire.images and not wire.appended and wire.text_blocks is None:
         return wire.output_text
     parts: list[JSON] = []
-    if wire.text_blocks is not None:  # several text blocks go back as the tool split them
-        parts += [{"type": "input_text", "text": text} for text in wire.text_block_list()]
-    elif wire.output_text:
-        parts.append({"type": "input_text", "text": wire.output_text})
-    for ci in [*wire.images, *wire.appended]:
-        content = _input_content(ci, warnings)
+    # Several text blocks go back as the tool split them, images and files where the tool put them.
+    for entry in [*wire.content_in_order(), *wire.appended]:
+        if isinstance(entry, str):
+            if entry or wire.text_blocks is not None:
+                parts.append({"type": "input_text", "text": entry})
+            continue
+        content = _input_content(entry, warnings)
         if content is not None:
             parts.append(content)
     tool_text_only = [{"type": "input_text", "text": wire.output_text}] if wire.output_text else []
