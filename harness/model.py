@@ -9,6 +9,7 @@ inside an adapter.
 from __future__ import annotations
 
 from datetime import datetime
+from itertools import pairwise
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
@@ -415,7 +416,7 @@ class ToolResultMessage(_MessageBase):
         count = len(self.text_block_list())
         if len(positions) != len(self.parts):
             raise ValueError(f"part_positions has {len(positions)} entries for {len(self.parts)} parts")
-        if any(b < a for a, b in zip(positions, positions[1:], strict=False)):
+        if any(b < a for a, b in pairwise(positions)):
             raise ValueError("part_positions must not decrease (parts keep their order)")
         if any(not 0 <= n <= count for n in positions):
             raise ValueError(f"part_positions counts text blocks before a part: 0 to {count}")

@@ -14,9 +14,9 @@ from harness.importer.common import (
     effort,
     joined_blocks,
     obj,
-    part_positions,
     openai_output_format,
     openai_tool_choice,
+    part_positions,
     show,
     tool_spec,
 )
