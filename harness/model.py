@@ -8,6 +8,8 @@ inside an adapter.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from datetime import datetime
 from itertools import pairwise
 from typing import Annotated, Any, Literal, TypeVar
@@ -132,6 +134,17 @@ class FilePart(_Part):
     ``file_id`` (an id is meaningless elsewhere: adapters of other providers warn rather than
     send it), and ``id`` keeps the provider's own id of a generated output (Chat Completions
     assistant audio is replayed by that id).
+
+    Document options (beyond the pinned fields; Anthropic ``document`` blocks and Bedrock
+    ``DocumentBlock``): ``context`` is text about the document the model reads but never cites,
+    ``citations`` whether the model may cite it, and ``text_chunks`` keeps a text document given
+    as its own blocks (Anthropic's custom-content source ``{"type": "content"}``, Bedrock's
+    ``source.content``): the length of each block in Unicode code points, in order, one or more,
+    summing to the length of the decoded ``data`` (UTF-8 text; each block is a citable chunk).
+    ``purpose`` says what the file is for when it is not content for the model to read:
+    ``container`` puts it in the code-execution container's input directory for the provider's
+    code tool (Anthropic ``container_upload``, by file id). Providers without a place for these
+    warn (``file-document-options-dropped``, ``file-container-unsupported``).
     """
 
     type: Literal["file"] = "file"
@@ -145,6 +158,10 @@ class FilePart(_Part):
     provider: str | None = None
     id: str | None = None
     video_metadata: dict[str, JsonValue] | None = None
+    context: str | None = None
+    citations: bool | None = None
+    text_chunks: list[int] | None = None
+    purpose: Literal["container"] | None = None
 
     @model_validator(mode="after")
     def _one_source(self) -> FilePart:
@@ -154,6 +171,25 @@ class FilePart(_Part):
                 f"a file part needs exactly one of data, url, file_id, uri (got {', '.join(given) or 'none'})"
             )
         return self
+
+    @model_validator(mode="after")
+    def _chunks_cover_text(self) -> FilePart:
+        if self.text_chunks is None:
+            return self
+        if self.data is None or not self.text_chunks or any(n < 0 for n in self.text_chunks):
+            raise ValueError("text_chunks holds one or more block lengths (>= 0) of a document's data")
+        try:
+            text = base64.b64decode(self.data, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise ValueError("text_chunks needs data that is base64 of UTF-8 text") from None
+        if sum(self.text_chunks) != len(text):
+            raise ValueError(f"text_chunks lengths sum to {sum(self.text_chunks)}, the text has {len(text)}")
+        return self
+
+    def chunk_texts(self) -> list[str]:
+        """The document's text blocks (``text_chunks`` applied to the decoded ``data``)."""
+        text = base64.b64decode(self.data or "").decode("utf-8")
+        return split_blocks(text, self.text_chunks)
 
     @property
     def source(self) -> str:

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 from harness.contract.server_items import call_part, result_part
 from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, part_positions, show
 from harness.importer.controls import consumed, read_controls
+from harness.importer.files import DocumentOptions, chunked_document, document_options
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
@@ -117,10 +118,12 @@ _FORMATS: dict[str, dict[str, str]] = {
 
 
 def _file(block: Json, kind: str, path: str, ledger: Ledger) -> FilePart | None:
-    """A ``document`` (name kept as the title) or ``video`` block, by bytes or ``s3Location``."""
+    """A ``document`` (name kept as the title; ``context``, ``citations``; by bytes, ``s3Location``
+    or its own text blocks, ``source.content``) or ``video`` block (bytes or ``s3Location``)."""
     inner = obj(block.get(kind))
     at = f"{path}.{kind}"
-    ledger.rest(inner, at, {"format", "source"} | ({"name"} if kind == "document" else set()))
+    document: set[str] = {"name", "context", "citations"} if kind == "document" else set()
+    ledger.rest(inner, at, {"format", "source"} | document)
     fmt = str(inner.get("format", ""))
     # A media type where the enum value belongs (pydantic-ai sent "video/mp4", accepted): that type.
     media = _FORMATS[kind].get(fmt) or (fmt if fmt in _FORMATS[kind].values() else None)
@@ -128,14 +131,25 @@ def _file(block: Json, kind: str, path: str, ledger: Ledger) -> FilePart | None:
         ledger.note(f"{at}.format", f"{kind} format {show(fmt)} not representable")
         return None
     title = inner.get("name") if isinstance(inner.get("name"), str) else None
+    options = (
+        document_options(inner, at, ledger, title) if kind == "document" else DocumentOptions(title=title)
+    )
     source = obj(inner.get("source"))
     s3 = obj(source.get("s3Location"))
     if s3:
         ledger.rest(source, f"{at}.source", {"s3Location"})
         ledger.rest(s3, f"{at}.source.s3Location", {"uri"})
-        return FilePart(media_type=media, uri=str(s3.get("uri", "")), title=title)
+        return FilePart(media_type=media, uri=str(s3.get("uri", "")), **options)
+    if kind == "document" and "content" in source and media == "text/plain":
+        ledger.rest(source, f"{at}.source", {"content"})
+        texts: list[str] = []
+        for i, item in enumerate(map(obj, arr(source.get("content")))):
+            ledger.rest(item, f"{at}.source.content[{i}]", {"text"})
+            texts.append(str(item.get("text", "")))
+        if texts:
+            return chunked_document(texts, options)
     ledger.rest(source, f"{at}.source", {"bytes"})
-    return FilePart(media_type=media, data=str(source.get("bytes", "")), title=title)
+    return FilePart(media_type=media, data=str(source.get("bytes", "")), **options)
 
 
 def _assistant(

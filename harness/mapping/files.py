@@ -30,6 +30,7 @@ __all__ = [
     "admit",
     "decoded_text",
     "default_filename",
+    "drop_document_options",
     "drop_video_metadata",
     "file_kind",
     "fits",
@@ -53,6 +54,8 @@ def fits(support: FileSupport, part: FilePart, *, in_tool: bool) -> bool:
     """Whether the part goes as it is where it stands (inside a tool result, or in a user message)."""
     if part.source == "file_id" and part.provider is not None and part.provider != support.provider:
         return False
+    if part.purpose == "container":  # a container upload: a user block by the provider's own file id
+        return support.container_upload and not in_tool and part.source == "file_id"
     table = support.tool if in_tool else support.user
     return (
         part.source in table.get(file_kind(part.media_type), frozenset())
@@ -72,6 +75,16 @@ def admit(
         return part
     kind = file_kind(part.media_type)
     title = support.title or support.provider
+    if part.purpose == "container":
+        where = "by a file id of its own" if support.container_upload else "for the code-execution container"
+        warnings.add(
+            message_index,
+            part_index,
+            "file",
+            Code.FILE_CONTAINER_UNSUPPORTED,
+            f"{title} takes no file upload {where} ('{part.file_id or part.url or part.uri or part.media_type}'); dropped",
+        )
+        return None
     if part.source == "file_id" and part.provider is not None and part.provider != support.provider:
         warnings.add(
             message_index,
@@ -218,5 +231,30 @@ def drop_video_metadata(items: list[WireItem], warnings: Warnings) -> None:
         return ContentItem(
             ci.message_index, ci.part_index, ci.part.model_copy(update={"video_metadata": None})
         )
+
+    map_content(items, FilePart, strip)
+
+
+def drop_document_options(items: list[WireItem], warnings: Warnings) -> None:
+    """A document's ``context``, ``citations`` and ``text_chunks`` where the provider has no field
+    for them: the document goes as usual (its text whole), without them, warned."""
+
+    def strip(ci: ContentItem) -> ContentItem:
+        part = ci.part
+        if not isinstance(part, FilePart):
+            return ci
+        given = [name for name in ("context", "citations", "text_chunks") if getattr(part, name) is not None]
+        if not given:
+            return ci
+        warnings.add(
+            ci.message_index,
+            ci.part_index,
+            "file",
+            Code.FILE_DOCUMENT_OPTIONS_DROPPED,
+            f"document {', '.join(given)} {'has' if len(given) == 1 else 'have'} no field here; "
+            "the document is sent without them",
+        )
+        update = dict.fromkeys(given)
+        return ContentItem(ci.message_index, ci.part_index, part.model_copy(update=update))
 
     map_content(items, FilePart, strip)
