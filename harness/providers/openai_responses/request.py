@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
@@ -374,6 +374,9 @@ def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
             part = seg.part
             if isinstance(part, ToolCallPart):
                 items.append(_function_call(wire.index, seg.index, part, wire.call_ids, ctx, complete))
+            elif _generated_image(part):
+                # the image the image_generation tool made, held by the API under its ig_ id
+                items.append({"type": "image_generation_call", "id": part.id})
             elif not isinstance(part, TextPart):
                 _warn_assistant_image(wire.index, seg.index, part, ctx.warnings)
     return items
@@ -535,6 +538,18 @@ def _assistant_message(
                 f"message phase '{phase}' is not a Responses MessagePhase; not sent",
             )
     return out
+
+
+def _generated_image(part: object) -> TypeGuard[FilePart]:
+    """An assistant image the image_generation tool made (its ``ig_`` item id, as the stream parser
+    and the importer keep it): sent back as that item by id (recorded accepted: LangChain's
+    test_image_generation_multi_turn#1)."""
+    return (
+        isinstance(part, FilePart)
+        and part.id is not None
+        and part.id.startswith("ig_")
+        and part.media_type.lower().startswith("image/")
+    )
 
 
 def _warn_assistant_image(
