@@ -348,3 +348,71 @@ def test_import_request_command_bad_input_is_one_line_and_exit_2(
 def test_import_request_command_missing_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["import-request", str(tmp_path / "nope.json"), "--provider", "gemini"])
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_openrouter_server_tools_are_read_in_place_and_sent_back_whole() -> None:
+    """OpenRouter's own ``openrouter:*`` tools (recorded accepted: traffic/pydantic-ai/
+    models__test_openrouter__test_openrouter_advisor_tool.yaml#0) are server tools, not functions."""
+    advisor = {"type": "openrouter:advisor", "parameters": {"model": "~anthropic/claude-opus-latest"}}
+    function: dict[str, Any] = {
+        "type": "function",
+        "function": {"name": "f", "parameters": {"type": "object", "properties": {}}},
+    }
+    body: dict[str, Any] = {
+        "model": "openai/gpt-5",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [function, advisor],
+    }
+    imported = import_request("openrouter", body)
+    assert imported.unrepresented == []
+    servers = imported.params.server_tools or []
+    assert [(s.kind, s.provider, s.position, s.raw) for s in servers] == [
+        ("advisor", "openrouter", 1, advisor)
+    ]
+    rendered = get_target("reference").render("openrouter", imported.history, imported.params)
+    assert rendered.body["tools"] == [function, advisor]
+
+
+@pytest.mark.parametrize(("index", "named"), [(0, False), (1, True)])
+def test_mistral_tool_call_index_zero_is_the_sdk_default(index: int, named: bool) -> None:
+    """mistralai's ToolCall.index defaults to 0 and the SDK sends it; any other value is named."""
+    call = {
+        "id": "abc123XYZ",
+        "type": "function",
+        "index": index,
+        "function": {"name": "f", "arguments": "{}"},
+    }
+    body: dict[str, Any] = {
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [], "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "abc123XYZ", "content": "ok"},
+        ],
+    }
+    unrepresented = import_request("mistral", body).unrepresented
+    assert any("tool_calls[0].index" in line for line in unrepresented) is named
+
+
+def _converse(output_config: dict[str, Any]) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "outputConfig": output_config}
+
+
+def test_converse_structured_output_is_read_and_sent_back_as_recorded() -> None:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    definition = {"schema": json.dumps(schema), "name": "CityInfo", "description": "A city."}
+    config = {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": definition}}}
+    uri = "https://bedrock-runtime.us-east-1.amazonaws.com/model/qwen.qwen3-32b-v1:0/converse"
+    imported = import_request("bedrock", _converse(config), uri=uri)
+    assert imported.unrepresented == []
+    fmt = imported.params.output_format
+    assert fmt is not None and (fmt.json_schema, fmt.name, fmt.description) == (schema, "CityInfo", "A city.")
+    rendered = get_target("reference").render("bedrock", imported.history, imported.params)
+    assert rendered.body["outputConfig"] == config
+
+
+def test_converse_structured_output_that_is_not_a_schema_is_named() -> None:
+    bad = {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"schema": "{not json"}}}}
+    assert import_request("bedrock", _converse(bad)).unrepresented == [
+        "outputConfig.textFormat.structure.jsonSchema.schema: not a JSON document"
+    ]

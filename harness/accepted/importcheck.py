@@ -574,6 +574,52 @@ IMPORTCHECK: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
+        "gemini-parameters-schema-form",
+        judges=("import-check",),
+        provider="gemini",
+        where="tools[*].functionDeclarations[*]",
+        diff="changed",
+        when=(restructured("gemini_parameters_as_json_schema"),),
+        kind="equivalent",
+        why=(
+            "a function's parameters as Gemini's own Schema (`parameters`: OpenAPI subset, type "
+            "`OBJECT`, `nullable`, `propertyOrdering`) and as the JSON Schema it equals "
+            "(`parametersJsonSchema`, which the FunctionDeclaration reference makes the alternative: "
+            "'mutually exclusive with parameters'); the importer reads the first as the second "
+            "(harness/importer/gemini_schema.py) and ours sends the second"
+        ),
+        evidence=(
+            (
+                "Schema form accepted: traffic/clients2/openinference/python/instrumentation/"
+                "openinference-instrumentation-google-adk/tests/cassettes/test_instrumentor/"
+                "test_google_adk_instrumentor_multi_agent.yaml#0; JSON Schema form accepted: every Gemini "
+                "request with tools in cassettes/gemini"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "gemini-response-schema-form",
+        judges=("import-check",),
+        provider="gemini",
+        where="generationConfig",
+        diff="changed",
+        when=(restructured("gemini_response_schema_as_json_schema"),),
+        kind="equivalent",
+        why=(
+            "structured output's schema as Gemini's own Schema (`responseSchema`) and as the JSON "
+            "Schema it equals (`responseJsonSchema`, GenerationConfig's alternative to it); the importer "
+            "reads the first as the second and ours sends the second"
+        ),
+        evidence=(
+            (
+                "Schema form accepted: traffic/pydantic-ai/models__test_google__test_google_native_output_multiple.yaml#0; "
+                "JSON Schema form accepted: traffic/pydantic-ai/models__test_google__test_google_native_output.yaml#0"
+            ),
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "gemini-empty-user-text-placeholder",
         judges=("import-check",),
         provider="gemini",

@@ -13,6 +13,7 @@ from harness.accepted.predicates import (
     restructured,
     role_is,
     string_is_one_block,
+    type_is,
     value_is,
     values_are,
 )
@@ -221,6 +222,25 @@ IMPORTCHECK_CLIENTS: tuple[Accepted, ...] = (
         evidence=(
             f"without status accepted: {_LC}/openai/tests/cassettes/test_configuration_update_block.yaml.gz#1; "
             "with it accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_phase_live.yaml#1",
+        ),
+        still_needed=_NEEDED,
+    ),
+    Accepted(
+        "responses-function-call-status-completed",
+        judges=("import-check",),
+        provider="openai-responses",
+        where="input[*].status",
+        diff="missing",
+        when=(value_is("completed"), type_is("function_call")),
+        kind="equivalent",
+        why=(
+            "a replayed function_call's status completed is the API's own echo of a finished call "
+            "(ResponseFunctionToolCallParam.status: optional, 'populated when items are returned via API'); "
+            "ours sends none, which is the same finished call"
+        ),
+        evidence=(
+            f"with it accepted: {_LC}/openai/tests/cassettes/test_client_executed_tool_search.yaml.gz#2; without it "
+            "accepted: traffic/pydantic-ai/models__test_openai_responses__test_openai_responses_requires_function_call_status_none.yaml#1",
         ),
         still_needed=_NEEDED,
     ),

@@ -5,7 +5,7 @@ See ``harness.accepted.importcheck``.
 
 from __future__ import annotations
 
-from harness.accepted.predicates import is_null, one_text_part, restructured, value_is
+from harness.accepted.predicates import is_null, one_text_part, restructured, role_is, value_is
 from harness.contract.accepted import Accepted
 
 __all__ = ["IMPORTCHECK_DIALECTS"]
@@ -46,6 +46,25 @@ IMPORTCHECK_DIALECTS: tuple[Accepted, ...] = (
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),
     Accepted(
+        "mistral-tool-call-index-default",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].tool_calls[*].index",
+        diff="missing",
+        when=(value_is(0),),
+        kind="equivalent",
+        why=(
+            "a history tool call's index 0 is mistralai's default (ToolCall.index: Optional[int] = 0, "
+            "which the SDK serialises, so every call it replays carries it); it orders stream deltas and "
+            "says nothing about the call; ours sends none"
+        ),
+        evidence=(
+            "recorded accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#1; "
+            "our form accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "mistral-empty-tool-calls",
         judges=("import-check",),
         provider="mistral",
@@ -56,6 +75,42 @@ IMPORTCHECK_DIALECTS: tuple[Accepted, ...] = (
         why="an empty tool_calls list calls nothing; our adapter sends tool_calls only when there are calls",
         evidence=(
             "recorded accepted: traffic/pydantic-ai-more/models__test_mistral__test_mistral_history_uses_prompt_cache.yaml#1; our form accepted: cassettes/mistral/models__test_tool_choice_matrix__test_tool_choice_matrix[required-mistral].yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-empty-assistant-content",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].content",
+        diff="missing",
+        when=(role_is("assistant"), value_is([])),
+        kind="equivalent",
+        why=(
+            "an assistant turn's empty content list beside its tool calls says nothing; our adapter "
+            "sends content only when there is text"
+        ),
+        evidence=(
+            "recorded accepted: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#1; "
+            "our form (tool calls, no content): the mistralai SDK's AssistantMessage, whose content is optional (no recording of ours yet)",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
+        "mistral-tool-message-name",
+        judges=("import-check",),
+        provider="mistral",
+        where="messages[*].name",
+        diff="extra",
+        when=(role_is("tool"),),
+        kind="policy",
+        why=(
+            "ours names the tool on its result message, as Mistral's function-calling guide does "
+            "(mistralai ToolMessage.name); the recorded client leaves it out, which the API accepts"
+        ),
+        evidence=(
+            "recorded accepted without it: traffic/pydantic-ai-more/models__test_multimodal_tool_returns__test_mixed_content_ordering[mistral].yaml#1; "
+            "with it: Mistral's function-calling guide and the mistralai SDK's ToolMessage (no recording of ours yet)",
         ),
         still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
     ),

@@ -18,6 +18,9 @@ from typing import Any, cast
 
 from harness.accepted.predicates import Check
 from harness.contract.accepted import Accepted, Predicate, Seen
+from harness.contract.gemini_names import camel
+from harness.importer.common import Ledger
+from harness.importer.gemini_schema import json_schema_of
 from harness.loop.jsondiff import DiffContext, JsonDifference, diff_json
 
 __all__ = ["REWRITES", "Structural", "wrap_at"]
@@ -363,3 +366,30 @@ def _answered_call(calls: list[tuple[str, str, int]], response: Json) -> int | N
 
 
 REWRITES["gemini_results_after_calls"] = gemini_results_after_calls
+
+
+def _gemini_schema_as_json(holder: Any, key: str, json_key: str) -> Any:
+    """``holder[key]`` (Gemini's own ``Schema``) -> ``holder[json_key]``, the JSON Schema it equals."""
+    if not isinstance(holder, dict):
+        return None
+    holder = camel(cast(Json, holder))  # Gemini reads snake_case names as lowerCamel
+    if key not in holder or json_key in holder:
+        return None
+    converted = json_schema_of(holder[key], key, Ledger())
+    if converted is None:
+        return None
+    return {**{k: v for k, v in holder.items() if k != key}, json_key: converted}
+
+
+def gemini_parameters_as_json_schema(declaration: Any) -> Any:
+    """Gemini: a function declaration's ``parameters`` (``Schema``) -> ``parametersJsonSchema``."""
+    return _gemini_schema_as_json(declaration, "parameters", "parametersJsonSchema")
+
+
+def gemini_response_schema_as_json_schema(config: Any) -> Any:
+    """Gemini: ``generationConfig.responseSchema`` (``Schema``) -> ``responseJsonSchema``."""
+    return _gemini_schema_as_json(config, "responseSchema", "responseJsonSchema")
+
+
+REWRITES["gemini_parameters_as_json_schema"] = gemini_parameters_as_json_schema
+REWRITES["gemini_response_schema_as_json_schema"] = gemini_response_schema_as_json_schema

@@ -34,11 +34,26 @@ from harness.model import (
     ToolResultMessage,
     UserMessage,
 )
-from harness.params import CallParams, ForcedTool, ServerToolSpec, ThinkingParams, ToolChoice, ToolSpec
+from harness.params import (
+    CallParams,
+    ForcedTool,
+    OutputFormat,
+    ServerToolSpec,
+    ThinkingParams,
+    ToolChoice,
+    ToolSpec,
+)
 
 __all__ = ["history", "model_from_uri", "params"]
 
-KNOWN = {"messages", "system", "toolConfig", "inferenceConfig", "additionalModelRequestFields"}
+KNOWN = {
+    "messages",
+    "system",
+    "toolConfig",
+    "inferenceConfig",
+    "additionalModelRequestFields",
+    "outputConfig",
+}
 _PATH = re.compile(r"/model/([^/]+)/(converse|converse-stream)$")
 
 
@@ -394,12 +409,45 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         tools=tools or None,
         server_tools=servers or None,
         tool_choice=choice,
+        output_format=_output_format(obj(body.get("outputConfig")), ledger),
         max_tokens=inference.get("maxTokens"),
         thinking=thinking,
         temperature=inference.get("temperature"),
         stream=streamed,
         top_k=top_k,
         **read_controls(body, "bedrock", ledger),
+    )
+
+
+def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
+    """Converse's structured output: ``outputConfig.textFormat`` of type ``json_schema``, whose
+    ``structure.jsonSchema.schema`` is the JSON Schema as a string (botocore JsonSchemaDefinition)."""
+    if not config:
+        return None
+    ledger.rest(config, "outputConfig", {"textFormat"})
+    text_format = obj(config.get("textFormat"))
+    ledger.rest(text_format, "outputConfig.textFormat", {"type", "structure"})
+    if text_format.get("type") != "json_schema":
+        ledger.note("outputConfig.textFormat.type", f"{show(text_format.get('type'))} not representable")
+        return None
+    structure = obj(text_format.get("structure"))
+    ledger.rest(structure, "outputConfig.textFormat.structure", {"jsonSchema"})
+    definition = obj(structure.get("jsonSchema"))
+    at = "outputConfig.textFormat.structure.jsonSchema"
+    ledger.rest(definition, at, {"schema", "name", "description"})
+    try:
+        schema = json.loads(str(definition.get("schema")))
+    except ValueError:
+        ledger.note(f"{at}.schema", "not a JSON document")
+        return None
+    if not isinstance(schema, dict):
+        ledger.note(f"{at}.schema", f"expected a JSON Schema object, got {show(schema)}")
+        return None
+    name, description = definition.get("name"), definition.get("description")
+    return OutputFormat(
+        json_schema=cast(dict[str, Any], schema),
+        name=name if isinstance(name, str) else None,
+        description=description if isinstance(description, str) else None,
     )
 
 

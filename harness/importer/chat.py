@@ -128,7 +128,10 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             parts.extend(TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger))
             for c, raw_call in enumerate(map(obj, arr(message.get("tool_calls")))):
                 at = f"{path}.tool_calls[{c}]"
-                ledger.rest(raw_call, at, {"id", "type", "function"})
+                # mistralai's ToolCall.index defaults to 0 and its SDK sends it: that default is absence
+                ledger.rest(
+                    raw_call, at, {"id", "type", "function"}, {"index": 0} if provider == "mistral" else None
+                )
                 function = obj(raw_call.get("function"))
                 ledger.rest(function, f"{at}.function", {"name", "arguments"})
                 parts.append(
@@ -204,6 +207,11 @@ def _legacy_choice(value: Any, ledger: Ledger) -> ToolChoice | None:
     return None
 
 
+#: The type prefix of OpenRouter's server tools (openrouter.ai/docs: web search, advisor), which
+#: OpenRouter runs itself; recorded accepted: traffic/pydantic-ai/models__test_openrouter__test_openrouter_advisor_tool.yaml#0.
+_OPENROUTER_SERVER = "openrouter:"
+
+
 def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     dialect = _dialect(provider)
     known = set(KNOWN) | ({"reasoning"} if _details(provider) else {"reasoning_effort"})
@@ -229,13 +237,18 @@ def params(body: Json, provider: str, ledger: Ledger) -> CallParams:
     elif body.get("reasoning_effort") is not None:
         thinking = ThinkingParams(effort=effort(body["reasoning_effort"], "reasoning_effort", ledger))
     tools: list[Any] = []
+    servers: list[ServerToolSpec] = []
     for i, raw in enumerate(map(obj, ledger.items(body.get("tools"), "tools"))):
+        kind = raw.get("type")
+        if provider == "openrouter" and isinstance(kind, str) and kind.startswith(_OPENROUTER_SERVER):
+            # OpenRouter's own server tools ({type: "openrouter:web_search", parameters}), kept whole
+            servers.append(server_tool(kind.removeprefix(_OPENROUTER_SERVER), provider, raw, i))
+            continue
         ledger.rest(raw, f"tools[{i}]", {"type", "function"})
         tools.append(tool_spec(obj(raw.get("function")), "parameters", f"tools[{i}].function", ledger, set()))
     legacy = "functions" in known and "functions" in body
     for i, raw in enumerate(map(obj, ledger.items(body.get("functions"), "functions") if legacy else [])):
         tools.append(tool_spec(raw, "parameters", f"functions[{i}]", ledger, set()))
-    servers: list[ServerToolSpec] = []
     if isinstance(body.get("web_search_options"), dict):  # the search models' web search, kept whole
         servers.append(
             server_tool("web_search", provider, obj(body["web_search_options"]), None, "web_search_options")

@@ -12,6 +12,7 @@ from harness.contract.gemini_names import camel
 from harness.contract.server_items import GEMINI_SERVER_PARTS, gemini_server_part
 from harness.importer.common import Calls, Json, Ledger, arr, obj, show
 from harness.importer.controls import consumed, read_controls
+from harness.importer.gemini_schema import json_schema_of
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
@@ -39,7 +40,14 @@ from harness.params import (
 )
 
 KNOWN = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
-CONFIG_KNOWN = {"maxOutputTokens", "temperature", "thinkingConfig", "responseMimeType", "responseJsonSchema"}
+CONFIG_KNOWN = {
+    "maxOutputTokens",
+    "temperature",
+    "thinkingConfig",
+    "responseMimeType",
+    "responseJsonSchema",
+    "responseSchema",
+}
 CONFIG_DEFAULTS: Json = {"responseModalities": ["TEXT"]}
 _LEVELS: dict[str, Literal["minimal", "low", "medium", "high"]] = {
     "MINIMAL": "minimal",
@@ -290,6 +298,13 @@ def _tool_choice(value: Any, ledger: Ledger) -> tuple[ToolChoice | None, list[st
 def _output_format(config: Json, ledger: Ledger) -> OutputFormat | None:
     """``responseMimeType: application/json`` with an optional ``responseJsonSchema``; text/plain is the default."""
     mime, schema = config.get("responseMimeType"), config.get("responseJsonSchema")
+    if "responseSchema" in config:  # Gemini's own Schema form, read as the JSON Schema it equals
+        if schema is not None:
+            ledger.note("generationConfig.responseSchema", "beside responseJsonSchema not representable")
+            return None
+        schema = json_schema_of(config["responseSchema"], "generationConfig.responseSchema", ledger)
+        if schema is None:
+            return None
     if mime in (None, "text/plain") and schema is None:
         return None
     if mime != "application/json":
@@ -315,8 +330,13 @@ def params(body: Json, uri: str | None, ledger: Ledger) -> CallParams:
         ledger.rest(tool, f"tools[{t}]", {"functionDeclarations"})
         for d, raw in enumerate(map(camel, map(obj, arr(tool.get("functionDeclarations"))))):
             at = f"tools[{t}].functionDeclarations[{d}]"
-            ledger.rest(raw, at, {"name", "description", "parametersJsonSchema"})
+            ledger.rest(raw, at, {"name", "description", "parametersJsonSchema", "parameters"})
             schema = raw.get("parametersJsonSchema")
+            if "parameters" in raw:  # Gemini's own Schema form, read as the JSON Schema it equals
+                if schema is not None:
+                    ledger.note(f"{at}.parameters", "beside parametersJsonSchema not representable")
+                else:
+                    schema = json_schema_of(raw["parameters"], f"{at}.parameters", ledger)
             specs.append(
                 ToolSpec(
                     name=str(raw.get("name", "")),

@@ -254,9 +254,9 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         elif kind == "reasoning":
             turn.extend(_reasoning(item, path, model, ledger))
         elif kind == "function_call":
-            ledger.rest(
-                item, path, {"type", "call_id", "name", "arguments", "id", "namespace"}, {"status": None}
-            )
+            # status is the API's echo of a finished call: completed (or null) says nothing more
+            done: set[str] = {"status"} if item.get("status") in (None, "completed") else set()
+            ledger.rest(item, path, {"type", "call_id", "name", "arguments", "id", "namespace"} | done)
             call = calls.call(
                 str(item.get("call_id", "")),
                 str(item.get("name", "")),

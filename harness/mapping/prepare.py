@@ -72,6 +72,25 @@ def _content_items(
     return items
 
 
+def _discovered(history: Sequence[HistoryEvent]) -> set[str]:
+    """Tools a tool search in the history loaded: their definitions travel in the search's result
+    (Responses ``tool_search_output.tools``, a client search's ``discovered_tools``), so a call to
+    one is to a defined tool (recorded accepted: traffic/clients2/langchain/libs/partners/openai/
+    tests/cassettes/test_client_executed_tool_search.yaml.gz#2)."""
+    names: set[str] = set()
+    for event in history:
+        if isinstance(event, ToolResultMessage):
+            names.update(event.discovered_tools or [])
+        elif isinstance(event, AssistantMessage):
+            for part in event.parts:
+                found = part.raw.get("tools") if isinstance(part, ServerToolResultPart) and part.raw else None
+                for tool in found if isinstance(found, list) else []:
+                    name = tool.get("name") if isinstance(tool, dict) else None
+                    if isinstance(name, str):
+                        names.add(name)
+    return names
+
+
 def _collect_tools(
     history: Sequence[HistoryEvent],
     params: CallParams,
@@ -88,6 +107,7 @@ def _collect_tools(
     tools = list(params.tools or [])
     # A provider-defined tool (Anthropic bash, text editor ...) is called by its own name.
     known = {t.name for t in tools} | {s.name for s in params.server_tools or [] if s.name}
+    known |= _discovered(history)
     derived: list[str] = []
     for event in history:
         if isinstance(event, AssistantMessage):

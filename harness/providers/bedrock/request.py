@@ -58,7 +58,7 @@ from harness.model import (
     TextPart,
     ToolCallPart,
 )
-from harness.params import CallParams, ForcedTool
+from harness.params import CallParams, ForcedTool, OutputFormat
 from harness.providers.bedrock.files import file_block
 from harness.providers.bedrock.profile import (
     CONTROLS,
@@ -552,15 +552,43 @@ class BedrockAdapter:
             automatic=False,
             handled=frozenset({"tools", "system", "user", "assistant", "tool", "developer"}),
         )
-        if params.output_format is not None:
-            warnings.add(
-                None,
-                None,
-                None,
-                Code.OUTPUT_FORMAT_NOT_SENT,
-                "structured output is not mapped for Converse; not sent",
-            )
+        output = output_config(params.output_format, warnings)
+        if output is not None:
+            body["outputConfig"] = output
         return Rendered(body, list(warnings))
+
+
+def output_config(fmt: OutputFormat | None, warnings: Warnings) -> Json | None:
+    """Structured output as Converse's ``outputConfig.textFormat`` (botocore OutputFormat: type
+    ``json_schema`` only, the schema a JSON string in ``structure.jsonSchema``; recorded accepted:
+    traffic/pydantic-ai-more/models__bedrock__test_native_output__test_bedrock_native_output_qwen.yaml#0).
+    Converse has no schema-less JSON mode: a named warning. Its structured output is always held to
+    the schema (constrained decoding), which is ``strict: true``; ``strict: false`` cannot be said."""
+    if fmt is None:
+        return None
+    if fmt.json_schema is None:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.OUTPUT_FORMAT_NOT_SENT,
+            "Converse structured output needs a JSON Schema; JSON output without a schema not sent",
+        )
+        return None
+    if fmt.strict is False:
+        warnings.add(
+            None,
+            None,
+            None,
+            Code.OUTPUT_FORMAT_NOT_SENT,
+            "Converse always holds structured output to its schema; strict false not sent",
+        )
+    definition: Json = {"schema": json.dumps(fmt.json_schema)}
+    if fmt.name is not None:
+        definition["name"] = fmt.name
+    if fmt.description is not None:
+        definition["description"] = fmt.description
+    return {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": definition}}}
 
 
 ADAPTER = BedrockAdapter()

@@ -84,7 +84,16 @@ class OpenAIResponsesAdapter:
     def render(self, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
         """Shared rules first (``prepare``), then the Responses item mapping."""
         prepared = prepare(
-            history, params, PROVIDER_ID, ID_POLICY, TOOL_NAMES, native_parts=ALL_PARTS, files=FILES
+            history,
+            params,
+            PROVIDER_ID,
+            ID_POLICY,
+            TOOL_NAMES,
+            # beside declared tools (recorded accepted: openllmetry's openai-agents handoffs,
+            # docs/import-check-decisions.md#gemini-derived-declarations)
+            undeclared_calls_accepted=True,
+            native_parts=ALL_PARTS,
+            files=FILES,
         )
         ctx = Ctx(prepared.warnings, params.model or DEFAULT_MODEL)
         body = _body(prepared, params, ctx)
