@@ -134,7 +134,7 @@ PIXEL_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJA
 SCREENSHOT = tool("take_screenshot", "Screenshot a web page.", {"url": STR}, ["url"])
 
 
-@scenario("tools", "tools-given", "tool-single", "tool-result-image", "tool-result-interleaved")
+@scenario("tools", "tools-given", "tool-single", "images", "tool-result-image", "tool-result-interleaved")
 def files_tool_result_interleaved() -> Body:
     """A tool result whose text follows its image (pydantic-ai's test_mixed_content_ordering, recorded accepted on Anthropic and Bedrock): the order kept on Anthropic (tool_result content), Bedrock (toolResult content) and Responses (function_call_output list); tool-result-order-lost where a result's text and files go apart (Chat dialects, Cohere, Gemini)."""
     shot = call("call_shot_1", "take_screenshot", {"url": "https://example.com"})
@@ -152,7 +152,7 @@ def files_tool_result_interleaved() -> Body:
     ]
 
 
-@scenario("files", "file-document", "file-text", "file-document-options")
+@scenario("files", "file-text", "file-document-options")
 def files_document_options() -> Body:
     """A custom-content document (two text blocks, citations enabled, with a title and context; recorded accepted: LangChain's test_citations on Anthropic): an Anthropic document with source type content, a Bedrock DocumentBlock with source.content; elsewhere the text document goes as usual and file-document-options-dropped names what is lost."""
     chunks = ["The grass is green", "The sky is blue"]
