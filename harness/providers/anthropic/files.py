@@ -24,8 +24,9 @@ Json = dict[str, Any]
 
 
 def _source(part: FilePart) -> Json:
-    if part.text_chunks is not None:  # a custom-content document: its text blocks (ContentBlockSource)
-        return {"type": "content", "content": [{"type": "text", "text": t} for t in part.chunk_texts()]}
+    if part.text_chunks is not None:  # a custom-content document: its text blocks (ContentBlockSource);
+        # an empty block holds no character and the API takes none ("shorter than 1 character")
+        return {"type": "content", "content": [{"type": "text", "text": t} for t in part.chunk_texts() if t]}
     if part.file_id is not None:
         return {"type": "file", "file_id": part.file_id}
     if part.url is not None:

@@ -35,7 +35,7 @@ def document_name(part: FilePart, message_index: int, part_index: int | None) ->
 
 def _source(part: FilePart) -> Json:
     if part.text_chunks is not None:  # a document given as its text blocks (DocumentSource.content)
-        return {"content": [{"text": t} for t in part.chunk_texts()]}
+        return {"content": [{"text": t} for t in part.chunk_texts() if t]}  # empty blocks hold nothing
     if part.uri is not None:
         return {"s3Location": {"uri": part.uri}}
     return {"bytes": part.data}
