@@ -232,6 +232,32 @@ SYNTHETIC: dict[str, tuple[str, bytes]] = {
         "gemini",
         _gemini(([{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}, {"text": "a cat"}], "STOP")),
     ),
+    # the shape of traffic/pydantic-ai/models__test_anthropic__test_anthropic_mcp_servers_stream.yaml
+    "anthropic-mcp-tool-input": (
+        "anthropic",
+        _anthropic(
+            (
+                {
+                    "type": "mcp_tool_use",
+                    "id": "mcptoolu_1",
+                    "name": "ask",
+                    "server_name": "wiki",
+                    "input": {},
+                },
+                [{"type": "input_json_delta", "partial_json": '{"question": "what?"}'}],
+            ),
+            ({"type": "text", "text": ""}, [{"type": "text_delta", "text": "it is"}]),
+        ),
+    ),
+    # the shape of traffic/pydantic-ai-more/models__test_groq__test_groq_model_web_search_tool_stream.yaml
+    "openai-chat-executed-tools-repeated": (
+        "openai-chat",
+        _chat(
+            {"executed_tools": [{"index": 0, "type": "search", "arguments": '{"q": "x"}'}]},
+            {"executed_tools": [{"index": 0, "arguments": '{"q": "x"}', "output": "found"}]},
+            {"content": "done"},
+        ),
+    ),
 }
 
 

@@ -370,12 +370,35 @@ class TestServerResultAsClientResult(TargetConformance):
     target = ServerResultAsClientResult()
     scenarios = ("server_tools_web_search_anthropic",)
     request_goldens = False
+
+
+class DropsCohereSources(DropsSources):
+    def providers(self):
+        return ["cohere"]
+
+
+class DropsBedrockSources(DropsSources):
+    def providers(self):
+        return ["bedrock"]
+
+
+class TestDropsCohereSources(TargetConformance):
+    target = DropsCohereSources()
+    scenarios = ("sources_cohere_tool_citations",)
+    request_goldens = False
+
+
+class TestDropsBedrockSources(TargetConformance):
+    target = DropsBedrockSources()
+    scenarios = ("server_tools_code_interpreter_bedrock",)
+    request_goldens = False
 '''
 
 
 def test_planted_provider_part_bugs_fail_their_named_checks(pytester: pytest.Pytester) -> None:
-    """A target that drops a stream's sources fails I15; one that sends a server tool's result back
-    as a client tool result fails I16; the reference passes both on the same scenario."""
+    """A target that drops a stream's sources fails I15 (on Anthropic, Cohere and Bedrock streams); one
+    that sends a server tool's result back as a client tool result fails I16; the reference passes
+    both on the same scenarios."""
     pytester.makepyfile(test_planted=PLANTED)
     result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-k", "test_scenario", "-rf")
     failed = [line for line in result.stdout.lines if line.startswith("FAILED")]
@@ -385,3 +408,7 @@ def test_planted_provider_part_bugs_fail_their_named_checks(pytester: pytest.Pyt
     )
     assert not any("TestDropsSources" in line and "I16" in line for line in failed)
     assert not any("TestServerResultAsClientResult" in line and "I15" in line for line in failed)
+    # the new parsers' sources (Cohere citations, Bedrock citations beside its system tool): the same check
+    for planted in ("TestDropsCohereSources", "TestDropsBedrockSources"):
+        assert any(planted in line and "I15" in line for line in failed), (planted, result.stdout.str())
+        assert not any(planted in line and "I16" in line for line in failed), planted

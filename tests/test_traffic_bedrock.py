@@ -71,7 +71,11 @@ def _pieces(block: dict[str, Any]) -> dict[str, Any]:
         out["text"] = block["text"]
     if "toolUse" in block:
         tool = block["toolUse"]
-        out["tool"] = (tool["toolUseId"], tool["name"], tool["input"])
+        kind = "server" if tool.get("type") == "server_tool_use" else "tool"
+        out[kind] = (tool["toolUseId"], tool["name"], tool["input"])
+    if "toolResult" in block:  # a system tool's result in the assistant turn
+        result = block["toolResult"]
+        out["result"] = (result["toolUseId"], result.get("status"), result["content"])
     return out
 
 
@@ -88,6 +92,10 @@ def _botocore_pieces(piece_list: list[dict[str, Any]]) -> dict[str, Any]:
             out["text"] = piece["text"]
         elif "tool" in piece:
             out["tool"] = (piece["id"], piece["tool"], piece["arguments"])
+        elif "server_tool_call" in piece:
+            out["server"] = (piece["id"], piece["server_tool_call"], piece["input"])
+        elif "server_tool_result" in piece:
+            out["result"] = (piece["server_tool_result"], piece["status"], piece["content"])
     return out
 
 

@@ -12,7 +12,14 @@ from typing import Any, cast
 
 from harness.model import SourcePart, SourceType
 
-__all__ = ["anthropic_citation", "gemini_grounding", "responses_annotation"]
+__all__ = [
+    "anthropic_citation",
+    "bedrock_citation",
+    "cohere_citation",
+    "gemini_grounding",
+    "responses_annotation",
+    "search_result",
+]
 
 Json = dict[str, Any]
 
@@ -117,3 +124,71 @@ def gemini_grounding(metadata: Json, provider: str = "gemini") -> list[SourcePar
             )
         )
     return out
+
+
+#: Bedrock ``CitationLocation`` members (botocore bedrock-runtime service model) -> the kind of source.
+_BEDROCK_LOCATIONS: dict[str, SourceType] = {
+    "web": "url",
+    "documentChar": "document",
+    "documentPage": "document",
+    "documentChunk": "document",
+    "searchResultLocation": "search_result",
+}
+
+
+def bedrock_citation(citation: Json, provider: str = "bedrock") -> SourcePart:
+    """One Converse ``Citation`` (a ``citationsContent`` block's entry, or a streamed
+    ``contentBlockDelta.delta.citation``): ``title``, ``source``, ``sourceContent`` (the cited
+    text pieces) and ``location`` (one member: ``web`` with its url, a document's char / page /
+    chunk span, or a search result's)."""
+    location = _obj(citation.get("location"))
+    member = next((k for k in _BEDROCK_LOCATIONS if k in location), None)
+    where = _obj(location.get(member)) if member else {}
+    index = where.get("documentIndex", where.get("searchResultIndex"))
+    pieces = [_str(_obj(p).get("text")) for p in cast(list[Any], citation.get("sourceContent") or [])]
+    cited = "".join(p for p in pieces if p) or None
+    return SourcePart(
+        source_type=_BEDROCK_LOCATIONS[member] if member else "document",
+        id=None if _int(index) is None else str(index),
+        url=_str(where.get("url")) or _str(citation.get("source")),
+        title=_str(citation.get("title")),
+        cited_text=cited,
+        start_index=_int(where.get("start")),
+        end_index=_int(where.get("end")),
+        provider=provider,
+        raw=dict(citation),
+    )
+
+
+def cohere_citation(citation: Json, provider: str = "cohere") -> SourcePart:
+    """One Cohere v2 ``Citation`` (``message.citations`` entry, or a ``citation-start`` event's
+    ``delta.message.citations``): the cited span (``start``/``end``/``text``) and its ``sources``
+    (``document`` with the document's fields, or ``tool`` with the tool output it cites). One
+    source part per citation, named by its first source; ``raw`` keeps every source."""
+    sources = [_obj(s) for s in cast(list[Any], citation.get("sources") or [])]
+    first = sources[0] if sources else {}
+    document = _obj(first.get("document"))
+    return SourcePart(
+        source_type="document",
+        id=_str(first.get("id")),
+        url=_str(document.get("url")),
+        title=_str(document.get("title")),
+        cited_text=_str(citation.get("text")),
+        start_index=_int(citation.get("start")),
+        end_index=_int(citation.get("end")),
+        provider=provider,
+        raw=dict(citation),
+    )
+
+
+def search_result(result: Any, provider: str) -> SourcePart:
+    """A Chat dialect's top-level search result (Perplexity ``search_results``: title, url, date) or
+    a bare ``citations`` URL string (kept as ``{"url": ...}``: the string is all there is)."""
+    entry: Json = {"url": result} if isinstance(result, str) else _obj(result)
+    return SourcePart(
+        source_type="search_result" if not isinstance(result, str) else "url",
+        url=_str(entry.get("url")),
+        title=_str(entry.get("title")),
+        provider=provider,
+        raw=dict(entry),
+    )

@@ -15,9 +15,18 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import Any, cast
 
-from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import (
+    AssistantMessage,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
 
 __all__ = ["botocore_accumulate", "botocore_events", "project"]
 
@@ -61,11 +70,19 @@ def botocore_accumulate(body: bytes, chunk_size: int | None = None) -> Json:
         if "contentBlockStart" in event:
             start = event["contentBlockStart"]
             tool = start["start"].get("toolUse")
+            result = start["start"].get("toolResult")
             if tool is not None:
                 blocks[start["contentBlockIndex"]] = {
                     "id": tool["toolUseId"],
                     "input": "",
                     "name": tool["name"],
+                    "server": tool.get("type") == "server_tool_use",
+                }
+            elif result is not None:  # a system tool's result (ToolResultBlockStart)
+                blocks[start["contentBlockIndex"]] = {
+                    "result": result["toolUseId"],
+                    "status": result.get("status"),
+                    "content": [],
                 }
         elif "contentBlockDelta" in event:
             delta = event["contentBlockDelta"]
@@ -75,6 +92,10 @@ def botocore_accumulate(body: bytes, chunk_size: int | None = None) -> Json:
                     block["text"] = block.get("text", "") + value
                 elif key == "toolUse":
                     block["input"] = block.get("input", "") + value["input"]
+                elif key == "toolResult":
+                    block["content"] = block.get("content", []) + list(value)
+                elif key == "citation":
+                    block["citations"] = [*block.get("citations", []), value]
                 elif key == "reasoningContent":
                     for part, piece in value.items():
                         if part == "redactedContent":
@@ -100,7 +121,15 @@ def _normal(block: Json) -> Json:
         pieces.append({"signature": block["reasoning_redactedContent"], "format": "bedrock-redacted"})
     if block.get("text"):
         pieces.append({"text": block["text"]})
-    if "name" in block:
+    pieces += [{"source": c} for c in block.get("citations", [])]
+    if block.get("server"):
+        arguments = json.loads(block["input"] or "{}")
+        pieces.append({"server_tool_call": block["name"], "id": block["id"], "input": arguments})
+    elif "result" in block:
+        pieces.append(
+            {"server_tool_result": block["result"], "status": block["status"], "content": block["content"]}
+        )
+    elif "name" in block:
         pieces.append(
             {"tool": block["name"], "id": block["id"], "arguments": json.loads(block["input"] or "{}")}
         )
@@ -121,4 +150,18 @@ def project(message: AssistantMessage) -> list[Json]:
             pieces.append(
                 {"arguments": json.loads(part.arguments_json), "id": part.call_id, "tool": part.tool_name}
             )
+        elif isinstance(part, ServerToolCallPart):
+            use = cast(Json, (part.raw or {}).get("toolUse") or {})
+            pieces.append({"server_tool_call": part.tool_name, "id": part.call_id, "input": use.get("input")})
+        elif isinstance(part, ServerToolResultPart):
+            result = cast(Json, (part.raw or {}).get("toolResult") or {})
+            pieces.append(
+                {
+                    "server_tool_result": part.call_id,
+                    "status": result.get("status"),
+                    "content": result.get("content"),
+                }
+            )
+        elif isinstance(part, SourcePart):
+            pieces.append({"source": part.raw})
     return pieces

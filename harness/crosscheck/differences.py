@@ -185,6 +185,51 @@ def _chat_first_id_and_name(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Sha
     return ours_, _with_parts(sdk, parts)
 
 
+def _chat_executed_tools_latest(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
+    calls: dict[Any, dict[str, Any]] = {
+        p[1]: cast(dict[str, Any], p[3])
+        for p in ours_["parts"]
+        if p[0] == "server_tool_call" and isinstance(p[3], dict)
+    }
+    parts: list[Part] = []
+    for part in sdk["parts"]:
+        mine = calls.get(part[1]) if part[0] == "server_tool_call" else None
+        if mine is not None and isinstance(part[3], dict):
+            theirs = cast(dict[str, Any], part[3])
+            fixed: dict[str, Any] = {
+                k: mine[k] if k in mine and _repeated(v, mine[k]) else v for k, v in theirs.items()
+            }
+            part = (*part[:3], fixed)
+        parts.append(part)
+    return ours_, _with_parts(sdk, parts)
+
+
+def _anthropic_mcp_input(ours_: Shape, sdk: Shape, ctx: Context) -> tuple[Shape, Shape]:
+    streamed: dict[str, str] = {}  # mcp_tool_use id -> the input its input_json_deltas gave
+    blocks: dict[int, str] = {}
+    for payload in ctx.payloads:
+        block, delta = _obj(payload.get("content_block")), _obj(payload.get("delta"))
+        if payload.get("type") == "content_block_start" and block.get("type") == "mcp_tool_use":
+            blocks[payload["index"]] = str(block.get("id"))
+        elif delta.get("type") == "input_json_delta" and payload.get("index") in blocks:
+            call_id = blocks[payload["index"]]
+            streamed[call_id] = streamed.get(call_id, "") + str(delta.get("partial_json") or "")
+    calls = {p[1]: p[3] for p in ours_["parts"] if p[0] == "server_tool_call"}
+    parts: list[Part] = []
+    for part in sdk["parts"]:
+        raw, mine = _obj(part[3]) if part[0] == "server_tool_call" else {}, _obj(calls.get(part[1]))
+        text = streamed.get(str(part[1]))
+        if raw.get("type") == "mcp_tool_use" and raw.get("input") == {} and text:
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError:
+                value = None
+            if value is not None and mine == {**raw, "input": value}:
+                part = (*part[:3], mine)
+        parts.append(part)
+    return ours_, _with_parts(sdk, parts)
+
+
 _CHAT_RANK = {"thinking": 0, "signature": 0, "text": 1, "refusal": 1, "tool_call": 2}
 
 
@@ -338,6 +383,25 @@ DIFFERENCES: tuple[SdkDifference, ...] = (
         _anthropic_signatures_appended,
     ),
     *_each(
+        "anthropic-mcp-tool-input-streamed",
+        frozenset({"anthropic"}),
+        "An mcp_tool_use block's input is what its input_json_delta events streamed; the SDK's accumulator "
+        "tracks input deltas only for tool_use and server_tool_use blocks (TRACKS_TOOL_INPUT), so its "
+        "mcp_tool_use keeps the empty input of content_block_start.",
+        "The non-streamed Message carries the MCP call's input, and the block goes back byte-exact: an empty "
+        "input would replay a call the model never made.",
+        _anthropic_mcp_input,
+    ),
+    *_each(
+        "chat-executed-tools-latest",
+        _CHATS,
+        "A field of an executed_tools entry repeated in a later chunk of the same index (Groq repeats "
+        "arguments with the output) is concatenated by the SDK's generic merge; we keep the latest copy.",
+        "The entry is the provider's own record of what it ran; a doubled arguments string is no call the "
+        "provider made.",
+        _chat_executed_tools_latest,
+    ),
+    *_each(
         "gemini-minted-call-id",
         frozenset({"gemini"}),
         "A functionCall without an id gets call_<responseId>_<n> (n = its position among the response's "
@@ -349,11 +413,11 @@ DIFFERENCES: tuple[SdkDifference, ...] = (
     *_each(
         "no-canonical-part",
         frozenset({"anthropic", "openai-responses", "gemini", "openrouter"}),
-        "Server-side tool blocks and items (server_tool_use, web_search_call, ...), other Gemini part "
-        "kinds (executableCode, ...; inlineData is a file part) and unknown reasoning_details types are noted and "
-        "skipped; the SDK keeps them.",
-        "They run or live on the provider's side and the canonical model has no part for them; turning "
-        "them into client tool calls would be wrong.",
+        "Blocks, items and parts with no canonical part (an Anthropic block type, a Responses item type or "
+        "a Gemini part kind the model does not hold; server tools, citations and inlineData have parts) and "
+        "unknown reasoning_details types are noted, named, and skipped; the SDK keeps them.",
+        "The canonical model has no part for them; the note names what was left out, and turning them "
+        "into text or client tool calls would be wrong.",
         _no_canonical_part,
     ),
     *_each(

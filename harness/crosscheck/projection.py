@@ -256,6 +256,7 @@ def _project_chat(completion: ChatCompletion, reasoning_details: bool) -> Shape:
         dumped = _dump(annotation) if hasattr(annotation, "to_dict") else annotation
         source = responses_annotation(dumped)
         parts.append(("source", source.url, source.title, json.loads(json.dumps(dumped, sort_keys=True))))
+    parts += _executed_tools(extra.get("executed_tools"))
     if message.refusal:
         parts.append(("refusal", message.refusal))
     for call in message.tool_calls or ():
@@ -280,6 +281,26 @@ def _project_chat(completion: ChatCompletion, reasoning_details: bool) -> Shape:
         )
     stop = str(choice.finish_reason)
     return _finish_shape(parts, _CHAT_STOP.get(stop, stop), shaped_usage, completion.id, completion.model)
+
+
+def _executed_tools(entries: Any) -> list[Part]:
+    """Groq's ``executed_tools`` as the SDK's generic merge left them (one entry per ``index``): the
+    call (its entry), its result once it has an ``output``, and the search results it found."""
+    parts: list[Part] = []
+    for position, entry in enumerate(cast(list[Any], entries or [])):
+        if not isinstance(entry, dict):
+            continue
+        found = cast(dict[str, Any], entry)
+        call_id = f"executed_tools[{found.get('index', position)}]"
+        parts.append(("server_tool_call", call_id, str(found.get("type") or "tool"), _raw("", found)))
+        if found.get("output") is not None:
+            parts.append(("server_tool_result", call_id, "success", None))
+            results: Any = cast(dict[str, Any], found.get("search_results") or {}).get("results") or []
+            for result in cast(list[Any], results):
+                if isinstance(result, dict):
+                    hit = cast(dict[str, Any], result)
+                    parts.append(("source", hit.get("url"), hit.get("title"), _raw("", hit)))
+    return parts
 
 
 def _openrouter_reasoning(details: list[dict[str, Any]]) -> list[Part]:

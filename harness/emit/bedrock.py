@@ -22,6 +22,11 @@ Representable (besides ``common.check_common``, whose model rule does not apply)
   fragments are sent byte-exact, ``{}`` as no fragment at all).
 - Usage: ``total_tokens`` and ``reasoning_tokens`` None (the parser reports neither), and
   ``input_tokens`` at least cache reads plus writes (Bedrock's ``inputTokens`` excludes both).
+- Bedrock's own provider parts (``provider`` bedrock, with ``raw``): a source is a ``citation``
+  delta of the text block right before it (the part must be what that citation reads as); a
+  system tool's call (``raw`` a ``toolUse`` block with ``type: server_tool_use``) is a toolUse
+  block of that type whose input streams as JSON (``input_json`` its canonical, sorted dump); its
+  result (``raw`` a ``toolResult`` block) a ``toolResult`` block start then its content as one delta.
 - ``stop_reason``: stop -> ``end_turn``, length -> ``max_tokens``, tool_use -> ``tool_use``,
   error -> ``content_filtered`` (the complete stream the parser reads as an error).
 """
@@ -30,12 +35,25 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import struct
 from typing import Any
 from zlib import crc32
 
+from harness.contract.server_items import call_part, result_part
+from harness.contract.sources import bedrock_citation
 from harness.emit.common import check_common, dumps, json_object, pieces
-from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import (
+    AnyPart,
+    AssistantMessage,
+    ServerToolCallPart,
+    ServerToolResultPart,
+    SourcePart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
 
 __all__ = ["carries_ids", "check", "emit", "frame", "frame_bytes"]
 
@@ -75,6 +93,7 @@ def _blocks(message: AssistantMessage) -> list[list[dict[str, Any]]] | str:
     """Per content block, its deltas (a tool call's first entry is its start), or why there are none."""
     blocks: list[list[dict[str, Any]]] = []
     parts = message.parts
+    names: dict[str, str] = {}  # system tool call id -> its name (its result is read with it)
     index = 0
     while index < len(parts):
         part, where = parts[index], f"part {index}"
@@ -103,6 +122,19 @@ def _blocks(message: AssistantMessage) -> list[list[dict[str, Any]]] | str:
             except (binascii.Error, ValueError):
                 return f"{where}: redactedContent is a blob: its JSON form is base64"
             blocks.append([{"reasoningContent": {"redactedContent": part.signature}}])
+        elif isinstance(part, SourcePart):
+            if part.provider != "bedrock" or part.raw is None:
+                return f"{where}: a source that is not a Bedrock citation"
+            if part.model_copy(update={"cache_breakpoint": None}) != bedrock_citation(dict(part.raw)):
+                return f"{where}: the source is not what its Bedrock citation reads as"
+            if not blocks or "text" not in blocks[-1][0] or isinstance(parts[index - 1], ThinkingTextPart):
+                return f"{where}: a Bedrock citation belongs to the text block before it"
+            blocks[-1].append({"citation": dict(part.raw)})
+        elif isinstance(part, ServerToolCallPart | ServerToolResultPart):
+            block = _server(part, names)
+            if isinstance(block, str):
+                return f"{where}: {block}"
+            blocks.append(block)
         elif isinstance(part, ToolCallPart):
             if part.item_id is not None:
                 return f"{where}: Bedrock toolUse blocks have no item id"
@@ -117,6 +149,47 @@ def _blocks(message: AssistantMessage) -> list[list[dict[str, Any]]] | str:
             return f"{where}: {part.type} has no Bedrock block"
         index += 1
     return blocks
+
+
+def _server(part: AnyPart, names: dict[str, str]) -> list[dict[str, Any]] | str:
+    """A system tool's call or result as its block's start and deltas, or why it has none."""
+    assert isinstance(part, ServerToolCallPart | ServerToolResultPart)
+    raw = part.raw or {}
+    if part.provider != "bedrock" or part.raw is None:
+        return "a server tool part that is not Bedrock's own block"
+    if isinstance(part, ServerToolCallPart):
+        use = raw.get("toolUse")
+        if not isinstance(use, dict) or set(raw) != {"toolUse"} or use.get("type") != "server_tool_use":
+            return "a system tool call's raw is one toolUse block of type server_tool_use"
+        fields: dict[str, Any] = use  # pyright: ignore[reportUnknownVariableType]
+        if not isinstance(fields.get("input"), dict):
+            return "a system tool call's input is a JSON object"
+        read = call_part(
+            str(fields.get("toolUseId")), str(fields.get("name")), "bedrock", fields["input"], raw
+        )
+        if part.model_copy(update={"cache_breakpoint": None}) != read:
+            return "the call is not what its toolUse block reads as"
+        names[read.call_id] = read.tool_name
+        start = {k: v for k, v in fields.items() if k != "input"}
+        text = json.dumps(fields["input"], ensure_ascii=False)
+        fragments = [] if fields["input"] == {} else pieces(text)
+        return [{"start": {"toolUse": start}}, *({"toolUse": {"input": f}} for f in fragments)]
+    result = raw.get("toolResult")
+    if not isinstance(result, dict) or set(raw) != {"toolResult"}:
+        return "a system tool result's raw is one toolResult block"
+    body: dict[str, Any] = result  # pyright: ignore[reportUnknownVariableType]
+    content = body.get("content")
+    if not isinstance(content, list) or not content:
+        return "a system tool result's content is a non-empty list"
+    call_id = str(body.get("toolUseId") or "")
+    name = names.get(call_id) or str(body.get("type") or "").removesuffix("_result")
+    status = "error" if body.get("status") == "error" else "success"
+    if part.model_copy(update={"cache_breakpoint": None}) != result_part(
+        call_id, name, "bedrock", status, raw
+    ):
+        return "the result is not what its toolResult block reads as (after its call)"
+    start = {k: v for k, v in body.items() if k != "content"}
+    return [{"start": {"toolResult": start}}, {"toolResult": content}]
 
 
 def check(message: AssistantMessage) -> str | None:

@@ -15,6 +15,10 @@ Representable (besides ``common.check_common``, whose model rule does not apply)
   is read as ``{}``).
 - Usage: ``total_tokens``, ``reasoning_tokens`` and ``cache_creation_input_tokens`` None (the
   parser reports none of them).
+- Cohere's own sources (``provider`` cohere, with ``raw``): a ``citation-start`` / ``citation-end``
+  pair after the text content item right before it (the part must be what that citation reads
+  as; its ``content_index``, when it has one, names that item: without one the parser reads it as
+  citing the latest text). Cohere has no server tools.
 - ``stop_reason``: stop -> ``COMPLETE``, length -> ``MAX_TOKENS``, tool_use -> ``TOOL_CALL``,
   error -> ``ERROR`` (the complete stream the parser reads as an error).
 """
@@ -23,8 +27,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.contract.sources import cohere_citation
 from harness.emit.common import check_common, pieces, sse
-from harness.model import AssistantMessage, TextPart, ThinkingSignaturePart, ThinkingTextPart, ToolCallPart
+from harness.model import (
+    AssistantMessage,
+    SourcePart,
+    TextPart,
+    ThinkingSignaturePart,
+    ThinkingTextPart,
+    ToolCallPart,
+)
 
 __all__ = ["check", "emit"]
 
@@ -43,13 +55,33 @@ def _problem(index: int, part: Any) -> str | None:
         return f"{where}: empty {part.type} (an empty content item carries nothing)"
     if isinstance(part, ToolCallPart) and (part.item_id is not None or not part.arguments_json):
         return f"{where}: Cohere tool calls have no item id, and no arguments are read as '{{}}'"
+    if isinstance(part, SourcePart):
+        if part.provider != "cohere" or part.raw is None:
+            return f"{where}: a source that is not a Cohere citation"
+        if dict(part.raw).get("type") == "PLAN":
+            return f"{where}: a tool-plan citation (the emitted stream carries no tool plan)"
+        if part.model_copy(update={"cache_breakpoint": None}) != cohere_citation(dict(part.raw)):
+            return f"{where}: the source is not what its Cohere citation reads as"
+        return None
     if not isinstance(part, TextPart | ThinkingTextPart | ToolCallPart):
         return f"{where}: {part.type} has no Cohere stream form"
     return None
 
 
 def check(message: AssistantMessage) -> str | None:
+    contents = 0  # content items so far, numbered as the stream numbers them
     for index, part in enumerate(message.parts):
+        before = message.parts[index - 1] if index else None
+        if isinstance(part, SourcePart) and not isinstance(before, TextPart | SourcePart):
+            return f"part {index}: a Cohere citation belongs to the text content item before it"
+        if (
+            isinstance(part, SourcePart)
+            and (part.raw or {}).get("content_index", contents - 1) != contents - 1
+        ):
+            return (
+                f"part {index}: its citation's content_index is not the text item before it ({contents - 1})"
+            )
+        contents += isinstance(part, TextPart | ThinkingTextPart)
         problem = _problem(index, part)
         if problem is not None:
             return problem
@@ -90,8 +122,15 @@ def emit(message: AssistantMessage, *, response_id: str, model: str) -> bytes:
     }
     start = {"message": opening}
     out = [_event("message-start", id=response_id, delta=start)]
-    contents = calls = 0
+    contents = calls = citations = 0
     for part in message.parts:
+        if isinstance(part, SourcePart):  # cites the text content item just emitted
+            assert part.raw is not None
+            cited = dict(part.raw)
+            out.insert(-1, _event("citation-start", index=citations, delta={"message": {"citations": cited}}))
+            out.insert(-1, _event("citation-end", index=citations))
+            citations += 1
+            continue
         if isinstance(part, ToolCallPart):
             call = {
                 "function": {"arguments": "", "name": part.tool_name},

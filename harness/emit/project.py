@@ -36,8 +36,9 @@ from harness.model import (
 __all__ = ["Projection", "project"]
 
 _DEFAULT_THINKING_MODEL = "model-of-the-stream"
-#: Providers whose emitter streams their own server tool blocks and citations (``harness.emit.anthropic``).
-_CARRIES_PROVIDER_PARTS = frozenset({"anthropic"})
+#: Providers whose emitter streams their own server tool blocks and citations (``harness.emit.anthropic``,
+#: ``harness.emit.bedrock``: system tools and citations; ``harness.emit.cohere``: citations).
+_CARRIES_PROVIDER_PARTS = frozenset({"anthropic", "bedrock", "cohere"})
 
 
 class Projection:

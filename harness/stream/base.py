@@ -101,6 +101,7 @@ class _Slot:
     provider: str = ""
     part: AnyPart | None = None
     sources: list[SourcePart] | None = None  # text: the citations streamed onto it
+    filled: list[AnyPart] | None = None  # fixed: the parts of a reserved place, once they arrive
     media_type: str = ""  # file: its media type
 
 
@@ -204,6 +205,23 @@ class PartsBuilder:
         if key is not None:
             self._open[key] = slot
 
+    def reserve(self, key: object) -> None:
+        """Hold this position for parts that arrive whole later (``fill``): a provider item announced
+        before the items after it, whose final form comes after theirs (a Responses item backfilled by
+        ``response.completed``). An unfilled place yields no part."""
+        slot = _Slot("fixed")
+        self._slots.append(slot)
+        self._open[("reserved", key)] = slot
+
+    def fill(self, key: object, parts: list[AnyPart]) -> bool:
+        """Put ``parts`` in the place ``reserve`` held for ``key``; False when none was held (or it
+        is filled already): the caller appends them instead."""
+        slot = self._open.pop(("reserved", key), None)
+        if slot is None:
+            return False
+        slot.filled = list(parts)
+        return True
+
     def server_call(
         self, key: object, call_id: str, tool_name: str, provider: str, raw: dict[str, Any]
     ) -> None:
@@ -273,8 +291,10 @@ class PartsBuilder:
                 )
             elif slot.kind == "server_call":
                 out.append(_server_call(slot, body))
-            elif slot.kind == "fixed" and slot.part is not None:
-                out.append(slot.part)
+            elif slot.kind == "fixed":
+                if slot.part is not None:
+                    out.append(slot.part)
+                out.extend(slot.filled or ())
             if slot.sources:
                 out.extend(slot.sources)
             if slot.signature is not None:

@@ -16,10 +16,10 @@ import json
 from typing import Any, cast
 
 from harness.contract.server_items import result_part
-from harness.contract.sources import responses_annotation
+from harness.contract.sources import responses_annotation, search_result
 from harness.contract.stops import FINISH_REASONS, map_stop_reason, map_usage  # bridges use them too
 from harness.model import SourcePart
-from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
+from harness.stream.base import CallResult, StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
 
 __all__ = ["ChatCompletionsParser", "map_stop_reason", "map_usage"]
@@ -50,6 +50,9 @@ class ChatCompletionsParser(StreamParser):
         self._finished = False
         self._has_usage = False
         self._executed: dict[int, dict[str, Any]] = {}  # executed tool index -> its entry so far
+        # Perplexity-style top-level sources (``search_results``, else ``citations`` URLs): every
+        # chunk repeats the whole list, so the last one is the answer's, placed after it at the end
+        self._found: list[Any] | None = None
 
     # ------------------------------------------------------------ streamed
 
@@ -87,6 +90,9 @@ class ChatCompletionsParser(StreamParser):
     def _chunk(self, chunk: dict[str, Any]) -> None:
         if self.response_id is None:
             self.response_id = chunk.get("id")
+        found = chunk.get("search_results") or chunk.get("citations")
+        if isinstance(found, list) and found:
+            self._found = cast(list[Any], found)
         if chunk.get("model"):
             self.model = chunk["model"]
         for choice in chunk.get("choices") or ():
@@ -243,6 +249,15 @@ class ChatCompletionsParser(StreamParser):
         self.error(
             f"{self.provider}: {label}: {error.get('message') or 'no message'}", can_retry=_retryable(error)
         )
+
+    def _build(self, *, aborted: bool) -> CallResult:
+        for entry in self._found or ():  # the answer's sources, after it
+            if isinstance(entry, dict | str):
+                self.parts.fixed(search_result(entry, self.provider))
+            else:
+                self.note(f"{self.provider}: a search result that is neither an object nor a URL skipped")
+        self._found = None
+        return super()._build(aborted=aborted)
 
     # ------------------------------------------------------------ not streamed
 

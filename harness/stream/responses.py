@@ -218,6 +218,8 @@ class ResponsesParser(StreamParser):
             self._start_call(item)
         elif kind == "message":
             self._message_phase(item)
+        elif kind in RESPONSES_SERVER_ITEMS:  # its parts come with its done item: its place is here
+            self.parts.reserve(("server", item.get("id") or item.get("call_id") or ""))
         elif (
             kind not in ("reasoning", "image_generation_call") and kind not in RESPONSES_SERVER_ITEMS
         ):  # at their done
@@ -249,8 +251,10 @@ class ResponsesParser(StreamParser):
             self._start_call(item)
             self._settle(("call", item_id, 0), item.get("arguments") or "")
         elif kind in RESPONSES_SERVER_ITEMS:  # a tool OpenAI ran: its item whole, never a client call
-            for part in responses_item(item, self._server_names):
-                self.parts.fixed(part)
+            parts = responses_item(item, self._server_names)
+            if not self.parts.fill(("server", item_id), parts):  # announced: in its place
+                for part in parts:
+                    self.parts.fixed(part)
         elif kind == "image_generation_call":
             self._image(item_id, item)
         else:

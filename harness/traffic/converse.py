@@ -7,9 +7,10 @@ Two bodies (botocore bedrock-runtime service model; https://docs.aws.amazon.com/
   ``reasoningText {text, signature}`` or ``redactedContent``);
 - ``/converse-stream``: AWS event-stream binary frames (``application/vnd.amazon.eventstream``),
   one ``ConverseStreamOutput`` member per frame, named by the ``:event-type`` header:
-  ``contentBlockStart`` (a ``toolUse`` start: id and name), ``contentBlockDelta`` (``text``,
-  ``toolUse.input`` JSON fragments, ``reasoningContent`` ``text`` / ``signature`` /
-  ``redactedContent``), ``contentBlockStop``, ``messageStop``, ``metadata``.
+  ``contentBlockStart`` (a ``toolUse`` start: id, name and, for a system tool, ``type``; a system
+  tool's ``toolResult`` start), ``contentBlockDelta`` (``text``, ``toolUse.input`` JSON fragments,
+  ``toolResult`` content, ``reasoningContent`` ``text`` / ``signature`` / ``redactedContent``),
+  ``contentBlockStop``, ``messageStop``, ``metadata``.
 
 Why a reader of its own: the traffic audit is a judge and must not agree with a bug in
 the reference decoder (``harness.stream.eventstream``) or the Bedrock parser; the frame
@@ -124,7 +125,8 @@ def _stream_blocks(body: bytes) -> list[dict[str, Any]]:
             continue
         block = blocks.setdefault(index, {})
         if event == "contentBlockStart":
-            tool = _d(_d(data.get("start")).get("toolUse"))
+            start = _d(data.get("start"))
+            tool = _d(start.get("toolUse"))
             if tool:
                 # no input delta at all: the call takes no arguments (``{}``), as Converse's JSON body says
                 block["toolUse"] = {
@@ -132,12 +134,22 @@ def _stream_blocks(body: bytes) -> list[dict[str, Any]]:
                     "name": tool.get("name", ""),
                     "input": {},
                 }
+                if "type" in tool:  # a system tool's call (``server_tool_use``), as the body says it
+                    block["toolUse"]["type"] = tool["type"]
+            result = _d(start.get("toolResult"))
+            if result:  # a system tool's result (ToolResultBlockStart); its content streams after
+                block["toolResult"] = {**result, "content": []}
         elif event == "contentBlockDelta":
             delta = _d(data.get("delta"))
             if isinstance(delta.get("text"), str):
                 block["text"] = str(block.get("text", "")) + delta["text"]
             if "toolUse" in delta:
                 inputs[index] = inputs.get(index, "") + str(_d(delta["toolUse"]).get("input") or "")
+            if isinstance(delta.get("toolResult"), list) and "toolResult" in block:
+                _d(block["toolResult"])["content"] = [
+                    *_l(_d(block["toolResult"]).get("content")),
+                    *delta["toolResult"],
+                ]
             reasoning = _d(delta.get("reasoningContent"))
             content = _d(block.setdefault("reasoningContent", {})) if reasoning else {}
             for key in ("text", "signature"):

@@ -25,6 +25,8 @@ from typing import Any, ClassVar, cast
 import orjson
 
 from harness.contract.results import text_deltas
+from harness.contract.server_items import call_part, result_part
+from harness.contract.sources import bedrock_citation
 from harness.contract.wires import SNIFF_EVENTS
 from harness.model import StopReason, Usage
 from harness.stream.base import FAST_JSON_MAX, StreamParser, TextDelta, ThinkingDelta, ToolCallStart
@@ -89,6 +91,11 @@ class BedrockParser(StreamParser):
         super().__init__()
         self._stopped = False  # messageStop seen; the metadata event after it completes the stream
         self._tools: dict[int, bool] = {}  # open toolUse block index -> whether input arrived
+        # open system-tool blocks (``toolUse`` with ``type: server_tool_use``, an assistant-side
+        # ``toolResult``) by index: the block as the Converse body holds it, filled by its deltas
+        self._server: dict[int, dict[str, Any]] = {}
+        self._server_input: dict[int, list[str]] = {}
+        self._server_names: dict[str, str] = {}  # system tool call id -> its name, for its result
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "messageStart": _ignore,
             "contentBlockStart": self._block_start,
@@ -191,6 +198,8 @@ class BedrockParser(StreamParser):
         if text:
             self.parts.text_run(index, run)
             self.items += text_deltas(run)
+        elif index in self._server_input:
+            self._server_input[cast(int, index)] += run
         else:
             self._tools[cast(int, index)] = True
             self.parts.tool_args_run(index, run)
@@ -199,13 +208,19 @@ class BedrockParser(StreamParser):
         index: int = data["contentBlockIndex"]
         start = data.get("start") or _EMPTY
         tool = start.get("toolUse")
-        if tool is not None:
+        if tool is not None and tool.get("type") == "server_tool_use":
+            # a system tool Bedrock runs (Nova's code interpreter): never a client tool call
+            self._server[index] = {"toolUse": dict(tool)}
+            self._server_input[index] = []
+        elif tool is not None:
             call_id, name = tool.get("toolUseId") or "", tool.get("name") or ""
             self.parts.tool_call(index, call_id, name)
             self.emit(ToolCallStart(call_id, name))
             self._tools[index] = False
+        elif isinstance(start.get("toolResult"), dict):  # that system tool's result, in the same turn
+            self._server[index] = {"toolResult": {**start["toolResult"], "content": []}}
         else:
-            self.note(f"bedrock: contentBlockStart {sorted(start)} skipped (not a client tool call)")
+            self.note(f"bedrock: contentBlockStart {sorted(start)} skipped (no canonical part)")
 
     def _block_delta(self, data: dict[str, Any]) -> None:
         index: int = data["contentBlockIndex"]
@@ -217,11 +232,17 @@ class BedrockParser(StreamParser):
                 self.items.append(TextDelta(text))  # emit, inlined: the most frequent event
         elif "toolUse" in delta:
             fragment = delta["toolUse"].get("input") or ""
-            if fragment:
+            if fragment and index in self._server_input:
+                self._server_input[index].append(fragment)
+            elif fragment:
                 self._tools[index] = True
                 self.parts.tool_args(index, fragment)
         elif "reasoningContent" in delta:
             self._reasoning(index, delta["reasoningContent"])
+        elif "citation" in delta:  # a citation of the text streamed at this index
+            self.parts.source(index, bedrock_citation(delta["citation"] or _EMPTY))
+        elif "toolResult" in delta and "toolResult" in self._server.get(index, _EMPTY):
+            self._server[index]["toolResult"]["content"] += delta["toolResult"] or []
         else:
             self.note(f"bedrock: delta {sorted(delta)} skipped")
 
@@ -237,10 +258,34 @@ class BedrockParser(StreamParser):
 
     def _block_stop(self, data: dict[str, Any]) -> None:
         index: int = data["contentBlockIndex"]
+        server = self._server.pop(index, None)
+        if server is not None:
+            self._server_block(server, self._server_input.pop(index, None))
         if self._tools.pop(index, True) is False:  # a toolUse block without input: no arguments
             self.parts.tool_args(index, "{}")
         self.parts.close(index)
         self.parts.close(("redacted", index))
+
+    def _server_block(self, block: dict[str, Any], fragments: list[str] | None) -> None:
+        """A system tool's call or result, whole: ``raw`` is the block as the Converse body holds it
+        (the streamed input parsed into ``input``), as the importer reads it from a request."""
+        if "toolUse" in block:
+            use = block["toolUse"]
+            if fragments is not None:
+                text = "".join(fragments) or "{}"
+                try:
+                    use["input"] = json.loads(text)
+                except json.JSONDecodeError:
+                    use["input"] = text
+            call_id, name = str(use.get("toolUseId") or ""), str(use.get("name") or "")
+            self._server_names[call_id] = name
+            self.parts.fixed(call_part(call_id, name, "bedrock", use.get("input", {}), block))
+            return
+        result = block["toolResult"]
+        call_id = str(result.get("toolUseId") or "")
+        name = self._server_names.get(call_id) or str(result.get("type") or "").removesuffix("_result")
+        status = "error" if result.get("status") == "error" else "success"
+        self.parts.fixed(result_part(call_id, name, "bedrock", status, block))
 
     def _message_stop(self, data: dict[str, Any]) -> None:
         reason = data.get("stopReason")
@@ -280,6 +325,22 @@ class BedrockParser(StreamParser):
     def _response_block(self, index: int, block: dict[str, Any]) -> None:
         if "text" in block:
             self._block_delta({"contentBlockIndex": index, "delta": {"text": block["text"]}})
+        elif "toolResult" in block or (
+            "toolUse" in block and block["toolUse"].get("type") == "server_tool_use"
+        ):
+            # a system tool's call, or its result in the assistant turn: copied, kept whole
+            self._server_block(json.loads(json.dumps(block)), None)
+        elif "citationsContent" in block:  # cited text: its text, then a source per citation
+            cited: dict[str, Any] = block["citationsContent"] or _EMPTY
+            pieces: list[Any] = cited.get("content") or []
+            for piece in pieces:
+                text = piece.get("text") if isinstance(piece, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+                if text:
+                    self._block_delta({"contentBlockIndex": index, "delta": {"text": text}})
+            citations: list[Any] = cited.get("citations") or []
+            for citation in citations:
+                entry = cast(dict[str, Any], citation) if isinstance(citation, dict) else {}
+                self.parts.source(index, bedrock_citation(entry))
         elif "toolUse" in block:
             tool = block["toolUse"]
             self._block_start({"contentBlockIndex": index, "start": {"toolUse": tool}})

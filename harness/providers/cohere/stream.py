@@ -13,14 +13,16 @@ body (``id``, ``finish_reason``, ``message`` with ``content``, ``tool_plan``, ``
 ``message-end`` is the terminal event: a stream without it ends as ``error`` (the base's
 no-silent-endings rule). ``tool_plan`` becomes a text part before the tool calls (what the
 model said before calling them; the request adapter sends it back as ``tool_plan``).
-Citations are notes (the canonical model has no citation part). Decisions: DECISIONS.md.
+Citations (``citation-start`` events, ``message.citations``) are source parts after the text
+they cite (``content_index``; a ``PLAN`` citation cites the tool plan). Decisions: DECISIONS.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from harness.contract.sources import cohere_citation
 from harness.model import StopReason, Usage
 from harness.stream.base import StreamParser, TextDelta, ThinkingDelta, ToolCallStart
 from harness.stream.sse import SSEEvent
@@ -76,6 +78,7 @@ class CohereParser(StreamParser):
     def __init__(self) -> None:
         super().__init__()
         self._tools: dict[int, bool] = {}  # open tool call index -> whether arguments arrived
+        self._last_text: object = 0  # the key of the latest text content (what an unplaced citation cites)
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "message-start": self._message_start,
             "content-start": self._content_start,
@@ -129,6 +132,7 @@ class CohereParser(StreamParser):
             if thinking:
                 self.emit(ThinkingDelta(thinking))
         elif start in ("text", None):
+            self._last_text = index
             if text or start == "text":
                 self.parts.text(index, text or "")
             if text:
@@ -172,7 +176,26 @@ class CohereParser(StreamParser):
         self.parts.close(("call", index))
 
     def _citation(self, data: dict[str, Any]) -> None:
-        self.note("cohere: citation skipped (the canonical model has no citation part)")
+        """``citation-start``: ``delta.message.citations`` is one citation (the SDK's
+        ``CitationStartEventDeltaMessage.citations``), of the content item at ``content_index``."""
+        citation = _message(data).get("citations")
+        if isinstance(citation, list):  # tolerate a list of them
+            for one in citation:  # pyright: ignore[reportUnknownVariableType]
+                self._cite(one if isinstance(one, dict) else {})  # pyright: ignore[reportUnknownArgumentType]
+        elif isinstance(citation, dict):
+            self._cite(citation)  # pyright: ignore[reportUnknownArgumentType]
+        else:
+            self.note("cohere: citation-start without a citation skipped")
+
+    def _cite(self, citation: dict[str, Any], key: object = None) -> None:
+        """A source after the text it cites (``key``, when the caller placed it): the tool plan for a
+        ``PLAN`` citation, else the content item at ``content_index`` (the latest text without one)."""
+        index = citation.get("content_index")
+        if key is None and citation.get("type") == "PLAN":
+            key = _PLAN
+        elif key is None:
+            key = index if isinstance(index, int) and not isinstance(index, bool) else self._last_text
+        self.parts.source(key, cohere_citation(citation))
 
     def _message_end(self, data: dict[str, Any]) -> None:
         delta = data.get("delta") or _EMPTY
@@ -213,15 +236,29 @@ class CohereParser(StreamParser):
             index += 1
         if reply.get("tool_plan"):
             self._tool_plan({"delta": {"message": {"tool_plan": reply["tool_plan"]}}})
+        listed: list[Any] = reply.get("citations") or []
+        citations = [cast(dict[str, Any], c) for c in listed if isinstance(c, dict)]
+        for citation in citations:
+            if citation.get("type") == "PLAN":
+                self._cite(citation, _PLAN)
+        first_text = next((n for n, i in enumerate(items) if i.get("type") == "text"), None)
+        placed = {id(c) for c in citations if c.get("type") == "PLAN"}
         for item in rest:
             self._content(index, item, start=item.get("type"))
+            position = next(n for n, i in enumerate(items) if i is item)
+            for citation in citations:  # each cites the content item it names (the first text when none)
+                named = citation.get("content_index", first_text)
+                if id(citation) not in placed and named == position:
+                    self._cite(citation, index)
+                    placed.add(id(citation))
             self._content_end({"index": index})
             index += 1
+        for citation in citations:  # naming no content item there is: a source of the whole answer
+            if id(citation) not in placed:
+                self.parts.fixed(cohere_citation(citation))
         for n, call in enumerate(reply.get("tool_calls") or []):
             self._tool_call_start({"index": n, "delta": {"message": {"tool_calls": call}}})
             self._tool_call_end({"index": n})
-        if reply.get("citations"):
-            self._citation({})
         self._message_end({"delta": {"finish_reason": body.get("finish_reason"), "usage": body.get("usage")}})
 
 

@@ -180,7 +180,14 @@ class GeminiParser(StreamParser):
         for key in ("groundingMetadata", "urlContextMetadata"):  # the answer's sources
             metadata = candidate.get(key)
             if isinstance(metadata, dict):
-                self._sources += gemini_grounding(metadata)  # pyright: ignore[reportUnknownArgumentType]
+                found = gemini_grounding(metadata)  # pyright: ignore[reportUnknownArgumentType]
+                self._sources += found
+                if not found and metadata:  # a search that grounded nothing: said, never silent
+                    kinds = sorted(str(k) for k in metadata)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+                    self._note_once(
+                        f"{key}:{kinds}",
+                        f"{PROVIDER_ID}: {key} {kinds} names no grounding chunk or URL; no source part",
+                    )
         reason = candidate.get("finishReason")
         if reason:
             self._finish(reason, candidate.get("finishMessage"))

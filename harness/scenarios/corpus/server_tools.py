@@ -210,3 +210,117 @@ def server_tools_beside_a_client_call() -> Body:
         assistant(*parts, paris, stop="tool_use", usage=usage(1800, 70)),
         result(paris, "18°C, light rain"),
     ]
+
+
+_NOVA_CALL: dict[str, JsonValue] = {
+    "toolUse": {
+        "input": {"snippet": "1234 * 5678"},
+        "name": "nova_code_interpreter",
+        "toolUseId": "tooluse_dV5ehBNfl1hUE-UTM9cIww",
+        "type": "server_tool_use",
+    }
+}
+_NOVA_RESULT: dict[str, JsonValue] = {
+    "toolResult": {
+        "content": [{"json": {"exitCode": 0, "isError": False, "stdErr": "", "stdOut": "7006652"}}],
+        "status": "success",
+        "toolUseId": "tooluse_dV5ehBNfl1hUE-UTM9cIww",
+        "type": "nova_code_interpreter_result",
+    }
+}
+_NOVA_CITATION: dict[str, JsonValue] = {
+    "title": "Multiplication table",
+    "source": "https://math.example.net/products",
+    "sourceContent": [{"text": "1234 times 5678 is 7006652"}],
+    "location": {"web": {"url": "https://math.example.net/products", "domain": "math.example.net"}},
+}
+
+
+@scenario("server-tools", "sources", "cross-provider")
+def server_tools_code_interpreter_bedrock() -> Body:
+    """Bedrock Nova's code interpreter (a toolUse of type server_tool_use and its toolResult) and a web citation: the blocks back to Bedrock byte-exact, never a client call; degraded (warned) elsewhere."""
+    spec = ServerToolSpec(
+        kind="code_execution", provider="bedrock", raw={"systemTool": {"name": "nova_code_interpreter"}}
+    )
+    return CallParams(server_tools=[spec]), [
+        user("What is 1234 * 5678?"),
+        assistant(
+            ServerToolCallPart(
+                call_id="tooluse_dV5ehBNfl1hUE-UTM9cIww",
+                tool_name="nova_code_interpreter",
+                provider="bedrock",
+                input_json=json.dumps({"snippet": "1234 * 5678"}),
+                raw=_NOVA_CALL,
+            ),
+            ServerToolResultPart(
+                call_id="tooluse_dV5ehBNfl1hUE-UTM9cIww",
+                tool_name="nova_code_interpreter",
+                provider="bedrock",
+                status="success",
+                raw=_NOVA_RESULT,
+            ),
+            "1234 * 5678 = 7006652.",
+            SourcePart(
+                source_type="url",
+                url="https://math.example.net/products",
+                title="Multiplication table",
+                cited_text="1234 times 5678 is 7006652",
+                provider="bedrock",
+                raw=_NOVA_CITATION,
+            ),
+            stop="stop",
+            usage=usage(1002, 59),
+        ),
+        user("Now multiply that by 2."),
+    ]
+
+
+_COHERE_SOURCE: dict[str, JsonValue] = {
+    "id": "get_weather_9gpb31r7h7mj:0",
+    "tool_output": {"content": "Sunny, 22C in Paris"},
+    "type": "tool",
+}
+
+
+def _cohere_citation(start: int, end: int, text: str) -> SourcePart:
+    raw: dict[str, JsonValue] = {
+        "end": end,
+        "sources": [_COHERE_SOURCE],
+        "start": start,
+        "text": text,
+        "type": "TEXT_CONTENT",
+    }
+    return SourcePart(
+        source_type="document",
+        id="get_weather_9gpb31r7h7mj:0",
+        cited_text=text,
+        start_index=start,
+        end_index=end,
+        provider="cohere",
+        raw=raw,
+    )
+
+
+@scenario("sources", "tools", "tools-given", "cross-provider")
+def sources_cohere_tool_citations() -> Body:
+    """Cohere's citations of a tool's output on its answer (as recorded in cassettes/cohere/, tool_choice auto): sources after the text they cite; no provider's request has a place for them (source-not-sent)."""
+    weather = tool("get_weather", "Current weather for a city.", {"city": STR}, ["city"])
+    paris = call("get_weather_9gpb31r7h7mj", "get_weather", {"city": "Paris"})
+    return CallParams(tools=[weather]), [
+        user("What's the weather in Paris?"),
+        assistant(
+            "I will use the 'get_weather' tool to find the weather in Paris.",
+            paris,
+            stop="tool_use",
+            usage=usage(1500, 30),
+        ),
+        result(paris, "Sunny, 22C in Paris"),
+        assistant(
+            "The weather in Paris is currently sunny and 22C.",
+            _cohere_citation(34, 39, "sunny"),
+            _cohere_citation(44, 48, "22C."),
+            stop="stop",
+            usage=usage(1533, 36),
+        ),
+        user("And in Rome?"),
+    ]
