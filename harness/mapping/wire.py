@@ -34,6 +34,7 @@ from harness.model import (
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
+    interleave,
     split_blocks,
 )
 from harness.params import ToolSpec
@@ -148,6 +149,8 @@ class WireToolResult:
     discovered_tools: list[str] = field(default_factory=list[str])
     output_json: JsonValue = None  # the structured result, when the tool gave one
     text_blocks: list[int] | None = None  # block lengths within output_text, when several
+    #: Per part of the tool message (by part index): the text blocks before it, when interleaved.
+    part_positions: list[int] | None = None
     #: The tool message's cache breakpoint: the prompt cache ends after this result.
     cache_breakpoint: CacheBreakpoint | None = None
 
@@ -158,6 +161,31 @@ class WireToolResult:
     def text_block_list(self) -> list[str]:
         """The text blocks to send: ``output_text`` split where the tool split it (one block without)."""
         return split_blocks(self.output_text, self.text_blocks)
+
+    def content_in_order(self) -> list[str | ContentItem]:
+        """The text blocks and the result's images and files in the order the tool gave them (a
+        part's place is read by its part index, so a part dropped earlier does not shift the others)."""
+        if self.part_positions is None:
+            return [*self.text_block_list(), *self.images]
+        positions = [
+            self.part_positions[ci.part_index]
+            if ci.part_index is not None and ci.part_index < len(self.part_positions)
+            else len(self.text_block_list())
+            for ci in self.images
+        ]
+        return interleave(self.text_block_list(), list(self.images), sorted(positions))
+
+    @property
+    def interleaved(self) -> bool:
+        """Whether some image or file of the result stands before some of its text."""
+        count = len(self.text_block_list())
+        return self.part_positions is not None and any(
+            ci.part_index is not None
+            and ci.part_index < len(self.part_positions)
+            and self.part_positions[ci.part_index] < count
+            and any(t for t in self.text_block_list()[self.part_positions[ci.part_index] :])
+            for ci in self.images
+        )
 
 
 WireItem = WireUser | WireAssistant | WireToolResult
