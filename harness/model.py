@@ -8,8 +8,11 @@ inside an adapter.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from itertools import pairwise
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -132,6 +135,17 @@ class FilePart(_Part):
     ``file_id`` (an id is meaningless elsewhere: adapters of other providers warn rather than
     send it), and ``id`` keeps the provider's own id of a generated output (Chat Completions
     assistant audio is replayed by that id).
+
+    Document options (beyond the pinned fields; Anthropic ``document`` blocks and Bedrock
+    ``DocumentBlock``): ``context`` is text about the document the model reads but never cites,
+    ``citations`` whether the model may cite it, and ``text_chunks`` keeps a text document given
+    as its own blocks (Anthropic's custom-content source ``{"type": "content"}``, Bedrock's
+    ``source.content``): the length of each block in Unicode code points, in order, one or more,
+    summing to the length of the decoded ``data`` (UTF-8 text; each block is a citable chunk).
+    ``purpose`` says what the file is for when it is not content for the model to read:
+    ``container`` puts it in the code-execution container's input directory for the provider's
+    code tool (Anthropic ``container_upload``, by file id). Providers without a place for these
+    warn (``file-document-options-dropped``, ``file-container-unsupported``).
     """
 
     type: Literal["file"] = "file"
@@ -145,6 +159,10 @@ class FilePart(_Part):
     provider: str | None = None
     id: str | None = None
     video_metadata: dict[str, JsonValue] | None = None
+    context: str | None = None
+    citations: bool | None = None
+    text_chunks: list[int] | None = None
+    purpose: Literal["container"] | None = None
 
     @model_validator(mode="after")
     def _one_source(self) -> FilePart:
@@ -154,6 +172,25 @@ class FilePart(_Part):
                 f"a file part needs exactly one of data, url, file_id, uri (got {', '.join(given) or 'none'})"
             )
         return self
+
+    @model_validator(mode="after")
+    def _chunks_cover_text(self) -> FilePart:
+        if self.text_chunks is None:
+            return self
+        if self.data is None or not self.text_chunks or any(n < 0 for n in self.text_chunks):
+            raise ValueError("text_chunks holds one or more block lengths (>= 0) of a document's data")
+        try:
+            text = base64.b64decode(self.data, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise ValueError("text_chunks needs data that is base64 of UTF-8 text") from None
+        if sum(self.text_chunks) != len(text):
+            raise ValueError(f"text_chunks lengths sum to {sum(self.text_chunks)}, the text has {len(text)}")
+        return self
+
+    def chunk_texts(self) -> list[str]:
+        """The document's text blocks (``text_chunks`` applied to the decoded ``data``)."""
+        text = base64.b64decode(self.data or "").decode("utf-8")
+        return split_blocks(text, self.text_chunks)
 
     @property
     def source(self) -> str:
@@ -385,6 +422,12 @@ class ToolResultMessage(_MessageBase):
     Providers whose tool result takes several text blocks send them split exactly; the others
     send ``output_text``.
 
+    ``part_positions`` (beyond the pinned fields) keeps a result whose text and parts the tool
+    interleaved (text after an image or file): for each of ``parts``, how many of the text blocks
+    (``text_block_list()``) come before it. None when every part follows all the text (the usual
+    order, and the only one a history without it has). Wires whose tool result is an ordered block
+    list send that order; the others warn ``tool-result-order-lost``.
+
     ``discovered_tools`` (beyond the seed): the deferred tools this result loads, by name, when
     the client ran the tool search itself (Anthropic ``tool_reference`` blocks after the text)."""
 
@@ -396,6 +439,7 @@ class ToolResultMessage(_MessageBase):
     output_json: JsonValue | None = None
     text_blocks: list[int] | None = None
     parts: list[ToolPart] = Field(default_factory=list[ToolPart])
+    part_positions: list[int] | None = None
     discovered_tools: list[str] | None = None
     ui_extra: dict[str, JsonValue] | None = None
     side_effects: list[JsonValue] | None = None
@@ -424,9 +468,46 @@ class ToolResultMessage(_MessageBase):
             )
         return self
 
+    @model_validator(mode="after")
+    def _positions_fit(self) -> ToolResultMessage:
+        positions = self.part_positions
+        if positions is None:
+            return self
+        count = len(self.text_block_list())
+        if len(positions) != len(self.parts):
+            raise ValueError(f"part_positions has {len(positions)} entries for {len(self.parts)} parts")
+        if any(b < a for a, b in pairwise(positions)):
+            raise ValueError("part_positions must not decrease (parts keep their order)")
+        if any(not 0 <= n <= count for n in positions):
+            raise ValueError(f"part_positions counts text blocks before a part: 0 to {count}")
+        if all(n == count for n in positions):
+            raise ValueError("part_positions puts every part after the text; omit it")
+        return self
+
     def text_block_list(self) -> list[str]:
         """The result's text blocks: ``output_text`` split at ``text_blocks`` (one block without it)."""
         return split_blocks(self.output_text, self.text_blocks)
+
+    def content_in_order(self) -> list[str | ImageURLPart | ImageFilePart | FilePart]:
+        """Text blocks and parts in the order the tool gave them (``part_positions``)."""
+        return interleave(self.text_block_list(), list(self.parts), self.part_positions)
+
+
+_P = TypeVar("_P")
+
+
+def interleave(texts: list[str], parts: list[_P], positions: list[int] | None) -> list[str | _P]:
+    """Text blocks and parts in one list: each part after ``positions[i]`` text blocks (all the
+    parts after all the text when ``positions`` is None)."""
+    if positions is None:
+        return [*texts, *parts]
+    out: list[str | _P] = []
+    taken = 0
+    for part, at in zip(parts, positions, strict=True):
+        out += texts[taken:at]
+        taken = max(taken, at)
+        out.append(part)
+    return [*out, *texts[taken:]]
 
 
 def split_blocks(text: str, lengths: list[int] | None) -> list[str]:

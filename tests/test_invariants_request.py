@@ -773,3 +773,94 @@ def test_split_tool_text_is_output_text_for_i4_on_every_provider(provider: str) 
     """Sent as blocks or as one string, the result's text is its output_text (I4 holds)."""
     assert found(SPLIT_RESULT, CallParams(), provider, "I4", REFERENCE) == []
     assert found(SPLIT_RESULT, CallParams(), provider, "I14", REFERENCE) == []
+
+
+#: A tool result whose text follows its image (pydantic-ai's test_mixed_content_ordering shape).
+MIXED_RESULT: list[HistoryEvent] = [
+    user("Show me the chart"),
+    turn(call("call_c", "get_chart", "{}")),
+    ToolResultMessage(
+        call_id="call_c",
+        tool_name="get_chart",
+        status="success",
+        output_text="Here is the chart:Sales rose 4%.",
+        text_blocks=[18, 14],
+        parts=[
+            ImageURLPart(
+                url="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+            )
+        ],
+        part_positions=[1],
+    ),
+    turn(TextPart(text="Sales rose.")),
+    user("Thanks"),
+]
+
+
+def _text_first(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"part_positions": None}) if isinstance(e, ToolResultMessage) else e
+        for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", BLOCK_RESULTS)
+def test_i14_catches_text_moved_before_a_tool_results_image(provider: str) -> None:
+    # Bedrock: a model family that takes images inside toolResult (else the image moves, warned).
+    params = (
+        CallParams(model="us.anthropic.claude-sonnet-4-20250514-v1:0")
+        if provider == "bedrock"
+        else CallParams()
+    )
+    assert_caught(MIXED_RESULT, params, provider, "I14", Mutant(history=_text_first), "order")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_an_interleaved_tool_result_holds_i4_and_i14_on_every_provider(provider: str) -> None:
+    """Kept in order on block-list wires, warned (tool-result-order-lost) elsewhere."""
+    assert found(MIXED_RESULT, CallParams(), provider, "I4", REFERENCE) == []
+    assert found(MIXED_RESULT, CallParams(), provider, "I14", REFERENCE) == []
+    assert found(MIXED_RESULT, CallParams(), provider, "I13", REFERENCE) == []
+
+
+#: A custom-content document and a container upload (LangChain's test_citations and
+#: pydantic-ai's test_code_execution_files shapes).
+CHUNKED_DOC = FilePart(
+    media_type="text/plain",
+    data="VGhlIGdyYXNzIGlzIGdyZWVuVGhlIHNreSBpcyBibHVl",
+    text_chunks=[18, 15],
+    citations=True,
+    context="Field notes",
+)
+DOCUMENT_AND_UPLOAD: list[HistoryEvent] = [
+    user(
+        CHUNKED_DOC,
+        FilePart(
+            media_type="application/octet-stream",
+            file_id="file_01A",
+            provider="anthropic",
+            purpose="container",
+        ),
+        "What colour is the grass?",
+    ),
+]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_document_options_and_container_uploads_hold_i13_and_i14_on_every_provider(provider: str) -> None:
+    assert found(DOCUMENT_AND_UPLOAD, CallParams(), provider, "I14", REFERENCE) == []
+    assert found(DOCUMENT_AND_UPLOAD, CallParams(), provider, "I13", REFERENCE) == []
+
+
+def _drop_chunked(_provider: str, history: list[HistoryEvent]) -> list[HistoryEvent]:
+    return [
+        e.model_copy(update={"parts": [p for p in e.parts if p is not CHUNKED_DOC and p != CHUNKED_DOC]})
+        if isinstance(e, UserMessage)
+        else e
+        for e in history
+    ]
+
+
+@pytest.mark.parametrize("provider", ("anthropic", "bedrock"))
+def test_i14_catches_a_lost_custom_content_document(provider: str) -> None:
+    assert_caught(DOCUMENT_AND_UPLOAD, CallParams(), provider, "I14", Mutant(history=_drop_chunked), "file")

@@ -104,3 +104,18 @@ def test_a_json_answer_to_a_request_without_a_body_is_not_a_model_call(tmp_path:
     path = _cassette(tmp_path, "GET", "https://api.anthropic.com/v1/models/claude-x", "", listing)
     count, notes = _notes(path)
     assert count == 0 and any("not a model call" in n for n in notes)
+
+
+def test_a_recorded_image_generation_stream_replays_to_the_generated_image() -> None:
+    """Recorded (LangChain's ``test_image_generation_streaming``, gpt-4.1 with the ``image_generation``
+    tool, ``partial_images: 1``, streamed): ``harness replay`` yields the generated image as the
+    assistant's file part (image/jpeg from ``output_format``, the ``ig_`` item id), the final result
+    having replaced the partial image."""
+    path = CLIENTS2 / "langchain/libs/partners/openai/tests/cassettes/test_image_generation_streaming.yaml.gz"
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.stderr
+    (call,) = json.loads(result.stdout)
+    files = [p for p in call["message"]["parts"] if p["type"] == "file"]
+    assert len(files) == 1 and files[0]["media_type"] == "image/jpeg", files
+    assert files[0]["id"].startswith("ig_") and files[0]["data"].startswith("/9j/")
+    assert call["message"]["stop_reason"] == "stop" and not call["errors"]

@@ -384,6 +384,15 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
     "tool-result-file": lambda s: any(isinstance(p, FilePart) for r in _results(s) for p in r.parts),
     "tool-result-structured": lambda s: any(r.output_json is not None for r in _results(s)),
     "tool-result-text-blocks": lambda s: any(r.text_blocks for r in _results(s)),
+    "tool-result-interleaved": lambda s: any(r.part_positions for r in _results(s)),
+    "file-document-options": lambda s: any(
+        isinstance(p, FilePart) and (p.text_chunks or p.context or p.citations)
+        for e in s.history
+        for p in _parts(e)
+    ),
+    "file-container": lambda s: any(
+        isinstance(p, FilePart) and p.purpose == "container" for e in s.history for p in _parts(e)
+    ),
     "file-video-metadata": lambda s: any(
         isinstance(p, FilePart) and p.video_metadata for e in s.history for p in _parts(e)
     ),

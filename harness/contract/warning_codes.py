@@ -35,6 +35,8 @@ class Code(StrEnum):
     DISCOVERED_TOOLS_NOT_SENT = "discovered-tools-not-sent"
     EMPTY_MESSAGE = "empty-message"
     EMPTY_TEXT = "empty-text"
+    FILE_CONTAINER_UNSUPPORTED = "file-container-unsupported"
+    FILE_DOCUMENT_OPTIONS_DROPPED = "file-document-options-dropped"
     FILE_ID_FOREIGN = "file-id-foreign"
     FILE_KIND_UNSUPPORTED = "file-kind-unsupported"
     FILE_SOURCE_UNSUPPORTED = "file-source-unsupported"
@@ -100,6 +102,7 @@ class Code(StrEnum):
     TOOL_NAME_MAPPED = "tool-name-mapped"
     TOOL_NAME_MISMATCH = "tool-name-mismatch"
     TOOL_RESULT_DUPLICATE = "tool-result-duplicate"
+    TOOL_RESULT_ORDER_LOST = "tool-result-order-lost"
     TOOL_RESULT_MISSING = "tool-result-missing"
     TOOL_RESULT_ORPHAN = "tool-result-orphan"
     TOOL_RESULT_AFTER_TEXT = "tool-result-after-text"
@@ -163,6 +166,14 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.EMPTY_TEXT: CodeInfo(
         "reject", "an empty or whitespace-only text part dropped (providers reject blank text)"
+    ),
+    Code.FILE_CONTAINER_UNSUPPORTED: CodeInfo(
+        "degrade",
+        "a file meant for the code-execution container (Anthropic container_upload) the provider has no block for, or not by a file id of its own; dropped",
+    ),
+    Code.FILE_DOCUMENT_OPTIONS_DROPPED: CodeInfo(
+        "degrade",
+        "a document's context, citations switch or content blocks (text_chunks) the provider has no field for; the document is sent without them",
     ),
     Code.FILE_ID_FOREIGN: CodeInfo(
         "degrade", "a file id another provider's Files API issued means nothing here; dropped"
@@ -334,6 +345,10 @@ WARNING_CODES: dict[Code, CodeInfo] = {
     ),
     Code.TOOL_JSON_AS_TEXT: CodeInfo(
         "policy", "a structured tool result the provider takes only as text sent as its output_text"
+    ),
+    Code.TOOL_RESULT_ORDER_LOST: CodeInfo(
+        "degrade",
+        "a tool result whose text follows an image or file, on a wire that holds a result's text and files apart: the text goes first",
     ),
     Code.TOOL_NAME_MAPPED: CodeInfo(
         "reject", "a tool name outside the provider's name rule sent mapped (reversibly)"

@@ -21,10 +21,12 @@ from harness.importer.common import (
     effort,
     joined_blocks,
     obj,
+    part_positions,
     show,
     tool_spec,
 )
 from harness.importer.controls import consumed, read_controls
+from harness.importer.files import chunked_document, document_options
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AddedTool,
@@ -142,31 +144,46 @@ def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart |
 
 def _document(block: Json, path: str, ledger: Ledger) -> FilePart | None:
     """A ``document`` block: a PDF by base64, URL or file id, or plain text (kept as its UTF-8 bytes,
-    ``text/plain``); ``title`` kept. A file id names no media type: a PDF (what document blocks take)."""
-    ledger.rest(block, path, {"type", "source", "title"})
+    ``text/plain``), or custom content (its text blocks: ``text_chunks``); ``title``, ``context`` and
+    ``citations`` kept. A file id names no media type: a PDF (what document blocks take)."""
+    ledger.rest(block, path, {"type", "source", "title", "context", "citations"})
     source = obj(block.get("source"))
     title = block.get("title") if isinstance(block.get("title"), str) else None
+    options = document_options(block, path, ledger, title)
     kind, at = source.get("type"), f"{path}.source"
     if kind == "base64":
         ledger.rest(source, at, {"type", "media_type", "data"})
-        return FilePart(
-            media_type=str(source.get("media_type")), data=str(source.get("data", "")), title=title
-        )
+        return FilePart(media_type=str(source.get("media_type")), data=str(source.get("data", "")), **options)
     if kind == "url":
         ledger.rest(source, at, {"type", "url"})
-        return FilePart(media_type="application/pdf", url=str(source.get("url", "")), title=title)
+        return FilePart(media_type="application/pdf", url=str(source.get("url", "")), **options)
     if kind == "file":
         ledger.rest(source, at, {"type", "file_id"})
         return FilePart(
             media_type="application/pdf",
             file_id=str(source.get("file_id", "")),
             provider="anthropic",
-            title=title,
+            **options,
         )
     if kind == "text":
         ledger.rest(source, at, {"type", "media_type", "data"})
         data = base64.b64encode(str(source.get("data", "")).encode("utf-8")).decode("ascii")
-        return FilePart(media_type=str(source.get("media_type") or "text/plain"), data=data, title=title)
+        return FilePart(media_type=str(source.get("media_type") or "text/plain"), data=data, **options)
+    if kind == "content":
+        ledger.rest(source, at, {"type", "content"})
+        texts: list[str] = []
+        for i, item in enumerate(map(obj, arr(source.get("content")))):
+            if item.get("type") != "text":
+                ledger.note(
+                    f"{at}.content[{i}]", f"custom document block {show(item.get('type'))} not representable"
+                )
+                return None
+            ledger.rest(item, f"{at}.content[{i}]", {"type", "text"})
+            texts.append(str(item.get("text", "")))
+        if not texts:
+            ledger.note(f"{at}.content", "an empty custom document not representable")
+            return None
+        return chunked_document(texts, options)
     ledger.note(at, f"document source type {show(kind)} not representable")
     return None
 
@@ -237,6 +254,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     items: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    positions: list[int] = []  # the text blocks before each image or file
     discovered: list[str] = []
     for i, item in enumerate(map(obj, items)):
         at = f"{path}.content[{i}]"
@@ -248,19 +266,17 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         elif item.get("type") == "text":
             ledger.rest(item, at, {"type", "text"})
             texts.append(str(item.get("text", "")))
-            if images:  # text after an image or file: the model keeps text and parts apart
-                ledger.note(
-                    at, "tool result text after an image or file: the interleaving is not representable"
-                )
         elif item.get("type") == "image":
             ledger.rest(item, at, {"type", "source"})
             image = _image(obj(item.get("source")), f"{at}.source", ledger)
             if image is not None:
                 images.append(image)
+                positions.append(len(texts))
         elif item.get("type") == "document":
             document = _document(item, at, ledger)
             if document is not None:
                 images.append(document)
+                positions.append(len(texts))
         else:
             ledger.note(at, f"tool_result content type {show(item.get('type'))} not representable")
     call_id = str(block.get("tool_use_id", ""))
@@ -272,6 +288,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         output_text=text,
         text_blocks=blocks,
         parts=list(images),
+        part_positions=part_positions(positions, texts),
         discovered_tools=discovered or None,
         cache_breakpoint=cache_control(block, path, ledger),
     )
@@ -327,6 +344,17 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
                     user.append(document)
             elif kind == "tool_result":
                 out.append(_tool_result(block, at, calls, ledger))
+            elif kind == "container_upload":  # a file id put in the code-execution container
+                ledger.rest(block, at, {"type", "file_id", "cache_control"})
+                user.append(
+                    FilePart(
+                        media_type="application/octet-stream",
+                        file_id=str(block.get("file_id", "")),
+                        provider="anthropic",
+                        purpose="container",
+                        cache_breakpoint=cache_control(block, at, ledger),
+                    )
+                )
             else:
                 ledger.note(at, f"user block type {show(kind)} not representable")
         if user:

@@ -15,8 +15,9 @@ from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 from harness.contract.server_items import call_part, result_part
-from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, show
+from harness.importer.common import Calls, Json, Ledger, arr, effort, joined_blocks, obj, part_positions, show
 from harness.importer.controls import consumed, read_controls
+from harness.importer.files import DocumentOptions, chunked_document, document_options
 from harness.importer.server_parts import server_tool
 from harness.model import (
     AnyPart,
@@ -132,10 +133,12 @@ _FORMATS: dict[str, dict[str, str]] = {
 
 
 def _file(block: Json, kind: str, path: str, ledger: Ledger) -> FilePart | None:
-    """A ``document`` (name kept as the title) or ``video`` block, by bytes or ``s3Location``."""
+    """A ``document`` (name kept as the title; ``context``, ``citations``; by bytes, ``s3Location``
+    or its own text blocks, ``source.content``) or ``video`` block (bytes or ``s3Location``)."""
     inner = obj(block.get(kind))
     at = f"{path}.{kind}"
-    ledger.rest(inner, at, {"format", "source"} | ({"name"} if kind == "document" else set()))
+    document: set[str] = {"name", "context", "citations"} if kind == "document" else set()
+    ledger.rest(inner, at, {"format", "source"} | document)
     fmt = str(inner.get("format", ""))
     # A media type where the enum value belongs (pydantic-ai sent "video/mp4", accepted): that type.
     media = _FORMATS[kind].get(fmt) or (fmt if fmt in _FORMATS[kind].values() else None)
@@ -143,14 +146,25 @@ def _file(block: Json, kind: str, path: str, ledger: Ledger) -> FilePart | None:
         ledger.note(f"{at}.format", f"{kind} format {show(fmt)} not representable")
         return None
     title = inner.get("name") if isinstance(inner.get("name"), str) else None
+    options = (
+        document_options(inner, at, ledger, title) if kind == "document" else DocumentOptions(title=title)
+    )
     source = obj(inner.get("source"))
     s3 = obj(source.get("s3Location"))
     if s3:
         ledger.rest(source, f"{at}.source", {"s3Location"})
         ledger.rest(s3, f"{at}.source.s3Location", {"uri"})
-        return FilePart(media_type=media, uri=str(s3.get("uri", "")), title=title)
+        return FilePart(media_type=media, uri=str(s3.get("uri", "")), **options)
+    if kind == "document" and "content" in source and media == "text/plain":
+        ledger.rest(source, f"{at}.source", {"content"})
+        texts: list[str] = []
+        for i, item in enumerate(map(obj, arr(source.get("content")))):
+            ledger.rest(item, f"{at}.source.content[{i}]", {"text"})
+            texts.append(str(item.get("text", "")))
+        if texts:
+            return chunked_document(texts, options)
     ledger.rest(source, f"{at}.source", {"bytes"})
-    return FilePart(media_type=media, data=str(source.get("bytes", "")), title=title)
+    return FilePart(media_type=media, data=str(source.get("bytes", "")), **options)
 
 
 def _assistant(
@@ -212,16 +226,13 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
     ledger.rest(result, f"{path}.toolResult", {"toolUseId", "content", "status"}, {"status": "success"})
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    positions: list[int] = []  # the text blocks before each image or file
     structured: Any = None
     for i, item in enumerate(map(obj, arr(result.get("content")))):
         at = f"{path}.toolResult.content[{i}]"
         if "text" in item:
             ledger.rest(item, at, {"text"})
             texts.append(str(item["text"]))
-            if images:  # text after an image or file: the model keeps text and parts apart
-                ledger.note(
-                    at, "tool result text after an image or file: the interleaving is not representable"
-                )
         elif "json" in item and structured is None:
             ledger.rest(item, at, {"json"})
             structured = item["json"]
@@ -230,12 +241,14 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
             image = _image(item, at, ledger)
             if image is not None:
                 images.append(image)
+                positions.append(len(texts))
         elif "document" in item or "video" in item:
             kind = "document" if "document" in item else "video"
             ledger.rest(item, at, {kind})
             file = _file(item, kind, at, ledger)
             if file is not None:
                 images.append(file)
+                positions.append(len(texts))
         else:
             ledger.note(at, f"toolResult content {show(sorted(item))} not representable")
     call_id = str(result.get("toolUseId", ""))
@@ -250,6 +263,7 @@ def _tool_result(block: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRe
         output_json=structured,
         text_blocks=blocks,
         parts=list(images),
+        part_positions=part_positions(positions, texts),
     )
 
 

@@ -200,6 +200,14 @@ def joined_blocks(texts: list[str]) -> tuple[str, list[int] | None]:
     return "".join(texts), ([len(t) for t in texts] if len(texts) > 1 else None)
 
 
+def part_positions(positions: list[int], texts: list[str]) -> list[int] | None:
+    """A tool result's ``part_positions`` (the text blocks before each part) as the model keeps it:
+    None when every part follows all the text."""
+    if not texts or all(n == len(texts) for n in positions):
+        return None
+    return positions
+
+
 def chat_texts(content: Any, path: str, ledger: Ledger, noun: str = "part") -> list[str]:
     """String content, or the text parts of a Chat-shaped part list (null content has none);
     ``noun``: what the wire calls a list entry (Chat: part, Cohere: item), for the ledger's notes."""

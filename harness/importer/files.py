@@ -4,9 +4,10 @@ a URL or a file name, and the Chat-shaped file parts (``file``, ``input_audio``,
 
 from __future__ import annotations
 
+import base64
 import posixpath
 import re
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypedDict, cast
 from urllib.parse import urlsplit
 
 from harness.model import FilePart
@@ -27,7 +28,15 @@ def _obj(value: Any) -> Json:
     return cast(Json, value) if isinstance(value, dict) else {}
 
 
-__all__ = ["chat_file", "file_from_url", "media_type_of", "split_data_url"]
+__all__ = [
+    "DocumentOptions",
+    "chat_file",
+    "chunked_document",
+    "document_options",
+    "file_from_url",
+    "media_type_of",
+    "split_data_url",
+]
 
 #: Media types a file name's extension names (a fixed table: never the host's mime database).
 _BY_EXTENSION = {
@@ -118,3 +127,33 @@ def chat_file(part: Json, at: str, ledger: Ledger) -> FilePart | None:
         ledger.rest(video, f"{at}.video_url", {"url"})
         return file_from_url(str(video.get("url", "")), "video/mp4")
     return None
+
+
+class DocumentOptions(TypedDict, total=False):
+    """A document's fields beyond its source (what ``FilePart`` takes as keywords)."""
+
+    title: str | None
+    context: str | None
+    citations: bool | None
+
+
+def document_options(block: Json, path: str, ledger: Ledger, title: str | None) -> DocumentOptions:
+    """A document block's ``title`` (as given), ``context`` and ``citations: {enabled}`` (Anthropic
+    document blocks, Bedrock DocumentBlock) as ``FilePart`` fields."""
+    out = DocumentOptions(title=title)
+    if isinstance(block.get("context"), str):
+        out["context"] = block["context"]
+    citations = block.get("citations")
+    if isinstance(citations, dict):
+        config = _obj(citations)
+        ledger.rest(config, f"{path}.citations", {"enabled"})
+        if isinstance(config.get("enabled"), bool):
+            out["citations"] = config["enabled"]
+    return out
+
+
+def chunked_document(texts: list[str], options: DocumentOptions) -> FilePart:
+    """A document given as its own text blocks: ``text/plain`` whose ``data`` is their UTF-8
+    concatenation and whose ``text_chunks`` are their lengths."""
+    data = base64.b64encode("".join(texts).encode("utf-8")).decode("ascii")
+    return FilePart(media_type="text/plain", data=data, text_chunks=[len(t) for t in texts], **options)

@@ -16,6 +16,7 @@ from harness.importer.common import (
     obj,
     openai_output_format,
     openai_tool_choice,
+    part_positions,
     show,
     tool_spec,
 )
@@ -177,20 +178,19 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
     call_id, output = str(item.get("call_id", "")), item.get("output")
     texts: list[str] = []
     images: list[ImageURLPart | FilePart] = []
+    positions: list[int] = []  # the text blocks before each image or file
     for i, part in enumerate(map(obj, [] if isinstance(output, str) else arr(output))):
         at = f"{path}.output[{i}]"
         if part.get("type") == "input_text":
             ledger.rest(part, at, {"type", "text"})
             texts.append(str(part.get("text", "")))
-            if images:  # text after an image or file: the model keeps text and parts apart
-                ledger.note(
-                    at, "tool result text after an image or file: the interleaving is not representable"
-                )
         elif part.get("type") == "input_image" and part.get("image_url"):
             ledger.rest(part, at, {"type", "image_url"}, {"detail": "auto"})
             images.append(ImageURLPart(url=str(part["image_url"])))
+            positions.append(len(texts))
         elif (file := _input_file(part, at, ledger)) is not None:
             images.append(file)
+            positions.append(len(texts))
         else:
             ledger.note(at, f"output part {show(part.get('type'))} not representable")
     text, blocks = (output, None) if isinstance(output, str) else joined_blocks(texts)
@@ -201,6 +201,7 @@ def _tool_result(item: Json, path: str, calls: Calls, ledger: Ledger) -> ToolRes
         output_text=text,
         text_blocks=blocks,
         parts=list(images),
+        part_positions=part_positions(positions, texts),
     )
 
 
@@ -296,6 +297,8 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             out.append(_additional_tools(item, path, ledger))
         elif kind in RESPONSES_INPUT_SERVER_ITEMS:
             turn.extend(responses_item(item, calls.names))
+        elif kind == "image_generation_call":
+            turn.append(_generated_image(item, path, ledger))
         elif kind == "function_call_output":
             flush()
             out.append(_tool_result(item, path, calls, ledger))
@@ -308,6 +311,20 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             ledger.note(path, f"input item type {show(kind)} not representable")
     flush()
     return out
+
+
+def _generated_image(item: Json, path: str, ledger: Ledger) -> FilePart:
+    """An ``image_generation_call`` sent back: the assistant's generated image (as the stream parser
+    gives it: a file part with the item id), its bytes when the item carries its ``result``, else
+    the item held by the API under its id (as ``file_id``: the API's reference, not Files API's)."""
+    ledger.rest(item, path, {"type", "id", "result", "output_format"}, {"status": "completed"})
+    item_id = str(item.get("id", ""))
+    fmt = item.get("output_format")
+    media = f"image/{fmt}" if isinstance(fmt, str) and fmt else "image/*"
+    result = item.get("result")
+    if isinstance(result, str) and result:
+        return FilePart(media_type=media if media != "image/*" else "image/png", data=result, id=item_id)
+    return FilePart(media_type=media, file_id=item_id, provider="openai", id=item_id)
 
 
 def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:

@@ -82,7 +82,32 @@ def _check_graph(root: yaml.Node, source: str, lim: Limits) -> None:
 
 #: libyaml's safe loader when PyYAML was built with it (about ten times faster), else the pure one.
 #: Both only construct the standard YAML tags; the node graph is checked before anything is built.
-_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Tags of plain scalars already resolved, by text (bounded): a corpus repeats its keys and
+#: values ("role", "content", "type"...) and each resolution tries a list of regexes.
+_RESOLVED: dict[str, str] = {}
+
+
+class _SafeLoader(_BASE_LOADER):  # pyright: ignore[reportGeneralTypeIssues,reportUntypedBaseClass]
+    """The safe loader, with plain scalars' implicit tags remembered (the same tags: a plain
+    scalar's tag depends on its text alone when no path resolver is set, as on this loader)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        base = cast(Any, super())
+        if kind is yaml.ScalarNode and implicit[0] and not self.yaml_path_resolvers:
+            tag: str | None = _RESOLVED.get(value)
+            if tag is None:
+                tag = cast(str, base.resolve(kind, value, implicit))
+                if len(value) <= 64:
+                    if len(_RESOLVED) >= 100_000:
+                        _RESOLVED.clear()
+                    _RESOLVED[value] = tag
+            return tag
+        return base.resolve(kind, value, implicit)
+
+
+_SAFE_LOADER: type[yaml.SafeLoader] = _SafeLoader
 
 
 def _loader(text: str, source: str) -> yaml.SafeLoader:
@@ -173,12 +198,76 @@ def load_yaml(text: str, *, source: str, limits: Limits | None = None) -> Any:
         return _load_yaml(text, source, lim)
 
 
+class _Slow(Exception):
+    """The document needs the checked, general path (an alias, a tag beyond the plain ones, a limit)."""
+
+
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_NOT_PLAIN_KEYS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
+
+
+def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, lim: Limits) -> Any:
+    """The document of a graph that is a plain tree, built and checked in one pass; ``_Slow`` otherwise.
+
+    Why: a recorded cassette is a tree of maps, lists and scalars, and the general path walks it
+    three times in Python (the limits, then PyYAML's constructor with its bookkeeping for aliases
+    and recursive objects), most of ``audit-traffic``'s time. Here each node is visited once:
+    scalars through the loader's own constructor for their tag (the same values), maps and lists
+    built as ``SafeConstructor`` builds them. Anything else (an alias: a node met twice; a merge
+    key; a non-scalar key; a set, omap or unknown tag; a lone surrogate; past a limit) raises
+    ``_Slow`` and the document is built the general way, which also reports the errors."""
+    constructors = cast(dict[str, Any], loader.yaml_constructors)
+    seen: set[int] = set()
+    count = [0]
+
+    def build(node: yaml.Node, depth: int) -> Any:
+        key = id(node)
+        if key in seen or depth > lim.max_depth:
+            raise _Slow
+        seen.add(key)
+        count[0] += 1
+        tag = node.tag
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            value = node.value
+            if not value.isascii() and _SURROGATE.search(value):
+                raise _Slow
+            if tag == _STR:
+                return value
+            ctor = constructors.get(tag)
+            if ctor is None:
+                raise _Slow
+            return ctor(loader, node)
+        if kind is yaml.SequenceNode and tag == _SEQ:
+            return [build(child, depth + 1) for child in node.value]
+        if kind is yaml.MappingNode and tag == _MAP:
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if type(key_node) is not yaml.ScalarNode or key_node.tag in _NOT_PLAIN_KEYS:
+                    raise _Slow
+                k = build(key_node, depth + 1)
+                out[k] = build(value_node, depth + 1)
+            return out
+        raise _Slow
+
+    document = build(root, 1)
+    if count[0] > lim.max_yaml_nodes:
+        raise _Slow
+    return document
+
+
 def _load_yaml(text: str, source: str, lim: Limits) -> Any:
     loader = _loader(text, source)
     try:
         node = _compose(loader, source)
         if node is None:
             return None
+        try:
+            return _build_tree(loader, node, lim)
+        except _Slow:
+            pass
+        except (yaml.YAMLError, RecursionError, ValueError, TypeError):
+            pass  # the general path below reports it, as it always did
         _check_graph(node, source, lim)
         try:
             return cast(Any, loader).construct_document(node)

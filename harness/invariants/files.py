@@ -4,7 +4,10 @@ gives them, or a warning names it; a tool result's files reach the request; a to
 structured value reaches it (as a JSON object, or as text on a text-only wire); a tool result
 given as several text blocks (``text_blocks``) is sent as those blocks, in order, on the wires
 whose tool result is a block list (Anthropic, Bedrock Converse, Responses); a wire that takes one
-string gets ``output_text``, the blocks' concatenation, which is every character the model reads.
+string gets ``output_text``, the blocks' concatenation, which is every character the model reads;
+a result whose text follows an image or file (``part_positions``) is sent in that order on those
+wires (elsewhere ``tool-result-order-lost`` names it); a document given as its own text blocks
+(``text_chunks``) counts as sent when each block is.
 
 A file counts as sent when its source is in the body: the base64 bytes inside some string (a
 data URL holds them), the URL, the file id (a Gemini ``files/<id>`` inside its URI), the cloud
@@ -20,7 +23,7 @@ import json
 from collections.abc import Callable
 
 from harness.contract.providers import wire_of
-from harness.invariants.base import CheckContext, Json, Violation, dicts, leaves
+from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, dicts, leaves
 from harness.invariants.canonical import answered_results, result_sent_ids, sent_call_ids
 from harness.invariants.wire import WireResult, sent_text_blocks, tool_turns
 from harness.model import DeveloperMessage, FilePart, ToolResultMessage, UserMessage
@@ -43,17 +46,27 @@ def _source(part: FilePart) -> str:
     return part.data or part.url or part.file_id or part.uri or ""
 
 
+def _chunks(part: FilePart) -> list[str]:
+    """A document given as its own text blocks (``text_chunks``): the non-blank ones."""
+    return [c for c in part.chunk_texts() if c.strip()] if part.text_chunks is not None else []
+
+
 def file_sent(part: FilePart, found: Callable[[str], bool]) -> bool:
-    """Whether the file's source (or a text document's text) is in the body, by ``found`` (text search)."""
+    """Whether the file's source (or a text document's text, or each of its text blocks) is in
+    the body, by ``found`` (text search)."""
     if found(_source(part)):
         return True
     text = _text_of(part)
-    return text is not None and bool(text.strip()) and found(text)
+    if text is not None and bool(text.strip()) and found(text):
+        return True
+    chunks = _chunks(part)
+    return bool(chunks) and all(found(c) for c in chunks)
 
 
 def _position(part: FilePart, strings: list[str], start: int = 0) -> int | None:
-    """The index of the first body string from ``start`` holding the file's source (or its text)."""
-    needles = [n for n in (_source(part), (_text_of(part) or "").strip()) if n]
+    """The index of the first body string from ``start`` holding the file's source (or its text,
+    or its first text block)."""
+    needles = [n for n in (_source(part), (_text_of(part) or "").strip(), *_chunks(part)[:1]) if n]
     for pos in range(start, len(strings)):
         if any(n in strings[pos] for n in needles):
             return pos
@@ -124,9 +137,67 @@ def _block_violations(ctx: CheckContext) -> list[Violation]:
     return out
 
 
+def _kinds(unit: Json) -> list[str]:
+    """A result unit's block list as kinds in order: ``text`` for a text block, ``part`` else."""
+    for key in ("content", "output"):
+        blocks = [as_dict(b) for b in as_list(unit.get(key))]
+        if blocks:
+            return [
+                "text" if d is not None and d.get("type") in _TEXT_TYPES and "text" in d else "part"
+                for d in blocks
+            ]
+    return []
+
+
+#: A text block's ``type`` in a result's block list (Bedrock's blocks have none).
+_TEXT_TYPES = frozenset({None, "text", "input_text"})
+
+
+def _order_violations(ctx: CheckContext) -> list[Violation]:
+    """A result whose text follows an image or file (``part_positions``) is sent in that order on
+    the block-list wires, unless a warning names the result or one of its parts."""
+    if wire_of(ctx.provider) not in _BLOCK_WIRES:
+        return []
+    mixed = [
+        (i, e) for i, e in enumerate(ctx.history) if isinstance(e, ToolResultMessage) and e.part_positions
+    ]
+    if not mixed:
+        return []
+    ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)
+    turns, orphans = tool_turns(ctx.provider, ctx.body)
+    by_id: dict[object, list[WireResult]] = {}
+    for result in [r for t in turns for r in t.results] + orphans:
+        by_id.setdefault(result.id, []).append(result)
+    answered = answered_results(ctx.history)
+    out: list[Violation] = []
+    for index, event in mixed:
+        if index not in answered or ctx.warned(index) or event.output_json is not None:
+            continue
+        if any(ctx.warned(index, p, exact=True) for p in range(len(event.parts))):
+            continue
+        expected = [
+            "text" if isinstance(entry, str) else "part"
+            for entry in event.content_in_order()
+            if not isinstance(entry, str) or entry.strip()
+        ]
+        mine = by_id.get(per_result.get(index, ids.get(event.call_id, event.call_id)), [])
+        if mine and not any(_kinds(r.unit)[: len(expected)] == expected for r in mine):
+            out.append(
+                ctx.violation(
+                    ID,
+                    index,
+                    "the tool result's text and files are not sent in the order the tool gave them",
+                    {"expected": expected, "sent": [_kinds(r.unit) for r in mine]},
+                    kind="degrade",
+                )
+            )
+    return out
+
+
 def check_files(ctx: CheckContext) -> list[Violation]:
     strings = [leaf for _, leaf in leaves(ctx.body)]
-    out: list[Violation] = _block_violations(ctx)
+    out: list[Violation] = _block_violations(ctx) + _order_violations(ctx)
     cursor = 0  # files sent without a warning appear in history order: each at or after the last
     for index, event in enumerate(ctx.history):
         if not isinstance(event, UserMessage | DeveloperMessage | ToolResultMessage):

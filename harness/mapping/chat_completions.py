@@ -14,7 +14,14 @@ from typing import Any, cast
 from harness.contract.warning_codes import Code
 from harness.mapping.controls import allowed_tools, openai_schema_fields, tool_choice, warn_allowed_tools
 from harness.mapping.file_support import FileSupport, file_kind
-from harness.mapping.files import admit, default_filename, fits, warn_json_as_text, warn_moved
+from harness.mapping.files import (
+    admit,
+    default_filename,
+    fits,
+    warn_json_as_text,
+    warn_moved,
+    warn_order_lost,
+)
 from harness.mapping.openai_family import sendable_image_url
 from harness.mapping.provider_parts import place_definitions, server_tool_definitions
 from harness.mapping.toolbox import placeholder_user
@@ -474,6 +481,7 @@ def tool_message(item: WireToolResult, warnings: Warnings) -> JSON:
         )
     if item.output_json is not None:
         warn_json_as_text(warnings, item.index, "Chat Completions")
+    warn_order_lost(warnings, item, "Chat Completions")
     parts: list[JSON] = [{"type": "text", "text": item.output_text}] if item.output_text else []
     for ci in item.appended:
         if isinstance(ci.part, TextPart):

@@ -61,6 +61,12 @@ class FileSupport:
     #: Whether a file part's ``video_metadata`` (frame rate, clip offsets) has a native field
     #: (Gemini's ``Part.videoMetadata``); elsewhere it is dropped with ``file-video-metadata-dropped``.
     video_metadata: bool = False
+    #: Whether a document's ``context``, ``citations`` and ``text_chunks`` have native fields
+    #: (Anthropic document blocks, Bedrock DocumentBlock); elsewhere ``file-document-options-dropped``.
+    document_options: bool = False
+    #: Whether a file for the code-execution container (``purpose: container``) has a block
+    #: (Anthropic ``container_upload``, by a file id of its own); elsewhere ``file-container-unsupported``.
+    container_upload: bool = False
 
     def takes_type(self, media_type: str) -> bool:
         """Whether the media type is among those its kind is taken in."""

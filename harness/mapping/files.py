@@ -18,6 +18,7 @@ from harness.mapping.wire import (
     ContentItem,
     Warnings,
     WireItem,
+    WireToolResult,
     map_content,
 )
 from harness.model import FilePart, TextPart
@@ -29,11 +30,13 @@ __all__ = [
     "admit",
     "decoded_text",
     "default_filename",
+    "drop_document_options",
     "drop_video_metadata",
     "file_kind",
     "fits",
     "warn_json_as_text",
     "warn_moved",
+    "warn_order_lost",
 ]
 
 
@@ -51,6 +54,8 @@ def fits(support: FileSupport, part: FilePart, *, in_tool: bool) -> bool:
     """Whether the part goes as it is where it stands (inside a tool result, or in a user message)."""
     if part.source == "file_id" and part.provider is not None and part.provider != support.provider:
         return False
+    if part.purpose == "container":  # a container upload: a user block by the provider's own file id
+        return support.container_upload and not in_tool and part.source == "file_id"
     table = support.tool if in_tool else support.user
     return (
         part.source in table.get(file_kind(part.media_type), frozenset())
@@ -70,6 +75,16 @@ def admit(
         return part
     kind = file_kind(part.media_type)
     title = support.title or support.provider
+    if part.purpose == "container":
+        where = "by a file id of its own" if support.container_upload else "for the code-execution container"
+        warnings.add(
+            message_index,
+            part_index,
+            "file",
+            Code.FILE_CONTAINER_UNSUPPORTED,
+            f"{title} takes no file upload {where} ('{part.file_id or part.url or part.uri or part.media_type}'); dropped",
+        )
+        return None
     if part.source == "file_id" and part.provider is not None and part.provider != support.provider:
         warnings.add(
             message_index,
@@ -170,6 +185,20 @@ def warn_json_as_text(warnings: Warnings, message_index: int | None, title: str)
     )
 
 
+def warn_order_lost(warnings: Warnings, item: WireToolResult, title: str) -> None:
+    """A result whose text follows an image or file (``part_positions``) on a wire that keeps a
+    tool result's text and files apart: the text goes first, its order with the files is lost."""
+    if item.interleaved:
+        warnings.add(
+            item.index,
+            None,
+            "part_positions",
+            Code.TOOL_RESULT_ORDER_LOST,
+            f"{title} holds a tool result's text apart from its images and files; "
+            "the text the tool gave after an image or file is sent before it",
+        )
+
+
 _SOURCE_WORDS: dict[str, str] = {
     "data": "inline bytes",
     "url": "URL",
@@ -202,5 +231,30 @@ def drop_video_metadata(items: list[WireItem], warnings: Warnings) -> None:
         return ContentItem(
             ci.message_index, ci.part_index, ci.part.model_copy(update={"video_metadata": None})
         )
+
+    map_content(items, FilePart, strip)
+
+
+def drop_document_options(items: list[WireItem], warnings: Warnings) -> None:
+    """A document's ``context``, ``citations`` and ``text_chunks`` where the provider has no field
+    for them: the document goes as usual (its text whole), without them, warned."""
+
+    def strip(ci: ContentItem) -> ContentItem:
+        part = ci.part
+        if not isinstance(part, FilePart):
+            return ci
+        given = [name for name in ("context", "citations", "text_chunks") if getattr(part, name) is not None]
+        if not given:
+            return ci
+        warnings.add(
+            ci.message_index,
+            ci.part_index,
+            "file",
+            Code.FILE_DOCUMENT_OPTIONS_DROPPED,
+            f"document {', '.join(given)} {'has' if len(given) == 1 else 'have'} no field here; "
+            "the document is sent without them",
+        )
+        update = dict.fromkeys(given)
+        return ContentItem(ci.message_index, ci.part_index, part.model_copy(update=update))
 
     map_content(items, FilePart, strip)

@@ -18,7 +18,7 @@ from functools import partial
 
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
-from harness.mapping.files import drop_video_metadata
+from harness.mapping.files import drop_document_options, drop_video_metadata
 from harness.mapping.media import normalize_media_type
 from harness.mapping.provider_parts import keep_native, warn_callers
 from harness.mapping.tool_additions import declare_upfront
@@ -235,6 +235,7 @@ def prepare(
                     discovered_tools=list(event.discovered_tools or []),
                     output_json=event.output_json,
                     text_blocks=event.text_blocks,
+                    part_positions=event.part_positions,
                     cache_breakpoint=event.cache_breakpoint,
                 )
             )
@@ -251,6 +252,8 @@ def prepare(
     _drop_discovered_tools(items, provider, "discovered_tools" in native_parts, warnings)
     if not files.video_metadata:
         drop_video_metadata(items, warnings)
+    if not files.document_options:
+        drop_document_options(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
     if "tool_callers" not in native_parts:

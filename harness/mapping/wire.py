@@ -35,6 +35,7 @@ from harness.model import (
     ThinkingSignaturePart,
     ThinkingTextPart,
     ToolCallPart,
+    interleave,
     split_blocks,
 )
 from harness.params import ToolSpec
@@ -53,9 +54,9 @@ __all__ = [
     "WireToolAddition",
     "WireToolResult",
     "WireUser",
-    "interleave",
     "pair_thinking",
     "same_response",
+    "with_additions",
 ]
 
 
@@ -151,6 +152,8 @@ class WireToolResult:
     discovered_tools: list[str] = field(default_factory=list[str])
     output_json: JsonValue = None  # the structured result, when the tool gave one
     text_blocks: list[int] | None = None  # block lengths within output_text, when several
+    #: Per part of the tool message (by part index): the text blocks before it, when interleaved.
+    part_positions: list[int] | None = None
     #: The tool message's cache breakpoint: the prompt cache ends after this result.
     cache_breakpoint: CacheBreakpoint | None = None
 
@@ -162,13 +165,38 @@ class WireToolResult:
         """The text blocks to send: ``output_text`` split where the tool split it (one block without)."""
         return split_blocks(self.output_text, self.text_blocks)
 
+    def content_in_order(self) -> list[str | ContentItem]:
+        """The text blocks and the result's images and files in the order the tool gave them (a
+        part's place is read by its part index, so a part dropped earlier does not shift the others)."""
+        if self.part_positions is None:
+            return [*self.text_block_list(), *self.images]
+        positions = [
+            self.part_positions[ci.part_index]
+            if ci.part_index is not None and ci.part_index < len(self.part_positions)
+            else len(self.text_block_list())
+            for ci in self.images
+        ]
+        return interleave(self.text_block_list(), list(self.images), sorted(positions))
+
+    @property
+    def interleaved(self) -> bool:
+        """Whether some image or file of the result stands before some of its text."""
+        count = len(self.text_block_list())
+        return self.part_positions is not None and any(
+            ci.part_index is not None
+            and ci.part_index < len(self.part_positions)
+            and self.part_positions[ci.part_index] < count
+            and any(t for t in self.text_block_list()[self.part_positions[ci.part_index] :])
+            for ci in self.images
+        )
+
 
 @dataclass
 class WireToolAddition:
     """Tools added at this point of the conversation (a system message's ``added_tools``), for the
     providers with a place for them (``prepare`` declares them up front elsewhere, warned). Kept
     beside the items (``Prepared.additions``), not among them: an adapter that takes them sends
-    each before the first item of a later history index (``interleave``)."""
+    each before the first item of a later history index (``with_additions``)."""
 
     index: int
     tools: list[AddedTool]
@@ -177,7 +205,9 @@ class WireToolAddition:
 WireItem = WireUser | WireAssistant | WireToolResult
 
 
-def interleave(items: list[WireItem], additions: list[WireToolAddition]) -> list[WireItem | WireToolAddition]:
+def with_additions(
+    items: list[WireItem], additions: list[WireToolAddition]
+) -> list[WireItem | WireToolAddition]:
     """The items with each tool addition before the first item that comes later in the history."""
     out: list[WireItem | WireToolAddition] = []
     pending = sorted(additions, key=lambda a: a.index)
@@ -225,7 +255,7 @@ class Prepared:
     names: dict[str, str] = field(default_factory=dict[str, str])
     # What the provider and model take as files (harness.mapping.files).
     files: FileSupport = NO_FILES
-    # Tools added mid-conversation, for an adapter that takes them (``interleave``).
+    # Tools added mid-conversation, for an adapter that takes them (``with_additions``).
     additions: list[WireToolAddition] = field(default_factory=list[WireToolAddition])
 
     def name(self, canonical: str) -> str:

@@ -62,8 +62,10 @@ def apply_defaults(provider: str, body: dict[str, Any]) -> tuple[dict[str, Any],
         out = {k: walk(v, f"{path}/{k}" if path else k) for k, v in obj.items()}
         for entry in mine:
             key = _key(entry)
+            if key in out:  # present: nothing to fill (checked before the entry is matched)
+                continue
             seen = Seen(provider, json_path(f"{path}/{key}"), "absent", parent=out, document=body)
-            if key not in out and matches(entry, seen):
+            if matches(entry, seen):
                 out[key] = entry.default
                 filled.append((path, entry.id))
         changed = len(out) != len(obj) or any(out[k] is not v for k, v in obj.items())

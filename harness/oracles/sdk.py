@@ -36,6 +36,8 @@ from typing import Any, NamedTuple, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
+from harness.oracles.sdk_cache import Standin, cache_dir, cached_validators
+
 __all__ = ["SDK_TARGETS", "SdkOracle", "sdk_oracle"]
 
 Loc = tuple[str | int, ...]
@@ -160,7 +162,7 @@ def _materialize(value: Any, loc: Loc) -> Any:
         return d
     if isinstance(value, list):
         return [_materialize(v, (*loc, i)) for i, v in enumerate(cast(list[Any], value))]
-    if isinstance(value, BaseModel):
+    if isinstance(value, BaseModel | Standin):  # a stand-in: the same model, from the cache (sdk_cache.py)
         if value.model_extra:
             raise _Invalid(
                 [((*loc, k), "extra_forbidden", "Extra inputs are not permitted") for k in value.model_extra]
@@ -179,23 +181,38 @@ def _materialize(value: Any, loc: Loc) -> Any:
     return value
 
 
+def _typed_dict_validator(tp: type) -> Any:
+    """The pydantic-core validator of ``list[tp]``, strict and closed (see the module docstring)."""
+    return TypeAdapter(list[tp], config=ConfigDict(extra="forbid", strict=True)).validator  # pyright: ignore[reportInvalidTypeForm]
+
+
 class TypedDictOracle:
-    """Strict, closed validation of a params TypedDict; streaming variant chosen per body."""
+    """Strict, closed validation of a params TypedDict; streaming variant chosen per body.
 
-    def __init__(self, streaming: type, non_streaming: type) -> None:
+    Built from the types (each validator made on first use), or from ready validators
+    (``from_validators``: the on-disk cache, ``sdk_cache.py``)."""
+
+    def __init__(self, streaming: type | None, non_streaming: type | None) -> None:
         self._types = {True: streaming, False: non_streaming}
-        self._adapters: dict[bool, TypeAdapter[list[Any]]] = {}
+        self._validators: dict[bool, Any] = {}
 
-    def _adapter(self, stream: bool) -> TypeAdapter[list[Any]]:
-        if stream not in self._adapters:
+    @classmethod
+    def from_validators(cls, streaming: Any, non_streaming: Any) -> TypedDictOracle:
+        oracle = cls(None, None)
+        oracle._validators = {True: streaming, False: non_streaming}
+        return oracle
+
+    def validator(self, stream: bool) -> Any:
+        if stream not in self._validators:
             tp = self._types[stream]
-            self._adapters[stream] = TypeAdapter(list[tp], config=ConfigDict(extra="forbid", strict=True))  # pyright: ignore[reportInvalidTypeForm]
-        return self._adapters[stream]
+            assert tp is not None
+            self._validators[stream] = _typed_dict_validator(tp)
+        return self._validators[stream]
 
     def errors(self, body: dict[str, Any]) -> list[tuple[str, str]]:
         try:
             # [body] and loc[1:]: config= is only accepted on the List wrapper.
-            _materialize(self._adapter(body.get("stream") is True).validate_python([body]), ())
+            _materialize(self.validator(body.get("stream") is True).validate_python([body]), ())
         except ValidationError as e:
             return _report(body, [(loc[1:], k, m) for loc, k, m in _raw(e)])
         except _Invalid as e:
@@ -203,22 +220,52 @@ class TypedDictOracle:
         return []
 
 
-def _openai_chat() -> TypedDictOracle:
+def _typed_dicts(
+    provider: str, distribution: str, package: str, types: Callable[[], tuple[type, type]]
+) -> TypedDictOracle:
+    """A TypedDict oracle, its validators read from the cache when it holds them (no SDK import)."""
+    if cache_dir() is None:
+        return TypedDictOracle(*types())
+
+    def build() -> dict[str, Any]:
+        streaming, non_streaming = types()
+        return {
+            "stream": _typed_dict_validator(streaming),
+            "non-stream": _typed_dict_validator(non_streaming),
+        }
+
+    found = cached_validators(provider, (distribution,), (package,), build)
+    return TypedDictOracle.from_validators(found["stream"], found["non-stream"])
+
+
+def _openai_chat_types() -> tuple[type, type]:
     from openai.types.chat import completion_create_params as p
 
-    return TypedDictOracle(p.CompletionCreateParamsStreaming, p.CompletionCreateParamsNonStreaming)
+    return p.CompletionCreateParamsStreaming, p.CompletionCreateParamsNonStreaming
+
+
+def _openai_responses_types() -> tuple[type, type]:
+    from openai.types.responses import response_create_params as p
+
+    return p.ResponseCreateParamsStreaming, p.ResponseCreateParamsNonStreaming
+
+
+def _anthropic_types() -> tuple[type, type]:
+    from anthropic.types import message_create_params as p
+
+    return p.MessageCreateParamsStreaming, p.MessageCreateParamsNonStreaming
+
+
+def _openai_chat() -> TypedDictOracle:
+    return _typed_dicts("openai-chat", "openai", "openai", _openai_chat_types)
 
 
 def _openai_responses() -> TypedDictOracle:
-    from openai.types.responses import response_create_params as p
-
-    return TypedDictOracle(p.ResponseCreateParamsStreaming, p.ResponseCreateParamsNonStreaming)
+    return _typed_dicts("openai-responses", "openai", "openai", _openai_responses_types)
 
 
 def _anthropic() -> TypedDictOracle:
-    from anthropic.types import message_create_params as p
-
-    return TypedDictOracle(p.MessageCreateParamsStreaming, p.MessageCreateParamsNonStreaming)
+    return _typed_dicts("anthropic", "anthropic", "anthropic", _anthropic_types)
 
 
 # --- google-genai (piecewise) --------------------------------------------------------------
@@ -351,16 +398,24 @@ def _mistral() -> PydanticRequestOracle:
     return PydanticRequestOracle(ChatCompletionStreamRequest, ChatCompletionRequest)
 
 
-def _groq() -> TypedDictOracle:
+def _groq_types() -> tuple[type, type]:
     from groq.types.chat.completion_create_params import CompletionCreateParams
 
-    return TypedDictOracle(CompletionCreateParams, CompletionCreateParams)
+    return CompletionCreateParams, CompletionCreateParams
+
+
+def _cerebras_types() -> tuple[type, type]:
+    from cerebras.cloud.sdk.types.chat.completion_create_params import CompletionCreateParams
+
+    return CompletionCreateParams, CompletionCreateParams
+
+
+def _groq() -> TypedDictOracle:
+    return _typed_dicts("groq", "groq", "groq", _groq_types)
 
 
 def _cerebras() -> TypedDictOracle:
-    from cerebras.cloud.sdk.types.chat.completion_create_params import CompletionCreateParams
-
-    return TypedDictOracle(CompletionCreateParams, CompletionCreateParams)
+    return _typed_dicts("cerebras", "cerebras_cloud_sdk", "cerebras", _cerebras_types)
 
 
 # --- cohere (v2 Chat) -----------------------------------------------------------------------

@@ -167,10 +167,12 @@ def result(
     created_at: datetime | None = None,
     output_json: JsonValue = None,
     blocks: Sequence[str] = (),
+    positions: Sequence[int] = (),
 ) -> ToolResultMessage:
     """The result of ``of``: same call id and tool name, so pairing is right by construction.
     ``images``: its images and files; ``output_json``: its structured value; ``blocks``: the
-    text blocks ``output`` is made of, when the tool gave several (their concatenation)."""
+    text blocks ``output`` is made of, when the tool gave several (their concatenation);
+    ``positions``: for each image or file, the text blocks before it (text after a part)."""
     if blocks and "".join(blocks) != output:
         raise ValueError("a result's blocks concatenate to its output")
     return ToolResultMessage(
@@ -181,6 +183,7 @@ def result(
         output_json=output_json,
         text_blocks=[len(b) for b in blocks] if len(blocks) > 1 else None,
         parts=list(images),
+        part_positions=list(positions) or None,
         created_at=created_at,
     )
 

@@ -75,7 +75,22 @@ assistant_messages = st.builds(
     stop_reason=st.none() | st.sampled_from(["stop", "length", "tool_use", "error", "aborted"]),
     **_common,
 )
-#: Tool results of every status, with or without images and UI-only fields.
+
+
+def _interleave(result: ToolResultMessage) -> ToolResultMessage:
+    """Some results as the tool gave them in blocks, an image or file between them (``text_blocks``,
+    ``part_positions``): chosen from what was drawn (a ``map`` draws nothing, so every other
+    history the strategy gives stays as it was)."""
+    text = result.output_text
+    if not result.parts or len(text) < 2 or len(text) % 3:
+        return result
+    half = len(text) // 2
+    positions = [1] + [2] * (len(result.parts) - 1)
+    return result.model_copy(update={"text_blocks": [half, len(text) - half], "part_positions": positions})
+
+
+#: Tool results of every status, with or without images and files (after the text, or between its
+#: blocks), text blocks and UI-only fields.
 tool_messages = st.builds(
     ToolResultMessage,
     call_id=ids,
@@ -88,7 +103,8 @@ tool_messages = st.builds(
     side_effects=st.none() | st.just(["todo_changed"]),
     task_metadata=st.none() | st.just({"duration_ms": 12}),
     **_common,
-)
+).map(_interleave)
+
 #: Error events (not sent to a provider).
 error_events = st.builds(
     ErrorEvent,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from datetime import UTC, datetime
@@ -141,9 +142,48 @@ _referenced_files = st.one_of(
         uri=st.sampled_from(["gs://bucket/report.pdf", "s3://bucket/clip.mp4"]),
     ),
 )
+_CHUNKS = ["The grass is green", "The sky is blue", "", "Ünïcode ✓ \U0001d538"]
+#: Documents with their options: a custom-content document (text blocks, ``text_chunks``) or a
+#: PDF, with or without ``context`` and ``citations``.
+_document_options = st.one_of(
+    st.lists(st.sampled_from(_CHUNKS), min_size=1, max_size=3)
+    .filter(lambda chunks: any(c.strip() for c in chunks))  # an empty document is not a document
+    .flatmap(
+        lambda chunks: st.builds(
+            FilePart,
+            media_type=st.just("text/plain"),
+            data=st.just(base64.b64encode("".join(chunks).encode("utf-8")).decode("ascii")),
+            text_chunks=st.just([len(c) for c in chunks]),
+            title=st.none() | st.just("Notes"),
+            context=st.none() | st.just("Field notes"),
+            citations=st.none() | st.booleans(),
+        )
+    ),
+    st.builds(
+        FilePart,
+        media_type=st.just("application/pdf"),
+        data=st.just(TINY_FILES["application/pdf"]),
+        context=st.none() | st.just("Quarterly figures"),
+        citations=st.booleans(),
+    ),
+)
+#: A file for the code-execution container (Anthropic ``container_upload``), by file id.
+_container_uploads = st.builds(
+    FilePart,
+    media_type=st.just("application/octet-stream"),
+    file_id=st.sampled_from(["file_011CcQH3nbP5brKi4DsVcj7j", "file-abc123"]),
+    provider=st.none() | st.sampled_from(["anthropic", "openai"]),
+    purpose=st.just("container"),
+)
 #: File parts of every kind (PDF, text, audio, video, an image by reference) and every source
-#: (inline bytes, URL, file id with or without its provider, cloud URI), named or not.
-file_parts = _inline_files | _referenced_files
+#: (inline bytes, URL, file id with or without its provider, cloud URI), named or not; documents
+#: with context, citations or their own text blocks; container uploads.
+file_parts = st.one_of(
+    _inline_files,
+    _referenced_files,
+    # the rarer forms, drawn as one branch so that the common ones keep their share
+    st.one_of(_document_options, _container_uploads).map(lambda part: part),
+)
 #: The parts a user or developer message may hold: text, images and files.
 content_parts = text_parts | image_parts | file_parts
 #: What a tool result's ``parts`` may hold: images and files.

@@ -58,20 +58,29 @@ def _payloads(response: bytes) -> list[Json]:
 
 def _counts(node: Json, keys: tuple[str, ...]) -> list[int]:
     found: list[int] = []
-    if isinstance(node, dict):
-        for key, value in cast(dict[str, Any], node).items():
-            if key in keys and isinstance(value, int) and not isinstance(value, bool):
-                found.append(value)
-            else:
-                found += _counts(value, keys)
-    elif isinstance(node, list):
-        for item in cast(list[Any], node):
-            found += _counts(item, keys)
+
+    def walk(node: Json) -> None:  # one list for the whole walk, not one per node
+        if isinstance(node, dict):
+            for key, value in cast(dict[str, Any], node).items():
+                if key in keys and isinstance(value, int) and not isinstance(value, bool):
+                    found.append(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in cast(list[Any], node):
+                walk(item)
+
+    walk(node)
     return found
+
+
+_KEYS = tuple(k.encode("ascii") for k in (*_READ, *_WRITE))
 
 
 def cache_tokens(response: bytes) -> Usage:
     """(cache read, cache write) tokens the response reports; None where it reports none."""
+    if b"\\u" not in response and not any(k in response for k in _KEYS):
+        return (None, None)  # no key named (nor an escape that could spell one): no JSON to decode
     docs = _payloads(response)
     read = [n for d in docs for n in _counts(d, _READ)]
     write = [n for d in docs for n in _counts(d, _WRITE)]

@@ -64,6 +64,11 @@ FILES = FileSupport(
     user=_DOCUMENTS,
     tool=_DOCUMENTS,
     evidence="anthropic DocumentBlockParam; recorded test_document_url_input, multimodal_tool_return_matrix[*-anthropic]",
+    # DocumentBlockParam context, citations and ContentBlockSource: recorded accepted in
+    # clients2 langchain anthropic test_citations; BetaContainerUploadBlockParam {file_id}:
+    # recorded accepted pydantic-ai test_code_execution_files_vcr__*.
+    document_options=True,
+    container_upload=True,
 )
 
 

@@ -51,7 +51,7 @@ from harness.mapping.wire import (
     WireToolAddition,
     WireToolResult,
     WireUser,
-    interleave,
+    with_additions,
 )
 from harness.model import (
     FilePart,
@@ -184,23 +184,24 @@ def _user_message(item: WireUser, warnings: Warnings) -> _Message:
 
 
 def _tool_result_content(item: WireToolResult, warnings: Warnings) -> list[_Block]:
-    """Output text (one block per text block), images and files, then appended developer parts:
-    all allowed inside a tool_result. A structured value goes as its output_text (``tool-json-as-text``)."""
+    """Output text (one block per text block) and images and files in the tool's order, then
+    appended developer parts: all allowed inside a tool_result. A structured value goes as its output_text (``tool-json-as-text``)."""
     blocks: list[_Block] = []
     if item.output_json is not None:
         warn_json_as_text(warnings, item.index, "Anthropic")
-    # Several text blocks go back as the tool split them (a tool_result's content is a block list).
-    for text in item.text_block_list():
-        if text.strip():
-            blocks.append(_Block({"type": "text", "text": text}, item.index, None, "output_text"))
-        elif text:
+    # Several text blocks go back as the tool split them, images and files where the tool put
+    # them (a tool_result's content is an ordered block list).
+    for entry in [*item.content_in_order(), *item.appended]:
+        if not isinstance(entry, str):
+            block = _content_block(entry, warnings)
+            if block is not None:
+                blocks.append(block)
+        elif entry.strip():
+            blocks.append(_Block({"type": "text", "text": entry}, item.index, None, "output_text"))
+        elif entry:
             warnings.add(
                 item.index, None, "output_text", Code.EMPTY_TEXT, "whitespace-only tool output dropped"
             )
-    for ci in [*item.images, *item.appended]:
-        block = _content_block(ci, warnings)
-        if block is not None:
-            blocks.append(block)
     for name in item.discovered_tools:  # deferred tools the client's tool search loads
         blocks.append(
             _Block({"type": "tool_reference", "tool_name": name}, item.index, None, "discovered_tools")
@@ -514,7 +515,7 @@ def _warn_block(block: _Block, warnings: Warnings, code: Code, why: str) -> None
 def _wire_messages(prepared: Prepared, model: str) -> list[_Message]:
     warnings = prepared.warnings
     messages: list[_Message] = []
-    for item in interleave(prepared.items, prepared.additions):
+    for item in with_additions(prepared.items, prepared.additions):
         if isinstance(item, WireToolAddition):
             body = anthropic_message(item, prepared.name)
             blocks = [_Block(b, item.index, None, "added_tools") for b in body["content"]]

@@ -2,7 +2,7 @@
 by ``s3Location``, in user turns and inside ``toolResult.content``.
 
 bedrock-runtime service model: DocumentBlock {format: pdf|csv|doc|docx|xls|xlsx|html|txt|md,
-name, source: {bytes | s3Location {uri}}}, VideoBlock {format: mkv|mov|mp4|webm|flv|mpeg|mpg|wmv|
+name, source: {bytes | s3Location {uri} | content [{text}]}, context, citations {enabled}}, VideoBlock {format: mkv|mov|mp4|webm|flv|mpeg|mpg|wmv|
 three_gp, source}, ImageBlock source ``s3Location``; ToolResultContentBlock holds json, text,
 image, document and video. https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html
 What the models take is ``profile.files_for``.
@@ -34,6 +34,8 @@ def document_name(part: FilePart, message_index: int, part_index: int | None) ->
 
 
 def _source(part: FilePart) -> Json:
+    if part.text_chunks is not None:  # a document given as its text blocks (DocumentSource.content)
+        return {"content": [{"text": t} for t in part.chunk_texts() if t]}  # empty blocks hold nothing
     if part.uri is not None:
         return {"s3Location": {"uri": part.uri}}
     return {"bytes": part.data}
@@ -62,4 +64,8 @@ def file_block(
         "name": document_name(admitted, message_index, part_index),
         "source": _source(admitted),
     }
+    if admitted.context is not None:
+        document["context"] = admitted.context
+    if admitted.citations is not None:
+        document["citations"] = {"enabled": admitted.citations}
     return {"document": document}

@@ -175,6 +175,7 @@ FILES = FileSupport(
     media_types=_MEDIA_TYPES,
     uri_schemes=("s3://",),
     evidence=_EVIDENCE,
+    document_options=True,  # DocumentBlock context, citations, source.content (service model)
 )
 _FILES_IN_RESULTS = FileSupport(
     provider="bedrock",
@@ -184,6 +185,7 @@ _FILES_IN_RESULTS = FileSupport(
     media_types=_MEDIA_TYPES,
     uri_schemes=("s3://",),
     evidence=_EVIDENCE,
+    document_options=True,  # DocumentBlock context, citations, source.content (service model)
 )
 
 

@@ -165,18 +165,23 @@ def _user(item: WireUser, warnings: Warnings, files: FileSupport) -> _Message:
 
 def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: FileSupport) -> list[_Message]:
     """A ``toolResult`` block; ``status: error`` for failed and aborted results; text blocks as the
-    tool split them. A structured value
+    tool split them, images and files among them where the tool put them. A structured value
     is a ``json`` block (after the text when the text is not that value's JSON). Images and files
     go inside it where the model family takes them (profile), else into a user message right after."""
     content: list[Json] = []
     moved: list[Json] = []
     structured = item.output_json is not None
-    if item.output_text.strip() and not (structured and _is_json_of(item.output_text, item.output_json)):
-        # Several text blocks go back as the tool split them.
-        content += [{"text": text} for text in item.text_block_list() if text.strip()]
-    if structured:
-        content.append({"json": item.output_json})
-    for ci in item.images:
+    send_text = bool(item.output_text.strip()) and not (
+        structured and _is_json_of(item.output_text, item.output_json)
+    )
+    json_at = 0  # the json block goes right after the text
+    # Several text blocks go back as the tool split them, images and files where the tool put them.
+    for ci in item.content_in_order():
+        if isinstance(ci, str):
+            if send_text and ci.strip():
+                content.append({"text": ci})
+                json_at = len(content)
+            continue
         if isinstance(ci.part, FilePart):
             inside = fits(files, ci.part, in_tool=True)
             block = file_block(files, ci.part, ci.message_index, ci.part_index, warnings)
@@ -204,6 +209,8 @@ def _tool_result(item: WireToolResult, model: str, warnings: Warnings, files: Fi
                 Code.TOOL_IMAGE_MOVED,
                 f"{model} takes no image in a toolResult; sent in a user message after it",
             )
+    if structured:
+        content.insert(json_at, {"json": item.output_json})
     for ci in item.appended:
         block = _content(ci, warnings, files)
         if block is not None:

@@ -32,7 +32,7 @@ from harness.mapping.chat_completions import (
     warn_thinking,
 )
 from harness.mapping.controls import tool_choice, warn_allowed_tools
-from harness.mapping.files import warn_json_as_text
+from harness.mapping.files import warn_json_as_text, warn_order_lost
 from harness.mapping.prepare import prepare
 from harness.mapping.toolbox import thinking_text_problem, warn_signature_dropped
 from harness.mapping.wire import Prepared, ProviderUnit, ThinkingUnit, Warnings, WireAssistant, WireToolResult
@@ -136,6 +136,7 @@ def _tool(item: WireToolResult, warnings: Warnings) -> Json:
         )
     if item.output_json is not None:
         warn_json_as_text(warnings, item.index, "Cohere")
+    warn_order_lost(warnings, item, "Cohere")
     parts: list[Json] = [{"type": "text", "text": item.output_text}] if item.output_text else []
     parts.extend(
         {"type": "text", "text": ci.part.text} for ci in item.appended if isinstance(ci.part, TextPart)

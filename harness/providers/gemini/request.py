@@ -27,7 +27,7 @@ from harness.mapping.cache import warn_by_profile
 from harness.mapping.call_controls import apply_controls
 from harness.mapping.controls import allowed_tools, tool_choice
 from harness.mapping.file_support import FileSupport
-from harness.mapping.files import warn_moved
+from harness.mapping.files import warn_moved, warn_order_lost
 from harness.mapping.prepare import prepare
 from harness.mapping.provider_parts import SERVER_PARTS, place_definitions, server_tool_definitions
 from harness.mapping.toolbox import (
@@ -482,6 +482,7 @@ def _tool_results_parts(
     outside: list[list[ContentItem]] = []
     for result in results:
         response = _function_response_part(result, calls, warnings)
+        warn_order_lost(warnings, result, "Gemini's functionResponse")
         multimodal = bool(files.tool)
         inside, rest = _split_inline_images(result.images, files) if multimodal else ([], list(result.images))
         if inside:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from harness.contract.rendered import Rendered
 from harness.contract.warning_codes import Code
@@ -44,7 +44,7 @@ from harness.mapping.wire import (
     WireToolAddition,
     WireToolResult,
     WireUser,
-    interleave,
+    with_additions,
 )
 from harness.model import (
     FilePart,
@@ -264,7 +264,7 @@ def _input_items(prepared: Prepared, ctx: Ctx) -> list[JSON]:
     """InputParam as an item list, in canonical order."""
     items: list[JSON] = []
     sources: list[int | None] = []  # canonical message index of each item, for warnings
-    for wire in interleave(prepared.items, prepared.additions):
+    for wire in with_additions(prepared.items, prepared.additions):
         if isinstance(wire, WireToolAddition):
             added = responses_item(wire, prepared.tools, prepared.name, ctx.warnings)
             built = [] if added is None else [added]
@@ -394,6 +394,9 @@ def _assistant_items(wire: WireAssistant, ctx: Ctx) -> list[JSON]:
             part = seg.part
             if isinstance(part, ToolCallPart):
                 items.append(_function_call(wire.index, seg.index, part, wire.call_ids, ctx, complete))
+            elif _generated_image(part):
+                # the image the image_generation tool made, held by the API under its ig_ id
+                items.append({"type": "image_generation_call", "id": part.id})
             elif not isinstance(part, TextPart):
                 _warn_assistant_image(wire.index, seg.index, part, ctx.warnings)
     return items
@@ -557,6 +560,18 @@ def _assistant_message(
     return out
 
 
+def _generated_image(part: object) -> TypeGuard[FilePart]:
+    """An assistant image the image_generation tool made (its ``ig_`` item id, as the stream parser
+    and the importer keep it): sent back as that item by id (recorded accepted: LangChain's
+    test_image_generation_multi_turn#1)."""
+    return (
+        isinstance(part, FilePart)
+        and part.id is not None
+        and part.id.startswith("ig_")
+        and part.media_type.lower().startswith("image/")
+    )
+
+
 def _warn_assistant_image(
     index: int, part_index: int, part: ImageURLPart | ImageFilePart | FilePart, warnings: Warnings
 ) -> None:
@@ -649,12 +664,13 @@ def _tool_output(wire: WireToolResult, warnings: Warnings) -> str | list[JSON]:
     if not wire.images and not wire.appended and wire.text_blocks is None:
         return wire.output_text
     parts: list[JSON] = []
-    if wire.text_blocks is not None:  # several text blocks go back as the tool split them
-        parts += [{"type": "input_text", "text": text} for text in wire.text_block_list()]
-    elif wire.output_text:
-        parts.append({"type": "input_text", "text": wire.output_text})
-    for ci in [*wire.images, *wire.appended]:
-        content = _input_content(ci, warnings)
+    # Several text blocks go back as the tool split them, images and files where the tool put them.
+    for entry in [*wire.content_in_order(), *wire.appended]:
+        if isinstance(entry, str):
+            if entry or wire.text_blocks is not None:
+                parts.append({"type": "input_text", "text": entry})
+            continue
+        content = _input_content(entry, warnings)
         if content is not None:
             parts.append(content)
     tool_text_only = [{"type": "input_text", "text": wire.output_text}] if wire.output_text else []

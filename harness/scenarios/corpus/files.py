@@ -3,9 +3,11 @@ structured tool results, on every provider (each maps them natively or warns by 
 
 from __future__ import annotations
 
+import base64
+
 from pydantic import JsonValue
 
-from harness.model import FilePart
+from harness.model import FilePart, ImageURLPart
 from harness.params import CallParams
 from harness.scenarios.corpus.common import READ_FILE, STR
 from harness.scenarios.dsl import Body, assistant, call, result, scenario, tool, usage, user
@@ -123,5 +125,64 @@ def files_video_metadata() -> Body:
         user(
             "Explain me this video in a few sentences",
             FilePart(media_type="video/mp4", url="https://youtu.be/lCdaVNyHtjU", video_metadata={"fps": 0.2}),
+        ),
+    ]
+
+
+#: The pixel the tool-result scenarios show (a 1x1 PNG), as a data URL.
+PIXEL_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+SCREENSHOT = tool("take_screenshot", "Screenshot a web page.", {"url": STR}, ["url"])
+
+
+@scenario("tools", "tools-given", "tool-single", "images", "tool-result-image", "tool-result-interleaved")
+def files_tool_result_interleaved() -> Body:
+    """A tool result whose text follows its image (pydantic-ai's test_mixed_content_ordering, recorded accepted on Anthropic and Bedrock): the order kept on Anthropic (tool_result content), Bedrock (toolResult content) and Responses (function_call_output list); tool-result-order-lost where a result's text and files go apart (Chat dialects, Cohere, Gemini)."""
+    shot = call("call_shot_1", "take_screenshot", {"url": "https://example.com"})
+    before, after = "Here is the screenshot:", "The page loaded in 0.8s."
+    return CallParams(max_tokens=1024, tools=[SCREENSHOT]), [
+        user("Take a screenshot of example.com and describe it."),
+        assistant(shot, stop="tool_use", usage=usage(150, 20)),
+        result(
+            shot,
+            before + after,
+            blocks=[before, after],
+            images=[ImageURLPart(url=PIXEL_PNG)],
+            positions=[1],
+        ),
+    ]
+
+
+@scenario("files", "file-text", "file-document-options")
+def files_document_options() -> Body:
+    """A custom-content document (two text blocks, citations enabled, with a title and context; recorded accepted: LangChain's test_citations on Anthropic): an Anthropic document with source type content, a Bedrock DocumentBlock with source.content; elsewhere the text document goes as usual and file-document-options-dropped names what is lost."""
+    chunks = ["The grass is green", "The sky is blue"]
+    data = base64.b64encode("".join(chunks).encode()).decode()
+    return CallParams(max_tokens=1024), [
+        user(
+            FilePart(
+                media_type="text/plain",
+                data=data,
+                text_chunks=[len(c) for c in chunks],
+                title="Colours",
+                context="Observations from a field trip.",
+                citations=True,
+            ),
+            "What color is the grass and sky?",
+        ),
+    ]
+
+
+@scenario("files", "file-reference", "file-container")
+def files_container_upload() -> Body:
+    """A file uploaded into the code-execution container by its Anthropic file id (container_upload, recorded accepted: pydantic-ai's test_code_execution_files_vcr): native on Anthropic; file-container-unsupported elsewhere."""
+    return CallParams(max_tokens=1024), [
+        user(
+            "Load the CSV and tell me how many rows it has.",
+            FilePart(
+                media_type="application/octet-stream",
+                file_id="file_011CcQH3nbP5brKi4DsVcj7j",
+                provider="anthropic",
+                purpose="container",
+            ),
         ),
     ]

@@ -9,6 +9,7 @@ from harness.mapping.prepare import SYNTHETIC_RESULT_TEXT
 from harness.model import (
     AssistantMessage,
     DeveloperMessage,
+    FilePart,
     ImageFilePart,
     ImageURLPart,
     SystemMessage,
@@ -792,3 +793,25 @@ def test_a_history_with_nothing_to_send_gets_an_empty_user_message() -> None:
     out = get_adapter("openai-responses").render([], CallParams(system="be brief"))
     assert out.body["input"] == [{"type": "message", "role": "user", "content": ""}]
     assert [w.code for w in out.warnings] == ["placeholder-user"]
+
+
+# ---------------------------------------------------------------- generated images
+
+
+def test_a_generated_image_goes_back_as_its_image_generation_call_by_id() -> None:
+    """The image the image_generation tool made (an assistant file part with its ig_ item id, as
+    the stream parser gives it) goes back as that item by id, in its place (recorded accepted:
+    LangChain's test_image_generation_multi_turn#1); another assistant file is dropped, warned."""
+    generated = FilePart(media_type="image/jpeg", data="/9j/4AAQ", id="ig_684db37c")
+    other = FilePart(media_type="image/png", data="iVBORw0KGgo=")
+    rendered = render(
+        [
+            USER,
+            AssistantMessage(parts=[generated, TextPart(text="Here it is."), other]),
+            UserMessage(parts=[TextPart(text="Now in blue.")]),
+        ]
+    )
+    sent = items(rendered)
+    assert sent[1] == {"type": "image_generation_call", "id": "ig_684db37c"}
+    assert sent[2]["type"] == "message" and sent[2]["role"] == "assistant"
+    assert codes(rendered) == ["assistant-image-dropped"]

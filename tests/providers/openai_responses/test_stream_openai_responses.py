@@ -423,8 +423,8 @@ def _sse(*events: dict[str, Any]) -> bytes:
 
 
 def test_partial_images_are_replaced_and_kept_when_the_stream_is_cut() -> None:
-    """Synthetic (labelled: no streamed image generation is recorded): partial images replace each
-    other; the final item's result replaces them; a stream cut before it keeps the last partial."""
+    """Synthetic (labelled; the recorded stream, LangChain's, is replayed in
+    tests/test_replay_other_clients.py): partial images replace each other; the final item's result replaces them; a stream cut before it keeps the last partial."""
     created: dict[str, Any] = {
         "type": "response.created",
         "response": {"id": "resp_1", "model": "gpt-5", "output": []},
