@@ -28,6 +28,7 @@ from pydantic import (
 __all__ = [
     "FILE_SOURCES",
     "PART_TYPES",
+    "AddedTool",
     "AnyPart",
     "AssistantMessage",
     "CacheBreakpoint",
@@ -227,7 +228,10 @@ class ThinkingSignaturePart(_Part):
 class ToolCallPart(_Part):
     """A tool call. ``item_id`` (beyond the seed) keeps a Responses ``fc_`` item id for round trips;
     ``namespace`` (beyond the seed) is the Responses tool namespace the called tool was loaded
-    under (deferred tools found by tool search), sent back on the ``function_call`` item."""
+    under (deferred tools found by tool search), sent back on the ``function_call`` item;
+    ``caller`` (beyond the seed) is who made the call, as Anthropic's programmatic tool calling
+    says it (``{"type": "direct"}``: the model; ``{"type": "code_execution_20250825", "tool_id"}``:
+    code the provider ran, by its server tool call id), kept as given."""
 
     type: Literal["tool_call"] = "tool_call"
     call_id: str
@@ -235,6 +239,7 @@ class ToolCallPart(_Part):
     arguments_json: str
     item_id: str | None = None
     namespace: str | None = None
+    caller: dict[str, JsonValue] | None = None
 
 
 class ServerToolCallPart(_Part):
@@ -354,11 +359,30 @@ class _MessageBase(_Model):
     cache_breakpoint: CacheBreakpoint | None = None
 
 
+class AddedTool(_Model):
+    """A tool made available from this point of the conversation on (tool availability changed
+    mid-conversation, the prompt cache before it kept).
+
+    With ``parameters`` it is a whole function definition (Responses ``additional_tools`` item,
+    Anthropic ``tool_addition`` of a ``tool_definition``); without, a reference by name to a
+    deferred tool (``ToolSpec.defer_loading``) of the call's tools (Anthropic ``tool_addition``
+    of a ``tool_reference``)."""
+
+    name: str
+    description: str | None = None
+    parameters: dict[str, JsonValue] | None = None
+    strict: bool | None = None
+
+
 class SystemMessage(_MessageBase):
-    """System text where it stands in the history (``CallParams.system`` is the leading prompt)."""
+    """System text where it stands in the history (``CallParams.system`` is the leading prompt).
+
+    ``added_tools`` (beyond the seed): tools added at this point of the conversation (see
+    ``AddedTool``); a message may hold them and no text."""
 
     role: Literal["system"] = "system"
     parts: list[TextPart]
+    added_tools: list[AddedTool] | None = None
 
 
 class DeveloperMessage(_MessageBase):

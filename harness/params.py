@@ -41,6 +41,9 @@ class ToolSpec(_Params):
     strict: StrictBool | None = None
     defer_loading: StrictBool | None = None
     namespace: str | None = None
+    #: Who may call it (Anthropic programmatic tool calling: ``direct``, or a code execution tool
+    #: type such as ``code_execution_20250825``); None: the model directly, the default.
+    allowed_callers: list[str] | None = None
 
     #: The prompt cache ends after this definition (tools come first in the cached prefix).
     cache_breakpoint: CacheBreakpoint | None = None

@@ -14,7 +14,17 @@ from harness.providers import REGISTRY, get_adapter, get_parser, get_profile
 
 HARNESS = Path(__file__).resolve().parent.parent / "harness"
 #: Neutral modules whose codes every provider may emit (listed in docs/mapping-decisions.md).
-SHARED = ("cache", "call_controls", "controls", "files", "prepare", "provider_parts", "toolbox", "wire")
+SHARED = (
+    "cache",
+    "call_controls",
+    "controls",
+    "files",
+    "prepare",
+    "provider_parts",
+    "tool_additions",
+    "toolbox",
+    "wire",
+)
 _CODE_USE = re.compile(r"\bCode\.([A-Z_]+)\b")
 _MAPPING_IMPORT = re.compile(r"^from harness\.mapping(?:\.(\w+))? import \(?\s*(\w+)", re.M)
 

@@ -234,7 +234,7 @@ def test_derivable_tags_match_the_content(name: str) -> None:
     s = CORPUS[name]
     tags = set(s.tags)
     called = {c.tool_name for c in _calls(s)}
-    defined = {t.name for t in s.params.tools or []}
+    defined = {t.name for t in s.params.tools or []} | _added(s)
     has_tools = bool(called) or bool(_results(s))
     thinking = any(_is_thinking(p) for m in _assistants(s) for p in m.parts)
     images = any(_has_images(e) for e in s.history)
@@ -471,12 +471,25 @@ TAG_CHECKS: dict[str, Callable[[Scenario], bool]] = {
         isinstance(p, ServerToolCallPart | ServerToolResultPart) for m in _assistants(s) for p in m.parts
     ),
     "sources": lambda s: any(isinstance(p, SourcePart) for m in _assistants(s) for p in m.parts),
-    "cross-provider": lambda s: any(
-        isinstance(p, ServerToolCallPart | ServerToolResultPart | SourcePart)
-        for m in _assistants(s)
-        for p in m.parts
+    "cross-provider": lambda s: (
+        bool(_added(s))
+        or any(
+            isinstance(p, ServerToolCallPart | ServerToolResultPart | SourcePart)
+            for m in _assistants(s)
+            for p in m.parts
+        )
+    ),
+    "tool-availability": lambda s: (
+        bool(_added(s))
+        or any(t.allowed_callers for t in s.params.tools or [])
+        or any(c.caller is not None for c in _calls(s))
     ),
 }
+
+
+def _added(s: Scenario) -> set[str]:
+    """The tools the scenario's system messages add mid-conversation."""
+    return {t.name for e in s.history if isinstance(e, SystemMessage) for t in e.added_tools or []}
 
 
 def test_every_tag_has_a_check() -> None:

@@ -27,6 +27,26 @@ __all__ = ["IMPORTCHECK"]
 
 IMPORTCHECK: tuple[Accepted, ...] = (
     Accepted(
+        "anthropic-tool-type-custom",
+        judges=("import-check",),
+        provider="anthropic",
+        where="tools[*].type",
+        diff="missing",
+        when=(value_is("custom"),),
+        kind="equivalent",
+        why=(
+            "`type: custom` names a client tool, as its absence does (anthropic ToolParam.type is "
+            "Optional[Literal['custom']]); our adapter sends a client tool without it"
+        ),
+        evidence=(
+            "type custom accepted beside a tool search tool and deferred tools: "
+            "traffic/pydantic-ai/test_native_tool_search_vcr__test_anthropic_native_tool_search.yaml#0; "
+            "absent accepted beside the same: "
+            "traffic/pydantic-ai/models__test_anthropic__test_anthropic_lazy_advertisement_live.yaml#0",
+        ),
+        still_needed="tests/test_accepted_needed.py::test_each_import_check_entry_is_needed",
+    ),
+    Accepted(
         "anthropic-stream-false",
         judges=("import-check",),
         provider="anthropic",

@@ -28,6 +28,68 @@ _OL = "traffic/clients2/openllmetry/packages"
 
 IMPORTCHECK_CLIENTS: tuple[Accepted, ...] = (
     Accepted(
+        "chat-echoed-empty-annotations",
+        judges=("import-check",),
+        provider="openai-chat",
+        where="messages[*].annotations",
+        diff="missing",
+        when=(value_is([]),),
+        kind="equivalent",
+        why=(
+            "a Chat response's assistant message echoed back with its empty `annotations: []` (no "
+            "source) and `refusal: null` (no refusal): the importer reads them as absent, our adapter "
+            "sends neither (ChatCompletionAssistantMessageParam has no `annotations`)"
+        ),
+        evidence=(
+            f"echoed form accepted: {_OL}/opentelemetry-instrumentation-openai/tests/traces/cassettes/"
+            "test_chat/test_chat_history_message_pydantic.yaml#1; without them accepted: "
+            "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_model_sees_multiple_images"
+            "[openai_chat].yaml#1",
+        ),
+        still_needed=_NEEDED,
+    ),
+    Accepted(
+        "chat-echoed-null-refusal",
+        judges=("import-check",),
+        provider="openai-chat",
+        where="messages[*].refusal",
+        diff="missing",
+        when=(value_is(None),),
+        kind="equivalent",
+        why=(
+            "a Chat response's assistant message echoed back with its empty `annotations: []` (no "
+            "source) and `refusal: null` (no refusal): the importer reads them as absent, our adapter "
+            "sends neither (ChatCompletionAssistantMessageParam has no `annotations`)"
+        ),
+        evidence=(
+            f"echoed form accepted: {_OL}/opentelemetry-instrumentation-openai/tests/traces/cassettes/"
+            "test_chat/test_chat_history_message_pydantic.yaml#1; without them accepted: "
+            "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_model_sees_multiple_images"
+            "[openai_chat].yaml#1",
+        ),
+        still_needed=_NEEDED,
+    ),
+    Accepted(
+        "responses-empty-summary-text-dropped",
+        judges=("import-check",),
+        provider="openai-responses",
+        where="input[*].summary[*]",
+        diff="missing",
+        when=(value_is({"type": "summary_text", "text": ""}),),
+        kind="equivalent",
+        why=(
+            "an empty reasoning summary text carries nothing: our adapter drops the empty thinking text "
+            "(warning empty-text) and sends the reasoning item with `summary: []`; the API takes the "
+            "same item both ways"
+        ),
+        evidence=(
+            f"summary [{{text: ''}}] accepted: {_LC}/openai/tests/cassettes/test_mcp_builtin_zdr.yaml.gz#3; "
+            f"the same item rs_0cebfa5c... with summary [] accepted: {_LC}/openai/tests/cassettes/"
+            "test_mcp_builtin_zdr.yaml.gz#1",
+        ),
+        still_needed=_NEEDED,
+    ),
+    Accepted(
         "chat-legacy-functions",
         judges=("import-check",),
         provider="openai-chat",

@@ -16,6 +16,7 @@ from harness.model import AnyPart, ServerToolCallPart, ServerToolResultPart, Too
 __all__ = [
     "ANTHROPIC_SERVER_CALLS",
     "GEMINI_SERVER_PARTS",
+    "RESPONSES_INPUT_SERVER_ITEMS",
     "RESPONSES_SERVER_ITEMS",
     "anthropic_result",
     "call_part",
@@ -32,7 +33,10 @@ Json = dict[str, Any]
 ANTHROPIC_SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
 
 #: Responses output items of tools OpenAI runs (https://platform.openai.com/docs/guides/tools). A
-#: ``*_call`` item holds its own outcome; ``tool_search_output`` and ``mcp_list_tools`` are results.
+#: ``*_call`` item holds its own outcome; ``tool_search_output`` and ``mcp_list_tools`` are results;
+#: an ``mcp_approval_request`` is a call of an MCP tool waiting for the client's approval
+#: (https://platform.openai.com/docs/guides/tools-connectors-mcp#approvals), its result the
+#: client's ``mcp_approval_response`` on the next request.
 RESPONSES_SERVER_ITEMS = frozenset(
     {
         "web_search_call",
@@ -40,11 +44,20 @@ RESPONSES_SERVER_ITEMS = frozenset(
         "code_interpreter_call",
         "mcp_call",
         "mcp_list_tools",
+        "mcp_approval_request",
         "tool_search_call",
         "tool_search_output",
     }
 )
-_SELF_CONTAINED = frozenset({"web_search_call", "file_search_call", "code_interpreter_call", "mcp_call"})
+#: Input items a request sends back beyond the output items: an ``image_generation_call`` (the
+#: stream parser reads that one as the generated image, a file part with the item id) and the
+#: client's ``mcp_approval_response`` (recorded accepted:
+#: traffic/clients2/langchain/libs/partners/openai/tests/cassettes/test_mcp_builtin.yaml.gz#1,
+#: test_image_generation_multi_turn.yaml.gz#1).
+RESPONSES_INPUT_SERVER_ITEMS = RESPONSES_SERVER_ITEMS | {"image_generation_call", "mcp_approval_response"}
+_SELF_CONTAINED = frozenset(
+    {"web_search_call", "file_search_call", "code_interpreter_call", "mcp_call", "image_generation_call"}
+)
 
 #: Gemini model parts of its server-side invocations (``toolCall`` / ``toolResponse`` with
 #: ``includeServerSideToolInvocations``; code execution's ``executableCode`` / ``codeExecutionResult``).
@@ -98,11 +111,17 @@ def anthropic_result(block: Json, call_name: str) -> ServerToolResultPart:
 def responses_item(item: Json, names: dict[str, str]) -> list[AnyPart]:
     """A provider-executed Responses item: a call (``raw``: the item) and, when the item holds its
     own outcome, a result without ``raw``; a ``tool_search_output`` / ``mcp_list_tools`` is a result
-    with the item as ``raw``. ``names``: tool names by call id, updated with this call's."""
+    with the item as ``raw``; an ``mcp_approval_response`` is the result of its approval request
+    (the client's answer, ``raw``: the item): ``aborted`` when the client declined the call, as a
+    user cancels it. ``names``: tool names by call id, updated with this call's."""
     kind = str(item.get("type", ""))
     call_id = str(item.get("call_id") or item.get("id") or "")
     failed = item.get("status") in ("failed", "incomplete") or bool(item.get("error"))
     status: ToolStatus = "error" if failed else "success"
+    if kind == "mcp_approval_response":
+        request = str(item.get("approval_request_id") or "")
+        answer: ToolStatus = "success" if item.get("approve") is True else "aborted"
+        return [result_part(request, names.get(request) or "mcp_approval", "openai-responses", answer, item)]
     if kind == "tool_search_output":
         return [result_part(call_id, names.get(call_id) or "tool_search", "openai-responses", status, item)]
     if kind == "mcp_list_tools":

@@ -84,9 +84,11 @@ class Code(StrEnum):
     THINKING_UNSIGNED = "thinking-unsigned"
     THINKING_UNSUPPORTED = "thinking-unsupported"
     THOUGHT_SIGNATURE_DUMMY = "thought-signature-dummy"
+    TOOL_ADDITION_UPFRONT = "tool-addition-upfront"
     TOOL_ARGUMENTS_INVALID = "tool-arguments-invalid"
     TOOL_ATTACHMENT_MOVED = "tool-attachment-moved"
     TOOL_CALL_DUPLICATE_DROPPED = "tool-call-duplicate-dropped"
+    TOOL_CALLER_NOT_SENT = "tool-caller-not-sent"
     TOOL_CALL_DUPLICATE_ID = "tool-call-duplicate-id"
     TOOL_CHOICE_NOT_SENT = "tool-choice-not-sent"
     TOOL_CHOICE_WIDENED = "tool-choice-widened"
@@ -121,6 +123,16 @@ class CodeInfo(NamedTuple):
 WARNING_CODES: dict[Code, CodeInfo] = {
     Code.DISCOVERED_TOOLS_NOT_SENT: CodeInfo(
         "degrade", "the deferred tools a tool result loads have no place in this provider's request; not sent"
+    ),
+    Code.TOOL_CALLER_NOT_SENT: CodeInfo(
+        "degrade",
+        "a client tool call made from the provider's code execution, or a tool only code may call "
+        "(Anthropic programmatic tool calling), sent here as the model's own call or tool",
+    ),
+    Code.TOOL_ADDITION_UPFRONT: CodeInfo(
+        "degrade",
+        "tools added mid-conversation have no place in this provider's request; declared with the "
+        "request's tools from the start (the prompt prefix before the addition is not kept)",
     ),
     Code.SERVER_TOOL_FOREIGN: CodeInfo(
         "degrade",

@@ -176,6 +176,8 @@ def _block_events(index: int, block: _Block) -> list[str]:
         call = block.call
         assert call is not None
         start = {"type": "tool_use", "id": call.call_id, "name": call.tool_name, "input": {}}
+        if call.caller is not None:  # programmatic tool calling: who made the call
+            start["caller"] = dict(call.caller)
         # The API opens with an empty fragment; a no-argument call sends nothing else.
         fragments = [""] + ([] if call.arguments_json == "{}" else pieces(call.arguments_json))
         deltas = [{"type": "input_json_delta", "partial_json": f} for f in fragments]

@@ -98,6 +98,15 @@ def _parts(provider: str, parts: list[AnyPart], changes: list[str]) -> list[AnyP
         if isinstance(part, TextPart | ThinkingTextPart) and not part.text:
             changes.append(f"part {index}: empty {part.type} dropped")
             continue
+        if (
+            isinstance(part, ToolCallPart)
+            and part.caller is not None
+            and (provider != "anthropic" or part.caller.get("type") == "direct")
+        ):
+            changes.append(
+                f"part {index}: caller cleared (only Anthropic's stream carries one, never 'direct')"
+            )
+            part = part.model_copy(update={"caller": None})
         if isinstance(part, ThinkingTextPart) and not form.reasoning:
             changes.append(f"part {index}: thinking dropped ({provider}'s stream carries no reasoning)")
             continue

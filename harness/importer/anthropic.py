@@ -29,6 +29,7 @@ from harness.importer.controls import consumed, read_controls
 from harness.importer.files import chunked_document, document_options
 from harness.importer.server_parts import server_tool
 from harness.model import (
+    AddedTool,
     AnyPart,
     AssistantMessage,
     ContentPart,
@@ -84,6 +85,45 @@ def _text_parts(blocks: list[Any], path: str, ledger: Ledger) -> list[TextPart]:
         else:
             ledger.note(at, f"block type {show(block.get('type'))} not representable here")
     return parts
+
+
+def _added_tool(block: Json, at: str, ledger: Ledger) -> AddedTool | None:
+    """A ``tool_addition`` block: a ``tool_reference`` to a deferred tool by name, or a whole
+    ``tool_definition`` (name, description, input_schema, strict)."""
+    ledger.rest(block, at, {"type", "tool"})
+    tool = obj(block.get("tool"))
+    if tool.get("type") == "tool_reference":
+        ledger.rest(tool, f"{at}.tool", {"type", "name"})
+        return AddedTool(name=str(tool.get("name", "")))
+    if tool.get("type") == "tool_definition":
+        ledger.rest(tool, f"{at}.tool", {"type", "definition"})
+        definition = obj(tool.get("definition"))
+        ledger.rest(definition, f"{at}.tool.definition", {"name", "description", "input_schema", "strict"})
+        description, strict = definition.get("description"), definition.get("strict")
+        return AddedTool(
+            name=str(definition.get("name", "")),
+            description=description if isinstance(description, str) else None,
+            parameters=obj(definition.get("input_schema")),
+            strict=strict if isinstance(strict, bool) else None,
+        )
+    ledger.note(f"{at}.tool", f"added tool type {show(tool.get('type'))} not representable")
+    return None
+
+
+def _system_message(blocks: list[Any], path: str, ledger: Ledger) -> SystemMessage:
+    """A ``system`` message inside ``messages``: its text, and the tools it adds (``tool_addition``)."""
+    texts: list[Any] = []
+    added: list[AddedTool] = []
+    for i, block in enumerate(map(obj, blocks)):
+        if block.get("type") == "tool_addition":
+            tool = _added_tool(block, f"{path}[{i}]", ledger)
+            if tool is not None:
+                added.append(tool)
+        elif added:  # ours sends the text (hoisted) apart from the additions
+            ledger.note(f"{path}[{i}]", "system text after a tool_addition not representable")
+        else:
+            texts.append(block)
+    return SystemMessage(parts=_text_parts(texts, path, ledger), added_tools=added or None)
 
 
 def _image(source: Json, path: str, ledger: Ledger) -> ImageURLPart | FilePart | None:
@@ -192,14 +232,16 @@ def _assistant(
                 )
             )
         elif kind == "tool_use":
-            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control"})
+            ledger.rest(block, at, {"type", "id", "name", "input", "cache_control", "caller"})
+            call = calls.call(
+                str(block.get("id", "")),
+                str(block.get("name", "")),
+                block.get("input", {}),
+                cache_breakpoint=cache_control(block, at, ledger),
+            )
+            caller = block.get("caller")
             parts.append(
-                calls.call(
-                    str(block.get("id", "")),
-                    str(block.get("name", "")),
-                    block.get("input", {}),
-                    cache_breakpoint=cache_control(block, at, ledger),
-                )
+                call.model_copy(update={"caller": obj(caller)}) if isinstance(caller, dict) else call
             )
         else:
             ledger.note(at, f"assistant block type {show(kind)} not representable")
@@ -271,7 +313,7 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
         content, role = message.get("content"), message.get("role")
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else arr(content)
         if role == "system":  # a system message inside messages, in place (accepted by some models)
-            out.append(SystemMessage(parts=_text_parts(blocks, f"{path}.content", ledger)))
+            out.append(_system_message(blocks, f"{path}.content", ledger))
             continue
         if role not in ("user", "assistant"):
             ledger.note(path, f"message role {show(role)} not representable")
@@ -381,10 +423,18 @@ def params(body: Json, ledger: Ledger) -> CallParams:
         if isinstance(native, str) and native != "custom":  # a provider-defined tool, kept whole
             servers.append(server_tool(native, "anthropic", tool, i))
             continue
-        spec = tool_spec(tool, "input_schema", f"tools[{i}]", ledger, {"defer_loading"}, cached=True)
-        deferred = tool.get("defer_loading")
+        # ``type: custom`` names a client tool, as its absence does (anthropic ToolParam.type)
+        plain = {k: v for k, v in tool.items() if not (k == "type" and v == "custom")}
+        known = {"defer_loading", "allowed_callers"}
+        spec = tool_spec(plain, "input_schema", f"tools[{i}]", ledger, known, cached=True)
+        deferred, callers = tool.get("defer_loading"), tool.get("allowed_callers")
         tools.append(
-            spec.model_copy(update={"defer_loading": deferred if isinstance(deferred, bool) else None})
+            spec.model_copy(
+                update={
+                    "defer_loading": deferred if isinstance(deferred, bool) else None,
+                    "allowed_callers": [str(c) for c in arr(callers)] if isinstance(callers, list) else None,
+                }
+            )
         )
     for i, raw in enumerate(ledger.items(body.get("mcp_servers"), "mcp_servers")):
         servers.append(server_tool("mcp", "anthropic", obj(raw), i, "mcp_servers"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.contract.providers import ChatDialect, provider_entry
+from harness.contract.sources import responses_annotation
 from harness.importer.common import (
     Calls,
     Json,
@@ -117,8 +118,11 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             if _dialect(provider) is not None:
                 known.add("reasoning_content")
             # null name: absent, as on user turns; Mistral's prefix false is its default (a turn
-            # the model continues is prefix true, on the last message only)
-            ledger.rest(message, path, known, {"name": None, "prefix": False})
+            # the model continues is prefix true, on the last message only); a response's
+            # ``refusal: null`` echoed back is no refusal; ``annotations`` are the sources of the
+            # message's text (url_citation ...), none when empty
+            known.add("annotations")
+            ledger.rest(message, path, known, {"name": None, "prefix": False, "refusal": None})
             parts: list[AnyPart] = _reasoning_details(
                 arr(message.get("reasoning_details")), f"{path}.reasoning_details", model, ledger
             )
@@ -126,6 +130,7 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
             if isinstance(reasoning, str) and reasoning:  # "" marks a turn whose reasoning was not kept
                 parts.append(ThinkingTextPart(text=reasoning, model_id=model))
             parts.extend(TextPart(text=t) for t in chat_texts(content, f"{path}.content", ledger))
+            parts += _annotations(message.get("annotations"), f"{path}.annotations", provider, parts, ledger)
             for c, raw_call in enumerate(map(obj, arr(message.get("tool_calls")))):
                 at = f"{path}.tool_calls[{c}]"
                 # mistralai's ToolCall.index defaults to 0 and its SDK sends it: that default is absence
@@ -161,6 +166,17 @@ def history(body: Json, provider: str, ledger: Ledger) -> list[HistoryEvent]:
         else:
             ledger.note(path, f"message role {show(role)} not representable")
     return out
+
+
+def _annotations(value: Any, path: str, provider: str, parts: list[AnyPart], ledger: Ledger) -> list[AnyPart]:
+    """An assistant message's ``annotations`` (a response's ``url_citation`` entries echoed back):
+    sources of its text, after it; with no text to cite, named."""
+    if value is None or value == []:
+        return []
+    if not isinstance(value, list) or not parts or not isinstance(parts[-1], TextPart):
+        ledger.note(path, f"annotations without a text to cite not representable ({show(value)})")
+        return []
+    return [responses_annotation(obj(a), provider) for a in arr(value)]
 
 
 def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:

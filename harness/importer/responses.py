@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.contract.server_items import RESPONSES_SERVER_ITEMS, responses_item
+from harness.contract.server_items import RESPONSES_INPUT_SERVER_ITEMS, responses_item
 from harness.contract.sources import responses_annotation
 from harness.importer.common import (
     Calls,
@@ -24,6 +24,7 @@ from harness.importer.controls import consumed, read_controls
 from harness.importer.files import file_from_url, media_type_of
 from harness.importer.server_parts import kind_of, server_tool
 from harness.model import (
+    AddedTool,
     AnyPart,
     AssistantMessage,
     ContentPart,
@@ -225,6 +226,30 @@ def _output_message(item: Json, path: str, ledger: Ledger) -> list[AnyPart]:
     return parts
 
 
+def _additional_tools(item: Json, path: str, ledger: Ledger) -> SystemMessage:
+    """An ``additional_tools`` item (role ``developer``): function tools added at this point."""
+    ledger.rest(item, path, {"type", "role", "tools"})
+    if item.get("role") != "developer":
+        ledger.note(f"{path}.role", f"role {show(item.get('role'))} not representable")
+    added: list[AddedTool] = []
+    for i, tool in enumerate(map(obj, arr(item.get("tools")))):
+        at = f"{path}.tools[{i}]"
+        if tool.get("type") != "function":
+            ledger.note(at, f"added tool type {show(tool.get('type'))} not representable")
+            continue
+        ledger.rest(tool, at, {"type", "name", "description", "parameters", "strict"})
+        description, strict = tool.get("description"), tool.get("strict")
+        added.append(
+            AddedTool(
+                name=str(tool.get("name", "")),
+                description=description if isinstance(description, str) else None,
+                parameters=obj(tool.get("parameters")),
+                strict=strict if isinstance(strict, bool) else None,
+            )
+        )
+    return SystemMessage(parts=[], added_tools=added or None)
+
+
 def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
     """Consecutive assistant-side items (message, reasoning, function_call) form one assistant message."""
     out: list[HistoryEvent] = []
@@ -267,7 +292,10 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             turn.append(
                 call.model_copy(update={"namespace": namespace}) if isinstance(namespace, str) else call
             )
-        elif kind in RESPONSES_SERVER_ITEMS:
+        elif kind == "additional_tools":
+            flush()
+            out.append(_additional_tools(item, path, ledger))
+        elif kind in RESPONSES_INPUT_SERVER_ITEMS:
             turn.extend(responses_item(item, calls.names))
         elif kind == "image_generation_call":
             turn.append(_generated_image(item, path, ledger))

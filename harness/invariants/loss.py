@@ -5,7 +5,8 @@ warning naming the message index, the part and the reason. A part counts as sent
 its content is in the body: a text (stripped) inside some string, an image's URL or
 base64 payload, a signature byte-exact, a tool call's id (verbatim or as mapped) and
 its arguments (the JSON string, or the equal object), a tool result's output text, a file's
-source (its bytes, URL, file id or cloud URI; a text document's text).
+source (its bytes, URL, file id or cloud URI; a text document's text), a tool a system
+message adds (its name, in the tool list or the addition).
 Error and task metadata events are replay records, not conversation content.
 """
 
@@ -19,6 +20,7 @@ from harness.invariants.canonical import body_calls, sent_call_ids
 from harness.invariants.files import file_sent, structured_text_sent
 from harness.invariants.memo import TextIndex
 from harness.model import (
+    AddedTool,
     AnyPart,
     AssistantMessage,
     DeveloperMessage,
@@ -59,6 +61,12 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
         for p in e.parts
     )
     for index, event in enumerate(ctx.history):
+        if isinstance(event, SystemMessage):  # a tool added here is declared somewhere, or warned
+            for tool in event.added_tools or []:
+                if not ctx.warned(index) and not _declared(tool, ctx.body, body):
+                    out.append(
+                        _lost(ctx, index, f"added tool {tool.name!r}", tool.model_dump(exclude_none=True))
+                    )
         if isinstance(event, SystemMessage | UserMessage | DeveloperMessage | AssistantMessage):
             parts: list[AnyPart] = list(event.parts)
             for pidx, part in enumerate(parts):
@@ -86,6 +94,22 @@ def check_no_silent_loss(ctx: CheckContext) -> list[Violation]:
                         _lost(ctx, index, f"part {pidx} ({image.type})", image.model_dump(exclude_none=True))
                     )
     return out
+
+
+#: Where a tool definition keeps its schema, by wire (Chat/Responses, Anthropic, Gemini, Bedrock).
+_SCHEMA_KEYS = ("parameters", "input_schema", "parametersJsonSchema", "parameters_json_schema", "inputSchema")
+
+
+def _declared(tool: AddedTool, raw: Json, body: _BodyIndex) -> bool:
+    """An added tool is declared: a definition or a reference by its name (a call of it is not
+    one), with its description when it has one (a definition derived from calls has another)."""
+    named = any(
+        d.get("name") == tool.name
+        and (d.get("type") == "tool_reference" or any(k in d for k in _SCHEMA_KEYS))
+        for d in dicts(raw)
+    )
+    defined = tool.parameters is not None and bool(tool.description)
+    return named and (not defined or body.text(tool.description or ""))
 
 
 def _image_blocks(body: Json) -> int:

@@ -23,7 +23,8 @@ are the caller's JSON and may hold nulls).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, leaves
 from harness.invariants.wire import list_key, system_carriers, view, wire_messages, wire_role
@@ -68,15 +69,38 @@ def _alternation(ctx: CheckContext) -> list[Violation]:
                 )
             )
     for pos, role in enumerate(roles):
-        if role not in ("user", "assistant"):
+        if role not in ("user", "assistant") and not _adds_tools_only(items[pos]):
             out.append(
                 ctx.violation(ID, None, f"message role {role!r} at position {pos}", role, kind="policy")
             )
     return out
 
 
+def _at(items: Sequence[object], carrier: str, key: str) -> object:
+    """The wire message a carrier path (``messages[3]``) names, or None."""
+    index = carrier.removeprefix(f"{key}[").split("]", 1)[0]
+    return items[int(index)] if index.isdigit() and int(index) < len(items) else None
+
+
+def _adds_tools_only(message: object) -> bool:
+    """An Anthropic ``system`` message of ``tool_addition`` blocks only: tools added in place
+    (recorded accepted: traffic/pydantic-ai/models__test_anthropic__test_anthropic_lazy_advertisement_live.yaml#1),
+    not a system prompt."""
+    content: Any = cast(dict[str, Any], message).get("content") if isinstance(message, dict) else None
+    blocks: list[Any] = cast(list[Any], content) if isinstance(content, list) else []
+    return bool(blocks) and all(
+        isinstance(b, dict) and cast(dict[str, Any], b).get("type") == "tool_addition" for b in blocks
+    )
+
+
 def _system(ctx: CheckContext) -> list[Violation]:
-    carriers = system_carriers(ctx.provider, ctx.body)
+    items = wire_messages(ctx.provider, ctx.body)
+    key = list_key(ctx.provider)
+    carriers = [
+        c
+        for c in system_carriers(ctx.provider, ctx.body)
+        if not (c.startswith(f"{key}[") and _adds_tools_only(_at(items, c, key)))
+    ]
     has_system = bool((ctx.params.system or "").strip()) or any(
         isinstance(e, SystemMessage) and any(p.text.strip() for p in e.parts) for e in ctx.history
     )

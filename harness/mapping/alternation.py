@@ -21,7 +21,7 @@ class RoleTurn(Protocol):
     """A wire message being built: its role, its canonical index, blocks and the ids merged into it."""
 
     __dataclass_fields__: ClassVar[dict[str, Any]]
-    role: Literal["user", "assistant"]
+    role: Literal["user", "assistant", "system"]  # system: Anthropic's tool additions in place
     index: int | None
     sources: list[tuple[str | None, str | None]]
 

@@ -20,7 +20,8 @@ from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.mapping.files import drop_document_options, drop_video_metadata
 from harness.mapping.media import normalize_media_type
-from harness.mapping.provider_parts import keep_native
+from harness.mapping.provider_parts import keep_native, warn_callers
+from harness.mapping.tool_additions import declare_upfront
 from harness.mapping.toolbox import normalized_data_url, parse_data_url, warn_media_type
 from harness.mapping.toolnames import NameRule, wire_names
 from harness.mapping.wire import (
@@ -33,6 +34,7 @@ from harness.mapping.wire import (
     Warnings,
     WireAssistant,
     WireItem,
+    WireToolAddition,
     WireToolResult,
     WireUser,
     map_content,
@@ -108,6 +110,8 @@ def _collect_tools(
     # A provider-defined tool (Anthropic bash, text editor ...) is called by its own name.
     known = {t.name for t in tools} | {s.name for s in params.server_tools or [] if s.name}
     known |= _discovered(history)
+    # A tool added mid-conversation is declared where it was added (or up front: declare_upfront).
+    known |= {t.name for e in history if isinstance(e, SystemMessage) for t in e.added_tools or []}
     derived: list[str] = []
     for event in history:
         if isinstance(event, AssistantMessage):
@@ -182,8 +186,11 @@ def prepare(
     if params.system:
         system.append((None, params.system))
     items: list[WireItem] = []
+    additions: list[WireToolAddition] = []
     seen_conversation = False
     for index, event in enumerate(history):
+        if isinstance(event, SystemMessage) and event.added_tools:
+            additions.append(WireToolAddition(index, list(event.added_tools)))
         if isinstance(event, SystemMessage):
             for pidx, part in enumerate(event.parts):
                 if not part.text.strip():
@@ -198,7 +205,7 @@ def prepare(
                     )
                 else:
                     system.append((index, part.text))
-            if seen_conversation:
+            if seen_conversation and event.parts:
                 warnings.add(
                     index,
                     None,
@@ -249,11 +256,16 @@ def prepare(
         drop_document_options(items, warnings)
     items = _drop_empty_messages(items, warnings)
     tools = _collect_tools(history, params, warnings, undeclared_calls_accepted=undeclared_calls_accepted)
+    if "tool_callers" not in native_parts:
+        warn_callers(history, params, provider, warnings)
+    if "tool_additions" not in native_parts:
+        tools += declare_upfront(additions, tools, provider, warnings)
+        additions = []
     sent_names = _map_tool_names(tools, items, provider, names, warnings)
     if any(sent != canonical for canonical, sent in sent_names.items()):
         tools = [t.model_copy(update={"name": sent_names[t.name]}) for t in tools]
         _rename_tools(items, sent_names)
-    return Prepared(system, items, tools, warnings, sent_names, files)
+    return Prepared(system, items, tools, warnings, sent_names, files, additions)
 
 
 def _rename_tools(items: list[WireItem], names: dict[str, str]) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from harness.contract.warning_codes import Code
 from harness.mapping.wire import AssistantUnit, PartUnit, ProviderUnit, Warnings, WireAssistant, WireItem
-from harness.model import ServerToolCallPart, ServerToolResultPart, SourcePart, TextPart
+from harness.model import ServerToolCallPart, ServerToolResultPart, SourcePart, TextPart, ToolCallPart
 from harness.params import CallParams, ServerToolSpec
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "place_definitions",
     "server_tool_definitions",
     "sources_by_text",
+    "warn_callers",
 ]
 
 Json = dict[str, Any]
@@ -116,6 +117,35 @@ def keep_native(items: list[WireItem], provider: str, native: frozenset[str], wa
                     continue
             kept.append(unit)
         item.units = kept
+
+
+def warn_callers(history: Sequence[Any], params: CallParams, provider: str, warnings: Warnings) -> None:
+    """Programmatic tool calling (Anthropic: a client tool called from the provider's code
+    execution, ``ToolCallPart.caller``; a tool only code may call, ``ToolSpec.allowed_callers``)
+    has no field elsewhere: the call goes as a plain call (its code execution, a server tool, is
+    dropped as ``server-tool-foreign``) and the tool as a plain tool the model may call directly."""
+    for index, event in enumerate(history):
+        for pidx, part in enumerate(getattr(event, "parts", None) or []):
+            caller = getattr(part, "caller", None)
+            if isinstance(part, ToolCallPart) and caller is not None and caller.get("type") != "direct":
+                warnings.add(
+                    index,
+                    pidx,
+                    "tool_call",
+                    Code.TOOL_CALLER_NOT_SENT,
+                    f"call of '{part.tool_name}' made by {caller.get('type')} sent to {provider} as a "
+                    "call of the model's own (no caller field)",
+                )
+    for tool in params.tools or []:
+        if tool.allowed_callers is not None and tool.allowed_callers != ["direct"]:
+            warnings.add(
+                None,
+                None,
+                None,
+                Code.TOOL_CALLER_NOT_SENT,
+                f"tool '{tool.name}' callable by {', '.join(tool.allowed_callers)} declared to {provider} "
+                "as a tool the model calls directly (no allowed_callers field)",
+            )
 
 
 def sources_by_text(units: Sequence[AssistantUnit]) -> dict[int, list[tuple[int, SourcePart]]]:

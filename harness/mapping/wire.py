@@ -21,6 +21,7 @@ from harness.contract.thinking import REDACTED_FORMATS, google_signature_carrier
 from harness.contract.warning_codes import Code
 from harness.mapping.file_support import NO_FILES, FileSupport
 from harness.model import (
+    AddedTool,
     AssistantMessage,
     CacheBreakpoint,
     FilePart,
@@ -50,10 +51,12 @@ __all__ = [
     "Warnings",
     "WireAssistant",
     "WireItem",
+    "WireToolAddition",
     "WireToolResult",
     "WireUser",
     "pair_thinking",
     "same_response",
+    "with_additions",
 ]
 
 
@@ -188,7 +191,31 @@ class WireToolResult:
         )
 
 
+@dataclass
+class WireToolAddition:
+    """Tools added at this point of the conversation (a system message's ``added_tools``), for the
+    providers with a place for them (``prepare`` declares them up front elsewhere, warned). Kept
+    beside the items (``Prepared.additions``), not among them: an adapter that takes them sends
+    each before the first item of a later history index (``with_additions``)."""
+
+    index: int
+    tools: list[AddedTool]
+
+
 WireItem = WireUser | WireAssistant | WireToolResult
+
+
+def with_additions(
+    items: list[WireItem], additions: list[WireToolAddition]
+) -> list[WireItem | WireToolAddition]:
+    """The items with each tool addition before the first item that comes later in the history."""
+    out: list[WireItem | WireToolAddition] = []
+    pending = sorted(additions, key=lambda a: a.index)
+    for item in items:
+        while pending and item.index is not None and pending[0].index < item.index:
+            out.append(pending.pop(0))
+        out.append(item)
+    return out + pending
 
 
 #: A part kind that a content item holds (what ``map_content`` rewrites in an assistant message).
@@ -228,6 +255,8 @@ class Prepared:
     names: dict[str, str] = field(default_factory=dict[str, str])
     # What the provider and model take as files (harness.mapping.files).
     files: FileSupport = NO_FILES
+    # Tools added mid-conversation, for an adapter that takes them (``with_additions``).
+    additions: list[WireToolAddition] = field(default_factory=list[WireToolAddition])
 
     def name(self, canonical: str) -> str:
         return self.names.get(canonical, canonical)

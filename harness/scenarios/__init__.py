@@ -130,6 +130,7 @@ TAG_INFO: dict[str, str] = {
     "tool-id-reused": "a call id an earlier response already used (backends numbering call_0 every turn)",
     "server-tools": "tools the provider runs itself (web search, code execution): their blocks go back exactly",
     "sources": "citations and grounding sources of an answer",
+    "tool-availability": "tools made available mid-conversation, or callable only by the provider's code execution",
     "cross-provider": "one provider's own blocks in a history rendered for every other provider",
 }
 TAGS: frozenset[str] = frozenset(TAG_INFO)

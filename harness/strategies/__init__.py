@@ -22,6 +22,7 @@ from __future__ import annotations
 from harness.contract.providers import PROVIDERS as PROVIDERS
 from harness.strategies.adversarial import NASTY_TEXT as NASTY_TEXT
 from harness.strategies.adversarial import adversarial_histories as adversarial_histories
+from harness.strategies.events import added_tools as added_tools
 from harness.strategies.events import assistant_messages as assistant_messages
 from harness.strategies.events import developer_messages as developer_messages
 from harness.strategies.events import error_events as error_events
@@ -29,6 +30,7 @@ from harness.strategies.events import histories as histories
 from harness.strategies.events import history_events as history_events
 from harness.strategies.events import system_messages as system_messages
 from harness.strategies.events import task_metadata_events as task_metadata_events
+from harness.strategies.events import tool_addition_messages as tool_addition_messages
 from harness.strategies.events import tool_messages as tool_messages
 from harness.strategies.events import user_messages as user_messages
 from harness.strategies.loop_contract import loop_contract_violations as loop_contract_violations
@@ -68,6 +70,7 @@ __all__ = [
     "PROVIDER_MODELS",
     "SIGNATURE_FORMATS",
     "TINY_IMAGES",
+    "added_tools",
     "adversarial_histories",
     "agent_loops",
     "assistant_messages",
@@ -98,6 +101,7 @@ __all__ = [
     "thinking_signature_parts",
     "thinking_text_parts",
     "timestamps",
+    "tool_addition_messages",
     "tool_call_parts",
     "tool_messages",
     "usages",

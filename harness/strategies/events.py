@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from hypothesis import strategies as st
+from pydantic import JsonValue
 
 from harness.model import (
+    AddedTool,
     AssistantMessage,
     DeveloperMessage,
     ErrorEvent,
@@ -31,6 +33,29 @@ _common = {"id": optional_ids, "created_at": timestamps, "response_id": optional
 
 #: System messages of text parts.
 system_messages = st.builds(SystemMessage, parts=st.lists(text_parts, max_size=2), **_common)
+_EMPTY_SCHEMA: dict[str, JsonValue] = {"type": "object", "properties": {}}
+_QUERY_SCHEMA: dict[str, JsonValue] = {
+    "type": "object",
+    "properties": {"q": {"type": "string"}},
+    "required": ["q"],
+}
+_SCHEMAS = st.sampled_from([_EMPTY_SCHEMA, _QUERY_SCHEMA])
+_ADDED_NAMES = st.sampled_from(["lookup", "get_time", "search_docs"])
+#: A tool added mid-conversation: a reference to a deferred tool by name, or a whole definition.
+added_tools = st.builds(AddedTool, name=_ADDED_NAMES) | st.builds(
+    AddedTool,
+    name=_ADDED_NAMES,
+    description=st.none() | st.sampled_from(["Look it up.", "Get the current time."]),
+    parameters=_SCHEMAS,
+    strict=st.none() | st.booleans(),
+)
+#: System messages that add tools at their place (kept apart from ``system_messages``, so the
+#: generated set that adopters' known failures are keyed on stays the same).
+tool_addition_messages = st.builds(
+    SystemMessage,
+    parts=st.just([]),
+    added_tools=st.lists(added_tools, min_size=1, max_size=3, unique_by=lambda t: t.name),
+)
 #: Developer messages, with or without their UI-only fields.
 developer_messages = st.builds(
     DeveloperMessage,

@@ -103,6 +103,7 @@ class _Slot:
     sources: list[SourcePart] | None = None  # text: the citations streamed onto it
     filled: list[AnyPart] | None = None  # fixed: the parts of a reserved place, once they arrive
     media_type: str = ""  # file: its media type
+    caller: dict[str, Any] | None = None  # tool call: who made it (Anthropic programmatic calling)
 
 
 class PartsBuilder:
@@ -175,7 +176,15 @@ class PartsBuilder:
         if id is not None:
             slot.signature_id = id
 
-    def tool_call(self, key: object, call_id: str, tool_name: str, *, item_id: str | None = None) -> None:
+    def tool_call(
+        self,
+        key: object,
+        call_id: str,
+        tool_name: str,
+        *,
+        item_id: str | None = None,
+        caller: dict[str, Any] | None = None,
+    ) -> None:
         _need_str(call_id, "tool call id")
         _need_str(tool_name, "tool name")
         _need_str_or_none(item_id, "tool call item id")
@@ -183,6 +192,8 @@ class PartsBuilder:
         slot.call_id, slot.tool_name = call_id or slot.call_id, tool_name or slot.tool_name
         if item_id is not None:
             slot.item_id = item_id
+        if caller is not None:
+            slot.caller = caller
 
     def tool_args(self, key: object, delta: str) -> None:
         if type(delta) is not str:
@@ -287,6 +298,7 @@ class PartsBuilder:
                         tool_name=slot.tool_name,
                         arguments_json=body,
                         item_id=slot.item_id,
+                        caller=slot.caller,
                     )
                 )
             elif slot.kind == "server_call":

@@ -197,6 +197,8 @@ def tool_definitions(tools: Sequence[ToolSpec], warnings: Warnings) -> list[Json
             spec["strict"] = tool.strict
         if tool.defer_loading is not None:  # loaded only when tool search finds it
             spec["defer_loading"] = tool.defer_loading
+        if tool.allowed_callers is not None:  # programmatic tool calling: code execution may call it
+            spec["allowed_callers"] = list(tool.allowed_callers)
         out.append(spec)
     return out
 
@@ -212,6 +214,9 @@ SERVER_TOOL_TYPES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ),
     "web_fetch": ("web_fetch_20250910", "web_fetch", ("allowed_domains", "blocked_domains", "max_uses")),
     "code_execution": ("code_execution_20250825", "code_execution", ()),
+    # finds the deferred tools (recorded accepted beside them:
+    # traffic/pydantic-ai/models__test_anthropic__test_anthropic_lazy_advertisement_live.yaml#0)
+    "tool_search": ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25", ()),
 }
 
 

@@ -30,6 +30,7 @@ from harness.mapping.provider_parts import (
     server_tool_definitions,
     sources_by_text,
 )
+from harness.mapping.tool_additions import anthropic_message
 from harness.mapping.toolbox import (
     parse_arguments,
     parse_data_url,
@@ -47,8 +48,10 @@ from harness.mapping.wire import (
     ThinkingUnit,
     Warnings,
     WireAssistant,
+    WireToolAddition,
     WireToolResult,
     WireUser,
+    with_additions,
 )
 from harness.model import (
     FilePart,
@@ -125,7 +128,7 @@ class _Block:
 class _Message:
     """A wire message being built; ``sources`` are the canonical assistant ids merged into it."""
 
-    role: Literal["user", "assistant"]
+    role: Literal["user", "assistant", "system"]  # system: tools added mid-conversation
     index: int | None
     blocks: list[_Block]
     sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
@@ -317,6 +320,8 @@ def _tool_use_block(item: WireAssistant, part: ToolCallPart, part_index: int, wa
         "name": part.tool_name,
         "input": arguments,
     }
+    if part.caller is not None:  # programmatic tool calling: who made the call, as given
+        body["caller"] = dict(part.caller)
     return _Block(body, item.index, part_index, "tool_call")
 
 
@@ -510,8 +515,12 @@ def _warn_block(block: _Block, warnings: Warnings, code: Code, why: str) -> None
 def _wire_messages(prepared: Prepared, model: str) -> list[_Message]:
     warnings = prepared.warnings
     messages: list[_Message] = []
-    for item in prepared.items:
-        if isinstance(item, WireUser):
+    for item in with_additions(prepared.items, prepared.additions):
+        if isinstance(item, WireToolAddition):
+            body = anthropic_message(item, prepared.name)
+            blocks = [_Block(b, item.index, None, "added_tools") for b in body["content"]]
+            messages.append(_Message("system", item.index, blocks))
+        elif isinstance(item, WireUser):
             messages.append(_user_message(item, warnings))
         elif isinstance(item, WireToolResult):
             messages.append(_tool_result_message(item, warnings))
@@ -534,7 +543,7 @@ class AnthropicAdapter:
             TOOL_ID_POLICY,
             TOOL_NAMES,
             undeclared_calls_accepted=True,  # beside declared tools: docs/import-check-decisions.md#gemini-derived-declarations
-            native_parts=ALL_PARTS | {"discovered_tools"},
+            native_parts=ALL_PARTS | {"discovered_tools", "tool_additions", "tool_callers"},
             files=FILES,
         )
         warnings = prepared.warnings

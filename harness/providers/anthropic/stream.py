@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from harness.contract.server_items import ANTHROPIC_SERVER_CALLS, anthropic_result, is_anthropic_result
 from harness.contract.sources import anthropic_citation
@@ -143,7 +143,13 @@ class AnthropicParser(StreamParser):
 
     def _tool_start(self, index: int, block: dict[str, Any]) -> None:
         call_id, name = block.get("id") or "", block.get("name") or ""
-        self.parts.tool_call(index, call_id, name)
+        # programmatic tool calling: who made the call, when not the model itself (``direct``, the
+        # meaning of a call without it, is left out: a replayed turn reads as it always did)
+        raw = block.get("caller")
+        caller = cast(dict[str, Any], raw) if isinstance(raw, dict) else None
+        if caller is not None and caller.get("type") == "direct":
+            caller = None
+        self.parts.tool_call(index, call_id, name, caller=caller)
         self.emit(ToolCallStart(call_id, name))
         self._tools[index] = json.dumps(block.get("input") or {}, ensure_ascii=False)
 

@@ -88,7 +88,7 @@ Json = dict[str, Any]
 
 @dataclass
 class _Message:
-    role: Literal["user", "assistant"]
+    role: Literal["user", "assistant", "system"]  # system: never built (no tool additions)
     index: int | None
     blocks: list[Json]
     sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])

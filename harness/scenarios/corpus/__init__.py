@@ -18,6 +18,7 @@ from harness.scenarios.corpus import (
     system_events,
     thinking_native,
     thinking_structure,
+    tool_availability,
     tools,
 )
 from harness.scenarios.dsl import Body, registered
@@ -33,6 +34,7 @@ __all__ = [
     "system_events",
     "thinking_native",
     "thinking_structure",
+    "tool_availability",
     "tools",
 ]
 
