@@ -20,7 +20,6 @@ class TestTiny(TargetConformance):
     )
     known_failures: ClassVar[Mapping[tuple[str, str], str]] = {
         ("I1", "openai-chat-developer_at_start"): "tiny drops developer messages (chat.py says why)",
-        ("I1", "openai-chat-generated"): "tiny drops developer messages (chat.py says why)",
         # I16 judges provider-executed tool calls; none of these scenarios has one (tiny speaks
         # plain Chat, with no server tools), so the check is declared as not judged here.
         ("I16", "openai-chat-coverage"): "no scenario here holds a provider-executed tool call",
