@@ -290,5 +290,16 @@ def messages(
                 content = [{"type": "text", "text": event.output_text}, *(_block(p) for p in event.parts)]
             status = "success" if event.status == "success" else "error"
             out.append(ToolMessage(content, tool_call_id=event.call_id, name=event.tool_name, status=status))
+            if event.output_json is not None:  # a LangChain user keeps it as the artifact, never sent
+                warnings.append(
+                    RenderWarning(
+                        index,
+                        None,
+                        "tool",
+                        "bridge-tool-json-not-sent",
+                        "the langchain bridge: a ToolMessage sends its content (the result's text); the "
+                        "structured value would be its artifact, which no integration sends",
+                    )
+                )
         # error and task_metadata events are sidecars, never sent
     return out, warnings
