@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from harness.contract.providers import wire_of
 from harness.invariants.base import CheckContext, Json, Violation, as_dict, as_list, dicts, leaves
-from harness.invariants.canonical import answered_results, result_sent_ids, sent_call_ids
+from harness.invariants.canonical import CanonicalCall, answered_results, result_sent_ids, sent_call_ids
 from harness.invariants.wire import WireResult, sent_text_blocks, tool_turns
 from harness.model import DeveloperMessage, FilePart, ToolResultMessage, UserMessage
 
@@ -103,6 +103,20 @@ def structured_text_sent(output_text: str, output_json: object, body: Json) -> b
 _BLOCK_WIRES = frozenset({"anthropic", "bedrock-converse", "openai-responses"})
 
 
+def _sent_results(
+    ctx: CheckContext,
+) -> tuple[dict[str, str], dict[int, str], dict[object, list[WireResult]], dict[int, CanonicalCall]]:
+    """Where each tool result went: the sent id of each call and of each result message, the wire
+    results by sent id, and the history's answered result messages (one lookup for both checks)."""
+    ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
+    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)
+    turns, orphans = tool_turns(ctx.provider, ctx.body)
+    by_id: dict[object, list[WireResult]] = {}
+    for result in [r for t in turns for r in t.results] + orphans:
+        by_id.setdefault(result.id, []).append(result)
+    return ids, per_result, by_id, answered_results(ctx.history)
+
+
 def _block_violations(ctx: CheckContext) -> list[Violation]:
     """A result given as several text blocks goes as those blocks (blank ones aside: providers
     reject blank text) at the start of its unit; developer text appended to it may follow."""
@@ -111,13 +125,7 @@ def _block_violations(ctx: CheckContext) -> list[Violation]:
     split = [(i, e) for i, e in enumerate(ctx.history) if isinstance(e, ToolResultMessage) and e.text_blocks]
     if not split:
         return []
-    ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
-    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)
-    turns, orphans = tool_turns(ctx.provider, ctx.body)
-    by_id: dict[object, list[WireResult]] = {}
-    for result in [r for t in turns for r in t.results] + orphans:
-        by_id.setdefault(result.id, []).append(result)
-    answered = answered_results(ctx.history)
+    ids, per_result, by_id, answered = _sent_results(ctx)
     out: list[Violation] = []
     for index, event in split:
         if index not in answered or ctx.warned(index) or event.output_json is not None:
@@ -163,13 +171,7 @@ def _order_violations(ctx: CheckContext) -> list[Violation]:
     ]
     if not mixed:
         return []
-    ids = sent_call_ids(ctx.history, ctx.provider, ctx.body)
-    per_result = result_sent_ids(ctx.history, ctx.provider, ctx.body)
-    turns, orphans = tool_turns(ctx.provider, ctx.body)
-    by_id: dict[object, list[WireResult]] = {}
-    for result in [r for t in turns for r in t.results] + orphans:
-        by_id.setdefault(result.id, []).append(result)
-    answered = answered_results(ctx.history)
+    ids, per_result, by_id, answered = _sent_results(ctx)
     out: list[Violation] = []
     for index, event in mixed:
         if index not in answered or ctx.warned(index) or event.output_json is not None:
