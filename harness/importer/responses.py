@@ -297,8 +297,6 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             out.append(_additional_tools(item, path, ledger))
         elif kind in RESPONSES_INPUT_SERVER_ITEMS:
             turn.extend(responses_item(item, calls.names))
-        elif kind == "image_generation_call":
-            turn.append(_generated_image(item, path, ledger))
         elif kind == "function_call_output":
             flush()
             out.append(_tool_result(item, path, calls, ledger))
@@ -311,20 +309,6 @@ def history(body: Json, ledger: Ledger) -> list[HistoryEvent]:
             ledger.note(path, f"input item type {show(kind)} not representable")
     flush()
     return out
-
-
-def _generated_image(item: Json, path: str, ledger: Ledger) -> FilePart:
-    """An ``image_generation_call`` sent back: the assistant's generated image (as the stream parser
-    gives it: a file part with the item id), its bytes when the item carries its ``result``, else
-    the item held by the API under its id (as ``file_id``: the API's reference, not Files API's)."""
-    ledger.rest(item, path, {"type", "id", "result", "output_format"}, {"status": "completed"})
-    item_id = str(item.get("id", ""))
-    fmt = item.get("output_format")
-    media = f"image/{fmt}" if isinstance(fmt, str) and fmt else "image/*"
-    result = item.get("result")
-    if isinstance(result, str) and result:
-        return FilePart(media_type=media if media != "image/*" else "image/png", data=result, id=item_id)
-    return FilePart(media_type=media, file_id=item_id, provider="openai", id=item_id)
 
 
 def _output_format(value: Any, ledger: Ledger) -> OutputFormat | None:
