@@ -265,6 +265,20 @@ def _href(file: str, out_dir: Path) -> str:
     return Path(os.path.relpath(Path(file).resolve(), out_dir.resolve())).as_posix()
 
 
+class _Hrefs:
+    """``_href`` for one pass over a list sorted by file: a file's link is worked out once for its
+    run of findings (resolving a path is a system call per folder), and only the last is kept."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self._out_dir = out_dir
+        self._last: tuple[str, str] | None = None
+
+    def __call__(self, file: str) -> str:
+        if self._last is None or self._last[0] != file:
+            self._last = (file, _href(file, self._out_dir))
+        return self._last[1]
+
+
 def iter_markdown(data: Json, out_dir: Path) -> Iterator[str]:
     """``render_markdown``'s text in pieces (a line at a time)."""
     return _joined(_markdown_lines(data, out_dir))
@@ -281,13 +295,14 @@ def _markdown_lines(data: Json, out_dir: Path) -> Iterator[str]:
         if not counts[kind]:
             continue
         yield from [f"### {kind} ({counts[kind]}): {KIND_MEANINGS[kind]}", ""]
+        href = _Hrefs(out_dir)
         for f in _findings(data):  # a pass per kind: nothing kept
             if f["kind"] != kind:
                 continue
             mark = " (accepted by the baseline)" if f["accepted_by_baseline"] else ""
             status = f" {_status(f)}" if f["status"] != 200 else ""
             yield (
-                f"- [`{f['where']}`]({_href(f['file'], out_dir)}) {f['provider']} `{f['check']}` "
+                f"- [`{f['where']}`]({href(f['file'])}) {f['provider']} `{f['check']}` "
                 f"`{f['path'] or '<root>'}`{status}: {str(f['message']).rstrip('.')}{mark}. Why it matters: {f['why']}"
             )
         yield ""
@@ -300,9 +315,9 @@ def _markdown_lines(data: Json, out_dir: Path) -> Iterator[str]:
             "(a calibration miss), not the project that sent them. They never fail the run.",
             "",
         ]
+        href = _Hrefs(out_dir)
         yield from (
-            f"- [`{f['where']}`]({_href(f['file'], out_dir)}) {_disagreement_line(f).split(' ', 1)[1]}"
-            for f in missed
+            f"- [`{f['where']}`]({href(f['file'])}) {_disagreement_line(f).split(' ', 1)[1]}" for f in missed
         )
         yield ""
     rejections = cast(Items[Json], data["rejections"])
@@ -376,9 +391,10 @@ def iter_html(data: Json, out_dir: Path) -> Iterator[str]:
         "<h2>Findings</h2><table><tr><th>kind</th><th>where</th><th>provider</th><th>check</th>"
         "<th>path</th><th>status</th><th>what</th></tr>"
     )
+    href = _Hrefs(out_dir)
     yield from (
         f'<tr class="{e(f["kind"])}"><td>{e(f["kind"])}</td>'
-        f'<td><a href="{e(_href(f["file"], out_dir))}">{e(f["where"])}</a></td>'
+        f'<td><a href="{e(href(f["file"]))}">{e(f["where"])}</a></td>'
         f"<td>{e(f['provider'])}</td><td><code>{e(f['check'])}</code></td><td><code>{e(f['path'] or '<root>')}</code></td>"
         f"<td>{e(_status(f))}</td><td>{e(f['message'])}{' (accepted by the baseline)' if f['accepted_by_baseline'] else ''}"
         f"<br><small>{e(f['why'])}</small></td></tr>"
@@ -388,8 +404,9 @@ def iter_html(data: Json, out_dir: Path) -> Iterator[str]:
         f"</table><h2>Oracle disagreements ({len(_disagreements(data))})</h2>"
         "<table><tr><th>where</th><th>provider</th><th>status</th><th>check</th><th>path</th><th>what</th></tr>"
     )
+    href = _Hrefs(out_dir)
     yield from (
-        f'<tr><td><a href="{e(_href(f["file"], out_dir))}">{e(f["where"])}</a></td><td>{e(f["provider"])}</td>'
+        f'<tr><td><a href="{e(href(f["file"]))}">{e(f["where"])}</a></td><td>{e(f["provider"])}</td>'
         f"<td>{e(_status(f))}</td><td><code>{e(f['check'])}</code></td><td><code>{e(f['path'] or '<root>')}</code></td>"
         f"<td>{e(f['message'])}</td></tr>"
         for f in _disagreements(data)
