@@ -315,6 +315,7 @@ def spool_traffic(
                 spool.add(name, getattr(part, name))
             if advance is not None:
                 advance(done, len(files))
+            del part  # on disk now: not one finding stays in this process's memory
         spool.finish()
         for provider in PROVIDERS:
             figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
