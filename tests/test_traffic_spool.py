@@ -176,7 +176,7 @@ def test_findings_out_of_order_are_sorted_on_disk_as_python_sorts_them() -> None
         [_finding("a-z", 10, "c", "p", "é"), _finding("a-z", 10, "c", "p", "e")],
         [_finding("b", 1, "y")],
     ]
-    with temporary_spool(("findings", "notes")) as spool:
+    with temporary_spool(("findings", "notes"), {"findings": TrafficFinding.sort_key}) as spool:
         for share in shares:
             spool.add("findings", share)
         spool.add("notes", ["two", "one", "\udcff"])
@@ -187,7 +187,7 @@ def test_findings_out_of_order_are_sorted_on_disk_as_python_sorts_them() -> None
 
 
 def test_findings_in_order_need_no_sort(tmp_path: Path) -> None:
-    spool = Spool(tmp_path / "s.sqlite", ("findings",))
+    spool = Spool(tmp_path / "s.sqlite", ("findings",), {"findings": TrafficFinding.sort_key})
     try:
         spool.add("findings", [_finding("a", 0, "c"), _finding("a", 1, "c")])
         spool.add("findings", [_finding("b", 0, "c")])

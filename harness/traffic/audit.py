@@ -255,7 +255,7 @@ def audit_file(path: Path, hosts: HostMap | None = None) -> TrafficAudit:
     return part
 
 
-#: The lists of an audit, as a share is spooled (``spool.SORTED`` are kept in sort order).
+#: The lists of an audit, as a share is spooled.
 LISTS: tuple[str, ...] = ("findings", "disagreements", "rejections", "skipped", "unreadable", "notes")
 
 
@@ -303,7 +303,8 @@ def spool_traffic(
     workers = jobs_for(len(files), jobs)
     if workers > 1 and parallel_possible():
         prepare()  # built once here and shared by the forked workers, not once in each
-    with temporary_spool(LISTS) as spool:
+    by_key = {name: TrafficFinding.sort_key for name in ("findings", "disagreements")}
+    with temporary_spool(LISTS, by_key) as spool:
         figures: dict[str, dict[str, int]] = {}
         count = 0
         for done, part in enumerate(ordered_map(partial(audit_file, hosts=hosts), files, workers), 1):

@@ -19,27 +19,17 @@ import contextlib
 import pickle
 import sqlite3
 import tempfile
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from harness.traffic.findings import TrafficFinding
-
-__all__ = ["SORTED", "Rows", "Spool", "temporary_spool"]
+__all__ = ["Rows", "Spool", "sort_blob", "temporary_spool"]
 
 T = TypeVar("T")
 U = TypeVar("U")
 
-#: The lists kept in ``TrafficFinding.sort_key`` order; every other list keeps its merge order.
-SORTED = ("findings", "disagreements")
 #: Rows read from SQLite per fetch (bounded memory, few round trips).
 _BATCH = 512
-
-
-def _text(value: str) -> bytes:
-    """A string as a BLOB whose byte order is its code point order (as Python compares strings),
-    a lone surrogate included (``surrogatepass``: sqlite3 refuses one in TEXT)."""
-    return value.encode("utf-8", "surrogatepass")
 
 
 class Rows(Generic[T]):
@@ -68,67 +58,78 @@ class Rows(Generic[T]):
         return Rows(len(items), lambda: items)
 
 
-class Spool:
-    """Lists of items, appended in order, read back as ``Rows`` once ``finish`` has run."""
+Key = tuple[str | int, ...]
 
-    def __init__(self, path: Path, names: Sequence[str]) -> None:
+
+def sort_blob(key: Key) -> bytes:
+    """``key`` as bytes whose order (SQLite compares BLOBs with memcmp) is the tuple's order in
+    Python: a string as UTF-8 (code point order; a lone surrogate kept, ``surrogatepass``) with
+    its NULs escaped and a terminator that sorts below any character; an integer as 8 bytes,
+    big-endian, offset to be unsigned."""
+    out = bytearray()
+    for part in key:
+        if isinstance(part, int):
+            out += (part + (1 << 63)).to_bytes(8, "big")
+        else:
+            out += part.encode("utf-8", "surrogatepass").replace(b"\x00", b"\x00\xff") + b"\x00\x00"
+    return bytes(out)
+
+
+class Spool:
+    """Lists of items, appended in order, read back as ``Rows`` once ``finish`` has run: in the
+    order added, or (the lists of ``sorted_by``) in the order of each item's key, ties in the
+    order added (as Python's stable ``sorted``)."""
+
+    def __init__(
+        self, path: Path, names: Sequence[str], sorted_by: Mapping[str, Callable[[Any], Key]] | None = None
+    ) -> None:
         self._db = sqlite3.connect(path, isolation_level=None)
         self._names = tuple(names)
+        self._keys = dict(sorted_by or {})
         self._counts = dict.fromkeys(self._names, 0)
-        #: The last sort key added to each sorted list: while keys arrive in order, no sort is needed.
-        self._last: dict[str, tuple[str, int, str, str, str] | None] = dict.fromkeys(SORTED, None)
-        self._in_order = dict.fromkeys(SORTED, True)
+        #: The last key added to each sorted list: while keys arrive in order, no sort is needed.
+        self._last: dict[str, Key | None] = dict.fromkeys(self._keys, None)
+        self._in_order = dict.fromkeys(self._keys, True)
         self._finished = False
         # Scratch data: no journal, no fsync; SQLite's page cache (a few MB) bounds its memory,
         # and its sorter spills to temporary files beyond it.
         for pragma in ("journal_mode=OFF", "synchronous=OFF", "temp_store=FILE", "cache_size=-8192"):
             self._db.execute(f"PRAGMA {pragma}")
         for name in self._names:
-            if name in SORTED:
-                self._db.execute(
-                    f"CREATE TABLE {name} (seq INTEGER PRIMARY KEY, file BLOB, idx INTEGER, chk BLOB, "
-                    "path BLOB, message BLOB, item BLOB)"
-                )
-            else:
-                self._db.execute(f"CREATE TABLE {name} (seq INTEGER PRIMARY KEY, item BLOB)")
+            self._db.execute(f"CREATE TABLE {name} (seq INTEGER PRIMARY KEY, key BLOB, item BLOB)")
         self._db.execute("BEGIN")
 
     def add(self, name: str, items: Sequence[Any]) -> None:
-        """Append ``items`` to list ``name`` (findings: each a ``TrafficFinding``)."""
+        """Append ``items`` to list ``name``."""
         if not items:
             return
         assert not self._finished, "the spool is read-only once finished"
         self._counts[name] += len(items)
-        if name not in SORTED:
+        keyed = self._keys.get(name)
+        if keyed is None:
             self._db.executemany(
                 f"INSERT INTO {name} (item) VALUES (?)", ((pickle.dumps(i, protocol=5),) for i in items)
             )
             return
-        findings: Sequence[TrafficFinding] = items
+        keys = [keyed(i) for i in items]
         last = self._last[name]
-        for f in findings:
-            key = f.sort_key()
+        for key in keys:
             if last is not None and key < last:
                 self._in_order[name] = False
             last = key
         self._last[name] = last
         self._db.executemany(
-            f"INSERT INTO {name} (file, idx, chk, path, message, item) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                (_text(f.file), f.index, _text(f.check), _text(f.path), _text(f.message),
-                 pickle.dumps(f, protocol=5))
-                for f in findings
-            ),
-        )  # fmt: skip
+            f"INSERT INTO {name} (key, item) VALUES (?, ?)",
+            ((sort_blob(k), pickle.dumps(i, protocol=5)) for k, i in zip(keys, items, strict=True)),
+        )
 
     def finish(self) -> None:
-        """Every list complete: sort the findings on disk once (when the shares were out of order)."""
-        for name in SORTED:
-            if name in self._counts and not self._in_order[name]:
-                self._db.execute(f"CREATE TABLE {name}_sorted (seq INTEGER PRIMARY KEY, item BLOB)")
+        """Every list complete: sort each sorted list on disk once (when its items came out of order)."""
+        for name in self._keys:
+            if not self._in_order[name]:
+                self._db.execute(f"CREATE TABLE {name}_sorted (seq INTEGER PRIMARY KEY, key BLOB, item BLOB)")
                 self._db.execute(
-                    f"INSERT INTO {name}_sorted (item) SELECT item FROM {name} "
-                    "ORDER BY file, idx, chk, path, message, seq"
+                    f"INSERT INTO {name}_sorted (key, item) SELECT key, item FROM {name} ORDER BY key, seq"
                 )
                 self._db.execute(f"DROP TABLE {name}")
                 self._db.execute(f"ALTER TABLE {name}_sorted RENAME TO {name}")
@@ -154,10 +155,12 @@ class Spool:
 
 
 @contextlib.contextmanager
-def temporary_spool(names: Sequence[str]) -> Generator[Spool]:
+def temporary_spool(
+    names: Sequence[str], sorted_by: Mapping[str, Callable[[Any], Key]] | None = None
+) -> Generator[Spool]:
     """A spool in a new temporary directory, removed (database and all) when the block ends."""
     with tempfile.TemporaryDirectory(prefix="harness-spool-") as folder:
-        spool = Spool(Path(folder) / "spool.sqlite", names)
+        spool = Spool(Path(folder) / "spool.sqlite", names, sorted_by)
         try:
             yield spool
         finally:
