@@ -7,7 +7,7 @@ the run goes on); 2 on bad usage (a missing path, an unknown kind, an unreadable
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +16,7 @@ import typer
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
 
-__all__ = ["audit_traffic_command"]
+__all__ = ["audit_traffic_command", "echo_blocks"]
 
 
 def _fail(message: str) -> None:
@@ -24,18 +24,19 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _blocks(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
-    """Pieces of text gathered into blocks of about ``size`` characters (one write each, not one per line)."""
+def echo_blocks(pieces: Iterable[str], size: int = 1 << 16) -> None:
+    """Print pieces of text as they come, gathered into blocks of about ``size`` characters (a
+    write each, not one per line): a long report is never whole in memory."""
     pending: list[str] = []
     length = 0
     for piece in pieces:
         pending.append(piece)
         length += len(piece)
         if length >= size:
-            yield "".join(pending)
+            typer.echo("".join(pending), nl=False)
             pending, length = [], 0
     if pending:
-        yield "".join(pending)
+        typer.echo("".join(pending), nl=False)
 
 
 def audit_traffic_command(
@@ -109,8 +110,7 @@ def audit_traffic_command(
             _fail(str(exc))
             return
         data = report_data(result, kinds, accepted, str(baseline) if baseline else None)
-        for block in _blocks(iter_terminal(data)):
-            typer.echo(block, nl=False)
+        echo_blocks(iter_terminal(data))
         if out is not None:
             try:
                 written = write_reports(data, out)

@@ -16,7 +16,6 @@ the same page width and colours (``harness.outputs.report_style``).
 from __future__ import annotations
 
 import html
-import json
 import os
 import textwrap
 from collections import Counter
@@ -30,6 +29,7 @@ from harness.outputs.report_style import CSS, kinds_legend_html
 from harness.outputs.text_table import fit_table, terminal_width
 from harness.traffic.audit import FIGURES, SpooledAudit, TrafficAudit
 from harness.traffic.spool import Rows
+from harness.traffic.spool import iter_json as json_pieces
 
 __all__ = [
     "iter_html",
@@ -100,33 +100,10 @@ def report_data(
     }
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False)
-
-
-def _nested(value: Any, level: int) -> str:
-    """``value`` as ``json.dumps(indent=1)`` writes it ``level`` deep in a document: every line
-    after its first indented by ``level`` (a JSON string never holds a raw newline)."""
-    return _dumps(value).replace("\n", "\n" + " " * level)
-
-
 def iter_json(data: Json) -> Iterator[str]:
-    """``render_json``'s text in pieces: each top-level list one item at a time."""
-    yield "{"
-    for n, key in enumerate(sorted(data)):
-        value = data[key]
-        yield f"{',' if n else ''}\n {_dumps(key)}: "
-        if isinstance(value, Rows | list):
-            if not value:
-                yield "[]"
-                continue
-            yield "["
-            for i, item in enumerate(cast(Iterable[Any], value)):
-                yield f"{',' if i else ''}\n  {_nested(item, 2)}"
-            yield "\n ]"
-        else:
-            yield _nested(value, 1)
-    yield "\n}\n" if data else "}\n"
+    """``render_json``'s text in pieces: each list one item at a time."""
+    yield from json_pieces(data, ensure_ascii=False)
+    yield "\n"
 
 
 def render_json(data: Json) -> str:

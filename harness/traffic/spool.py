@@ -16,14 +16,16 @@ Items are pickled: the database is this process's own scratch space, read by no 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
 import pickle
 import sqlite3
 import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-__all__ = ["Rows", "Spool", "sort_blob", "temporary_spool"]
+__all__ = ["Groups", "Rows", "Spool", "iter_json", "sort_blob", "temporary_spool"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -56,6 +58,52 @@ class Rows(Generic[T]):
     def of(items: Sequence[U]) -> Rows[U]:
         """A list in memory as rows (what a caller with a small result passes)."""
         return Rows(len(items), lambda: items)
+
+
+class Groups:
+    """A JSON object of lists read from disk: ``(key, value)`` rows sorted by key then value,
+    written as ``{key: [value, ...]}`` (what ``{k: sorted(v) for k, v in sorted(d.items())}`` is)."""
+
+    def __init__(self, rows: Rows[tuple[str, Any]]) -> None:
+        self.rows = rows
+
+    def __iter__(self) -> Iterator[tuple[str, list[Any]]]:
+        """Each key with its values (one key's values in memory at a time)."""
+        for key, pairs in itertools.groupby(self.rows, key=lambda pair: pair[0]):
+            yield key, [value for _, value in pairs]
+
+
+def _dumps(value: Any, ensure_ascii: bool) -> str:
+    return json.dumps(value, sort_keys=True, indent=1, ensure_ascii=ensure_ascii)
+
+
+def iter_json(value: Any, *, ensure_ascii: bool = True, level: int = 0) -> Iterator[str]:
+    """``json.dumps(value, sort_keys=True, indent=1, ensure_ascii=...)`` in pieces, ``Rows`` as lists
+    and ``Groups`` as objects: objects are walked, lists written an item at a time."""
+    pad, inner = "\n" + " " * level, "\n" + " " * (level + 1)
+    if isinstance(value, dict | Groups):
+        items = iter(sorted(cast(dict[str, Any], value).items())) if isinstance(value, dict) else iter(value)
+        first = next(items, None)
+        if first is None:
+            yield "{}"
+            return
+        yield "{"
+        for n, (key, item) in enumerate(itertools.chain([first], items)):
+            yield f"{',' if n else ''}{inner}{_dumps(key, ensure_ascii)}: "
+            yield from iter_json(item, ensure_ascii=ensure_ascii, level=level + 1)
+        yield f"{pad}}}"
+    elif isinstance(value, Rows | list):
+        if not value:
+            yield "[]"
+            return
+        yield "["
+        for n, item in enumerate(cast(Iterable[Any], value)):
+            # a JSON string never holds a raw newline: every line after an item's first is indented
+            text = _dumps(item, ensure_ascii).replace("\n", inner)
+            yield f"{',' if n else ''}{inner}{text}"
+        yield f"{pad}]"
+    else:
+        yield _dumps(value, ensure_ascii).replace("\n", pad)
 
 
 Key = tuple[str | int, ...]
