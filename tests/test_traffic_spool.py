@@ -1,4 +1,4 @@
-"""audit-traffic spools its findings and lines to disk: the reports are the in-memory merge's, byte
+"""audit-traffic (and calibrate) spool their findings and lines to disk: the reports are the in-memory merge's, byte
 for byte, the parent keeps no list of findings, and the temporary spool is always removed."""
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Any, cast
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from harness.cli.main import app
@@ -28,9 +30,18 @@ from harness.traffic.audit import (
     spool_traffic,
 )
 from harness.traffic.audit_report import render_html, render_json, render_markdown, report_data
+from harness.traffic.calibrate import (
+    Calibration,
+    Failure,
+    Rejection,
+    SpooledCalibration,
+    calibrate,
+    calibrate_file,
+    spool_calibration,
+)
 from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.loader import iter_files
-from harness.traffic.spool import Rows, Spool, temporary_spool
+from harness.traffic.spool import Rows, Spool, sort_blob, temporary_spool
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -87,6 +98,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         openai / "test_schema_parsing_failures.yaml.gz",
         ROOT / "traffic" / "pydantic-ai" / "models__test_openai_responses__test_openai_responses_thinking_with_modified_history.yaml",
         more / "models__test_deepseek_responses__test_deepseek_responses_rejects_interleaved_function_calls.yaml",
+        more / "models__test_bedrock__test_bedrock_model_other_parameters.yaml",  # edited by hand: not judged
         *sorted((ROOT / "traffic" / "pydantic-ai").glob("models__test_anthropic__*.yaml"))[::6],
     ]  # fmt: skip
 
@@ -210,3 +222,57 @@ _DOCUMENTS: list[dict[str, Any]] = [
 @pytest.mark.parametrize("data", _DOCUMENTS)
 def test_the_json_report_streamed_is_json_dumps(data: dict[str, Any]) -> None:
     assert render_json(data) == json.dumps(_listed(data), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def _calibrated_in_memory(paths: list[Path]) -> Calibration:
+    """The calibration as merged before the spool: every share in file order, lists concatenated."""
+    result = Calibration()
+    for path in iter_files(paths):
+        part = calibrate_file(path)
+        for counts, mine in ((part.accepted, result.accepted), (part.accepted_pass, result.accepted_pass)):
+            for who, n in counts.items():
+                mine[who] = mine.get(who, 0) + n
+        for name in ("failures", "rejections", "unreadable", "skipped", "edited", "notes"):
+            getattr(result, name).extend(getattr(part, name))
+        for aid, calls in part.allowances.items():
+            result.allowances.setdefault(aid, []).extend(calls)
+    return result
+
+
+def test_calibrate_prints_from_the_spool_what_the_in_memory_merge_printed(corpus: list[Path]) -> None:
+    with spool_calibration(corpus) as spooled:
+        assert isinstance(spooled, SpooledCalibration) and isinstance(spooled.failures, Rows)
+        gc.collect()
+        assert not [o for o in gc.get_objects() if isinstance(o, Failure | Rejection)]
+        assert not spooled.ok
+        lines = list(spooled.lines())
+    memory = _calibrated_in_memory(corpus)
+    assert memory.failures and memory.rejections and memory.unreadable and memory.edited
+    assert memory.skipped and memory.notes and memory.allowances
+    assert lines == memory.lines()
+    text = runner.invoke(app, ["calibrate", *map(str, corpus)])
+    assert text.exit_code == 1 and text.stdout == "".join(f"{line}\n" for line in memory.lines())
+    as_json = runner.invoke(app, ["calibrate", *map(str, corpus), "--json"])
+    assert as_json.stdout == json.dumps(memory.to_json(), sort_keys=True, indent=1) + "\n"
+    again = calibrate(corpus)
+    assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(memory.to_json(), sort_keys=True)
+
+
+def test_calibrate_removes_its_spool(
+    corpus: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with pytest.raises(KeyboardInterrupt), spool_calibration(corpus[1:3]):
+        assert _spools()
+        raise KeyboardInterrupt
+    calibrate(corpus[1:3])
+    assert runner.invoke(app, ["calibrate", *map(str, corpus[1:3])]).exit_code in (0, 1)
+    assert _spools() == []
+
+
+_KEYS = st.tuples(st.text(max_size=4), st.integers(-(2**63), 2**63 - 1), st.text(max_size=4))
+
+
+@given(st.lists(_KEYS, max_size=12))
+def test_the_sort_blob_orders_as_python_orders_the_keys(keys: list[tuple[str, int, str]]) -> None:
+    assert sorted(keys, key=sort_blob) == sorted(keys)
