@@ -401,8 +401,8 @@ def calibrate(
     from harness.traffic.hosts import HostMapError, host_map
     from harness.traffic.spool import iter_json
 
-    # the lists are spooled to a temporary directory, removed when this block ends (on an error,
-    # Ctrl-C, SIGTERM too) and printed a piece at a time: memory flat as the corpus grows
+    # the lists are spooled to a temporary directory, removed when this block ends (on error and
+    # Ctrl-C too) and printed a piece at a time: memory flat as the corpus grows
     with contextlib.ExitStack() as spooled:
         try:
             hosts = host_map(host or ())

@@ -98,7 +98,7 @@ def audit_traffic_command(
         except BaselineError as exc:
             _fail(f"--baseline: {exc}")
     # The findings and lines are spooled to a temporary directory, removed when this block ends
-    # (on an error, Ctrl-C, SIGTERM too); the reports read them back in pieces: memory flat as they grow.
+    # (on error and Ctrl-C too); the reports read them back in pieces: memory flat as they grow.
     with ExitStack() as spooled:
         try:
             hosts = host_map(host or ())
