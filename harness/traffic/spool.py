@@ -8,8 +8,8 @@ every list back as an iterator (``Rows``), in the order the in-memory merge had:
 order), every other list in file order, as merged.
 
 A stdlib ``sqlite3`` database in a temporary directory outside the user's project
-(``tempfile``), removed when ``temporary_spool`` ends, on an error, KeyboardInterrupt, SIGTERM
-and SIGHUP too (a SIGKILL can leave it in the system's temporary folder, as any process's).
+(``tempfile``), removed when ``temporary_spool`` ends, on error and on KeyboardInterrupt too
+(a SIGKILL can leave it in the system's temporary folder, as any process's temp file).
 Items are pickled: the database is this process's own scratch space, read by no one else.
 """
 
@@ -18,15 +18,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import os
 import pickle
-import signal
 import sqlite3
 import tempfile
-import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any, Generic, TypeVar, cast
 
 __all__ = ["Groups", "Rows", "Spool", "iter_json", "sort_blob", "temporary_spool"]
@@ -206,54 +202,12 @@ class Spool:
         self._db.close()
 
 
-class _Terminated(BaseException):
-    """SIGTERM/SIGHUP while a spool exists: unwinds through its removal, then the signal is re-sent."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _unwound_by_signals() -> Generator[None]:
-    """SIGTERM and SIGHUP (when nobody else handles them) raise inside the block, so what it made is
-    removed on the way out; the process then ends by the signal, as it would have. A forked worker
-    inherits the handler and takes the default action at once, as before (``harness.workers``)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    owner = os.getpid()
-
-    def handler(signum: int, _frame: FrameType | None) -> None:
-        if os.getpid() != owner:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        raise _Terminated(signum)
-
-    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
-    for s, old in previous.items():
-        if old == signal.SIG_DFL:
-            signal.signal(s, handler)
-    try:
-        yield
-    except _Terminated as exc:
-        for s, old in previous.items():
-            signal.signal(s, old)
-        os.kill(os.getpid(), exc.signum)  # the default action now: the process ends by the signal
-        raise SystemExit(128 + exc.signum) from None  # only reached when the signal is ignored
-    finally:
-        for s, old in previous.items():
-            signal.signal(s, old)
-
-
 @contextlib.contextmanager
 def temporary_spool(
     names: Sequence[str], sorted_by: Mapping[str, Callable[[Any], Key]] | None = None
 ) -> Generator[Spool]:
-    """A spool in a new temporary directory, removed (database and all) when the block ends: on an
-    error, Ctrl-C, SIGTERM and SIGHUP too (only a SIGKILL leaves it, in the system's temp folder)."""
-    with _unwound_by_signals(), tempfile.TemporaryDirectory(prefix="harness-spool-") as folder:
+    """A spool in a new temporary directory, removed (database and all) when the block ends."""
+    with tempfile.TemporaryDirectory(prefix="harness-spool-") as folder:
         spool = Spool(Path(folder) / "spool.sqlite", names, sorted_by)
         try:
             yield spool
