@@ -8,11 +8,17 @@ typer's ``CliRunner`` builds the click command from the ``Typer`` app on every `
 (about 35 ms: every command's signature and string annotations evaluated again), which the
 CLI tests paid hundreds of times (hypothesis tests invoke it once per example). An app's
 commands are fixed at import (``harness.cli.main``), so each app's command is built once.
+
+The audit's fixed set of generated histories (``harness.audit.generated``) is drawn once per
+run and shared by the xdist workers and the subprocesses tests start (``HARNESS_GENERATED_SHARE``,
+a temporary folder for the run): each drew its own, seconds of CPU apiece.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from functools import cache
 
 import pytest
@@ -21,12 +27,30 @@ import typer.testing
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 
+from harness.audit.generated import SHARE_ENV
 from harness.testing.goldens import GoldenJSON
 from harness.testing.pytest_plugin import register_profiles
 
 register_profiles()
 settings.load_profile("harness")
 setattr(typer.testing, "_get_command", cache(typer.main.get_command))  # noqa: B010 - the runner looks it up there
+
+
+_OWNED_SHARE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's folder for shared generated histories, made by the first process (the xdist controller)."""
+    if not os.environ.get(SHARE_ENV):
+        folder = config.stash[_OWNED_SHARE] = tempfile.mkdtemp(prefix="harness-generated-")
+        os.environ[SHARE_ENV] = folder  # inherited by the workers and every subprocess
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_OWNED_SHARE, None)
+    if folder is not None:
+        os.environ.pop(SHARE_ENV, None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
