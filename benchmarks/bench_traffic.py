@@ -90,7 +90,7 @@ def run(
 def profile(copies_dir: Path, jobs: int, top: int) -> None:
     """cProfile of the audit in each worker (and the parent), printed by cumulative time."""
     code = f"""
-import cProfile, os, pstats, sys
+import cProfile, os, pstats, signal, sys
 import harness.workers as w
 from harness.traffic.audit import audit_traffic
 from harness.inputs.yaml_load import read_once
@@ -98,15 +98,21 @@ original = w._run
 def profiled(index):
     prof = getattr(w, "_prof", None)
     if prof is None:
+        if os.getpid() != parent_pid:  # a forked worker inherits the parent's active profiler
+            parent.disable()
         prof = w._prof = cProfile.Profile()
-        import atexit, multiprocessing.util as mu
-        mu.Finalize(None, lambda: prof.dump_stats(f"/tmp/bench_traffic_worker_{{os.getpid()}}.prof"), exitpriority=100)
+        def dump(*_):  # the pool ends its workers with SIGTERM: no finaliser runs, so dump here
+            prof.disable()
+            prof.dump_stats(f"/tmp/bench_traffic_worker_{{os.getpid()}}.prof")
+            os._exit(0)
+        signal.signal(signal.SIGTERM, dump)
     prof.enable()
     try:
         return original(index)
     finally:
         prof.disable()
 w._run = profiled
+parent_pid = os.getpid()
 parent = cProfile.Profile()
 parent.enable()
 with read_once():

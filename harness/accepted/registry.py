@@ -41,4 +41,14 @@ def for_judge(judge: Judge, registry: tuple[Accepted, ...] | None = None) -> tup
 
     Read at each call from this module's ``REGISTRY``, so a test may replace it.
     """
-    return tuple(e for e in (REGISTRY if registry is None else registry) if judge in e.judges)
+    source = REGISTRY if registry is None else registry
+    kept = _BY_JUDGE.get(judge)
+    if kept is not None and kept[0] is source:  # every request asks: the same tuple, the same entries
+        return kept[1]
+    entries = tuple(e for e in source if judge in e.judges)
+    _BY_JUDGE[judge] = (source, entries)
+    return entries
+
+
+#: The last answer per judge, with the (immutable) registry it was read from.
+_BY_JUDGE: dict[str, tuple[tuple[Accepted, ...], tuple[Accepted, ...]]] = {}

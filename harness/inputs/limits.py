@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import dataclass
@@ -38,16 +39,22 @@ class Limits:
     @classmethod
     def from_env(cls) -> Limits:
         """Defaults, overridden by the ``HARNESS_MAX_*`` variables (positive integers; others ignored)."""
-        values: dict[str, int] = {}
-        for name, var in ENV.items():
-            raw = os.environ.get(var, "").strip()
-            if raw.isdigit() and int(raw) > 0:
-                values[name] = int(raw)
-        limits = cls(**values)
+        limits = _from_values(tuple(os.environ.get(var, "") for var in ENV.values()))
         # Python refuses int() of longer digit strings itself; keep its limit in step with ours.
         if limits.max_int_digits > sys.get_int_max_str_digits():
             sys.set_int_max_str_digits(limits.max_int_digits)
         return limits
+
+
+@functools.lru_cache(maxsize=8)
+def _from_values(raws: tuple[str, ...]) -> Limits:
+    """The limits the variables' texts give (remembered: every file read asks, the texts rarely change)."""
+    values: dict[str, int] = {}
+    for name, raw in zip(ENV, raws, strict=True):
+        raw = raw.strip()
+        if raw.isdigit() and int(raw) > 0:
+            values[name] = int(raw)
+    return Limits(**values)
 
 
 def current(limits: Limits | None) -> Limits:

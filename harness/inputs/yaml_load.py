@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -89,22 +89,37 @@ _BASE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoad
 _RESOLVED: dict[str, str] = {}
 
 
+_BASE_RESOLVE: Callable[..., Any] = cast(Any, _BASE_LOADER).resolve
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+#: The tag of a node that no implicit resolver names (``BaseResolver.resolve`` without path resolvers).
+_DEFAULT_TAG: dict[type[yaml.Node], str] = {
+    yaml.ScalarNode: _STR,
+    yaml.SequenceNode: _SEQ,
+    yaml.MappingNode: _MAP,
+}
+
+
 class _SafeLoader(_BASE_LOADER):  # pyright: ignore[reportGeneralTypeIssues,reportUntypedBaseClass]
     """The safe loader, with plain scalars' implicit tags remembered (the same tags: a plain
-    scalar's tag depends on its text alone when no path resolver is set, as on this loader)."""
+    scalar's tag depends on its text alone when no path resolver is set, as on this loader).
+
+    The composer calls ``resolve`` once per node (most of a cassette's load), so the common
+    answers are given here without the base method's lookups: a plain scalar's remembered tag,
+    and the default tag of every other node, as ``BaseResolver.resolve`` gives them."""
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        base = cast(Any, super())
-        if kind is yaml.ScalarNode and implicit[0] and not self.yaml_path_resolvers:
+        if self.yaml_path_resolvers:
+            return _BASE_RESOLVE(self, kind, value, implicit)
+        if kind is yaml.ScalarNode and implicit[0]:
             tag: str | None = _RESOLVED.get(value)
             if tag is None:
-                tag = cast(str, base.resolve(kind, value, implicit))
+                tag = cast(str, _BASE_RESOLVE(self, kind, value, implicit))
                 if len(value) <= 64:
                     if len(_RESOLVED) >= 100_000:
                         _RESOLVED.clear()
                     _RESOLVED[value] = tag
             return tag
-        return base.resolve(kind, value, implicit)
+        return _DEFAULT_TAG[kind]
 
 
 _SAFE_LOADER: type[yaml.SafeLoader] = _SafeLoader
@@ -202,11 +217,10 @@ class _Slow(Exception):
     """The document needs the checked, general path (an alias, a tag beyond the plain ones, a limit)."""
 
 
-_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 _NOT_PLAIN_KEYS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
 
 
-def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, lim: Limits) -> Any:
+def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, lim: Limits, anchors: bool = True) -> Any:
     """The document of a graph that is a plain tree, built and checked in one pass; ``_Slow`` otherwise.
 
     Why: a recorded cassette is a tree of maps, lists and scalars, and the general path walks it
@@ -217,18 +231,25 @@ def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, lim: Limits) -> Any:
     key; a non-scalar key; a set, omap or unknown tag; a lone surrogate; past a limit) raises
     ``_Slow`` and the document is built the general way, which also reports the errors."""
     constructors = cast(dict[str, Any], loader.yaml_constructors)
-    seen: set[int] = set()
-    count = [0]
+    # An alias is a node met twice; no anchor (``&``) in the text, no alias: nothing to remember.
+    seen: set[int] | None = set() if anchors else None
+    max_depth = lim.max_depth
+    scalar_node, sequence_node, mapping_node = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+    count = 0
 
     def build(node: yaml.Node, depth: int) -> Any:
-        key = id(node)
-        if key in seen or depth > lim.max_depth:
+        nonlocal count
+        if depth > max_depth:
             raise _Slow
-        seen.add(key)
-        count[0] += 1
-        tag = node.tag
+        if seen is not None:
+            key = id(node)
+            if key in seen:
+                raise _Slow
+            seen.add(key)
+        count += 1
         kind = type(node)
-        if kind is yaml.ScalarNode:
+        tag = node.tag
+        if kind is scalar_node:
             value = node.value
             if not value.isascii() and _SURROGATE.search(value):
                 raise _Slow
@@ -238,20 +259,25 @@ def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, lim: Limits) -> Any:
             if ctor is None:
                 raise _Slow
             return ctor(loader, node)
-        if kind is yaml.SequenceNode and tag == _SEQ:
+        if kind is sequence_node and tag == _SEQ:
             return [build(child, depth + 1) for child in node.value]
-        if kind is yaml.MappingNode and tag == _MAP:
+        if kind is mapping_node and tag == _MAP:
             out: dict[Any, Any] = {}
+            plain = seen is None and depth < max_depth  # a child's own checks pass: inline the common one
             for key_node, value_node in node.value:
-                if type(key_node) is not yaml.ScalarNode or key_node.tag in _NOT_PLAIN_KEYS:
+                if type(key_node) is not scalar_node or key_node.tag in _NOT_PLAIN_KEYS:
                     raise _Slow
-                k = build(key_node, depth + 1)
+                if plain and key_node.tag == _STR and key_node.value.isascii():
+                    count += 1
+                    k = key_node.value  # a plain string key, as ``build`` gives it
+                else:
+                    k = build(key_node, depth + 1)
                 out[k] = build(value_node, depth + 1)
             return out
         raise _Slow
 
     document = build(root, 1)
-    if count[0] > lim.max_yaml_nodes:
+    if count > lim.max_yaml_nodes:
         raise _Slow
     return document
 
@@ -263,7 +289,7 @@ def _load_yaml(text: str, source: str, lim: Limits) -> Any:
         if node is None:
             return None
         try:
-            return _build_tree(loader, node, lim)
+            return _build_tree(loader, node, lim, anchors="&" in text)
         except _Slow:
             pass
         except (yaml.YAMLError, RecursionError, ValueError, TypeError):

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from harness.accepted.predicates import first_match, matches
 from harness.accepted.registry import for_judge
-from harness.contract.accepted import Accepted, Seen
+from harness.contract.accepted import Accepted, Seen, glob
 
 __all__ = ["apply_defaults", "find_allowance", "json_path"]
 
@@ -47,28 +47,45 @@ def apply_defaults(provider: str, body: dict[str, Any]) -> tuple[dict[str, Any],
     The body given is not modified; only the objects that change are copied.
     """
     filled: list[tuple[str, str]] = []
-    mine = [e for e in for_judge("oracle") if e.provider == provider and e.diff == "absent"]
+    mine = [
+        (e, _key(e), glob(e.where))
+        for e in for_judge("oracle")
+        if e.provider == provider and e.diff == "absent"
+    ]
     if not mine:
         return body, filled
 
     def walk(node: Any, path: str) -> Any:
+        """``node`` (a list or an object) with its fills; the same object when nothing changes."""
         if isinstance(node, list):
             items = cast(list[Any], node)
-            new = [walk(v, f"{path}/{i}" if path else str(i)) for i, v in enumerate(items)]
-            return items if all(a is b for a, b in zip(new, items, strict=True)) else new
-        if not isinstance(node, dict):
-            return node
+            new: list[Any] | None = None
+            for i, v in enumerate(items):
+                if isinstance(v, dict | list):
+                    w = walk(v, f"{path}/{i}" if path else str(i))
+                    if w is not v:
+                        new = list(items) if new is None else new
+                        new[i] = w
+            return items if new is None else new
         obj = cast(dict[str, Any], node)
-        out = {k: walk(v, f"{path}/{k}" if path else k) for k, v in obj.items()}
-        for entry in mine:
-            key = _key(entry)
-            if key in out:  # present: nothing to fill (checked before the entry is matched)
+        out: dict[str, Any] | None = None
+        for k, v in obj.items():
+            if isinstance(v, dict | list):
+                w = walk(v, f"{path}/{k}" if path else k)
+                if w is not v:
+                    out = dict(obj) if out is None else out
+                    out[k] = w
+        for entry, key, where in mine:
+            here = obj if out is None else out
+            if key in here:  # present: nothing to fill (checked before the entry is matched)
                 continue
-            seen = Seen(provider, json_path(f"{path}/{key}"), "absent", parent=out, document=body)
-            if matches(entry, seen):
+            at = json_path(f"{path}/{key}")
+            if where.fullmatch(at) is None:  # ``matches`` checks this too; cheaper before a Seen
+                continue
+            if matches(entry, Seen(provider, at, "absent", parent=here, document=body)):
+                out = dict(obj) if out is None else out
                 out[key] = entry.default
                 filled.append((path, entry.id))
-        changed = len(out) != len(obj) or any(out[k] is not v for k, v in obj.items())
-        return out if changed else obj
+        return obj if out is None else out
 
     return cast(dict[str, Any], walk(body, "")), filled

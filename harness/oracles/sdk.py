@@ -153,15 +153,25 @@ class _Invalid(Exception):
         self.errors = errors
 
 
+#: Values with nothing inside to force or check (most of a body: its strings and numbers).
+_LEAVES: frozenset[type] = frozenset({str, int, float, bool, type(None), bytes})
+
+
 def _materialize(value: Any, loc: Loc) -> Any:
     """Force lazy ``Iterable[...]`` validators and reject extras on response-model branches."""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, dict):
         d = cast(dict[Any, Any], value)
         for k, v in d.items():
-            d[k] = _materialize(v, (*loc, k))
+            if type(v) not in _LEAVES:
+                forced = _materialize(v, (*loc, k))
+                if forced is not v:
+                    d[k] = forced
         return d
     if isinstance(value, list):
-        return [_materialize(v, (*loc, i)) for i, v in enumerate(cast(list[Any], value))]
+        items = cast(list[Any], value)
+        return [v if type(v) in _LEAVES else _materialize(v, (*loc, i)) for i, v in enumerate(items)]
     if isinstance(value, BaseModel | Standin):  # a stand-in: the same model, from the cache (sdk_cache.py)
         if value.model_extra:
             raise _Invalid(

@@ -37,7 +37,9 @@ _WRITE = ("cache_creation_input_tokens", "cacheWriteInputTokens")
 
 
 def _payloads(response: bytes) -> list[Json]:
-    """The JSON documents of a response body: the body itself, or each SSE ``data:`` line."""
+    """The JSON documents of a response body that could name a cache count: the body itself, or
+    each SSE ``data:`` line that spells a key (or holds an escape that could spell one); the
+    other lines of a stream, its text deltas, cannot count anything and are not decoded."""
     try:
         text = response.decode("utf-8")
     except UnicodeDecodeError:
@@ -48,7 +50,7 @@ def _payloads(response: bytes) -> list[Json]:
         pass
     out: list[Json] = []
     for line in text.splitlines():
-        if line.startswith("data:"):
+        if line.startswith("data:") and ("\\u" in line or any(k in line for k in _NAMES)):
             try:
                 out.append(json.loads(line[5:].strip()))
             except ValueError:
@@ -74,7 +76,8 @@ def _counts(node: Json, keys: tuple[str, ...]) -> list[int]:
     return found
 
 
-_KEYS = tuple(k.encode("ascii") for k in (*_READ, *_WRITE))
+_NAMES = (*_READ, *_WRITE)
+_KEYS = tuple(k.encode("ascii") for k in _NAMES)
 
 
 def cache_tokens(response: bytes) -> Usage:

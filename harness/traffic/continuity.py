@@ -275,8 +275,10 @@ def _reasoning_kind(provider: str, model: str, item: Reasoning, reply: Reply, bo
 def _check_reasoning(
     call: RecordedCall, provider: str, reply: Reply, body1: dict[str, Any], out: PairResult
 ) -> None:
+    if not reply.reasoning:
+        return
     sent = set(strings(body1))
-    decoded = {d for d in (_decoded(s) for s in sent) if d is not None}
+    decoded: set[bytes] | None = None  # what the strings sent decode to, read when first needed
     path = unquote(urlsplit(call.uri).path)
     match = _GEMINI_MODEL.search(path) or _BEDROCK_MODEL.search(path)
     model = match.group(1) if match else ""
@@ -289,7 +291,9 @@ def _check_reasoning(
             out.reasoning_exact += 1
             continue
         raw = _decoded(item.value)
-        if raw is not None and raw in decoded:
+        if raw is not None and decoded is None:
+            decoded = {d for d in (_decoded(s) for s in sent) if d is not None}
+        if raw is not None and decoded is not None and raw in decoded:
             out.reasoning_reencoded += 1
             continue
         if item.ref and item.ref in sent:
