@@ -8,11 +8,21 @@ typer's ``CliRunner`` builds the click command from the ``Typer`` app on every `
 (about 35 ms: every command's signature and string annotations evaluated again), which the
 CLI tests paid hundreds of times (hypothesis tests invoke it once per example). An app's
 commands are fixed at import (``harness.cli.main``), so each app's command is built once.
+
+The audit's fixed set of generated histories (``harness.audit.generated``) is drawn once per
+run and shared by the xdist workers and the subprocesses tests start (``HARNESS_GENERATED_SHARE``,
+a temporary folder for the run): each drew its own, seconds of CPU apiece.
+
+Under ``--dist worksteal`` a long test that starts last keeps one core busy while the other
+idles; the modules whose tests take seconds each (subprocesses, whole audits) run first, so
+the run ends on short tests that either worker can take.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from functools import cache
 
 import pytest
@@ -21,12 +31,54 @@ import typer.testing
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 
+from harness.audit.generated import SHARE_ENV
 from harness.testing.goldens import GoldenJSON
 from harness.testing.pytest_plugin import register_profiles
 
 register_profiles()
 settings.load_profile("harness")
 setattr(typer.testing, "_get_command", cache(typer.main.get_command))  # noqa: B010 - the runner looks it up there
+
+
+_OWNED_SHARE = pytest.StashKey[str]()
+
+#: Modules whose tests take seconds each (measured: ``pytest --durations=0``), run first.
+_LONG_FIRST = (
+    "test_fail_loudly.py",
+    "test_recipes.py",
+    "test_testing_suite.py",
+    "test_cassette_hygiene.py",
+    "test_audit.py",
+    "test_strategies_controls.py",
+    "test_audit_report_browser.py",
+    "test_traffic_audit.py",
+    "test_outputs_atomic_writes.py",
+    "test_audit_progress.py",
+    "test_determinism.py",
+    "test_testing_plugin_guest.py",
+    "test_traffic_calibrate.py",
+    "test_record_canary.py",
+    "test_invariants_generated.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long modules first (a stable sort: the order within each group is kept)."""
+    items.sort(key=lambda item: item.path.name not in _LONG_FIRST)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's folder for shared generated histories, made by the first process (the xdist controller)."""
+    if not os.environ.get(SHARE_ENV):
+        folder = config.stash[_OWNED_SHARE] = tempfile.mkdtemp(prefix="harness-generated-")
+        os.environ[SHARE_ENV] = folder  # inherited by the workers and every subprocess
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_OWNED_SHARE, None)
+    if folder is not None:
+        os.environ.pop(SHARE_ENV, None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from harness.audit import AuditResult, compare, load_baseline, print_report, run_audit, write_reports
 from harness.audit.baseline import BaselineComparison
-from harness.audit.generated import generated_histories
+from harness.audit.generated import SHARE_ENV, generated_histories
 from harness.cli.main import app
 from harness.contract.chunking import Chunking
 from harness.contract.rendered import Rendered
@@ -58,7 +58,8 @@ def test_reference_audit_passes_and_every_form_is_deterministic(tmp_path: Path) 
     assert "<link" not in html and "<script" not in html and "http" not in html.split("<body>")[0]
 
 
-def test_generated_histories_are_fixed() -> None:
+def test_generated_histories_are_fixed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SHARE_ENV, raising=False)  # both drawn here, not read from the run's shared set
     first, second = generated_histories(6), generated_histories(6)
     assert first == second and len(first) == 6
 

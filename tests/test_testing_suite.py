@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 
 import pytest
 
+from harness.audit.generated import SHARE_ENV
 from harness.audit.invariant_checks import load_runner
 from harness.codec import dumps_history
 from harness.contract.target import Target
@@ -170,8 +172,14 @@ def test_two_default_runs_give_the_same_verdicts_on_generated_histories(pytester
     assert outcomes[0]["xfailed"] == 2 and set(outcomes[0]) == {"xfailed", "deselected"}, outcomes[0]
 
     digest = "import hashlib; from harness.testing.suite import _fixed_histories as f; from harness.codec import dumps_history as d; print(hashlib.sha256(''.join(d(h) + p.model_dump_json() for h, p in f()).encode()).hexdigest())"
+    alone = {k: v for k, v in os.environ.items() if k != SHARE_ENV}  # it draws, never reads the run's set
     fresh = subprocess.run(
-        [sys.executable, "-c", digest], capture_output=True, text=True, check=True, cwd=pytester.path
+        [sys.executable, "-c", digest],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=pytester.path,
+        env=alone,
     )
     here = hashlib.sha256(
         "".join(dumps_history(h) + p.model_dump_json() for h, p in _fixed_histories()).encode()

@@ -14,25 +14,41 @@ target, which for a third-party target would mean hundreds of extra calls. Histo
 without a user message that says something (non-blank text or an image URL; the
 strategies' image files do not exist on disk) are left out: there is nothing for a
 model to answer, so no request body could be valid.
+
+Drawing 50 histories costs seconds of CPU, and a test run does it in every process that
+needs them (each xdist worker, each subprocess a test starts). With ``$HARNESS_GENERATED_SHARE``
+naming a folder (this repository's ``conftest.py`` sets one per run), the first process
+draws and the others read its set (JSON Lines, written atomically under a lock). A set is
+kept under a key naming everything the draws depend on (Hypothesis, pydantic and Python
+versions, the harness source), and only when it reads back equal to what was drawn and writes
+back the same bytes (the fields each model had set included), so a reader gets exactly the
+histories it would have drawn.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import sys
 from collections.abc import Generator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from harness.codec import dumps_history
+from harness.codec import dumps_history, loads_history
 from harness.model import HistoryEvent, ImageURLPart, TextPart, UserMessage
 from harness.params import CallParams, ThinkingParams, ToolSpec
 from harness.strategies import histories
 from harness.strategies.controls import with_cache_breakpoints
 
-__all__ = ["PARAMS", "SEED", "generated_histories", "has_user_message"]
+__all__ = ["PARAMS", "SEED", "SHARE_ENV", "generated_histories", "has_user_message"]
 
 SEED = 20260101
+#: A folder where the processes of one run share each drawn set (unset: every process draws its own).
+SHARE_ENV = "HARNESS_GENERATED_SHARE"
 #: Call params drawn for generated histories: bare, system prompt, thinking, the strategies' tools,
 #: and a model family adapters special-case (DeepSeek behind Chat Completions-compatible APIs).
 PARAMS: tuple[CallParams, ...] = (
@@ -82,10 +98,66 @@ class _Enough(Exception):
     """Raised once ``count`` histories are in: hypothesis would otherwise draw to ``max_examples``."""
 
 
-def generated_histories(count: int) -> list[tuple[list[HistoryEvent], CallParams]]:
+Generated = list[tuple[list[HistoryEvent], CallParams]]
+
+
+def generated_histories(count: int) -> Generated:
     """``count`` distinct (history, params) pairs, identical on every run."""
     if count <= 0:
         return []
+    folder = os.environ.get(SHARE_ENV)
+    return _shared(Path(folder), count) if folder else _draw(count)
+
+
+def _source_key() -> str:
+    """What the draws depend on: Hypothesis, pydantic and Python, and the harness source itself."""
+    from importlib.metadata import version
+
+    versions = f"{version('hypothesis')} {version('pydantic')} {version('pydantic-core')} {sys.version}"
+    digest = hashlib.sha256(versions.encode())
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def _encode(drawn: Generated) -> str:
+    return "".join(
+        json.dumps(
+            {"history": dumps_history(h), "params": p.model_dump(mode="json", exclude_unset=True)},
+            sort_keys=True,
+        )
+        + "\n"
+        for h, p in drawn
+    )
+
+
+def _decode(text: str) -> Generated:
+    rows = [json.loads(line) for line in text.splitlines()]
+    return [(loads_history(row["history"]), CallParams.model_validate(row["params"])) for row in rows]
+
+
+def _shared(folder: Path, count: int) -> Generated:
+    """The set drawn by the first process of the run to need it; drawn here when it is the first."""
+    import fcntl  # POSIX only, and only when a run asks for sharing
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"generated-{count}-{_source_key()}.jsonl"
+    with (folder / f"{path.stem}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait for the one drawing
+        if path.exists():
+            return _decode(path.read_text(encoding="utf-8"))
+        drawn = _draw(count)
+        text = _encode(drawn)
+        back = _decode(text)
+        if back == drawn and _encode(back) == text:  # kept only when a reader gets exactly these histories
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
+        return drawn
+
+
+def _draw(count: int) -> Generated:
     collected: list[tuple[list[HistoryEvent], CallParams]] = []
     seen: set[str] = set()
 
