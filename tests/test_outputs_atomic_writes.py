@@ -115,15 +115,18 @@ def test_audit_traffic_killed_mid_write_keeps_the_earlier_report_set(
     out = tmp_path / "report"
     names = ["traffic-audit.html", "traffic-audit.json", "traffic-audit.md"]
     before = _earlier(out, names)
-    proc = _run_paused(["audit-traffic", str(LIGHT), "--out", str(out)], {}, kill)
+    spools = tmp_path / "tmp"  # the findings' spool (harness/traffic/spool.py) goes to $TMPDIR
+    spools.mkdir()
+    proc = _run_paused(["audit-traffic", str(LIGHT), "--out", str(out)], {"TMPDIR": str(spools)}, kill)
     assert proc.returncode != 0
     assert _digests(out) == before  # never a new JSON beside the old HTML
     if kill == signal.SIGKILL:
         assert len(_temps(out)) == 3
+        assert len(list(spools.iterdir())) == 1  # nothing can catch it
         write_files({out / name: "next\n" for name in names})  # the next write of the set
         assert _temps(out) == [] and _digests(out) != before
     else:
-        assert _temps(out) == []
+        assert _temps(out) == [] and list(spools.iterdir()) == []
 
 
 def test_audit_killed_mid_write_keeps_the_earlier_report_set(tmp_path: Path) -> None:

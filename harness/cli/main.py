@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import itertools
 import json
 import sys
 from collections.abc import Generator
@@ -395,24 +396,28 @@ def calibrate(
     from harness.inputs.yaml_load import read_once
     from harness.progress import progress_bar
     from harness.traffic import TrafficInputError
-    from harness.traffic.calibrate import calibrate as run
+    from harness.traffic.audit_command import echo_blocks
+    from harness.traffic.calibrate import spool_calibration
     from harness.traffic.hosts import HostMapError, host_map
+    from harness.traffic.spool import iter_json
 
-    try:
-        hosts = host_map(host or ())
-        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
-        # no clock thread: the process must have one thread to fork its workers
-        with read_once(), progress_bar("calibrate", ticking=False) as advance:
-            result = run(paths, hosts, jobs=jobs, advance=advance)
-    except (TrafficInputError, HostMapError) as exc:
-        _fail(str(exc))
-        return
-    if as_json:
-        typer.echo(json.dumps(result.to_json(), sort_keys=True, indent=1))
-    else:
-        for line in result.lines():
-            typer.echo(line)
-    raise typer.Exit(0 if result.ok else 1)
+    # the lists are spooled to a temporary directory, removed when this block ends (on error and
+    # Ctrl-C too) and printed a piece at a time: memory flat as the corpus grows
+    with contextlib.ExitStack() as spooled:
+        try:
+            hosts = host_map(host or ())
+            # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+            # no clock thread: the process must have one thread to fork its workers
+            with read_once(), progress_bar("calibrate", ticking=False) as advance:
+                result = spooled.enter_context(spool_calibration(paths, hosts, jobs=jobs, advance=advance))
+        except (TrafficInputError, HostMapError) as exc:
+            _fail(str(exc))
+            return
+        if as_json:
+            echo_blocks(itertools.chain(iter_json(result.to_json(), ensure_ascii=True), ["\n"]))
+        else:
+            echo_blocks(f"{line}\n" for line in result.lines())
+        raise typer.Exit(0 if result.ok else 1)
 
 
 def main() -> None:  # pragma: no cover - entry point

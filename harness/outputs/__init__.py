@@ -12,7 +12,7 @@ API:
 - ``write_text(path, text)`` / ``write_bytes(path, data)``: a temporary file in the same
   folder, fsynced, renamed over the target, the folder fsynced; the temporary file is
   removed on any error or catchable signal.
-- ``write_files({path: text_or_bytes, ...})``: a set (a report's JSON, HTML and Markdown):
+- ``write_files({path: text_or_bytes_or_chunks, ...})``: a set (a report's JSON, HTML and Markdown):
   every temporary file first, then the renames with signals held back, so a kill never
   leaves the set mixed old/new.
 - ``remove_stale_temps(target)``: the ``.NAME.<pid>-<hex>.tmp`` a SIGKILLed writer left

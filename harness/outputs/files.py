@@ -27,7 +27,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import FrameType
 
@@ -102,17 +102,41 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_temp(target: Path, data: bytes) -> Path:
-    """Write and fsync ``data`` into a new temporary file beside ``target``; returns its path."""
+#: Bytes gathered from a stream of chunks before each write (few system calls, bounded memory).
+_BUFFER = 1 << 16
+
+
+def _encoded(content: bytes | str | Iterable[str]) -> Iterator[bytes]:
+    """The bytes of ``content``: text as UTF-8; a stream of text chunks in writes of ``_BUFFER``."""
+    if isinstance(content, bytes):
+        yield content
+    elif isinstance(content, str):
+        yield content.encode("utf-8")
+    else:
+        pending: list[bytes] = []
+        size = 0
+        for chunk in content:
+            data = chunk.encode("utf-8")
+            pending.append(data)
+            size += len(data)
+            if size >= _BUFFER:
+                yield b"".join(pending)
+                pending, size = [], 0
+        yield b"".join(pending)
+
+
+def _write_temp(target: Path, content: bytes | str | Iterable[str]) -> Path:
+    """Write and fsync ``content`` into a new temporary file beside ``target``; returns its path."""
     temp = target.parent / f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
     fd = os.open(temp, flags, 0o666)  # the umask applies, as for any new file
     try:
         with contextlib.suppress(FileNotFoundError):
             os.fchmod(fd, os.stat(target).st_mode & 0o7777)  # a replaced file keeps its mode
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        for data in _encoded(content):
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
         os.fsync(fd)
     except BaseException:
         os.close(fd)
@@ -134,8 +158,9 @@ def _pause_for_tests() -> None:
             time.sleep(0.05)
 
 
-def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
-    """Write every file of ``files`` (text as UTF-8) atomically, as one set; returns the paths.
+def write_files(files: Mapping[Path, bytes | str | Iterable[str]]) -> list[Path]:
+    """Write every file of ``files`` (text as UTF-8; or an iterable of text chunks, written as they
+    come, so a large report is never whole in memory) atomically, as one set; returns the paths.
 
     Raises OutputError (one line; every earlier file unchanged, no temporary file left).
     """
@@ -150,8 +175,7 @@ def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
                     check_target(target)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     remove_stale_temps(target)
-                    data = content.encode("utf-8") if isinstance(content, str) else content
-                    temps.append(_write_temp(target, data))
+                    temps.append(_write_temp(target, content))
                 _pause_for_tests()
                 with _signals_held():
                     for temp, target in zip(temps, targets, strict=True):

@@ -22,7 +22,8 @@ per request and check, with the number of places (``findings.one_per_check``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -49,9 +50,18 @@ from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
+from harness.traffic.spool import Rows, temporary_spool
 from harness.workers import jobs_for, ordered_map, parallel_possible
 
-__all__ = ["BaselineError", "TrafficAudit", "audit_file", "audit_traffic", "load_baseline"]
+__all__ = [
+    "BaselineError",
+    "SpooledAudit",
+    "TrafficAudit",
+    "audit_file",
+    "audit_traffic",
+    "load_baseline",
+    "spool_traffic",
+]
 
 #: Per-provider counters, in report order.
 FIGURES: tuple[str, ...] = (
@@ -238,26 +248,88 @@ def _accepted(status: int) -> bool:
 
 
 def audit_file(path: Path, hosts: HostMap | None = None) -> TrafficAudit:
-    """One cassette's share of the audit (findings not yet merged per check: ``audit_traffic`` does
-    that once, over every file's)."""
+    """One cassette's share of the audit (findings not yet merged per check: ``spool_traffic`` does
+    that as the share arrives)."""
     part = TrafficAudit(files=1)
     _audit_file(path, part, hosts)
     return part
 
 
-def _merge(result: TrafficAudit, part: TrafficAudit) -> None:
-    """Add one file's share, in file order: the same lists, counts and order as one loop over the files."""
-    result.files += part.files
-    result.findings += part.findings
-    result.disagreements += part.disagreements
-    result.rejections += part.rejections
-    result.skipped += part.skipped
-    result.unreadable += part.unreadable
-    result.notes += part.notes
-    for provider, row in part.figures.items():
-        mine = result.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
+#: The lists of an audit, as a share is spooled.
+LISTS: tuple[str, ...] = ("findings", "disagreements", "rejections", "skipped", "unreadable", "notes")
+
+
+@dataclass(frozen=True)
+class SpooledAudit:
+    """The merged audit with every list on disk (``spool.Rows``: a length, and the items in order
+    on each iteration) and only the counters in memory: what the command's reports are read from.
+    Valid inside ``spool_traffic``'s block only."""
+
+    findings: Rows[TrafficFinding]
+    disagreements: Rows[TrafficFinding]
+    rejections: Rows[Rejection]
+    skipped: Rows[str]
+    unreadable: Rows[str]
+    notes: Rows[str]
+    figures: dict[str, dict[str, int]]
+    files: int
+
+
+def _add_figures(figures: dict[str, dict[str, int]], part: dict[str, dict[str, int]]) -> None:
+    for provider, row in part.items():
+        mine = figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
         for name, n in row.items():
             mine[name] += n
+
+
+@contextmanager
+def spool_traffic(
+    paths: Iterable[str | Path],
+    hosts: HostMap | None = None,
+    *,
+    jobs: int | None = 1,
+    advance: Callable[[int, int], None] | None = None,
+) -> Generator[SpooledAudit]:
+    """Audit every cassette under ``paths`` (``hosts``: the user's host -> dialect mapping,
+    ``harness.traffic.hosts``) into a temporary spool on disk, removed when the block ends;
+    TrafficInputError for a missing path.
+
+    ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``);
+    each file is judged alone (a pair of calls never spans two cassettes), and each share is
+    spooled as it arrives, in file order, so the result is the same for any ``jobs``. Findings
+    are one per request and check (``one_per_check``: its groups never span two files, so it
+    runs on each share) and read back in ``TrafficFinding.sort_key`` order."""
+    files = iter_files(paths)
+    workers = jobs_for(len(files), jobs)
+    if workers > 1 and parallel_possible():
+        prepare()  # built once here and shared by the forked workers, not once in each
+    by_key = {name: TrafficFinding.sort_key for name in ("findings", "disagreements")}
+    with temporary_spool(LISTS, by_key) as spool:
+        figures: dict[str, dict[str, int]] = {}
+        count = 0
+        for done, part in enumerate(ordered_map(partial(audit_file, hosts=hosts), files, workers), 1):
+            count += part.files
+            _add_figures(figures, part.figures)
+            part.findings = one_per_check(part.findings)
+            part.disagreements = one_per_check(part.disagreements)
+            for name in LISTS:
+                spool.add(name, getattr(part, name))
+            if advance is not None:
+                advance(done, len(files))
+            del part  # on disk now: not one finding stays in this process's memory
+        spool.finish()
+        for provider in PROVIDERS:
+            figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
+        yield SpooledAudit(
+            spool.rows("findings"),
+            spool.rows("disagreements"),
+            spool.rows("rejections"),
+            spool.rows("skipped"),
+            spool.rows("unreadable"),
+            spool.rows("notes"),
+            figures,
+            count,
+        )
 
 
 def audit_traffic(
@@ -267,26 +339,19 @@ def audit_traffic(
     jobs: int | None = 1,
     advance: Callable[[int, int], None] | None = None,
 ) -> TrafficAudit:
-    """Audit every cassette under ``paths`` (``hosts``: the user's host -> dialect mapping,
-    ``harness.traffic.hosts``); TrafficInputError for a missing path.
-
-    ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``); each file is judged alone (a pair
-    of calls never spans two cassettes), and the shares are merged in file order, so the result
-    is the same for any ``jobs``."""
-    result = TrafficAudit()
-    files = iter_files(paths)
-    workers = jobs_for(len(files), jobs)
-    if workers > 1 and parallel_possible():
-        prepare()  # built once here and shared by the forked workers, not once in each
-    for done, part in enumerate(ordered_map(partial(audit_file, hosts=hosts), files, workers), 1):
-        _merge(result, part)
-        if advance is not None:
-            advance(done, len(files))
-    result.findings = one_per_check(result.findings)
-    result.disagreements = one_per_check(result.disagreements)
-    for provider in PROVIDERS:
-        result.figures.setdefault(provider, dict.fromkeys(FIGURES, 0))
-    return result
+    """``spool_traffic``'s audit read back into memory: every list whole, for a caller that
+    needs them as lists (a test, a small corpus). The command reads the spool instead."""
+    with spool_traffic(paths, hosts, jobs=jobs, advance=advance) as spooled:
+        return TrafficAudit(
+            list(spooled.findings),
+            list(spooled.disagreements),
+            list(spooled.rejections),
+            spooled.figures,
+            list(spooled.skipped),
+            list(spooled.unreadable),
+            list(spooled.notes),
+            spooled.files,
+        )
 
 
 def load_baseline(path: Path) -> set[tuple[str, str, int, str]]:

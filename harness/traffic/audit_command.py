@@ -7,6 +7,8 @@ the run goes on); 2 on bad usage (a missing path, an unknown kind, an unreadable
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,12 +16,27 @@ import typer
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
 
-__all__ = ["audit_traffic_command"]
+__all__ = ["audit_traffic_command", "echo_blocks"]
 
 
 def _fail(message: str) -> None:
     typer.echo(f"harness: {message}", err=True)
     raise typer.Exit(2)
+
+
+def echo_blocks(pieces: Iterable[str], size: int = 1 << 16) -> None:
+    """Print pieces of text as they come, gathered into blocks of about ``size`` characters (a
+    write each, not one per line): a long report is never whole in memory."""
+    pending: list[str] = []
+    length = 0
+    for piece in pieces:
+        pending.append(piece)
+        length += len(piece)
+        if length >= size:
+            typer.echo("".join(pending), nl=False)
+            pending, length = [], 0
+    if pending:
+        typer.echo("".join(pending), nl=False)
 
 
 def audit_traffic_command(
@@ -59,8 +76,8 @@ def audit_traffic_command(
     from harness.inputs.yaml_load import read_once
     from harness.outputs import OutputError, check_out_dir
     from harness.progress import progress_bar
-    from harness.traffic.audit import BaselineError, audit_traffic, load_baseline
-    from harness.traffic.audit_report import REPORT_NAMES, render_terminal, report_data, write_reports
+    from harness.traffic.audit import BaselineError, load_baseline, spool_traffic
+    from harness.traffic.audit_report import REPORT_NAMES, iter_terminal, report_data, write_reports
     from harness.traffic.hosts import HostMapError, host_map
     from harness.traffic.loader import TrafficInputError
 
@@ -80,23 +97,26 @@ def audit_traffic_command(
             accepted = set(load_baseline(baseline))
         except BaselineError as exc:
             _fail(f"--baseline: {exc}")
-    try:
-        hosts = host_map(host or ())
-        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
-        # no clock thread: the process must have one thread to fork its workers
-        with read_once(), progress_bar("audit-traffic", ticking=False) as advance:
-            result = audit_traffic(paths, hosts, jobs=jobs, advance=advance)
-    except (TrafficInputError, HostMapError) as exc:
-        _fail(str(exc))
-        return
-    data = report_data(result, kinds, accepted, str(baseline) if baseline else None)
-    typer.echo(render_terminal(data), nl=False)
-    if out is not None:
+    # The findings and lines are spooled to a temporary directory, removed when this block ends
+    # (on error and Ctrl-C too); the reports read them back in pieces: memory flat as they grow.
+    with ExitStack() as spooled:
         try:
-            written = write_reports(data, out)
-        except OutputError as exc:
-            _fail(f"--out: {exc}")
+            hosts = host_map(host or ())
+            # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+            # no clock thread: the process must have one thread to fork its workers
+            with read_once(), progress_bar("audit-traffic", ticking=False) as advance:
+                result = spooled.enter_context(spool_traffic(paths, hosts, jobs=jobs, advance=advance))
+        except (TrafficInputError, HostMapError) as exc:
+            _fail(str(exc))
             return
-        for path in written:
-            typer.echo(f"wrote {path}")
-    raise typer.Exit(0 if data["ok"] else 1)
+        data = report_data(result, kinds, accepted, str(baseline) if baseline else None)
+        echo_blocks(iter_terminal(data))
+        if out is not None:
+            try:
+                written = write_reports(data, out)
+            except OutputError as exc:
+                _fail(f"--out: {exc}")
+                return
+            for path in written:
+                typer.echo(f"wrote {path}")
+        raise typer.Exit(0 if data["ok"] else 1)

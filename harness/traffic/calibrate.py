@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -38,6 +39,7 @@ from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
 from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
+from harness.traffic.spool import Groups, Rows, temporary_spool
 from harness.workers import jobs_for, ordered_map, parallel_possible
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "Calibration",
     "Failure",
     "Rejection",
+    "SpooledCalibration",
     "calibrate",
     "calibrate_file",
     "error_text",
@@ -52,7 +55,9 @@ __all__ = [
     "oracle_view",
     "rejection_verdict",
     "rule_findings",
+    "spool_calibration",
 ]
+
 
 #: Top-level request fields a provider adds to another provider's wire, which that wire's oracles
 #: do not know: OpenRouter's documented extensions (openrouter.ai/docs/api-reference/overview:
@@ -183,49 +188,158 @@ class Calibration:
             "unexplained": sum(r.verdict == "unexplained" for r in mine),
         }
 
+    def failing_calls(self) -> int:
+        """The accepted requests with at least one oracle disagreement."""
+        return len({f.where for f in self.failures})
+
+    def skip_reasons(self) -> dict[str, int]:
+        return _reasons(self.skipped)
+
     def lines(self) -> list[str]:
-        out: list[str] = []
-        if self.failures:
-            calls = len({f.where for f in self.failures})
-            out.append(
-                f"oracle disagreements: {len(self.failures)} reject verdict(s) on {calls} accepted "
-                "request(s) (calibration misses: the checks are wrong, not the request)"
-            )
-            out += [f"  {f}" for f in self.failures]
-        out += [str(r) for r in self.rejections]
-        out += [f"{u}" for u in self.unreadable]
-        out += [f"not judged: {e}" for e in self.edited]
-        out += [f"note: {n}" for n in self.notes]
-        for p in self.labels():
-            s = self.summary(p)
-            missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
-            out.append(
-                f"{p}: accepted {s['accepted_pass']}/{s['accepted']} pass{missed}, rejected "
-                f"{s['caught']}/{s['rejected']} caught, {s['classified']} classified"
-                + (f", {s['unexplained']} UNEXPLAINED" if s["unexplained"] else "")
-            )
-        if self.skipped:
-            out.append(f"not judged: {len(self.skipped)} call(s) (each in --json 'skipped'), by reason:")
-            reasons: dict[str, int] = {}
-            for line in self.skipped:
-                reason = line.split(": ", 1)[-1]
-                reasons[reason] = reasons.get(reason, 0) + 1
-            out += [f"  {n} {reason}" for reason, n in sorted(reasons.items())]
-        return out
+        return list(_lines(self))
 
     def to_json(self) -> dict[str, Any]:
+        return _document(
+            self,
+            [vars(f) for f in self.failures],
+            [{**vars(r), "by": list(r.by)} for r in self.rejections],
+            {k: sorted(v) for k, v in sorted(self.allowances.items())},
+        )
+
+
+def _reasons(skipped: Iterable[str]) -> dict[str, int]:
+    reasons: dict[str, int] = {}
+    for line in skipped:
+        reason = line.split(": ", 1)[-1]
+        reasons[reason] = reasons.get(reason, 0) + 1
+    return reasons
+
+
+def _lines(c: Calibration | SpooledCalibration) -> Iterator[str]:
+    """The text report of an in-memory or a spooled calibration (the same lines)."""
+    if c.failures:
+        yield (
+            f"oracle disagreements: {len(c.failures)} reject verdict(s) on {c.failing_calls()} accepted "
+            "request(s) (calibration misses: the checks are wrong, not the request)"
+        )
+        yield from (f"  {f}" for f in c.failures)
+    yield from (str(r) for r in c.rejections)
+    yield from (f"{u}" for u in c.unreadable)
+    yield from (f"not judged: {e}" for e in c.edited)
+    yield from (f"note: {n}" for n in c.notes)
+    for p in c.labels():
+        s = c.summary(p)
+        missed = f", {s['disagreements']} oracle disagreement(s)" if s["disagreements"] else ""
+        yield (
+            f"{p}: accepted {s['accepted_pass']}/{s['accepted']} pass{missed}, rejected "
+            f"{s['caught']}/{s['rejected']} caught, {s['classified']} classified"
+            + (f", {s['unexplained']} UNEXPLAINED" if s["unexplained"] else "")
+        )
+    if c.skipped:
+        yield f"not judged: {len(c.skipped)} call(s) (each in --json 'skipped'), by reason:"
+        yield from (f"  {n} {reason}" for reason, n in sorted(c.skip_reasons().items()))
+
+
+def _document(
+    c: Calibration | SpooledCalibration, failures: Any, rejections: Any, allowances: Any
+) -> dict[str, Any]:
+    """The ``--json`` document; a spooled calibration's lists stay ``Rows`` (``spool.iter_json``)."""
+    return {
+        "providers": {p: c.summary(p) for p in c.labels()},
+        "failures": failures,
+        "disagreements": len(c.failures),
+        "rejections": rejections,
+        "unreadable": c.unreadable,
+        "skipped": c.skipped,
+        "edited": c.edited,
+        "notes": c.notes,
+        "allowances": allowances,
+        "ok": c.ok,
+    }
+
+
+@dataclass(frozen=True)
+class SpooledCalibration:
+    """``Calibration`` with every list on disk (``spool.Rows``) and counters in memory (what its
+    lines and summaries need, counted as each share arrives): what the command prints from.
+    Valid inside ``spool_calibration``'s block only."""
+
+    accepted: dict[str, int]
+    accepted_pass: dict[str, int]
+    failures: Rows[Failure]
+    rejections: Rows[Rejection]
+    unreadable: Rows[str]
+    skipped: Rows[str]
+    edited: Rows[str]
+    notes: Rows[str]
+    #: (allowance id, call) pairs, sorted.
+    allowances: Rows[tuple[str, str]]
+    tally: _Tally
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.unreadable and not self.tally.unexplained
+
+    @property
+    def disagreements(self) -> Rows[Failure]:
+        return self.failures
+
+    def labels(self) -> list[str]:
+        seen = {*self.accepted, *self.tally.rejected}
+        return [*PROVIDERS, *sorted(seen - set(PROVIDERS))]
+
+    def summary(self, provider: str) -> dict[str, int]:
+        t = self.tally
         return {
-            "providers": {p: self.summary(p) for p in self.labels()},
-            "failures": [vars(f) for f in self.failures],
-            "disagreements": len(self.failures),
-            "rejections": [{**vars(r), "by": list(r.by)} for r in self.rejections],
-            "unreadable": self.unreadable,
-            "skipped": self.skipped,
-            "edited": self.edited,
-            "notes": self.notes,
-            "allowances": {k: sorted(v) for k, v in sorted(self.allowances.items())},
-            "ok": self.ok,
+            "accepted": self.accepted.get(provider, 0),
+            "accepted_pass": self.accepted_pass.get(provider, 0),
+            "disagreements": t.disagreeing.get(provider, 0),
+            "rejected": t.rejected.get(provider, 0),
+            "caught": t.verdicts.get((provider, "caught"), 0),
+            "classified": t.verdicts.get((provider, "classified"), 0),
+            "unexplained": t.verdicts.get((provider, "unexplained"), 0),
         }
+
+    def failing_calls(self) -> int:
+        return self.tally.failing_calls
+
+    def skip_reasons(self) -> dict[str, int]:
+        return self.tally.reasons
+
+    def lines(self) -> Iterator[str]:
+        return _lines(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return _document(
+            self,
+            self.failures.map(vars),
+            self.rejections.map(lambda r: {**vars(r), "by": list(r.by)}),
+            Groups(self.allowances),
+        )
+
+
+@dataclass
+class _Tally:
+    """What a spooled calibration's summaries count, added up share by share (a call's ``where``
+    names its file, so a distinct count over one share adds up to the count over all)."""
+
+    failing_calls: int = 0
+    unexplained: int = 0
+    disagreeing: dict[str, int] = field(default_factory=dict[str, int])
+    rejected: dict[str, int] = field(default_factory=dict[str, int])
+    verdicts: dict[tuple[str, str], int] = field(default_factory=dict[tuple[str, str], int])
+    reasons: dict[str, int] = field(default_factory=dict[str, int])
+
+    def add(self, part: Calibration) -> None:
+        self.failing_calls += part.failing_calls()
+        for provider, _ in {(f.provider, (f.where, f.check)) for f in part.failures}:
+            self.disagreeing[provider] = self.disagreeing.get(provider, 0) + 1
+        for r in part.rejections:
+            self.rejected[r.provider] = self.rejected.get(r.provider, 0) + 1
+            self.verdicts[r.provider, r.verdict] = self.verdicts.get((r.provider, r.verdict), 0) + 1
+            self.unexplained += r.verdict == "unexplained"
+        for reason, n in part.skip_reasons().items():
+            self.reasons[reason] = self.reasons.get(reason, 0) + n
 
 
 #: Why a call whose recorded request body is not the request sent is not judged.
@@ -278,6 +392,51 @@ def _judge(call: RecordedCall, route: Route, body: dict[str, Any], result: Calib
     return found
 
 
+#: The lists of a calibration, as a share is spooled.
+_LISTS = ("failures", "rejections", "unreadable", "skipped", "edited", "notes", "allowances")
+
+
+@contextmanager
+def spool_calibration(
+    paths: Iterable[str | Path],
+    hosts: HostMap | None = None,
+    *,
+    jobs: int | None = 1,
+    advance: Callable[[int, int], None] | None = None,
+) -> Generator[SpooledCalibration]:
+    """Judge every model call recorded under ``paths`` (``hosts``: the user's host -> dialect
+    mapping, ``harness.traffic.hosts``) into a temporary spool on disk, removed when the block
+    ends; TrafficInputError for a missing path.
+
+    ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``);
+    each share is spooled as it arrives, in file order, so the result is the same for any ``jobs``."""
+    files = iter_files(paths)
+    workers = jobs_for(len(files), jobs)
+    if workers > 1 and parallel_possible():
+        prepare()  # built once here and shared by the forked workers, not once in each
+    with temporary_spool(_LISTS, {"allowances": lambda pair: pair}) as spool:
+        accepted: dict[str, int] = {}
+        accepted_pass: dict[str, int] = {}
+        tally = _Tally()
+        for done, part in enumerate(ordered_map(partial(calibrate_file, hosts=hosts), files, workers), 1):
+            for who, n in part.accepted.items():
+                accepted[who] = accepted.get(who, 0) + n
+            for who, n in part.accepted_pass.items():
+                accepted_pass[who] = accepted_pass.get(who, 0) + n
+            tally.add(part)
+            for name in _LISTS[:-1]:
+                spool.add(name, getattr(part, name))
+            spool.add(
+                "allowances", [(aid, where) for aid, calls in part.allowances.items() for where in calls]
+            )
+            if advance is not None:
+                advance(done, len(files))
+            del part  # on disk now
+        spool.finish()
+        rows = {name: spool.rows(name) for name in _LISTS}
+        yield SpooledCalibration(accepted, accepted_pass, **rows, tally=tally)
+
+
 def calibrate(
     paths: Iterable[str | Path],
     hosts: HostMap | None = None,
@@ -285,38 +444,23 @@ def calibrate(
     jobs: int | None = 1,
     advance: Callable[[int, int], None] | None = None,
 ) -> Calibration:
-    """Judge every model call recorded under ``paths`` (``hosts``: the user's host -> dialect
-    mapping, ``harness.traffic.hosts``); TrafficInputError for a missing path.
-
-    ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``); the shares are merged in file
-    order, so the result is the same for any ``jobs``."""
-    result = Calibration()
-    files = iter_files(paths)
-    workers = jobs_for(len(files), jobs)
-    if workers > 1 and parallel_possible():
-        prepare()  # built once here and shared by the forked workers, not once in each
-    for done, part in enumerate(ordered_map(partial(calibrate_file, hosts=hosts), files, workers), 1):
-        _merge(result, part)
-        if advance is not None:
-            advance(done, len(files))
-    return result
-
-
-def _merge(result: Calibration, part: Calibration) -> None:
-    """Add one file's share, in file order: the same lists and counts as one loop over the files."""
-    for who, n in part.accepted.items():
-        result.accepted[who] = result.accepted.get(who, 0) + n
-    for who, n in part.accepted_pass.items():
-        result.accepted_pass[who] = result.accepted_pass.get(who, 0) + n
-    result.failures += part.failures
-    result.rejections += part.rejections
-    result.unreadable += part.unreadable
-    result.skipped += part.skipped
-    result.edited += part.edited
-    result.notes += part.notes
-    for aid, calls in part.allowances.items():
-        # a call's ``where`` names its file: no two files share one, so nothing to drop here
-        result.allowances.setdefault(aid, []).extend(calls)
+    """``spool_calibration``'s result read back into memory, every list whole (for tests and small
+    corpora; the command prints from the spool). ``allowances``' calls come sorted."""
+    with spool_calibration(paths, hosts, jobs=jobs, advance=advance) as spooled:
+        allowances: dict[str, list[str]] = {}
+        for aid, where in spooled.allowances:
+            allowances.setdefault(aid, []).append(where)
+        return Calibration(
+            spooled.accepted,
+            spooled.accepted_pass,
+            list(spooled.failures),
+            list(spooled.rejections),
+            list(spooled.unreadable),
+            list(spooled.skipped),
+            list(spooled.edited),
+            allowances,
+            list(spooled.notes),
+        )
 
 
 def calibrate_file(path: Path, hosts: HostMap | None = None) -> Calibration:
