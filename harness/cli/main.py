@@ -393,26 +393,14 @@ def calibrate(
 ) -> None:
     """Judge recorded traffic: every accepted request must pass every reject check; every 4xx must be
     caught by a check or classified. Exit 1 otherwise, 2 on bad usage."""
-    from harness.inputs.yaml_load import read_once
-    from harness.progress import progress_bar
-    from harness.traffic import TrafficInputError
-    from harness.traffic.audit_command import echo_blocks
+    from harness.traffic.audit_command import echo_blocks, open_spooled
     from harness.traffic.calibrate import spool_calibration
-    from harness.traffic.hosts import HostMapError, host_map
     from harness.traffic.spool import iter_json
 
     # the lists are spooled to a temporary directory, removed when this block ends (on error and
     # Ctrl-C too) and printed a piece at a time: memory flat as the corpus grows
     with contextlib.ExitStack() as spooled:
-        try:
-            hosts = host_map(host or ())
-            # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
-            # no clock thread: the process must have one thread to fork its workers
-            with read_once(), progress_bar("calibrate", ticking=False) as advance:
-                result = spooled.enter_context(spool_calibration(paths, hosts, jobs=jobs, advance=advance))
-        except (TrafficInputError, HostMapError) as exc:
-            _fail(str(exc))
-            return
+        result = open_spooled(spooled, spool_calibration, "calibrate", paths, host, jobs)
         if as_json:
             echo_blocks(itertools.chain(iter_json(result.to_json(), ensure_ascii=True), ["\n"]))
         else:

@@ -7,16 +7,18 @@ the run goes on); 2 on bad usage (a missing path, an unknown kind, an unreadable
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, parse_kinds
 
-__all__ = ["audit_traffic_command", "echo_blocks"]
+__all__ = ["audit_traffic_command", "echo_blocks", "open_spooled"]
+
+R = TypeVar("R")
 
 
 def _fail(message: str) -> None:
@@ -37,6 +39,33 @@ def echo_blocks(pieces: Iterable[str], size: int = 1 << 16) -> None:
             pending, length = [], 0
     if pending:
         typer.echo("".join(pending), nl=False)
+
+
+def open_spooled(
+    stack: ExitStack,
+    spool: Callable[..., AbstractContextManager[R]],
+    label: str,
+    paths: list[Path],
+    host: list[str] | None,
+    jobs: int | None,
+) -> R:
+    """A traffic command's spooled run (``spool_traffic``, ``spool_calibration``), kept open on
+    ``stack`` (its temporary directory goes when the stack closes, on error and Ctrl-C too);
+    a missing path or a bad ``--host`` is one line and exit 2."""
+    from harness.inputs.yaml_load import read_once
+    from harness.progress import progress_bar
+    from harness.traffic.hosts import HostMapError, host_map
+    from harness.traffic.loader import TrafficInputError
+
+    try:
+        hosts = host_map(host or ())
+        # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
+        # no clock thread: the process must have one thread to fork its workers
+        with read_once(), progress_bar(label, ticking=False) as advance:
+            return stack.enter_context(spool(paths, hosts, jobs=jobs, advance=advance))
+    except (TrafficInputError, HostMapError) as exc:
+        typer.echo(f"harness: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def audit_traffic_command(
@@ -73,13 +102,9 @@ def audit_traffic_command(
     """Audit whatever produced some recorded traffic: every request against the provider checks, every
     consecutive pair of model calls for continuity. Exit 1 on failing findings or unreadable input, 2 on bad usage."""
     # The machinery loads only when the command runs (``harness --help`` stays cheap).
-    from harness.inputs.yaml_load import read_once
     from harness.outputs import OutputError, check_out_dir
-    from harness.progress import progress_bar
     from harness.traffic.audit import BaselineError, load_baseline, spool_traffic
     from harness.traffic.audit_report import REPORT_NAMES, iter_terminal, report_data, write_reports
-    from harness.traffic.hosts import HostMapError, host_map
-    from harness.traffic.loader import TrafficInputError
 
     try:
         kinds = parse_kinds(fail_on)
@@ -100,15 +125,7 @@ def audit_traffic_command(
     # The findings and lines are spooled to a temporary directory, removed when this block ends
     # (on error and Ctrl-C too); the reports read them back in pieces: memory flat as they grow.
     with ExitStack() as spooled:
-        try:
-            hosts = host_map(host or ())
-            # each cassette is read once: nothing kept for a second read, memory flat as the corpus grows
-            # no clock thread: the process must have one thread to fork its workers
-            with read_once(), progress_bar("audit-traffic", ticking=False) as advance:
-                result = spooled.enter_context(spool_traffic(paths, hosts, jobs=jobs, advance=advance))
-        except (TrafficInputError, HostMapError) as exc:
-            _fail(str(exc))
-            return
+        result = open_spooled(spooled, spool_traffic, "audit-traffic", paths, host, jobs)
         data = report_data(result, kinds, accepted, str(baseline) if baseline else None)
         echo_blocks(iter_terminal(data))
         if out is not None:
