@@ -52,11 +52,22 @@ def _temps(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run_paused(args: list[str], env: dict[str, str], kill: signal.Signals) -> subprocess.Popen[bytes]:
     """Start ``harness ARGS`` paused inside the atomic writer, send ``kill`` there, wait for the end."""
     full_env = {**os.environ, **env, "HARNESS_TEST_PAUSE_BEFORE_RENAME": "60", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [*CLI, *args], cwd=ROOT, env=full_env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL
+        [*CLI, *args],
+        cwd=ROOT,
+        env=full_env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        # A run started in the background of a non-interactive shell inherits SIGINT ignored, and
+        # Python then keeps ignoring it: the child gets the default action, so Ctrl-C reaches it.
+        preexec_fn=_default_sigint,
     )
     assert proc.stderr is not None
     seen = b""
