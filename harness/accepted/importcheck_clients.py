@@ -26,6 +26,19 @@ _LC = "traffic/clients2/langchain/libs/partners"
 _OI = "traffic/clients2/openinference/python/instrumentation"
 _OL = "traffic/clients2/openllmetry/packages"
 
+#: Shared by the two entries of one echoed Chat assistant message (its `annotations` and `refusal`).
+_ECHOED_WHY = (
+    "a Chat response's assistant message echoed back with its empty `annotations: []` (no "
+    "source) and `refusal: null` (no refusal): the importer reads them as absent, our adapter "
+    "sends neither (ChatCompletionAssistantMessageParam has no `annotations`)"
+)
+_ECHOED_EVIDENCE = (
+    f"echoed form accepted: {_OL}/opentelemetry-instrumentation-openai/tests/traces/cassettes/"
+    "test_chat/test_chat_history_message_pydantic.yaml#1; without them accepted: "
+    "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_model_sees_multiple_images"
+    "[openai_chat].yaml#1",
+)
+
 IMPORTCHECK_CLIENTS: tuple[Accepted, ...] = (
     Accepted(
         "chat-echoed-empty-annotations",
@@ -35,17 +48,8 @@ IMPORTCHECK_CLIENTS: tuple[Accepted, ...] = (
         diff="missing",
         when=(value_is([]),),
         kind="equivalent",
-        why=(
-            "a Chat response's assistant message echoed back with its empty `annotations: []` (no "
-            "source) and `refusal: null` (no refusal): the importer reads them as absent, our adapter "
-            "sends neither (ChatCompletionAssistantMessageParam has no `annotations`)"
-        ),
-        evidence=(
-            f"echoed form accepted: {_OL}/opentelemetry-instrumentation-openai/tests/traces/cassettes/"
-            "test_chat/test_chat_history_message_pydantic.yaml#1; without them accepted: "
-            "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_model_sees_multiple_images"
-            "[openai_chat].yaml#1",
-        ),
+        why=_ECHOED_WHY,
+        evidence=_ECHOED_EVIDENCE,
         still_needed=_NEEDED,
     ),
     Accepted(
@@ -56,17 +60,8 @@ IMPORTCHECK_CLIENTS: tuple[Accepted, ...] = (
         diff="missing",
         when=(value_is(None),),
         kind="equivalent",
-        why=(
-            "a Chat response's assistant message echoed back with its empty `annotations: []` (no "
-            "source) and `refusal: null` (no refusal): the importer reads them as absent, our adapter "
-            "sends neither (ChatCompletionAssistantMessageParam has no `annotations`)"
-        ),
-        evidence=(
-            f"echoed form accepted: {_OL}/opentelemetry-instrumentation-openai/tests/traces/cassettes/"
-            "test_chat/test_chat_history_message_pydantic.yaml#1; without them accepted: "
-            "traffic/pydantic-ai/models__test_multimodal_tool_returns__test_model_sees_multiple_images"
-            "[openai_chat].yaml#1",
-        ),
+        why=_ECHOED_WHY,
+        evidence=_ECHOED_EVIDENCE,
         still_needed=_NEEDED,
     ),
     Accepted(
