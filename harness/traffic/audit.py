@@ -25,13 +25,12 @@ import json
 from collections.abc import Callable, Generator, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from harness.contract.kinds import DEFAULT_FAIL_ON, Kind
-from harness.oracles import PROVIDERS, prepare, validate
+from harness.oracles import PROVIDERS, validate
 from harness.traffic.cache import cache_tokens
 from harness.traffic.calibrate import (
     EDITED_REASON,
@@ -46,12 +45,12 @@ from harness.traffic.dialect_views import core_error
 from harness.traffic.evidence import pasted_response
 from harness.traffic.findings import TrafficFinding, one_per_check
 from harness.traffic.hosts import HostMap
-from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
+from harness.traffic.loader import EDITED, RecordedCall, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
 from harness.traffic.replies import read_reply
+from harness.traffic.shares import file_shares
 from harness.traffic.spool import Rows, temporary_spool
-from harness.workers import jobs_for, ordered_map, parallel_possible
 
 __all__ = [
     "BaselineError",
@@ -299,23 +298,17 @@ def spool_traffic(
     spooled as it arrives, in file order, so the result is the same for any ``jobs``. Findings
     are one per request and check (``one_per_check``: its groups never span two files, so it
     runs on each share) and read back in ``TrafficFinding.sort_key`` order."""
-    files = iter_files(paths)
-    workers = jobs_for(len(files), jobs)
-    if workers > 1 and parallel_possible():
-        prepare()  # built once here and shared by the forked workers, not once in each
     by_key = {name: TrafficFinding.sort_key for name in ("findings", "disagreements")}
     with temporary_spool(LISTS, by_key) as spool:
         figures: dict[str, dict[str, int]] = {}
         count = 0
-        for done, part in enumerate(ordered_map(partial(audit_file, hosts=hosts), files, workers), 1):
+        for part in file_shares(audit_file, paths, hosts, jobs, advance):
             count += part.files
             _add_figures(figures, part.figures)
             part.findings = one_per_check(part.findings)
             part.disagreements = one_per_check(part.disagreements)
             for name in LISTS:
                 spool.add(name, getattr(part, name))
-            if advance is not None:
-                advance(done, len(files))
             del part  # on disk now: not one finding stays in this process's memory
         spool.finish()
         for provider in PROVIDERS:

@@ -21,14 +21,13 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from harness.contract.providers import home_provider, wire_of
 from harness.contract.routing import BEDROCK_INVOKE, VERTEX, Route
-from harness.oracles import PROVIDERS, prepare, validate
+from harness.oracles import PROVIDERS, validate
 from harness.rules import RuleFinding, check_body
 from harness.rules.bedrock_invoke import check_invoke, invoke_view
 from harness.rules.vertex import check_vertex
@@ -36,11 +35,11 @@ from harness.traffic.dialect_views import azure_view, bedrock_converse_model, co
 from harness.traffic.evidence import pasted_response
 from harness.traffic.explained import explain
 from harness.traffic.hosts import AZURE, COMPATIBLE, HostMap
-from harness.traffic.loader import EDITED, RecordedCall, iter_files, load_file
+from harness.traffic.loader import EDITED, RecordedCall, load_file
 from harness.traffic.not_judged import not_judged
 from harness.traffic.pending import pending_provider
+from harness.traffic.shares import file_shares
 from harness.traffic.spool import Groups, Rows, temporary_spool
-from harness.workers import jobs_for, ordered_map, parallel_possible
 
 __all__ = [
     "EDITED_REASON",
@@ -410,15 +409,11 @@ def spool_calibration(
 
     ``jobs`` processes share the files (None: one per core, for enough files: ``harness.workers.jobs_for``);
     each share is spooled as it arrives, in file order, so the result is the same for any ``jobs``."""
-    files = iter_files(paths)
-    workers = jobs_for(len(files), jobs)
-    if workers > 1 and parallel_possible():
-        prepare()  # built once here and shared by the forked workers, not once in each
     with temporary_spool(_LISTS, {"allowances": lambda pair: pair}) as spool:
         accepted: dict[str, int] = {}
         accepted_pass: dict[str, int] = {}
         tally = _Tally()
-        for done, part in enumerate(ordered_map(partial(calibrate_file, hosts=hosts), files, workers), 1):
+        for part in file_shares(calibrate_file, paths, hosts, jobs, advance):
             for who, n in part.accepted.items():
                 accepted[who] = accepted.get(who, 0) + n
             for who, n in part.accepted_pass.items():
@@ -429,8 +424,6 @@ def spool_calibration(
             spool.add(
                 "allowances", [(aid, where) for aid, calls in part.allowances.items() for where in calls]
             )
-            if advance is not None:
-                advance(done, len(files))
             del part  # on disk now
         spool.finish()
         rows = {name: spool.rows(name) for name in _LISTS}
