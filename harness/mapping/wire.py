@@ -170,24 +170,22 @@ class WireToolResult:
         part's place is read by its part index, so a part dropped earlier does not shift the others)."""
         if self.part_positions is None:
             return [*self.text_block_list(), *self.images]
-        positions = [
-            self.part_positions[ci.part_index]
-            if ci.part_index is not None and ci.part_index < len(self.part_positions)
-            else len(self.text_block_list())
-            for ci in self.images
-        ]
-        return interleave(self.text_block_list(), list(self.images), sorted(positions))
+        positions = sorted(self._position(ci) for ci in self.images)
+        return interleave(self.text_block_list(), list(self.images), positions)
+
+    def _position(self, item: ContentItem) -> int:
+        """How many text blocks come before this image or file (all of them where its place is not known)."""
+        positions = self.part_positions
+        if positions is not None and item.part_index is not None and item.part_index < len(positions):
+            return positions[item.part_index]
+        return len(self.text_block_list())
 
     @property
     def interleaved(self) -> bool:
         """Whether some image or file of the result stands before some of its text."""
-        count = len(self.text_block_list())
+        blocks = self.text_block_list()
         return self.part_positions is not None and any(
-            ci.part_index is not None
-            and ci.part_index < len(self.part_positions)
-            and self.part_positions[ci.part_index] < count
-            and any(t for t in self.text_block_list()[self.part_positions[ci.part_index] :])
-            for ci in self.images
+            any(t for t in blocks[self._position(ci) :]) for ci in self.images
         )
 
 
