@@ -412,6 +412,30 @@ def test_i4_catches_a_result_text_that_is_not_output_text(provider: str) -> None
     )
 
 
+#: Two calls that share an id, answered by one result whose text the user also said (hypothesis's
+#: adversarial histories found it): an adapter that keeps both calls answers each with the result.
+DUPLICATE_CALL_IDS: list[HistoryEvent] = [
+    user("0"),
+    turn(call("toolu_01", "read", "{}"), call("toolu_01", "read", "{}")),
+    ToolResultMessage(call_id="toolu_01", tool_name="read", status="success", output_text="0"),
+    turn(TextPart(text="0")),
+    user("Thanks"),
+]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i4_counts_the_result_once_per_call_that_shares_its_id(provider: str) -> None:
+    """Gemini keeps both calls and sends the result for each: the text twice is not a repeat."""
+    assert found(DUPLICATE_CALL_IDS, CallParams(), provider, "I4", REFERENCE) == []
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_i4_still_catches_an_echo_beside_calls_that_share_an_id(provider: str) -> None:
+    mutant = Mutant(history=_echo_tool_text)
+    violations = found(DUPLICATE_CALL_IDS, CallParams(), provider, "I4", mutant)
+    assert any("times in the request" in v.reason for v in violations), violations
+
+
 # ---------------------------------------------------------------- I7 tool-pairing
 
 _RESULT_ID_KEY = {

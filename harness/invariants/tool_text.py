@@ -19,7 +19,7 @@ from harness.invariants.canonical import (
     sent_call_ids,
 )
 from harness.invariants.wire import WireResult, sent_text_blocks, tool_turns
-from harness.model import DeveloperMessage, TextPart, ToolResultMessage
+from harness.model import AssistantMessage, DeveloperMessage, TextPart, ToolCallPart, ToolResultMessage
 
 __all__ = ["check_tool_result_text"]
 
@@ -50,6 +50,13 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
         for p in e.parts
         if isinstance(p, TextPart)
     )
+    calls_by_id = Counter(
+        p.call_id
+        for e in ctx.history
+        if isinstance(e, AssistantMessage)
+        for p in e.parts
+        if isinstance(p, ToolCallPart)
+    )
     for index, event in enumerate(ctx.history):
         if not isinstance(event, ToolResultMessage) or not event.output_text.strip() or index not in answered:
             continue  # orphan and duplicate results are not sent as results (I7/I13 judge them)
@@ -69,7 +76,9 @@ def check_tool_result_text(ctx: CheckContext) -> list[Violation]:
                 )
             )
         sent = leaf_counts[text]
-        allowed = max(1, canonical_counts[text])
+        # Once per result unit: where calls share an id, an adapter that keeps both calls answers
+        # each with the result (warned tool-call-duplicate-id), so the text goes once per call.
+        allowed = max(1, canonical_counts[text]) + max(0, min(len(mine), calls_by_id[event.call_id]) - 1)
         if sent > allowed:
             out.append(
                 ctx.violation(
