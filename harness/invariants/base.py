@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from harness.codec import dumps_history
 from harness.contract.channels import heard_warnings, render_heard, warning_channels
 from harness.contract.events import derive_events
 from harness.contract.kinds import Kind
@@ -148,7 +149,21 @@ class CheckContext:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams | None = None) -> Rendered:
         """A fresh render (no cache): for checks that compare renders."""
+        # Counted in the cache, which contexts of one case may share (the audit's): a target may
+        # change the history it renders (I10 reports it), so nothing written from the history
+        # before a render is reused after it.
+        self.cache["renders"] = self.cache.get("renders", 0) + 1
         return render_heard(self.target, self.provider, list(history), params or self.params)
+
+    def history_jsonl(self) -> str:
+        """``dumps_history(self.history)``, written once between renders (I10 writes it after its
+        renders, I11 right after)."""
+        renders: int = self.cache.get("renders", 0)
+        held: tuple[int, str] | None = self.cache.get("history_jsonl")
+        if held is None or held[0] != renders:
+            held = (renders, dumps_history(self.history))
+            self.cache["history_jsonl"] = held
+        return held[1]
 
     def warned(self, message_index: int, part_index: int | None = None, *, exact: bool = False) -> bool:
         """Whether a warning names this message, and this part (``exact``) or this part or the whole message."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 
-from harness.codec import dumps_history, loads_history
+from harness.codec import loads_history
 from harness.contract.channels import heard_warnings
 from harness.contract.rendered import Rendered, same_json
 from harness.invariants.base import CheckContext, Violation
@@ -29,14 +29,14 @@ ID = "I10"
 
 def check_determinism(ctx: CheckContext) -> list[Violation]:
     first = ctx.rendered
-    before = dumps_history(ctx.history)
+    before = ctx.history_jsonl()
     variants = {
         "a second render": ctx.render(ctx.history),
         "a render of a deep copy": ctx.render(copy.deepcopy(list(ctx.history))),
         "a render of the history read back from JSON Lines": ctx.render(loads_history(before)),
     }
     out: list[Violation] = []
-    if dumps_history(ctx.history) != before:
+    if ctx.history_jsonl() != before:
         out.append(
             ctx.violation(ID, None, "rendering changed the history it was given", None, kind="degrade")
         )

@@ -54,6 +54,7 @@ class SSEDecoder:
         "_event",
         "_id",
         "_offset",
+        "_pending",
         "comments",
         "discarded_bytes",
         "malformed_utf8",
@@ -62,6 +63,9 @@ class SSEDecoder:
 
     def __init__(self) -> None:
         self._buffer = b""
+        #: Chunks after ``_buffer`` that hold no line end (a long line arriving in small chunks):
+        #: joined once its line ends, so a line costs linear time however finely it is cut.
+        self._pending: list[bytes] = []
         self._event: str | None = None
         self._data: list[str] = []
         self._id: str | None = None
@@ -74,7 +78,17 @@ class SSEDecoder:
         self.not_utf8: tuple[int, int] | None = None
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
-        buffer = self._buffer + chunk
+        if b"\n" not in chunk and b"\r" not in chunk and not self._buffer.endswith(b"\r"):
+            # No line ends here (nor a held CR that this chunk would end): nothing to dispatch.
+            # Kept aside rather than appended, so the buffer is not copied and scanned per chunk.
+            if chunk:
+                self._pending.append(chunk)
+            return []
+        if self._pending:
+            buffer = b"".join((self._buffer, *self._pending, chunk))
+            self._pending = []
+        else:
+            buffer = self._buffer + chunk
         # Normalise CRLF / CR line endings only when present (rare; keeps the fast path fast).
         if b"\r" in buffer:
             if buffer.endswith(b"\r"):
@@ -114,7 +128,8 @@ class SSEDecoder:
         ``discarded_bytes``), so a body truncated mid-line reads as a truncated stream
         rather than as garbage JSON.
         """
-        rest, self._buffer = self._buffer.rstrip(b"\r"), b""
+        rest, self._buffer = b"".join((self._buffer, *self._pending)).rstrip(b"\r"), b""
+        self._pending = []
         self.discarded_bytes = len(rest)
         out: list[SSEEvent] = []
         if self._data:
