@@ -95,7 +95,14 @@ def test_plain_event_fast_path_gives_the_line_by_line_events(
     assert decode(True, None) == decode(False, None) == decode(True, size)
 
 
-_CR_BODY = b"data: " + "é".encode() * 3000 + b"\rdata: tail\r\r: note\rdata: " + b"x" * 500 + b"\r\n\r\n" + b"data: cut"
+_CR_BODY = (
+    b"data: "
+    + "é".encode() * 3000
+    + b"\rdata: tail\r\r: note\rdata: "
+    + b"x" * 500
+    + b"\r\n\r\n"
+    + b"data: cut"
+)
 
 
 @given(st.integers(min_value=1, max_value=40))

@@ -47,7 +47,7 @@ class Rendered:
     for every part dropped or changed on the way."""
 
     body: dict[str, Any]
-    warnings: list[RenderWarning] = field(default_factory=list[RenderWarning])
+    warnings: list[RenderWarning] = field(default_factory=lambda: [])
 
 
 def canonical_json(body: object) -> str:

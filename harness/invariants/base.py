@@ -104,22 +104,20 @@ class CheckContext:
     events: EventDeriver = derive_events
     ui_events: UIEventDeriver = history_to_ui_events
     next_turn: Continuation = next_turn
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
     #: Run the history-independent stream probes (HTTP 500, empty body). An audit runs them
     #: once per provider instead of once per case.
     probes: bool = True
     #: Emitted provider streams by message index (None: the provider's stream cannot carry it).
-    streams: dict[int, bytes | None] = field(default_factory=dict[int, bytes | None], repr=False)
+    streams: dict[int, bytes | None] = field(default_factory=lambda: {}, repr=False)
     #: The message each emitted stream carries (the original, or its projection), by message index.
-    stream_messages: dict[int, AssistantMessage] = field(
-        default_factory=dict[int, AssistantMessage], repr=False
-    )
+    stream_messages: dict[int, AssistantMessage] = field(default_factory=lambda: {}, repr=False)
     #: The model each emitted stream names, by message index.
-    stream_models: dict[int, str] = field(default_factory=dict[int, str], repr=False)
+    stream_models: dict[int, str] = field(default_factory=lambda: {}, repr=False)
     #: Per-context results other checks reuse (e.g. the provider rules' findings on the body).
-    cache: dict[str, Any] = field(default_factory=dict[str, Any], repr=False)
+    cache: dict[str, Any] = field(default_factory=lambda: {}, repr=False)
     #: Why a message has no stream, by message index.
-    stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
+    stream_skips: dict[int, str] = field(default_factory=lambda: {}, repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)
     #: The body as the provider's parser reads it, for the rendered it was read from.
     _read: tuple[Rendered, Json] | None = field(default=None, repr=False)

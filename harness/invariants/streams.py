@@ -105,23 +105,25 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
 _Emitted = tuple[bytes | None, AssistantMessage | None, str | None, str | None]
 
 
-#: Emissions by (provider, message as JSON), most recent last: emitting is pure and the harness's
-#: own, and the same message is emitted for many checks' contexts (a test plan asks
-#: ``stream_skip_reason`` at collection, then each case's context emits it again).
-_EMISSIONS: dict[tuple[str, str], _Emitted] = {}
+#: Emissions by (provider, message as JSON), with the message they were made from, most recent
+#: last: emitting is pure and the harness's own, and the same message is emitted for many checks'
+#: contexts (a test plan asks ``stream_skip_reason`` at collection, then each case's context
+#: emits it again).
+_EMISSIONS: dict[tuple[str, str], tuple[AssistantMessage, _Emitted]] = {}
 _EMISSIONS_LIMIT = 512
 
 
 def _emission(module: ModuleType, emit: Emitter, provider: str, message: AssistantMessage) -> _Emitted:
-    """``_emitted``, remembered for the last ``_EMISSIONS_LIMIT`` messages."""
+    """``_emitted``, remembered for the last ``_EMISSIONS_LIMIT`` messages. A message is the one
+    remembered when both its JSON and its values are equal (JSON alone writes NaN as null)."""
     key = (provider, message.model_dump_json())
-    found = _EMISSIONS.pop(key, None)
-    if found is None:
-        found = _emitted(module, emit, provider, message)
+    held = _EMISSIONS.pop(key, None)
+    if held is None or held[0] != message:
+        held = (message, _emitted(module, emit, provider, message))
         if len(_EMISSIONS) >= _EMISSIONS_LIMIT:
             del _EMISSIONS[next(iter(_EMISSIONS))]
-    _EMISSIONS[key] = found
-    return found
+    _EMISSIONS[key] = held
+    return held[1]
 
 
 def _emitted(module: ModuleType, emit: Emitter, provider: str, message: AssistantMessage) -> _Emitted:

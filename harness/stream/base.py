@@ -87,7 +87,7 @@ _Kind = Literal["text", "thinking", "tool_call", "signature", "file", "server_ca
 @dataclass(slots=True)
 class _Slot:
     kind: _Kind
-    chunks: list[str] = field(default_factory=list[str])
+    chunks: list[str] = field(default_factory=lambda: [])
     id: str | None = None  # thinking id / signature-only id
     call_id: str = ""
     tool_name: str = ""

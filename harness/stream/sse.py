@@ -40,6 +40,8 @@ _set_id = SSEEvent.__dict__["id"].__set__
 # the block and tells whether it was plain throughout.
 _PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n(?:\n|\Z)|([^\n]*\n|[^\n]+)")
 _OTHER_LINE = itemgetter(2)
+#: A line longer than this, still open, is kept in its chunks (``SSEDecoder._pending``).
+_LONG = 4096
 
 
 class SSEDecoder:
@@ -63,8 +65,8 @@ class SSEDecoder:
 
     def __init__(self) -> None:
         self._buffer = b""
-        #: Chunks after ``_buffer`` that hold no line end (a long line arriving in small chunks):
-        #: joined once its line ends, so a line costs linear time however finely it is cut.
+        #: The start of a long line (past ``_LONG`` bytes) in the chunks it came in, joined once the
+        #: line ends: a line costs linear time however finely it is cut (``_buffer`` is then empty).
         self._pending: list[bytes] = []
         self._event: str | None = None
         self._data: list[str] = []
@@ -78,14 +80,11 @@ class SSEDecoder:
         self.not_utf8: tuple[int, int] | None = None
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
-        if b"\n" not in chunk and b"\r" not in chunk and not self._buffer.endswith(b"\r"):
-            # No line ends here (nor a held CR that this chunk would end): nothing to dispatch.
-            # Kept aside rather than appended, so the buffer is not copied and scanned per chunk.
-            if chunk:
-                self._pending.append(chunk)
-            return []
         if self._pending:
-            buffer = b"".join((self._buffer, *self._pending, chunk))
+            if b"\n" not in chunk and b"\r" not in chunk:
+                self._pending.append(chunk)
+                return []
+            buffer = b"".join((*self._pending, chunk))
             self._pending = []
         else:
             buffer = self._buffer + chunk
@@ -101,7 +100,11 @@ class SSEDecoder:
             self._buffer = b""
         cut = buffer.rfind(b"\n")
         if cut < 0:
-            self._buffer = buffer + self._buffer
+            buffer += self._buffer
+            if len(buffer) > _LONG and not buffer.endswith(b"\r"):
+                self._pending, self._buffer = [buffer], b""  # a long line: no copy and scan per chunk
+            else:
+                self._buffer = buffer
             return []
         self._buffer = buffer[cut + 1 :] + self._buffer
         # One decode for all complete lines: a newline byte never sits inside a UTF-8
