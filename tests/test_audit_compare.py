@@ -23,7 +23,7 @@ from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
 from harness.cli.main import app
 from harness.targets import get_target
-from tests.support.targets import without_max_tokens
+from tests.support.targets import reference_audit, without_max_tokens
 from tests.support.worker_targets import load_or_skip
 
 
@@ -46,10 +46,11 @@ def _synthetic() -> AuditResult:
 
 @pytest.fixture(scope="module")
 def audits(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """audit.json files: reference, a toy that writes explicit nulls, the synthetic one."""
+    """audit.json files: reference (anthropic, openai-responses), a toy (anthropic) that writes explicit
+    nulls, the synthetic one (gemini)."""
     root = tmp_path_factory.mktemp("audits")
     results = {
-        "reference": run_audit(get_target("reference"), ["anthropic", "gemini"], examples=2),
+        "reference": reference_audit(),  # anthropic and openai-responses (shared with the audit's tests)
         "toy": without_max_tokens(),  # the toy that writes explicit nulls (shared with the audit's tests)
         "synthetic": _synthetic(),
     }
@@ -85,9 +86,12 @@ def test_each_cell_is_the_targets_own_audit_square(audits: list[Path], tmp_path:
     compared = json.loads((tmp_path / "compare.json").read_text(encoding="utf-8"))
     _check_cells_are_each_audits_own(compared, audits)
     assert [t["label"] for t in compared["targets"]] == ["reference", "toy 1", "synthetic 0"]
-    assert compared["providers"] == ["anthropic", "gemini"]
-    # the toy audits anthropic only, the synthetic audit gemini only: the rest is "not audited"
-    assert compared["matrix"]["gemini"]["I12"]["toy 1"] is None
+    assert compared["providers"] == ["anthropic", "openai-responses", "gemini"]
+    # the reference audits anthropic and openai-responses, the toy anthropic only, the synthetic audit
+    # gemini only: the rest is "not audited"
+    assert compared["matrix"]["gemini"]["render"]["toy 1"] is None
+    assert compared["matrix"]["gemini"]["render"]["reference"] is None
+    assert compared["matrix"]["openai-responses"]["I12"]["toy 1"] is None
     assert compared["matrix"]["anthropic"]["render"]["synthetic 0"] is None
     assert compared["matrix"]["anthropic"]["I8"]["toy 1"]["status"] == "fail"
 
