@@ -27,6 +27,8 @@ from harness.targets import Target, get_target
 from tests.support.targets import REFERENCE_AUDIT_PROVIDERS, ToyTarget, reference_audit, without_max_tokens
 
 GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
+#: run_audit's progress callbacks: the CLI passes new ones on every run, the audit is the same.
+_CALLBACKS = ("progress", "advance")
 
 
 def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, bytes]:
@@ -143,6 +145,21 @@ def test_goldens_are_a_baseline_for_wire_diffs() -> None:
 def test_cli_exit_codes_follow_the_baseline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     toy: Target = ToyTarget("toy", "1", {"max_tokens": None})
     monkeypatch.setattr("harness.targets.get_target", lambda name: toy)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    # The first two runs ask for the same audit (only --out and --baseline differ): it is run once
+    # and the second run judges that result against the first run's audit.json.
+    audits: dict[str, AuditResult] = {}
+    asked: list[str] = []
+
+    def audit_once(target: Target, providers: Sequence[str] | None = None, **options: object) -> AuditResult:
+        key = repr(
+            (target, providers, sorted((k, repr(v)) for k, v in options.items() if k not in _CALLBACKS))
+        )
+        asked.append(key)
+        if key not in audits:
+            audits[key] = run_audit(target, providers, **options)  # pyright: ignore[reportArgumentType]
+        return audits[key]
+
+    monkeypatch.setattr("harness.audit.run.run_audit", audit_once)
     runner = CliRunner()
     args = ["audit", "--target", "toy", "--examples", "0", "--cassettes", str(tmp_path / "none")]
     first = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
@@ -154,6 +171,7 @@ def test_cli_exit_codes_follow_the_baseline(tmp_path: Path, monkeypatch: pytest.
     assert second.exit_code == 0, second.output
     bad = runner.invoke(app, [*args, "--baseline", str(tmp_path / "missing.json")])
     assert bad.exit_code == 2
+    assert len(asked) == 2 and len(audits) == 1  # the bad baseline stops the third before its audit
 
 
 class _RenamedIdsTarget(ToyTarget):
