@@ -438,7 +438,7 @@ class ToolResultMessage(_MessageBase):
     output_text: str
     output_json: JsonValue | None = None
     text_blocks: list[int] | None = None
-    parts: list[ToolPart] = Field(default_factory=list[ToolPart])
+    parts: list[ToolPart] = Field(default_factory=lambda: [])
     part_positions: list[int] | None = None
     discovered_tools: list[str] | None = None
     ui_extra: dict[str, JsonValue] | None = None
@@ -547,7 +547,7 @@ class TaskMetadataEvent(_Model):
 
     type: Literal["task_metadata"] = "task_metadata"
     created_at: datetime | None = None
-    metadata: dict[str, JsonValue] = Field(default_factory=dict[str, JsonValue])
+    metadata: dict[str, JsonValue] = Field(default_factory=lambda: {})
 
 
 def _history_tag(value: Any) -> str | None:

@@ -93,3 +93,31 @@ def test_plain_event_fast_path_gives_the_line_by_line_events(
         return [e for p in pieces for e in decoder.feed(p)] + decoder.close()
 
     assert decode(True, None) == decode(False, None) == decode(True, size)
+
+
+_CR_BODY = (
+    b"data: "
+    + "é".encode() * 3000
+    + b"\rdata: tail\r\r: note\rdata: "
+    + b"x" * 500
+    + b"\r\n\r\n"
+    + b"data: cut"
+)
+
+
+@given(st.integers(min_value=1, max_value=40))
+def test_a_long_line_in_small_chunks_and_cr_line_ends_read_as_in_one_chunk(size: int) -> None:
+    """Chunks without a line end are kept aside until their line ends (a long line costs linear
+    time): the events, the not-UTF-8 offset, the comments and the discarded tail are unchanged."""
+    body = _CR_BODY.replace(b"tail", b"t\xffl")
+    whole = SSEDecoder()
+    expected = whole.feed(body) + whole.close()
+    pieces = SSEDecoder()
+    events = [e for chunk in chunked(body, size) for e in pieces.feed(chunk)] + pieces.close()
+    assert events == expected and len(expected) == 2
+    assert (pieces.not_utf8, pieces.comments, pieces.discarded_bytes, pieces.malformed_utf8) == (
+        whole.not_utf8,
+        whole.comments,
+        whole.discarded_bytes,
+        whole.malformed_utf8,
+    )

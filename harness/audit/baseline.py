@@ -42,8 +42,8 @@ class Baseline:
     label: str
     kind: str  # "audit" or "goldens"
     requests: dict[tuple[str, str], Json]
-    failures: set[Failure] = field(default_factory=set[Failure])
-    options: Json = field(default_factory=dict[str, Any])
+    failures: set[Failure] = field(default_factory=lambda: set())
+    options: Json = field(default_factory=lambda: {})
 
 
 @dataclass(frozen=True)
@@ -58,13 +58,13 @@ class BodyChange:
 @dataclass
 class BaselineComparison:
     baseline: Baseline | None
-    accepted: list[Failure] = field(default_factory=list[Failure])
-    new: list[Failure] = field(default_factory=list[Failure])
-    fixed: list[Failure] = field(default_factory=list[Failure])
-    changed: list[BodyChange] = field(default_factory=list[BodyChange])
-    added: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
-    removed: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
-    notes: list[str] = field(default_factory=list[str])
+    accepted: list[Failure] = field(default_factory=lambda: [])
+    new: list[Failure] = field(default_factory=lambda: [])
+    fixed: list[Failure] = field(default_factory=lambda: [])
+    changed: list[BodyChange] = field(default_factory=lambda: [])
+    added: list[tuple[str, str]] = field(default_factory=lambda: [])
+    removed: list[tuple[str, str]] = field(default_factory=lambda: [])
+    notes: list[str] = field(default_factory=lambda: [])
 
     #: The finding kinds that fail the run (``--fail-on``); policy findings are listed, not fatal.
     fail_on: tuple[Kind, ...] = DEFAULT_FAIL_ON

@@ -52,7 +52,7 @@ class CrossTarget:
     columns: list[Column]
     providers: list[str]
     checks: list[str]
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
 
     @property
     def labels(self) -> list[str]:

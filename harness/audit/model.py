@@ -115,7 +115,7 @@ class Record:
     case: str
     kind: str
     size: int
-    checks: dict[str, Outcome] = field(default_factory=dict[str, Outcome])
+    checks: dict[str, Outcome] = field(default_factory=lambda: {})
     request: Json | None = None
     replay: Json | None = None
     example: str | None = None
@@ -165,9 +165,9 @@ class Cell:
     failed: int = 0
     skipped: int = 0
     smallest: Record | None = None
-    skip_reasons: list[str] = field(default_factory=list[str])
+    skip_reasons: list[str] = field(default_factory=lambda: [])
     #: Failing cases by the worst kind each one found.
-    by_kind: dict[Kind, int] = field(default_factory=dict[Kind, int])
+    by_kind: dict[Kind, int] = field(default_factory=lambda: {})
 
     @property
     def worst(self) -> Kind | None:
@@ -189,11 +189,11 @@ class AuditResult:
     providers: list[str]
     checks: list[str]
     records: list[Record]
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
     #: How the cases were made (``examples``, ``model`` override): a baseline compares like with like.
-    options: dict[str, Any] = field(default_factory=dict[str, Any])
+    options: dict[str, Any] = field(default_factory=lambda: {})
     #: Inputs that could not be read (one line each); they were skipped, and the exit status says so.
-    unreadable: list[str] = field(default_factory=list[str])
+    unreadable: list[str] = field(default_factory=lambda: [])
 
     def failures(self) -> list[Failure]:
         return sorted(
@@ -207,7 +207,10 @@ class AuditResult:
         cells = {p: {c: Cell() for c in self.checks} for p in self.providers}
         for record in self.records:
             for name, outcome in record.checks.items():
-                cell = cells.setdefault(record.provider, {}).setdefault(name, Cell())
+                row = cells.setdefault(record.provider, {})
+                cell = row.get(name)
+                if cell is None:  # (not ``setdefault``: that would build a Cell per record)
+                    cell = row[name] = Cell()
                 if outcome.status == "pass":
                     cell.passed += 1
                 elif outcome.status == "skip":

@@ -34,7 +34,7 @@ class CaseResult:
     allowed: list[str]
     deterministic: bool
     #: The render's warning codes (what was dropped or changed, and why: ``harness render`` shows each).
-    warning_codes: list[str] = field(default_factory=list[str])
+    warning_codes: list[str] = field(default_factory=lambda: [])
 
     @property
     def ok(self) -> bool:
@@ -43,7 +43,7 @@ class CaseResult:
 
 @dataclass
 class Summary:
-    cases: list[CaseResult] = field(default_factory=list[CaseResult])
+    cases: list[CaseResult] = field(default_factory=lambda: [])
     target: str = "reference"
 
     @property

@@ -96,7 +96,7 @@ class Seen:
     document: Any = None
     host: str | None = None
     cassette: str = ""
-    minted_ids: Mapping[str, str] = field(default_factory=dict[str, str])
+    minted_ids: Mapping[str, str] = field(default_factory=lambda: {})
 
 
 @functools.cache

@@ -28,7 +28,7 @@ class Exchange:
     uri: str
     request_body: Any
     status: int
-    headers: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    headers: dict[str, list[str]] = field(default_factory=lambda: {})
     body: bytes = b""
 
     def header(self, name: str) -> str:

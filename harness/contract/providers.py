@@ -154,7 +154,7 @@ class ProviderEntry:
     #: Wires it serves beside its own; its folder has a parser ``stream_<wire>.py`` for each.
     other_wires: tuple[str, ...] = ()
     #: Reasoning signature formats it accepts as its own (``ThinkingSignaturePart.format``).
-    signature_formats: frozenset[str] = field(default_factory=frozenset[str])
+    signature_formats: frozenset[str] = field(default_factory=lambda: frozenset())
     #: Endpoints serving its wire beside its own API (``harness render --endpoint``): each is a
     #: module of its folder (``harness/providers/<folder>/<endpoint>.py``).
     endpoints: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RenderWarning", "Rendered", "canonical_json", "same_json"]
+__all__ = ["RenderWarning", "Rendered", "canonical_json", "compact_json", "same_json"]
 
 
 @dataclass(frozen=True, order=True)
@@ -47,7 +47,7 @@ class Rendered:
     for every part dropped or changed on the way."""
 
     body: dict[str, Any]
-    warnings: list[RenderWarning] = field(default_factory=list[RenderWarning])
+    warnings: list[RenderWarning] = field(default_factory=lambda: [])
 
 
 def canonical_json(body: object) -> str:
@@ -62,6 +62,9 @@ def same_json(a: object, b: object) -> bool:
     50 MB text); the compact form comes from the C encoder and has the same tokens (the same
     keys, order, numbers and escapes), with fixed separators: one form is equal exactly when
     the other is."""
-    return json.dumps(a, sort_keys=True, ensure_ascii=False) == json.dumps(
-        b, sort_keys=True, ensure_ascii=False
-    )
+    return compact_json(a) == compact_json(b)
+
+
+def compact_json(body: object) -> str:
+    """The form ``same_json`` compares (to compare one body with many, write it once)."""
+    return json.dumps(body, sort_keys=True, ensure_ascii=False)

@@ -114,4 +114,4 @@ class CallResult:
     message: AssistantMessage
     items: list[StreamItem]
     errors: list[ErrorEvent]
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])

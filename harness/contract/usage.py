@@ -50,6 +50,10 @@ def _documents(body: bytes) -> list[Any] | None:
         data = line[5:].strip()
         if not data or data == "[DONE]":
             continue
+        if "\\" not in data and "token" not in data.lower():
+            # No key here can name a token count (``_counts``; a key written with escapes has a
+            # backslash): its document adds nothing, and a stream's deltas are most of its lines.
+            continue
         try:
             docs.append(json.loads(data))
         except ValueError:

@@ -269,7 +269,7 @@ class Row:
     sdk: list[str] | None = None
     #: Why the official SDK could not accumulate the body at all (its own error), when it could not.
     sdk_refused: str | None = None
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
 
     @property
     def has_parts(self) -> bool:

@@ -54,7 +54,7 @@ class _Block:
     signature: str = ""
     call: ToolCallPart | None = None
     raw: dict[str, Any] | None = None
-    citations: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    citations: list[dict[str, Any]] = field(default_factory=lambda: [])
 
 
 def _plan(message: AssistantMessage) -> list[_Block] | str:

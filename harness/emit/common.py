@@ -8,6 +8,7 @@ clock, no randomness), so a failing property example replays byte for byte.
 from __future__ import annotations
 
 import json
+import re
 from itertools import pairwise
 from typing import Any
 
@@ -82,8 +83,11 @@ def json_object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None  # pyright: ignore[reportUnknownVariableType]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _has_surrogate(text: str) -> bool:
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 def _strings(message: AssistantMessage) -> list[str]:

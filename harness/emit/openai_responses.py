@@ -51,7 +51,7 @@ SIGNATURE_FORMAT = "openai-responses"
 class _Item:
     kind: str  # reasoning | message | function_call
     id: str
-    texts: list[str] = field(default_factory=list[str])
+    texts: list[str] = field(default_factory=lambda: [])
     encrypted: str | None = None
     call: ToolCallPart | None = None
     phase: str | None = None

@@ -113,7 +113,7 @@ class CheckedRequest:
     provider: str
     where: str
     unrepresented: list[str]
-    differences: list[JsonDifference] = field(default_factory=list[JsonDifference])
+    differences: list[JsonDifference] = field(default_factory=lambda: [])
     error: str | None = None
 
     @property
@@ -141,10 +141,10 @@ class CheckedRequest:
 
 @dataclass
 class ImportCheck:
-    requests: list[CheckedRequest] = field(default_factory=list[CheckedRequest])
-    skipped: dict[str, int] = field(default_factory=dict[str, int])
+    requests: list[CheckedRequest] = field(default_factory=lambda: [])
+    skipped: dict[str, int] = field(default_factory=lambda: {})
     #: Inputs that could not be read (one line each, ``FILE#N: problem``): never counted as checked.
-    unreadable: list[str] = field(default_factory=list[str])
+    unreadable: list[str] = field(default_factory=lambda: [])
 
     def figures(self) -> dict[str, dict[str, int]]:
         """Per provider: accepted, imported, fully represented, identical, within the allowlist, open, beyond it."""

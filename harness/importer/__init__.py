@@ -99,7 +99,7 @@ class Imported:
 
     history: list[HistoryEvent]
     params: CallParams
-    unrepresented: list[str] = field(default_factory=list[str])
+    unrepresented: list[str] = field(default_factory=lambda: [])
 
     @property
     def complete(self) -> bool:

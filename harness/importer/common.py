@@ -30,7 +30,7 @@ def show(value: Any) -> str:
 class Ledger:
     """Everything a reader saw but could not put in the canonical history or params, one line each."""
 
-    lines: list[str] = field(default_factory=list[str])
+    lines: list[str] = field(default_factory=lambda: [])
 
     def note(self, path: str, reason: str) -> None:
         self.lines.append(f"{path}: {reason}")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from harness.codec import dumps_history
 from harness.contract.channels import heard_warnings, render_heard, warning_channels
 from harness.contract.events import derive_events
 from harness.contract.kinds import Kind
@@ -103,22 +104,20 @@ class CheckContext:
     events: EventDeriver = derive_events
     ui_events: UIEventDeriver = history_to_ui_events
     next_turn: Continuation = next_turn
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
     #: Run the history-independent stream probes (HTTP 500, empty body). An audit runs them
     #: once per provider instead of once per case.
     probes: bool = True
     #: Emitted provider streams by message index (None: the provider's stream cannot carry it).
-    streams: dict[int, bytes | None] = field(default_factory=dict[int, bytes | None], repr=False)
+    streams: dict[int, bytes | None] = field(default_factory=lambda: {}, repr=False)
     #: The message each emitted stream carries (the original, or its projection), by message index.
-    stream_messages: dict[int, AssistantMessage] = field(
-        default_factory=dict[int, AssistantMessage], repr=False
-    )
+    stream_messages: dict[int, AssistantMessage] = field(default_factory=lambda: {}, repr=False)
     #: The model each emitted stream names, by message index.
-    stream_models: dict[int, str] = field(default_factory=dict[int, str], repr=False)
+    stream_models: dict[int, str] = field(default_factory=lambda: {}, repr=False)
     #: Per-context results other checks reuse (e.g. the provider rules' findings on the body).
-    cache: dict[str, Any] = field(default_factory=dict[str, Any], repr=False)
+    cache: dict[str, Any] = field(default_factory=lambda: {}, repr=False)
     #: Why a message has no stream, by message index.
-    stream_skips: dict[int, str] = field(default_factory=dict[int, str], repr=False)
+    stream_skips: dict[int, str] = field(default_factory=lambda: {}, repr=False)
     _rendered: Rendered | None = field(default=None, repr=False)
     #: The body as the provider's parser reads it, for the rendered it was read from.
     _read: tuple[Rendered, Json] | None = field(default=None, repr=False)
@@ -148,7 +147,21 @@ class CheckContext:
 
     def render(self, history: Sequence[HistoryEvent], params: CallParams | None = None) -> Rendered:
         """A fresh render (no cache): for checks that compare renders."""
+        # Counted in the cache, which contexts of one case may share (the audit's): a target may
+        # change the history it renders (I10 reports it), so nothing written from the history
+        # before a render is reused after it.
+        self.cache["renders"] = self.cache.get("renders", 0) + 1
         return render_heard(self.target, self.provider, list(history), params or self.params)
+
+    def history_jsonl(self) -> str:
+        """``dumps_history(self.history)``, written once between renders (I10 writes it after its
+        renders, I11 right after)."""
+        renders: int = self.cache.get("renders", 0)
+        held: tuple[int, str] | None = self.cache.get("history_jsonl")
+        if held is None or held[0] != renders:
+            held = (renders, dumps_history(self.history))
+            self.cache["history_jsonl"] = held
+        return held[1]
 
     def warned(self, message_index: int, part_index: int | None = None, *, exact: bool = False) -> bool:
         """Whether a warning names this message, and this part (``exact``) or this part or the whole message."""

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import copy
 
-from harness.codec import dumps_history, loads_history
+from harness.codec import loads_history
 from harness.contract.channels import heard_warnings
-from harness.contract.rendered import Rendered, same_json
+from harness.contract.rendered import Rendered, compact_json
 from harness.invariants.base import CheckContext, Violation
 from harness.invariants.prefix import first_difference
 
@@ -29,19 +29,20 @@ ID = "I10"
 
 def check_determinism(ctx: CheckContext) -> list[Violation]:
     first = ctx.rendered
-    before = dumps_history(ctx.history)
+    before = ctx.history_jsonl()
     variants = {
         "a second render": ctx.render(ctx.history),
         "a render of a deep copy": ctx.render(copy.deepcopy(list(ctx.history))),
         "a render of the history read back from JSON Lines": ctx.render(loads_history(before)),
     }
     out: list[Violation] = []
-    if dumps_history(ctx.history) != before:
+    if ctx.history_jsonl() != before:
         out.append(
             ctx.violation(ID, None, "rendering changed the history it was given", None, kind="degrade")
         )
+    first_json: list[str] = []  # the first body's compact JSON, written once for the three comparisons
     for what, other in variants.items():
-        problem = _differs(first, other)
+        problem = _differs(first, other, first_json)
         if problem is not None:
             out.append(
                 ctx.violation(
@@ -51,8 +52,12 @@ def check_determinism(ctx: CheckContext) -> list[Violation]:
     return out
 
 
-def _differs(a: Rendered, b: Rendered) -> tuple[str, object] | None:
-    if not same_json(a.body, b.body):
+def _differs(a: Rendered, b: Rendered, a_json: list[str]) -> tuple[str, object] | None:
+    """How ``b`` differs from ``a`` (``same_json`` on the bodies, then the warnings), or None;
+    ``a_json`` holds ``a``'s compact JSON once written (in the order ``same_json`` writes it)."""
+    if not a_json:
+        a_json.append(compact_json(a.body))
+    if a_json[0] != compact_json(b.body):
         diff = first_difference(a.body, b.body)
         path, was, became = diff or ("<root>", "?", "?")
         return f"body differs at {path}", {"first": was, "then": became}

@@ -291,8 +291,8 @@ class CheckReport:
 
     providers: list[str]
     invariants: list[Invariant]
-    violations: list[Violation] = field(default_factory=list[Violation])
-    notes: list[str] = field(default_factory=list[str])
+    violations: list[Violation] = field(default_factory=lambda: [])
+    notes: list[str] = field(default_factory=lambda: [])
 
     @property
     def ok(self) -> bool:

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import re
 import sys
@@ -85,7 +84,8 @@ def aligned(expected: AssistantMessage, parsed: AssistantMessage) -> tuple[dict[
 
 
 def _normal(data: dict[str, Any]) -> dict[str, Any]:
-    out = copy.deepcopy(data)
+    """``data`` (a fresh ``comparable`` dump, changed in place) with the forms ``aligned`` equates made one."""
+    out = data
     for part in cast(list[dict[str, Any]], out.get("parts") or []):
         if isinstance(part.get("model_id"), str):
             part["model_id"] = _SNAPSHOT.sub("", part["model_id"])
@@ -172,7 +172,7 @@ def check_round_trips(ctx: CheckContext) -> list[Violation]:
 
 
 def _codec(ctx: CheckContext) -> list[Violation]:
-    text = dumps_history(ctx.history)
+    text = ctx.history_jsonl()
     try:
         back = loads_history(text)
     except ValueError as exc:
@@ -232,15 +232,17 @@ def _stream(ctx: CheckContext, index: int, message: AssistantMessage) -> list[Vi
         )
         for path, was, became in found
     ]
+    whole = _result(full)  # compared with every chunking's
     for chunking in chunkings(body):
         chunked = replay_bytes(ctx, ID, index, stream_exchange(ctx, index, body), chunking)
         if isinstance(chunked, Violation):
             out.append(chunked)
             break
-        if _result(chunked) != _result(full):
-            detail: dict[str, Any] = {"difference": first_difference(_result(full), _result(chunked))}
+        result = _result(chunked)
+        if result != whole:
+            detail: dict[str, Any] = {"difference": first_difference(whole, result)}
             if isinstance(chunking, tuple):
-                detail["cut_at"] = _first_cut(ctx, index, body, chunking, _result(full))
+                detail["cut_at"] = _first_cut(ctx, index, body, chunking, whole)
             out.append(
                 ctx.violation(
                     ID,

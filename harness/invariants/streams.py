@@ -90,7 +90,7 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
     else:
         emitted: dict[int, _Emitted] = ctx.cache.setdefault("emitted", {})
         if index not in emitted:
-            emitted[index] = _emitted(module, emit, ctx.provider, message)
+            emitted[index] = _emission(module, emit, ctx.provider, message)
         body, carried, model, reason = emitted[index]
         if body is not None and carried is not None and model is not None:
             ctx.stream_messages[index] = carried
@@ -103,6 +103,27 @@ def emit_for(ctx: CheckContext, message: AssistantMessage, index: int) -> bytes 
 
 #: An emission: the stream, the message it carries, the model it names, or why there is none.
 _Emitted = tuple[bytes | None, AssistantMessage | None, str | None, str | None]
+
+
+#: Emissions by (provider, message as JSON), with the message they were made from, most recent
+#: last: emitting is pure and the harness's own, and the same message is emitted for many checks'
+#: contexts (a test plan asks ``stream_skip_reason`` at collection, then each case's context
+#: emits it again).
+_EMISSIONS: dict[tuple[str, str], tuple[AssistantMessage, _Emitted]] = {}
+_EMISSIONS_LIMIT = 512
+
+
+def _emission(module: ModuleType, emit: Emitter, provider: str, message: AssistantMessage) -> _Emitted:
+    """``_emitted``, remembered for the last ``_EMISSIONS_LIMIT`` messages. A message is the one
+    remembered when both its JSON and its values are equal (JSON alone writes NaN as null)."""
+    key = (provider, message.model_dump_json())
+    held = _EMISSIONS.pop(key, None)
+    if held is None or held[0] != message:
+        held = (message, _emitted(module, emit, provider, message))
+        if len(_EMISSIONS) >= _EMISSIONS_LIMIT:
+            del _EMISSIONS[next(iter(_EMISSIONS))]
+    _EMISSIONS[key] = held
+    return held[1]
 
 
 def _emitted(module: ModuleType, emit: Emitter, provider: str, message: AssistantMessage) -> _Emitted:
@@ -126,14 +147,8 @@ def stream_skip_reason(provider: str, message: AssistantMessage) -> str | None:
     emit = emitter()
     if module is None or emit is None:
         return "harness.emit is not importable (no emitters installed)"
-    carried, reason = _carried(module, provider, message)
-    if carried is None:
-        return reason
-    try:
-        emit(provider, carried, response_id=response_id_for(carried))
-    except (NotImplementedError, ValueError) as exc:
-        return f"{type(exc).__name__}: {exc}"
-    return None
+    body, _, _, reason = _emission(module, emit, provider, message)
+    return reason if body is None else None
 
 
 def _stream_model(module: ModuleType, provider: str, message: AssistantMessage) -> str:

@@ -67,8 +67,8 @@ class ToolTurn:
     """One assistant turn's calls and the results sent before the next assistant turn."""
 
     position: int
-    calls: list[WireCall] = field(default_factory=list[WireCall])
-    results: list[WireResult] = field(default_factory=list[WireResult])
+    calls: list[WireCall] = field(default_factory=lambda: [])
+    results: list[WireResult] = field(default_factory=lambda: [])
 
 
 #: Text block types inside a result unit's block list (Anthropic ``text``, Responses

@@ -46,7 +46,7 @@ class OfflineGuard:
     """One ``offline`` block: the target it is for and the attempts refused during it (one line each)."""
 
     target: str
-    attempts: list[str] = field(default_factory=list[str])
+    attempts: list[str] = field(default_factory=lambda: [])
 
     def refuse(self, host: object, port: object) -> NetworkBlocked:
         line = (

@@ -79,7 +79,7 @@ class Converted:
 
     system: str | None
     messages: list[_Json]
-    warnings: list[RenderWarning] = field(default_factory=list[RenderWarning])
+    warnings: list[RenderWarning] = field(default_factory=lambda: [])
 
 
 def _dicts(value: Any) -> list[_Json]:

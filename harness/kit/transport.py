@@ -105,7 +105,7 @@ class _Chunks(httpx.AsyncByteStream, httpx.SyncByteStream):
 class OfflineWire:
     """A mock transport's behaviour: capture each request, then answer from ``reply`` (None: render)."""
 
-    requests: list[CapturedRequest] = field(default_factory=list[CapturedRequest])
+    requests: list[CapturedRequest] = field(default_factory=lambda: [])
     reply: Exchange | None = None
     chunk_size: Chunking = None
     #: Route every httpx/httpx2 client's default transport to this wire around each ``run`` (``intercept``).

@@ -61,7 +61,7 @@ class DiffContext:
     provider: str
     cassette: str
     # Tool call ids the recording client minted (absent from the response) -> the id our parser minted.
-    minted_ids: dict[str, str] = field(default_factory=dict[str, str])
+    minted_ids: dict[str, str] = field(default_factory=lambda: {})
 
 
 def diff_json(

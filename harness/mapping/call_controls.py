@@ -70,7 +70,7 @@ class ControlNames:
     store: str | None = None
     background: str | None = None
     include: str | None = None
-    settings: frozenset[str] = field(default_factory=frozenset[str])
+    settings: frozenset[str] = field(default_factory=lambda: frozenset())
     #: How the provider takes cache breakpoints: ``explicit`` (mapped by its adapter),
     #: ``automatic`` (it caches prefixes on its own: ``cache-breakpoint-automatic``) or ``none``
     #: (no prompt cache to steer: ``cache-breakpoint-dropped``).

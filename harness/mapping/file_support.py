@@ -42,12 +42,8 @@ class FileSupport:
     """
 
     provider: str
-    user: Mapping[FileKind, frozenset[FileSource]] = field(
-        default_factory=dict[FileKind, frozenset[FileSource]]
-    )
-    tool: Mapping[FileKind, frozenset[FileSource]] = field(
-        default_factory=dict[FileKind, frozenset[FileSource]]
-    )
+    user: Mapping[FileKind, frozenset[FileSource]] = field(default_factory=lambda: {})
+    tool: Mapping[FileKind, frozenset[FileSource]] = field(default_factory=lambda: {})
     evidence: str = ""
     #: Cloud URI schemes the provider reads (``gs://`` on Gemini/Vertex, ``s3://`` on Bedrock).
     uri_schemes: tuple[str, ...] = ()
@@ -55,9 +51,9 @@ class FileSupport:
     title: str = ""
     #: The wire's native form for a kind where a wire has several (Chat dialects: ``file``,
     #: ``input_audio``, ``document_url``, ``video_url``).
-    forms: Mapping[FileKind, str] = field(default_factory=dict[FileKind, str])
+    forms: Mapping[FileKind, str] = field(default_factory=lambda: {})
     #: Where a kind is taken only in some media types, those (lower-case; a kind absent: any).
-    media_types: Mapping[FileKind, frozenset[str]] = field(default_factory=dict[FileKind, frozenset[str]])
+    media_types: Mapping[FileKind, frozenset[str]] = field(default_factory=lambda: {})
     #: Whether a file part's ``video_metadata`` (frame rate, clip offsets) has a native field
     #: (Gemini's ``Part.videoMetadata``); elsewhere it is dropped with ``file-video-metadata-dropped``.
     video_metadata: bool = False

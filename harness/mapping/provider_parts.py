@@ -126,8 +126,10 @@ def warn_callers(history: Sequence[Any], params: CallParams, provider: str, warn
     dropped as ``server-tool-foreign``) and the tool as a plain tool the model may call directly."""
     for index, event in enumerate(history):
         for pidx, part in enumerate(getattr(event, "parts", None) or []):
-            caller = getattr(part, "caller", None)
-            if isinstance(part, ToolCallPart) and caller is not None and caller.get("type") != "direct":
+            if not isinstance(part, ToolCallPart):
+                continue  # (only a call has a caller; asking another part raises inside pydantic)
+            caller = part.caller
+            if caller is not None and caller.get("type") != "direct":
                 warnings.add(
                     index,
                     pidx,

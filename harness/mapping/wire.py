@@ -130,7 +130,7 @@ class WireAssistant:
     message: AssistantMessage
     units: list[AssistantUnit]
     # Canonical call_id -> id to send (identical unless the provider's id rules forced a change).
-    call_ids: dict[str, str] = field(default_factory=dict[str, str])
+    call_ids: dict[str, str] = field(default_factory=lambda: {})
     # True when this message is a further piece of the same model response as the assistant
     # message right before it (same id or response_id; seed 001's per-block shape).
     continues: bool = False
@@ -146,10 +146,10 @@ class WireToolResult:
     status: Literal["success", "error", "aborted"]
     output_text: str
     images: list[ContentItem]  # the result's parts: images and files, in order
-    appended: list[ContentItem] = field(default_factory=list[ContentItem])
+    appended: list[ContentItem] = field(default_factory=lambda: [])
     synthesized: bool = False
     # Deferred tools the result loads (client-side tool search), for providers that take them.
-    discovered_tools: list[str] = field(default_factory=list[str])
+    discovered_tools: list[str] = field(default_factory=lambda: [])
     output_json: JsonValue = None  # the structured result, when the tool gave one
     text_blocks: list[int] | None = None  # block lengths within output_text, when several
     #: Per part of the tool message (by part index): the text blocks before it, when interleaved.
@@ -250,11 +250,11 @@ class Prepared:
     tools: list[ToolSpec]
     warnings: Warnings
     # Canonical tool name -> the name to send (see harness.mapping.toolnames).
-    names: dict[str, str] = field(default_factory=dict[str, str])
+    names: dict[str, str] = field(default_factory=lambda: {})
     # What the provider and model take as files (harness.mapping.files).
     files: FileSupport = NO_FILES
     # Tools added mid-conversation, for an adapter that takes them (``with_additions``).
-    additions: list[WireToolAddition] = field(default_factory=list[WireToolAddition])
+    additions: list[WireToolAddition] = field(default_factory=lambda: [])
 
     def name(self, canonical: str) -> str:
         return self.names.get(canonical, canonical)

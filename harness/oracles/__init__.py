@@ -59,11 +59,11 @@ class OracleReport:
     """The verdict on one body: failures, and errors tolerated by a named allowance."""
 
     provider: str
-    errors: list[OracleError] = field(default_factory=list[OracleError])
-    allowed: list[tuple[OracleError, str]] = field(default_factory=list[tuple[OracleError, str]])
+    errors: list[OracleError] = field(default_factory=lambda: [])
+    allowed: list[tuple[OracleError, str]] = field(default_factory=lambda: [])
     #: Oracles that have nothing to check this provider against (a dialect with no published
     #: schema or SDK): not run, and never a pass.
-    skipped: list[str] = field(default_factory=list[str])
+    skipped: list[str] = field(default_factory=lambda: [])
 
     @property
     def ok(self) -> bool:

@@ -67,7 +67,7 @@ class HttpResponse:
     chunks: int = 0
     attempts: int = 1
     elapsed: float = 0.0
-    retries: list[str] = field(default_factory=list[str])
+    retries: list[str] = field(default_factory=lambda: [])
 
 
 def safe_url(url: str) -> str:

@@ -47,7 +47,7 @@ class Change:
 
 @dataclass
 class DriftReport:
-    lines: list[str] = field(default_factory=list[str])
+    lines: list[str] = field(default_factory=lambda: [])
 
     @property
     def drift(self) -> bool:

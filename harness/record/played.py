@@ -43,7 +43,7 @@ def fingerprint(method: str, status: int, body: bytes) -> str:
 class PlayRegistry:
     """Fingerprints of every response replayed in this session (one registry per pytest session)."""
 
-    played: set[str] = field(default_factory=set[str])
+    played: set[str] = field(default_factory=lambda: set())
 
     def note_exchange(self, exchange: Exchange) -> None:
         self.played.add(fingerprint(exchange.method, exchange.status, exchange.body))

@@ -56,15 +56,15 @@ class Finding:
 
 @dataclass
 class ScanResult:
-    findings: list[Finding] = field(default_factory=list[Finding])
+    findings: list[Finding] = field(default_factory=lambda: [])
     #: Identifiers (OpenAI organization and project ids): scrubbed from cassettes, but not secrets.
-    identifiers: list[Finding] = field(default_factory=list[Finding])
+    identifiers: list[Finding] = field(default_factory=lambda: [])
     #: Files (or parts of files) that could not be read or decoded, one ``FILE[:LINE]: field: reason`` each.
-    skipped: list[str] = field(default_factory=list[str])
+    skipped: list[str] = field(default_factory=lambda: [])
     #: Symlinks out of the scanned tree, not followed (``follow_symlinks`` False).
-    not_followed: list[str] = field(default_factory=list[str])
+    not_followed: list[str] = field(default_factory=lambda: [])
     #: Findings on a source line marked ``gitleaks:allow`` (deliberate fake keys): counted, not reported.
-    allowed: list[Finding] = field(default_factory=list[Finding])
+    allowed: list[Finding] = field(default_factory=lambda: [])
 
 
 def classify(secret: str) -> str:

@@ -23,7 +23,7 @@ class ToolScriptError(ValueError):
 
 @dataclass(frozen=True)
 class ToolScript:
-    outputs: dict[str, str] = field(default_factory=dict[str, str])
+    outputs: dict[str, str] = field(default_factory=lambda: {})
 
     def output_for(self, call: ToolCallPart) -> str:
         if call.tool_name in self.outputs:

@@ -87,7 +87,7 @@ _Kind = Literal["text", "thinking", "tool_call", "signature", "file", "server_ca
 @dataclass(slots=True)
 class _Slot:
     kind: _Kind
-    chunks: list[str] = field(default_factory=list[str])
+    chunks: list[str] = field(default_factory=lambda: [])
     id: str | None = None  # thinking id / signature-only id
     call_id: str = ""
     tool_name: str = ""
@@ -548,11 +548,13 @@ class StreamParser:
         if self._body_sample is not None:
             seen = [wire_of_body(self._body_sample)]
         else:
-            loaded = [(name, _loads_or_none(data)) for name, data in self._sample]
-            seen = [
-                wire_of_body(data) if isinstance(data, list) else wire_of_event(name, data)
-                for name, data in loaded
-            ]
+            seen: list[str | None] = []
+            for name, data in self._sample:  # read until the first event of this wire: that settles it
+                loaded = _loads_or_none(data)
+                wire = wire_of_body(loaded) if isinstance(loaded, list) else wire_of_event(name, loaded)
+                if wire == self.wire:
+                    return
+                seen.append(wire)
         found = [w for w in seen if w is not None]
         if self.wire in found:
             return

@@ -122,8 +122,8 @@ class Frames:
     payload, in two lists of one length. No object per frame: payloads stay bytes (a parser that
     reads JSON needs no text), and the input checks read them as they are (``frame_payloads``)."""
 
-    names: list[FrameName] = field(default_factory=list[FrameName])
-    payloads: list[bytes] = field(default_factory=list[bytes])
+    names: list[FrameName] = field(default_factory=lambda: [])
+    payloads: list[bytes] = field(default_factory=lambda: [])
 
 
 class EventStreamError(ValueError):

@@ -40,6 +40,8 @@ _set_id = SSEEvent.__dict__["id"].__set__
 # the block and tells whether it was plain throughout.
 _PLAIN_EVENT = re.compile(r"(?:event: ?([^ \n][^\n]*)\n)?data: ?([^\n]*)\n(?:\n|\Z)|([^\n]*\n|[^\n]+)")
 _OTHER_LINE = itemgetter(2)
+#: A line longer than this, still open, is kept in its chunks (``SSEDecoder._pending``).
+_LONG = 4096
 
 
 class SSEDecoder:
@@ -54,6 +56,7 @@ class SSEDecoder:
         "_event",
         "_id",
         "_offset",
+        "_pending",
         "comments",
         "discarded_bytes",
         "malformed_utf8",
@@ -62,6 +65,9 @@ class SSEDecoder:
 
     def __init__(self) -> None:
         self._buffer = b""
+        #: The start of a long line (past ``_LONG`` bytes) in the chunks it came in, joined once the
+        #: line ends: a line costs linear time however finely it is cut (``_buffer`` is then empty).
+        self._pending: list[bytes] = []
         self._event: str | None = None
         self._data: list[str] = []
         self._id: str | None = None
@@ -74,7 +80,14 @@ class SSEDecoder:
         self.not_utf8: tuple[int, int] | None = None
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
-        buffer = self._buffer + chunk
+        if self._pending:
+            if b"\n" not in chunk and b"\r" not in chunk:
+                self._pending.append(chunk)
+                return []
+            buffer = b"".join((*self._pending, chunk))
+            self._pending = []
+        else:
+            buffer = self._buffer + chunk
         # Normalise CRLF / CR line endings only when present (rare; keeps the fast path fast).
         if b"\r" in buffer:
             if buffer.endswith(b"\r"):
@@ -87,7 +100,11 @@ class SSEDecoder:
             self._buffer = b""
         cut = buffer.rfind(b"\n")
         if cut < 0:
-            self._buffer = buffer + self._buffer
+            buffer += self._buffer
+            if len(buffer) > _LONG and not buffer.endswith(b"\r"):
+                self._pending, self._buffer = [buffer], b""  # a long line: no copy and scan per chunk
+            else:
+                self._buffer = buffer
             return []
         self._buffer = buffer[cut + 1 :] + self._buffer
         # One decode for all complete lines: a newline byte never sits inside a UTF-8
@@ -114,7 +131,8 @@ class SSEDecoder:
         ``discarded_bytes``), so a body truncated mid-line reads as a truncated stream
         rather than as garbage JSON.
         """
-        rest, self._buffer = self._buffer.rstrip(b"\r"), b""
+        rest, self._buffer = b"".join((self._buffer, *self._pending)).rstrip(b"\r"), b""
+        self._pending = []
         self.discarded_bytes = len(rest)
         out: list[SSEEvent] = []
         if self._data:

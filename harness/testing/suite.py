@@ -421,9 +421,7 @@ class _Plan:
     uncovered: dict[tuple[str, str], str]
     #: (provider, check) -> why the check does not run at all for this target (no stream parser).
     not_run: dict[tuple[str, str], str]
-    outcomes: dict[tuple[str, str], dict[str, Outcome]] = field(
-        default_factory=dict[tuple[str, str], dict[str, Outcome]]
-    )
+    outcomes: dict[tuple[str, str], dict[str, Outcome]] = field(default_factory=lambda: {})
 
     def scenario(self, provider: str, name: str) -> dict[str, Outcome]:
         if (provider, name) not in self.outcomes:

@@ -107,17 +107,17 @@ class Rejection:
 
 @dataclass
 class TrafficAudit:
-    findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
+    findings: list[TrafficFinding] = field(default_factory=lambda: [])
     #: ``reject`` verdicts on requests the API accepted (2xx): evidence against the check, not
     #: findings against the audited project (a calibration miss, see ``harness calibrate``).
-    disagreements: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
-    rejections: list[Rejection] = field(default_factory=list[Rejection])
-    figures: dict[str, dict[str, int]] = field(default_factory=dict[str, dict[str, int]])
+    disagreements: list[TrafficFinding] = field(default_factory=lambda: [])
+    rejections: list[Rejection] = field(default_factory=lambda: [])
+    figures: dict[str, dict[str, int]] = field(default_factory=lambda: {})
     #: Calls not judged, with why (not a model call, no body, 5xx, unreadable response).
-    skipped: list[str] = field(default_factory=list[str])
-    unreadable: list[str] = field(default_factory=list[str])
+    skipped: list[str] = field(default_factory=lambda: [])
+    unreadable: list[str] = field(default_factory=lambda: [])
     #: How a call was read when not the usual way (``file#n: routed by the body's shape``).
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
     files: int = 0
 
     def count(self, provider: str, name: str, n: int = 1) -> None:

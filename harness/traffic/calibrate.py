@@ -142,20 +142,20 @@ class Rejection:
 
 @dataclass
 class Calibration:
-    accepted: dict[str, int] = field(default_factory=dict[str, int])
-    accepted_pass: dict[str, int] = field(default_factory=dict[str, int])
-    failures: list[Failure] = field(default_factory=list[Failure])
-    rejections: list[Rejection] = field(default_factory=list[Rejection])
-    unreadable: list[str] = field(default_factory=list[str])
+    accepted: dict[str, int] = field(default_factory=lambda: {})
+    accepted_pass: dict[str, int] = field(default_factory=lambda: {})
+    failures: list[Failure] = field(default_factory=lambda: [])
+    rejections: list[Rejection] = field(default_factory=lambda: [])
+    unreadable: list[str] = field(default_factory=lambda: [])
     #: Model calls not judged, with why (no request body recorded, 5xx, ...).
-    skipped: list[str] = field(default_factory=list[str])
+    skipped: list[str] = field(default_factory=lambda: [])
     #: Request bodies the recording shows were changed after the call (one line each, with the
     #: figures): not evidence of what the API took, so not judged and no failure of the run.
-    edited: list[str] = field(default_factory=list[str])
+    edited: list[str] = field(default_factory=lambda: [])
     #: allowance id -> the calls (file#interaction) it was needed for.
-    allowances: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    allowances: dict[str, list[str]] = field(default_factory=lambda: {})
     #: How a call was read when not the usual way (``file#n: routed by the body's shape``), one line each.
-    notes: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=lambda: [])
 
     @property
     def ok(self) -> bool:
@@ -324,10 +324,10 @@ class _Tally:
 
     failing_calls: int = 0
     unexplained: int = 0
-    disagreeing: dict[str, int] = field(default_factory=dict[str, int])
-    rejected: dict[str, int] = field(default_factory=dict[str, int])
-    verdicts: dict[tuple[str, str], int] = field(default_factory=dict[tuple[str, str], int])
-    reasons: dict[str, int] = field(default_factory=dict[str, int])
+    disagreeing: dict[str, int] = field(default_factory=lambda: {})
+    rejected: dict[str, int] = field(default_factory=lambda: {})
+    verdicts: dict[tuple[str, str], int] = field(default_factory=lambda: {})
+    reasons: dict[str, int] = field(default_factory=lambda: {})
 
     def add(self, part: Calibration) -> None:
         self.failing_calls += part.failing_calls()

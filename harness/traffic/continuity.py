@@ -83,7 +83,7 @@ class PairResult:
     #: keeps the cached prefix (``harness.traffic.cache``).
     cache_prefixes: int = 0
     cache_prefixes_kept: int = 0
-    findings: list[TrafficFinding] = field(default_factory=list[TrafficFinding])
+    findings: list[TrafficFinding] = field(default_factory=lambda: [])
 
 
 def _dumps(value: Json) -> str:

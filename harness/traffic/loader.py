@@ -54,7 +54,7 @@ class RecordedCall:
     #: Why the request body (or the whole interaction/file) could not be read; None when fine.
     problem: str | None = None
     status: int = 0
-    headers: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    headers: dict[str, list[str]] = field(default_factory=lambda: {})
     response: bytes = b""
     #: The response was stored parsed (``parsed_body``) and is re-serialised here: its key order
     #: is the cassette writer's (pydantic-ai's serializer dumps YAML with sorted keys), not the API's.

@@ -60,8 +60,8 @@ class Reasoning:
 @dataclass
 class Reply:
     text: str = ""
-    tool_calls: list[ToolCall] = field(default_factory=list[ToolCall])
-    reasoning: list[Reasoning] = field(default_factory=list[Reasoning])
+    tool_calls: list[ToolCall] = field(default_factory=lambda: [])
+    reasoning: list[Reasoning] = field(default_factory=lambda: [])
     #: The response id (Responses API), for ``previous_response_id`` continuations.
     id: str = ""
     #: "OpenRouter" when the Chat response carries OpenRouter's own fields (a top-level ``provider``
@@ -71,10 +71,10 @@ class Reply:
     #: Provider-executed tool blocks / items / parts as the provider sent them (Anthropic
     #: ``server_tool_use`` and ``*_tool_result``, Responses ``web_search_call`` ..., Gemini
     #: ``executableCode`` ...): the client must send each back exactly to the same provider.
-    server_blocks: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    server_blocks: list[dict[str, Any]] = field(default_factory=lambda: [])
     #: The answer's citations as the provider sent them (Anthropic ``citations``, Responses
     #: ``annotations``).
-    citations: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    citations: list[dict[str, Any]] = field(default_factory=lambda: [])
 
 
 def _d(value: Json) -> dict[str, Any]:

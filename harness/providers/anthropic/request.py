@@ -131,7 +131,7 @@ class _Message:
     role: Literal["user", "assistant", "system"]  # system: tools added mid-conversation
     index: int | None
     blocks: list[_Block]
-    sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
+    sources: list[tuple[str | None, str | None]] = field(default_factory=lambda: [])
 
 
 # ---------------------------------------------------------------- images

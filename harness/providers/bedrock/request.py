@@ -91,7 +91,7 @@ class _Message:
     role: Literal["user", "assistant", "system"]  # system: never built (no tool additions)
     index: int | None
     blocks: list[Json]
-    sources: list[tuple[str | None, str | None]] = field(default_factory=list[tuple[str | None, str | None]])
+    sources: list[tuple[str | None, str | None]] = field(default_factory=lambda: [])
 
 
 def _image(item: ContentItem, warnings: Warnings) -> Json | None:

@@ -173,7 +173,7 @@ class _Turn:
 
     role: str
     index: int | None
-    parts: list[Json] = field(default_factory=list[Json])
+    parts: list[Json] = field(default_factory=lambda: [])
 
 
 def _contents(items: list[WireItem], model: str, warnings: Warnings) -> list[Json]:

@@ -54,10 +54,8 @@ class _StreamedCall:
     key: int
     call_id: str
     started: bool = False
-    args: Json = field(default_factory=dict[str, Any])
-    strings: dict[str, tuple[list[PathStep], list[str]]] = field(
-        default_factory=dict[str, tuple[list[PathStep], list[str]]]
-    )
+    args: Json = field(default_factory=lambda: {})
+    strings: dict[str, tuple[list[PathStep], list[str]]] = field(default_factory=lambda: {})
 
 
 class GeminiParser(StreamParser):

@@ -31,11 +31,9 @@ class Ctx:
 
     warnings: Warnings
     model: str
-    used_ids: set[str] = field(default_factory=set[str])
+    used_ids: set[str] = field(default_factory=lambda: set())
     # id() of each reasoning item built -> the canonical parts it carries (for later warnings).
-    origins: dict[int, list[tuple[int, int | None, str]]] = field(
-        default_factory=dict[int, list[tuple[int, int | None, str]]]
-    )
+    origins: dict[int, list[tuple[int, int | None, str]]] = field(default_factory=lambda: {})
 
     def claim(self, item_id: str) -> bool:
         """Reserve an item id; False if an earlier item already sent it."""
