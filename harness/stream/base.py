@@ -9,7 +9,8 @@ error events; nothing escapes to the caller.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, cast
 
@@ -56,11 +57,21 @@ __all__ = [
 
 
 # orjson decodes a data line to the same Python values as ``json.loads`` (dicts, lists, str,
-# int, float, bool, None), faster. What it refuses and ``json.loads`` may accept (NaN,
-# integers past 64 bits, lone surrogate escapes) or rejects (no JSON) falls back to
-# ``json.loads``, which decides and words the error exactly as before.
-_fast_loads: Callable[[str], Any] = orjson.loads
+# int, float, bool, None), faster. What it refuses and ``json.loads`` may accept (NaN, lone
+# surrogate escapes) or rejects (no JSON) falls back to ``json.loads``, which decides and
+# words the error exactly as before. An integer past 64 bits orjson does not refuse: it reads
+# it as a float (1e29 for a 30-digit count), so a line with a run of 20 digits (2**64 has 20)
+# goes to ``json.loads`` too, which keeps the integer exact.
+_LONG_DIGITS = re.compile(r"[0-9]{20}")
 _FastError = orjson.JSONDecodeError
+
+
+def _fast_loads(data: str) -> Any:
+    if _LONG_DIGITS.search(data) is not None:
+        raise _FastError("an integer orjson would read as a float", data, 0)
+    return orjson.loads(data)
+
+
 # A data line longer than this goes to ``json.loads`` directly: orjson's transient peak on a
 # long string value is about 12 times the line (a 10 MiB text delta), ``json.loads``'s about 1.
 FAST_JSON_MAX = 1 << 20

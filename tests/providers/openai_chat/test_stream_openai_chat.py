@@ -177,6 +177,19 @@ def test_cached_and_cache_write_tokens() -> None:
     }
 
 
+def test_an_integer_past_64_bits_is_read_exactly() -> None:
+    """orjson (the parsers' fast path) reads 10**30 as the float 1e30; ``json.loads`` keeps the integer."""
+    chunk: dict[str, Any] = {
+        "id": "c1",
+        "choices": [],
+        "usage": {"prompt_tokens": 10**30, "completion_tokens": 2**64, "total_tokens": 10**30 + 2**64},
+    }
+    body = _chunks({"content": "x"}, usage=False) + f"data: {json.dumps(chunk)}\n\n".encode()
+    usage = parse_bytes(PARSER, body).message.usage
+    assert usage is not None
+    assert (usage.input_tokens, usage.output_tokens) == (10**30, 2**64)
+
+
 def test_error_body_when_not_streamed() -> None:
     parser = OpenAIChatParser()
     parser.feed_response({"error": {"message": "Rate limit", "type": "rate_limit_error", "code": 429}})
