@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
@@ -41,6 +42,8 @@ setattr(typer.testing, "_get_command", cache(typer.main.get_command))  # noqa: B
 
 
 _OWNED_SHARE = pytest.StashKey[str]()
+#: Where the SDK oracle keeps its validators (``harness.oracles.sdk_cache.cache_dir``).
+_CACHE_ENV = "HARNESS_CACHE_DIR"
 
 #: Modules whose tests take seconds each (measured: ``pytest --durations=0``), run first.
 _LONG_FIRST = (
@@ -88,6 +91,25 @@ def _share_corpus_runs(tmp_path_factory: pytest.TempPathFactory) -> None:
         from tests.support.traffic import share_between_workers
 
         share_between_workers(tmp_path_factory.getbasetemp().parent)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pin_sdk_cache() -> Iterator[None]:
+    """The SDK oracle's validator cache stays where the run found it.
+
+    ``pytester`` points ``HOME`` at each test's folder, so an inner run judging I12 otherwise
+    misses the cache and imports the SDK to build it again (``anthropic``: seconds of CPU per
+    test); its subprocesses inherit the pin.
+    """
+    from harness.oracles.sdk_cache import cache_dir
+
+    where = None if os.environ.get(_CACHE_ENV) else cache_dir()
+    if where is None:  # set by the caller, or the cache is off
+        yield
+        return
+    os.environ[_CACHE_ENV] = str(where)
+    yield
+    os.environ.pop(_CACHE_ENV, None)
 
 
 @pytest.fixture
