@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import harness.audit.run
 from harness.cli.main import app
 from harness.targets import Target
 from tests.support.targets import ToyTarget
@@ -25,6 +26,9 @@ TERMINAL_PROVIDER = "deepseek"
 def test_no_bar_when_stderr_is_not_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     toy: Target = ToyTarget("toy", "1")
     monkeypatch.setattr("harness.targets.get_target", lambda name: toy)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    # What stderr shows, not what is judged: three cases draw the stages and advance as 92 would.
+    every_case = harness.audit.run.request_cases
+    monkeypatch.setattr(harness.audit.run, "request_cases", lambda *a, **k: every_case(*a, **k)[:3])  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
     args = ["audit", "--target", "toy", "--examples", "1", "--cassettes", str(tmp_path / "none")]
     result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
