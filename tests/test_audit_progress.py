@@ -51,7 +51,12 @@ def test_a_bar_on_a_terminal_and_the_stage_lines_kept(tmp_path: Path) -> None:
         "--cassettes",
         str(tmp_path / "none"),
     ]
-    code = "from harness.cli.main import app; app()"
+    # Ten cases (of 92): the bar and the stage lines between its redraws are drawn as for all of them.
+    code = (
+        "import harness.audit.run as run; every = run.request_cases; "
+        "run.request_cases = lambda *a, **k: every(*a, **k)[:10]; "
+        "from harness.cli.main import app; app()"
+    )
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args, "--out", str(tmp_path / "out")],
         stdout=subprocess.DEVNULL,
