@@ -13,6 +13,10 @@ The audit's fixed set of generated histories (``harness.audit.generated``) is dr
 run and shared by the xdist workers and the subprocesses tests start (``HARNESS_GENERATED_SHARE``,
 a temporary folder for the run): each drew its own, seconds of CPU apiece.
 
+The SDK oracle's validator cache (``harness.oracles.sdk_cache``) is pinned for the run
+(``HARNESS_CACHE_DIR``): ``pytester`` moves ``HOME`` per test, and each inner run judging I12
+then imported the SDK to build the cache again.
+
 Under ``--dist worksteal`` a long test that starts last keeps one core busy while the other
 idles; the modules whose tests take seconds each (subprocesses, whole audits) run first, so
 the run ends on short tests that either worker can take.

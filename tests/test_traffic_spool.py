@@ -8,7 +8,7 @@ import gc
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -138,7 +138,7 @@ def test_the_spooled_reports_are_the_in_memory_reports_byte_for_byte(
 
 
 @contextmanager
-def _made_from_here() -> Iterator[None]:
+def _made_from_here() -> Generator[None]:
     """What lived before is set aside (``gc.freeze``): ``_alive`` then scans and collects only the
     objects made since, as quickly in a long-lived xdist worker (millions of objects from earlier
     tests) as in a fresh process; every object the run under test makes is still seen."""
