@@ -17,6 +17,11 @@ The SDK oracle's validator cache (``harness.oracles.sdk_cache``) is pinned for t
 (``HARNESS_CACHE_DIR``): ``pytester`` moves ``HOME`` per test, and each inner run judging I12
 then imported the SDK to build the cache again.
 
+PyYAML is imported here, before any test: ``pytester`` drops the modules an inner run
+imported, and a second inner run then imports ``yaml`` again, but not its C extension (one per
+process), whose nodes are the first import's classes (``harness.inputs.yaml_load`` failed with
+``KeyError: MappingNode`` under ``-n0``, where nothing else had imported PyYAML first).
+
 Under ``--dist worksteal`` a long test that starts last keeps one core busy while the other
 idles; the modules whose tests take seconds each (subprocesses, whole audits) run first, so
 the run ends on short tests that either worker can take.
@@ -33,6 +38,7 @@ from functools import cache
 import pytest
 import typer.main
 import typer.testing
+import yaml  # noqa: F401  (imported before any pytester snapshot: see the docstring)
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 
