@@ -38,7 +38,7 @@ from functools import cache
 import pytest
 import typer.main
 import typer.testing
-import yaml  # noqa: F401  (imported before any pytester snapshot: see the docstring)
+import yaml  # noqa: F401  # pyright: ignore[reportUnusedImport]  (before any pytester snapshot: see above)
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 
