@@ -24,9 +24,11 @@ from harness.params import CallParams
 from harness.providers.replay import Exchange
 from harness.stream.base import CallResult
 from harness.targets import Target, get_target
-from tests.support.targets import ToyTarget, without_max_tokens
+from tests.support.targets import REFERENCE_AUDIT_PROVIDERS, ToyTarget, reference_audit, without_max_tokens
 
 GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
+#: run_audit's progress callbacks: the CLI passes new ones on every run, the audit is the same.
+_CALLBACKS = ("progress", "advance")
 
 
 def _forms(result: AuditResult, comparison: BaselineComparison, out: Path) -> dict[str, bytes]:
@@ -43,10 +45,45 @@ def _plain_toy() -> AuditResult:
     return run_audit(ToyTarget("toy", "1"), examples=1, cassettes=None)
 
 
+@functools.cache
+def _max_tokens_777() -> AuditResult:
+    """One audit of a toy that writes max_tokens 777 in every body, shared (read only): a wire diff
+    against the plain toy's audit and against the goldens."""
+    return run_audit(ToyTarget("toy", "2", {"max_tokens": 777}), examples=1, cassettes=None)
+
+
+class _Recording(ToyTarget):
+    """The reference adapters for anthropic and gemini (a toy without a change), recording each model rendered."""
+
+    def __init__(self) -> None:
+        super().__init__("toy", "1")
+        self.seen: dict[str, set[str | None]] = {}
+
+    def providers(self) -> Sequence[str]:
+        return ["anthropic", "gemini"]
+
+    def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
+        self.seen.setdefault(provider, set()).add(params.model)
+        return super().render(provider, history, params)
+
+
+@functools.cache
+def _recorded() -> tuple[AuditResult, dict[str, frozenset[str | None]]]:
+    """One audit (no generated histories, no cassettes) of the reference's anthropic and gemini
+    adapters, and the models each provider's renders got: shared by the probe and model tests."""
+    target = _Recording()
+    result = run_audit(target, examples=0, cassettes=None)
+    return result, {provider: frozenset(models) for provider, models in target.seen.items()}
+
+
 def test_reference_audit_passes_and_every_form_is_deterministic(tmp_path: Path) -> None:
+    """Two audits of the reference: the run's shared one (computed by this process or another
+    worker) and one run here, never the same object."""
     runs: list[dict[str, bytes]] = []
-    for n in range(2):
-        result = run_audit(get_target("reference"), ["anthropic", "openai-responses"], examples=5)
+    shared = reference_audit()
+    fresh = run_audit(get_target("reference"), list(REFERENCE_AUDIT_PROVIDERS), examples=5)
+    assert fresh is not shared
+    for n, result in enumerate((shared, fresh)):
         runs.append(_forms(result, compare(result, None), tmp_path / str(n)))
         assert result.failures() == []
         assert {r.kind for r in result.records} == {"scenario", "generated", "cassette", "probe"}
@@ -82,7 +119,7 @@ def test_a_baseline_accepts_known_failures_and_only_those(tmp_path: Path) -> Non
 
 def test_a_regression_between_two_targets_shows_as_a_wire_diff(tmp_path: Path) -> None:
     before = _plain_toy()
-    after = run_audit(ToyTarget("toy", "2", {"max_tokens": 777}), examples=1, cassettes=None)
+    after = _max_tokens_777()
     (tmp_path / "before.json").write_text(json.dumps(before.to_json()), encoding="utf-8")
     comparison = compare(after, load_baseline(tmp_path / "before.json"))
     assert comparison.changed and not comparison.added and not comparison.removed
@@ -98,7 +135,7 @@ def test_a_regression_between_two_targets_shows_as_a_wire_diff(tmp_path: Path) -
 
 
 def test_goldens_are_a_baseline_for_wire_diffs() -> None:
-    result = run_audit(ToyTarget("toy", "1", {"max_tokens": 5}), examples=1, cassettes=None)
+    result = _max_tokens_777()  # every body differs from its golden in max_tokens
     comparison = compare(result, load_baseline(GOLDENS))
     assert comparison.baseline is not None and comparison.baseline.kind == "goldens"
     assert comparison.changed and all(c.case.startswith("scenario/") for c in comparison.changed)
@@ -108,6 +145,21 @@ def test_goldens_are_a_baseline_for_wire_diffs() -> None:
 def test_cli_exit_codes_follow_the_baseline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     toy: Target = ToyTarget("toy", "1", {"max_tokens": None})
     monkeypatch.setattr("harness.targets.get_target", lambda name: toy)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    # The first two runs ask for the same audit (only --out and --baseline differ): it is run once
+    # and the second run judges that result against the first run's audit.json.
+    audits: dict[str, AuditResult] = {}
+    asked: list[str] = []
+
+    def audit_once(target: Target, providers: Sequence[str] | None = None, **options: object) -> AuditResult:
+        key = repr(
+            (target, providers, sorted((k, repr(v)) for k, v in options.items() if k not in _CALLBACKS))
+        )
+        asked.append(key)
+        if key not in audits:
+            audits[key] = run_audit(target, providers, **options)  # pyright: ignore[reportArgumentType]
+        return audits[key]
+
+    monkeypatch.setattr("harness.audit.run.run_audit", audit_once)
     runner = CliRunner()
     args = ["audit", "--target", "toy", "--examples", "0", "--cassettes", str(tmp_path / "none")]
     first = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
@@ -119,6 +171,7 @@ def test_cli_exit_codes_follow_the_baseline(tmp_path: Path, monkeypatch: pytest.
     assert second.exit_code == 0, second.output
     bad = runner.invoke(app, [*args, "--baseline", str(tmp_path / "missing.json")])
     assert bad.exit_code == 2
+    assert len(asked) == 2 and len(audits) == 1  # the bad baseline stops the third before its audit
 
 
 class _RenamedIdsTarget(ToyTarget):
@@ -195,37 +248,33 @@ def test_a_target_without_a_stream_parser_gets_its_output_checks_skipped_never_p
 
 
 def test_stream_probes_run_once_per_provider_and_nothing_judged_is_a_skip() -> None:
-    result = run_audit(get_target("reference"), ["anthropic"], examples=0, cassettes=None)
+    result, _ = _recorded()
+    assert result.providers == ["anthropic", "gemini"]
     probes = [r for r in result.records if r.kind == "probe"]
-    assert [(r.case, sorted(r.checks)) for r in probes] == [("probe/stream-endings", ["I3"])]
-    assert probes[0].checks["I3"].status == "pass"
-    single = next(r for r in result.records if r.case == "scenario/plain_single_turn")
-    for check in ("I3", "I6", "I11"):
-        assert single.checks[check].status == "skip", (check, single.checks[check])
-        assert "no assistant message" in single.checks[check].details[0]
-    for check, subject in (
-        ("I1", "developer"),
-        ("I2", "thinking"),
-        ("I4", "tool result"),
-        ("I7", "tool call"),
-    ):
-        assert single.checks[check].status == "skip", (check, single.checks[check])
-        assert subject in single.checks[check].details[0]
-    assert single.checks["I12"].status == "pass"  # every request has a schema to meet
+    assert [(r.provider, r.case, sorted(r.checks)) for r in probes] == [
+        (provider, "probe/stream-endings", ["I3"]) for provider in result.providers
+    ]
+    assert all(probe.checks["I3"].status == "pass" for probe in probes)
+    for provider in result.providers:
+        single = next(
+            r for r in result.records if r.provider == provider and r.case == "scenario/plain_single_turn"
+        )
+        for check in ("I3", "I6", "I11"):
+            assert single.checks[check].status == "skip", (provider, check, single.checks[check])
+            assert "no assistant message" in single.checks[check].details[0]
+        for check, subject in (
+            ("I1", "developer"),
+            ("I2", "thinking"),
+            ("I4", "tool result"),
+            ("I7", "tool call"),
+        ):
+            assert single.checks[check].status == "skip", (provider, check, single.checks[check])
+            assert subject in single.checks[check].details[0]
+        assert single.checks["I12"].status == "pass"  # every request has a schema to meet
 
 
 def test_each_provider_renders_with_a_model_it_serves() -> None:
-    seen: dict[str, set[str | None]] = {}
-
-    class Recording(ToyTarget):
-        def providers(self) -> Sequence[str]:
-            return ["anthropic", "gemini"]
-
-        def render(self, provider: str, history: Sequence[HistoryEvent], params: CallParams) -> Rendered:
-            seen.setdefault(provider, set()).add(params.model)
-            return super().render(provider, history, params)
-
-    run_audit(Recording("toy", "1"), examples=0, cassettes=None)
+    _, seen = _recorded()
     assert not any(m and m.startswith("claude") for m in seen["gemini"]), seen["gemini"]
     assert any(m and m.startswith("claude") for m in seen["anthropic"])
 

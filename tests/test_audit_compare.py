@@ -7,6 +7,7 @@ that holds a square in which every case skipped.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -23,7 +24,7 @@ from harness.audit.model import Outcome, Record
 from harness.audit.reports.cross import print_cross, write_cross_reports
 from harness.cli.main import app
 from harness.targets import get_target
-from tests.support.targets import without_max_tokens
+from tests.support.targets import reference_audit, without_max_tokens
 from tests.support.worker_targets import load_or_skip
 
 
@@ -46,10 +47,11 @@ def _synthetic() -> AuditResult:
 
 @pytest.fixture(scope="module")
 def audits(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """audit.json files: reference, a toy that writes explicit nulls, the synthetic one."""
+    """audit.json files: reference (anthropic, openai-responses), a toy (anthropic) that writes explicit
+    nulls, the synthetic one (gemini)."""
     root = tmp_path_factory.mktemp("audits")
     results = {
-        "reference": run_audit(get_target("reference"), ["anthropic", "gemini"], examples=2),
+        "reference": reference_audit(),  # anthropic and openai-responses (shared with the audit's tests)
         "toy": without_max_tokens(),  # the toy that writes explicit nulls (shared with the audit's tests)
         "synthetic": _synthetic(),
     }
@@ -60,6 +62,13 @@ def audits(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         path.write_text(json.dumps(result.to_json(), sort_keys=True), encoding="utf-8")
         paths.append(path)
     return paths
+
+
+@functools.cache
+def _loaded(path: Path) -> AuditResult:
+    """An audit.json read once for the tests that only lay audits out (read only; the determinism
+    test and the CLI's read their own)."""
+    return load_audit(path)
 
 
 def _own_squares(path: Path) -> dict[str, Any]:
@@ -85,9 +94,12 @@ def test_each_cell_is_the_targets_own_audit_square(audits: list[Path], tmp_path:
     compared = json.loads((tmp_path / "compare.json").read_text(encoding="utf-8"))
     _check_cells_are_each_audits_own(compared, audits)
     assert [t["label"] for t in compared["targets"]] == ["reference", "toy 1", "synthetic 0"]
-    assert compared["providers"] == ["anthropic", "gemini"]
-    # the toy audits anthropic only, the synthetic audit gemini only: the rest is "not audited"
-    assert compared["matrix"]["gemini"]["I12"]["toy 1"] is None
+    assert compared["providers"] == ["anthropic", "openai-responses", "gemini"]
+    # the reference audits anthropic and openai-responses, the toy anthropic only, the synthetic audit
+    # gemini only: the rest is "not audited"
+    assert compared["matrix"]["gemini"]["render"]["toy 1"] is None
+    assert compared["matrix"]["gemini"]["render"]["reference"] is None
+    assert compared["matrix"]["openai-responses"]["I12"]["toy 1"] is None
     assert compared["matrix"]["anthropic"]["render"]["synthetic 0"] is None
     assert compared["matrix"]["anthropic"]["I8"]["toy 1"]["status"] == "fail"
 
@@ -124,7 +136,7 @@ def test_every_form_is_deterministic_and_says_the_same(audits: list[Path], tmp_p
 def test_the_terminal_form_fits_the_width_and_cuts_nothing(
     audits: list[Path], width: int, copies: int
 ) -> None:
-    cross = cross_target([load_audit(p) for p in audits * copies])
+    cross = cross_target([_loaded(p) for p in audits * copies])
     console = Console(file=io.StringIO(), width=width, color_system=None)
     print_cross(cross, console)
     out = cast(io.StringIO, console.file).getvalue()
@@ -143,7 +155,7 @@ def test_the_terminal_form_fits_the_width_and_cuts_nothing(
 
 
 def test_the_same_target_twice_gets_two_columns(audits: list[Path]) -> None:
-    cross = cross_target([load_audit(audits[0]), load_audit(audits[0].parent)])
+    cross = cross_target([_loaded(audits[0]), load_audit(audits[0].parent)])
     assert cross.labels == ["reference", "reference #2"]
     assert cross.notes == []  # same options: nothing to warn about
 

@@ -63,6 +63,7 @@ __all__ = [
     "Mutant",
     "agent_loops",
     "assert_holds",
+    "assert_holds_everywhere",
     "distinct_text",
     "unexplained",
 ]
@@ -428,4 +429,28 @@ def assert_holds(
         next_turn=next_turn or default_next_turn,
     )
     left = unexplained(history, provider, report.violations)
+    assert not left, "\n".join(f"{v}\n    example: {v.example}" for v in left) + "\n" + dumps_history(history)
+
+
+def assert_holds_everywhere(
+    history: Sequence[HistoryEvent],
+    params: CallParams,
+    providers: Sequence[str],
+    invariants: Sequence[str],
+) -> None:
+    """``assert_holds`` for each of ``providers`` on one history, every failing provider named.
+
+    For a strategy that does not depend on the provider: under the derandomized profile a
+    test parametrized by provider drew the same examples once per provider, so Hypothesis's
+    drawing was repeated for nothing; one draw judged by every adapter makes the same
+    judgements.
+    """
+    report = run_invariants(
+        history, params, providers=list(providers), invariants=invariants, next_turn=default_next_turn
+    )
+    left = [
+        v
+        for provider in providers
+        for v in unexplained(history, provider, [v for v in report.violations if v.provider == provider])
+    ]
     assert not left, "\n".join(f"{v}\n    example: {v.example}" for v in left) + "\n" + dumps_history(history)

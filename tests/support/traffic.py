@@ -7,7 +7,7 @@ the same runs, each computing its own. Each is computed on first use, before any
 changes the registry (module fixtures are set up before a test's monkeypatching); a test
 that needs a run of changed inputs computes its own.
 
-Under xdist, one worker computes each run and the others read it (``_shared``: a pickle in the
+Under xdist, one worker computes each run and the others read it (``once_per_run``: a pickle in the
 run's shared temporary directory, written atomically under a lock): both workers needed them,
 and each computed them again (about 17 s of CPU on a 2-core machine).
 """
@@ -41,7 +41,8 @@ def share_between_workers(folder: Path | None) -> None:
     _SHARED[0] = folder
 
 
-def _shared(name: str, compute: Callable[[], T]) -> T:
+def once_per_run(name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, by the first worker of the run to ask; the others read its pickle (no sharing: computed here)."""
     folder = _SHARED[0]
     if folder is None:
         return compute()
@@ -59,9 +60,9 @@ def _shared(name: str, compute: Callable[[], T]) -> T:
 
 @cache
 def calibration() -> Calibration:
-    return _shared("calibration", lambda: calibrate(list(TRAFFIC)))
+    return once_per_run("calibration", lambda: calibrate(list(TRAFFIC)))
 
 
 @cache
 def import_check() -> ImportCheck:
-    return _shared("import-check", lambda: check_traffic(list(TRAFFIC)))
+    return once_per_run("import-check", lambda: check_traffic(list(TRAFFIC)))
