@@ -13,6 +13,15 @@ The audit's fixed set of generated histories (``harness.audit.generated``) is dr
 run and shared by the xdist workers and the subprocesses tests start (``HARNESS_GENERATED_SHARE``,
 a temporary folder for the run): each drew its own, seconds of CPU apiece.
 
+The SDK oracle's validator cache (``harness.oracles.sdk_cache``) is pinned for the run
+(``HARNESS_CACHE_DIR``): ``pytester`` moves ``HOME`` per test, and each inner run judging I12
+then imported the SDK to build the cache again.
+
+PyYAML is imported here, before any test: ``pytester`` drops the modules an inner run
+imported, and a second inner run then imports ``yaml`` again, but not its C extension (one per
+process), whose nodes are the first import's classes (``harness.inputs.yaml_load`` failed with
+``KeyError: MappingNode`` under ``-n0``, where nothing else had imported PyYAML first).
+
 Under ``--dist worksteal`` a long test that starts last keeps one core busy while the other
 idles; the modules whose tests take seconds each (subprocesses, whole audits) run first, so
 the run ends on short tests that either worker can take.
@@ -23,11 +32,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
 import typer.main
 import typer.testing
+import yaml  # noqa: F401  # pyright: ignore[reportUnusedImport]  (before any pytester snapshot: see above)
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 
@@ -41,6 +52,8 @@ setattr(typer.testing, "_get_command", cache(typer.main.get_command))  # noqa: B
 
 
 _OWNED_SHARE = pytest.StashKey[str]()
+#: Where the SDK oracle keeps its validators (``harness.oracles.sdk_cache.cache_dir``).
+_CACHE_ENV = "HARNESS_CACHE_DIR"
 
 #: Modules whose tests take seconds each (measured: ``pytest --durations=0``), run first.
 _LONG_FIRST = (
@@ -88,6 +101,25 @@ def _share_corpus_runs(tmp_path_factory: pytest.TempPathFactory) -> None:
         from tests.support.traffic import share_between_workers
 
         share_between_workers(tmp_path_factory.getbasetemp().parent)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pin_sdk_cache() -> Iterator[None]:
+    """The SDK oracle's validator cache stays where the run found it.
+
+    ``pytester`` points ``HOME`` at each test's folder, so an inner run judging I12 otherwise
+    misses the cache and imports the SDK to build it again (``anthropic``: seconds of CPU per
+    test); its subprocesses inherit the pin.
+    """
+    from harness.oracles.sdk_cache import cache_dir
+
+    where = None if os.environ.get(_CACHE_ENV) else cache_dir()
+    if where is None:  # set by the caller, or the cache is off
+        yield
+        return
+    os.environ[_CACHE_ENV] = str(where)
+    yield
+    os.environ.pop(_CACHE_ENV, None)
 
 
 @pytest.fixture

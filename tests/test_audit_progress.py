@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import harness.audit.run
 from harness.cli.main import app
 from harness.targets import Target
 from tests.support.targets import ToyTarget
@@ -25,6 +26,9 @@ TERMINAL_PROVIDER = "deepseek"
 def test_no_bar_when_stderr_is_not_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     toy: Target = ToyTarget("toy", "1")
     monkeypatch.setattr("harness.targets.get_target", lambda name: toy)  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
+    # What stderr shows, not what is judged: three cases draw the stages and advance as 92 would.
+    every_case = harness.audit.run.request_cases
+    monkeypatch.setattr(harness.audit.run, "request_cases", lambda *a, **k: every_case(*a, **k)[:3])  # pyright: ignore[reportUnknownLambdaType, reportUnknownArgumentType]
     args = ["audit", "--target", "toy", "--examples", "1", "--cassettes", str(tmp_path / "none")]
     result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
@@ -47,7 +51,12 @@ def test_a_bar_on_a_terminal_and_the_stage_lines_kept(tmp_path: Path) -> None:
         "--cassettes",
         str(tmp_path / "none"),
     ]
-    code = "from harness.cli.main import app; app()"
+    # Ten cases (of 92): the bar and the stage lines between its redraws are drawn as for all of them.
+    code = (
+        "import harness.audit.run as run; every = run.request_cases; "
+        "run.request_cases = lambda *a, **k: every(*a, **k)[:10]; "
+        "from harness.cli.main import app; app()"
+    )
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args, "--out", str(tmp_path / "out")],
         stdout=subprocess.DEVNULL,

@@ -8,6 +8,8 @@ import gc
 import json
 import shutil
 import tempfile
+from collections.abc import Generator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
@@ -135,6 +137,18 @@ def test_the_spooled_reports_are_the_in_memory_reports_byte_for_byte(
             )
 
 
+@contextmanager
+def _made_from_here() -> Generator[None]:
+    """What lived before is set aside (``gc.freeze``): ``_alive`` then scans and collects only the
+    objects made since, as quickly in a long-lived xdist worker (millions of objects from earlier
+    tests) as in a fresh process; every object the run under test makes is still seen."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _alive(kind: Any, folder: Path) -> list[Any]:
     """The objects of ``kind`` alive in this process about a cassette under ``folder`` (made for
     this module alone: another test's fixtures may hold findings about the bundled traffic)."""
@@ -143,7 +157,7 @@ def _alive(kind: Any, folder: Path) -> list[Any]:
 
 
 def test_the_parent_keeps_counters_not_lists(corpus: list[Path]) -> None:
-    with spool_traffic(corpus) as spooled:
+    with _made_from_here(), spool_traffic(corpus) as spooled:
         assert isinstance(spooled, SpooledAudit)
         for name in ("findings", "disagreements", "rejections", "skipped", "unreadable", "notes"):
             assert isinstance(getattr(spooled, name), Rows), name
@@ -246,7 +260,7 @@ def _calibrated_in_memory(paths: list[Path]) -> Calibration:
 
 
 def test_calibrate_prints_from_the_spool_what_the_in_memory_merge_printed(corpus: list[Path]) -> None:
-    with spool_calibration(corpus) as spooled:
+    with _made_from_here(), spool_calibration(corpus) as spooled:
         assert isinstance(spooled, SpooledCalibration) and isinstance(spooled.failures, Rows)
         assert not _alive(Failure | Rejection, corpus[0])
         assert not spooled.ok
