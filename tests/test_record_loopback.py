@@ -148,14 +148,14 @@ def test_requests_reach_the_provider_endpoint(
 def test_fake_provider_stops_by_itself_and_rejects_other_paths() -> None:
     import httpx
 
-    # Long enough for two loopback requests on a loaded machine; the stop is awaited below.
-    fake = FakeProvider([], lifetime=2.0).start()
-    url = fake.base_url
-    assert httpx.get(url + "/v1/models").status_code == 404
-    assert httpx.post(url + "/v1/messages", content=b"{}").status_code == 410  # nothing left to serve
+    with FakeProvider([]) as serving:
+        assert httpx.get(serving.base_url + "/v1/models").status_code == 404
+        assert httpx.post(serving.base_url + "/v1/messages", content=b"{}").status_code == 410  # nothing left
+    # One nobody stops: its lifetime ends it (a worker idled two seconds for this before).
+    fake = FakeProvider([], lifetime=0.2).start()
     assert fake.stopped.wait(10)
     with pytest.raises(httpx.TransportError):
-        httpx.get(url + "/v1/models", timeout=1)
+        httpx.get(fake.base_url + "/v1/models", timeout=1)
 
 
 def test_split_events_keeps_every_byte() -> None:
