@@ -6,7 +6,7 @@ import httpx
 import pytest
 import respx
 
-from harness.record.client import RecordHTTPError, RetryPolicy, error_detail, send
+from harness.record.client import RecordHTTPError, RetryPolicy, error_detail, new_client, send
 from harness.record.endpoints import HttpRequest
 
 URL = "https://api.example.test/v1/messages"
@@ -29,6 +29,21 @@ def test_streams_the_body_to_the_chunk_callback() -> None:
     assert response.body == SSE == b"".join(seen)
     assert response.headers["content-type"] == ["text/event-stream"]
     assert response.attempts == 1
+
+
+@respx.mock
+def test_a_session_client_sends_no_cookie_a_response_set() -> None:
+    """One client serves every turn of a recording; a cookie the provider sets is not sent back,
+    so each request is the one rendered and recorded."""
+    route = respx.post(URL).mock(
+        return_value=httpx.Response(200, content=SSE, headers={"set-cookie": "__cf_bm=abc; Path=/"})
+    )
+    with new_client() as client:
+        for _ in range(2):
+            assert send(_request(), retry=NO_WAIT, client=client).status == 200
+        assert not client.cookies
+    assert route.call_count == 2
+    assert all("cookie" not in call.request.headers for call in route.calls)
 
 
 @respx.mock

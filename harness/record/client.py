@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -20,7 +21,7 @@ import httpx
 from harness.record.endpoints import HttpRequest
 from harness.record.scrub import scrub_text
 
-__all__ = ["HttpResponse", "RecordHTTPError", "RetryPolicy", "send"]
+__all__ = ["HttpResponse", "RecordHTTPError", "RetryPolicy", "new_client", "send"]
 
 #: 529 is Anthropic's "overloaded"; every 5xx is worth another try, 4xx other than 429 never is.
 RETRY_STATUSES = frozenset({429}) | frozenset(range(500, 600))
@@ -115,6 +116,16 @@ def _attempt(
         return HttpResponse(r.status_code, r.reason_phrase, _headers(r), b"".join(parts), len(parts))
 
 
+def new_client(timeout: float = 120.0) -> httpx.Client:
+    """The client one recording session sends every turn through: its connection (and TLS
+    session) is kept between turns, as an SDK's client keeps it, and its SSL context is built once
+    (loading the CA bundle, tens of ms of CPU) instead of once per turn."""
+    # No cookie is kept from one turn to the next (a jar whose policy accepts none): each request
+    # is exactly the one rendered and recorded, as with a client per turn.
+    jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+    return httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)), cookies=jar)
+
+
 def send(
     request: HttpRequest,
     *,
@@ -132,7 +143,7 @@ def send(
     policy = retry or RetryPolicy()
     where = f"{request.method} {safe_url(request.url)}"
     owned = client is None
-    http = client or httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)))
+    http = client or new_client(timeout)
     started = time.monotonic()
     notes: list[str] = []
     try:

@@ -19,7 +19,7 @@ from harness.params import CallParams
 from harness.providers import get_parser
 from harness.providers.replay import replay_exchange
 from harness.record.cassette_io import exchange_from, scrubbed_interaction
-from harness.record.client import HttpResponse, RetryPolicy, send
+from harness.record.client import HttpResponse, RetryPolicy, new_client, send
 from harness.record.endpoints import build_request
 from harness.record.progress import StreamProgress
 from harness.record.tools import ToolScript
@@ -70,39 +70,43 @@ def record_turns(
     on_note: Callable[[str], None] = lambda _note: None,
     sender: Sender = send,
 ) -> list[Turn]:
-    """Record up to ``options.turns`` calls; stops early when a response has no tool calls or failed."""
+    """Record up to ``options.turns`` calls; stops early when a response has no tool calls or failed.
+
+    Every turn goes through one client (``new_client``): one connection and SSL context per
+    session, as an agent's SDK client keeps them, not one per turn.
+    """
     target = get_target("reference")
     parser = get_parser(options.provider)
     history: list[HistoryEvent] = list(options.history)
     turns: list[Turn] = []
-    for number in range(1, options.turns + 1):
-        rendered = target.render(options.provider, history, options.params)
-        for warning in rendered.warnings:
-            on_note(f"turn {number}: warning: {warning}")
-        request = build_request(
-            options.provider, rendered.body, options.params, options.api_key, options.base_url
-        )
-        label = f"turn {number}/{options.turns} {options.provider}"
-        if progress is not None:
-            with progress.track(label) as on_chunk:
-                response = sender(
-                    request, timeout=options.timeout, retry=options.retry, on_chunk=on_chunk, on_retry=on_note
-                )
-        else:
-            response = sender(request, timeout=options.timeout, retry=options.retry, on_retry=on_note)
-        interaction = scrubbed_interaction(request, response)
-        del request  # the only object holding the key besides options
-        result = replay_exchange(parser, exchange_from(interaction))
-        turn = Turn(interaction, result, list(rendered.warnings), response.chunks, response.elapsed)
-        turns.append(turn)
-        message = result.message
-        on_note(
-            f"turn {number}: HTTP {response.status}, {len(response.body)} bytes in {response.chunks} chunks, "
-            f"{response.elapsed:.1f} s; stop_reason {message.stop_reason}, {len(turn.tool_calls)} tool call(s)"
-        )
-        for error in result.errors:
-            on_note(f"turn {number}: stream error: {error.error_message}")
-        if not turn.tool_calls or message.stop_reason == "error" or number == options.turns:
-            break
-        history += [message, *options.tools.results_for(message)]
+    with new_client(options.timeout) as client:
+        for number in range(1, options.turns + 1):
+            rendered = target.render(options.provider, history, options.params)
+            for warning in rendered.warnings:
+                on_note(f"turn {number}: warning: {warning}")
+            request = build_request(
+                options.provider, rendered.body, options.params, options.api_key, options.base_url
+            )
+            label = f"turn {number}/{options.turns} {options.provider}"
+            sent = {"timeout": options.timeout, "retry": options.retry, "on_retry": on_note, "client": client}
+            if progress is not None:
+                with progress.track(label) as on_chunk:
+                    response = sender(request, on_chunk=on_chunk, **sent)
+            else:
+                response = sender(request, **sent)
+            interaction = scrubbed_interaction(request, response)
+            del request  # the only object holding the key besides options
+            result = replay_exchange(parser, exchange_from(interaction))
+            turn = Turn(interaction, result, list(rendered.warnings), response.chunks, response.elapsed)
+            turns.append(turn)
+            message = result.message
+            on_note(
+                f"turn {number}: HTTP {response.status}, {len(response.body)} bytes in {response.chunks} chunks, "
+                f"{response.elapsed:.1f} s; stop_reason {message.stop_reason}, {len(turn.tool_calls)} tool call(s)"
+            )
+            for error in result.errors:
+                on_note(f"turn {number}: stream error: {error.error_message}")
+            if not turn.tool_calls or message.stop_reason == "error" or number == options.turns:
+                break
+            history += [message, *options.tools.results_for(message)]
     return turns
