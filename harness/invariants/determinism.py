@@ -40,9 +40,9 @@ def check_determinism(ctx: CheckContext) -> list[Violation]:
         out.append(
             ctx.violation(ID, None, "rendering changed the history it was given", None, kind="degrade")
         )
-    first_json: list[str] = []  # the first body's compact JSON, written once for the three comparisons
+    first_json = compact_json(first.body)  # written once for the three comparisons
     for what, other in variants.items():
-        problem = _differs(first, other, first_json)
+        problem = _differs(first, first_json, other)
         if problem is not None:
             out.append(
                 ctx.violation(
@@ -52,12 +52,10 @@ def check_determinism(ctx: CheckContext) -> list[Violation]:
     return out
 
 
-def _differs(a: Rendered, b: Rendered, a_json: list[str]) -> tuple[str, object] | None:
+def _differs(a: Rendered, a_json: str, b: Rendered) -> tuple[str, object] | None:
     """How ``b`` differs from ``a`` (``same_json`` on the bodies, then the warnings), or None;
-    ``a_json`` holds ``a``'s compact JSON once written (in the order ``same_json`` writes it)."""
-    if not a_json:
-        a_json.append(compact_json(a.body))
-    if a_json[0] != compact_json(b.body):
+    ``a_json`` is ``compact_json(a.body)``."""
+    if a_json != compact_json(b.body):
         diff = first_difference(a.body, b.body)
         path, was, became = diff or ("<root>", "?", "?")
         return f"body differs at {path}", {"first": was, "then": became}

@@ -63,15 +63,6 @@ __all__ = [
 # it as a float (1e29 for a 30-digit count), so a line with a run of 20 digits (2**64 has 20)
 # goes to ``json.loads`` too, which keeps the integer exact.
 _LONG_DIGITS = re.compile(r"[0-9]{20}")
-_FastError = orjson.JSONDecodeError
-
-
-def _fast_loads(data: str) -> Any:
-    if _LONG_DIGITS.search(data) is not None:
-        raise _FastError("an integer orjson would read as a float", data, 0)
-    return orjson.loads(data)
-
-
 # A data line longer than this goes to ``json.loads`` directly: orjson's transient peak on a
 # long string value is about 12 times the line (a 10 MiB text delta), ``json.loads``'s about 1.
 FAST_JSON_MAX = 1 << 20
@@ -442,10 +433,10 @@ class StreamParser:
     def load(self, event: SSEEvent) -> Any:
         """The event's JSON data, or None after recording an error for an unparseable line."""
         data = event.data
-        if len(data) < FAST_JSON_MAX:
+        if len(data) < FAST_JSON_MAX and _LONG_DIGITS.search(data) is None:
             try:
-                return _fast_loads(data)
-            except _FastError:
+                return orjson.loads(data)
+            except orjson.JSONDecodeError:
                 pass
         try:
             return json.loads(data)
