@@ -96,9 +96,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _share_corpus_runs(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Under xdist, the whole-corpus runs (``tests.support.traffic``) are computed by one worker."""
+    """Under xdist, the runs several tests read (``tests.support.once``) are computed by one worker."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        from tests.support.traffic import share_between_workers
+        from tests.support.once import share_between_workers
 
         share_between_workers(tmp_path_factory.getbasetemp().parent)
 

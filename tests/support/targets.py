@@ -16,7 +16,7 @@ from harness.contract.results import CallResult
 from harness.model import HistoryEvent
 from harness.params import CallParams
 from harness.targets import get_target
-from tests.support.traffic import once_per_run
+from tests.support.once import once_per_run
 
 __all__ = ["REFERENCE_AUDIT_PROVIDERS", "ToyTarget", "reference_audit", "without_max_tokens"]
 
