@@ -420,16 +420,7 @@ def assert_holds(
     next_turn: Continuation | None = None,
 ) -> None:
     """Run the invariants on one provider and fail with the report unless every violation is a known finding."""
-    report = run_invariants(
-        history,
-        params,
-        target=target,
-        providers=[provider],
-        invariants=invariants,
-        next_turn=next_turn or default_next_turn,
-    )
-    left = unexplained(history, provider, report.violations)
-    assert not left, "\n".join(f"{v}\n    example: {v.example}" for v in left) + "\n" + dumps_history(history)
+    assert_holds_everywhere(history, params, [provider], invariants, target, next_turn)
 
 
 def assert_holds_everywhere(
@@ -437,20 +428,28 @@ def assert_holds_everywhere(
     params: CallParams,
     providers: Sequence[str],
     invariants: Sequence[str],
+    target: Target | None = None,
+    next_turn: Continuation | None = None,
 ) -> None:
     """``assert_holds`` for each of ``providers`` on one history, every failing provider named.
 
     For a strategy that does not depend on the provider: under the derandomized profile a
     test parametrized by provider drew the same examples once per provider, so Hypothesis's
     drawing was repeated for nothing; one draw judged by every adapter makes the same
-    judgements.
+    judgements. A violation of the history itself (no provider) fails unless a known finding
+    explains it for every provider.
     """
     report = run_invariants(
-        history, params, providers=list(providers), invariants=invariants, next_turn=default_next_turn
+        history,
+        params,
+        target=target,
+        providers=list(providers),
+        invariants=invariants,
+        next_turn=next_turn or default_next_turn,
     )
     left = [
         v
-        for provider in providers
-        for v in unexplained(history, provider, [v for v in report.violations if v.provider == provider])
+        for v in report.violations
+        if any(unexplained(history, p, [v]) for p in ([v.provider] if v.provider else providers))
     ]
     assert not left, "\n".join(f"{v}\n    example: {v.example}" for v in left) + "\n" + dumps_history(history)
